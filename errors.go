@@ -1,0 +1,283 @@
+package workflow
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Sentinel errors. An *APIError matches one of them through errors.Is by its
+// HTTP status, so callers can write errors.Is(err, workflow.ErrNotFound)
+// without caring about the error's concrete type.
+var (
+	// ErrUnauthorized matches a 401: the token is missing, wrong or expired
+	// and a fresh one was rejected too, or the credentials were refused.
+	ErrUnauthorized = errors.New("workflow: unauthorized")
+	// ErrForbidden matches a 403: the user lacks permission for the resource.
+	ErrForbidden = errors.New("workflow: forbidden")
+	// ErrNotFound matches a 404: unknown record type, alias, record or item.
+	ErrNotFound = errors.New("workflow: not found")
+	// ErrTooLarge matches a 413 from the server, and an upload the SDK refuses
+	// because it is over the 250 MB limit.
+	ErrTooLarge = errors.New("workflow: file too large")
+	// ErrRateLimited matches a 429 that was still returned after retries (or
+	// whose Retry-After was longer than the retry policy allows to wait).
+	ErrRateLimited = errors.New("workflow: rate limited")
+)
+
+// maxErrorBody is how much of an error response body an APIError keeps.
+const maxErrorBody = 64 << 10
+
+// APIError is a response from the service with a status of 400 or above.
+//
+// The spec does not show the shape of an error body, so Message is parsed
+// best-effort from common JSON shapes ("message", "error", "error_description",
+// "detail", "title", "errors"); Body always holds the raw bytes (at most 64 KiB).
+type APIError struct {
+	StatusCode int         // HTTP status code
+	Method     string      // request method
+	URL        string      // request URL
+	Header     http.Header // response header
+	Body       []byte      // response body, truncated to 64 KiB
+	Message    string      // short message parsed from Body, if any
+	// RetryAfter is the wait the server asked for with Retry-After (429 or
+	// 503), zero when it sent none.
+	RetryAfter time.Duration
+}
+
+// Error returns a one-line description: method, URL, status and message.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("workflow: ")
+	b.WriteString(e.Method)
+	b.WriteByte(' ')
+	b.WriteString(e.URL)
+	b.WriteString(": ")
+	b.WriteString(strconv.Itoa(e.StatusCode))
+	if t := http.StatusText(e.StatusCode); t != "" {
+		b.WriteByte(' ')
+		b.WriteString(t)
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	return b.String()
+}
+
+// Is reports whether the error's status matches a sentinel error.
+func (e *APIError) Is(target error) bool {
+	return target != nil && target == sentinelFor(e.StatusCode)
+}
+
+func sentinelFor(status int) error {
+	switch status {
+	case http.StatusUnauthorized:
+		return ErrUnauthorized
+	case http.StatusForbidden:
+		return ErrForbidden
+	case http.StatusNotFound:
+		return ErrNotFound
+	case http.StatusRequestEntityTooLarge:
+		return ErrTooLarge
+	case http.StatusTooManyRequests:
+		return ErrRateLimited
+	}
+	return nil
+}
+
+// newAPIError builds an APIError from a response whose body has been read.
+func newAPIError(resp *http.Response, body []byte) *APIError {
+	e := &APIError{
+		StatusCode: resp.StatusCode,
+		Header:     resp.Header,
+		Body:       body,
+		Message:    errorMessage(body),
+		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+	}
+	if resp.Request != nil {
+		e.Method = resp.Request.Method
+		if resp.Request.URL != nil {
+			e.URL = redactURL(resp.Request.URL)
+		}
+	}
+	return e
+}
+
+// errorMessage extracts a short message from common JSON error shapes, or
+// returns the body's first line when it is short plain text.
+func errorMessage(body []byte) string {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return ""
+	}
+	if body[0] != '{' {
+		if body[0] == '<' { // an HTML error page says nothing useful in one line
+			return ""
+		}
+		line, _, _ := bytes.Cut(body, []byte("\n"))
+		return truncate(string(line), 200)
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"message", "error_description", "detail", "error", "title", "errors"} {
+		raw, ok := m[k]
+		if !ok {
+			continue
+		}
+		if s := messageFrom(raw); s != "" {
+			return truncate(s, 500)
+		}
+	}
+	return ""
+}
+
+// messageFrom reads a message from a string, an object with "message", or a
+// list of either.
+func messageFrom(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil {
+		for _, k := range []string{"message", "detail", "description"} {
+			if v, ok := obj[k]; ok {
+				if s := messageFrom(v); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		var parts []string
+		for _, item := range list {
+			if s := messageFrom(item); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	return ""
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// parseRetryAfter reads a Retry-After header in seconds or as an HTTP date.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// ValidationError is bad input that the SDK rejects before sending any
+// request: it names the field and the rule that was broken.
+type ValidationError struct {
+	Field string // the parameter or field, e.g. "alias" or "ListOptions.First"
+	Rule  string // what was expected, e.g. "must be between 1 and 1000"
+	Err   error  // an underlying cause, if any (e.g. ErrTooLarge or a parse error)
+}
+
+// Error returns "workflow: invalid <field>: <rule>".
+func (e *ValidationError) Error() string {
+	s := "workflow: invalid " + e.Field + ": " + e.Rule
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the underlying cause.
+func (e *ValidationError) Unwrap() error { return e.Err }
+
+func invalid(field, rule string) *ValidationError {
+	return &ValidationError{Field: field, Rule: rule}
+}
+
+// AuthError is a failed token request: the token endpoint answered with an
+// error status, or could not be reached. It never holds the client secret or
+// the request's Authorization header.
+type AuthError struct {
+	StatusCode int    // status of the token endpoint's answer, 0 if none arrived
+	ErrorCode  string // OAuth2 "error" field (e.g. "invalid_client"), if sent
+	Body       string // start of the response body (at most 512 bytes)
+	Err        error  // transport-level cause, if no answer arrived
+}
+
+// Error returns a one-line description of the failed token request.
+func (e *AuthError) Error() string {
+	var b strings.Builder
+	b.WriteString("workflow: token request failed")
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	}
+	if e.ErrorCode != "" {
+		b.WriteString(": ")
+		b.WriteString(e.ErrorCode)
+	}
+	if e.Body != "" && e.ErrorCode == "" {
+		b.WriteString(": ")
+		b.WriteString(e.Body)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the transport-level cause, if any.
+func (e *AuthError) Unwrap() error { return e.Err }
+
+// Is matches ErrUnauthorized when the token endpoint refused the
+// credentials (400 or 401).
+func (e *AuthError) Is(target error) bool {
+	return target == ErrUnauthorized &&
+		(e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusBadRequest)
+}
+
+// RedirectError is returned when the service redirects a request to another
+// scheme, host or port. The SDK refuses to follow such a redirect so that the
+// bearer token (or the client credentials) are never sent elsewhere.
+type RedirectError struct {
+	From string // URL that answered with the redirect
+	To   string // URL the redirect pointed to
+}
+
+// Error describes the refused redirect.
+func (e *RedirectError) Error() string {
+	return "workflow: refused redirect from " + e.From + " to " + e.To + " (another scheme, host or port)"
+}

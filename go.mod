@@ -1,0 +1,10 @@
+module github.com/seed-a15e58aa/workflow-go
+
+go 1.26.0
+
+require (
+	github.com/google/go-querystring v1.2.0
+	golang.org/x/oauth2 v0.37.0
+	golang.org/x/sync v0.24.0
+	golang.org/x/time v0.16.0
+)

@@ -1,0 +1,253 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
+)
+
+// Page sizes accepted by the service for First and Last.
+const (
+	MinPageSize     = 1
+	MaxPageSize     = 1000
+	DefaultPageSize = 100
+)
+
+// ListOptions selects a page of a list, or where an iterator starts.
+//
+// First/After page forward (the default, from the start of the list);
+// Last/Before page backward (from the end of the list). Mixing the two
+// directions is an error. To resume an iteration, pass the Cursor of the
+// last item you handled as After (or Before, going backward).
+type ListOptions struct {
+	// First is the number of items per page going forward, 1 to 1000.
+	// Zero leaves the server's default (100).
+	First int
+	// After is the cursor after which forward paging begins.
+	After string
+	// Last is the number of items per page going backward, 1 to 1000.
+	Last int
+	// Before is the cursor before which backward paging begins.
+	Before string
+	// Filter is an RSQL filter built with the rsql package, or
+	// rsql.Raw("...") for a ready-made one. Nil lists everything.
+	Filter rsql.Expr
+	// Prefetch makes iterators (All, Pages, AllAs) fetch the next page
+	// while the caller works on the current one: at most one page ahead,
+	// cancelled when the iteration stops. List ignores it.
+	Prefetch bool
+}
+
+// backward reports whether the options page from the end of the list.
+func (o *ListOptions) backward() bool {
+	return o != nil && (o.Last != 0 || o.Before != "")
+}
+
+// listQuery is the query string of a list request.
+type listQuery struct {
+	First  int    `url:"first,omitempty"`
+	After  string `url:"after,omitempty"`
+	Last   int    `url:"last,omitempty"`
+	Before string `url:"before,omitempty"`
+	Filter string `url:"filter,omitempty"`
+}
+
+// query validates the options and returns their query string form.
+func (o *ListOptions) query() (*listQuery, error) {
+	q := &listQuery{}
+	if o == nil {
+		return q, nil
+	}
+	if o.First != 0 && (o.First < MinPageSize || o.First > MaxPageSize) {
+		return nil, invalid("ListOptions.First", "must be between 1 and 1000 (got "+strconv.Itoa(o.First)+")")
+	}
+	if o.Last != 0 && (o.Last < MinPageSize || o.Last > MaxPageSize) {
+		return nil, invalid("ListOptions.Last", "must be between 1 and 1000 (got "+strconv.Itoa(o.Last)+")")
+	}
+	if (o.First != 0 || o.After != "") && (o.Last != 0 || o.Before != "") {
+		return nil, invalid("ListOptions", "First/After (forward) and Last/Before (backward) must not be mixed")
+	}
+	q.First, q.After, q.Last, q.Before = o.First, o.After, o.Last, o.Before
+	if o.Filter != nil {
+		if err := o.Filter.Validate(); err != nil {
+			return nil, &ValidationError{Field: "ListOptions.Filter", Rule: "must be a valid RSQL filter", Err: err}
+		}
+		q.Filter = o.Filter.String()
+	}
+	return q, nil
+}
+
+// PagingState is the page position the service reports with a list.
+type PagingState struct {
+	HasNextPage     bool   `json:"has_next_page"`
+	HasPreviousPage bool   `json:"has_previous_page"`
+	StartCursor     string `json:"start_cursor"` // cursor of the first item
+	EndCursor       string `json:"end_cursor"`   // cursor of the last item
+}
+
+// Page is one page of a list: its items in the order the service sent
+// them, the total the service reported, and the paging state.
+type Page[T any] struct {
+	Items  []T         `json:"items"`
+	Total  int         `json:"total"`
+	Paging PagingState `json:"paging"`
+}
+
+// ErrRepeatedCursor is returned by an iterator when the service hands back
+// a cursor it already gave, which would otherwise loop forever.
+var ErrRepeatedCursor = errors.New("workflow: the service repeated a page cursor")
+
+// fetchPage fetches the page the options point at.
+type fetchPage[T any] func(ctx context.Context, opts *ListOptions) (*Page[T], error)
+
+// pages walks a list page by page from opts (copied, never written), forward
+// or backward, optionally fetching one page ahead. Validation errors of
+// opts are yielded before any request is sent.
+func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) iter.Seq2[*Page[T], error] {
+	var o ListOptions
+	if opts != nil {
+		o = *opts
+	}
+	return func(yield func(*Page[T], error) bool) {
+		if _, err := o.query(); err != nil {
+			yield(nil, err)
+			return
+		}
+		backward := o.backward()
+		seen := map[string]bool{}
+		// next returns the options of the page after p, or nil at the end.
+		next := func(cur ListOptions, p *Page[T]) (*ListOptions, error) {
+			more, cursor := p.Paging.HasNextPage, p.Paging.EndCursor
+			if backward {
+				more, cursor = p.Paging.HasPreviousPage, p.Paging.StartCursor
+			}
+			if !more {
+				return nil, nil
+			}
+			if cursor == "" {
+				return nil, fmt.Errorf("workflow: the service reported more items but no cursor")
+			}
+			if seen[cursor] {
+				return nil, fmt.Errorf("%w %q", ErrRepeatedCursor, cursor)
+			}
+			seen[cursor] = true
+			if backward {
+				cur.Before = cursor
+			} else {
+				cur.After = cursor
+			}
+			return &cur, nil
+		}
+
+		if !o.Prefetch {
+			cur := &o
+			for cur != nil {
+				if err := ctx.Err(); err != nil {
+					yield(nil, err)
+					return
+				}
+				p, err := fetch(ctx, cur)
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				nxt, nerr := next(*cur, p)
+				if !yield(p, nil) {
+					return
+				}
+				if nerr != nil {
+					yield(nil, nerr)
+					return
+				}
+				cur = nxt
+			}
+			return
+		}
+		prefetchPages(ctx, &o, fetch, next, yield)
+	}
+}
+
+type pageResult[T any] struct {
+	page *Page[T]
+	err  error
+}
+
+// prefetchPages is pages with one page fetched ahead: while the caller
+// works on page n, page n+1 is on its way. Breaking out of the loop cancels
+// the fetch in flight and waits for it, so no goroutine is left behind.
+func prefetchPages[T any](ctx context.Context, first *ListOptions, fetch fetchPage[T],
+	next func(ListOptions, *Page[T]) (*ListOptions, error), yield func(*Page[T], error) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	var pending chan pageResult[T]
+	defer func() {
+		cancel()
+		if pending != nil {
+			<-pending
+		}
+	}()
+	start := func(o *ListOptions) chan pageResult[T] {
+		ch := make(chan pageResult[T], 1)
+		go func() {
+			p, err := fetch(ctx, o)
+			ch <- pageResult[T]{p, err}
+		}()
+		return ch
+	}
+	cur := first
+	pending = start(cur)
+	for {
+		r := <-pending
+		pending = nil
+		if r.err != nil {
+			yield(nil, r.err)
+			return
+		}
+		nxt, nerr := next(*cur, r.page)
+		if nxt != nil {
+			pending = start(nxt)
+		}
+		if !yield(r.page, nil) {
+			return
+		}
+		if nerr != nil {
+			yield(nil, nerr)
+			return
+		}
+		if nxt == nil {
+			return
+		}
+		cur = nxt
+	}
+}
+
+// items flattens pages into items. Going backward, each page's items are
+// yielded last to first, so the whole walk runs from the end of the list
+// towards its start.
+func items[T any](seq iter.Seq2[*Page[T], error], backward bool) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for p, err := range seq {
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			if backward {
+				for i := len(p.Items) - 1; i >= 0; i-- {
+					if !yield(p.Items[i], nil) {
+						return
+					}
+				}
+				continue
+			}
+			for _, it := range p.Items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package workflow
+
+import (
+	"context"
+	"iter"
+	"net/http"
+)
+
+// RecordType is the kind of a record: one of Apps, Elements, Tasks or
+// Transactions. Any other value is rejected before a request is sent.
+type RecordType string
+
+// The record types of the service.
+const (
+	Apps         RecordType = "apps"
+	Elements     RecordType = "elements"
+	Tasks        RecordType = "tasks"
+	Transactions RecordType = "transactions"
+)
+
+// Valid reports whether t is one of the four record types.
+func (t RecordType) Valid() bool {
+	switch t {
+	case Apps, Elements, Tasks, Transactions:
+		return true
+	}
+	return false
+}
+
+// Record is a record's fields: a flat map from field name to value, as the
+// record type's definition names them. Dates and date-times are strings in
+// the API's form (see FormatTime); use Decode and Encode to work with your
+// own struct types instead.
+type Record map[string]string
+
+// RecordItem is one record of a list, with the cursor of its position:
+// pass it as ListOptions.After (or Before, going backward) to resume right
+// after (or before) it.
+type RecordItem struct {
+	Data   Record `json:"data"`
+	Cursor string `json:"cursor"`
+}
+
+// RecordPage is one page of a record list (the spec's RecordPagedList).
+type RecordPage = Page[RecordItem]
+
+// recordPath validates and escapes the leading segments of a record route:
+// record type, alias and, if given, the record id and further segments.
+func recordPath(t RecordType, alias string, rest ...string) (string, error) {
+	if !t.Valid() {
+		if t == "" {
+			return "", invalid("record type", "must not be empty (use Apps, Elements, Tasks or Transactions)")
+		}
+		return "", invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)
+	}
+	a, err := segment("alias", alias)
+	if err != nil {
+		return "", err
+	}
+	segs := append(make([]string, 0, 2+len(rest)), string(t), a)
+	for i := 0; i < len(rest); i += 2 {
+		// rest alternates field name and value; literal path words are
+		// given with an empty field name.
+		if rest[i] == "" {
+			segs = append(segs, rest[i+1])
+			continue
+		}
+		s, err := segment(rest[i], rest[i+1])
+		if err != nil {
+			return "", err
+		}
+		segs = append(segs, s)
+	}
+	return buildPath(segs...), nil
+}
+
+// List returns one page of the records of type t in the definition alias:
+// GET /{recordType}/{alias}, with the paging options and filter of opts
+// (nil for the first 100 records).
+//
+// Listing elements goes through /elements/{alias}. The service's
+// interactive API explorer may resolve that path to a different operation
+// (a lookup of the element definition by alias); a direct HTTP client such
+// as this one reaches the record list.
+func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, opts *ListOptions) (*RecordPage, error) {
+	path, err := recordPath(t, alias)
+	if err != nil {
+		return nil, err
+	}
+	return s.list(ctx, path, opts)
+}
+
+func (s *RecordsService) list(ctx context.Context, path string, opts *ListOptions) (*RecordPage, error) {
+	q, err := opts.query()
+	if err != nil {
+		return nil, err
+	}
+	req, err := s.client.newRequest(ctx, http.MethodGet, path, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	page := new(recordPageDecoder)
+	if _, err := s.client.do(req, page); err != nil {
+		return nil, err
+	}
+	return (*RecordPage)(page), nil
+}
+
+// Pages walks the records page by page, starting where opts points
+// (forward by default, backward when Last or Before is set). The iteration
+// is lazy: nothing is requested until the loop starts. It stops without
+// another request when the loop breaks, yields an error once and stops,
+// and with opts.Prefetch fetches the next page while the loop body runs.
+// opts is copied, never modified.
+func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, opts *ListOptions) iter.Seq2[*RecordPage, error] {
+	path, err := recordPath(t, alias)
+	if err != nil {
+		return func(yield func(*RecordPage, error) bool) { yield(nil, err) }
+	}
+	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*RecordPage, error) {
+		return s.list(ctx, path, o)
+	})
+}
+
+// All iterates over every record from where opts points, following the
+// page cursors: forward (end_cursor, has_next_page) by default, backward
+// (start_cursor, has_previous_page) when Last or Before is set, in which
+// case records come from the end of the list towards its start. Each
+// item's Cursor resumes the walk right after it (ListOptions.After, or
+// Before going backward). See Pages for laziness, errors and prefetching.
+func (s *RecordsService) All(ctx context.Context, t RecordType, alias string, opts *ListOptions) iter.Seq2[RecordItem, error] {
+	return items(s.Pages(ctx, t, alias, opts), opts.backward())
+}
+
+// Get returns one record: GET /{recordType}/{alias}/{id}. For elements
+// this is also the documented GET /elements/{namespace}/{recordId}.
+func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string) (Record, error) {
+	path, err := recordPath(t, alias, "id", id)
+	if err != nil {
+		return nil, err
+	}
+	return s.sendRecord(ctx, http.MethodGet, path, nil)
+}
+
+// Create creates a record with the given fields and returns it as the
+// service sent it back: POST /{recordType}/{alias}. Every field the
+// definition marks as required must be present. The request body is the
+// flat field map; the response is assumed (the spec does not show it) to
+// be the created record, either as the field map itself or wrapped as
+// {"data": {...}}; both are accepted.
+//
+// A create is not retried after a 5xx or a dropped connection, since the
+// service may have created the record; it is retried after a 429.
+func (s *RecordsService) Create(ctx context.Context, t RecordType, alias string, fields Record) (Record, error) {
+	path, err := recordPath(t, alias)
+	if err != nil {
+		return nil, err
+	}
+	if len(fields) == 0 {
+		return nil, invalid("fields", "must not be empty")
+	}
+	return s.sendRecord(ctx, http.MethodPost, path, fields)
+}
+
+// Update changes the given fields of a record and returns the record as
+// the service sent it back: PUT /{recordType}/{alias}/{id}. Fields not in
+// the map are left as they are. The response shape is assumed as for
+// Create.
+func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id string, fields Record) (Record, error) {
+	path, err := recordPath(t, alias, "id", id)
+	if err != nil {
+		return nil, err
+	}
+	if len(fields) == 0 {
+		return nil, invalid("fields", "must not be empty")
+	}
+	return s.sendRecord(ctx, http.MethodPut, path, fields)
+}
+
+func (s *RecordsService) sendRecord(ctx context.Context, method, path string, body Record) (Record, error) {
+	req, err := s.client.newRequest(ctx, method, path, nil, body)
+	if err != nil {
+		return nil, err
+	}
+	var out recordBody
+	if _, err := s.client.do(req, &out); err != nil {
+		return nil, err
+	}
+	return out.rec, nil
+}
