@@ -87,8 +87,9 @@ type OrExpr struct {
 }
 
 // RawExpr is filter text supplied by the caller. On its own it is printed
-// verbatim; inside And or Or it is parsed and takes part in normalisation.
-// Validate parses it.
+// verbatim (parentheses or quotes included); inside And or Or it is parsed
+// and takes part in normalisation, so And(Raw(s)) prints s in the form the
+// API documents. Validate parses it.
 type RawExpr string
 
 // String implements Expr.
