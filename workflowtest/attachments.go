@@ -1,0 +1,392 @@
+package workflowtest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"hash"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"time"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// maxUploadSize is the service's size limit of an uploaded file, 250 MB.
+// TODO: use workflow.MaxUploadSize once the SDK defines it.
+const maxUploadSize int64 = 250 << 20
+
+// Attachment states used by the fake. "processing" is the state the spec
+// shows; the final states are the fake's choice.
+const (
+	StateProcessing = "processing"
+	StateReady      = "ready"
+	StateFailed     = "failed"
+)
+
+// maxDescription bounds the description part of an upload, and
+// maxOtherParts the total size of parts other than file and description.
+const (
+	maxDescription = 64 << 10
+	maxOtherParts  = 1 << 20
+)
+
+// AttachmentPolicy decides when an uploaded file leaves the "processing"
+// state the upload's 202 answer reports. Build one with ReadyImmediately,
+// ReadyAfterPolls, ReadyAfter or Manually; set FinalState to StateFailed to
+// simulate files that the service rejects.
+type AttachmentPolicy struct {
+	// Polls is the number of GET .../attachments/{attachmentId} requests
+	// that still see "processing"; the next one sees the final state.
+	Polls int
+	// After is how long, on the server's clock, processing takes.
+	After time.Duration
+	// Manual keeps the file processing until SetAttachmentState.
+	Manual bool
+	// FinalState is the state reached, StateReady when empty.
+	FinalState string
+}
+
+// ReadyImmediately makes a file ready at once: the 202 answer says
+// "processing", every later read says "ready". This is the default.
+func ReadyImmediately() AttachmentPolicy { return AttachmentPolicy{} }
+
+// ReadyAfterPolls makes a file ready on the (n+1)th GET of it.
+func ReadyAfterPolls(n int) AttachmentPolicy { return AttachmentPolicy{Polls: n} }
+
+// ReadyAfter makes a file ready once d has passed on the server's clock
+// (see Advance).
+func ReadyAfter(d time.Duration) AttachmentPolicy { return AttachmentPolicy{After: d} }
+
+// Manually keeps a file processing until SetAttachmentState moves it.
+func Manually() AttachmentPolicy { return AttachmentPolicy{Manual: true} }
+
+func (p AttachmentPolicy) final() string {
+	if p.FinalState == "" {
+		return StateReady
+	}
+	return p.FinalState
+}
+
+// attachment is a file or link attachment of a record.
+type attachment struct {
+	id          string
+	name        string
+	description string
+	mediaType   string
+	size        int64
+	sha256      string
+	url         string
+	state       string
+	createdAt   time.Time
+	polls       int
+	policy      AttachmentPolicy
+	rec         *record
+}
+
+// observe moves a processing attachment on by its policy; poll says
+// whether this read is a GET of the attachment itself.
+func (a *attachment) observe(now time.Time, poll bool) {
+	if a.state != StateProcessing || a.policy.Manual {
+		return
+	}
+	if poll {
+		a.polls++
+	}
+	p := a.policy
+	if p.Polls > 0 && a.polls <= p.Polls {
+		return
+	}
+	if p.After > 0 && now.Sub(a.createdAt) < p.After {
+		return
+	}
+	a.state = p.final()
+}
+
+// attachmentJSON is the spec's Attachment, plus url for links.
+type attachmentJSON struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	MediaType   string `json:"mediaType"`
+	Size        int64  `json:"size"`
+	State       string `json:"state"`
+	CreatedAt   string `json:"createdAt"`
+	URL         string `json:"url,omitempty"`
+}
+
+func (a *attachment) json() attachmentJSON {
+	return attachmentJSON{
+		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType,
+		Size: a.size, State: a.state, CreatedAt: formatTime(a.createdAt), URL: a.url,
+	}
+}
+
+// AttachmentInfo describes a stored attachment, for assertions.
+type AttachmentInfo struct {
+	ID          string
+	Name        string
+	Description string
+	MediaType   string
+	Size        int64
+	SHA256      string // hex SHA-256 of the uploaded content; empty for links
+	URL         string // links only
+	State       string
+	CreatedAt   time.Time
+}
+
+func (a *attachment) info() AttachmentInfo {
+	return AttachmentInfo{
+		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType, Size: a.size,
+		SHA256: a.sha256, URL: a.url, State: a.state, CreatedAt: a.createdAt,
+	}
+}
+
+// Attachments returns the attachments of a record in the order they were
+// added (nil if the record does not exist). It does not move their state.
+func (s *Server) Attachments(rt workflow.RecordType, alias, recordID string) []AttachmentInfo {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rec := s.st.record(rt, alias, recordID)
+	if rec == nil {
+		return nil
+	}
+	out := make([]AttachmentInfo, len(rec.attachments))
+	for i, a := range rec.attachments {
+		out[i] = a.info()
+	}
+	return out
+}
+
+// SetAttachmentState sets an attachment's state (for example StateReady
+// or StateFailed for a file kept processing by Manually). It reports
+// whether the attachment exists.
+func (s *Server) SetAttachmentState(attachmentID, state string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.st.attachments[attachmentID]
+	if a == nil {
+		return false
+	}
+	a.state = state
+	return true
+}
+
+// listAttachments is GET .../attachments: a bare array.
+func (s *Server) listAttachments(rq *request, segs []string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, e := s.lookupRecord(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	now := s.Now()
+	out := make([]attachmentJSON, len(rec.attachments))
+	for i, a := range rec.attachments {
+		a.observe(now, false)
+		out[i] = a.json()
+	}
+	return reply(http.StatusOK, out)
+}
+
+// findAttachment finds segs[4] among a record's attachments.
+func (s *Server) findAttachment(rq *request, segs []string) (*attachment, *httpError) {
+	rec, e := s.lookupRecord(rq, segs)
+	if e != nil {
+		return nil, e
+	}
+	a := s.st.attachments[segs[4]]
+	if a == nil || a.rec != rec {
+		return nil, errf(http.StatusNotFound, "no attachment %q on record %q", segs[4], rec.id)
+	}
+	return a, nil
+}
+
+// getAttachment is GET .../attachments/{attachmentId}; it counts as a
+// poll for the attachment policy.
+func (s *Server) getAttachment(rq *request, segs []string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, e := s.findAttachment(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	a.observe(s.Now(), true)
+	return reply(http.StatusOK, a.json())
+}
+
+// deleteAttachment is DELETE .../attachments/{attachmentId}: 204.
+func (s *Server) deleteAttachment(rq *request, segs []string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, e := s.findAttachment(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	delete(s.st.attachments, a.id)
+	a.rec.attachments = slices.DeleteFunc(a.rec.attachments, func(x *attachment) bool { return x == a })
+	return response{status: http.StatusNoContent}
+}
+
+// linkBody is the body of POST .../attachments/url-links.
+type linkBody struct {
+	URL         string `json:"url"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// addLink is POST .../attachments/url-links: 201 with a link attachment,
+// ready at once.
+func (s *Server) addLink(rq *request, segs []string) response {
+	if e := s.precheckRecord(rq, segs); e != nil {
+		return fail(e)
+	}
+	var body linkBody
+	if e := decodeStrict(rq.r, &body); e != nil {
+		return fail(e)
+	}
+	u, err := url.Parse(body.URL)
+	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return failf(http.StatusBadRequest, "url must be an absolute http or https URL (got %q)", body.URL)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, e := s.lookupRecord(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	name := body.Name
+	if name == "" {
+		name = body.URL
+	}
+	a := &attachment{
+		id: s.st.next.id("a", &s.st.next.attachment), name: name, description: body.Description,
+		mediaType: "text/uri-list", url: body.URL, state: StateReady, createdAt: s.Now(), rec: rec,
+	}
+	s.st.attachments[a.id] = a
+	rec.attachments = append(rec.attachments, a)
+	return reply(http.StatusCreated, a.json())
+}
+
+// countingHash counts and hashes what is written to it.
+type countingHash struct {
+	h hash.Hash
+	n int64
+}
+
+func (c *countingHash) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.h.Write(p)
+}
+
+// uploadAttachment is POST .../attachments: a multipart/form-data body
+// with a "file" part and an optional "description" part, read as a
+// stream (the content is counted and hashed, never held). 202 with state
+// "processing".
+func (s *Server) uploadAttachment(rq *request, segs []string) response {
+	r := rq.r
+	if e := s.precheckRecord(rq, segs); e != nil {
+		return fail(e)
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return failf(http.StatusBadRequest, "the body must be multipart/form-data with a boundary: %v", err)
+	}
+	var (
+		name, mediaType, description string
+		sum                          countingHash
+		seenFile, seenDescription    bool
+		other                        int64
+	)
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return failf(http.StatusBadRequest, "malformed multipart body: %v", err)
+		}
+		switch part.FormName() {
+		case "file":
+			if seenFile {
+				return failf(http.StatusBadRequest, "invalid file: only one part named \"file\" is allowed")
+			}
+			seenFile = true
+			name = path.Base(part.FileName())
+			if part.FileName() == "" || name == "." || name == "/" {
+				return failf(http.StatusBadRequest, "invalid file: the \"file\" part has no file name")
+			}
+			mediaType = partMediaType(part.Header.Get("Content-Type"), name)
+			sum.h = sha256.New()
+			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); err != nil {
+				return failf(http.StatusBadRequest, "invalid file: reading the content: %v", err)
+			}
+			if sum.n > s.cfg.maxUpload {
+				// Read what the client is still sending (up to a bound) so
+				// that it sees the answer instead of a reset connection.
+				_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, s.cfg.maxDrainOut))
+				return failf(http.StatusRequestEntityTooLarge, "the file is over the size limit of %d bytes", s.cfg.maxUpload)
+			}
+		case "description":
+			if seenDescription {
+				return failf(http.StatusBadRequest, "only one part named \"description\" is allowed")
+			}
+			seenDescription = true
+			b, err := io.ReadAll(io.LimitReader(part, maxDescription+1))
+			if err != nil {
+				return failf(http.StatusBadRequest, "reading the description: %v", err)
+			}
+			if len(b) > maxDescription {
+				return failf(http.StatusBadRequest, "the description is longer than %d bytes", maxDescription)
+			}
+			description = string(b)
+		default:
+			n, err := io.Copy(io.Discard, io.LimitReader(part, maxOtherParts+1-other))
+			other += n
+			if err != nil {
+				return failf(http.StatusBadRequest, "malformed multipart body: %v", err)
+			}
+			if other > maxOtherParts {
+				return failf(http.StatusBadRequest, "unknown parts are larger than %d bytes", maxOtherParts)
+			}
+		}
+	}
+	if !seenFile {
+		return failf(http.StatusBadRequest, "invalid file: a part named \"file\" is required")
+	}
+	if sum.n == 0 {
+		return failf(http.StatusBadRequest, "invalid file: the file is empty")
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, e := s.lookupRecord(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	a := &attachment{
+		id: s.st.next.id("a", &s.st.next.attachment), name: name, description: description,
+		mediaType: mediaType, size: sum.n, sha256: hex.EncodeToString(sum.h.Sum(nil)),
+		state: StateProcessing, createdAt: s.Now(), policy: s.cfg.policy, rec: rec,
+	}
+	s.st.attachments[a.id] = a
+	rec.attachments = append(rec.attachments, a)
+	return reply(http.StatusAccepted, a.json())
+}
+
+// partMediaType is the media type of an uploaded file: the part's
+// Content-Type, or one guessed from the file name's extension when the
+// part has none or the generic application/octet-stream.
+func partMediaType(header, name string) string {
+	if mt, params, err := mime.ParseMediaType(header); err == nil && mt != "application/octet-stream" {
+		return mime.FormatMediaType(mt, params)
+	}
+	if byExt := mime.TypeByExtension(path.Ext(name)); byExt != "" {
+		return byExt
+	}
+	return "application/octet-stream"
+}

@@ -1,0 +1,191 @@
+package workflowtest
+
+import (
+	"crypto/subtle"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// tokenResponse is the token endpoint's answer.
+type tokenResponse struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int64  `json:"expires_in"`
+}
+
+// maxFormBody bounds the token request's body.
+const maxFormBody = 64 << 10
+
+// handleToken is POST /oauth/token: the OAuth 2.0 client-credentials
+// grant with the client authenticated by HTTP Basic (RFC 6749 sections
+// 2.3.1 and 4.4).
+func (s *Server) handleToken(rq *request) response {
+	r := rq.r
+	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || ct != "application/x-www-form-urlencoded" {
+		return tokenError(http.StatusBadRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")
+	}
+	r.Body = http.MaxBytesReader(nil, r.Body, maxFormBody)
+	if err := r.ParseForm(); err != nil {
+		return tokenError(http.StatusBadRequest, "invalid_request", "malformed form body: "+err.Error())
+	}
+	rawID, rawSecret, hasBasic := r.BasicAuth()
+	if !hasBasic {
+		resp := tokenError(http.StatusUnauthorized, "invalid_client", "client authentication with HTTP Basic is required")
+		resp.header = http.Header{"Www-Authenticate": {`Basic realm="token"`}}
+		return resp
+	}
+	// RFC 6749 section 2.3.1: the client id and secret are encoded with
+	// application/x-www-form-urlencoded before being used as the Basic
+	// user name and password.
+	id, err1 := url.QueryUnescape(rawID)
+	secret, err2 := url.QueryUnescape(rawSecret)
+	if err1 != nil || err2 != nil {
+		return tokenError(http.StatusUnauthorized, "invalid_client", "client id and secret must be form-urlencoded inside the Basic header (RFC 6749 section 2.3.1)")
+	}
+	if gt := r.PostForm.Get("grant_type"); gt != "client_credentials" {
+		if gt == "" {
+			return tokenError(http.StatusBadRequest, "invalid_request", "grant_type is required")
+		}
+		return tokenError(http.StatusBadRequest, "unsupported_grant_type", "grant_type must be client_credentials")
+	}
+
+	now := s.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	cred := st.creds[id]
+	if cred == nil || subtle.ConstantTimeCompare([]byte(cred.secret), []byte(secret)) != 1 {
+		return tokenError(http.StatusUnauthorized, "invalid_client", "unknown client id or wrong secret")
+	}
+	u := st.usersByID[cred.userID]
+	if u == nil || !u.active {
+		return tokenError(http.StatusUnauthorized, "invalid_client", "the user of these credentials is deactivated")
+	}
+	rq.user, rq.clientID = u, cred.clientID
+	if resp, limited := s.limit(cred.clientID); limited {
+		return resp
+	}
+	if len(st.tokens) >= 10_000 {
+		for k, t := range st.tokens {
+			if !now.Before(t.expires) {
+				delete(st.tokens, k)
+			}
+		}
+	}
+	st.next.token++
+	tok := "fake-token-" + strconv.FormatUint(st.next.token, 10) + "-" + u.id
+	st.tokens[tok] = &token{userID: u.id, clientID: cred.clientID, expires: now.Add(TokenLifetime)}
+	resp := reply(http.StatusOK, tokenResponse{
+		AccessToken: tok,
+		TokenType:   "Bearer",
+		ExpiresIn:   int64(TokenLifetime / time.Second),
+	})
+	resp.header = http.Header{"Cache-Control": {"no-store"}}
+	return resp
+}
+
+func tokenError(status int, code, msg string) response {
+	return response{status: status, body: errorBody{Status: status, Message: msg, Error: code}}
+}
+
+// authenticate checks the bearer token of an API request.
+func (s *Server) authenticate(rq *request) *httpError {
+	h := rq.r.Header.Get("Authorization")
+	scheme, tok, found := strings.Cut(h, " ")
+	if h == "" {
+		return errf(http.StatusUnauthorized, "missing bearer token (Authorization: Bearer <access token>)")
+	}
+	if !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return errf(http.StatusUnauthorized, "the Authorization header must be \"Bearer <access token>\"")
+	}
+	tok = strings.TrimSpace(tok)
+	now := s.Now()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t := s.st.tokens[tok]
+	if t == nil {
+		return errf(http.StatusUnauthorized, "unknown access token")
+	}
+	if !now.Before(t.expires) {
+		return errf(http.StatusUnauthorized, "access token expired at %s", formatTime(t.expires))
+	}
+	u := s.st.usersByID[t.userID]
+	if u == nil || !u.active {
+		return errf(http.StatusUnauthorized, "the user of this access token is deactivated")
+	}
+	rq.user, rq.clientID = u, t.clientID
+	return nil
+}
+
+// bucket is a token bucket of the rate limit.
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// limit takes a token from the credential's bucket, or answers 429.
+func (s *Server) limit(clientID string) (response, bool) {
+	if s.cfg.rate <= 0 {
+		return response{}, false
+	}
+	now := s.Now()
+	burst := float64(max(s.cfg.burst, 1))
+	s.rateMu.Lock()
+	defer s.rateMu.Unlock()
+	b := s.buckets[clientID]
+	if b == nil {
+		b = &bucket{tokens: burst, last: now}
+		s.buckets[clientID] = b
+	}
+	if now.After(b.last) {
+		b.tokens = min(burst, b.tokens+now.Sub(b.last).Seconds()*s.cfg.rate)
+		b.last = now
+	}
+	if b.tokens >= 1 {
+		b.tokens--
+		return response{}, false
+	}
+	wait := time.Duration((1 - b.tokens) / s.cfg.rate * float64(time.Second))
+	resp := failf(http.StatusTooManyRequests, "rate limit exceeded (%g requests per second, burst %d)", s.cfg.rate, int(burst))
+	resp.retryAfter = wait
+	return resp, true
+}
+
+// Account is a user of the fake with the credentials of an API access
+// token.
+type Account struct {
+	UserID       string
+	ClientID     string
+	ClientSecret string
+}
+
+// AddUser creates an active user with credentials of its own and returns
+// them. Ids are "u1" (the default user), "u2", ... in creation order; the
+// client id is "client-<user id>" and the secret "secret-<user id>".
+func (s *Server) AddUser(email, firstName, lastName string) Account {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.addUser(email, firstName, lastName, s.Now())
+	a := Account{UserID: u.id, ClientID: "client-" + u.id, ClientSecret: "secret-" + u.id}
+	s.st.creds[a.ClientID] = &credential{clientID: a.ClientID, secret: a.ClientSecret, userID: u.id}
+	return a
+}
+
+// DeactivateUser deactivates a user as POST /users/{userId}/deactivate
+// does: its tokens stop working and its credentials are refused. It
+// reports whether the user exists.
+func (s *Server) DeactivateUser(userID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.usersByID[userID]
+	if u == nil {
+		return false
+	}
+	u.active, u.updatedAt = false, s.Now()
+	return true
+}

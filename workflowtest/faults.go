@@ -1,0 +1,323 @@
+package workflowtest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
+)
+
+// Fault is a failure injected into the requests that match Route.
+//
+// Route is "[METHOD] [PATH]": a method (or "*" for any) and a path
+// pattern, each optional ("" matches every request). The path pattern is
+// matched segment by segment against the request path (segments
+// unescaped): "*" or a name in braces ("{alias}") matches any one
+// segment, a final "**" matches any number of remaining segments (also
+// none), and any other segment must be equal. Examples:
+//
+//	"GET /v1/tasks/*"                  the record list of any tasks alias
+//	"GET /v1/{recordType}/{alias}"     every record list (the Route of a RequestRecord)
+//	"POST /oauth/token"                the token endpoint
+//	"/v1/**"                           every API request
+//
+// A fault fires on matching requests after the first After of them, at
+// most Count times (0: no limit), and, when Probability is set, only with
+// that probability (drawn from the server's seeded random source, see
+// WithSeed). When several injected faults match a request, the first one
+// injected that fires is applied.
+//
+// Effects, in this order: Delay waits (ending early when the client goes
+// away or the server closes); then Drop closes the connection without an
+// answer (the request is not handled); or Status answers with that status,
+// a Retry-After of RetryAfter if set, and the usual error body (the
+// request is not handled); or Malformed with a Status answers that status
+// with a truncated JSON body; Malformed alone lets the request be handled
+// and cuts its JSON answer in half. A Delay alone only slows the request
+// down.
+//
+// Note that Go's http.Transport itself resends a GET on a reused
+// connection that was dropped before any answer, so a single Drop on a GET
+// may not reach the caller of an http.Client.
+type Fault struct {
+	Route       string
+	After       int
+	Count       int
+	Probability float64
+	Status      int
+	RetryAfter  time.Duration
+	Delay       time.Duration
+	Drop        bool
+	Malformed   bool
+}
+
+// Injection is an injected fault.
+type Injection struct {
+	s       *Server
+	f       Fault
+	method  string
+	pattern []string
+	seen    int
+	fired   int
+	removed bool
+}
+
+// Inject adds a fault and returns its handle. It panics on a fault that
+// has no effect, contradicts itself (Drop with Status or Malformed), or
+// has a malformed Route.
+func (s *Server) Inject(f Fault) *Injection {
+	method, pattern, err := parseRoute(f.Route)
+	switch {
+	case err != nil:
+	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.Malformed:
+		err = fmt.Errorf("the fault has no effect (set Status, Delay, Drop or Malformed)")
+	case f.Drop && (f.Status != 0 || f.Malformed):
+		err = fmt.Errorf("Drop cannot be combined with Status or Malformed")
+	case f.Status != 0 && (f.Status < 100 || f.Status > 599):
+		err = fmt.Errorf("Status %d is not an HTTP status", f.Status)
+	case f.Probability < 0 || f.Probability > 1:
+		err = fmt.Errorf("Probability %g is not between 0 and 1", f.Probability)
+	case f.Count < 0 || f.After < 0:
+		err = fmt.Errorf("Count and After must not be negative")
+	}
+	if err != nil {
+		panic("workflowtest: Inject: " + err.Error())
+	}
+	in := &Injection{s: s, f: f, method: method, pattern: pattern}
+	s.faultMu.Lock()
+	s.faults = append(s.faults, in)
+	s.faultMu.Unlock()
+	return in
+}
+
+// Fired returns how many requests the fault has affected.
+func (in *Injection) Fired() int {
+	in.s.faultMu.Lock()
+	defer in.s.faultMu.Unlock()
+	return in.fired
+}
+
+// Remove stops the fault.
+func (in *Injection) Remove() {
+	in.s.faultMu.Lock()
+	defer in.s.faultMu.Unlock()
+	in.removed = true
+	for i, f := range in.s.faults {
+		if f == in {
+			in.s.faults = append(in.s.faults[:i:i], in.s.faults[i+1:]...)
+			break
+		}
+	}
+}
+
+// ClearFaults removes every injected fault.
+func (s *Server) ClearFaults() {
+	s.faultMu.Lock()
+	defer s.faultMu.Unlock()
+	for _, f := range s.faults {
+		f.removed = true
+	}
+	s.faults = nil
+}
+
+func parseRoute(route string) (method string, pattern []string, err error) {
+	fields := strings.Fields(route)
+	switch len(fields) {
+	case 0:
+	case 1:
+		if strings.HasPrefix(fields[0], "/") {
+			pattern = splitPattern(fields[0])
+		} else {
+			method = fields[0]
+		}
+	case 2:
+		method = fields[0]
+		if !strings.HasPrefix(fields[1], "/") {
+			return "", nil, fmt.Errorf("the path of Route %q must start with /", route)
+		}
+		pattern = splitPattern(fields[1])
+	default:
+		return "", nil, fmt.Errorf("Route %q is not \"[METHOD] [PATH]\"", route)
+	}
+	if method == "*" {
+		method = ""
+	}
+	for i, p := range pattern {
+		if p == "**" && i != len(pattern)-1 {
+			return "", nil, fmt.Errorf("** must be the last segment of Route %q", route)
+		}
+	}
+	return strings.ToUpper(method), pattern, nil
+}
+
+// matches reports whether a request matches the injection's route.
+func (in *Injection) matches(method string, segs []string) bool {
+	if in.method != "" && in.method != method {
+		return false
+	}
+	if in.pattern == nil {
+		return true
+	}
+	for i, p := range in.pattern {
+		if p == "**" {
+			return true
+		}
+		if i >= len(segs) {
+			return false
+		}
+		if p != "*" && !(strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}")) && p != segs[i] {
+			return false
+		}
+	}
+	return len(segs) == len(in.pattern)
+}
+
+// pickFault returns the fault that fires for r, if any.
+func (s *Server) pickFault(r *http.Request) *Fault {
+	s.faultMu.Lock()
+	defer s.faultMu.Unlock()
+	if len(s.faults) == 0 {
+		return nil
+	}
+	segs := splitPattern(r.URL.EscapedPath())
+	for i, seg := range segs {
+		if u, err := url.PathUnescape(seg); err == nil {
+			segs[i] = u
+		}
+	}
+	for _, in := range s.faults {
+		if !in.matches(r.Method, segs) {
+			continue
+		}
+		in.seen++
+		if in.seen <= in.f.After {
+			continue
+		}
+		if in.f.Count > 0 && in.fired >= in.f.Count {
+			continue
+		}
+		if in.f.Probability > 0 && s.rng.Float64() >= in.f.Probability {
+			continue
+		}
+		in.fired++
+		f := in.f
+		return &f
+	}
+	return nil
+}
+
+// applyFault applies f; it reports whether the request has been answered
+// (or dropped), false when it should now be served normally.
+func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, rq *request) bool {
+	if f.Delay > 0 {
+		t := time.NewTimer(f.Delay)
+		select {
+		case <-t.C:
+		case <-rq.r.Context().Done():
+			t.Stop()
+			return true // the client went away
+		case <-s.closing:
+			t.Stop()
+			s.write(sw, failf(http.StatusServiceUnavailable, "the server is shutting down"))
+			return true
+		}
+	}
+	switch {
+	case f.Drop:
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return true
+			}
+		}
+		panic(http.ErrAbortHandler)
+	case f.Malformed && f.Status != 0:
+		body := fmt.Sprintf(`{"status":%d,"message":"injected fau`, f.Status)
+		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter})
+		return true
+	case f.Malformed:
+		resp := s.serve(rq)
+		if resp.status != http.StatusNoContent {
+			body := resp.rawBody
+			if body == nil && resp.body != nil {
+				body = encodeJSON(resp.body)
+			}
+			resp.rawBody = []byte("{")
+			if len(body) >= 2 {
+				resp.rawBody = body[:len(body)/2]
+			}
+		}
+		s.write(sw, resp)
+		return true
+	case f.Status != 0:
+		resp := failf(f.Status, "injected fault")
+		resp.retryAfter = f.RetryAfter
+		s.write(sw, resp)
+		return true
+	}
+	return false
+}
+
+// RequestRecord is a request the server received, for assertions.
+type RequestRecord struct {
+	Time       time.Time  // arrival, on the server's clock
+	Method     string     // HTTP method
+	Path       string     // the request path, unescaped
+	Query      url.Values // the query parameters
+	Route      string     // the route, e.g. "GET /v1/{recordType}/{alias}"; empty when none matched
+	Filter     rsql.Expr  // the parsed filter of a list request, nil when none or unparsable
+	FilterText string     // the filter as sent
+	UserID     string     // the authenticated user, empty when authentication failed
+	Status     int        // the status answered; 0 when the connection was dropped or the client left
+	Fault      bool       // whether an injected fault fired
+}
+
+func (s *Server) logRequest(start time.Time, rq *request, status int) {
+	rec := RequestRecord{
+		Time:       start,
+		Method:     rq.r.Method,
+		Path:       rq.r.URL.Path,
+		Query:      rq.r.URL.Query(),
+		Route:      rq.route,
+		Filter:     rq.filter,
+		FilterText: rq.filterText,
+		Status:     status,
+		Fault:      rq.fault,
+	}
+	if rq.user != nil {
+		rec.UserID = rq.user.id
+	}
+	if s.cfg.logger != nil {
+		s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow-fake: request",
+			slog.String("method", rec.Method), slog.String("path", rec.Path),
+			slog.String("query", rq.r.URL.RawQuery), slog.Int("status", rec.Status),
+			slog.String("user", rec.UserID), slog.Bool("fault", rec.Fault))
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	s.log = append(s.log, rec)
+	if limit := s.cfg.logLimit; len(s.log) > limit+limit/2 {
+		s.log = append(s.log[:0:0], s.log[len(s.log)-limit:]...)
+	}
+}
+
+// Requests returns the requests received so far (the most recent
+// WithRequestLogLimit of them), oldest first, token requests included.
+func (s *Server) Requests() []RequestRecord {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	from := max(0, len(s.log)-s.cfg.logLimit)
+	return append([]RequestRecord(nil), s.log[from:]...)
+}
+
+// ResetRequests forgets the requests received so far.
+func (s *Server) ResetRequests() {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	s.log = nil
+}

@@ -1,0 +1,255 @@
+package workflowtest
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"hash/fnv"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
+)
+
+// Page sizes of the record list (and of every paged list of the fake).
+const (
+	minPageSize     = 1
+	maxPageSize     = 1000
+	defaultPageSize = 100
+)
+
+// A cursor is the position of an item in its list's insertion order (its
+// sequence number), not an index, so it stays valid while items are
+// added; plus a hash of the list and the filter that produced it, so that
+// a cursor cannot be used with another list or filter. It is sent as
+// unpadded base64url of 16 bytes.
+const cursorLen = 16
+
+func encodeCursor(seq, key uint64) string {
+	var b [cursorLen]byte
+	binary.BigEndian.PutUint64(b[:8], seq)
+	binary.BigEndian.PutUint64(b[8:], key)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+var errForeignCursor = errors.New("the cursor was made by another list or another filter")
+
+func decodeCursor(s string, key uint64) (uint64, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) != cursorLen {
+		return 0, errors.New("malformed cursor")
+	}
+	if binary.BigEndian.Uint64(b[8:]) != key {
+		return 0, errForeignCursor
+	}
+	return binary.BigEndian.Uint64(b[:8]), nil
+}
+
+// listKey identifies a list and a filter for the cursors.
+func listKey(list string, filter rsql.Expr) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(list))
+	_, _ = h.Write([]byte{0})
+	_, _ = h.Write([]byte(canonical(filter)))
+	return h.Sum64()
+}
+
+// paging is the parsed paging and filter query of a list request.
+type paging struct {
+	n         int
+	backward  bool
+	cursor    uint64 // after (forward) or before (backward)
+	hasCursor bool
+	key       uint64
+	match     matcher // nil: every item
+}
+
+// parsePaging reads first/after/last/before/filter. list names the list
+// for the cursors. The parsed filter is stored on rq for the request log.
+func parsePaging(rq *request, list string) (*paging, *httpError) {
+	q := rq.r.URL.Query()
+	for _, name := range []string{"first", "after", "last", "before", "filter"} {
+		if len(q[name]) > 1 {
+			return nil, errf(http.StatusBadRequest, "query parameter %s is given more than once", name)
+		}
+	}
+	p := &paging{}
+	var expr rsql.Expr
+	if text := q.Get("filter"); text != "" {
+		rq.filterText = text
+		e, err := rsql.Parse(text)
+		if err != nil {
+			return nil, errf(http.StatusBadRequest, "invalid filter %q: %v", text, err)
+		}
+		expr = e
+		rq.filter = e
+		m, err := compile(e)
+		if err != nil {
+			return nil, errf(http.StatusUnprocessableEntity, "unusable filter %q: %v", text, err)
+		}
+		p.match = m
+	}
+	p.key = listKey(list, expr)
+
+	first, hasFirst, e := pageSize(q, "first")
+	if e != nil {
+		return nil, e
+	}
+	last, hasLast, e := pageSize(q, "last")
+	if e != nil {
+		return nil, e
+	}
+	_, hasAfter := q["after"]
+	_, hasBefore := q["before"]
+	forward := hasFirst || hasAfter
+	backward := hasLast || hasBefore
+	if forward && backward {
+		return nil, errf(http.StatusBadRequest, "first/after (forward) and last/before (backward) must not be mixed")
+	}
+	p.backward = backward
+	p.n = defaultPageSize
+	switch {
+	case hasFirst:
+		p.n = first
+	case hasLast:
+		p.n = last
+	}
+	name, raw := "after", q.Get("after")
+	if backward {
+		name, raw = "before", q.Get("before")
+	}
+	if raw != "" {
+		seq, err := decodeCursor(raw, p.key)
+		if err != nil {
+			return nil, errf(http.StatusBadRequest, "invalid %s cursor %q: %v", name, raw, err)
+		}
+		p.cursor, p.hasCursor = seq, true
+	} else if _, given := q[name]; given {
+		return nil, errf(http.StatusBadRequest, "%s must not be empty", name)
+	}
+	return p, nil
+}
+
+func pageSize(q url.Values, name string) (int, bool, *httpError) {
+	vs, given := q[name]
+	if !given {
+		return 0, false, nil
+	}
+	n, err := strconv.Atoi(vs[0])
+	if err != nil || n < minPageSize || n > maxPageSize {
+		return 0, false, errf(http.StatusBadRequest, "%s must be an integer from %d to %d (got %q)", name, minPageSize, maxPageSize, vs[0])
+	}
+	return n, true, nil
+}
+
+// pageResult is a selected page.
+type pageResult[T any] struct {
+	items            []T
+	total            int
+	hasPrev, hasNext bool
+}
+
+// selectPage picks the page p points at from items, which are sorted by
+// seq. Without a filter it costs O(log n + page size); with one, every
+// item is tested once (the total needs it).
+func selectPage[T any](items []T, seq func(T) uint64, fields func(T) map[string]string, p *paging) pageResult[T] {
+	var res pageResult[T]
+	n := len(items)
+	matches := func(i int) bool { return p.match == nil || p.match(fields(items[i])) }
+
+	if !p.backward {
+		start := 0
+		if p.hasCursor {
+			start = sort.Search(n, func(i int) bool { return seq(items[i]) > p.cursor })
+		}
+		if p.match == nil {
+			end := min(start+p.n, n)
+			res.items = items[start:end:end]
+			res.total, res.hasPrev, res.hasNext = n, start > 0, end < n
+			return res
+		}
+		for i := range n {
+			if !matches(i) {
+				continue
+			}
+			res.total++
+			switch {
+			case i < start:
+				res.hasPrev = true
+			case len(res.items) < p.n:
+				res.items = append(res.items, items[i])
+			default:
+				res.hasNext = true
+			}
+		}
+		return res
+	}
+
+	end := n
+	if p.hasCursor {
+		end = sort.Search(n, func(i int) bool { return seq(items[i]) >= p.cursor })
+	}
+	if p.match == nil {
+		start := max(end-p.n, 0)
+		res.items = items[start:end:end]
+		res.total, res.hasPrev, res.hasNext = n, start > 0, end < n
+		return res
+	}
+	for i := end - 1; i >= 0; i-- {
+		if !matches(i) {
+			continue
+		}
+		res.total++
+		if len(res.items) < p.n {
+			res.items = append(res.items, items[i])
+		} else {
+			res.hasPrev = true
+		}
+	}
+	for l, r := 0, len(res.items)-1; l < r; l, r = l+1, r-1 {
+		res.items[l], res.items[r] = res.items[r], res.items[l]
+	}
+	for i := end; i < n; i++ {
+		if matches(i) {
+			res.total++
+			res.hasNext = true
+		}
+	}
+	return res
+}
+
+// pagedList is the body of a paged list (the spec's RecordPagedList).
+type pagedList struct {
+	Items  []pagedItem  `json:"items"`
+	Total  int          `json:"total"`
+	Paging pagingStatus `json:"paging"`
+}
+
+type pagedItem struct {
+	Data   any    `json:"data"`
+	Cursor string `json:"cursor"`
+}
+
+type pagingStatus struct {
+	HasNextPage     bool   `json:"has_next_page"`
+	HasPreviousPage bool   `json:"has_previous_page"`
+	StartCursor     string `json:"start_cursor"`
+	EndCursor       string `json:"end_cursor"`
+}
+
+// buildList turns a selected page into the response body; data is called
+// with the lock still held.
+func buildList[T any](res pageResult[T], p *paging, seq func(T) uint64, data func(T) any) pagedList {
+	out := pagedList{Items: make([]pagedItem, len(res.items)), Total: res.total}
+	for i, it := range res.items {
+		out.Items[i] = pagedItem{Data: data(it), Cursor: encodeCursor(seq(it), p.key)}
+	}
+	out.Paging.HasNextPage, out.Paging.HasPreviousPage = res.hasNext, res.hasPrev
+	if len(out.Items) > 0 {
+		out.Paging.StartCursor = out.Items[0].Cursor
+		out.Paging.EndCursor = out.Items[len(out.Items)-1].Cursor
+	}
+	return out
+}

@@ -1,0 +1,507 @@
+package workflowtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/rsql"
+)
+
+// Default credentials of the server's default user. The secret contains
+// characters that RFC 6749 section 2.3.1 requires a client to form-encode
+// inside the Basic header, so every test through the fake checks that the
+// client does so.
+const (
+	DefaultClientID     = "fake-client"
+	DefaultClientSecret = "fake-secret/+=%1"
+	DefaultUserEmail    = "admin@example.com"
+	DefaultUserID       = "u1"
+)
+
+// TokenLifetime is how long an access token issued by the fake stays
+// valid, on the server's clock.
+const TokenLifetime = 24 * time.Hour
+
+// defaultRequestLogLimit bounds the request log (oldest entries go first).
+const defaultRequestLogLimit = 100_000
+
+// Server is a stateful in-process fake of the whole service, served over
+// real HTTP on 127.0.0.1. Create it with NewServer or Start. All its
+// methods are safe for concurrent use, also while clients are talking to
+// it.
+type Server struct {
+	ts      *httptest.Server
+	cfg     config
+	closing chan struct{}
+	once    sync.Once
+
+	offset atomic.Int64 // clock offset added by Advance, in nanoseconds
+
+	mu sync.RWMutex // guards st
+	st *state
+
+	faultMu sync.Mutex
+	faults  []*Injection
+	rng     *rand.Rand
+
+	rateMu  sync.Mutex
+	buckets map[string]*bucket
+
+	logMu sync.Mutex
+	log   []RequestRecord
+}
+
+type config struct {
+	clock       func() time.Time
+	rate        float64
+	burst       int
+	policy      AttachmentPolicy
+	email       string
+	clientID    string
+	secret      string
+	listener    net.Listener
+	maxUpload   int64
+	seed        uint64
+	logLimit    int
+	logger      *slog.Logger
+	maxDrainOut int64
+}
+
+// Option configures a Server.
+type Option func(*config)
+
+// WithClock makes the server read the time from clock instead of
+// time.Now. Advance adds to whatever clock returns. Token expiry,
+// timestamps, the rate limit and attachment processing all use it.
+func WithClock(clock func() time.Time) Option {
+	return func(c *config) {
+		if clock != nil {
+			c.clock = clock
+		}
+	}
+}
+
+// WithRateLimit turns on the rate limit: a token bucket per credential
+// (client id) refilled at perSecond tokens per second on the server's
+// clock, holding at most burst tokens. A request that finds the bucket
+// empty gets 429 with a Retry-After header (whole seconds, at least 1).
+// Off by default.
+func WithRateLimit(perSecond float64, burst int) Option {
+	return func(c *config) { c.rate, c.burst = perSecond, burst }
+}
+
+// WithAttachmentPolicy sets how uploaded files move from "processing" to
+// their final state. The default is ReadyImmediately.
+func WithAttachmentPolicy(p AttachmentPolicy) Option {
+	return func(c *config) { c.policy = p }
+}
+
+// WithUser sets the email and the credentials of the server's default user
+// (DefaultUserEmail, DefaultClientID and DefaultClientSecret otherwise).
+// Empty arguments keep the defaults.
+func WithUser(email, clientID, clientSecret string) Option {
+	return func(c *config) {
+		if email != "" {
+			c.email = email
+		}
+		if clientID != "" {
+			c.clientID = clientID
+		}
+		if clientSecret != "" {
+			c.secret = clientSecret
+		}
+	}
+}
+
+// WithListener makes the server accept connections on l instead of a new
+// listener on 127.0.0.1 with a random port; the server closes l. BaseURL
+// and AuthURL are built from l's address.
+func WithListener(l net.Listener) Option {
+	return func(c *config) { c.listener = l }
+}
+
+// WithMaxUploadSize changes the size limit of uploaded files (250 MB, the
+// service's limit, by default), so that tests of the 413 answer need not
+// send 250 MB.
+func WithMaxUploadSize(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxUpload = n
+		}
+	}
+}
+
+// WithSeed seeds the random source that decides probabilistic faults, so
+// a run can be repeated exactly (the default seed is 1).
+func WithSeed(seed uint64) Option {
+	return func(c *config) { c.seed = seed }
+}
+
+// WithRequestLogLimit bounds how many requests Requests remembers (the
+// most recent ones are kept); the default is 100,000.
+func WithRequestLogLimit(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.logLimit = n
+		}
+	}
+}
+
+// WithLogger makes the server log one line per request (method, path,
+// status, user) at info level. Silent by default.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// NewServer starts a fake service on 127.0.0.1 (or on the listener given
+// with WithListener) with one user, the default user, whose credentials
+// Credentials returns. Call Close when done (Start does it for tests).
+func NewServer(opts ...Option) *Server {
+	cfg := config{
+		clock:       time.Now,
+		policy:      ReadyImmediately(),
+		email:       DefaultUserEmail,
+		clientID:    DefaultClientID,
+		secret:      DefaultClientSecret,
+		maxUpload:   maxUploadSize,
+		seed:        1,
+		logLimit:    defaultRequestLogLimit,
+		maxDrainOut: 1 << 30,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	s := &Server{
+		cfg:     cfg,
+		closing: make(chan struct{}),
+		rng:     rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15)),
+		buckets: map[string]*bucket{},
+	}
+	s.st = s.newState()
+	if cfg.listener != nil {
+		s.ts = httptest.NewUnstartedServer(s)
+		_ = s.ts.Listener.Close()
+		s.ts.Listener = cfg.listener
+		s.ts.Start()
+	} else {
+		s.ts = httptest.NewServer(s)
+	}
+	return s
+}
+
+// Start is NewServer for tests: the server is closed when tb's test ends.
+func Start(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	s := NewServer(opts...)
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Close shuts the server down at once: requests waiting in an injected
+// delay end, connections are closed, and Close returns when every handler
+// has returned.
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.closing) })
+	s.ts.Close()
+}
+
+// Shutdown stops the server gracefully: it stops accepting connections,
+// ends injected delays, and waits for requests in flight to finish or ctx
+// to end (http.Server.Shutdown), then closes the server.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.once.Do(func() { close(s.closing) })
+	err := s.ts.Config.Shutdown(ctx)
+	s.ts.Close()
+	return err
+}
+
+// URL returns the server's root address, e.g. "http://127.0.0.1:41234".
+func (s *Server) URL() string { return s.ts.URL }
+
+// BaseURL returns the API base address, ending in "/v1".
+func (s *Server) BaseURL() string { return s.ts.URL + "/v1" }
+
+// AuthURL returns the address of the token endpoint's host; the token
+// endpoint is AuthURL() + "/oauth/token".
+func (s *Server) AuthURL() string { return s.ts.URL }
+
+// Credentials returns the client id and secret of the default user.
+func (s *Server) Credentials() (clientID, clientSecret string) {
+	return s.cfg.clientID, s.cfg.secret
+}
+
+// HTTPClient returns an *http.Client for talking to the server directly
+// (its idle connections are closed by Close).
+func (s *Server) HTTPClient() *http.Client { return s.ts.Client() }
+
+// Client returns an SDK client wired to the server with the default
+// user's credentials: WithCredentials, WithEndpoint(BaseURL(), AuthURL())
+// and WithHTTPClient(HTTPClient()), followed by opts, which may override
+// any of them (for example WithCredentials with an Account of AddUser, or
+// WithRetry with a sleeper that does not wait). It panics if
+// workflow.NewClient reports a configuration error, which can only come
+// from opts.
+func (s *Server) Client(opts ...workflow.Option) *workflow.Client {
+	base := []workflow.Option{
+		workflow.WithCredentials(s.cfg.clientID, s.cfg.secret),
+		workflow.WithEndpoint(s.BaseURL(), s.AuthURL()),
+		workflow.WithHTTPClient(s.ts.Client()),
+	}
+	c, err := workflow.NewClient(append(base, opts...)...)
+	if err != nil {
+		panic(fmt.Sprintf("workflowtest: Client: %v", err))
+	}
+	return c
+}
+
+// Now returns the server's current time: its clock plus every Advance.
+func (s *Server) Now() time.Time {
+	return s.cfg.clock().Add(time.Duration(s.offset.Load()))
+}
+
+// Advance moves the server's clock forward by d (tokens expire, rate-limit
+// buckets refill, attachments with a time policy finish processing).
+func (s *Server) Advance(d time.Duration) {
+	s.offset.Add(int64(d))
+}
+
+// Reset brings the server back to the state NewServer left it in: no
+// record definitions, records, groups, permissions denials, faults or
+// logged requests, only the default user (active again). Tokens already
+// issued to the default user stay valid, so existing clients keep working.
+// Counters restart, so ids are handed out as by a new server. The clock
+// is not moved back.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	old := s.st
+	s.st = s.newState()
+	for tok, t := range old.tokens {
+		if t.userID == DefaultUserID {
+			s.st.tokens[tok] = t
+		}
+	}
+	s.st.next.token = old.next.token
+	s.mu.Unlock()
+	s.ClearFaults()
+	s.ResetRequests()
+	s.rateMu.Lock()
+	s.buckets = map[string]*bucket{}
+	s.rateMu.Unlock()
+}
+
+// request is one request on its way through the server.
+type request struct {
+	r          *http.Request
+	route      string
+	user       *user
+	clientID   string
+	filter     rsql.Expr
+	filterText string
+	fault      bool
+}
+
+// response is what a handler answers: a status and a body encoded as
+// JSON (none when body is nil).
+type response struct {
+	status     int
+	body       any
+	header     http.Header
+	rawBody    []byte
+	retryAfter time.Duration
+}
+
+// errorBody is the body of every failure.
+type errorBody struct {
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+	// Error is the OAuth 2.0 error code, sent by the token endpoint only
+	// (RFC 6749 section 5.2).
+	Error string `json:"error,omitempty"`
+}
+
+// httpError is a failure on its way to becoming a response.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return strconv.Itoa(e.status) + " " + e.msg }
+
+func errf(status int, format string, args ...any) *httpError {
+	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+func fail(e *httpError) response {
+	return response{status: e.status, body: errorBody{Status: e.status, Message: e.msg}}
+}
+
+func failf(status int, format string, args ...any) response {
+	return fail(errf(status, format, args...))
+}
+
+func reply(status int, body any) response { return response{status: status, body: body} }
+
+// statusWriter remembers the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// ServeHTTP implements http.Handler: faults, authentication, the rate
+// limit, routing, permissions and the handlers, in that order.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := s.Now()
+	rq := &request{r: r}
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() { s.logRequest(start, rq, sw.status) }()
+
+	if f := s.pickFault(r); f != nil {
+		rq.fault = true
+		if s.applyFault(f, w, sw, rq) {
+			return
+		}
+	}
+	s.write(sw, s.serve(rq))
+}
+
+// serve answers a request.
+func (s *Server) serve(rq *request) response {
+	r := rq.r
+	p := r.URL.EscapedPath()
+	if p == "/oauth/token" {
+		rq.route = routeToken
+		if r.Method != http.MethodPost {
+			return methodNotAllowed(http.MethodPost)
+		}
+		return s.handleToken(rq)
+	}
+	rest, isAPI := strings.CutPrefix(p, "/v1/")
+	if !isAPI {
+		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
+	}
+	if e := s.authenticate(rq); e != nil {
+		return s.unauthorized(e)
+	}
+	if resp, limited := s.limit(rq.clientID); limited {
+		return resp
+	}
+	segs, e := splitPath(rest)
+	if e != nil {
+		return fail(e)
+	}
+	rt, allow := match(r.Method, segs)
+	if rt == nil {
+		if len(allow) > 0 {
+			return methodNotAllowed(allow...)
+		}
+		if len(segs) >= 1 && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups" {
+			return failf(http.StatusNotFound, "unknown record type %q (one of apps, elements, tasks, transactions)", segs[0])
+		}
+		return failf(http.StatusNotFound, "no such route: %s %s", r.Method, r.URL.Path)
+	}
+	rq.route = rt.name
+	return rt.h(s, rq, segs)
+}
+
+func (s *Server) unauthorized(e *httpError) response {
+	resp := fail(e)
+	resp.header = http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
+	return resp
+}
+
+func methodNotAllowed(allow ...string) response {
+	resp := failf(http.StatusMethodNotAllowed, "method not allowed (allowed: %s)", strings.Join(allow, ", "))
+	resp.header = http.Header{"Allow": {strings.Join(allow, ", ")}}
+	return resp
+}
+
+// splitPath splits the escaped path after /v1/ into unescaped segments.
+func splitPath(rest string) ([]string, *httpError) {
+	parts := strings.Split(rest, "/")
+	for i, p := range parts {
+		u, err := url.PathUnescape(p)
+		if err != nil {
+			return nil, errf(http.StatusBadRequest, "malformed path segment %q: %v", p, err)
+		}
+		if u == "" {
+			return nil, errf(http.StatusNotFound, "no such route: empty path segment")
+		}
+		parts[i] = u
+	}
+	return parts, nil
+}
+
+// write sends a response.
+func (s *Server) write(w http.ResponseWriter, resp response) {
+	h := w.Header()
+	for k, v := range resp.header {
+		h[k] = v
+	}
+	if resp.retryAfter > 0 {
+		h.Set("Retry-After", strconv.FormatInt(ceilSeconds(resp.retryAfter), 10))
+	}
+	if resp.status == 0 {
+		resp.status = http.StatusOK
+	}
+	body := resp.rawBody
+	if body == nil && resp.body != nil {
+		body = encodeJSON(resp.body)
+	}
+	if body != nil {
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(resp.status)
+	if body != nil {
+		_, _ = w.Write(body)
+	}
+}
+
+func encodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return encodeJSON(errorBody{Status: 500, Message: "encoding the response: " + err.Error()})
+	}
+	return buf.Bytes()
+}
+
+func ceilSeconds(d time.Duration) int64 {
+	secs := int64((d + time.Second - 1) / time.Second)
+	return max(secs, 1)
+}
+
+// formatTime prints t in the API's time form (UTC, milliseconds).
+func formatTime(t time.Time) string { return t.UTC().Format(rsql.TimeLayout) }

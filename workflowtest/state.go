@@ -1,0 +1,210 @@
+package workflowtest
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// state is all the data of a server; Reset replaces it.
+type state struct {
+	defs map[defKey]*definition
+
+	users     []*user // in creation order
+	usersByID map[string]*user
+	creds     map[string]*credential // by client id
+	tokens    map[string]*token      // by access token
+
+	groups     []*group
+	groupsByID map[string]*group
+
+	attachments map[string]*attachment // by id, all records
+
+	denied      map[string]map[defKey]bool // user id -> denied definitions
+	deniedAdmin map[string]bool            // user id -> denied users/groups routes
+
+	next counters
+}
+
+// counters hand out ids and sequence numbers; they restart with Reset so
+// that ids are deterministic.
+type counters struct {
+	seq        uint64 // positions in lists (records, group members)
+	record     uint64
+	user       uint64
+	group      uint64
+	attachment uint64
+	relation   uint64
+	comment    uint64
+	token      uint64
+}
+
+func (c *counters) nextSeq() uint64 { c.seq++; return c.seq }
+
+func (c *counters) id(prefix string, n *uint64) string {
+	*n++
+	return prefix + strconv.FormatUint(*n, 10)
+}
+
+func (s *Server) newState() *state {
+	st := &state{
+		defs:        map[defKey]*definition{},
+		usersByID:   map[string]*user{},
+		creds:       map[string]*credential{},
+		tokens:      map[string]*token{},
+		groupsByID:  map[string]*group{},
+		attachments: map[string]*attachment{},
+		denied:      map[string]map[defKey]bool{},
+		deniedAdmin: map[string]bool{},
+	}
+	u := st.addUser(s.cfg.email, "Default", "User", s.Now())
+	st.creds[s.cfg.clientID] = &credential{clientID: s.cfg.clientID, secret: s.cfg.secret, userID: u.id}
+	return st
+}
+
+// route is one entry of the routing table. Pattern segments in braces
+// match any segment, except {recordType}, which matches only the four
+// record types.
+type route struct {
+	method  string
+	pattern []string
+	name    string
+	h       func(s *Server, rq *request, segs []string) response
+}
+
+// Route names as recorded in RequestRecord.Route.
+const (
+	routeToken = "POST /oauth/token"
+)
+
+func r(method, pattern string, h func(*Server, *request, []string) response) route {
+	return route{method: method, pattern: splitPattern(pattern), name: method + " /v1" + pattern, h: h}
+}
+
+func splitPattern(p string) []string {
+	var out []string
+	start := 1
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			out = append(out, p[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
+
+const recordBase = "/{recordType}/{alias}/{id}"
+
+// routes lists every endpoint of the API, literal routes before the
+// record routes. Paths are relative to /v1.
+var routes = []route{
+	r(http.MethodGet, "/users", (*Server).listUsers),
+	r(http.MethodPost, "/users", (*Server).createUser),
+	r(http.MethodGet, "/users/{userId}", (*Server).getUser),
+	r(http.MethodPost, "/users/{userId}/deactivate", (*Server).deactivateUser),
+	r(http.MethodGet, "/groups", (*Server).listGroups),
+	r(http.MethodGet, "/groups/{groupId}", (*Server).getGroup),
+	r(http.MethodGet, "/groups/{groupId}/users", (*Server).listGroupUsers),
+	r(http.MethodPost, "/groups/{groupId}/users", (*Server).addGroupUsers),
+	r(http.MethodDelete, "/groups/{groupId}/users", (*Server).removeGroupUsers),
+
+	r(http.MethodGet, "/{recordType}/{alias}", (*Server).listRecords),
+	r(http.MethodPost, "/{recordType}/{alias}", (*Server).createRecord),
+	r(http.MethodGet, recordBase, (*Server).getRecord),
+	r(http.MethodPut, recordBase, (*Server).updateRecord),
+	r(http.MethodGet, recordBase+"/related-items", (*Server).listRelated),
+	r(http.MethodPost, recordBase+"/related-items", (*Server).addRelated),
+	r(http.MethodDelete, recordBase+"/related-items/{relationId}", (*Server).removeRelated),
+	r(http.MethodPost, recordBase+"/attachments/url-links", (*Server).addLink),
+	r(http.MethodGet, recordBase+"/attachments", (*Server).listAttachments),
+	r(http.MethodPost, recordBase+"/attachments", (*Server).uploadAttachment),
+	r(http.MethodGet, recordBase+"/attachments/{attachmentId}", (*Server).getAttachment),
+	r(http.MethodDelete, recordBase+"/attachments/{attachmentId}", (*Server).deleteAttachment),
+	r(http.MethodGet, recordBase+"/watchers", (*Server).listWatchers),
+	r(http.MethodPost, recordBase+"/watchers", (*Server).addWatchers),
+	r(http.MethodDelete, recordBase+"/watchers", (*Server).removeWatchers),
+	r(http.MethodGet, recordBase+"/comment", (*Server).listComments),
+	r(http.MethodPost, recordBase+"/comment", (*Server).addComment),
+}
+
+// match finds the route of a request. When the path matches routes of
+// other methods only, it returns their methods.
+func match(method string, segs []string) (*route, []string) {
+	var allow []string
+	for i := range routes {
+		rt := &routes[i]
+		if !pathMatches(rt.pattern, segs) {
+			continue
+		}
+		if rt.method == method {
+			return rt, nil
+		}
+		if !slices.Contains(allow, rt.method) {
+			allow = append(allow, rt.method)
+		}
+	}
+	return nil, allow
+}
+
+func pathMatches(pattern, segs []string) bool {
+	if len(pattern) != len(segs) {
+		return false
+	}
+	for i, p := range pattern {
+		switch {
+		case p == "{recordType}":
+			if !isRecordType(segs[i]) {
+				return false
+			}
+		case len(p) > 0 && p[0] == '{':
+		case p != segs[i]:
+			return false
+		}
+	}
+	return true
+}
+
+func isRecordType(s string) bool { return workflow.RecordType(s).Valid() }
+
+// user is a user of the service.
+type user struct {
+	seq       uint64
+	id        string
+	email     string
+	firstName string
+	lastName  string
+	active    bool
+	createdAt time.Time
+	updatedAt time.Time
+}
+
+// credential is an API access token's client id and secret.
+type credential struct {
+	clientID, secret, userID string
+}
+
+// token is an issued access token.
+type token struct {
+	userID   string
+	clientID string
+	expires  time.Time
+}
+
+func (st *state) addUser(email, first, last string, now time.Time) *user {
+	u := &user{
+		seq:       st.next.nextSeq(),
+		id:        st.next.id("u", &st.next.user),
+		email:     email,
+		firstName: first,
+		lastName:  last,
+		active:    true,
+		createdAt: now,
+		updatedAt: now,
+	}
+	st.users = append(st.users, u)
+	st.usersByID[u.id] = u
+	return u
+}
