@@ -338,7 +338,7 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 			seenDescription = true
 			b, err := io.ReadAll(io.LimitReader(part, maxDescription+1))
 			if err != nil {
-				return failf(http.StatusBadRequest, "reading the description: %v", err)
+				return failf(http.StatusBadRequest, "malformed multipart body: reading the description: %v", err)
 			}
 			if len(b) > maxDescription {
 				return failf(http.StatusBadRequest, "the description is longer than %d bytes", maxDescription)

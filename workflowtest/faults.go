@@ -126,31 +126,26 @@ func (s *Server) ClearFaults() {
 }
 
 func parseRoute(route string) (method string, pattern []string, err error) {
-	fields := strings.Fields(route)
-	switch len(fields) {
-	case 0:
-	case 1:
-		if strings.HasPrefix(fields[0], "/") {
-			pattern = splitPattern(fields[0])
-		} else {
-			method = fields[0]
-		}
-	case 2:
-		method = fields[0]
-		if !strings.HasPrefix(fields[1], "/") {
+	route = strings.TrimSpace(route)
+	p := route
+	if route != "" && !strings.HasPrefix(route, "/") {
+		var rest string
+		method, rest, _ = strings.Cut(route, " ")
+		p = strings.TrimSpace(rest)
+		if p != "" && !strings.HasPrefix(p, "/") {
 			return "", nil, fmt.Errorf("the path of Route %q must start with /", route)
 		}
-		pattern = splitPattern(fields[1])
-	default:
-		return "", nil, fmt.Errorf("Route %q is not \"[METHOD] [PATH]\"", route)
+	}
+	if p != "" {
+		pattern = splitPattern(p)
+	}
+	for i, seg := range pattern {
+		if seg == "**" && i != len(pattern)-1 {
+			return "", nil, fmt.Errorf("** must be the last segment of Route %q", route)
+		}
 	}
 	if method == "*" {
 		method = ""
-	}
-	for i, p := range pattern {
-		if p == "**" && i != len(pattern)-1 {
-			return "", nil, fmt.Errorf("** must be the last segment of Route %q", route)
-		}
 	}
 	return strings.ToUpper(method), pattern, nil
 }

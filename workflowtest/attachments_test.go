@@ -1,0 +1,337 @@
+package workflowtest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// upload sends the spec's multipart upload by hand: a "file" part and an
+// optional "description" part.
+func (a *api) upload(path, name string, content io.Reader, description string) *result {
+	a.t.Helper()
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		err := func() error {
+			if description != "" {
+				if err := mw.WriteField("description", description); err != nil {
+					return err
+				}
+			}
+			fw, err := mw.CreateFormFile("file", name)
+			if err != nil {
+				return err
+			}
+			if _, err := io.Copy(fw, content); err != nil {
+				return err
+			}
+			return mw.Close()
+		}()
+		pw.CloseWithError(err)
+	}()
+	req, err := http.NewRequestWithContext(a.t.Context(), http.MethodPost, a.srv.BaseURL()+path, pr)
+	require.NoError(a.t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	return a.send(req)
+}
+
+// rawUpload sends a ready-made multipart body.
+func (a *api) rawUpload(path, contentType string, body []byte) *result {
+	a.t.Helper()
+	req, err := http.NewRequestWithContext(a.t.Context(), http.MethodPost, a.srv.BaseURL()+path, bytes.NewReader(body))
+	require.NoError(a.t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	return a.send(req)
+}
+
+func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+
+type attachmentWire struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	MediaType   string `json:"mediaType"`
+	Size        int64  `json:"size"`
+	State       string `json:"state"`
+	CreatedAt   string `json:"createdAt"`
+	URL         string `json:"url"`
+}
+
+// TestUploadCurlFlow is the spec's upload, done by hand.
+func TestUploadCurlFlow(t *testing.T) {
+	a := newAPI(t, WithClock(fixedClock()))
+	seedTasks(a.srv, 1)
+	content := bytes.Repeat([]byte("report "), 1000)
+	res := a.upload("/tasks/it/1/attachments", "report.pdf", bytes.NewReader(content), "Q3")
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	var att attachmentWire
+	res.decode(&att)
+	assert.Equal(t, attachmentWire{
+		ID: "a1", Name: "report.pdf", Description: "Q3", MediaType: "application/pdf",
+		Size: int64(len(content)), State: "processing", CreatedAt: "2024-03-01T09:00:00.000Z",
+	}, att)
+
+	infos := a.srv.Attachments(workflow.Tasks, "it", "1")
+	require.Len(t, infos, 1)
+	assert.Equal(t, sha(content), infos[0].SHA256)
+	assert.Equal(t, int64(len(content)), infos[0].Size)
+
+	// The default policy: ready at the next read.
+	res = a.get("/tasks/it/1/attachments/a1")
+	require.Equal(t, http.StatusOK, res.status)
+	res.decode(&att)
+	assert.Equal(t, "ready", att.State)
+
+	var all []attachmentWire
+	res = a.get("/tasks/it/1/attachments")
+	require.Equal(t, http.StatusOK, res.status)
+	res.decode(&all)
+	require.Len(t, all, 1)
+	assert.Equal(t, att, all[0])
+
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodDelete, "/tasks/it/1/attachments/a1", nil).status)
+	expectError(t, a.get("/tasks/it/1/attachments/a1"), 404)
+	expectError(t, a.do(http.MethodDelete, "/tasks/it/1/attachments/a1", nil), 404)
+	res = a.get("/tasks/it/1/attachments")
+	res.decode(&all)
+	assert.Empty(t, all)
+	assert.Equal(t, "[]\n", string(res.body), "an empty list is an empty array")
+}
+
+func TestUploadMediaType(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	// A part with its own Content-Type keeps it.
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="file"; filename="notes"`)
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	w, err := mw.CreatePart(h)
+	require.NoError(t, err)
+	_, _ = w.Write([]byte("hello"))
+	require.NoError(t, mw.Close())
+	res := a.rawUpload("/tasks/it/1/attachments", mw.FormDataContentType(), buf.Bytes())
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	var att attachmentWire
+	res.decode(&att)
+	assert.Equal(t, "text/plain; charset=utf-8", att.MediaType)
+	assert.Equal(t, "notes", att.Name)
+
+	// No type and an unknown extension: application/octet-stream.
+	res = a.upload("/tasks/it/1/attachments", "blob.zzz-unknown", bytes.NewReader([]byte{1, 2}), "")
+	res.decode(&att)
+	assert.Equal(t, "application/octet-stream", att.MediaType)
+	assert.Equal(t, "a2", att.ID)
+}
+
+func TestUploadErrors(t *testing.T) {
+	a := newAPI(t, WithMaxUploadSize(1000))
+	seedTasks(a.srv, 1)
+	other := a.srv.AddUser("d@example.com", "D", "D")
+	a.srv.Deny(other.UserID, workflow.Tasks, "it")
+
+	multi := func(parts func(*multipart.Writer)) (string, []byte) {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		parts(mw)
+		require.NoError(t, mw.Close())
+		return mw.FormDataContentType(), buf.Bytes()
+	}
+	noFile, noFileBody := multi(func(mw *multipart.Writer) { _ = mw.WriteField("description", "d") })
+	empty, emptyBody := multi(func(mw *multipart.Writer) { _, _ = mw.CreateFormFile("file", "e.txt") })
+	noName, noNameBody := multi(func(mw *multipart.Writer) {
+		w, _ := mw.CreateFormField("file")
+		_, _ = w.Write([]byte("x"))
+	})
+	two, twoBody := multi(func(mw *multipart.Writer) {
+		for range 2 {
+			w, _ := mw.CreateFormFile("file", "f.txt")
+			_, _ = w.Write([]byte("x"))
+		}
+	})
+
+	tests := []struct {
+		name        string
+		contentType string
+		body        []byte
+		status      int
+		msg         string
+	}{
+		{"no file part", noFile, noFileBody, 400, `part named "file" is required`},
+		{"empty file", empty, emptyBody, 400, "empty"},
+		{"file without a name", noName, noNameBody, 400, "no file name"},
+		{"two files", two, twoBody, 400, "only one"},
+		{"not multipart", "application/json", []byte(`{}`), 400, "multipart/form-data"},
+		{"no boundary", "multipart/form-data", []byte("x"), 400, "multipart/form-data"},
+		{"truncated body", noFile, noFileBody[:len(noFileBody)-10], 400, "multipart"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a.t = t
+			assert.Contains(t, expectError(t, a.rawUpload("/tasks/it/1/attachments", tc.contentType, tc.body), tc.status), tc.msg)
+		})
+	}
+	a.t = t
+
+	assert.Contains(t, expectError(t, a.upload("/tasks/it/1/attachments", "big.bin", bytes.NewReader(make([]byte, 1001)), ""), 413), "size limit")
+	assert.Equal(t, 202, a.upload("/tasks/it/1/attachments", "ok.bin", bytes.NewReader(make([]byte, 1000)), "").status)
+	expectError(t, a.upload("/tasks/it/9/attachments", "f.txt", bytes.NewReader([]byte("x")), ""), 404)
+	expectError(t, a.as(other).upload("/tasks/it/1/attachments", "f.txt", bytes.NewReader([]byte("x")), ""), 403)
+	b := &api{t: t, srv: a.srv}
+	expectError(t, b.upload("/tasks/it/1/attachments", "f.txt", bytes.NewReader([]byte("x")), ""), 401)
+	expectError(t, a.get("/tasks/it/1/attachments/a99"), 404)
+	expectError(t, a.get("/tasks/it/9/attachments"), 404)
+	expectError(t, a.as(other).get("/tasks/it/1/attachments"), 403)
+	assert.Len(t, a.srv.Attachments(workflow.Tasks, "it", "1"), 1)
+}
+
+// TestUploadOverTheRealLimit sends 250 MB + 1 byte through the real limit.
+func TestUploadOverTheRealLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 250 MB")
+	}
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	res := a.upload("/tasks/it/1/attachments", "huge.bin", io.LimitReader(zeros{}, maxUploadSize+1), "")
+	assert.Contains(t, expectError(t, res, http.StatusRequestEntityTooLarge), "size limit")
+	assert.Empty(t, a.srv.Attachments(workflow.Tasks, "it", "1"))
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestUploadIsStreamed: a 64 MB upload does not make the server allocate
+// anything near 64 MB.
+func TestUploadIsStreamed(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	const size = 64 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res := a.upload("/tasks/it/1/attachments", "big.bin", io.LimitReader(zeros{}, size), "")
+	runtime.ReadMemStats(&after)
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(size/4), "bytes allocated during the upload")
+	info := a.srv.Attachments(workflow.Tasks, "it", "1")[0]
+	assert.Equal(t, int64(size), info.Size)
+	assert.Equal(t, sha(make([]byte, size)), info.SHA256)
+}
+
+func TestAttachmentPolicies(t *testing.T) {
+	state := func(a *api, id string) string {
+		t.Helper()
+		res := a.get("/tasks/it/1/attachments/" + id)
+		require.Equal(t, http.StatusOK, res.status)
+		var att attachmentWire
+		res.decode(&att)
+		return att.State
+	}
+	up := func(a *api) string {
+		res := a.upload("/tasks/it/1/attachments", "f.txt", bytes.NewReader([]byte("x")), "")
+		require.Equal(t, http.StatusAccepted, res.status)
+		var att attachmentWire
+		res.decode(&att)
+		assert.Equal(t, "processing", att.State, "the 202 answer always says processing")
+		return att.ID
+	}
+
+	t.Run("after polls", func(t *testing.T) {
+		a := newAPI(t, WithAttachmentPolicy(ReadyAfterPolls(2)))
+		seedTasks(a.srv, 1)
+		id := up(a)
+		// Listing is not a poll.
+		a.get("/tasks/it/1/attachments")
+		assert.Equal(t, "processing", state(a, id))
+		assert.Equal(t, "processing", state(a, id))
+		assert.Equal(t, "ready", state(a, id))
+		assert.Equal(t, "ready", state(a, id))
+	})
+	t.Run("after a duration on the clock", func(t *testing.T) {
+		a := newAPI(t, WithClock(fixedClock()), WithAttachmentPolicy(ReadyAfter(time.Minute)))
+		seedTasks(a.srv, 1)
+		id := up(a)
+		assert.Equal(t, "processing", state(a, id))
+		a.srv.Advance(59 * time.Second)
+		assert.Equal(t, "processing", state(a, id))
+		a.srv.Advance(time.Second)
+		var all []attachmentWire
+		a.get("/tasks/it/1/attachments").decode(&all)
+		assert.Equal(t, "ready", all[0].State, "the list shows the final state too")
+	})
+	t.Run("manual", func(t *testing.T) {
+		a := newAPI(t, WithAttachmentPolicy(Manually()))
+		seedTasks(a.srv, 1)
+		id := up(a)
+		for range 5 {
+			assert.Equal(t, "processing", state(a, id))
+		}
+		assert.True(t, a.srv.SetAttachmentState(id, StateFailed))
+		assert.Equal(t, "failed", state(a, id))
+		assert.False(t, a.srv.SetAttachmentState("a99", StateReady))
+	})
+	t.Run("failing", func(t *testing.T) {
+		a := newAPI(t, WithAttachmentPolicy(AttachmentPolicy{Polls: 1, FinalState: StateFailed}))
+		seedTasks(a.srv, 1)
+		id := up(a)
+		assert.Equal(t, "processing", state(a, id))
+		assert.Equal(t, "failed", state(a, id))
+	})
+}
+
+func TestLinkAttachments(t *testing.T) {
+	a := newAPI(t, WithClock(fixedClock()))
+	seedTasks(a.srv, 1)
+	res := a.do(http.MethodPost, "/tasks/it/1/attachments/url-links",
+		map[string]string{"url": "https://example.com/spec", "name": "Spec", "description": "the spec"})
+	require.Equal(t, http.StatusCreated, res.status, "%s", res.body)
+	var att attachmentWire
+	res.decode(&att)
+	assert.Equal(t, attachmentWire{
+		ID: "a1", Name: "Spec", Description: "the spec", MediaType: "text/uri-list", Size: 0,
+		State: "ready", CreatedAt: "2024-03-01T09:00:00.000Z", URL: "https://example.com/spec",
+	}, att)
+	res = a.do(http.MethodPost, "/tasks/it/1/attachments/url-links", map[string]string{"url": "http://example.com/x"})
+	require.Equal(t, http.StatusCreated, res.status)
+	res.decode(&att)
+	assert.Equal(t, "http://example.com/x", att.Name, "the name defaults to the URL")
+	assert.Equal(t, "http://example.com/x", a.srv.Attachments(workflow.Tasks, "it", "1")[1].URL)
+
+	other := a.srv.AddUser("d@example.com", "D", "D")
+	a.srv.Deny(other.UserID, workflow.Tasks, "it")
+	for _, body := range []any{
+		map[string]string{"url": ""},
+		map[string]string{"url": "ftp://example.com"},
+		map[string]string{"url": "/relative"},
+		map[string]string{"link": "https://example.com"},
+		[]byte(`{"url": 5}`),
+	} {
+		expectError(t, a.do(http.MethodPost, "/tasks/it/1/attachments/url-links", body), 400)
+	}
+	link := map[string]string{"url": "https://example.com"}
+	expectError(t, a.do(http.MethodPost, "/tasks/it/7/attachments/url-links", link), 404)
+	expectError(t, a.as(other).do(http.MethodPost, "/tasks/it/1/attachments/url-links", link), 403)
+	expectError(t, (&api{t: t, srv: a.srv}).do(http.MethodPost, "/tasks/it/1/attachments/url-links", link), 401)
+	// An attachment is found only under its own record.
+	a.srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "2"})
+	expectError(t, a.get("/tasks/it/2/attachments/a1"), 404)
+}

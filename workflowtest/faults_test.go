@@ -1,0 +1,261 @@
+package workflowtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+func TestFaultStatusWithCount(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	in := a.srv.Inject(Fault{Route: "GET /v1/tasks/*", Count: 2, Status: 503, RetryAfter: 1500 * time.Millisecond})
+	for range 2 {
+		res := a.get("/tasks/it")
+		assert.Equal(t, "injected fault", expectError(t, res, 503))
+		assert.Equal(t, "2", res.header.Get("Retry-After"), "rounded up to whole seconds")
+	}
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	assert.Equal(t, 2, in.Fired())
+	// Other routes are not affected.
+	assert.Equal(t, 200, a.get("/tasks/it/1").status)
+	reqs := a.srv.Requests()
+	require.Len(t, reqs, 5)
+	assert.True(t, reqs[1].Fault)
+	assert.Equal(t, 503, reqs[1].Status)
+	assert.False(t, reqs[3].Fault)
+}
+
+func TestFaultAfterAndRemove(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	in := a.srv.Inject(Fault{Route: "/v1/**", After: 2, Status: 500})
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	assert.Equal(t, 200, a.get("/tasks/it/1").status)
+	expectError(t, a.get("/tasks/it"), 500)
+	expectError(t, a.get("/users"), 500)
+	in.Remove()
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	assert.Equal(t, 2, in.Fired())
+	a.srv.Inject(Fault{Route: "POST", Status: 502})
+	expectError(t, a.do(http.MethodPost, "/tasks/it", map[string]string{"Title": "x"}), 502)
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	a.srv.ClearFaults()
+	assert.Equal(t, 201, a.do(http.MethodPost, "/tasks/it", map[string]string{"Title": "x"}).status)
+}
+
+func TestFaultOnTheTokenEndpoint(t *testing.T) {
+	a := newAPI(t)
+	a.srv.Inject(Fault{Route: "POST /oauth/token", Count: 1, Status: 500})
+	id, secret := a.srv.Credentials()
+	expectError(t, a.tokenRequest(id, secret), 500)
+	assert.Equal(t, 200, a.tokenRequest(id, secret).status)
+}
+
+func TestFaultProbabilityIsSeeded(t *testing.T) {
+	run := func(seed uint64) []int {
+		a := newAPI(t, WithSeed(seed))
+		seedTasks(a.srv, 1)
+		a.srv.Inject(Fault{Route: "GET /v1/tasks/it", Probability: 0.5, Status: 503})
+		var out []int
+		for range 40 {
+			out = append(out, a.get("/tasks/it").status)
+		}
+		return out
+	}
+	first := run(7)
+	assert.Equal(t, first, run(7), "same seed, same faults")
+	assert.NotEqual(t, first, run(8))
+	n := 0
+	for _, s := range first {
+		if s == 503 {
+			n++
+		}
+	}
+	assert.True(t, n > 5 && n < 35, "about half fail: %d of 40", n)
+}
+
+func TestFaultDelayRespectsTheClient(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	a.srv.Inject(Fault{Route: "GET /v1/tasks/it", Delay: time.Hour})
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.srv.BaseURL()+"/tasks/it", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	start := time.Now()
+	_, err = a.srv.HTTPClient().Do(req)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
+	assert.Less(t, time.Since(start), 10*time.Second)
+
+	// A short delay, then the normal answer.
+	a.srv.ClearFaults()
+	a.srv.Inject(Fault{Route: "GET /v1/tasks/it", Delay: 30 * time.Millisecond})
+	start = time.Now()
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	assert.GreaterOrEqual(t, time.Since(start), 30*time.Millisecond)
+}
+
+func TestFaultDelayEndsOnClose(t *testing.T) {
+	srv := NewServer()
+	srv.Inject(Fault{Delay: time.Hour})
+	done := make(chan error, 1)
+	go func() {
+		resp, err := srv.HTTPClient().Get(srv.BaseURL() + "/users")
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	require.Eventually(t, func() bool { return len(srv.Requests()) == 0 && srv.injectedSeen() > 0 }, 5*time.Second, time.Millisecond)
+	closed := make(chan struct{})
+	go func() { srv.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for the delay")
+	}
+	<-done
+}
+
+// injectedSeen counts the requests the faults have seen.
+func (s *Server) injectedSeen() int {
+	s.faultMu.Lock()
+	defer s.faultMu.Unlock()
+	n := 0
+	for _, f := range s.faults {
+		n += f.seen
+	}
+	return n
+}
+
+func TestFaultDrop(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	in := a.srv.Inject(Fault{Route: "POST /v1/tasks/it", Count: 1, Drop: true})
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.srv.BaseURL()+"/tasks/it", strings.NewReader(`{"Title":"x"}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	req.Header.Set("Content-Type", "application/json")
+	_, err = a.srv.HTTPClient().Do(req)
+	require.Error(t, err, "the connection was closed without an answer")
+	assert.Equal(t, 1, in.Fired())
+	assert.Len(t, a.srv.Records(workflow.Tasks, "it"), 1, "a dropped request is not handled")
+	reqs := a.srv.Requests()
+	assert.Equal(t, 0, reqs[len(reqs)-1].Status)
+	assert.Equal(t, 201, a.do(http.MethodPost, "/tasks/it", map[string]string{"Title": "x"}).status)
+}
+
+func TestFaultMalformed(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	a.srv.Inject(Fault{Route: "GET /v1/tasks/it", Count: 1, Malformed: true})
+	res := a.get("/tasks/it")
+	assert.Equal(t, 200, res.status)
+	assert.False(t, json.Valid(res.body), "%s", res.body)
+	assert.True(t, strings.HasPrefix(string(res.body), `{"items":[`), "%s", res.body)
+
+	a.srv.Inject(Fault{Route: "POST /v1/tasks/it", Count: 1, Malformed: true})
+	res = a.do(http.MethodPost, "/tasks/it", map[string]string{"Title": "x"})
+	assert.Equal(t, 201, res.status)
+	assert.False(t, json.Valid(res.body))
+	assert.Len(t, a.srv.Records(workflow.Tasks, "it"), 2, "the request was handled")
+
+	a.srv.Inject(Fault{Route: "GET /v1/tasks/it/1", Count: 1, Malformed: true, Status: 500})
+	res = a.get("/tasks/it/1")
+	assert.Equal(t, 500, res.status)
+	assert.False(t, json.Valid(res.body))
+}
+
+func TestFaultRoutePatterns(t *testing.T) {
+	srv := Start(t)
+	tests := []struct {
+		route  string
+		method string
+		path   string
+		want   bool
+	}{
+		{"", "GET", "/v1/tasks/it", true},
+		{"GET", "GET", "/v1/x", true},
+		{"get", "GET", "/v1/x", true},
+		{"GET", "POST", "/v1/x", false},
+		{"* /v1/tasks/*", "PUT", "/v1/tasks/it", true},
+		{"GET /v1/tasks/*", "GET", "/v1/tasks/it", true},
+		{"GET /v1/tasks/*", "GET", "/v1/tasks/it/1", false},
+		{"GET /v1/tasks/*", "GET", "/v1/tasks", false},
+		{"GET /v1/{recordType}/{alias}", "GET", "/v1/apps/crm", true},
+		{"/v1/tasks/**", "GET", "/v1/tasks", true},
+		{"/v1/tasks/**", "GET", "/v1/tasks/it/1/watchers", true},
+		{"/v1/tasks/**", "GET", "/v1/apps/it", false},
+		{"/v1/tasks/a b/*", "GET", "/v1/tasks/a%20b/7", true},
+		{"/v1/tasks/a%2Fb", "GET", "/v1/tasks/a%2Fb", false},
+		{"/v1/tasks/a/b", "GET", "/v1/tasks/a%2Fb", false},
+		{"/oauth/token", "POST", "/oauth/token", true},
+	}
+	for _, tc := range tests {
+		in := srv.Inject(Fault{Route: tc.route, Status: 500})
+		req, err := http.NewRequest(tc.method, "http://x"+tc.path, nil)
+		require.NoError(t, err)
+		f := srv.pickFault(req)
+		assert.Equal(t, tc.want, f != nil, "%q vs %s %s", tc.route, tc.method, tc.path)
+		in.Remove()
+	}
+	for _, bad := range []Fault{
+		{Route: "GET /a/**/b", Status: 500},
+		{Route: "GET a", Status: 500},
+		{Route: "/a"},
+		{Route: "/a", Drop: true, Status: 500},
+		{Route: "/a", Status: 42},
+		{Route: "/a", Status: 500, Probability: 2},
+		{Route: "/a", Status: 500, Count: -1},
+	} {
+		assert.Panics(t, func() { srv.Inject(bad) }, "%+v", bad)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	a := newAPI(t, WithClock(fixedClock()), WithRateLimit(1, 3))
+	seedTasks(a.srv, 1)
+	// The token request took one token of the bucket.
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	res := a.get("/tasks/it")
+	assert.Contains(t, expectError(t, res, http.StatusTooManyRequests), "rate limit")
+	assert.Equal(t, "1", res.header.Get("Retry-After"))
+
+	// Another credential has its own bucket.
+	b := a.as(a.srv.AddUser("b@example.com", "B", "B"))
+	assert.Equal(t, 200, b.get("/tasks/it").status)
+
+	a.srv.Advance(time.Second)
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	expectError(t, a.get("/tasks/it"), http.StatusTooManyRequests)
+	a.srv.Advance(time.Hour)
+	for range 3 {
+		assert.Equal(t, 200, a.get("/tasks/it").status, "the bucket holds at most the burst")
+	}
+	expectError(t, a.get("/tasks/it"), http.StatusTooManyRequests)
+
+	// The token endpoint is limited by the same bucket.
+	id, secret := a.srv.Credentials()
+	expectError(t, a.tokenRequest(id, secret), http.StatusTooManyRequests)
+}
+
+func TestRateLimitRetryAfterForSlowRates(t *testing.T) {
+	a := newAPI(t, WithClock(fixedClock()), WithRateLimit(0.1, 1))
+	a.srv.Define(workflow.Tasks, "it")
+	res := a.get("/tasks/it")
+	expectError(t, res, http.StatusTooManyRequests)
+	assert.Equal(t, "10", res.header.Get("Retry-After"))
+}
