@@ -42,6 +42,8 @@ type tokenCache struct {
 	ctx    context.Context // background context carrying the token HTTP client
 	logger *slog.Logger
 	now    func() time.Time
+	// timeout bounds one token request (tokenFetchTimeout).
+	timeout time.Duration
 
 	group singleflight.Group
 	mu    sync.Mutex
@@ -59,9 +61,10 @@ func newTokenCache(id, secret, tokenURL string, hc *http.Client, logger *slog.Lo
 		// Token requests must not be tied to the context of whichever
 		// request happened to trigger them (golang/oauth2#388): the token
 		// is shared by every caller.
-		ctx:    context.WithValue(context.Background(), oauth2.HTTPClient, hc),
-		logger: logger,
-		now:    time.Now,
+		ctx:     context.WithValue(context.Background(), oauth2.HTTPClient, hc),
+		logger:  logger,
+		now:     time.Now,
+		timeout: tokenFetchTimeout,
 	}
 }
 
@@ -104,7 +107,7 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 }
 
 func (c *tokenCache) fetch() (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, tokenFetchTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
 	defer cancel()
 	issued := c.now()
 	t, err := c.cfg.Token(ctx)

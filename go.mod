@@ -8,3 +8,10 @@ require (
 	golang.org/x/sync v0.24.0
 	golang.org/x/time v0.16.0
 )
+
+require (
+	github.com/jarcoal/httpmock v1.4.2 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

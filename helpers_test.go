@@ -86,3 +86,9 @@ func (s *sleepRecorder) recorded() []time.Duration {
 	defer s.mu.Unlock()
 	return append([]time.Duration(nil), s.waits...)
 }
+
+// retryTransport returns the client's retry layer, for tests that adjust
+// the policy after construction.
+func (c *Client) retryTransport() *retryTransport {
+	return c.httpClient.Transport.(*retryTransport)
+}

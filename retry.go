@@ -259,4 +259,3 @@ func (t *retryTransport) logAttempt(r *http.Request, attempt int, resp *http.Res
 	}
 	t.logger.LogAttrs(r.Context(), slog.LevelDebug, "workflow: request", attrs...)
 }
-

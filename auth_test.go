@@ -1,0 +1,333 @@
+package workflow
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2"
+)
+
+// authServer is a test server with a token endpoint that hands out
+// numbered tokens, and an API route that accepts only the current one.
+type authServer struct {
+	*httptest.Server
+	tokenRequests atomic.Int64
+	apiRequests   atomic.Int64
+	mu            sync.Mutex
+	current       string // token the API accepts
+	tokenStatus   int    // when non-zero, the token endpoint fails with it
+	expiresIn     any    // expires_in sent, nil for none
+	tokenDelay    chan struct{}
+	rejectAll     bool // the API answers 401 to every token
+	onToken       func(r *http.Request)
+}
+
+func newAuthServer(t *testing.T) *authServer {
+	t.Helper()
+	as := &authServer{expiresIn: 86400}
+	done := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /oauth/token", func(w http.ResponseWriter, r *http.Request) {
+		n := as.tokenRequests.Add(1)
+		// Read the form first: the server notices a client that went
+		// away only once the request body has been consumed.
+		_ = r.ParseForm()
+		if as.onToken != nil {
+			as.onToken(r)
+		}
+		if as.tokenDelay != nil {
+			select {
+			case <-as.tokenDelay:
+			case <-r.Context().Done():
+				return
+			case <-done:
+				return
+			}
+		}
+		as.mu.Lock()
+		defer as.mu.Unlock()
+		if as.tokenStatus != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(as.tokenStatus)
+			_, _ = w.Write([]byte(`{"error":"temporarily_unavailable"}`))
+			return
+		}
+		as.current = fmt.Sprintf("token-%d", n)
+		body := map[string]any{"access_token": as.current, "token_type": "bearer"}
+		if as.expiresIn != nil {
+			body["expires_in"] = as.expiresIn
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(body)
+	})
+	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+		as.apiRequests.Add(1)
+		as.mu.Lock()
+		ok := !as.rejectAll && as.current != "" && r.Header.Get("Authorization") == "Bearer "+as.current
+		as.mu.Unlock()
+		if !ok {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"status":401,"message":"token expired"}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	})
+	as.Server = httptest.NewServer(mux)
+	t.Cleanup(as.Close)
+	t.Cleanup(func() { close(done) }) // runs first: frees held handlers
+	return as
+}
+
+// expire makes the API reject the token it handed out last.
+func (as *authServer) expire() {
+	as.mu.Lock()
+	as.current = "expired"
+	as.mu.Unlock()
+}
+
+func (as *authServer) client(t *testing.T, opts ...Option) *Client {
+	t.Helper()
+	base := []Option{
+		WithCredentials("id", "secret"),
+		WithEndpoint(as.URL+"/v1", as.URL),
+		WithRetry(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
+	}
+	c, err := NewClient(append(base, opts...)...)
+	require.NoError(t, err)
+	return c
+}
+
+func get(ctx context.Context, c *Client) error {
+	req, err := c.NewRequest(ctx, http.MethodGet, "ping", nil)
+	if err != nil {
+		return err
+	}
+	var out map[string]any
+	_, err = c.Do(req, &out)
+	return err
+}
+
+func TestTokenFetchedOnceUnderConcurrency(t *testing.T) {
+	as := newAuthServer(t)
+	c := as.client(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for range 200 {
+		wg.Go(func() { errs <- get(t.Context(), c) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	assert.EqualValues(t, 1, as.tokenRequests.Load())
+	assert.EqualValues(t, 200, as.apiRequests.Load())
+}
+
+func TestTokenRequestShape(t *testing.T) {
+	as := newAuthServer(t)
+	const id, secret = "my id+/=%", "s3cr/et+=%&"
+	var got *http.Request
+	var form url.Values
+	as.onToken = func(r *http.Request) {
+		got = r.Clone(context.Background())
+		form = r.PostForm
+	}
+	c := as.client(t, WithCredentials(id, secret))
+	require.NoError(t, get(t.Context(), c))
+	require.NotNil(t, got)
+	assert.Equal(t, "/oauth/token", got.URL.Path, "the token endpoint is outside /v1")
+	assert.Equal(t, "application/x-www-form-urlencoded", got.Header.Get("Content-Type"))
+	assert.Equal(t, "client_credentials", form.Get("grant_type"))
+	assert.Empty(t, form.Get("client_secret"), "the secret goes in the Basic header, not the form")
+	// RFC 6749 2.3.1: id and secret are form-urlencoded inside Basic.
+	user, pass, ok := got.BasicAuth()
+	require.True(t, ok)
+	u, _ := url.QueryUnescape(user)
+	p, _ := url.QueryUnescape(pass)
+	assert.Equal(t, id, u)
+	assert.Equal(t, secret, p)
+}
+
+func TestTokenWithoutExpiresInLasts24Hours(t *testing.T) {
+	as := newAuthServer(t)
+	as.expiresIn = nil
+	c := as.client(t)
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	c.tokens.now = func() time.Time { return now }
+
+	require.NoError(t, get(t.Context(), c))
+	c.tokens.mu.Lock()
+	exp := c.tokens.tok.Expiry
+	c.tokens.mu.Unlock()
+	assert.Equal(t, now.Add(24*time.Hour), exp)
+
+	// Still cached just before it expires, replaced at expiry.
+	now = now.Add(23 * time.Hour)
+	require.NoError(t, get(t.Context(), c))
+	assert.EqualValues(t, 1, as.tokenRequests.Load())
+	now = now.Add(time.Hour)
+	require.NoError(t, get(t.Context(), c))
+	assert.EqualValues(t, 2, as.tokenRequests.Load())
+}
+
+func TestUnauthorizedRefreshesOnceAndSucceeds(t *testing.T) {
+	as := newAuthServer(t)
+	c := as.client(t)
+	require.NoError(t, get(t.Context(), c))
+	as.expire()
+	require.NoError(t, get(t.Context(), c))
+	assert.EqualValues(t, 2, as.tokenRequests.Load(), "one new token after the 401")
+	assert.EqualValues(t, 3, as.apiRequests.Load(), "first call, rejected attempt, retried attempt")
+}
+
+func TestUnauthorizedTwiceIsReturned(t *testing.T) {
+	as := newAuthServer(t)
+	as.rejectAll = true
+	c := as.client(t)
+	err := get(t.Context(), c)
+	require.ErrorIs(t, err, ErrUnauthorized)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "token expired", ae.Message)
+	assert.EqualValues(t, 2, as.apiRequests.Load(), "exactly one retry with a new token, no loop")
+	assert.EqualValues(t, 2, as.tokenRequests.Load())
+}
+
+func TestConcurrent401sCauseOneRefresh(t *testing.T) {
+	as := newAuthServer(t)
+	c := as.client(t)
+	require.NoError(t, get(t.Context(), c))
+	as.expire()
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	for range 50 {
+		wg.Go(func() { errs <- get(t.Context(), c) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	assert.EqualValues(t, 2, as.tokenRequests.Load(), "50 concurrent 401s, one new token")
+}
+
+func TestFailingTokenEndpoint(t *testing.T) {
+	as := newAuthServer(t)
+	as.tokenStatus = http.StatusServiceUnavailable
+	// Hold the first token request so that all callers join it.
+	as.tokenDelay = make(chan struct{})
+	c := as.client(t, WithRetry(RetryPolicy{MaxAttempts: 1}))
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for range 20 {
+		wg.Go(func() { errs <- get(t.Context(), c) })
+	}
+	// Let the first wave gather, then release it.
+	require.Eventually(t, func() bool { return as.tokenRequests.Load() >= 1 }, 5*time.Second, time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
+	close(as.tokenDelay)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		var ae *AuthError
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, http.StatusServiceUnavailable, ae.StatusCode)
+		assert.Equal(t, "temporarily_unavailable", ae.ErrorCode)
+	}
+	assert.LessOrEqual(t, as.tokenRequests.Load(), int64(3), "callers share the token request in flight")
+	assert.Zero(t, as.apiRequests.Load())
+}
+
+func TestBadCredentialsAreUnauthorized(t *testing.T) {
+	as := newAuthServer(t)
+	as.tokenStatus = http.StatusUnauthorized
+	c := as.client(t)
+	err := get(t.Context(), c)
+	var ae *AuthError
+	require.ErrorAs(t, err, &ae)
+	assert.ErrorIs(t, err, ErrUnauthorized)
+	assert.EqualValues(t, 1, as.tokenRequests.Load(), "refused credentials are not retried")
+}
+
+func TestTokenRequestHasItsOwnTimeout(t *testing.T) {
+	as := newAuthServer(t)
+	as.tokenDelay = make(chan struct{}) // never released: the endpoint hangs
+	c := as.client(t, WithRetry(RetryPolicy{MaxAttempts: 1}))
+	c.tokens.timeout = 50 * time.Millisecond
+	err := get(context.Background(), c) // no deadline of its own
+	var ae *AuthError
+	require.ErrorAs(t, err, &ae)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+func TestTokenFetchIsNotCancelledByOneCaller(t *testing.T) {
+	as := newAuthServer(t)
+	as.tokenDelay = make(chan struct{})
+	c := as.client(t)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	first := make(chan error, 1)
+	go func() { first <- get(ctx, c) }()
+	require.Eventually(t, func() bool { return as.tokenRequests.Load() == 1 }, 5*time.Second, time.Millisecond)
+	second := make(chan error, 1)
+	go func() { second <- get(t.Context(), c) }()
+
+	cancel()
+	select {
+	case err := <-first:
+		require.ErrorIs(t, err, context.Canceled)
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancelled caller did not return")
+	}
+	close(as.tokenDelay)
+	require.NoError(t, <-second, "the other caller still gets the token")
+	assert.EqualValues(t, 1, as.tokenRequests.Load())
+}
+
+func TestWithTokenSource(t *testing.T) {
+	var seen atomic.Value
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Store(r.Header.Get("Authorization"))
+		_, _ = w.Write([]byte(`{}`))
+	}), WithTokenSource(staticTokenSource("from-source")))
+	require.NoError(t, get(t.Context(), c))
+	assert.Equal(t, "Bearer from-source", seen.Load())
+}
+
+func TestAuthErrorHidesTheSecret(t *testing.T) {
+	as := newAuthServer(t)
+	as.tokenStatus = http.StatusBadRequest
+	const secret = "canary-secret-4711"
+	c := as.client(t, WithCredentials("canary-id", secret))
+	err := get(t.Context(), c)
+	require.Error(t, err)
+	basic := base64.StdEncoding.EncodeToString([]byte("canary-id:" + secret))
+	for _, s := range []string{err.Error(), fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err)} {
+		assert.NotContains(t, s, secret)
+		assert.NotContains(t, s, basic)
+	}
+	// Nothing in the chain is x/oauth2's RetrieveError, whose request
+	// carries the Basic header.
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		assert.NotContains(t, fmt.Sprintf("%T", e), "RetrieveError")
+	}
+	assert.False(t, strings.Contains(fmt.Sprintf("%#v", c), secret))
+}
+
+func staticTokenSource(tok string) oauth2.TokenSource {
+	return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: tok})
+}
