@@ -410,17 +410,28 @@ func (s *Server) serve(rq *request) response {
 	if !isAPI {
 		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
 	}
+	// The route is found first so that the request log names it, but
+	// authentication and the rate limit answer before any 404 or 405.
+	segs, pathErr := splitPath(rest)
+	var (
+		rt    *route
+		allow []string
+	)
+	if pathErr == nil {
+		rt, allow = match(r.Method, segs)
+		if rt != nil {
+			rq.route = rt.name
+		}
+	}
 	if e := s.authenticate(rq); e != nil {
 		return s.unauthorized(e)
 	}
 	if resp, limited := s.limit(rq.clientID); limited {
 		return resp
 	}
-	segs, e := splitPath(rest)
-	if e != nil {
-		return fail(e)
+	if pathErr != nil {
+		return fail(pathErr)
 	}
-	rt, allow := match(r.Method, segs)
 	if rt == nil {
 		if len(allow) > 0 {
 			return methodNotAllowed(allow...)
@@ -430,7 +441,6 @@ func (s *Server) serve(rq *request) response {
 		}
 		return failf(http.StatusNotFound, "no such route: %s %s", r.Method, r.URL.Path)
 	}
-	rq.route = rt.name
 	return rt.h(s, rq, segs)
 }
 

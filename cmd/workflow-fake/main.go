@@ -1,0 +1,115 @@
+// Command workflow-fake serves the in-process fake of the records and
+// workflow-automation API (package workflowtest) on a TCP address, seeded
+// with demo data, for trying the API with curl or testing clients written
+// in other languages.
+//
+// Usage:
+//
+//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-v]
+//
+// It prints the base URL, the auth URL, the demo credentials and the path
+// of each seeded record list, and serves until SIGINT or SIGTERM, then
+// shuts down gracefully. State lives in memory only.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// Demo credentials. They use only characters that form encoding leaves
+// alone, so that curl -u id:secret sends them as RFC 6749 requires.
+const (
+	demoClientID     = "demo-client"
+	demoClientSecret = "demo-secret"
+	demoEmail        = "demo@example.com"
+)
+
+// shutdownTimeout bounds the graceful shutdown.
+const shutdownTimeout = 5 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "workflow-fake:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+// run serves until ctx ends.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("workflow-fake", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "TCP address to listen on")
+	clientID := fs.String("client-id", demoClientID, "client id of the demo user")
+	secret := fs.String("client-secret", demoClientSecret, "client secret of the demo user")
+	verbose := fs.Bool("v", false, "log every request to stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if *clientID == "" || *secret == "" {
+		return errors.New("-client-id and -client-secret must not be empty")
+	}
+
+	l, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	opts := []workflowtest.Option{
+		workflowtest.WithListener(l),
+		workflowtest.WithUser(demoEmail, *clientID, *secret),
+		workflowtest.WithRequestLogLimit(10_000),
+	}
+	if *verbose {
+		opts = append(opts, workflowtest.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+	}
+	srv := workflowtest.NewServer(opts...)
+	demo := srv.SeedDemo()
+
+	fmt.Fprintf(stdout, "workflow-fake: a fake of the workflow API, state in memory\n")
+	fmt.Fprintf(stdout, "base URL:      %s\n", srv.BaseURL())
+	fmt.Fprintf(stdout, "auth URL:      %s (token endpoint %s/oauth/token)\n", srv.AuthURL(), srv.AuthURL())
+	fmt.Fprintf(stdout, "client id:     %s\n", *clientID)
+	fmt.Fprintf(stdout, "client secret: %s\n", *secret)
+	fmt.Fprintf(stdout, "record lists:\n")
+	for _, p := range demo.Lists {
+		fmt.Fprintf(stdout, "  /v1%s\n", p)
+	}
+	fmt.Fprintf(stdout, "other users:   ")
+	for i, u := range demo.Users {
+		if i > 0 {
+			fmt.Fprint(stdout, ", ")
+		}
+		fmt.Fprintf(stdout, "%s (%s / %s)", u.UserID, u.ClientID, u.ClientSecret)
+	}
+	fmt.Fprintf(stdout, "\ngroups:        %v\n", demo.Groups)
+	fmt.Fprintf(stdout, "for the Go SDK: WORKFLOW_CLIENT_ID=%s WORKFLOW_CLIENT_SECRET=%s WORKFLOW_BASE_URL=%s WORKFLOW_AUTH_URL=%s\n",
+		*clientID, *secret, srv.BaseURL(), srv.AuthURL())
+	fmt.Fprintf(stdout, "serving; stop with Ctrl+C\n")
+
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	fmt.Fprintf(stdout, "stopped\n")
+	return nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// TestServeTokenAndList runs the server on a random port, asks for a token
+// with the printed credentials and lists the printed tasks list with a
+// filter, then stops it as SIGINT would.
+func TestServeTokenAndList(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, []string{"-addr", "127.0.0.1:0"}, pw, io.Discard)
+		pw.Close()
+		done <- err
+	}()
+
+	printed := map[string]string{}
+	var lists []string
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "  /v1/") {
+			lists = append(lists, strings.TrimSpace(line))
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, " ") {
+			printed[k] = strings.TrimSpace(v)
+		}
+		if strings.HasPrefix(line, "serving") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	base := printed["base URL"]
+	auth, _, _ := strings.Cut(printed["auth URL"], " ")
+	require.True(t, strings.HasPrefix(base, "http://127.0.0.1:"), "%q", base)
+	require.True(t, strings.HasSuffix(base, "/v1"), "%q", base)
+	assert.Equal(t, "demo-client", printed["client id"])
+	assert.Equal(t, "demo-secret", printed["client secret"])
+	assert.Equal(t, []string{"/v1/tasks/it-requests", "/v1/apps/crm-accounts", "/v1/elements/parts", "/v1/transactions/invoices"}, lists)
+
+	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{}}
+	defer hc.CloseIdleConnections()
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, auth+"/oauth/token", strings.NewReader("grant_type=client_credentials"))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(printed["client id"], printed["client secret"])
+	resp, err := hc.Do(req)
+	require.NoError(t, err)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&tok))
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	u := strings.TrimSuffix(base, "/v1") + lists[0] + "?" + url.Values{"filter": {"Status==Open;Priority=ge=4"}, "first": {"5"}}.Encode()
+	req, err = http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	resp, err = hc.Do(req)
+	require.NoError(t, err)
+	var page struct {
+		Items []struct {
+			Data map[string]string `json:"data"`
+		} `json:"items"`
+		Total int `json:"total"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&page))
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Len(t, page.Items, 5)
+	assert.Greater(t, page.Total, 5)
+	assert.Less(t, page.Total, 1000)
+	for _, it := range page.Items {
+		assert.Equal(t, "Open", it.Data["Status"])
+	}
+	hc.CloseIdleConnections()
+
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	assert.Error(t, run(t.Context(), []string{"-nope"}, io.Discard, io.Discard))
+	assert.Error(t, run(t.Context(), []string{"extra"}, io.Discard, io.Discard))
+	assert.Error(t, run(t.Context(), []string{"-client-secret", ""}, io.Discard, io.Discard))
+	assert.Error(t, run(t.Context(), []string{"-addr", "256.0.0.1:1"}, io.Discard, io.Discard))
+}

@@ -1,0 +1,127 @@
+package workflowtest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// Demo describes the data SeedDemo stored.
+type Demo struct {
+	// Lists are the paths of the seeded record lists, relative to the base
+	// URL, e.g. "/tasks/it-requests".
+	Lists []string
+	// Users are the users added (the default user is not among them).
+	Users []Account
+	// Groups are the ids of the groups added.
+	Groups []string
+}
+
+// Aliases of the demo definitions.
+const (
+	DemoTasks        = "it-requests"
+	DemoApps         = "crm-accounts"
+	DemoElements     = "parts"
+	DemoTransactions = "invoices"
+)
+
+// SeedDemo stores a small, deterministic workspace, the same every time:
+// four record definitions (tasks "it-requests" with 1,000 records, apps
+// "crm-accounts", elements "parts", transactions "invoices"), five users
+// with credentials, two groups, and on task 1 related items, watchers and
+// a comment. It is what cmd/workflow-fake serves and what the quickstart
+// example reads.
+func (s *Server) SeedDemo() Demo {
+	base := time.Date(2025, 1, 6, 8, 0, 0, 0, time.UTC)
+	people := []struct{ first, last string }{
+		{"Alice", "Anders"}, {"Bruno", "Berg"}, {"Chen", "Cho"}, {"Dana", "Diaz"}, {"Emeka", "Eze"},
+	}
+	var d Demo
+	emails := make([]string, len(people))
+	for i, p := range people {
+		emails[i] = strings.ToLower(p.first + "." + p.last + "@example.com")
+		d.Users = append(d.Users, s.AddUser(emails[i], p.first, p.last))
+	}
+	d.Groups = append(d.Groups,
+		s.AddGroup("IT Support", "First-line support for it-requests", d.Users[0].UserID, d.Users[1].UserID, d.Users[2].UserID),
+		s.AddGroup("Finance", "Invoice approvers", d.Users[3].UserID, d.Users[4].UserID),
+	)
+
+	s.Define(workflow.Tasks, DemoTasks, "Title", "Status")
+	statuses := []string{"Open", "In Progress", "Waiting", "Done"}
+	categories := []string{"Hardware", "Software", "Network", "Access"}
+	tasks := make([]workflow.Record, 1000)
+	for i := range tasks {
+		tasks[i] = workflow.Record{
+			"Title":     fmt.Sprintf("Request %04d: %s issue", i+1, strings.ToLower(categories[i%4])),
+			"Status":    statuses[(i*7)%4],
+			"Priority":  strconv.Itoa(i%5 + 1),
+			"Category":  categories[i%4],
+			"Requester": fmt.Sprintf("employee%03d@example.com", i%150),
+			"Assignee":  emails[i%3],
+			"Due Date":  formatTime(base.Add(time.Duration(i) * 7 * time.Hour)),
+			"Estimate":  strconv.FormatFloat(float64(i%16)/2+0.5, 'f', -1, 64),
+		}
+	}
+	s.Seed(workflow.Tasks, DemoTasks, tasks...)
+
+	s.Define(workflow.Apps, DemoApps, "Name")
+	apps := make([]workflow.Record, 20)
+	for i := range apps {
+		apps[i] = workflow.Record{
+			"Name":    fmt.Sprintf("Account %02d", i+1),
+			"Tier":    []string{"Gold", "Silver", "Bronze"}[i%3],
+			"Country": []string{"DE", "FR", "US", "JP", "BR"}[i%5],
+		}
+	}
+	appIDs := s.Seed(workflow.Apps, DemoApps, apps...)
+
+	s.Define(workflow.Elements, DemoElements, "Name")
+	parts := make([]workflow.Record, 50)
+	for i := range parts {
+		parts[i] = workflow.Record{
+			"Name":  fmt.Sprintf("Part %02d", i+1),
+			"Stock": strconv.Itoa((i * 37) % 200),
+			"Unit":  []string{"piece", "box", "kg"}[i%3],
+		}
+	}
+	partIDs := s.Seed(workflow.Elements, DemoElements, parts...)
+
+	s.Define(workflow.Transactions, DemoTransactions, "Number", "Amount")
+	invoices := make([]workflow.Record, 100)
+	for i := range invoices {
+		invoices[i] = workflow.Record{
+			"Number":  fmt.Sprintf("INV-%05d", i+1),
+			"Amount":  strconv.FormatFloat(float64((i*7919)%100000)/100, 'f', 2, 64),
+			"Paid":    strconv.FormatBool(i%4 == 0),
+			"Issued":  formatTime(base.Add(time.Duration(i) * 24 * time.Hour)),
+			"Account": appIDs[i%len(appIDs)],
+		}
+	}
+	s.Seed(workflow.Transactions, DemoTransactions, invoices...)
+
+	// Task 1 has related items, watchers and a comment.
+	s.mu.Lock()
+	rec := s.st.record(workflow.Tasks, DemoTasks, "1")
+	for _, id := range partIDs[:2] {
+		rec.related = append(rec.related, &relation{
+			id: s.st.next.id("r", &s.st.next.relation), target: defKey{workflow.Elements, DemoElements}, recID: id,
+		})
+	}
+	rec.watchers = append(rec.watchers, d.Users[0].UserID, d.Users[1].UserID)
+	rec.comments = append(rec.comments, &comment{
+		id: s.st.next.id("c", &s.st.next.comment), text: "Looking into it.", authorID: d.Users[0].UserID, createdAt: base,
+	})
+	s.mu.Unlock()
+
+	d.Lists = []string{
+		"/" + string(workflow.Tasks) + "/" + DemoTasks,
+		"/" + string(workflow.Apps) + "/" + DemoApps,
+		"/" + string(workflow.Elements) + "/" + DemoElements,
+		"/" + string(workflow.Transactions) + "/" + DemoTransactions,
+	}
+	return d
+}

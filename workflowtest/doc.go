@@ -1,0 +1,160 @@
+// Package workflowtest is a stateful in-process fake of the whole records
+// and workflow-automation service, for tests of code that uses the SDK (or
+// talks HTTP to the service directly). It is a real HTTP server on
+// 127.0.0.1, not a mock: the SDK's whole transport chain (token request,
+// bearer token, retries, error decoding) runs against it.
+//
+//	func TestMyIntegration(t *testing.T) {
+//		srv := workflowtest.Start(t) // closed when the test ends
+//		srv.Define(workflow.Tasks, "it-requests", "Title")
+//		srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"Title": "Printer"})
+//		c := srv.Client()
+//		page, err := c.Records.List(t.Context(), workflow.Tasks, "it-requests", nil)
+//		...
+//	}
+//
+// The server implements every endpoint of the specification: the token
+// endpoint, records (definitions with required fields, create, get,
+// update, a list with real RSQL filtering and cursors both ways), related
+// items, file and link attachments, watchers, comments, users, groups and
+// membership. On top of that the test controls the clock (WithClock,
+// Advance), per-user permissions (Deny, DenyAdmin), a rate limit
+// (WithRateLimit), attachment processing (WithAttachmentPolicy,
+// SetAttachmentState), injected faults (Inject) and reads what happened
+// (Requests, Records, Attachments, Watchers, Comments, Related, Members,
+// Users, Attribution). cmd/workflow-fake serves the same thing on a port.
+//
+// There is no package-level state: every server is independent, so
+// parallel tests each get their own. A server is safe for concurrent
+// clients. Ids and list order are deterministic: the same calls on a new
+// server (or after Reset) give the same ids.
+//
+// # Where the specification is silent
+//
+// The specification leaves many things "not shown". The fake decides them
+// as follows; the SDK makes the same assumptions.
+//
+// Errors and authentication:
+//   - Every failure has the body {"status": <status>, "message": "<text>"}
+//     and Content-Type application/json. The token endpoint's failures
+//     also carry the OAuth 2.0 "error" code (invalid_client,
+//     invalid_request, unsupported_grant_type; RFC 6749 section 5.2).
+//   - The token response is {"access_token", "token_type": "Bearer",
+//     "expires_in": 86400} with Cache-Control: no-store. Tokens expire
+//     24 hours after issue on the server's clock. The client authenticates
+//     with HTTP Basic only, its id and secret form-urlencoded inside the
+//     header (RFC 6749 section 2.3.1), so a raw secret containing "+" or
+//     "%" is refused; the request body must be form-encoded with
+//     grant_type=client_credentials (400 otherwise); wrong credentials, or
+//     those of a deactivated user, get 401.
+//   - A missing, unknown or expired bearer token, or one of a deactivated
+//     user, gets 401 with WWW-Authenticate: Bearer on every /v1 route,
+//     before any 404 or 405. The scheme name is case-insensitive.
+//   - Paths outside /v1 and /oauth/token get 404; a known path with
+//     another method gets 405 with an Allow header.
+//   - Permissions: Deny makes every route under a (record type, alias)
+//     answer 403, checked before the definition or record is looked up;
+//     relating a record to one in a denied definition is 403 too.
+//     DenyAdmin makes every /users and /groups route answer 403. Everyone
+//     else may do everything.
+//   - The rate limit is a token bucket per client id (token requests
+//     included), off by default; a refused request gets 429 with
+//     Retry-After in whole seconds (at least 1).
+//
+// Records:
+//   - Create: the body is the flat field map (string values only; a
+//     number, boolean or null is 400), answered 201 with the stored record
+//     as a flat map including "id". An "id" in the body is ignored: the
+//     fake assigns ids "1", "2", ... from one sequence per server (Seed
+//     may set its own). A required field is missing when it is absent or
+//     empty; the 400 names all missing fields in definition order.
+//   - Update: PUT with the fields to change, answered 200 with the whole
+//     record; other fields are kept; changing "id" or emptying a required
+//     field is 400. Get answers the flat map.
+//   - Records are attributed to the user of the token (Attribution).
+//   - List: items in insertion order. A cursor is opaque: the record's
+//     position in insertion order plus a hash of the list and the filter,
+//     so it stays valid while records are added (a running iteration sees
+//     every earlier record exactly once) and is 400 when used with another
+//     list or filter. The same filter spelled differently (spaces,
+//     quotes, operator aliases) is the same filter. first defaults to 100;
+//     last without before pages back from the end; before without last
+//     gives 100. Mixing first/after with last/before, an empty after or
+//     before, a repeated parameter, or first/last outside 1..1000 is 400.
+//     Other query parameters are ignored. total counts every record that
+//     matches the filter; has_next_page and has_previous_page say whether
+//     matching records exist after the page's end and before its start;
+//     an empty page has empty start and end cursors.
+//   - Filters are parsed with rsql.Parse (parentheses, quoted values and
+//     the (a,b) list form are accepted); a syntax error or an unknown
+//     operator is 400 with the parser's message; a filter that parses but
+//     has no meaning (null with an ordering, range or contains operator)
+//     is 422, the status the specification lists for the record list.
+//     Evaluation rules: field names are matched exactly; a field the
+//     record does not have is absent; null matches absent and empty
+//     fields; two values are compared as numbers when both are decimal
+//     numbers, as times when both are in the API's time form, as strings
+//     otherwise; =lk= is "contains" without wildcards, =lki= the same
+//     ignoring case; =bt= is inclusive; the positive operators never match
+//     absent or empty fields and the negated ones (!=, =nbt=, =out=, !lk=,
+//     !lki=) are their exact negations.
+//
+// Sub-resources (lists of them are answered as bare JSON arrays, in the
+// order the items were added):
+//   - Related items: {"id", "recordType", "alias", "recordId"}; POST takes
+//     one {"recordType", "alias", "recordId"} (an array is 400: one per
+//     call), answered 201; the related record must exist (400), must not
+//     be the record itself or already related (400). DELETE of a relation
+//     id answers 204. Ids are "r1", "r2", ...
+//   - Attachments: the specification's fields plus "url" for links. An
+//     upload must be multipart/form-data with one "file" part carrying a
+//     file name, and may have a "description" part (at most 64 KiB); other
+//     parts are ignored (at most 1 MiB in all). An empty file, or no file,
+//     is 400 ("invalid file"); more than 250 MB is 413 (the rest of the
+//     body is read and dropped, up to 1 GiB, so the client sees the
+//     answer). The content is counted and hashed (SHA-256), never kept.
+//     The media type is the part's Content-Type, or guessed from the file
+//     name's extension when that is absent or application/octet-stream.
+//     The 202 answer says "processing"; the final state is "ready" (or
+//     "failed" when AttachmentPolicy.FinalState says so), reached per the
+//     policy: immediately (the default: the next read shows it), after N
+//     GETs of the attachment (listing does not count), after a duration on
+//     the server's clock, or by hand. Links: POST .../url-links with
+//     {"url", "name", "description"} (url absolute http or https, name
+//     defaulting to the url), answered 201, state "ready", mediaType
+//     "text/uri-list", size 0. DELETE answers 204. Ids are "a1", "a2", ...
+//     and an attachment is found only under its own record.
+//   - Watchers: {"userId", "email", "name"} (name is first and last name);
+//     POST and DELETE take {"userIds": [...]} and answer 204; adding a
+//     watcher twice or removing one who is not watching changes nothing;
+//     an empty list or an unknown user id is 400.
+//   - Comments: {"id", "text", "authorId", "createdAt"}; POST takes
+//     {"text"} (not blank), answered 201, written by the token's user.
+//     Ids are "c1", "c2", ...
+//
+// Users and groups:
+//   - User: {"id", "email", "firstName", "lastName", "active",
+//     "createdAt", "updatedAt"}; ids "u1" (the default user), "u2", ...
+//     POST /users takes {"email", "firstName", "lastName"}: the email must
+//     look like one and be unique ignoring case (400), answered 201.
+//     POST /users/{id}/deactivate answers 200 with the user, also when it
+//     was already inactive; from then on its tokens get 401 and its
+//     credentials are refused. Users created through the API have no
+//     credentials; AddUser creates users with credentials.
+//   - Group: {"id", "name", "description"}; ids "g1", "g2", ... Groups are
+//     created with AddGroup only (the API has no route for it). POST and
+//     DELETE /groups/{id}/users take {"userIds": [...]} and answer 204;
+//     adding a member twice or removing a non-member changes nothing; an
+//     empty list or an unknown user is 400.
+//   - GET /users, /groups and /groups/{id}/users are paged exactly like
+//     the record list (same parameters, cursors, filter and answer shape),
+//     their items being the objects above with every field as a string
+//     for filtering ("active" is "true" or "false").
+//
+// Bodies and times:
+//   - JSON request bodies may be at most 10 MiB; a Content-Type, when
+//     sent, must be application/json. Bodies of the shapes above refuse
+//     unknown fields (400), so a client sending a misspelt field finds out.
+//   - Times are strings in the API's form YYYY-MM-DDTHH:MM:SS.SSSZ, UTC,
+//     from the server's clock.
+package workflowtest
