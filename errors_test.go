@@ -1,0 +1,68 @@
+package workflow
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestErrorMessageShapes(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{`{"status":404,"message":"record not found"}`, "record not found"},
+		{`{"error":"invalid_request","error_description":"first must be <= 1000"}`, "first must be <= 1000"},
+		{`{"error":"bad filter"}`, "bad filter"},
+		{`{"error":{"code":7,"message":"nested"}}`, "nested"},
+		{`{"errors":[{"message":"a"},{"detail":"b"}]}`, "a; b"},
+		{`{"title":"Unprocessable","detail":"field X"}`, "field X"},
+		{`{"nothing":"here"}`, ""},
+		{`plain text failure` + "\nsecond line", "plain text failure"},
+		{`<html><body>502</body></html>`, ""},
+		{``, ""},
+		{`{"message":`, ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, errorMessage([]byte(tt.body)), tt.body)
+	}
+}
+
+func TestAPIErrorMatchesSentinels(t *testing.T) {
+	sentinels := []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrTooLarge, ErrRateLimited}
+	for status, want := range map[int]error{401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 413: ErrTooLarge, 429: ErrRateLimited, 400: nil, 422: nil, 500: nil} {
+		err := fmt.Errorf("wrapped: %w", &APIError{StatusCode: status, Method: "GET", URL: "https://x/v1/y"})
+		for _, s := range sentinels {
+			assert.Equal(t, s == want, errors.Is(err, s), "status %d vs %v", status, s)
+		}
+	}
+}
+
+func TestAPIErrorIsOneLineAndBounded(t *testing.T) {
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "5")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		_, _ = w.Write([]byte(`{"message":"bad"}` + strings.Repeat(" ", 100<<10)))
+	}))
+	err := get(t.Context(), c)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 422, ae.StatusCode)
+	assert.Equal(t, "bad", ae.Message)
+	assert.Len(t, ae.Body, maxErrorBody)
+	assert.Equal(t, "5", ae.Header.Get("Retry-After"))
+	assert.Equal(t, "GET", ae.Method)
+	assert.Contains(t, ae.URL, "/v1/ping")
+	assert.NotContains(t, ae.Error(), "\n")
+	assert.True(t, strings.HasSuffix(ae.Error(), "422 Unprocessable Entity: bad (retry after 5s)"), ae.Error())
+}
+
+func TestValidationErrorNamesFieldAndRule(t *testing.T) {
+	err := &ValidationError{Field: "file", Rule: "must be at most 250 MB", Err: ErrTooLarge}
+	assert.Equal(t, "workflow: invalid file: must be at most 250 MB: workflow: file too large", err.Error())
+	assert.ErrorIs(t, err, ErrTooLarge)
+	assert.True(t, bytes.Contains([]byte(invalid("alias", "must not be empty").Error()), []byte("alias")))
+}
