@@ -110,18 +110,19 @@
 //     upload must be multipart/form-data with one "file" part carrying a
 //     file name, and may have a "description" part (at most 64 KiB); other
 //     parts are ignored (at most 1 MiB in all). An empty file, or no file,
-//     is 400 ("invalid file"); more than 250 MB is 413 (the rest of the
-//     body is read and dropped, up to 1 GiB, so the client sees the
-//     answer). The content is counted and hashed (SHA-256), never kept.
-//     The media type is the part's Content-Type, or guessed from the file
-//     name's extension when that is absent or application/octet-stream.
-//     The 202 answer says "processing"; the final state is "ready" (or
-//     "failed" when AttachmentPolicy.FinalState says so), reached per the
-//     policy: immediately (the default: the next read shows it), after N
-//     GETs of the attachment (listing does not count), after a duration on
-//     the server's clock, or by hand. Links: POST .../url-links with
-//     {"url", "name", "description"} (url absolute http or https, name
-//     defaulting to the url), answered 201, state "ready", mediaType
+//     is 400 ("invalid file"); more than 250 MB (read as 250,000,000
+//     bytes, like the SDK) is 413, and the rest of the body is read and
+//     dropped, up to 1 GiB, so that the client sees the answer. The
+//     content is counted and hashed (SHA-256), never kept. The media type
+//     is the part's Content-Type, or guessed from the file name's
+//     extension when that is absent or application/octet-stream. The 202
+//     answer says "processing"; the final state is "ready" (or "failed"
+//     when AttachmentPolicy.FinalState says so), reached per the policy:
+//     immediately (the default: the next read shows it), after N GETs of
+//     the attachment (listing does not count), after a duration on the
+//     server's clock, or by hand. Links: POST .../url-links with {"url",
+//     "name", "description"} (url absolute http or https, name defaulting
+//     to the url), answered 201, state "ready", mediaType
 //     "text/uri-list", size 0. DELETE answers 204. Ids are "a1", "a2", ...
 //     and an attachment is found only under its own record.
 //   - Watchers: {"userId", "email", "name"} (name is first and last name);

@@ -98,7 +98,7 @@ func WithClock(clock func() time.Time) Option {
 
 // WithRateLimit turns on the rate limit: a token bucket per credential
 // (client id) refilled at perSecond tokens per second on the server's
-// clock, holding at most burst tokens. A request that finds the bucket
+// clock, holding at most burst tokens (at least 1), full at first. A request that finds the bucket
 // empty gets 429 with a Retry-After header (whole seconds, at least 1).
 // Off by default.
 func WithRateLimit(perSecond float64, burst int) Option {
@@ -136,7 +136,7 @@ func WithListener(l net.Listener) Option {
 }
 
 // WithMaxUploadSize changes the size limit of uploaded files (250 MB, the
-// service's limit, by default), so that tests of the 413 answer need not
+// service's limit, read as 250,000,000 bytes, by default), so that tests of the 413 answer need not
 // send 250 MB.
 func WithMaxUploadSize(n int64) Option {
 	return func(c *config) {
