@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
@@ -81,14 +80,13 @@ func compileAll(es []rsql.Expr) ([]matcher, error) {
 	return ms, nil
 }
 
-// operand is a filter value with its number and time forms precomputed.
+// operand is a filter value with its number form precomputed.
 type operand struct {
-	null   bool
-	text   string
-	lower  string
-	isNum  bool
-	num    float64
-	isTime bool // documents the rule; see compare
+	null  bool
+	text  string
+	lower string
+	isNum bool
+	num   float64
 }
 
 func newOperand(v rsql.Value) operand {
@@ -97,7 +95,6 @@ func newOperand(v rsql.Value) operand {
 	}
 	o := operand{text: v.Text, lower: strings.ToLower(v.Text)}
 	o.num, o.isNum = parseNumber(v.Text)
-	_, o.isTime = parseTime(v.Text)
 	return o
 }
 
@@ -275,15 +272,6 @@ func parseNumber(s string) (float64, bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// parseTime accepts the API's time form only.
-func parseTime(s string) (time.Time, bool) {
-	if len(s) != len(rsql.TimeLayout) || s[len(s)-1] != 'Z' {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(rsql.TimeLayout, s)
-	return t, err == nil
-}
 
 // canonical prints a parsed filter unambiguously, so that two spellings
 // of the same tree (whitespace, operator aliases, quoting) give the same
