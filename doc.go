@@ -1,0 +1,65 @@
+// Package workflow is a client for the records and workflow-automation API:
+// records of the four record types (apps, elements, tasks, transactions)
+// with their related items, attachments, watchers and comments, and the
+// users and groups of the workspace.
+//
+// # Getting started
+//
+// Create one Client and share it; it is safe for concurrent use and caches
+// the access token and the connections:
+//
+//	c, err := workflow.NewClient(workflow.WithCredentials(clientID, clientSecret))
+//
+// The client ID and secret come from the web application (user settings,
+// OAuth section, a new token of kind API access). NewClientFromEnv reads
+// them from WORKFLOW_CLIENT_ID and WORKFLOW_CLIENT_SECRET. EU-region
+// accounts pass their regional hosts with WithEndpoint.
+//
+// # Records
+//
+// A Record is a flat map of field names to string values. Search with an
+// RSQL filter built by the rsql package, and page with ListOptions:
+//
+//	page, err := c.Records.List(ctx, workflow.Tasks, "it-requests", &workflow.ListOptions{
+//		First:  500,
+//		Filter: rsql.And(rsql.Field("Status").Eq("Open"), rsql.Field("Due Date").Lt(time.Now())),
+//	})
+//
+// All walks every page with a range-over-func iterator; each item's Cursor
+// resumes the walk later, and Prefetch fetches the next page while your
+// loop works on the current one:
+//
+//	for item, err := range c.Records.All(ctx, workflow.Tasks, "it-requests", opts) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(item.Data["Title"])
+//	}
+//
+// Decode, Encode and AllAs map records to your own struct types with
+// `workflow:"Field Name"` tags.
+//
+// # Errors
+//
+// Failed calls return an *APIError (status, method, URL, message, body)
+// that matches ErrNotFound, ErrForbidden, ErrUnauthorized, ErrTooLarge and
+// ErrRateLimited with errors.Is. Bad input is a *ValidationError, returned
+// before any request is sent. A failed token request is an *AuthError.
+//
+// # Retries, authentication and security
+//
+// Every request goes through one path: a rate limiter (WithRateLimit, off
+// by default), retries with exponential backoff and full jitter that honour
+// Retry-After (RetryPolicy), then the bearer token, refreshed once on a 401.
+// Requests that may have been acted on (a POST that met a 500 or a dropped
+// connection) are not retried. Redirects to another scheme, host or port
+// are refused, so the token never leaves the service's host; plain http is
+// accepted only for loopback hosts unless WithInsecureHTTP is given.
+// Secrets and tokens never appear in errors, logs or printed values.
+//
+// # Testing
+//
+// Package workflowtest is an in-process fake of the whole service, for
+// end-to-end tests of code that uses this package; cmd/workflow-fake
+// serves the same fake on a port.
+package workflow
