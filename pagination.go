@@ -118,7 +118,12 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 			return
 		}
 		backward := o.backward()
+		// The cursor the walk starts from counts as seen: a service that
+		// hands it back would serve the same page again.
 		seen := map[string]bool{}
+		if start := o.After + o.Before; start != "" { // at most one is set
+			seen[start] = true
+		}
 		// next returns the options of the page after p, or nil at the end.
 		next := func(cur ListOptions, p *Page[T]) (*ListOptions, error) {
 			more, cursor := p.Paging.HasNextPage, p.Paging.EndCursor

@@ -177,7 +177,11 @@ func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id str
 	return s.sendRecord(ctx, http.MethodPut, path, fields)
 }
 
-func (s *RecordsService) sendRecord(ctx context.Context, method, path string, body Record) (Record, error) {
+func (s *RecordsService) sendRecord(ctx context.Context, method, path string, fields Record) (Record, error) {
+	var body any // a nil Record would be sent as the JSON body "null"
+	if fields != nil {
+		body = fields
+	}
 	req, err := s.client.newRequest(ctx, method, path, nil, body)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,700 @@
+package workflow
+
+import (
+	"context"
+	"encoding"
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
+)
+
+// timeLayout is the API's date-time form, shared with the rsql package so
+// that filters and records write times identically.
+const timeLayout = rsql.TimeLayout
+
+// FormatTime returns t in the API's form, YYYY-MM-DDTHH:MM:SS.SSSZ: converted
+// to UTC and truncated to the millisecond. The API does not accept local
+// offsets, so this is the only form the SDK sends.
+func FormatTime(t time.Time) string {
+	return t.UTC().Format(timeLayout)
+}
+
+// ParseTime reads a date-time sent by the service and returns it in UTC.
+//
+// The API's form is YYYY-MM-DDTHH:MM:SS.SSSZ. Because a value read back can
+// only be interpreted one way, ParseTime also accepts any RFC 3339 date-time
+// (with or without fractional seconds, with "Z" or a numeric offset, which
+// is converted to UTC) and a bare date YYYY-MM-DD (midnight UTC). Anything
+// else, including surrounding spaces, is an error. What the SDK sends is
+// always in the API's form (see FormatTime).
+func ParseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err == nil {
+		return t, nil
+	}
+	if t2, err2 := time.Parse(time.RFC3339Nano, s); err2 == nil {
+		return t2.UTC(), nil
+	}
+	if len(s) == len(time.DateOnly) {
+		if t2, err2 := time.Parse(time.DateOnly, s); err2 == nil {
+			return t2, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("workflow: invalid time %q (want the form YYYY-MM-DDTHH:MM:SS.SSSZ): %w", s, err)
+}
+
+// DecodeError reports a record field whose value could not be stored in
+// the Go field it maps to.
+type DecodeError struct {
+	Field   string       // record field name, e.g. "Due Date"
+	GoField string       // Go field, e.g. "Task.Due"
+	Type    reflect.Type // type of the Go field
+	Value   string       // the record's value
+	Err     error        // why the value was rejected
+	// Cursor is the list cursor of the record that failed, set by AllAs:
+	// pass it as ListOptions.After (Before, going backward) to resume
+	// after the bad record.
+	Cursor string
+}
+
+// Error names the record field, its value and the Go field.
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("workflow: cannot decode record field %q = %q into %s (%s): %v",
+		e.Field, truncate(e.Value, 100), e.GoField, e.Type, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Decode stores the fields of r in the struct v points to.
+//
+// Each exported field of the struct maps to the record field named by its
+// `workflow:"..."` tag, or to the record field with the Go field's name when
+// untagged; names match exactly, case included (record field names are used
+// exactly as the definition configures them). A field tagged `workflow:"-"`
+// is skipped. The fields of an embedded struct are treated as the outer
+// struct's own, as encoding/json does. Record field names may contain
+// spaces and commas: a tag's text after the last comma is an option only if
+// it is one of the options below.
+//
+// Options (after a comma in the tag):
+//   - omitempty: Encode leaves the field out when it holds its zero value
+//     (an empty string, 0, false, the zero time; a non-nil pointer is never
+//     left out).
+//   - extra: the field, of type Record, collects on Decode the record fields
+//     no other field maps to, and on Encode adds them back (the struct's own
+//     fields win). A struct has at most one such field.
+//
+// Supported field types: string, bool, every int, uint and float kind (and
+// named types of them), time.Time, types implementing
+// encoding.TextUnmarshaler (Decode) and encoding.TextMarshaler (Encode), and
+// pointers to any of these. Any other field type is an error unless tagged
+// "-".
+//
+// Values are read as follows. Numbers are base 10 and must fit the Go type;
+// floats must be finite. Bools accept true/false, t/f and 1/0, in any case.
+// Times are read with ParseTime and stored in UTC. A TextUnmarshaler gets the
+// value as it is. An empty value stores the zero value in a string, number,
+// bool or time field, and leaves a pointer to one of these nil (so an empty
+// value and an absent one look the same there); a *string, or a pointer to a
+// TextUnmarshaler, is set to a new value decoded from "". A record field
+// absent from r leaves its Go field unchanged, so decode into a fresh value.
+//
+// When values cannot be stored, the other fields are still decoded and the
+// first failure is returned as a *DecodeError. A v that is not a non-nil
+// pointer to a struct, or a struct field of an unsupported type, is an
+// error naming the type.
+func Decode(r Record, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("workflow: Decode needs a non-nil pointer to a struct, got %T", v)
+	}
+	p, err := planFor(rv.Type().Elem())
+	if err != nil {
+		return err
+	}
+	return p.decode(r, rv.Elem())
+}
+
+// Encode returns the record fields of the struct v (or v points to), as
+// Decode describes them, ready for Create or Update. A nil pointer field is
+// left out, as is an omitempty field holding its zero value. Times are sent
+// in the API's form (FormatTime: UTC, millisecond precision); the zero time
+// is sent as "" (no value). Floats use the shortest decimal form that reads
+// back to the same value, without an exponent (as the rsql package writes
+// them), and must be finite.
+//
+// A value that cannot be sent is a *ValidationError naming the Go field,
+// the record field and the value, so nothing wrong reaches the service. A v
+// that is not a struct or a non-nil pointer to one, or a struct field of an
+// unsupported type, is an error naming the type.
+func Encode(v any) (Record, error) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	} else if rv.Kind() == reflect.Struct {
+		// Copy into an addressable value so that TextMarshaler methods on
+		// pointer receivers are found.
+		c := reflect.New(rv.Type()).Elem()
+		c.Set(rv)
+		rv = c
+	}
+	if rv.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("workflow: Encode needs a struct or a non-nil pointer to one, got %T", v)
+	}
+	p, err := planFor(rv.Type())
+	if err != nil {
+		return nil, err
+	}
+	return p.encode(rv)
+}
+
+// AllAs iterates over the records like RecordsService.All, decoding each
+// into a new T: a struct type (see Decode) or a pointer to one. A record that does not decode
+// ends the iteration with a *DecodeError whose Cursor resumes after that
+// record; any other error is yielded once, as with All.
+func AllAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, opts *ListOptions) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for item, err := range s.All(ctx, t, alias, opts) {
+			var zero T
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			v, err := decodeAs[T](item.Data)
+			if err != nil {
+				var de *DecodeError
+				if errors.As(err, &de) {
+					de.Cursor = item.Cursor
+				}
+				yield(zero, err)
+				return
+			}
+			if !yield(v, nil) {
+				return
+			}
+		}
+	}
+}
+
+// GetAs is RecordsService.Get followed by Decode into a new T:
+// GET /{recordType}/{alias}/{id}.
+func GetAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string) (T, error) {
+	rec, err := s.Get(ctx, t, alias, id)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return decodeAs[T](rec)
+}
+
+// decodeAs decodes r into a new T, a struct type or a pointer to one (which
+// is then allocated).
+func decodeAs[T any](r Record) (T, error) {
+	var v T
+	rv := reflect.ValueOf(&v).Elem()
+	if rv.Kind() == reflect.Pointer && rv.Type().Elem().Kind() == reflect.Struct {
+		rv.Set(reflect.New(rv.Type().Elem()))
+		if err := Decode(r, v); err != nil {
+			var zero T
+			return zero, err
+		}
+		return v, nil
+	}
+	if err := Decode(r, &v); err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
+}
+
+// CreateAs encodes v (see Encode), creates the record with
+// RecordsService.Create (POST /{recordType}/{alias}) and returns the
+// created record decoded into a new T. Nothing is sent if v does not
+// encode.
+func CreateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, v T) (T, error) {
+	var out T
+	fields, err := Encode(v)
+	if err != nil {
+		return out, err
+	}
+	rec, err := s.Create(ctx, t, alias, fields)
+	if err != nil {
+		return out, err
+	}
+	return decodeAs[T](rec)
+}
+
+// UpdateAs encodes v (see Encode), sends the fields with
+// RecordsService.Update (PUT /{recordType}/{alias}/{id}) and returns the
+// updated record decoded into a new T. Every field Encode writes is sent;
+// use pointer or omitempty fields for the ones you do not mean to change.
+// Nothing is sent if v does not encode.
+func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string, v T) (T, error) {
+	var out T
+	fields, err := Encode(v)
+	if err != nil {
+		return out, err
+	}
+	rec, err := s.Update(ctx, t, alias, id, fields)
+	if err != nil {
+		return out, err
+	}
+	return decodeAs[T](rec)
+}
+
+// fieldKind is how a Go field's value is converted.
+type fieldKind uint8
+
+const (
+	kindString fieldKind = iota
+	kindBool
+	kindInt
+	kindUint
+	kindFloat
+	kindTime
+	kindText // encoding.TextMarshaler / TextUnmarshaler
+)
+
+// codecField is one struct field of a plan.
+type codecField struct {
+	name      string       // record field name
+	goName    string       // "Type.Field" for messages
+	index     []int        // path from the outer struct, through embedded structs
+	typ       reflect.Type // the field's type
+	ptr       bool         // the field is a pointer to elem
+	elem      reflect.Type // the type values are converted to and from
+	kind      fieldKind
+	omitEmpty bool
+	// Whether *elem implements TextUnmarshaler / TextMarshaler (kindText).
+	unmarshaler, marshaler bool
+}
+
+// codecPlan is what Decode and Encode know about a struct type.
+type codecPlan struct {
+	fields []codecField
+	byName map[string]int // record field name -> index in fields
+	extra  []int          // index path of the `,extra` Record field, if any
+}
+
+type planEntry struct {
+	plan *codecPlan
+	err  error
+}
+
+var planCache sync.Map // reflect.Type -> planEntry
+
+var (
+	timeType            = reflect.TypeFor[time.Time]()
+	recordType          = reflect.TypeFor[Record]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// planFor returns the cached plan of struct type t, building it once.
+func planFor(t reflect.Type) (*codecPlan, error) {
+	if e, ok := planCache.Load(t); ok {
+		e := e.(planEntry)
+		return e.plan, e.err
+	}
+	p, err := buildPlan(t)
+	e, _ := planCache.LoadOrStore(t, planEntry{p, err})
+	return e.(planEntry).plan, e.(planEntry).err
+}
+
+// candidate is a field found while walking a struct and its embedded
+// structs; depth decides between fields with the same record name.
+type candidate struct {
+	f     codecField
+	depth int
+}
+
+func buildPlan(t reflect.Type) (*codecPlan, error) {
+	var (
+		cands     []candidate
+		extra     []int
+		extraName string
+	)
+	visiting := map[reflect.Type]bool{}
+	var walk func(st reflect.Type, index []int, depth int) error
+	walk = func(st reflect.Type, index []int, depth int) error {
+		if visiting[st] {
+			return nil // an embedding cycle through pointers adds nothing new
+		}
+		visiting[st] = true
+		defer delete(visiting, st)
+		for i := range st.NumField() {
+			sf := st.Field(i)
+			idx := append(append([]int(nil), index...), i)
+			tag := sf.Tag.Get("workflow")
+			if tag == "-" {
+				continue
+			}
+			name, opts := parseTag(tag)
+			goName := st.Name() + "." + sf.Name
+			if sf.Anonymous && name == "" && !opts.extra {
+				et := sf.Type
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if et.Kind() == reflect.Struct && et != timeType && !implementsText(et) {
+					if sf.Type.Kind() == reflect.Pointer && !sf.IsExported() {
+						continue // cannot be allocated through reflection
+					}
+					if err := walk(et, idx, depth+1); err != nil {
+						return err
+					}
+					continue
+				}
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			if opts.extra {
+				if sf.Type != recordType {
+					return fmt.Errorf("workflow: field %s has the extra option but type %s (want workflow.Record)", goName, sf.Type)
+				}
+				if extra != nil {
+					return fmt.Errorf("workflow: fields %s and %s both have the extra option", extraName, goName)
+				}
+				extra, extraName = idx, goName
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			f := codecField{name: name, goName: goName, index: idx, typ: sf.Type, elem: sf.Type, omitEmpty: opts.omitEmpty}
+			if sf.Type.Kind() == reflect.Pointer {
+				f.ptr, f.elem = true, sf.Type.Elem()
+			}
+			if err := classify(&f); err != nil {
+				return err
+			}
+			cands = append(cands, candidate{f, depth})
+		}
+		return nil
+	}
+	if err := walk(t, nil, 0); err != nil {
+		return nil, err
+	}
+
+	// The shallowest field of a name wins; two at the same depth collide.
+	best := map[string]int{}
+	for i, c := range cands {
+		j, ok := best[c.f.name]
+		switch {
+		case !ok || c.depth < cands[j].depth:
+			best[c.f.name] = i
+		case c.depth == cands[j].depth:
+			return nil, fmt.Errorf("workflow: fields %s and %s of %s both map to record field %q",
+				cands[j].f.goName, c.f.goName, t, c.f.name)
+		}
+	}
+	p := &codecPlan{byName: make(map[string]int, len(best)), extra: extra}
+	for i, c := range cands {
+		if best[c.f.name] == i {
+			p.byName[c.f.name] = len(p.fields)
+			p.fields = append(p.fields, c.f)
+		}
+	}
+	return p, nil
+}
+
+type tagOptions struct{ omitEmpty, extra bool }
+
+// parseTag splits a tag into the record field name and the options. Only
+// known options are split off the end, so a record field name may itself
+// contain commas.
+func parseTag(tag string) (string, tagOptions) {
+	var o tagOptions
+	for {
+		i := strings.LastIndexByte(tag, ',')
+		if i < 0 {
+			return tag, o
+		}
+		switch tag[i+1:] {
+		case "omitempty":
+			o.omitEmpty = true
+		case "extra":
+			o.extra = true
+		case "":
+		default:
+			return tag, o
+		}
+		tag = tag[:i]
+	}
+}
+
+func implementsText(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return pt.Implements(textUnmarshalerType) || pt.Implements(textMarshalerType)
+}
+
+// classify sets f.kind from f.elem, or reports an unsupported type.
+func classify(f *codecField) error {
+	t := f.elem
+	switch {
+	case t == timeType:
+		f.kind = kindTime
+		return nil
+	case implementsText(t):
+		f.kind = kindText
+		pt := reflect.PointerTo(t)
+		f.unmarshaler = pt.Implements(textUnmarshalerType)
+		f.marshaler = pt.Implements(textMarshalerType)
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.String:
+		f.kind = kindString
+	case reflect.Bool:
+		f.kind = kindBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		f.kind = kindInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		f.kind = kindUint
+	case reflect.Float32, reflect.Float64:
+		f.kind = kindFloat
+	default:
+		return fmt.Errorf("workflow: field %s has type %s, which a record field cannot hold (use a string, bool, number, time.Time, encoding.TextMarshaler/TextUnmarshaler or a pointer to one, or tag it `workflow:\"-\"`)",
+			f.goName, f.typ)
+	}
+	return nil
+}
+
+func (p *codecPlan) decode(r Record, sv reflect.Value) error {
+	var first error
+	for i := range p.fields {
+		f := &p.fields[i]
+		s, ok := r[f.name]
+		if !ok {
+			continue
+		}
+		if err := f.decode(sv, s); err != nil && first == nil {
+			first = &DecodeError{Field: f.name, GoField: f.goName, Type: f.typ, Value: s, Err: err}
+		}
+	}
+	if p.extra != nil {
+		var rest Record
+		for k, v := range r {
+			if _, known := p.byName[k]; known {
+				continue
+			}
+			if rest == nil {
+				rest = make(Record)
+			}
+			rest[k] = v
+		}
+		dst := fieldForWrite(sv, p.extra)
+		dst.Set(reflect.ValueOf(rest))
+	}
+	return first
+}
+
+// fieldForWrite returns the field at index, allocating nil embedded
+// pointers on the way.
+func fieldForWrite(v reflect.Value, index []int) reflect.Value {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
+
+// fieldForRead returns the field at index, or false when an embedded
+// pointer on the way is nil.
+func fieldForRead(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+// errNonFinite rejects NaN and infinities, which the API cannot hold.
+var errNonFinite = errors.New("not a finite number")
+
+func (f *codecField) decode(sv reflect.Value, s string) error {
+	if s == "" && f.kind != kindString && f.kind != kindText {
+		// No value: leave the zero value (or a nil pointer). Fields are only
+		// written when present, so set it explicitly.
+		if dst, ok := fieldForRead(sv, f.index); ok {
+			dst.SetZero()
+		}
+		return nil
+	}
+	// Convert into a fresh value first, so that a bad value leaves the
+	// field as it was.
+	nv := reflect.New(f.elem)
+	if err := decodeInto(f, nv, s); err != nil {
+		return err
+	}
+	dst := fieldForWrite(sv, f.index)
+	if f.ptr {
+		dst.Set(nv)
+	} else {
+		dst.Set(nv.Elem())
+	}
+	return nil
+}
+
+// decodeInto converts s into *pv (pv is a pointer to f.elem).
+func decodeInto(f *codecField, pv reflect.Value, s string) error {
+	v := pv.Elem()
+	switch f.kind {
+	case kindString:
+		v.SetString(s)
+	case kindBool:
+		b, err := strconv.ParseBool(strings.ToLower(s))
+		if err != nil {
+			return errors.New("not a bool (want true or false)")
+		}
+		v.SetBool(b)
+	case kindInt:
+		n, err := strconv.ParseInt(s, 10, v.Type().Bits())
+		if err != nil {
+			return numError(err, v.Type())
+		}
+		v.SetInt(n)
+	case kindUint:
+		n, err := strconv.ParseUint(s, 10, v.Type().Bits())
+		if err != nil {
+			return numError(err, v.Type())
+		}
+		v.SetUint(n)
+	case kindFloat:
+		n, err := strconv.ParseFloat(s, v.Type().Bits())
+		if err != nil {
+			return numError(err, v.Type())
+		}
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return errNonFinite
+		}
+		v.SetFloat(n)
+	case kindTime:
+		t, err := ParseTime(s)
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(t))
+	case kindText:
+		if !f.unmarshaler {
+			return fmt.Errorf("%s does not implement encoding.TextUnmarshaler", f.elem)
+		}
+		return pv.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s))
+	}
+	return nil
+}
+
+func numError(err error, t reflect.Type) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("out of range for %s", t)
+	}
+	return fmt.Errorf("not a base-10 %s", t)
+}
+
+func (p *codecPlan) encode(sv reflect.Value) (Record, error) {
+	r := make(Record, len(p.fields))
+	for i := range p.fields {
+		f := &p.fields[i]
+		v, ok := fieldForRead(sv, f.index)
+		if !ok {
+			continue
+		}
+		if f.ptr {
+			if v.IsNil() {
+				continue
+			}
+			v = v.Elem()
+		} else if f.omitEmpty && v.IsZero() {
+			continue
+		}
+		s, err := f.encode(v)
+		if err != nil {
+			return nil, &ValidationError{
+				Field: fmt.Sprintf("%s (record field %q)", f.goName, f.name),
+				Rule:  "must be a value the record field can hold",
+				Err:   err,
+			}
+		}
+		if f.omitEmpty && !f.ptr && s == "" {
+			continue
+		}
+		r[f.name] = s
+	}
+	if p.extra != nil {
+		if v, ok := fieldForRead(sv, p.extra); ok {
+			for k, s := range v.Interface().(Record) {
+				if _, set := r[k]; !set {
+					if _, known := p.byName[k]; !known {
+						r[k] = s
+					}
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+// encode converts v (of type f.elem, addressable) to its record value.
+func (f *codecField) encode(v reflect.Value) (string, error) {
+	switch f.kind {
+	case kindString:
+		return v.String(), nil
+	case kindBool:
+		return strconv.FormatBool(v.Bool()), nil
+	case kindInt:
+		return strconv.FormatInt(v.Int(), 10), nil
+	case kindUint:
+		return strconv.FormatUint(v.Uint(), 10), nil
+	case kindFloat:
+		x := v.Float()
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "", fmt.Errorf("%v is %w", x, errNonFinite)
+		}
+		return strconv.FormatFloat(x, 'f', -1, v.Type().Bits()), nil
+	case kindTime:
+		t := v.Interface().(time.Time)
+		if t.IsZero() {
+			return "", nil
+		}
+		if y := t.UTC().Year(); y < 1 || y > 9999 {
+			return "", fmt.Errorf("time %s is outside the years 0001 to 9999", t.UTC().Format(time.RFC3339))
+		}
+		return FormatTime(t), nil
+	case kindText:
+		if !f.marshaler {
+			return "", fmt.Errorf("%s does not implement encoding.TextMarshaler", f.elem)
+		}
+		var m encoding.TextMarshaler
+		if v.CanAddr() {
+			m = v.Addr().Interface().(encoding.TextMarshaler)
+		} else {
+			m = v.Interface().(encoding.TextMarshaler)
+		}
+		b, err := m.MarshalText()
+		if err != nil {
+			return "", fmt.Errorf("MarshalText of %v: %w", v.Interface(), err)
+		}
+		return string(b), nil
+	}
+	return "", fmt.Errorf("unsupported type %s", f.elem)
+}
