@@ -1,0 +1,415 @@
+package workflow
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// How an upload is streamed.
+//
+// The request body is the multipart frame's head (the optional
+// "description" part and the headers of the "file" part), then the file's
+// content read straight from the caller's file or reader, then the frame's
+// tail. Nothing but the head, the tail and the first 512 bytes (to detect
+// the media type when needed) is held in memory, whatever the file's size,
+// and no goroutine is started: the HTTP transport pulls the content as it
+// writes the request.
+//
+// When the content's size is known the request has an exact Content-Length
+// and an over-size file is refused before anything is sent. When it is not
+// known the request is sent in chunks and cut off as soon as the content
+// passes MaxUploadSize. When the content can be read again (a file, an
+// io.ReadSeeker), the request's GetBody rewinds it, so the retry layer and
+// the 401 refresh can send the same bytes again.
+
+// sniffLen is how many leading bytes http.DetectContentType looks at.
+const sniffLen = 512
+
+// Errors that end an attempt's body without being the upload's cause.
+var (
+	errUploadOver    = errors.New("workflow: upload finished; content no longer readable")
+	errUploadRetried = errors.New("workflow: upload superseded by a newer attempt")
+)
+
+// uploadSource is the content of one upload: where it is read from, its
+// size when known, and how to read it again for a retry.
+type uploadSource struct {
+	size   int64 // bytes of content; -1 when unknown
+	strict bool  // size was announced by the caller: the reader must end there
+
+	at     io.ReaderAt   // a file opened by UploadFile: each attempt reads its own section
+	seeker io.ReadSeeker // a seekable reader: each attempt seeks back to start
+	start  int64         // seeker's offset when the upload began
+	plain  io.Reader     // any other reader: read once
+	head   []byte        // bytes of plain already read to detect the media type
+
+	progress func(sent, total int64)
+
+	// mu serialises reads of the caller's reader with the rewinds of a new
+	// attempt, so a body the transport has given up on never reads into
+	// the next attempt's bytes.
+	mu      sync.Mutex
+	attempt int         // number of the current attempt, from 1
+	err     error       // why the current attempt's content failed, if it did
+	over    atomic.Bool // the upload has returned: no more reads of the caller's reader
+}
+
+// sourceFromReader works out what can be known of r: its size (from size
+// when positive, else Len, Seek or Stat) and whether it can be read again
+// (an io.Seeker). A reader whose Seek fails is read once.
+func sourceFromReader(r io.Reader, size int64) (*uploadSource, error) {
+	src := &uploadSource{size: -1, plain: r}
+	if size > 0 {
+		src.size, src.strict = size, true
+	}
+	if rs, ok := r.(io.ReadSeeker); ok {
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			end, err := rs.Seek(0, io.SeekEnd)
+			if err == nil {
+				if _, err := rs.Seek(start, io.SeekStart); err != nil {
+					return nil, fmt.Errorf("workflow: upload: rewinding the reader: %w", err)
+				}
+				src.seeker, src.start, src.plain = rs, start, nil
+				if !src.strict {
+					src.size = max(end-start, 0)
+				}
+				return src, nil
+			}
+		}
+	}
+	if src.strict {
+		return src, nil
+	}
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		src.size = int64(r.Len())
+	case interface{ Stat() (fs.FileInfo, error) }:
+		// An fs.File that cannot seek (a zip entry, say) is taken as unread.
+		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
+			src.size = st.Size()
+		}
+	}
+	return src, nil
+}
+
+// replayable reports whether each attempt can read the content again.
+func (s *uploadSource) replayable() bool { return s.at != nil || s.seeker != nil }
+
+// sniff returns up to the first 512 bytes of the content, leaving the
+// content to be read from its start.
+func (s *uploadSource) sniff() ([]byte, error) {
+	buf := make([]byte, sniffLen)
+	if s.size >= 0 && s.size < sniffLen {
+		buf = buf[:s.size]
+	}
+	switch {
+	case s.at != nil:
+		n, err := s.at.ReadAt(buf, 0)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
+		}
+		return buf[:n], nil
+	case s.seeker != nil:
+		n, err := io.ReadFull(s.seeker, buf)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
+		}
+		if _, err := s.seeker.Seek(s.start, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("workflow: upload: rewinding the reader: %w", err)
+		}
+		return buf[:n], nil
+	default:
+		n, err := io.ReadFull(s.plain, buf)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
+		}
+		s.head = buf[:n]
+		return s.head, nil
+	}
+}
+
+// open returns the content for a new attempt, rewound to its start. An
+// earlier attempt's content stops reading.
+func (s *uploadSource) open() (io.Reader, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.over.Load() {
+		return nil, errUploadOver
+	}
+	s.attempt++
+	s.err = nil
+	c := &contentReader{src: s, attempt: s.attempt}
+	switch {
+	case s.at != nil:
+		c.r = io.NewSectionReader(s.at, 0, s.size)
+	case s.seeker != nil:
+		if s.attempt > 1 {
+			if _, err := s.seeker.Seek(s.start, io.SeekStart); err != nil {
+				return nil, fmt.Errorf("workflow: upload: rewinding the reader: %w", err)
+			}
+		}
+		c.r = s.seeker
+	default:
+		if s.attempt > 1 {
+			return nil, errors.New("workflow: upload: a plain io.Reader cannot be sent twice")
+		}
+		c.r = s.plain
+		if len(s.head) > 0 {
+			c.r = io.MultiReader(bytes.NewReader(s.head), s.plain)
+		}
+	}
+	return c, nil
+}
+
+// finish ends the upload: from now on no body reads the caller's reader,
+// even one the transport is still holding. It returns why the last
+// attempt's content failed, if it did.
+func (s *uploadSource) finish() error {
+	s.over.Store(true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// contentReader is one attempt's view of the content. It enforces the size:
+// exactly size bytes when known (the caller's announced size is checked
+// against the reader's end), at most MaxUploadSize when not.
+type contentReader struct {
+	src     *uploadSource
+	attempt int
+	r       io.Reader
+	sent    int64
+	err     error // sticky: once failed, every read fails the same way
+}
+
+func (c *contentReader) Read(p []byte) (int, error) {
+	s := c.src
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := c.read(p)
+	if n > 0 && s.progress != nil {
+		// Under the lock: calls are never concurrent, and none comes
+		// after Upload has returned.
+		s.progress(c.sent, s.size)
+	}
+	return n, err
+}
+
+// read does Read's work with src.mu held.
+func (c *contentReader) read(p []byte) (int, error) {
+	s := c.src
+	switch {
+	case c.err != nil:
+		return 0, c.err
+	case s.over.Load():
+		return 0, errUploadOver
+	case c.attempt != s.attempt:
+		return 0, errUploadRetried
+	}
+	limit := s.size
+	if limit < 0 {
+		limit = MaxUploadSize
+	}
+	if c.sent >= limit {
+		if s.size >= 0 && !s.strict {
+			return 0, io.EOF // the size came from the reader itself
+		}
+		// Is there more than the limit? Probe for one more byte.
+		var one [1]byte
+		n, err := io.ReadFull(c.r, one[:])
+		switch {
+		case n > 0 && s.size < 0:
+			return 0, c.fail(fmt.Errorf("workflow: upload: content is over the %d-byte limit; the request was cut off there: %w",
+				MaxUploadSize, ErrTooLarge))
+		case n > 0:
+			return 0, c.fail(fmt.Errorf("workflow: upload: content is longer than UploadOptions.Size (%d bytes)", s.size))
+		case errors.Is(err, io.EOF):
+			return 0, io.EOF
+		default:
+			return 0, c.fail(fmt.Errorf("workflow: upload: reading content: %w", err))
+		}
+	}
+	if rest := limit - c.sent; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := c.r.Read(p)
+	c.sent += int64(n)
+	switch {
+	case err == nil:
+		return n, nil
+	case errors.Is(err, io.EOF):
+		if s.size >= 0 && c.sent < s.size {
+			return n, c.fail(fmt.Errorf("workflow: upload: content ended after %d of %d bytes: %w",
+				c.sent, s.size, io.ErrUnexpectedEOF))
+		}
+		return n, io.EOF
+	default:
+		return n, c.fail(fmt.Errorf("workflow: upload: reading content: %w", err))
+	}
+}
+
+// fail records err as this attempt's failure (and the upload's, if this is
+// still the current attempt).
+func (c *contentReader) fail(err error) error {
+	c.err = err
+	if c.attempt == c.src.attempt && c.src.err == nil {
+		c.src.err = err
+	}
+	return err
+}
+
+// uploadFrame is the multipart framing around the content.
+type uploadFrame struct {
+	contentType string // of the request: multipart/form-data with the boundary
+	head, tail  []byte
+}
+
+// newUploadFrame builds the head (optional "description" part, then the
+// headers of the "file" part) and the tail of the multipart body.
+func newUploadFrame(name, mediaType, description string) (*uploadFrame, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	if description != "" {
+		if err := mw.WriteField("description", description); err != nil {
+			return nil, err
+		}
+	}
+	h := make(textproto.MIMEHeader, 2)
+	h.Set("Content-Disposition", `form-data; name="file"; filename="`+quoteEscaper.Replace(name)+`"`)
+	h.Set("Content-Type", mediaType)
+	if _, err := mw.CreatePart(h); err != nil {
+		return nil, err
+	}
+	head := bytes.Clone(buf.Bytes())
+	buf.Reset()
+	if err := mw.Close(); err != nil {
+		return nil, err
+	}
+	return &uploadFrame{contentType: mw.FormDataContentType(), head: head, tail: bytes.Clone(buf.Bytes())}, nil
+}
+
+// quoteEscaper escapes a file name inside a quoted header parameter, as
+// mime/multipart does for CreateFormFile.
+var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
+// body returns one attempt's request body: head, content, tail.
+func (f *uploadFrame) body(src *uploadSource) (io.ReadCloser, error) {
+	content, err := src.open()
+	if err != nil {
+		return nil, err
+	}
+	return io.NopCloser(io.MultiReader(bytes.NewReader(f.head), content, bytes.NewReader(f.tail))), nil
+}
+
+// checkFileName rejects names that cannot go into the part's header.
+func checkFileName(field, name string) error {
+	if name == "" {
+		return invalid(field, "must not be empty")
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return invalid(field, "must not contain control characters")
+		}
+	}
+	return nil
+}
+
+// checkMediaType validates and normalises a media type given by the caller.
+func checkMediaType(mt string) (string, error) {
+	t, params, err := mime.ParseMediaType(mt)
+	if err != nil {
+		return "", &ValidationError{Field: "UploadOptions.MediaType", Rule: "must be a media type such as application/pdf", Err: err}
+	}
+	return mime.FormatMediaType(t, params), nil
+}
+
+// mediaTypeOf chooses the file part's media type: the caller's, else the
+// one of the name's extension, else the one the first 512 bytes look like,
+// else application/octet-stream.
+func mediaTypeOf(name, given string, src *uploadSource) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	if mt := mime.TypeByExtension(filepath.Ext(name)); mt != "" {
+		return mt, nil
+	}
+	peek, err := src.sniff()
+	if err != nil {
+		return "", err
+	}
+	if len(peek) == 0 {
+		return "application/octet-stream", nil
+	}
+	return http.DetectContentType(peek), nil
+}
+
+// tooLarge is the error for content whose known size is over the limit.
+func tooLarge(size int64) error {
+	return &ValidationError{
+		Field: "file",
+		Rule:  "must be at most " + strconv.FormatInt(MaxUploadSize, 10) + " bytes (got " + strconv.FormatInt(size, 10) + ")",
+		Err:   ErrTooLarge,
+	}
+}
+
+// upload sends the content of src as the file part of a multipart POST to
+// path and decodes the attachment of the answer.
+func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions) (*Attachment, error) {
+	if src.size > MaxUploadSize {
+		return nil, tooLarge(src.size)
+	}
+	mt, err := mediaTypeOf(name, o.MediaType, src)
+	if err != nil {
+		return nil, err
+	}
+	frame, err := newUploadFrame(name, mt, o.Description)
+	if err != nil {
+		return nil, err
+	}
+	src.progress = o.Progress
+
+	first, err := frame.body(src)
+	if err != nil {
+		return nil, err
+	}
+	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, first)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", frame.contentType)
+	req.ContentLength = -1 // chunked
+	if src.size >= 0 {
+		req.ContentLength = int64(len(frame.head)) + src.size + int64(len(frame.tail))
+	}
+	if src.replayable() {
+		req.GetBody = func() (io.ReadCloser, error) { return frame.body(src) }
+	}
+
+	// An answer without a body leaves what was sent, with an empty ID.
+	out := oneBody[Attachment]{v: Attachment{
+		Name: name, Description: o.Description, MediaType: mt, Size: max(src.size, 0), State: AttachmentProcessing,
+	}}
+	_, err = s.client.do(req, &out)
+	if cerr := src.finish(); cerr != nil {
+		// The content failed (too large, a read error, a size mismatch):
+		// that is the cause, whatever the transport made of it.
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out.v, nil
+}
