@@ -357,3 +357,45 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	_, err = limited.Users.List(ctx, nil)
 	assert.True(t, errors.Is(err, workflow.ErrForbidden), "%v", err)
 }
+
+// task is a typed view of the seeded tasks.
+type task struct {
+	ID       string    `workflow:"id,omitempty"`
+	Title    string    `workflow:"Title"`
+	Status   string    `workflow:"Status,omitempty"`
+	Priority int       `workflow:"Priority,omitempty"`
+	Due      time.Time `workflow:"Due Date,omitempty"`
+}
+
+func TestE2ETypedRecords(t *testing.T) {
+	srv := workflowtest.Start(t)
+	seed(srv, 30)
+	c := srv.Client()
+	ctx := t.Context()
+
+	due := time.Date(2024, 1, 1, 3, 0, 0, 0, time.UTC)
+	var got []task
+	for tk, err := range workflow.AllAs[task](ctx, c.Records, workflow.Tasks, "it-requests", &workflow.ListOptions{
+		First:  2,
+		Filter: rsql.And(rsql.Field("Due Date").Le(due), rsql.Field("Priority").Gt(1)),
+	}) {
+		require.NoError(t, err)
+		got = append(got, tk)
+	}
+	assert.Equal(t, []task{
+		{ID: "2", Title: "Task 002", Status: "Done", Priority: 2, Due: due.Add(-2 * time.Hour)},
+		{ID: "3", Title: "Task 003", Status: "Waiting", Priority: 3, Due: due.Add(-time.Hour)},
+		{ID: "4", Title: "Task 004", Status: "Open", Priority: 4, Due: due},
+	}, got)
+
+	created, err := workflow.CreateAs(ctx, c.Records, workflow.Tasks, "it-requests", task{Title: "Typed", Priority: 5, Due: due})
+	require.NoError(t, err)
+	assert.Equal(t, "31", created.ID)
+	stored, ok := srv.Record(workflow.Tasks, "it-requests", "31")
+	require.True(t, ok)
+	assert.Equal(t, workflow.Record{"id": "31", "Title": "Typed", "Priority": "5", "Due Date": "2024-01-01T03:00:00.000Z"}, stored)
+
+	one, err := workflow.GetAs[task](ctx, c.Records, workflow.Tasks, "it-requests", "31")
+	require.NoError(t, err)
+	assert.Equal(t, created, one)
+}
