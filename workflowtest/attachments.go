@@ -18,8 +18,7 @@ import (
 
 // maxUploadSize is the service's size limit of an uploaded file: "250 MB",
 // read as 250,000,000 bytes, as the SDK reads it.
-// TODO: use workflow.MaxUploadSize once the SDK's attachments land.
-const maxUploadSize int64 = 250_000_000
+const maxUploadSize = workflow.MaxUploadSize
 
 // Attachment states used by the fake. "processing" is the state the spec
 // shows; the final states are the fake's choice.
