@@ -124,7 +124,7 @@ func errorMessage(body []byte) string {
 			return ""
 		}
 		line, _, _ := bytes.Cut(body, []byte("\n"))
-		return truncate(string(line), 200)
+		return truncate(oneLine(string(line)), 200)
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil {
@@ -136,7 +136,7 @@ func errorMessage(body []byte) string {
 			continue
 		}
 		if s := messageFrom(raw); s != "" {
-			return truncate(s, 500)
+			return truncate(oneLine(s), 500)
 		}
 	}
 	return ""
@@ -171,6 +171,17 @@ func messageFrom(raw json.RawMessage) string {
 		return strings.Join(parts, "; ")
 	}
 	return ""
+}
+
+// oneLine replaces line breaks and other control characters by spaces, so
+// that a message from the server keeps an error to one line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 func truncate(s string, n int) string {
