@@ -3,6 +3,7 @@ module github.com/seed-a15e58aa/workflow-go
 go 1.26.0
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 	github.com/google/go-querystring v1.2.0
 	golang.org/x/oauth2 v0.37.0
 	golang.org/x/sync v0.24.0
