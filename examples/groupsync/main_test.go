@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func writeCSV(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "team.csv")
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+	return path
+}
+
+// useAccount points the WORKFLOW_* variables at srv.
+func useAccount(t *testing.T, srv *workflowtest.Server) {
+	id, secret := srv.Credentials()
+	t.Setenv(workflow.EnvClientID, id)
+	t.Setenv(workflow.EnvClientSecret, secret)
+	t.Setenv(workflow.EnvBaseURL, srv.BaseURL())
+	t.Setenv(workflow.EnvAuthURL, srv.AuthURL())
+}
+
+// changes returns the membership changes srv received.
+func changes(srv *workflowtest.Server) []string {
+	var out []string
+	for _, r := range srv.Requests() {
+		if strings.HasPrefix(r.Path, "/v1/groups/") && r.Method != http.MethodGet {
+			out = append(out, r.Method+" "+r.Path)
+		}
+	}
+	return out
+}
+
+func TestDryRunOnFake(t *testing.T) {
+	path := writeCSV(t, "Name,E-Mail\nAlice,Alice.Anders@example.com\nDana, dana.diaz@example.com \nNobody,nobody@example.com\nAlice again,alice.anders@EXAMPLE.com\n")
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-fake", "-group", "IT Support", "-csv", path}, &stdout, &stderr))
+	assert.Equal(t, fmt.Sprintf(`group g1 "IT Support": 3 members; %s lists 3 addresses
++ add     dana.diaz@example.com (u5)
+- remove  bruno.berg@example.com (u3)
+- remove  chen.cho@example.com (u4)
+! skip    nobody@example.com: no user has this address
+dry run: 1 to add, 2 to remove; run again with -apply to make these changes
+`, path), stdout.String())
+}
+
+func TestApply(t *testing.T) {
+	srv := workflowtest.Start(t)
+	demo := srv.SeedDemo()
+	srv.DeactivateUser(demo.Users[4].UserID) // emeka.eze@example.com, u6
+	useAccount(t, srv)
+	// No header: the addresses are in the first column.
+	path := writeCSV(t, "alice.anders@example.com\ndana.diaz@example.com,Dana\nemeka.eze@example.com\n\n")
+
+	var stdout bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-group", "g1", "-csv", path}, &stdout, &bytes.Buffer{}))
+	assert.Contains(t, stdout.String(), "! skip    emeka.eze@example.com (u6): the user is deactivated\n")
+	assert.Contains(t, stdout.String(), "dry run: 1 to add, 2 to remove")
+	assert.Empty(t, changes(srv), "a dry run changes nothing")
+	assert.Equal(t, []string{"u2", "u3", "u4"}, srv.Members("g1"))
+
+	stdout.Reset()
+	require.NoError(t, run(t.Context(), []string{"-group", "g1", "-csv", path, "-apply"}, &stdout, &bytes.Buffer{}))
+	assert.Contains(t, stdout.String(), "applied: added 1, removed 2; the group has 2 members\n")
+	assert.Equal(t, []string{"u2", "u5"}, srv.Members("g1"))
+	assert.Equal(t, []string{"POST /v1/groups/g1/users", "DELETE /v1/groups/g1/users"}, changes(srv))
+
+	// A second run finds nothing to do.
+	stdout.Reset()
+	require.NoError(t, run(t.Context(), []string{"-group", "IT Support", "-csv", path, "-apply"}, &stdout, &bytes.Buffer{}))
+	assert.Contains(t, stdout.String(), "the group is in sync: nothing to change\n")
+	assert.Len(t, changes(srv), 2)
+}
+
+func TestApplyInBatches(t *testing.T) {
+	srv := workflowtest.Start(t)
+	g := srv.AddGroup("Everyone", "")
+	var csv strings.Builder
+	csv.WriteString("email\n")
+	for i := range 250 {
+		srv.AddUser(fmt.Sprintf("user%03d@example.com", i), "User", fmt.Sprint(i))
+		fmt.Fprintf(&csv, "user%03d@example.com\n", i)
+	}
+	useAccount(t, srv)
+
+	var stdout bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-group", g, "-csv", writeCSV(t, csv.String()), "-apply"}, &stdout, &bytes.Buffer{}))
+	assert.Contains(t, stdout.String(), "applied: added 250, removed 0; the group has 250 members")
+	assert.Len(t, srv.Members(g), 250)
+	assert.Equal(t, []string{"POST /v1/groups/" + g + "/users", "POST /v1/groups/" + g + "/users", "POST /v1/groups/" + g + "/users"}, changes(srv),
+		"100 ids a request")
+}
+
+func TestErrors(t *testing.T) {
+	srv := workflowtest.Start(t)
+	srv.SeedDemo()
+	srv.AddGroup("Twins", "")
+	srv.AddGroup("Twins", "")
+	useAccount(t, srv)
+	good := writeCSV(t, "alice.anders@example.com\n")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no flags", nil, "-group and -csv are required"},
+		{"unknown group", []string{"-group", "Nobody's", "-csv", good}, `no group has the id or the name "Nobody's"`},
+		{"ambiguous name", []string{"-group", "Twins", "-csv", good}, `2 groups are named "Twins"`},
+		{"empty CSV", []string{"-group", "g1", "-csv", writeCSV(t, "email\n\n")}, "lists no e-mail address; refusing to remove every member"},
+		{"not an address", []string{"-group", "g1", "-csv", writeCSV(t, "email\na@example.com\nBob Smith\n")}, `row 3: "Bob Smith" is not an e-mail address`},
+		{"missing CSV", []string{"-group", "g1", "-csv", filepath.Join(t.TempDir(), "none.csv")}, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout bytes.Buffer
+			err := run(t.Context(), append(tt.args, "-apply"), &stdout, &bytes.Buffer{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	assert.Empty(t, changes(srv))
+	assert.Equal(t, []string{"u2", "u3", "u4"}, srv.Members("g1"))
+}

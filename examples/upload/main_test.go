@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// tempFile writes n random bytes to a file named name and returns its path
+// and the hex SHA-256 of its content.
+func tempFile(t *testing.T, name string, n int) (string, string) {
+	t.Helper()
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+	sum := sha256.Sum256(b)
+	return path, hex.EncodeToString(sum[:])
+}
+
+// useAccount points the WORKFLOW_* variables at srv.
+func useAccount(t *testing.T, srv *workflowtest.Server) {
+	id, secret := srv.Credentials()
+	t.Setenv(workflow.EnvClientID, id)
+	t.Setenv(workflow.EnvClientSecret, secret)
+	t.Setenv(workflow.EnvBaseURL, srv.BaseURL())
+	t.Setenv(workflow.EnvAuthURL, srv.AuthURL())
+}
+
+func TestUploadOnFake(t *testing.T) {
+	path, _ := tempFile(t, "scan.bin", 300_000)
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-fake", "-file", path, "-description", "a scan"}, &stdout, &stderr))
+	assert.Equal(t, "uploading scan.bin (300000 bytes) to tasks/it-requests/1\n"+
+		"attachment a1: scan.bin, 300000 bytes, application/octet-stream, state processing\n"+
+		"waiting for processing ...\n"+
+		"attachment a1: ready\n", stdout.String())
+	// The bar reached the whole file.
+	assert.Contains(t, stderr.String(), "100%")
+	assert.Contains(t, stderr.String(), "300/300 kB")
+}
+
+func TestUploadToAccount(t *testing.T) {
+	srv := workflowtest.Start(t, workflowtest.WithAttachmentPolicy(workflowtest.ReadyAfterPolls(1)))
+	srv.Seed(workflow.Elements, "parts", workflow.Record{"id": "P-7", "Name": "Bolt"})
+	useAccount(t, srv)
+	path, sum := tempFile(t, "drawing.pdf", 70_000)
+
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), []string{"-type", "elements", "-alias", "parts", "-id", "P-7", "-file", path,
+		"-description", "Rev. B", "-quiet"}, &stdout, &stderr)
+	require.NoError(t, err)
+	assert.Contains(t, stdout.String(), "attachment a1: drawing.pdf, 70000 bytes, application/pdf, state processing\n")
+	assert.Contains(t, stdout.String(), "attachment a1: ready\n")
+	assert.Empty(t, stderr.String(), "-quiet: no progress bar")
+
+	atts := srv.Attachments(workflow.Elements, "parts", "P-7")
+	require.Len(t, atts, 1)
+	assert.Equal(t, sum, atts[0].SHA256, "the content arrived whole")
+	assert.Equal(t, "Rev. B", atts[0].Description)
+	assert.Equal(t, "application/pdf", atts[0].MediaType)
+}
+
+func TestUploadWaitTimesOut(t *testing.T) {
+	srv := workflowtest.Start(t, workflowtest.WithAttachmentPolicy(workflowtest.Manually()))
+	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "9"})
+	useAccount(t, srv)
+	path, _ := tempFile(t, "notes.txt", 10)
+
+	start := time.Now()
+	err := run(t.Context(), []string{"-alias", "it-requests", "-id", "9", "-file", path, "-wait", "300ms", "-quiet"}, &bytes.Buffer{}, &bytes.Buffer{})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "still processing after 300ms")
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+func TestUploadErrors(t *testing.T) {
+	srv := workflowtest.Start(t, workflowtest.WithMaxUploadSize(1000))
+	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "1"})
+	useAccount(t, srv)
+	big, _ := tempFile(t, "big.bin", 2000)
+	small, _ := tempFile(t, "small.bin", 10)
+
+	t.Run("over the service's limit", func(t *testing.T) {
+		err := run(t.Context(), []string{"-alias", "it-requests", "-id", "1", "-file", big, "-quiet"}, &bytes.Buffer{}, &bytes.Buffer{})
+		require.ErrorIs(t, err, workflow.ErrTooLarge)
+		assert.Contains(t, err.Error(), "the file is too large (the service's limit is 250 MB, 250000000 bytes)")
+	})
+	t.Run("no such record", func(t *testing.T) {
+		err := run(t.Context(), []string{"-alias", "it-requests", "-id", "404", "-file", small, "-quiet"}, &bytes.Buffer{}, &bytes.Buffer{})
+		require.ErrorIs(t, err, workflow.ErrNotFound)
+	})
+	t.Run("no such file", func(t *testing.T) {
+		err := run(t.Context(), []string{"-alias", "it-requests", "-id", "1", "-file", filepath.Join(t.TempDir(), "nope")}, &bytes.Buffer{}, &bytes.Buffer{})
+		require.ErrorIs(t, err, fs.ErrNotExist)
+	})
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no file", []string{"-alias", "a", "-id", "1"}, "-file is required"},
+		{"no id", []string{"-alias", "a", "-file", small}, "-alias and -id are required"},
+		{"bad type", []string{"-type", "cases", "-file", small}, `-type "cases"`},
+		{"bad wait", []string{"-wait", "0s", "-file", small}, "-wait must be positive"},
+		{"a directory", []string{"-alias", "a", "-id", "1", "-file", t.TempDir()}, "is not a regular file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := run(t.Context(), tt.args, &bytes.Buffer{}, &bytes.Buffer{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	assert.Empty(t, srv.Attachments(workflow.Tasks, "it-requests", "1"))
+}
