@@ -282,9 +282,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var file *os.File
 	if cfg.out != "-" {
 		if cfg.resume {
-			fi, err := os.Stat(cfg.out)
-			if err != nil {
-				return fmt.Errorf("-resume: %w", err)
+			fi, serr := os.Stat(cfg.out)
+			if serr != nil {
+				return fmt.Errorf("-resume: %w", serr)
 			}
 			if fi.Size() < st.Offset {
 				return fmt.Errorf("-resume: %s has %d bytes, fewer than the %d the state file records; was it changed?", cfg.out, fi.Size(), st.Offset)
