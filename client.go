@@ -135,7 +135,9 @@ func WithEndpoint(baseURL, authURL string) Option {
 // WithHTTPClient makes the client send its requests through a copy of hc:
 // its Transport (or http.DefaultTransport when nil), Timeout, and Jar are
 // used. hc itself is never modified. Without this option a transport tuned
-// for many concurrent requests to one host is used.
+// for many concurrent requests to one host is used: up to 64 connections
+// per host, all kept for reuse (more concurrent requests wait for a free
+// connection).
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) {
 		if hc == nil {
@@ -377,13 +379,22 @@ func redactURL(u *url.URL) string {
 	return v.String()
 }
 
+// maxConnsPerHost is how many connections the default transport opens to
+// one host; more concurrent requests wait for a free one.
+const maxConnsPerHost = 64
+
 // newTransport returns the default transport: http.DefaultTransport's
-// settings with enough idle connections per host for concurrent callers
-// (Go's default keeps only 2, so 64 goroutines would keep reconnecting).
+// settings with every connection kept for reuse (Go's default keeps only 2
+// idle per host, so 64 goroutines would keep reconnecting) and at most
+// maxConnsPerHost per host. Without that cap, a request that finds every
+// connection busy dials a new one, and when another connection frees up
+// first it takes that one and the new connection is left over: under load
+// the pool keeps growing past the number of callers.
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConns = 256
-	t.MaxIdleConnsPerHost = 128
+	t.MaxIdleConns = 4 * maxConnsPerHost
+	t.MaxIdleConnsPerHost = maxConnsPerHost
+	t.MaxConnsPerHost = maxConnsPerHost
 	t.IdleConnTimeout = 90 * time.Second
 	return t
 }
