@@ -8,7 +8,8 @@
 // Records are read a page at a time (-page-size, 500 by default), the next
 // page being fetched while the current one is written (ListOptions.Prefetch).
 // A progress bar on stderr shows the records written of the total the
-// service reports, the rate and the time left; -quiet turns it off.
+// service reports (after -resume: of the records left), the rate and the
+// time left; -quiet turns it off.
 //
 // # Formats
 //
