@@ -25,6 +25,15 @@ const (
 	// tokenFetchTimeout bounds one token request, even when the caller's
 	// context has no deadline.
 	tokenFetchTimeout = 30 * time.Second
+	// tokenFailureHold: after a failed token request no other is sent
+	// for this long. Callers in that time get the failure at once when
+	// the endpoint refused the credentials (it would again); otherwise
+	// they wait for the end of that time (or of their context, in which
+	// case they get the failure at once) and share the next request. Many
+	// callers retrying with jittered waits against a failing token
+	// endpoint thus send it about one request per second, not one per
+	// attempt each.
+	tokenFailureHold = time.Second
 )
 
 // tokenProvider hands out bearer tokens to the bearer transport.
@@ -45,9 +54,11 @@ type tokenCache struct {
 	// timeout bounds one token request (tokenFetchTimeout).
 	timeout time.Duration
 
-	group singleflight.Group
-	mu    sync.Mutex
-	tok   *oauth2.Token
+	group    singleflight.Group
+	mu       sync.Mutex
+	tok      *oauth2.Token
+	failed   *AuthError // the last fetch's failure, held for tokenFailureHold
+	failedAt time.Time
 }
 
 func newTokenCache(id, secret, tokenURL string, hc *http.Client, logger *slog.Logger) *tokenCache {
@@ -74,21 +85,56 @@ func (c *tokenCache) String() string { return "workflow.tokenCache{REDACTED}" }
 // GoString hides the credentials.
 func (c *tokenCache) GoString() string { return c.String() }
 
-func (c *tokenCache) cached() *oauth2.Token {
+// cached returns the cached token if it is still good. Otherwise, while a
+// failed fetch is held (tokenFailureHold), it returns that failure and how
+// long the hold lasts, zero when the failure is final (the credentials were
+// refused). (nil, nil, 0) means a fetch is due.
+func (c *tokenCache) cached() (*oauth2.Token, *AuthError, time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tok != nil && c.now().Add(tokenRefreshMargin).Before(c.tok.Expiry) {
-		return c.tok
+	now := c.now()
+	if c.tok != nil && now.Add(tokenRefreshMargin).Before(c.tok.Expiry) {
+		return c.tok, nil, 0
 	}
-	return nil
+	if c.failed != nil {
+		if left := c.failedAt.Add(tokenFailureHold).Sub(now); left > 0 {
+			if !c.failed.temporary() {
+				left = 0
+			}
+			return nil, c.failed, left
+		}
+	}
+	return nil, nil, 0
 }
 
 func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
-	if t := c.cached(); t != nil {
-		return t, nil
+	var waitedOn *AuthError
+	for {
+		t, failed, hold := c.cached()
+		if t != nil {
+			return t, nil
+		}
+		if failed == nil {
+			break
+		}
+		if waitedOn != nil && failed != waitedOn {
+			// Another caller sent the request this one waited for: its
+			// outcome is shared, as if the two had joined one request.
+			return nil, failed
+		}
+		if dl, ok := ctx.Deadline(); hold == 0 || ok && time.Until(dl) < hold {
+			return nil, failed
+		}
+		if err := sleepCtx(ctx, hold); err != nil {
+			return nil, err
+		}
+		waitedOn = failed
 	}
 	ch := c.group.DoChan("token", func() (any, error) {
-		if t := c.cached(); t != nil {
+		if t, failed, _ := c.cached(); t != nil || failed != nil {
+			if failed != nil {
+				return nil, failed // another fetch has just failed
+			}
 			return t, nil
 		}
 		return c.fetch()
@@ -113,6 +159,9 @@ func (c *tokenCache) fetch() (*oauth2.Token, error) {
 	t, err := c.cfg.Token(ctx)
 	if err != nil {
 		ae := toAuthError(err)
+		c.mu.Lock()
+		c.failed, c.failedAt = ae, c.now()
+		c.mu.Unlock()
 		c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
 			slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
 		return nil, ae
@@ -121,7 +170,7 @@ func (c *tokenCache) fetch() (*oauth2.Token, error) {
 		t.Expiry = issued.Add(defaultTokenLifetime)
 	}
 	c.mu.Lock()
-	c.tok = t
+	c.tok, c.failed = t, nil
 	c.mu.Unlock()
 	c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
 		slog.Time("expires", t.Expiry))
@@ -160,6 +209,14 @@ func toAuthError(err error) *AuthError {
 		return &AuthError{Err: rd}
 	}
 	return &AuthError{Err: err}
+}
+
+// temporary reports whether the token request may succeed if sent again:
+// the endpoint could not be reached (other than by a refused redirect), or
+// answered 429 or 5xx.
+func (e *AuthError) temporary() bool {
+	return e.StatusCode == 0 && e.Err != nil && !isRedirect(e.Err) ||
+		e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
 }
 
 // staticProvider adapts a caller's oauth2.TokenSource.

@@ -259,9 +259,9 @@ func (e *AuthError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.ErrorCode)
 	}
-	if e.Body != "" && e.ErrorCode == "" {
+	if body := oneLine(strings.TrimSpace(e.Body)); body != "" && e.ErrorCode == "" {
 		b.WriteString(": ")
-		b.WriteString(e.Body)
+		b.WriteString(body)
 	}
 	if e.Err != nil {
 		b.WriteString(": ")

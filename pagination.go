@@ -113,6 +113,10 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 		o = *opts
 	}
 	return func(yield func(*Page[T], error) bool) {
+		if ctx == nil {
+			yield(nil, invalid("ctx", "must not be nil"))
+			return
+		}
 		if _, err := o.query(); err != nil {
 			yield(nil, err)
 			return

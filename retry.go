@@ -23,6 +23,16 @@ import (
 // Waits grow exponentially with full jitter; a Retry-After header (seconds
 // or HTTP date) is used as the wait instead. A wait that would pass the
 // context's deadline is not started: the last error is returned at once.
+//
+// A failed token request (an *AuthError) is retried when the token
+// endpoint could not be reached or answered 429 or 5xx. With
+// WithCredentials the endpoint is then asked at most about once a second,
+// however many goroutines use the client: for a second after a failure,
+// an attempt waits for the second to end and shares the next token
+// request with the others (or gets the failure at once when its context
+// would end first). Other failures (refused credentials, another 4xx, a
+// refused redirect) are not retried, and calls within that second get
+// them at once.
 type RetryPolicy struct {
 	// MaxAttempts is the number of attempts including the first; 1
 	// disables retries. Zero means 4.
@@ -134,8 +144,7 @@ func retryable(method string, resp *http.Response, err error) bool {
 		if errors.As(err, &ae) {
 			// The API request was never sent: a token endpoint that is
 			// down or busy may recover; refused credentials will not.
-			return ae.StatusCode == 0 && ae.Err != nil && !isRedirect(ae.Err) ||
-				ae.StatusCode == http.StatusTooManyRequests || ae.StatusCode >= 500
+			return ae.temporary()
 		}
 		if isRedirect(err) {
 			return false
