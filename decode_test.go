@@ -219,9 +219,11 @@ func TestRecordPageDecoderAllocations(t *testing.T) {
 		}
 	})
 	t.Logf("allocations per page of %d records: page decoder %.0f, encoding/json %.0f", records, ours, baseline)
-	// A record's map of 12 fields takes 4 allocations; allow 5 per record
-	// plus a few per page.
-	assert.LessOrEqual(t, ours, float64(records*5+20))
+	// A record's map of 12 fields takes 4 allocations and its text one;
+	// allow a few hundred more per page for buffers (under the race
+	// detector, sync.Pool drops some of the states it is given). One
+	// allocation per value would be 2,600 more.
+	assert.LessOrEqual(t, ours, float64(records*5+200))
 	assert.Less(t, ours, baseline/4)
 }
 
