@@ -2,6 +2,7 @@ package workflowtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -75,15 +76,15 @@ func (s *Server) Inject(f Fault) *Injection {
 	switch {
 	case err != nil:
 	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.Malformed:
-		err = fmt.Errorf("the fault has no effect (set Status, Delay, Drop or Malformed)")
+		err = errors.New("fault: no effect (set Status, Delay, Drop or Malformed)")
 	case f.Drop && (f.Status != 0 || f.Malformed):
-		err = fmt.Errorf("Drop cannot be combined with Status or Malformed")
+		err = errors.New("fault: Drop cannot be combined with Status or Malformed")
 	case f.Status != 0 && (f.Status < 100 || f.Status > 599):
-		err = fmt.Errorf("Status %d is not an HTTP status", f.Status)
+		err = fmt.Errorf("fault: Status %d is not an HTTP status", f.Status)
 	case f.Probability < 0 || f.Probability > 1:
-		err = fmt.Errorf("Probability %g is not between 0 and 1", f.Probability)
+		err = fmt.Errorf("fault: Probability %g is not between 0 and 1", f.Probability)
 	case f.Count < 0 || f.After < 0:
-		err = fmt.Errorf("Count and After must not be negative")
+		err = errors.New("fault: Count and After must not be negative")
 	}
 	if err != nil {
 		panic("workflowtest: Inject: " + err.Error())
