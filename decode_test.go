@@ -211,8 +211,18 @@ func TestRecordPageDecoderAllocations(t *testing.T) {
 		}
 	}
 	decode() // warm the pool
-	ours := testing.AllocsPerRun(20, decode)
-	baseline := testing.AllocsPerRun(20, func() {
+	// AllocsPerRun counts the whole process's allocations, so goroutines
+	// left running by other tests can add to one measurement: keep the
+	// least of three.
+	leastAllocs := func(f func()) float64 {
+		least := testing.AllocsPerRun(20, f)
+		for range 2 {
+			least = min(least, testing.AllocsPerRun(20, f))
+		}
+		return least
+	}
+	ours := leastAllocs(decode)
+	baseline := leastAllocs(func() {
 		var p RecordPage
 		if err := json.Unmarshal(data, &p); err != nil {
 			t.Fatal(err)
