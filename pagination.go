@@ -83,18 +83,18 @@ func (o *ListOptions) query() (*listQuery, error) {
 
 // PagingState is the page position the service reports with a list.
 type PagingState struct {
-	HasNextPage     bool   `json:"has_next_page"`
-	HasPreviousPage bool   `json:"has_previous_page"`
-	StartCursor     string `json:"start_cursor"` // cursor of the first item
-	EndCursor       string `json:"end_cursor"`   // cursor of the last item
+	HasNextPage     bool   `json:"has_next_page"`     // more items after this page
+	HasPreviousPage bool   `json:"has_previous_page"` // more items before this page
+	StartCursor     string `json:"start_cursor"`      // cursor of the first item
+	EndCursor       string `json:"end_cursor"`        // cursor of the last item
 }
 
 // Page is one page of a list: its items in the order the service sent
 // them, the total the service reported, and the paging state.
 type Page[T any] struct {
-	Items  []T         `json:"items"`
-	Total  int         `json:"total"`
-	Paging PagingState `json:"paging"`
+	Items  []T         `json:"items"`  // the page's items
+	Total  int         `json:"total"`  // total count the service reported for the list
+	Paging PagingState `json:"paging"` // where the page stands in the list
 }
 
 // ErrRepeatedCursor is returned by an iterator when the service hands back

@@ -37,8 +37,8 @@ type Record map[string]string
 // pass it as ListOptions.After (or Before, going backward) to resume right
 // after (or before) it.
 type RecordItem struct {
-	Data   Record `json:"data"`
-	Cursor string `json:"cursor"`
+	Data   Record `json:"data"`   // the record's fields
+	Cursor string `json:"cursor"` // opaque position of the item in the list
 }
 
 // RecordPage is one page of a record list (the spec's RecordPagedList).

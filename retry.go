@@ -56,8 +56,8 @@ type RetryPolicy struct {
 
 // RetryEvent describes a failed attempt that is about to be retried.
 type RetryEvent struct {
-	Method     string
-	URL        string
+	Method     string        // request method
+	URL        string        // request URL
 	Attempt    int           // the attempt that failed, from 1
 	StatusCode int           // its status, 0 when Err is set
 	Err        error         // its transport error, if any
