@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"strconv"
 
@@ -122,11 +123,14 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 			return
 		}
 		backward := o.backward()
-		// The cursor the walk starts from counts as seen: a service that
-		// hands it back would serve the same page again.
-		seen := map[string]bool{}
+		// Cursors are remembered by a 64-bit hash, so a long walk holds a
+		// few bytes per page, not every cursor's text. The cursor the walk
+		// starts from counts as seen: a service that hands it back would
+		// serve the same page again.
+		seed := maphash.MakeSeed()
+		seen := map[uint64]bool{}
 		if start := o.After + o.Before; start != "" { // at most one is set
-			seen[start] = true
+			seen[maphash.String(seed, start)] = true
 		}
 		// next returns the options of the page after p, or nil at the end.
 		next := func(cur ListOptions, p *Page[T]) (*ListOptions, error) {
@@ -140,10 +144,11 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 			if cursor == "" {
 				return nil, fmt.Errorf("workflow: the service reported more items but no cursor")
 			}
-			if seen[cursor] {
+			h := maphash.String(seed, cursor)
+			if seen[h] {
 				return nil, fmt.Errorf("%w %q", ErrRepeatedCursor, cursor)
 			}
-			seen[cursor] = true
+			seen[h] = true
 			if backward {
 				cur.Before = cursor
 			} else {
