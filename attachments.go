@@ -115,30 +115,6 @@ func (a Attachment) MarshalJSON() ([]byte, error) {
 	return marshalExtra(w, a.Extra)
 }
 
-// readInt64 sets *dst from a JSON integer; anything else (a string, a
-// fraction, a null) leaves *dst zero and is returned to be kept.
-func readInt64(raw json.RawMessage, dst *int64) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil
-	}
-	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		*dst = n
-		return nil
-	}
-	*dst = 0
-	return raw
-}
-
-// writeInt64 returns the JSON of v, or kept when v is zero (what a kept
-// value is read as).
-func writeInt64(v int64, kept json.RawMessage) json.RawMessage {
-	if kept != nil && v == 0 && json.Valid(kept) {
-		return kept
-	}
-	return json.RawMessage(strconv.FormatInt(v, 10))
-}
-
 // Link is a link attachment to add with AddLink.
 //
 // The spec does not show the body of POST .../attachments/url-links; it is

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Types whose shape the spec does not show (users, groups, comments,
@@ -151,4 +153,147 @@ func unwrapData(raw json.RawMessage) json.RawMessage {
 		return t
 	}
 	return raw
+}
+
+// The functions below convert the modelled fields of the types whose
+// shape is not shown (User, Group, Attachment, ...) between their typed Go values and the raw JSON the service sends, so
+// that nothing is lost (see User).
+
+// keeper collects the raw values that a typed field cannot hold exactly.
+type keeper struct{ extra map[string]json.RawMessage }
+
+func (k *keeper) keep(name string, raw json.RawMessage) {
+	if raw == nil {
+		return
+	}
+	if k.extra == nil {
+		k.extra = make(map[string]json.RawMessage)
+	}
+	k.extra[name] = raw
+}
+
+// readString sets *dst from a JSON string (or, with number, a JSON number,
+// as its text). It returns raw when raw must be kept (it was not a string),
+// nil otherwise.
+func readString(raw json.RawMessage, dst *string, number bool) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	if json.Unmarshal(raw, dst) == nil && raw[0] == '"' {
+		return nil
+	}
+	*dst = ""
+	if number {
+		var n json.Number
+		if json.Unmarshal(raw, &n) == nil && raw[0] != '"' {
+			*dst = n.String()
+		}
+	}
+	return raw
+}
+
+// writeString returns the JSON of v, or kept when v is zero or is what
+// kept was read as.
+func writeString(v string, kept json.RawMessage, number bool) json.RawMessage {
+	if kept != nil && json.Valid(kept) {
+		var was string
+		readString(kept, &was, number)
+		if v == "" || v == was {
+			return kept
+		}
+	}
+	b, _ := json.Marshal(v) // a string always encodes
+	return b
+}
+
+// readBool sets *dst from a JSON boolean; anything else is kept.
+func readBool(raw json.RawMessage, dst *bool) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	if string(raw) == "true" || string(raw) == "false" {
+		*dst = string(raw) == "true"
+		return nil
+	}
+	*dst = false
+	return raw
+}
+
+// writeBool returns the JSON of v, or kept when v is what kept was read as
+// (false for a value that is not a boolean).
+func writeBool(v bool, kept json.RawMessage) json.RawMessage {
+	if kept != nil && json.Valid(kept) {
+		var was bool
+		readBool(kept, &was)
+		if v == was {
+			return kept
+		}
+	}
+	return json.RawMessage(strconv.FormatBool(v))
+}
+
+// readTime sets *dst from a string in the API's time form. A string in
+// another form that ParseTime reads (RFC 3339 with an offset or another
+// precision, a bare date) is parsed too and kept, so its exact text is
+// written back; anything else leaves *dst zero and is kept.
+func readTime(raw json.RawMessage, dst *time.Time) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil || raw[0] != '"' {
+		return raw
+	}
+	t, err := ParseTime(s)
+	if err != nil {
+		return raw
+	}
+	*dst = t
+	if FormatTime(t) != s {
+		return raw
+	}
+	return nil
+}
+
+// writeTime returns v in the API's time form (nil for the zero time, which
+// omits the field), or kept when v is zero or is the time kept was read as.
+func writeTime(v time.Time, kept json.RawMessage) json.RawMessage {
+	if kept != nil && json.Valid(kept) {
+		var was time.Time
+		readTime(kept, &was)
+		if v.IsZero() || v.Equal(was) {
+			return kept
+		}
+	}
+	if v.IsZero() {
+		return nil
+	}
+	return json.RawMessage(`"` + FormatTime(v) + `"`)
+}
+
+// readInt64 sets *dst from a JSON integer; anything else (a string, a
+// fraction, a null) leaves *dst zero and is returned to be kept.
+func readInt64(raw json.RawMessage, dst *int64) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		*dst = n
+		return nil
+	}
+	*dst = 0
+	return raw
+}
+
+// writeInt64 returns the JSON of v, or kept when v is zero (what a kept
+// value is read as).
+func writeInt64(v int64, kept json.RawMessage) json.RawMessage {
+	if kept != nil && v == 0 && json.Valid(kept) {
+		return kept
+	}
+	return json.RawMessage(strconv.FormatInt(v, 10))
 }
