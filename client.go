@@ -23,13 +23,6 @@ import (
 // Version is the SDK's version, sent in the User-Agent header.
 const Version = "0.1.0"
 
-// Default endpoints of the service's main region. EU-region accounts pass
-// their regional hosts with WithEndpoint.
-const (
-	DefaultBaseURL = "https://api.workflow.example/v1"
-	DefaultAuthURL = "https://auth.workflow.example"
-)
-
 // Environment variables read by NewClientFromEnv.
 const (
 	EnvClientID     = "WORKFLOW_CLIENT_ID"
@@ -196,31 +189,17 @@ func WithInsecureHTTP() Option {
 
 // NewClient returns a client configured by opts. It does no I/O: the first
 // token is requested with the first API call. It needs WithCredentials or
-// WithTokenSource; without WithEndpoint it uses DefaultBaseURL and
-// DefaultAuthURL.
+// WithTokenSource, and WithEndpoint: the spec names no fixed host (an
+// account's hosts depend on its region), so there is no default endpoint
+// that could send credentials to the wrong place.
 func NewClient(opts ...Option) (*Client, error) {
-	cfg := config{baseURL: DefaultBaseURL, authURL: DefaultAuthURL}
+	var cfg config
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
 	}
 	if err := errors.Join(cfg.errs...); err != nil {
-		return nil, err
-	}
-	base, err := checkEndpoint("base URL", cfg.baseURL, cfg.allowInsecure)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasSuffix(strings.TrimSuffix(base.Path, "/"), "/v1") {
-		return nil, invalid("base URL", `path must end in "/v1" (for example https://host/v1)`)
-	}
-	if !strings.HasSuffix(base.Path, "/") {
-		base.Path += "/"
-		base.RawPath = ""
-	}
-	auth, err := checkEndpoint("auth URL", cfg.authURL, cfg.allowInsecure)
-	if err != nil {
 		return nil, err
 	}
 	if cfg.tokenSource == nil {
@@ -239,6 +218,24 @@ func NewClient(opts ...Option) (*Client, error) {
 		retry = cfg.retry.withDefaults()
 	}
 	if err := retry.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.baseURL == "" && cfg.authURL == "" {
+		return nil, invalid("endpoint", "WithEndpoint(baseURL, authURL) is required: the API base URL (ending in /v1) and the token host of your account's region")
+	}
+	base, err := checkEndpoint("base URL", cfg.baseURL, cfg.allowInsecure)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(strings.TrimSuffix(base.Path, "/"), "/v1") {
+		return nil, invalid("base URL", `path must end in "/v1" (for example https://host/v1)`)
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+		base.RawPath = ""
+	}
+	auth, err := checkEndpoint("auth URL", cfg.authURL, cfg.allowInsecure)
+	if err != nil {
 		return nil, err
 	}
 
@@ -298,9 +295,10 @@ func NewClient(opts ...Option) (*Client, error) {
 }
 
 // NewClientFromEnv returns a client configured from the environment:
-// WORKFLOW_CLIENT_ID and WORKFLOW_CLIENT_SECRET (required), WORKFLOW_BASE_URL
-// and WORKFLOW_AUTH_URL (optional; both or neither). opts are applied after
-// the environment, so they can override it.
+// WORKFLOW_CLIENT_ID, WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL (the API
+// base, ending in /v1) and WORKFLOW_AUTH_URL (the token host). The URLs may
+// be left out of the environment only when opts set WithEndpoint. opts are
+// applied after the environment, so they can override it.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	id, secret := os.Getenv(EnvClientID), os.Getenv(EnvClientSecret)
 	if id == "" {
@@ -317,7 +315,12 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	case base != "" || auth != "":
 		return nil, invalid(EnvBaseURL+"/"+EnvAuthURL, "set both or neither")
 	}
-	return NewClient(append(env, opts...)...)
+	c, err := NewClient(append(env, opts...)...)
+	var ve *ValidationError
+	if errors.As(err, &ve) && ve.Field == "endpoint" {
+		return nil, invalid(EnvBaseURL, "environment variable must be set, with "+EnvAuthURL+" (or pass WithEndpoint)")
+	}
+	return c, err
 }
 
 // checkEndpoint parses an endpoint URL and enforces https unless the host

@@ -27,9 +27,10 @@ func TestNewClientValidation(t *testing.T) {
 		opts  []Option
 		field string
 	}{
-		{"no credentials", nil, "credentials"},
-		{"empty id", []Option{WithCredentials("", "s")}, "client ID"},
-		{"empty secret", []Option{WithCredentials("i", "")}, "client secret"},
+		{"no credentials", []Option{WithEndpoint("https://api.example.com/v1", "https://auth.example.com")}, "credentials"},
+		{"no endpoint", []Option{creds}, "endpoint"},
+		{"empty id", []Option{WithCredentials("", "s"), WithEndpoint("https://api.example.com/v1", "https://auth.example.com")}, "client ID"},
+		{"empty secret", []Option{WithCredentials("i", ""), WithEndpoint("https://api.example.com/v1", "https://auth.example.com")}, "client secret"},
 		{"base without v1", []Option{creds, WithEndpoint("https://api.example.com/v2", "https://auth.example.com")}, "base URL"},
 		{"base without path", []Option{creds, WithEndpoint("https://api.example.com", "https://auth.example.com")}, "base URL"},
 		{"http base, remote host", []Option{creds, WithEndpoint("http://api.example.com/v1", "https://auth.example.com")}, "base URL"},
@@ -38,6 +39,7 @@ func TestNewClientValidation(t *testing.T) {
 		{"ftp base", []Option{creds, WithEndpoint("ftp://api.example.com/v1", "https://auth.example.com")}, "base URL"},
 		{"userinfo", []Option{creds, WithEndpoint("https://u:p@api.example.com/v1", "https://auth.example.com")}, "base URL"},
 		{"query", []Option{creds, WithEndpoint("https://api.example.com/v1?x=1", "https://auth.example.com")}, "base URL"},
+		{"empty base URL", []Option{creds, WithEndpoint("", "https://auth.example.com")}, "base URL"},
 		{"nil http client", []Option{creds, WithHTTPClient(nil)}, "WithHTTPClient"},
 		{"nil token source", []Option{WithTokenSource(nil)}, "WithTokenSource"},
 	}
@@ -59,7 +61,7 @@ func TestNewClientEndpoints(t *testing.T) {
 		opts       []Option
 		wantBase   string
 	}{
-		{DefaultBaseURL, DefaultAuthURL, nil, DefaultBaseURL + "/"},
+		{"https://api.example.com/v1", "https://auth.example.com", nil, "https://api.example.com/v1/"},
 		{"https://eu.api.example.com/v1/", "https://eu.auth.example.com", nil, "https://eu.api.example.com/v1/"},
 		{"http://127.0.0.1:8080/v1", "http://127.0.0.1:8080", nil, "http://127.0.0.1:8080/v1/"},
 		{"http://localhost/v1", "http://localhost", nil, "http://localhost/v1/"},
@@ -95,6 +97,12 @@ func TestNewClientFromEnv(t *testing.T) {
 	_, err = NewClientFromEnv()
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, EnvBaseURL+"/"+EnvAuthURL, ve.Field)
+
+	t.Setenv(EnvBaseURL, "")
+	_, err = NewClientFromEnv()
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, EnvBaseURL, ve.Field, "the message names the variables to set")
 
 	t.Setenv(EnvClientSecret, "")
 	_, err = NewClientFromEnv()
@@ -109,7 +117,8 @@ func TestCallerHTTPClientIsNotModified(t *testing.T) {
 		return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(`{}`)), Request: r, Header: http.Header{}}, nil
 	})}
 	before := *hc
-	c, err := NewClient(WithTokenSource(staticTokenSource("t")), WithHTTPClient(hc))
+	c, err := NewClient(WithTokenSource(staticTokenSource("t")), WithHTTPClient(hc),
+		WithEndpoint("https://api.example.com/v1", "https://auth.example.com"))
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprintf("%p", before.Transport), fmt.Sprintf("%p", hc.Transport))
 	assert.Nil(t, hc.CheckRedirect)

@@ -8,12 +8,16 @@
 // Create one Client and share it; it is safe for concurrent use and caches
 // the access token and the connections:
 //
-//	c, err := workflow.NewClient(workflow.WithCredentials(clientID, clientSecret))
+//	c, err := workflow.NewClient(
+//		workflow.WithCredentials(clientID, clientSecret),
+//		workflow.WithEndpoint(baseURL, authURL), // baseURL ends in /v1
+//	)
 //
 // The client ID and secret come from the web application (user settings,
-// OAuth section, a new token of kind API access). NewClientFromEnv reads
-// them from WORKFLOW_CLIENT_ID and WORKFLOW_CLIENT_SECRET. EU-region
-// accounts pass their regional hosts with WithEndpoint.
+// OAuth section, a new token of kind API access). The endpoints are those
+// of the account's region (EU-region accounts have their own hosts).
+// NewClientFromEnv reads all four from WORKFLOW_CLIENT_ID,
+// WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL and WORKFLOW_AUTH_URL.
 //
 // # Records
 //

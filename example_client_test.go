@@ -8,17 +8,22 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
-// A client for an account in the main region. NewClient does no I/O: the
-// token is requested with the first call.
+// A client for an account: the credentials and the hosts of the account's
+// region. NewClient does no I/O: the token is requested with the first
+// call.
 func ExampleNewClient() {
 	c, err := workflow.NewClient(
 		workflow.WithCredentials("my-client-id", "my-client-secret"),
+		workflow.WithEndpoint("https://api.workflow.example/v1", "https://auth.workflow.example"),
 	)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(c.BaseURL())
-	// Output: https://api.workflow.example/v1/
+	fmt.Println(c) // never prints the secret
+	// Output:
+	// https://api.workflow.example/v1/
+	// workflow.Client{base: https://api.workflow.example/v1/}
 }
 
 // EU-region accounts use their regional hosts for both the API and the
