@@ -86,9 +86,8 @@ func tokenRequests(srv *workflowtest.Server) int {
 }
 
 // startFront serves srv through a handler of the test's own: intercept
-// gets every request first and returns true when it has answered it. The
-// fake's faults act before its handlers; a front can act after them
-// (handle a request, then drop the connection).
+// gets every request first and returns true when it has answered it (a
+// redirect, say: something the fake's faults do not do).
 func startFront(t *testing.T, srv *workflowtest.Server, intercept func(w http.ResponseWriter, r *http.Request) bool) *httptest.Server {
 	t.Helper()
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -102,26 +101,6 @@ func startFront(t *testing.T, srv *workflowtest.Server, intercept func(w http.Re
 	// injected delay, which the front would otherwise wait for.
 	t.Cleanup(srv.Close)
 	return front
-}
-
-// frontClient is a client of srv that talks to it through front.
-func frontClient(srv *workflowtest.Server, front *httptest.Server, opts ...workflow.Option) *workflow.Client {
-	base := []workflow.Option{
-		workflow.WithEndpoint(front.URL+"/v1", front.URL),
-		workflow.WithHTTPClient(front.Client()),
-	}
-	return srv.Client(append(base, opts...)...)
-}
-
-// handleThenDrop lets the fake handle r completely (its state changes),
-// then closes the connection without sending the answer: the case where
-// the server acted but the client cannot know.
-func handleThenDrop(srv *workflowtest.Server, w http.ResponseWriter, r *http.Request) {
-	srv.ServeHTTP(httptest.NewRecorder(), r)
-	conn, _, err := w.(http.Hijacker).Hijack()
-	if err == nil {
-		_ = conn.Close()
-	}
 }
 
 // seedNumbered stores n records {"n": "0"} ... {"n": "n-1"} (ids "1" to "n").
@@ -291,57 +270,29 @@ func TestCreateIsRetriedOnlyWhereTheServerDidNotAct(t *testing.T) {
 	const alias = "orders"
 	const route = "POST /v1/tasks/" + alias
 	tests := []struct {
-		name string
-		// setup injects the fault; it may return a front to talk through.
-		setup       func(t *testing.T, srv *workflowtest.Server) *httptest.Server
+		name        string
+		fault       workflowtest.Fault // injected on route, once
 		wantErr     bool
 		wantRecords int // what the fake holds afterwards
 		wantPosts   int // POSTs the fake received
 	}{
-		{"500 before handling", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			srv.Inject(workflowtest.Fault{Route: route, Status: http.StatusInternalServerError, Count: 1})
-			return nil
-		}, true, 0, 1},
-		{"503 before handling", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			srv.Inject(workflowtest.Fault{Route: route, Status: http.StatusServiceUnavailable, RetryAfter: time.Second, Count: 1})
-			return nil
-		}, true, 0, 1},
-		{"connection dropped before handling", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			srv.Inject(workflowtest.Fault{Route: route, Drop: true, Count: 1})
-			return nil
-		}, true, 0, 1},
-		{"handled, then the answer cut in half", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			srv.Inject(workflowtest.Fault{Route: route, Malformed: true, Count: 1})
-			return nil
-		}, true, 1, 1},
-		{"handled, then the connection dropped", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			var dropped atomic.Bool
-			return startFront(t, srv, func(w http.ResponseWriter, r *http.Request) bool {
-				if r.Method == http.MethodPost && r.URL.Path == "/v1/tasks/"+alias && dropped.CompareAndSwap(false, true) {
-					handleThenDrop(srv, w, r)
-					return true
-				}
-				return false
-			})
-		}, true, 1, 1},
-		{"429 is retried", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			srv.Inject(workflowtest.Fault{Route: route, Status: http.StatusTooManyRequests, RetryAfter: time.Second, Count: 1})
-			return nil
-		}, false, 1, 2},
+		{"500 before handling", workflowtest.Fault{Status: http.StatusInternalServerError}, true, 0, 1},
+		{"503 before handling", workflowtest.Fault{Status: http.StatusServiceUnavailable, RetryAfter: time.Second}, true, 0, 1},
+		{"connection dropped before handling", workflowtest.Fault{Drop: true}, true, 0, 1},
+		{"handled, then the answer cut in half", workflowtest.Fault{Malformed: true}, true, 1, 1},
+		{"handled, then the connection dropped", workflowtest.Fault{DropAfter: true}, true, 1, 1},
+		{"429 is retried", workflowtest.Fault{Status: http.StatusTooManyRequests, RetryAfter: time.Second}, false, 1, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := workflowtest.Start(t)
 			srv.Define(workflow.Tasks, alias, "Title")
+			f := tt.fault
+			f.Route, f.Count = route, 1
+			in := srv.Inject(f)
 			rec := &retryRecorder{}
-			opts := []workflow.Option{workflow.WithRetry(rec.policy(4))}
-			var c *workflow.Client
-			if front := tt.setup(t, srv); front != nil {
-				c = frontClient(srv, front, opts...)
-			} else {
-				c = srv.Client(opts...)
-			}
+			c := srv.Client(workflow.WithRetry(rec.policy(4)))
 
 			created, err := c.Records.Create(t.Context(), workflow.Tasks, alias, workflow.Record{"Title": "Laptop"})
 			held := srv.Records(workflow.Tasks, alias)
@@ -356,6 +307,7 @@ func TestCreateIsRetriedOnlyWhereTheServerDidNotAct(t *testing.T) {
 			assert.LessOrEqual(t, len(held), 1, "never two records")
 			assert.Equal(t, tt.wantPosts, posts)
 			assert.Len(t, rec.retries(), tt.wantPosts-1)
+			assert.Equal(t, 1, in.Fired())
 			t.Logf("create: %d POST request(s), %d retries, fake holds %d record(s), error: %v",
 				posts, len(rec.retries()), len(held), err)
 		})
@@ -388,23 +340,11 @@ func TestUploadCutByDroppedConnection(t *testing.T) {
 	uploadPath := "/v1/tasks/" + alias + "/1/attachments"
 	tests := []struct {
 		name     string
-		setup    func(t *testing.T, srv *workflowtest.Server) *httptest.Server
-		wantHeld int // attachments after the failed upload
+		fault    workflowtest.Fault // injected on the upload, once
+		wantHeld int                // attachments after the failed upload
 	}{
-		{"dropped before the server read the file", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			srv.Inject(workflowtest.Fault{Route: "POST " + uploadPath, Drop: true, Count: 1})
-			return nil
-		}, 0},
-		{"dropped after the server stored the file", func(t *testing.T, srv *workflowtest.Server) *httptest.Server {
-			var dropped atomic.Bool
-			return startFront(t, srv, func(w http.ResponseWriter, r *http.Request) bool {
-				if r.Method == http.MethodPost && r.URL.Path == uploadPath && dropped.CompareAndSwap(false, true) {
-					handleThenDrop(srv, w, r)
-					return true
-				}
-				return false
-			})
-		}, 1},
+		{"dropped before the server read the file", workflowtest.Fault{Drop: true}, 0},
+		{"dropped after the server stored the file", workflowtest.Fault{DropAfter: true}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -412,12 +352,11 @@ func TestUploadCutByDroppedConnection(t *testing.T) {
 			srv := workflowtest.Start(t)
 			srv.Seed(workflow.Tasks, alias, workflow.Record{"Title": "Contract"})
 			path, sum := writeTestFile(t, "contract.bin", size)
+			f := tt.fault
+			f.Route, f.Count = "POST "+uploadPath, 1
+			in := srv.Inject(f)
 			rec := &retryRecorder{}
-			opts := []workflow.Option{workflow.WithRetry(rec.policy(4))}
-			c := srv.Client(opts...)
-			if front := tt.setup(t, srv); front != nil {
-				c = frontClient(srv, front, opts...)
-			}
+			c := srv.Client(workflow.WithRetry(rec.policy(4)))
 
 			_, cut := c.Attachments.UploadFile(t.Context(), workflow.Tasks, alias, "1", path, nil)
 			require.Error(t, cut)
@@ -428,6 +367,7 @@ func TestUploadCutByDroppedConnection(t *testing.T) {
 			assert.LessOrEqual(t, len(held), 1, "at most one attachment")
 			assert.Equal(t, 1, countRequests(srv, http.MethodPost, uploadPath), "not retried automatically")
 			assert.Empty(t, rec.retries())
+			assert.Equal(t, 1, in.Fired())
 
 			// The caller decides to upload again.
 			att, err := c.Attachments.UploadFile(t.Context(), workflow.Tasks, alias, "1", path, nil)

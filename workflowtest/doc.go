@@ -29,6 +29,21 @@
 // clients. Ids and list order are deterministic: the same calls on a new
 // server (or after Reset) give the same ids.
 //
+// Injected faults (Fault, Inject) make matching requests fail the ways a
+// network and a busy service do: a delay, an error status with or without
+// Retry-After, a truncated JSON answer (Malformed), a connection closed
+// before the request is handled (Drop), and a connection closed after the
+// request was handled and its effects kept but before the answer was sent
+// (DropAfter): the record is created or the file stored, yet the client
+// sees only a connection error, the case to test idempotency and retries
+// of non-idempotent requests with.
+//
+//	srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/*", Count: 1, DropAfter: true})
+//	_, err := c.Records.Create(ctx, workflow.Tasks, "it-requests", rec)
+//	// err != nil (the SDK does not resend a POST after a dropped
+//	// connection), and srv.Records(workflow.Tasks, "it-requests") holds
+//	// the record.
+//
 // # Where the specification is silent
 //
 // The specification leaves many things "not shown". The fake decides them

@@ -35,16 +35,24 @@ import (
 //
 // Effects, in this order: Delay waits (ending early when the client goes
 // away or the server closes); then Drop closes the connection without an
-// answer (the request is not handled); or Status answers with that status,
-// a Retry-After of RetryAfter if set, and the usual error body (the
-// request is not handled); or Malformed with a Status answers that status
-// with a truncated JSON body; Malformed alone lets the request be handled
-// and cuts its JSON answer in half. A Delay alone only slows the request
-// down.
+// answer (the request is not handled); or DropAfter lets the request be
+// handled, its effects kept (the record created, the upload stored, and
+// so on, whatever the answer would have been), then closes the connection
+// without sending the answer: the client cannot know that the server
+// acted, the case a test of idempotency needs; or Status answers with that
+// status, a Retry-After of RetryAfter if set, and the usual error body
+// (the request is not handled); or Malformed with a Status answers that
+// status with a truncated JSON body; Malformed alone lets the request be
+// handled and cuts its JSON answer in half. A Delay alone only slows the
+// request down. Drop and DropAfter cannot be combined with each other,
+// with Status or with Malformed. A request that meets Drop or DropAfter is
+// logged with Status 0 (see RequestRecord), and before its connection is
+// closed, so Requests already holds it when the client sees the error.
 //
-// Note that Go's http.Transport itself resends a GET on a reused
-// connection that was dropped before any answer, so a single Drop on a GET
-// may not reach the caller of an http.Client.
+// Note that Go's http.Transport itself resends a GET (or another request
+// it considers replayable) on a reused connection that was dropped before
+// any answer, so a single Drop or DropAfter on a GET may not reach the
+// caller of an http.Client; with DropAfter the GET is then handled twice.
 type Fault struct {
 	Route       string
 	After       int
@@ -54,6 +62,7 @@ type Fault struct {
 	RetryAfter  time.Duration
 	Delay       time.Duration
 	Drop        bool
+	DropAfter   bool
 	Malformed   bool
 }
 
@@ -69,14 +78,16 @@ type Injection struct {
 }
 
 // Inject adds a fault and returns its handle. It panics on a fault that
-// has no effect, contradicts itself (Drop with Status or Malformed), or
-// has a malformed Route.
+// has no effect, contradicts itself (Drop with Status or Malformed,
+// DropAfter with Drop, Status or Malformed), or has a malformed Route.
 func (s *Server) Inject(f Fault) *Injection {
 	method, pattern, err := parseRoute(f.Route)
 	switch {
 	case err != nil:
-	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.Malformed:
-		err = errors.New("fault: no effect (set Status, Delay, Drop or Malformed)")
+	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed:
+		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter or Malformed)")
+	case f.DropAfter && (f.Drop || f.Status != 0 || f.Malformed):
+		err = errors.New("fault: DropAfter cannot be combined with Drop, Status or Malformed")
 	case f.Drop && (f.Status != 0 || f.Malformed):
 		err = errors.New("fault: Drop cannot be combined with Status or Malformed")
 	case f.Status != 0 && (f.Status < 100 || f.Status > 599):
@@ -225,13 +236,15 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 	}
 	switch {
 	case f.Drop:
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return true
-			}
-		}
-		panic(http.ErrAbortHandler)
+		s.drop(w, rq)
+		return true
+	case f.DropAfter:
+		// The handlers return their answer instead of writing it, so
+		// nothing has reached the connection yet: the answer is simply
+		// not sent.
+		s.serve(rq)
+		s.drop(w, rq)
+		return true
 	case f.Malformed && f.Status != 0:
 		body := fmt.Sprintf(`{"status":%d,"message":"injected fau`, f.Status)
 		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter})
@@ -259,6 +272,23 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 	return false
 }
 
+// drop logs rq with status 0, then closes the connection of w without
+// writing anything on it. Logging first means that a client which has
+// seen its connection close finds the request in Requests. Where the
+// connection cannot be taken over (HTTP/2), the handler is aborted, which
+// resets the stream.
+func (s *Server) drop(w http.ResponseWriter, rq *request) {
+	s.logRequest(rq, 0)
+	rq.logged = true
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
 // RequestRecord is a request the server received, for assertions.
 type RequestRecord struct {
 	Time       time.Time  // arrival, on the server's clock
@@ -273,9 +303,9 @@ type RequestRecord struct {
 	Fault      bool       // whether an injected fault fired
 }
 
-func (s *Server) logRequest(start time.Time, rq *request, status int) {
+func (s *Server) logRequest(rq *request, status int) {
 	rec := RequestRecord{
-		Time:       start,
+		Time:       rq.start,
 		Method:     rq.r.Method,
 		Path:       rq.r.URL.Path,
 		Query:      rq.r.URL.Query(),

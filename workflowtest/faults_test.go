@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,6 +158,114 @@ func TestFaultDrop(t *testing.T) {
 	assert.Equal(t, 201, a.do(http.MethodPost, "/tasks/it", map[string]string{"Title": "x"}).status)
 }
 
+func TestFaultDropAfter(t *testing.T) {
+	a := newAPI(t)
+	a.srv.Define(workflow.Tasks, "it", "Title")
+	in := a.srv.Inject(Fault{Route: "POST /v1/tasks/it", Count: 1, DropAfter: true})
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.srv.BaseURL()+"/tasks/it", strings.NewReader(`{"Title":"x"}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := a.srv.HTTPClient().Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	require.Error(t, err, "the connection was closed without an answer")
+	assert.NotErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 1, in.Fired())
+	held := a.srv.Records(workflow.Tasks, "it")
+	require.Len(t, held, 1, "the request was handled before the connection was dropped")
+	assert.Equal(t, workflow.Record{"id": "1", "Title": "x"}, held[0])
+	reqs := a.srv.Requests()
+	last := reqs[len(reqs)-1]
+	assert.Equal(t, http.MethodPost, last.Method)
+	assert.True(t, last.Fault)
+	assert.Equal(t, 0, last.Status, "no answer was sent")
+
+	// The next request is answered normally and gets the next id.
+	res := a.do(http.MethodPost, "/tasks/it", map[string]string{"Title": "y"})
+	assert.Equal(t, 201, res.status)
+	var created map[string]string
+	res.decode(&created)
+	assert.Equal(t, "2", created["id"])
+	assert.Len(t, a.srv.Records(workflow.Tasks, "it"), 2)
+}
+
+// retryCounter is a retry policy that never waits and records the retries.
+type retryCounter struct {
+	mu     sync.Mutex
+	events []workflow.RetryEvent
+}
+
+func (rc *retryCounter) option() workflow.Option {
+	return workflow.WithRetry(workflow.RetryPolicy{
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		OnRetry: func(ev workflow.RetryEvent) {
+			rc.mu.Lock()
+			rc.events = append(rc.events, ev)
+			rc.mu.Unlock()
+		},
+	})
+}
+
+func (rc *retryCounter) retries() []workflow.RetryEvent {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]workflow.RetryEvent(nil), rc.events...)
+}
+
+func countRequests(srv *Server, method, path string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Method == method && r.Path == path {
+			n++
+		}
+	}
+	return n
+}
+
+func TestFaultDropAfterCreateThroughTheSDK(t *testing.T) {
+	srv := Start(t)
+	srv.Define(workflow.Tasks, "it", "Title")
+	in := srv.Inject(Fault{Route: "POST /v1/tasks/it", Count: 1, DropAfter: true})
+	rc := &retryCounter{}
+	c := srv.Client(rc.option())
+
+	_, err := c.Records.Create(t.Context(), workflow.Tasks, "it", workflow.Record{"Title": "Laptop"})
+	require.Error(t, err)
+	var ae *workflow.APIError
+	assert.False(t, errors.As(err, &ae), "no answer arrived: %v", err)
+	assert.Equal(t, 1, in.Fired())
+	held := srv.Records(workflow.Tasks, "it")
+	require.Len(t, held, 1, "the server acted exactly once")
+	assert.Equal(t, "Laptop", held[0]["Title"])
+	assert.Equal(t, 1, countRequests(srv, http.MethodPost, "/v1/tasks/it"), "a POST is not resent after a dropped connection")
+	assert.Empty(t, rc.retries())
+}
+
+func TestFaultDropAfterGetIsRetriedByTheSDK(t *testing.T) {
+	srv := Start(t)
+	seedTasks(srv, 1)
+	in := srv.Inject(Fault{Route: "GET /v1/tasks/it/1", Count: 1, DropAfter: true})
+	// Without keep-alive every request has a connection of its own, so
+	// Go's transport cannot resend the GET by itself: the SDK must.
+	tr := &http.Transport{DisableKeepAlives: true}
+	t.Cleanup(tr.CloseIdleConnections)
+	rc := &retryCounter{}
+	c := srv.Client(rc.option(), workflow.WithHTTPClient(&http.Client{Transport: tr}))
+
+	got, err := c.Records.Get(t.Context(), workflow.Tasks, "it", "1")
+	require.NoError(t, err)
+	assert.Equal(t, "Task 1", got["Title"])
+	assert.Equal(t, 1, in.Fired())
+	assert.Equal(t, 2, countRequests(srv, http.MethodGet, "/v1/tasks/it/1"), "handled, dropped, then answered")
+	retries := rc.retries()
+	require.Len(t, retries, 1)
+	assert.Equal(t, http.MethodGet, retries[0].Method)
+	assert.Error(t, retries[0].Err, "retried after the dropped connection")
+	assert.Zero(t, retries[0].StatusCode)
+}
+
 func TestFaultMalformed(t *testing.T) {
 	a := newAPI(t)
 	seedTasks(a.srv, 1)
@@ -216,11 +325,20 @@ func TestFaultRoutePatterns(t *testing.T) {
 		{Route: "GET a", Status: 500},
 		{Route: "/a"},
 		{Route: "/a", Drop: true, Status: 500},
+		{Route: "/a", DropAfter: true, Drop: true},
+		{Route: "/a", DropAfter: true, Status: 500},
+		{Route: "/a", DropAfter: true, Malformed: true},
 		{Route: "/a", Status: 42},
 		{Route: "/a", Status: 500, Probability: 2},
 		{Route: "/a", Status: 500, Count: -1},
 	} {
 		assert.Panics(t, func() { srv.Inject(bad) }, "%+v", bad)
+	}
+	for _, good := range []Fault{
+		{Route: "/a", DropAfter: true},
+		{Route: "/a", DropAfter: true, Delay: time.Millisecond, Count: 1},
+	} {
+		assert.NotPanics(t, func() { srv.Inject(good).Remove() }, "%+v", good)
 	}
 }
 

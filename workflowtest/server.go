@@ -309,6 +309,8 @@ func (s *Server) Reset() {
 // request is one request on its way through the server.
 type request struct {
 	r          *http.Request
+	start      time.Time // arrival, on the server's clock
+	logged     bool      // whether logRequest has been called
 	route      string
 	user       *user
 	clientID   string
@@ -381,10 +383,13 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // ServeHTTP implements http.Handler: faults, authentication, the rate
 // limit, routing, permissions and the handlers, in that order.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := s.Now()
-	rq := &request{r: r}
+	rq := &request{r: r, start: s.Now()}
 	sw := &statusWriter{ResponseWriter: w}
-	defer func() { s.logRequest(start, rq, sw.status) }()
+	defer func() {
+		if !rq.logged {
+			s.logRequest(rq, sw.status)
+		}
+	}()
 
 	if f := s.pickFault(r); f != nil {
 		rq.fault = true
