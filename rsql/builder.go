@@ -81,16 +81,20 @@ func (f FieldRef) NotILike(v any) Expr { return f.cmp(OpNotILike, v) }
 
 // IsNull builds name==null.
 func (f FieldRef) IsNull() Expr {
-	return &Comparison{Field: f.name, Op: OpEq, Values: []Value{{Null: true}}}
+	c := newComparison(f.name, OpEq, 1)
+	c.Values = append(c.Values, Value{Null: true})
+	return c
 }
 
 // NotNull builds name!=null.
 func (f FieldRef) NotNull() Expr {
-	return &Comparison{Field: f.name, Op: OpNe, Values: []Value{{Null: true}}}
+	c := newComparison(f.name, OpNe, 1)
+	c.Values = append(c.Values, Value{Null: true})
+	return c
 }
 
 func (f FieldRef) cmp(op Operator, vs ...any) *Comparison {
-	c := &Comparison{Field: f.name, Op: op, Values: make([]Value, 0, len(vs))}
+	c := newComparison(f.name, op, len(vs))
 	for i, v := range vs {
 		val, err := toValue(v)
 		if err != nil {
@@ -104,6 +108,28 @@ func (f FieldRef) cmp(op Operator, vs ...any) *Comparison {
 		c.Values = append(c.Values, val)
 	}
 	return c
+}
+
+// newComparison returns a comparison with an empty Values slice of
+// capacity n, allocated together with the comparison when n is 1 or 2.
+func newComparison(field string, op Operator, n int) *Comparison {
+	switch n {
+	case 1:
+		x := &struct {
+			c Comparison
+			v [1]Value
+		}{}
+		x.c = Comparison{Field: field, Op: op, Values: x.v[:0:1]}
+		return &x.c
+	case 2:
+		x := &struct {
+			c Comparison
+			v [2]Value
+		}{}
+		x.c = Comparison{Field: field, Op: op, Values: x.v[:0:2]}
+		return &x.c
+	}
+	return &Comparison{Field: field, Op: op, Values: make([]Value, 0, n)}
 }
 
 // toValue converts a Go value to a Value; see the package documentation.

@@ -24,14 +24,53 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("rsql: at offset %d: expected %s, found %s", e.Offset, e.Expected, e.Found)
 }
 
-var eqOps = map[string]Operator{
-	"gt": OpGt, "ge": OpGe, "lt": OpLt, "le": OpLe,
-	"bt": OpBetween, "nbt": OpNotBetween, "in": OpIn, "out": OpNotIn,
-	"lk": OpLike, "lki": OpILike,
-}
-
-var bangOps = map[string]Operator{
-	"bt": OpNotBetween, "in": OpNotIn, "lk": OpNotLike, "lki": OpNotILike,
+// lookupOp returns the operator =name= (or !name= if bang), matching the
+// name without regard to case. name is made of ASCII letters.
+func lookupOp(bang bool, name string) (Operator, bool) {
+	if len(name) < 2 || len(name) > 3 {
+		return "", false
+	}
+	var b [3]byte
+	for i := range len(name) {
+		b[i] = name[i] | 0x20 // lower case
+	}
+	lower := string(b[:len(name)])
+	if bang {
+		switch lower {
+		case "bt":
+			return OpNotBetween, true
+		case "in":
+			return OpNotIn, true
+		case "lk":
+			return OpNotLike, true
+		case "lki":
+			return OpNotILike, true
+		}
+		return "", false
+	}
+	switch lower {
+	case "gt":
+		return OpGt, true
+	case "ge":
+		return OpGe, true
+	case "lt":
+		return OpLt, true
+	case "le":
+		return OpLe, true
+	case "bt":
+		return OpBetween, true
+	case "nbt":
+		return OpNotBetween, true
+	case "in":
+		return OpIn, true
+	case "out":
+		return OpNotIn, true
+	case "lk":
+		return OpLike, true
+	case "lki":
+		return OpILike, true
+	}
+	return "", false
 }
 
 // Parse parses filter text. It returns the tree as written (parentheses
@@ -42,7 +81,8 @@ var bangOps = map[string]Operator{
 // unescaped. Errors are of type *ParseError. See the package documentation
 // for the accepted syntax.
 func Parse(s string) (Expr, error) {
-	p := &parser{s: s}
+	p := parser{s: s}
+	p.init()
 	e, err := p.or()
 	if err != nil {
 		return nil, err
@@ -53,10 +93,83 @@ func Parse(s string) (Expr, error) {
 	return e, nil
 }
 
+// The parser takes the comparisons and values of the tree from slabs
+// (chunks of at most maxChunk) sized from an upper bound of how many the
+// input can hold, and collects the operands of the node being parsed on a
+// stack shared by all nodes, so that a tree costs a few allocations
+// besides its nodes' operand slices. Values are substrings of the input,
+// except quoted values containing escapes.
 type parser struct {
 	s     string
 	pos   int
 	depth int
+
+	cmps     []Comparison // unused comparisons of the current chunk
+	cmpsLeft int          // upper bound of the comparisons still to parse
+	vals     []Value      // values of the current chunk; cap is the chunk
+	list     int          // start in vals of the values being parsed
+	valsLeft int          // upper bound of the values still to parse
+	stack    []Expr       // operands of the nodes being parsed
+}
+
+const maxChunk = 64
+
+func (p *parser) init() {
+	seps := strings.Count(p.s, ";") + strings.Count(p.s, ",")
+	// Every comparison but the first follows a ';' or ','; every value
+	// but the first of a comparison follows a ':' or ','.
+	p.cmpsLeft = 1 + seps
+	p.valsLeft = 1 + seps + strings.Count(p.s, ":")
+	p.stack = make([]Expr, 0, min(p.cmpsLeft, maxChunk))
+}
+
+// allocComparison returns a zero Comparison for the tree.
+func (p *parser) allocComparison() *Comparison {
+	if len(p.cmps) == 0 {
+		p.cmps = make([]Comparison, max(1, min(p.cmpsLeft, maxChunk)))
+	}
+	c := &p.cmps[0]
+	p.cmps = p.cmps[1:]
+	p.cmpsLeft--
+	return c
+}
+
+// beginValues starts the values of a comparison; addValue appends one,
+// and endValues returns them.
+func (p *parser) beginValues() { p.list = len(p.vals) }
+
+func (p *parser) addValue(v Value) {
+	if len(p.vals) == cap(p.vals) {
+		cur := p.vals[p.list:]
+		n := max(2*len(cur), min(p.valsLeft, maxChunk), 1)
+		p.vals = append(make([]Value, 0, n), cur...)
+		p.list = 0
+	}
+	p.vals = append(p.vals, v)
+	p.valsLeft--
+}
+
+func (p *parser) endValues() []Value {
+	return p.vals[p.list:len(p.vals):len(p.vals)]
+}
+
+// node returns the operands pushed on the stack since base as a node of
+// their own (a new slice), or the operand if there is only one, and pops
+// them.
+func (p *parser) node(base int, and bool) Expr {
+	ops := p.stack[base:]
+	var e Expr
+	switch {
+	case len(ops) == 1:
+		e = ops[0]
+	case and:
+		e = &AndExpr{Operands: append([]Expr(nil), ops...)}
+	default:
+		e = &OrExpr{Operands: append([]Expr(nil), ops...)}
+	}
+	clear(ops)
+	p.stack = p.stack[:base]
+	return e
 }
 
 func (p *parser) fail(expected string) *ParseError {
@@ -94,8 +207,26 @@ func (p *parser) eat(c byte) bool {
 	return false
 }
 
+// asciiSpace[c] is set for the ASCII bytes that unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// fieldStop[c] is set for the bytes of reservedFieldChars.
+var fieldStop = func() (t [256]bool) {
+	for i := range len(reservedFieldChars) {
+		t[reservedFieldChars[i]] = true
+	}
+	return t
+}()
+
 func (p *parser) space() {
 	for p.pos < len(p.s) {
+		if c := p.s[p.pos]; c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				return
+			}
+			p.pos++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(p.s[p.pos:])
 		if !unicode.IsSpace(r) {
 			return
@@ -104,50 +235,63 @@ func (p *parser) space() {
 	}
 }
 
+// trimRightSpace is strings.TrimRightFunc(s, unicode.IsSpace).
+func trimRightSpace(s string) string {
+	for len(s) > 0 {
+		if c := s[len(s)-1]; c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				return s
+			}
+			s = s[:len(s)-1]
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !unicode.IsSpace(r) {
+			return s
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
 func (p *parser) or() (Expr, error) {
-	var ops []Expr
+	base := len(p.stack)
 	for {
 		e, err := p.and()
 		if err != nil {
 			return nil, err
 		}
 		if o, ok := e.(*OrExpr); ok {
-			ops = append(ops, o.Operands...)
+			p.stack = append(p.stack, o.Operands...)
 		} else {
-			ops = append(ops, e)
+			p.stack = append(p.stack, e)
 		}
 		p.space()
 		if !p.eat(',') {
 			break
 		}
 	}
-	if len(ops) == 1 {
-		return ops[0], nil
-	}
-	return &OrExpr{Operands: ops}, nil
+	return p.node(base, false), nil
 }
 
 func (p *parser) and() (Expr, error) {
-	var ops []Expr
+	base := len(p.stack)
 	for {
 		e, err := p.term()
 		if err != nil {
 			return nil, err
 		}
 		if a, ok := e.(*AndExpr); ok {
-			ops = append(ops, a.Operands...)
+			p.stack = append(p.stack, a.Operands...)
 		} else {
-			ops = append(ops, e)
+			p.stack = append(p.stack, e)
 		}
 		p.space()
 		if !p.eat(';') {
 			break
 		}
 	}
-	if len(ops) == 1 {
-		return ops[0], nil
-	}
-	return &AndExpr{Operands: ops}, nil
+	return p.node(base, true), nil
 }
 
 func (p *parser) term() (Expr, error) {
@@ -174,10 +318,10 @@ func (p *parser) term() (Expr, error) {
 
 func (p *parser) comparison() (Expr, error) {
 	start := p.pos
-	for p.pos < len(p.s) && strings.IndexByte(reservedFieldChars, p.s[p.pos]) < 0 {
+	for p.pos < len(p.s) && !fieldStop[p.s[p.pos]] {
 		p.pos++
 	}
-	field := strings.TrimRightFunc(p.s[start:p.pos], unicode.IsSpace)
+	field := trimRightSpace(p.s[start:p.pos])
 	if field == "" {
 		return nil, p.fail("field name")
 	}
@@ -185,21 +329,24 @@ func (p *parser) comparison() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Comparison{Field: field, Op: op}
 	p.space()
+	p.beginValues()
 	switch {
 	case op.isMulti() && p.peek() == '(':
-		c.Values, err = p.parenList(op)
+		err = p.parenList(op)
 	case op.isMulti():
-		c.Values, err = p.colonList(op)
+		err = p.colonList(op)
 	default:
 		var v Value
-		v, err = p.value(false)
-		c.Values = []Value{v}
+		if v, err = p.value(false); err == nil {
+			p.addValue(v)
+		}
 	}
 	if err != nil {
 		return nil, err
 	}
+	c := p.allocComparison()
+	c.Field, c.Op, c.Values = field, op, p.endValues()
 	return c, nil
 }
 
@@ -228,11 +375,7 @@ func (p *parser) operator() (Operator, error) {
 	if j >= len(p.s) || p.s[j] != '=' {
 		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j]))
 	}
-	table := eqOps
-	if c == '!' {
-		table = bangOps
-	}
-	op, ok := table[strings.ToLower(p.s[start+1:j])]
+	op, ok := lookupOp(c == '!', p.s[start+1:j])
 	if !ok {
 		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j+1]))
 	}
@@ -241,55 +384,57 @@ func (p *parser) operator() (Operator, error) {
 }
 
 // colonList parses v1:v2:... for a list or range operator.
-func (p *parser) colonList(op Operator) ([]Value, error) {
-	var vals []Value
+func (p *parser) colonList(op Operator) error {
+	n := 0
 	for {
 		v, err := p.value(true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		vals = append(vals, v)
+		p.addValue(v)
+		n++
 		p.space()
 		if p.peek() != ':' {
 			break
 		}
-		if op.isRange() && len(vals) == 2 {
-			return nil, p.fail("only two values")
+		if op.isRange() && n == 2 {
+			return p.fail("only two values")
 		}
 		p.pos++
 	}
-	if op.isRange() && len(vals) != 2 {
-		return nil, p.fail("':' and a second value")
+	if op.isRange() && n != 2 {
+		return p.fail("':' and a second value")
 	}
-	return vals, nil
+	return nil
 }
 
 // parenList parses (v1,v2,...), the list form of other RSQL dialects, in
 // which ':' is an ordinary character.
-func (p *parser) parenList(op Operator) ([]Value, error) {
+func (p *parser) parenList(op Operator) error {
 	p.pos++ // '('
-	var vals []Value
+	n := 0
 	for {
 		v, err := p.value(false)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		vals = append(vals, v)
+		p.addValue(v)
+		n++
 		p.space()
 		switch {
 		case p.peek() == ',':
-			if op.isRange() && len(vals) == 2 {
-				return nil, p.fail("only two values")
+			if op.isRange() && n == 2 {
+				return p.fail("only two values")
 			}
 			p.pos++
 		case p.peek() == ')':
-			if op.isRange() && len(vals) != 2 {
-				return nil, p.fail("',' and a second value")
+			if op.isRange() && n != 2 {
+				return p.fail("',' and a second value")
 			}
 			p.pos++
-			return vals, nil
+			return nil
 		default:
-			return nil, p.fail("',' or ')'")
+			return p.fail("',' or ')'")
 		}
 	}
 }
@@ -309,7 +454,7 @@ func (p *parser) value(colon bool) (Value, error) {
 		}
 		p.pos++
 	}
-	text := strings.TrimRightFunc(p.s[start:p.pos], unicode.IsSpace)
+	text := trimRightSpace(p.s[start:p.pos])
 	if text == "" {
 		return Value{}, p.fail("value")
 	}
@@ -320,30 +465,40 @@ func (p *parser) value(colon bool) (Value, error) {
 }
 
 // quoted parses a value in double or single quotes; a backslash makes the
-// next byte literal.
+// next byte literal. Without backslashes the value is a substring of the
+// input.
 func (p *parser) quoted() (Value, error) {
 	q := p.s[p.pos]
-	p.pos++
+	start := p.pos + 1
+	i := start
+	for i < len(p.s) && p.s[i] != q && p.s[i] != '\\' {
+		i++
+	}
+	if i < len(p.s) && p.s[i] == q {
+		p.pos = i + 1
+		return Value{Text: p.s[start:i]}, nil
+	}
 	var b strings.Builder
-	for {
-		if p.pos >= len(p.s) {
-			return Value{}, p.fail("closing " + strconv.QuoteRune(rune(q)))
-		}
-		c := p.s[p.pos]
-		switch {
-		case c == '\\':
-			if p.pos+1 >= len(p.s) {
-				p.pos = len(p.s)
-				return Value{}, p.fail("closing " + strconv.QuoteRune(rune(q)))
+	seg := start // start of the bytes not yet written to b
+	for i < len(p.s) {
+		switch p.s[i] {
+		case '\\':
+			if i+1 >= len(p.s) {
+				i = len(p.s)
+				continue
 			}
-			b.WriteByte(p.s[p.pos+1])
-			p.pos += 2
-		case c == q:
-			p.pos++
+			b.WriteString(p.s[seg:i])
+			b.WriteByte(p.s[i+1])
+			i += 2
+			seg = i
+		case q:
+			b.WriteString(p.s[seg:i])
+			p.pos = i + 1
 			return Value{Text: b.String()}, nil
 		default:
-			b.WriteByte(c)
-			p.pos++
+			i++
 		}
 	}
+	p.pos = len(p.s)
+	return Value{}, p.fail("closing " + strconv.QuoteRune(rune(q)))
 }

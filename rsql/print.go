@@ -36,6 +36,14 @@ func render(e Expr) (string, error) {
 		}
 		return renderRaw(string(*r))
 	}
+	if s, ok := printConjunction(e); ok {
+		return s, nil
+	}
+	return renderDNF(e)
+}
+
+// renderDNF validates e and prints it by way of its disjunctive normal form.
+func renderDNF(e Expr) (string, error) {
 	d, err := toDNF(e)
 	if err != nil {
 		return "", err
@@ -189,15 +197,27 @@ func checkField(name string) error {
 	if name == "" {
 		return errors.New("rsql: empty field name")
 	}
-	first, _ := utf8.DecodeRuneInString(name)
-	last, _ := utf8.DecodeLastRuneInString(name)
-	if unicode.IsSpace(first) || unicode.IsSpace(last) {
+	if startsWithSpace(name) || len(trimRightSpace(name)) != len(name) {
 		return fmt.Errorf("rsql: field name %q must not start or end with whitespace", name)
 	}
-	if i := strings.IndexAny(name, reservedFieldChars); i >= 0 {
-		return fmt.Errorf("rsql: field name %q must not contain %q (reserved by the filter syntax)", name, name[i:i+1])
+	for i := range len(name) {
+		if fieldStop[name[i]] { // the reserved characters are ASCII
+			return fmt.Errorf("rsql: field name %q must not contain %q (reserved by the filter syntax)", name, name[i:i+1])
+		}
 	}
 	return nil
+}
+
+// startsWithSpace reports whether s starts with a rune unicode.IsSpace accepts.
+func startsWithSpace(s string) bool {
+	if s == "" {
+		return false
+	}
+	if c := s[0]; c < utf8.RuneSelf {
+		return asciiSpace[c]
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
 }
 
 // expand applies the ':' rewrites to a valid comparison.
@@ -232,39 +252,31 @@ func hasColon(v Value) bool { return !v.Null && strings.Contains(v.Text, ":") }
 
 // product distributes AND over two disjunctions.
 func product(a, b []clause) ([]clause, error) {
-	var out []clause
-	seen := map[string]bool{}
+	var out clauseSet
 	count := 0
 	for _, x := range a {
 		for _, y := range b {
-			c := dedupeClause(append(append(clause{}, x...), y...))
-			k := clauseKey(c)
-			if seen[k] {
+			c := make(clause, 0, len(x)+len(y))
+			c = dedupeClause(append(append(c, x...), y...))
+			if !out.add(c) {
 				continue
 			}
-			seen[k] = true
-			out = append(out, c)
 			if count += len(c); count > maxComparisons {
 				return nil, errTooLarge
 			}
 		}
 	}
-	return out, nil
+	return out.list, nil
 }
 
 // disjunction drops duplicate clauses, merges same-field == / =in=
 // alternatives into one =in= and checks the size bound.
 func disjunction(cs []clause) ([]clause, error) {
-	seen := map[string]bool{}
-	uniq := cs[:0:0]
+	uniq := clauseSet{list: make([]clause, 0, len(cs))}
 	for _, c := range cs {
-		k := clauseKey(c)
-		if !seen[k] {
-			seen[k] = true
-			uniq = append(uniq, c)
-		}
+		uniq.add(c)
 	}
-	out := mergeIn(uniq)
+	out := mergeIn(uniq.list)
 	count := 0
 	for _, c := range out {
 		count += len(c)
@@ -273,6 +285,73 @@ func disjunction(cs []clause) ([]clause, error) {
 		return nil, errTooLarge
 	}
 	return out, nil
+}
+
+// smallSet is the size up to which sets of clauses or comparisons are
+// searched one by one rather than through a map of their keys.
+const smallSet = 16
+
+// clauseSet is a list of distinct clauses, in the order they were added.
+// Two clauses are the same if they have the same comparisons in any order
+// (clauseKey). Every clause is free of duplicate comparisons (expand,
+// product and mergeIn only make such clauses), so that is set equality.
+type clauseSet struct {
+	list []clause
+	keys map[string]bool // the clauseKey of each clause, once there are many
+}
+
+// add adds c unless the set holds it already, and reports whether it did.
+func (s *clauseSet) add(c clause) bool {
+	if s.keys == nil && len(s.list) < smallSet {
+		for _, x := range s.list {
+			if sameClause(x, c) {
+				return false
+			}
+		}
+		s.list = append(s.list, c)
+		return true
+	}
+	if s.keys == nil {
+		s.keys = make(map[string]bool, 2*len(s.list))
+		for _, x := range s.list {
+			s.keys[clauseKey(x)] = true
+		}
+	}
+	k := clauseKey(c)
+	if s.keys[k] {
+		return false
+	}
+	s.keys[k] = true
+	s.list = append(s.list, c)
+	return true
+}
+
+// sameClause reports whether the clauses a and b, each without duplicate
+// comparisons, hold the same comparisons.
+func sameClause(a, b clause) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.ContainsFunc(b, func(y *Comparison) bool { return sameComparison(x, y) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameComparison reports whether a and b have the same cmpKey: the same
+// field, operator and values (null values being equal whatever their Text).
+func sameComparison(a, b *Comparison) bool {
+	if a.Field != b.Field || a.Op != b.Op || len(a.Values) != len(b.Values) {
+		return false
+	}
+	for i := range a.Values {
+		if !sameValue(a.Values[i], b.Values[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeable reports the field of a clause that is a single == or =in=
@@ -289,7 +368,29 @@ func mergeable(c clause) (string, bool) {
 	return c[0].Field, true
 }
 
+// anyMerge reports whether two mergeable clauses of cs have the same field.
+func anyMerge(cs []clause) bool {
+	if len(cs) > 4*smallSet {
+		return true // let mergeIn find out
+	}
+	var fields [4 * smallSet]string
+	n := 0
+	for _, c := range cs {
+		if f, ok := mergeable(c); ok {
+			if slices.Contains(fields[:n], f) {
+				return true
+			}
+			fields[n] = f
+			n++
+		}
+	}
+	return false
+}
+
 func mergeIn(cs []clause) []clause {
+	if !anyMerge(cs) {
+		return cs
+	}
 	n := map[string]int{}
 	for _, c := range cs {
 		if f, ok := mergeable(c); ok {
@@ -322,9 +423,18 @@ func mergeIn(cs []clause) []clause {
 	return out
 }
 
+// dedupeClause drops the repeated comparisons of c, in place.
 func dedupeClause(c clause) clause {
-	seen := map[string]bool{}
 	out := c[:0]
+	if len(c) <= smallSet {
+		for _, x := range c {
+			if !slices.ContainsFunc(out, func(y *Comparison) bool { return sameComparison(x, y) }) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(c))
 	for _, x := range c {
 		k := cmpKey(x)
 		if !seen[k] {
@@ -370,7 +480,17 @@ func clauseKey(c clause) string {
 }
 
 func format(d []clause) string {
+	size := 0
+	for _, c := range d {
+		for _, x := range c {
+			size += len(x.Field) + len(x.Op) + 1
+			for _, v := range x.Values {
+				size += len(v.Text) + 3
+			}
+		}
+	}
 	var b strings.Builder
+	b.Grow(size)
 	for i, c := range d {
 		if i > 0 {
 			b.WriteByte(',')
@@ -385,40 +505,69 @@ func format(d []clause) string {
 				if k > 0 {
 					b.WriteByte(':')
 				}
-				b.WriteString(formatValue(v))
+				writeValue(&b, v)
 			}
 		}
 	}
 	return b.String()
 }
 
-func formatValue(v Value) string {
+// writeValue writes v as it appears in a filter: null, the text, or the
+// text in double quotes with " and \ escaped.
+func writeValue(b *strings.Builder, v Value) {
 	if v.Null {
-		return "null"
+		b.WriteString("null")
+		return
 	}
 	if !needsQuote(v.Text) {
-		return v.Text
+		b.WriteString(v.Text)
+		return
 	}
-	var b strings.Builder
 	b.WriteByte('"')
-	for i := 0; i < len(v.Text); i++ {
-		if c := v.Text[i]; c == '"' || c == '\\' {
-			b.WriteByte('\\')
+	s := v.Text
+	for {
+		i := strings.IndexAny(s, `"\`)
+		if i < 0 {
+			break
 		}
-		b.WriteByte(v.Text[i])
+		b.WriteString(s[:i])
+		b.WriteByte('\\')
+		b.WriteByte(s[i])
+		s = s[i+1:]
 	}
+	b.WriteString(s)
 	b.WriteByte('"')
-	return b.String()
 }
 
+// quoteByte[c] is set for the ASCII bytes that force a value to be quoted:
+// whitespace and quoteChars.
+var quoteByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = unicode.IsSpace(rune(c)) || strings.ContainsRune(quoteChars, rune(c))
+	}
+	return t
+}()
+
+// needsQuote reports whether s must be quoted: it is empty, is the word
+// null, or contains whitespace or one of quoteChars.
 func needsQuote(s string) bool {
 	if s == "" || s == "null" {
 		return true
 	}
-	for _, r := range s {
-		if unicode.IsSpace(r) || strings.ContainsRune(quoteChars, r) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if quoteByte[c] {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
 			return true
 		}
+		i += n
 	}
 	return false
 }
