@@ -1,31 +1,39 @@
 package workflow_test
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"slices"
-	"strconv"
 	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-func ExampleRecordsService_List() {
-	srv := newListExampleServer()
-	defer srv.Close()
-	c := newListExampleClient(srv)
+// exampleRequests are the records of tasks/it-requests the examples below
+// seed into the fake service; it gives them the ids "1" to "5".
+var exampleRequests = []workflow.Record{
+	{"Title": "Printer jammed", "Status": "Open", "Priority": "1", "Due Date": "2024-03-01T09:00:00.000Z"},
+	{"Title": "New laptop", "Status": "Done", "Priority": "3"},
+	{"Title": "VPN access", "Status": "Open", "Priority": "2"},
+	{"Title": "Password reset", "Status": "Open", "Priority": "1", "Due Date": "2024-03-04T17:00:00.000Z"},
+	{"Title": "Broken chair", "Status": "Done", "Priority": "3"},
+}
 
-	// The first page of open requests, two at a time.
-	page, err := c.Records.List(context.Background(), workflow.Tasks, "it-requests", &workflow.ListOptions{
+func ExampleRecordsService_List() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	srv.Seed(workflow.Tasks, "it-requests", exampleRequests...)
+	c := srv.Client()
+	ctx := context.Background()
+
+	// The first page of open requests of priority 1 or 2, two at a time.
+	opts := &workflow.ListOptions{
 		First:  2,
 		Filter: rsql.And(rsql.Field("Status").Eq("Open"), rsql.Field("Priority").In(1, 2)),
-	})
+	}
+	page, err := c.Records.List(ctx, workflow.Tasks, "it-requests", opts)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -33,18 +41,31 @@ func ExampleRecordsService_List() {
 	for _, item := range page.Items {
 		fmt.Println(item.Data["id"], item.Data["Title"])
 	}
-	fmt.Println("more:", page.Paging.HasNextPage, "next page after:", page.Paging.EndCursor)
+	fmt.Println("more:", page.Paging.HasNextPage)
+
+	// The next page starts after the end cursor of this one.
+	opts.After = page.Paging.EndCursor
+	if page, err = c.Records.List(ctx, workflow.Tasks, "it-requests", opts); err != nil {
+		log.Fatal(err)
+	}
+	for _, item := range page.Items {
+		fmt.Println(item.Data["id"], item.Data["Title"])
+	}
+	fmt.Println("more:", page.Paging.HasNextPage)
 	// Output:
 	// matching: 3
 	// 1 Printer jammed
 	// 3 VPN access
-	// more: true next page after: cur-3
+	// more: true
+	// 4 Password reset
+	// more: false
 }
 
 func ExampleRecordsService_All() {
-	srv := newListExampleServer()
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
-	c := newListExampleClient(srv)
+	srv.Seed(workflow.Tasks, "it-requests", exampleRequests...)
+	c := srv.Client()
 
 	// All follows the page cursors (here three pages of two records).
 	for item, err := range c.Records.All(context.Background(), workflow.Tasks, "it-requests", &workflow.ListOptions{First: 2}) {
@@ -62,9 +83,10 @@ func ExampleRecordsService_All() {
 }
 
 func ExampleRecordsService_All_backward() {
-	srv := newListExampleServer()
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
-	c := newListExampleClient(srv)
+	srv.Seed(workflow.Tasks, "it-requests", exampleRequests...)
+	c := srv.Client()
 
 	// Last (or Before) walks from the end of the list towards its start.
 	for item, err := range c.Records.All(context.Background(), workflow.Tasks, "it-requests", &workflow.ListOptions{Last: 2}) {
@@ -82,9 +104,10 @@ func ExampleRecordsService_All_backward() {
 }
 
 func ExampleRecordsService_All_resume() {
-	srv := newListExampleServer()
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
-	c := newListExampleClient(srv)
+	srv.Seed(workflow.Tasks, "it-requests", exampleRequests...)
+	c := srv.Client()
 	ctx := context.Background()
 
 	// Work through the records, remembering the cursor of the last one
@@ -127,9 +150,10 @@ type ITRequest struct {
 }
 
 func ExampleAllAs() {
-	srv := newListExampleServer()
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
-	c := newListExampleClient(srv)
+	srv.Seed(workflow.Tasks, "it-requests", exampleRequests...)
+	c := srv.Client()
 
 	opts := &workflow.ListOptions{Filter: rsql.Field("Status").Eq("Open"), Prefetch: true}
 	for req, err := range workflow.AllAs[ITRequest](context.Background(), c.Records, workflow.Tasks, "it-requests", opts) {
@@ -184,89 +208,4 @@ func ExampleFormatTime() {
 	// Output:
 	// 2024-03-01T09:00:00.000Z
 	// true
-}
-
-// newListExampleClient returns a client for the example server.
-func newListExampleClient(srv *httptest.Server) *workflow.Client {
-	c, err := workflow.NewClient(
-		workflow.WithCredentials("example-id", "example-secret"),
-		workflow.WithEndpoint(srv.URL+"/v1", srv.URL),
-	)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return c
-}
-
-// newListExampleServer is a tiny stand-in for the service: a token endpoint
-// and the record list of tasks/it-requests, with cursors both ways and
-// filters of ==, =in=, ';' and ','.
-func newListExampleServer() *httptest.Server {
-	records := []workflow.Record{
-		{"id": "1", "Title": "Printer jammed", "Status": "Open", "Priority": "1", "Due Date": "2024-03-01T09:00:00.000Z"},
-		{"id": "2", "Title": "New laptop", "Status": "Done", "Priority": "3"},
-		{"id": "3", "Title": "VPN access", "Status": "Open", "Priority": "2"},
-		{"id": "4", "Title": "Password reset", "Status": "Open", "Priority": "1", "Due Date": "2024-03-04T17:00:00.000Z"},
-		{"id": "5", "Title": "Broken chair", "Status": "Done", "Priority": "3"},
-	}
-	var match func(e rsql.Expr, r workflow.Record) bool
-	match = func(e rsql.Expr, r workflow.Record) bool {
-		switch e := e.(type) {
-		case *rsql.Comparison:
-			return slices.ContainsFunc(e.Values, func(v rsql.Value) bool { return r[e.Field] == v.Text })
-		case *rsql.AndExpr:
-			return !slices.ContainsFunc(e.Operands, func(o rsql.Expr) bool { return !match(o, r) })
-		case *rsql.OrExpr:
-			return slices.ContainsFunc(e.Operands, func(o rsql.Expr) bool { return match(o, r) })
-		}
-		return false
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /oauth/token", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"access_token":"example-token","token_type":"bearer","expires_in":86400}`))
-	})
-	mux.HandleFunc("GET /v1/tasks/it-requests", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		list := records
-		if f := q.Get("filter"); f != "" {
-			expr, err := rsql.Parse(f)
-			if err != nil {
-				http.Error(w, `{"status":400,"message":"bad filter"}`, http.StatusBadRequest)
-				return
-			}
-			list = slices.DeleteFunc(slices.Clone(records), func(r workflow.Record) bool { return !match(expr, r) })
-		}
-		pos := func(cursor string) int { // index of the record the cursor marks
-			return slices.IndexFunc(list, func(r workflow.Record) bool { return "cur-"+r["id"] == cursor })
-		}
-		lo, hi := 0, len(list)
-		if n, _ := strconv.Atoi(q.Get("last")); n > 0 || q.Has("before") {
-			if q.Has("before") {
-				hi = pos(q.Get("before"))
-			}
-			lo = max(0, hi-cmp.Or(n, 100))
-		} else {
-			n, _ := strconv.Atoi(q.Get("first"))
-			if q.Has("after") {
-				lo = pos(q.Get("after")) + 1
-			}
-			hi = min(len(list), lo+cmp.Or(n, 100))
-		}
-		type item struct {
-			Data   workflow.Record `json:"data"`
-			Cursor string          `json:"cursor"`
-		}
-		items := []item{}
-		for _, r := range list[lo:hi] {
-			items = append(items, item{r, "cur-" + r["id"]})
-		}
-		paging := workflow.PagingState{HasNextPage: hi < len(list), HasPreviousPage: lo > 0}
-		if len(items) > 0 {
-			paging.StartCursor, paging.EndCursor = items[0].Cursor, items[len(items)-1].Cursor
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"items": items, "total": len(list), "paging": paging})
-	})
-	return httptest.NewServer(mux)
 }

@@ -2,41 +2,31 @@ package workflow_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
-	"maps"
-	"net/http"
-	"net/http/httptest"
 	"slices"
-	"sync"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
 // ExampleUsersService_Deactivate deactivates a user. The service may answer
 // with the user or with no body; in the second case Deactivate returns a
 // nil user and the example reads it back with Get.
 func ExampleUsersService_Deactivate() {
-	srv := newUsersExampleServer() // stands in for the service
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
-	c, err := workflow.NewClient(
-		workflow.WithCredentials("client-id", "client-secret"),
-		workflow.WithEndpoint(srv.URL+"/v1", srv.URL),
-		workflow.WithHTTPClient(srv.Client()),
-	)
-	if err != nil {
-		log.Fatal(err)
-	}
+	bo := srv.AddUser("bo@example.com", "Bo", "Berg").UserID
+	c := srv.Client()
 	ctx := context.Background()
 
-	u, err := c.Users.Deactivate(ctx, "u-bo")
+	u, err := c.Users.Deactivate(ctx, bo)
 	if err != nil {
 		log.Fatal(err)
 	}
 	if u == nil { // no body in the response
-		if u, err = c.Users.Get(ctx, "u-bo"); err != nil {
+		if u, err = c.Users.Get(ctx, bo); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -49,26 +39,25 @@ func ExampleUsersService_Deactivate() {
 	}
 	// Output:
 	// bo@example.com active: false
-	// u-nobody: 404 user not found
+	// u-nobody: 404 no user with id "u-nobody"
 }
 
 // ExampleGroupsService_syncMembers makes a group's members exactly a wanted
 // list of users: it reads the current members, computes who to add and who
 // to remove, and applies both changes.
 func ExampleGroupsService_syncMembers() {
-	srv := newUsersExampleServer() // stands in for the service
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
-	c, err := workflow.NewClient(
-		workflow.WithCredentials("client-id", "client-secret"),
-		workflow.WithEndpoint(srv.URL+"/v1", srv.URL),
-		workflow.WithHTTPClient(srv.Client()),
-	)
-	if err != nil {
-		log.Fatal(err)
-	}
+	// The fake numbers users u1 (its default user), u2, u3, ...
+	ann := srv.AddUser("ann@example.com", "Ann", "Adams").UserID // u2
+	bo := srv.AddUser("bo@example.com", "Bo", "Berg").UserID     // u3
+	cy := srv.AddUser("cy@example.com", "Cy", "Cole").UserID     // u4
+	dee := srv.AddUser("dee@example.com", "Dee", "Dunn").UserID  // u5
+	eve := srv.AddUser("eve@example.com", "Eve", "Eng").UserID   // u6
+	group := srv.AddGroup("ops", "Operations", ann, bo, eve)
+	c := srv.Client()
 	ctx := context.Background()
-	const group = "ops"
-	wanted := []string{"u-ann", "u-cy", "u-dee"}
+	wanted := []string{ann, cy, dee}
 
 	current := map[string]bool{}
 	for u, err := range c.Groups.AllUsers(ctx, group, nil) {
@@ -108,92 +97,11 @@ func ExampleGroupsService_syncMembers() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		members = append(members, u.ID)
+		members = append(members, u.Email)
 	}
 	fmt.Println("members:", members)
 	// Output:
-	// added: [u-cy u-dee]
-	// removed: [u-bo u-eve]
-	// members: [u-ann u-cy u-dee]
-}
-
-// newUsersExampleServer starts a small stand-in for the service on
-// 127.0.0.1: a token endpoint, users u-ann, u-bo, u-cy, u-dee and u-eve,
-// and a group "ops" whose members are u-ann, u-bo and u-eve. It answers
-// user lists in the paged {items: [{data, cursor}], total, paging} shape.
-func newUsersExampleServer() *httptest.Server {
-	var mu sync.Mutex
-	users := map[string]map[string]any{}
-	for _, name := range []string{"ann", "bo", "cy", "dee", "eve"} {
-		users["u-"+name] = map[string]any{"id": "u-" + name, "email": name + "@example.com", "active": true}
-	}
-	members := map[string]map[string]bool{"ops": {"u-ann": true, "u-bo": true, "u-eve": true}}
-
-	reply := func(w http.ResponseWriter, status int, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(v)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /oauth/token", func(w http.ResponseWriter, r *http.Request) {
-		reply(w, http.StatusOK, map[string]any{"access_token": "token", "token_type": "bearer", "expires_in": 86400})
-	})
-	userRoute := func(h func(w http.ResponseWriter, u map[string]any)) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			defer mu.Unlock()
-			if u, ok := users[r.PathValue("id")]; ok {
-				h(w, u)
-				return
-			}
-			reply(w, http.StatusNotFound, map[string]any{"status": 404, "message": "user not found"})
-		}
-	}
-	mux.HandleFunc("GET /v1/users/{id}", userRoute(func(w http.ResponseWriter, u map[string]any) {
-		reply(w, http.StatusOK, u)
-	}))
-	mux.HandleFunc("POST /v1/users/{id}/deactivate", userRoute(func(w http.ResponseWriter, u map[string]any) {
-		u["active"] = false
-		reply(w, http.StatusOK, u)
-	}))
-	groupRoute := func(h func(w http.ResponseWriter, r *http.Request, m map[string]bool)) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			defer mu.Unlock()
-			if m, ok := members[r.PathValue("id")]; ok {
-				h(w, r, m)
-				return
-			}
-			reply(w, http.StatusNotFound, map[string]any{"status": 404, "message": "group not found"})
-		}
-	}
-	mux.HandleFunc("GET /v1/groups/{id}/users", groupRoute(func(w http.ResponseWriter, _ *http.Request, m map[string]bool) {
-		items := []map[string]any{}
-		for _, id := range slices.Sorted(maps.Keys(m)) {
-			items = append(items, map[string]any{"data": users[id], "cursor": id})
-		}
-		reply(w, http.StatusOK, map[string]any{"items": items, "total": len(items), "paging": map[string]any{}})
-	}))
-	changeMembers := func(add bool) http.HandlerFunc {
-		return groupRoute(func(w http.ResponseWriter, r *http.Request, m map[string]bool) {
-			var body struct {
-				UserIDs []string `json:"userIds"`
-			}
-			if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.UserIDs) == 0 {
-				reply(w, http.StatusBadRequest, map[string]any{"status": 400, "message": "userIds required"})
-				return
-			}
-			for _, id := range body.UserIDs {
-				if add {
-					m[id] = true
-				} else {
-					delete(m, id)
-				}
-			}
-			w.WriteHeader(http.StatusNoContent)
-		})
-	}
-	mux.HandleFunc("POST /v1/groups/{id}/users", changeMembers(true))
-	mux.HandleFunc("DELETE /v1/groups/{id}/users", changeMembers(false))
-	return httptest.NewServer(mux)
+	// added: [u4 u5]
+	// removed: [u3 u6]
+	// members: [ann@example.com cy@example.com dee@example.com]
 }
