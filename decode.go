@@ -308,9 +308,9 @@ func (st *pageState) more(end jsontext.Kind) (bool, error) {
 	return true, nil
 }
 
-// page decodes the top-level object.
-func (st *pageState) page(p *RecordPage) error {
-	d := &st.dec
+// members reads an object whose '{' has been peeked, calling member with
+// each member's name; member reads (or skips) the value.
+func (st *pageState) members(member func(name []byte) error) error {
 	if err := st.objectStart(); err != nil {
 		return err
 	}
@@ -322,20 +322,40 @@ func (st *pageState) page(p *RecordPage) error {
 		if err != nil {
 			return err
 		}
-		switch {
-		case isName(name, nameItems):
-			err = st.itemList()
-		case isName(name, nameTotal):
-			err = st.total(p)
-		case isName(name, namePaging):
-			err = st.paging(&p.Paging)
-		default:
-			err = d.SkipValue()
-		}
-		if err != nil {
+		if err := member(name); err != nil {
 			return err
 		}
 	}
+}
+
+// objectOrNull peeks at the next value: an object reports true (its '{'
+// still unread), null is read and reports false, anything else is a type
+// error naming what was wanted.
+func (st *pageState) objectOrNull(want string) (bool, error) {
+	d := &st.dec
+	switch d.PeekKind() {
+	case '{':
+		return true, nil
+	case 'n':
+		_, err := d.ReadValue()
+		return false, err
+	}
+	return false, st.typeError(want)
+}
+
+// page decodes the top-level object.
+func (st *pageState) page(p *RecordPage) error {
+	return st.members(func(name []byte) error {
+		switch {
+		case isName(name, nameItems):
+			return st.itemList()
+		case isName(name, nameTotal):
+			return st.total(p)
+		case isName(name, namePaging):
+			return st.paging(&p.Paging)
+		}
+		return st.dec.SkipValue()
+	})
 }
 
 // isName reports whether a member name selects the struct field whose
@@ -370,42 +390,22 @@ func (st *pageState) total(p *RecordPage) error {
 }
 
 func (st *pageState) paging(ps *PagingState) error {
-	d := &st.dec
-	switch d.PeekKind() {
-	case 'n':
-		_, err := d.ReadValue()
-		return err
-	case '{':
-	default:
-		return st.typeError("the paging object")
-	}
-	if err := st.objectStart(); err != nil {
+	if obj, err := st.objectOrNull("the paging object"); !obj {
 		return err
 	}
-	for {
-		if more, err := st.more('}'); !more {
-			return err
-		}
-		name, err := st.name()
-		if err != nil {
-			return err
-		}
+	return st.members(func(name []byte) error {
 		switch {
 		case isName(name, nameHasNextPage):
-			err = st.boolValue(&ps.HasNextPage)
+			return st.boolValue(&ps.HasNextPage)
 		case isName(name, nameHasPreviousPage):
-			err = st.boolValue(&ps.HasPreviousPage)
+			return st.boolValue(&ps.HasPreviousPage)
 		case isName(name, nameStartCursor):
-			err = st.stringValue(&ps.StartCursor)
+			return st.stringValue(&ps.StartCursor)
 		case isName(name, nameEndCursor):
-			err = st.stringValue(&ps.EndCursor)
-		default:
-			err = d.SkipValue()
+			return st.stringValue(&ps.EndCursor)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return st.dec.SkipValue()
+	})
 }
 
 // boolValue decodes a boolean; null leaves *b as it is.
@@ -515,38 +515,18 @@ func (st *pageState) newItemList(state int) {
 // item decodes one element of the items array into items[i]; null leaves
 // it as it is.
 func (st *pageState) item(i int) error {
-	d := &st.dec
-	switch d.PeekKind() {
-	case 'n':
-		_, err := d.ReadValue()
-		return err
-	case '{':
-	default:
-		return st.typeError("a record item object")
-	}
-	if err := st.objectStart(); err != nil {
+	if obj, err := st.objectOrNull("a record item object"); !obj {
 		return err
 	}
-	for {
-		if more, err := st.more('}'); !more {
-			return err
-		}
-		name, err := st.name()
-		if err != nil {
-			return err
-		}
+	return st.members(func(name []byte) error {
 		switch {
 		case isName(name, nameData):
-			err = st.record(i)
+			return st.record(i)
 		case isName(name, nameCursor):
-			err = st.cursor(i)
-		default:
-			err = d.SkipValue()
+			return st.cursor(i)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return st.dec.SkipValue()
+	})
 }
 
 func (st *pageState) cursor(i int) error {
@@ -574,20 +554,13 @@ func (st *pageState) cursor(i int) error {
 // an object adds its members to the existing map, or to a new one. Values
 // are recorded as fills and stored when the page's text is complete.
 func (st *pageState) record(i int) error {
-	d := &st.dec
-	switch d.PeekKind() {
-	case 'n':
-		if _, err := d.ReadValue(); err != nil {
-			return err
-		}
+	obj, err := st.objectOrNull("a record object")
+	if err != nil {
+		return err
+	}
+	if !obj {
 		st.items[i].Data = nil
 		return nil
-	case '{':
-	default:
-		return st.typeError("a record object")
-	}
-	if err := st.objectStart(); err != nil {
-		return err
 	}
 	m := st.items[i].Data
 	if m == nil {
@@ -595,40 +568,19 @@ func (st *pageState) record(i int) error {
 		st.items[i].Data = m
 	}
 	start := len(st.fills)
-	for {
-		more, err := st.more('}')
+	err = st.members(func(name []byte) error {
+		f, ok, err := st.fieldValue(st.intern(name))
 		if err != nil {
 			return err
 		}
-		if !more {
-			break
-		}
-		name, err := st.name()
-		if err != nil {
-			return err
-		}
-		key := st.intern(name)
-		switch d.PeekKind() {
-		case '"':
-			raw, err := d.ReadValue()
-			if err != nil {
-				return err
-			}
-			off, end, err := st.appendText(raw)
-			if err != nil {
-				return err
-			}
-			st.fills = append(st.fills, fill{key: key, off: off, end: end})
-		case 'n':
-			// encoding/json stores a null map value as the zero string.
-			if _, err := d.ReadValue(); err != nil {
-				return err
-			}
-			at := uint32(len(st.text))
-			st.fills = append(st.fills, fill{key: key, off: at, end: at})
-		default:
+		if !ok {
 			return st.typeError("a record field string")
 		}
+		st.fills = append(st.fills, f)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if n := len(st.fills) - start; n > 0 {
 		st.runs = append(st.runs, mapRun{m: m, end: len(st.fills)})
@@ -719,61 +671,45 @@ func (st *pageState) record1(r io.Reader, out *Record) error {
 	default:
 		return st.typeError("a record object")
 	}
-	if err := st.objectStart(); err != nil {
-		return err
-	}
 	// The flat reading's fills are st.fills, the inner's st.inner. A
 	// value of the wrong type is an error of that reading only, found
 	// after the whole body is read, as encoding/json reports it.
 	var flatErr, innerErr error
 	inner := false // whether the last "data" member is an object
-	for {
-		more, err := st.more('}')
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		name, err := st.name()
-		if err != nil {
-			return err
-		}
+	err := st.members(func(name []byte) error {
 		isData := string(name) == "data"
 		key := st.intern(name)
-		switch d.PeekKind() {
-		case '{':
+		if d.PeekKind() == '{' {
 			if flatErr == nil {
 				flatErr = st.typeError("a record field string")
 			}
 			if !isData {
-				err = d.SkipValue()
-				break
+				return d.SkipValue()
 			}
 			inner = true
 			st.inner = st.inner[:0]
+			var err error
 			innerErr, err = st.recordFields()
-		default:
-			if isData {
-				inner = false
-			}
-			var f fill
-			var ok bool
-			f, ok, err = st.fieldValue(key)
-			switch {
-			case err != nil:
-			case ok:
-				st.fills = append(st.fills, f)
-			default:
-				if flatErr == nil {
-					flatErr = st.typeError("a record field string")
-				}
-				err = d.SkipValue()
-			}
-		}
-		if err != nil {
 			return err
 		}
+		if isData {
+			inner = false
+		}
+		f, ok, err := st.fieldValue(key)
+		switch {
+		case err != nil:
+			return err
+		case ok:
+			st.fills = append(st.fills, f)
+			return nil
+		}
+		if flatErr == nil {
+			flatErr = st.typeError("a record field string")
+		}
+		return d.SkipValue()
+	})
+	if err != nil {
+		return err
 	}
 	fills, ferr := st.fills, flatErr
 	if inner {
@@ -795,34 +731,24 @@ func (st *pageState) record1(r io.Reader, out *Record) error {
 // of the wrong type is returned as the first result, after the object is
 // read to its end; a syntax error as the second.
 func (st *pageState) recordFields() (typeErr, err error) {
-	d := &st.dec
-	if err := st.objectStart(); err != nil {
-		return nil, err
-	}
-	for {
-		more, err := st.more('}')
-		if err != nil || !more {
-			return typeErr, err
-		}
-		name, err := st.name()
-		if err != nil {
-			return nil, err
-		}
+	err = st.members(func(name []byte) error {
 		f, ok, err := st.fieldValue(st.intern(name))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
 			st.inner = append(st.inner, f)
-			continue
+			return nil
 		}
 		if typeErr == nil {
 			typeErr = st.typeError("a record field string")
 		}
-		if err := d.SkipValue(); err != nil {
-			return nil, err
-		}
+		return st.dec.SkipValue()
+	})
+	if err != nil {
+		return nil, err
 	}
+	return typeErr, nil
 }
 
 // fieldValue reads a record field's value if it is a string or null (ok),
