@@ -129,11 +129,17 @@ func TestRetryAfterBeyondCapReturnsAtOnce(t *testing.T) {
 func TestBackoffGrowsWithFullJitter(t *testing.T) {
 	p := RetryPolicy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}.withDefaults()
 	for attempt, ceiling := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 3: 400 * time.Millisecond, 5: time.Second, 40: time.Second} {
+		var lowest, highest time.Duration = ceiling, 0
 		for range 200 {
 			d := p.backoff(attempt)
 			require.GreaterOrEqual(t, d, time.Duration(0))
 			require.LessOrEqual(t, d, ceiling, "attempt %d", attempt)
+			lowest, highest = min(lowest, d), max(highest, d)
 		}
+		// Full jitter spreads the waits over [0, ceiling]: 200 draws all
+		// in one quarter of it would mean no jitter (or no growth).
+		assert.Less(t, lowest, ceiling/4, "attempt %d", attempt)
+		assert.Greater(t, highest, ceiling*3/4, "attempt %d", attempt)
 	}
 }
 
