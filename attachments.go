@@ -428,12 +428,6 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 		return nil, invalid("ctx", "must not be nil")
 	}
 	wait := cfg.first
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
 	for {
 		att, err := s.get(ctx, path)
 		if err != nil {
@@ -442,15 +436,8 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 		if att.State != AttachmentProcessing {
 			return att, nil
 		}
-		if timer == nil {
-			timer = time.NewTimer(wait)
-		} else {
-			timer.Reset(wait)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-timer.C:
+		if err := sleepCtx(ctx, wait); err != nil {
+			return nil, err
 		}
 		wait = min(wait*2, cfg.max)
 	}
