@@ -424,16 +424,23 @@ func buildPath(escaped ...string) string { return strings.Join(escaped, "/") }
 // if not nil, is sent as JSON (an io.Reader is sent as it is, with the
 // Content-Type left to the caller). The request carries the SDK's Accept and
 // User-Agent headers; authentication is added when it is sent with Do.
-func (c *Client) NewRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
-	return c.newRequest(ctx, method, path, nil, body)
+// reqOpts apply to this request as to any service method's.
+func (c *Client) NewRequest(ctx context.Context, method, path string, body any, reqOpts ...RequestOption) (*http.Request, error) {
+	return c.newRequest(ctx, method, path, nil, body, reqOpts...)
 }
 
 // newRequest builds a request; q, if not nil, is a struct encoded with
-// go-querystring "url" tags, or url.Values.
-func (c *Client) newRequest(ctx context.Context, method, path string, q any, body any) (*http.Request, error) {
+// go-querystring "url" tags, or url.Values. reqOpts are checked first and
+// travel with the request in its context.
+func (c *Client) newRequest(ctx context.Context, method, path string, q any, body any, reqOpts ...RequestOption) (*http.Request, error) {
 	if ctx == nil {
 		return nil, invalid("ctx", "must not be nil")
 	}
+	cfg, err := newRequestConfig(reqOpts)
+	if err != nil {
+		return nil, err
+	}
+	ctx = withRequestConfig(ctx, cfg)
 	rel, err := url.Parse(strings.TrimLeft(path, "/"))
 	if err != nil {
 		return nil, &ValidationError{Field: "path", Rule: "must be a relative URL path", Err: err}

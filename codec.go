@@ -161,9 +161,9 @@ func Encode(v any) (Record, error) {
 // into a new T: a struct type (see Decode) or a pointer to one. A record that does not decode
 // ends the iteration with a *DecodeError whose Cursor resumes after that
 // record; any other error is yielded once, as with All.
-func AllAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, opts *ListOptions) iter.Seq2[T, error] {
+func AllAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		for item, err := range s.All(ctx, t, alias, opts) {
+		for item, err := range s.All(ctx, t, alias, opts, reqOpts...) {
 			var zero T
 			if err != nil {
 				yield(zero, err)
@@ -187,8 +187,8 @@ func AllAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias st
 
 // GetAs is RecordsService.Get followed by Decode into a new T:
 // GET /{recordType}/{alias}/{id}.
-func GetAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string) (T, error) {
-	rec, err := s.Get(ctx, t, alias, id)
+func GetAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string, reqOpts ...RequestOption) (T, error) {
+	rec, err := s.Get(ctx, t, alias, id, reqOpts...)
 	if err != nil {
 		var zero T
 		return zero, err
@@ -220,13 +220,13 @@ func decodeAs[T any](r Record) (T, error) {
 // RecordsService.Create (POST /{recordType}/{alias}) and returns the
 // created record decoded into a new T. Nothing is sent if v does not
 // encode.
-func CreateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, v T) (T, error) {
+func CreateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, v T, reqOpts ...RequestOption) (T, error) {
 	var out T
 	fields, err := Encode(v)
 	if err != nil {
 		return out, err
 	}
-	rec, err := s.Create(ctx, t, alias, fields)
+	rec, err := s.Create(ctx, t, alias, fields, reqOpts...)
 	if err != nil {
 		return out, err
 	}
@@ -238,13 +238,13 @@ func CreateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias
 // updated record decoded into a new T. Every field Encode writes is sent;
 // use pointer or omitempty fields for the ones you do not mean to change.
 // Nothing is sent if v does not encode.
-func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string, v T) (T, error) {
+func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string, v T, reqOpts ...RequestOption) (T, error) {
 	var out T
 	fields, err := Encode(v)
 	if err != nil {
 		return out, err
 	}
-	rec, err := s.Update(ctx, t, alias, id, fields)
+	rec, err := s.Update(ctx, t, alias, id, fields, reqOpts...)
 	if err != nil {
 		return out, err
 	}

@@ -82,20 +82,20 @@ func recordPath(t RecordType, alias string, rest ...string) (string, error) {
 // interactive API explorer may resolve that path to a different operation
 // (a lookup of the element definition by alias); a direct HTTP client such
 // as this one reaches the record list.
-func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, opts *ListOptions) (*RecordPage, error) {
+func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) (*RecordPage, error) {
 	path, err := recordPath(t, alias)
 	if err != nil {
 		return nil, err
 	}
-	return s.list(ctx, path, opts)
+	return s.list(ctx, path, opts, reqOpts)
 }
 
-func (s *RecordsService) list(ctx context.Context, path string, opts *ListOptions) (*RecordPage, error) {
+func (s *RecordsService) list(ctx context.Context, path string, opts *ListOptions, reqOpts []RequestOption) (*RecordPage, error) {
 	q, err := opts.query()
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, path, q, nil)
+	req, err := s.client.newRequest(ctx, http.MethodGet, path, q, nil, reqOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -112,13 +112,13 @@ func (s *RecordsService) list(ctx context.Context, path string, opts *ListOption
 // another request when the loop breaks, yields an error once and stops,
 // and with opts.Prefetch fetches the next page while the loop body runs.
 // opts is copied, never modified.
-func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, opts *ListOptions) iter.Seq2[*RecordPage, error] {
+func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*RecordPage, error] {
 	path, err := recordPath(t, alias)
 	if err != nil {
 		return func(yield func(*RecordPage, error) bool) { yield(nil, err) }
 	}
 	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*RecordPage, error) {
-		return s.list(ctx, path, o)
+		return s.list(ctx, path, o, reqOpts)
 	})
 }
 
@@ -128,18 +128,18 @@ func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, 
 // case records come from the end of the list towards its start. Each
 // item's Cursor resumes the walk right after it (ListOptions.After, or
 // Before going backward). See Pages for laziness, errors and prefetching.
-func (s *RecordsService) All(ctx context.Context, t RecordType, alias string, opts *ListOptions) iter.Seq2[RecordItem, error] {
-	return items(s.Pages(ctx, t, alias, opts), opts.backward())
+func (s *RecordsService) All(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[RecordItem, error] {
+	return items(s.Pages(ctx, t, alias, opts, reqOpts...), opts.backward())
 }
 
 // Get returns one record: GET /{recordType}/{alias}/{id}. For elements
 // this is also the documented GET /elements/{namespace}/{recordId}.
-func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string) (Record, error) {
+func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) (Record, error) {
 	path, err := recordPath(t, alias, "id", id)
 	if err != nil {
 		return nil, err
 	}
-	return s.sendRecord(ctx, http.MethodGet, path, nil)
+	return s.sendRecord(ctx, http.MethodGet, path, nil, reqOpts)
 }
 
 // Create creates a record with the given fields and returns it as the
@@ -151,7 +151,7 @@ func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string
 //
 // A create is not retried after a 5xx or a dropped connection, since the
 // service may have created the record; it is retried after a 429.
-func (s *RecordsService) Create(ctx context.Context, t RecordType, alias string, fields Record) (Record, error) {
+func (s *RecordsService) Create(ctx context.Context, t RecordType, alias string, fields Record, reqOpts ...RequestOption) (Record, error) {
 	path, err := recordPath(t, alias)
 	if err != nil {
 		return nil, err
@@ -159,14 +159,14 @@ func (s *RecordsService) Create(ctx context.Context, t RecordType, alias string,
 	if len(fields) == 0 {
 		return nil, invalid("fields", "must not be empty")
 	}
-	return s.sendRecord(ctx, http.MethodPost, path, fields)
+	return s.sendRecord(ctx, http.MethodPost, path, fields, reqOpts)
 }
 
 // Update changes the given fields of a record and returns the record as
 // the service sent it back: PUT /{recordType}/{alias}/{id}. Fields not in
 // the map are left as they are. The response shape is assumed as for
 // Create.
-func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id string, fields Record) (Record, error) {
+func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id string, fields Record, reqOpts ...RequestOption) (Record, error) {
 	path, err := recordPath(t, alias, "id", id)
 	if err != nil {
 		return nil, err
@@ -174,15 +174,15 @@ func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id str
 	if len(fields) == 0 {
 		return nil, invalid("fields", "must not be empty")
 	}
-	return s.sendRecord(ctx, http.MethodPut, path, fields)
+	return s.sendRecord(ctx, http.MethodPut, path, fields, reqOpts)
 }
 
-func (s *RecordsService) sendRecord(ctx context.Context, method, path string, fields Record) (Record, error) {
+func (s *RecordsService) sendRecord(ctx context.Context, method, path string, fields Record, reqOpts []RequestOption) (Record, error) {
 	var body any // a nil Record would be sent as the JSON body "null"
 	if fields != nil {
 		body = fields
 	}
-	req, err := s.client.newRequest(ctx, method, path, nil, body)
+	req, err := s.client.newRequest(ctx, method, path, nil, body, reqOpts...)
 	if err != nil {
 		return nil, err
 	}
