@@ -3,7 +3,7 @@ module github.com/seed-a15e58aa/workflow-go
 go 1.26.0
 
 require (
-	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-querystring v1.2.0
 	github.com/schollz/progressbar/v3 v3.19.0
 	github.com/stretchr/testify v1.12.1
