@@ -107,7 +107,8 @@ type Validator struct {
 	opts   openapi3filter.Options
 }
 
-// New loads the embedded document and returns a validator for it.
+// New returns a validator of the embedded document (parsed once and
+// shared by every validator).
 func New(opts ...Option) (*Validator, error) {
 	cfg := config{apiBase: "/v1", maxMultipart: DefaultMaxMultipart}
 	for _, o := range opts {
@@ -115,24 +116,11 @@ func New(opts ...Option) (*Validator, error) {
 			o(&cfg)
 		}
 	}
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(document)
+	l, err := loadDocument()
 	if err != nil {
-		return nil, fmt.Errorf("contract: loading the document: %w", err)
+		return nil, err
 	}
-	// Requests are matched on the path after the configured base, so the
-	// document's relative servers must not take part in routing.
-	doc.Servers = nil
-	doc.SetStringFormatValidator("uuid", openapi3.NewCallbackValidator(checkUUID))
-	doc.SetStringFormatValidator("email", openapi3.NewCallbackValidator(checkEmail))
-	doc.SetStringFormatValidator("date-time", openapi3.NewCallbackValidator(checkDateTime))
-	if err := doc.Validate(context.Background()); err != nil {
-		return nil, fmt.Errorf("contract: the document is invalid: %w", err)
-	}
-	router, err := legacy.NewRouter(doc)
-	if err != nil {
-		return nil, fmt.Errorf("contract: building the router: %w", err)
-	}
+	doc, router := l.doc, l.router
 	item := doc.Paths.Value(tokenPath)
 	if item == nil || item.Post == nil {
 		return nil, errors.New("contract: the document has no token endpoint")
@@ -153,6 +141,34 @@ func New(opts ...Option) (*Validator, error) {
 	}
 	v.opts.WithCustomSchemaErrorFunc(schemaMessage)
 	return v, nil
+}
+
+// loadDocument parses and checks the embedded document once; the result
+// is only read afterwards, so every Validator shares it.
+var loadDocument = sync.OnceValues(func() (loaded, error) {
+	doc, err := openapi3.NewLoader().LoadFromData(document)
+	if err != nil {
+		return loaded{}, fmt.Errorf("contract: loading the document: %w", err)
+	}
+	// Requests are matched on the path after the configured base, so the
+	// document's relative servers must not take part in routing.
+	doc.Servers = nil
+	doc.SetStringFormatValidator("uuid", openapi3.NewCallbackValidator(checkUUID))
+	doc.SetStringFormatValidator("email", openapi3.NewCallbackValidator(checkEmail))
+	doc.SetStringFormatValidator("date-time", openapi3.NewCallbackValidator(checkDateTime))
+	if err := doc.Validate(context.Background()); err != nil {
+		return loaded{}, fmt.Errorf("contract: the document is invalid: %w", err)
+	}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		return loaded{}, fmt.Errorf("contract: building the router: %w", err)
+	}
+	return loaded{doc, router}, nil
+})
+
+type loaded struct {
+	doc    *openapi3.T
+	router routers.Router
 }
 
 // uuidRE accepts any RFC 9562 textual UUID, whatever its version.
