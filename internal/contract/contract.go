@@ -105,6 +105,9 @@ type Validator struct {
 	router routers.Router
 	token  *routers.Route
 	opts   openapi3filter.Options
+
+	seenMu sync.Mutex
+	seen   map[string]bool
 }
 
 // New returns a validator of the embedded document (parsed once and
@@ -130,6 +133,7 @@ func New(opts ...Option) (*Validator, error) {
 		doc:    doc,
 		router: router,
 		token:  &routers.Route{Spec: doc, Path: tokenPath, PathItem: item, Method: http.MethodPost, Operation: item.Post},
+		seen:   map[string]bool{},
 		opts: openapi3filter.Options{
 			MultiError:                        true,
 			IncludeResponseStatus:             true,
@@ -197,6 +201,34 @@ func checkEmail(s string) error {
 		return errors.New("not a bare e-mail address")
 	}
 	return nil
+}
+
+// Operations returns the operationId of every operation in the document,
+// sorted.
+func (v *Validator) Operations() []string {
+	var out []string
+	for _, item := range v.doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			out = append(out, op.OperationID)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Seen returns, sorted, the operationId of every operation a request
+// checked by v has addressed so far, valid or not. A suite that shares one
+// validator can compare it with Operations to find the operations it
+// never exercised.
+func (v *Validator) Seen() []string {
+	v.seenMu.Lock()
+	defer v.seenMu.Unlock()
+	out := make([]string, 0, len(v.seen))
+	for op := range v.seen {
+		out = append(out, op)
+	}
+	slices.Sort(out)
+	return out
 }
 
 var defaultValidator = sync.OnceValues(func() (*Validator, error) { return New() })
@@ -281,7 +313,6 @@ func (v *Validator) Validate(req *http.Request, resp *http.Response) error {
 
 // exchange is one request and its reply on their way through the checks.
 type exchange struct {
-	v        *Validator
 	req      *http.Request
 	route    *routers.Route
 	params   map[string]string
@@ -294,13 +325,9 @@ func (ex *exchange) addf(format string, args ...any) {
 	ex.problems = append(ex.problems, fmt.Sprintf(format, args...))
 }
 
-func (ex *exchange) addErr(prefix string, err error) {
-	for _, m := range describe(err) {
-		if prefix != "" {
-			m = prefix + ": " + m
-		}
-		ex.problems = append(ex.problems, m)
-	}
+// addErr adds the findings of a kin-openapi validation error.
+func (ex *exchange) addErr(err error) {
+	ex.problems = append(ex.problems, describe(err)...)
 }
 
 func (ex *exchange) violation() error {
@@ -322,7 +349,7 @@ func (ex *exchange) violation() error {
 // a reader giving the same bytes). The error is a failure to read the
 // body, not a violation.
 func (v *Validator) checkRequest(req *http.Request, body *io.ReadCloser) (*exchange, error) {
-	ex := &exchange{v: v, req: req, secrets: credentialSecrets(req.Header)}
+	ex := &exchange{req: req, secrets: credentialSecrets(req.Header)}
 	route, params, problem := v.find(req)
 	if problem != "" {
 		ex.problems = append(ex.problems, problem)
@@ -330,6 +357,9 @@ func (v *Validator) checkRequest(req *http.Request, body *io.ReadCloser) (*excha
 		return ex, nil
 	}
 	ex.route, ex.params = route, params
+	v.seenMu.Lock()
+	v.seen[route.Operation.OperationID] = true
+	v.seenMu.Unlock()
 
 	multipartBody := isMultipart(req.Header.Get("Content-Type"))
 	limit := int64(-1)
@@ -357,10 +387,49 @@ func (v *Validator) checkRequest(req *http.Request, body *io.ReadCloser) (*excha
 	}
 	ex.input = &openapi3filter.RequestValidationInput{Request: vreq, PathParams: params, Route: route, Options: &opts}
 	if err := openapi3filter.ValidateRequest(req.Context(), ex.input); err != nil {
-		ex.addErr("", err)
+		ex.addErr(err)
 	}
 	ex.checkQueryNames()
+	if complete {
+		ex.checkFormNames(buf)
+	}
 	return ex, nil
+}
+
+// checkFormNames reports the fields of a form body that its schema does
+// not allow (kin-openapi's form decoder skips them).
+func (ex *exchange) checkFormNames(buf []byte) {
+	mt, _, err := mime.ParseMediaType(ex.req.Header.Get("Content-Type"))
+	if err != nil || mt != "application/x-www-form-urlencoded" {
+		return
+	}
+	rb := ex.route.Operation.RequestBody
+	if rb == nil || rb.Value == nil {
+		return
+	}
+	media := rb.Value.Content.Get(mt)
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return
+	}
+	schema := media.Schema.Value
+	if schema.AdditionalProperties.Has == nil || *schema.AdditionalProperties.Has {
+		return
+	}
+	form, err := url.ParseQuery(string(buf))
+	if err != nil {
+		ex.addf("request body: malformed form: %v", err)
+		return
+	}
+	var unknown []string
+	for name := range form {
+		if _, ok := schema.Properties[name]; !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	slices.Sort(unknown)
+	for _, name := range unknown {
+		ex.addf("request body: form field %q is not published", name)
+	}
 }
 
 // find returns the operation req addresses, or a problem.
@@ -470,7 +539,10 @@ func (v *Validator) checkResponse(ex *exchange, resp *http.Response) {
 		if buf, _, err = takeBody(&resp.Body, -1); err != nil {
 			return // a broken reply is the caller's to see, not a finding
 		}
-		if len(buf) == 0 && spec.Extensions["x-body-optional"] == true {
+		if len(buf) == 0 {
+			if spec.Extensions["x-body-optional"] != true {
+				ex.addf("reply %d has no body; the document publishes a body of type %s", resp.StatusCode, strings.Join(mediaTypes(spec.Content), " or "))
+			}
 			return
 		}
 		if isTokenRequest(ex.route) {
@@ -486,8 +558,17 @@ func (v *Validator) checkResponse(ex *exchange, resp *http.Response) {
 	}
 	in.SetBodyBytes(buf)
 	if err := openapi3filter.ValidateResponse(ex.req.Context(), in); err != nil {
-		ex.addErr("", err)
+		ex.addErr(err)
 	}
+}
+
+func mediaTypes(c openapi3.Content) []string {
+	var out []string
+	for mt := range c {
+		out = append(out, mt)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func publishedStatuses(op *openapi3.Operation) string {

@@ -41,7 +41,10 @@
 //	}))
 //
 // Put in the suite's one client helper, that line covers every test that
-// talks to the fake through the SDK. Replies that a test deliberately
+// talks to the fake through the SDK. To also learn which operations the
+// suite never exercises, share one Validator (New, then
+// Validator.Transport for each test) and compare Validator.Seen with
+// Validator.Operations at the end of TestMain. Replies that a test deliberately
 // puts outside the contract (faults injected into the fake: a 503, a body
 // cut in half) should be marked by the fake, for example with a header,
 // and skipped with WithIgnoredResponses; their requests are still
