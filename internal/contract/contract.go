@@ -445,13 +445,10 @@ func (v *Validator) find(req *http.Request) (*routers.Route, map[string]string, 
 	if !ok || !strings.HasPrefix(rest, "/") {
 		return nil, nil, fmt.Sprintf("no operation: the path is neither under the API base %q nor the token endpoint %q", v.cfg.apiBase+"/", v.cfg.authBase+tokenPath)
 	}
+	// Route on the escaped path, so that an escaped "/" inside an id
+	// stays inside its segment, then unescape the parameters.
 	u := *req.URL
-	u.RawPath = rest
-	unescaped, err := url.PathUnescape(rest)
-	if err != nil {
-		return nil, nil, fmt.Sprintf("no operation: malformed path: %v", err)
-	}
-	u.Path = unescaped
+	u.Path, u.RawPath = rest, ""
 	rreq := req.Clone(req.Context())
 	rreq.URL = &u
 	route, params, err := v.router.FindRoute(rreq)
@@ -470,6 +467,13 @@ func (v *Validator) find(req *http.Request) (*routers.Route, map[string]string, 
 	}
 	if _, auth := route.PathItem.Extensions["x-auth-host"]; auth {
 		return nil, nil, fmt.Sprintf("no operation: %s is on the token host, not under the API base", tokenPath)
+	}
+	for name, raw := range params {
+		val, err := url.PathUnescape(raw)
+		if err != nil {
+			return nil, nil, fmt.Sprintf("no operation: malformed path parameter %q: %v", name, err)
+		}
+		params[name] = val
 	}
 	return route, params, ""
 }

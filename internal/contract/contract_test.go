@@ -127,6 +127,7 @@ func cases() []exchangeCase {
 			respBody: `{"items":[],"total":0,"paging":{"has_next_page":false,"has_previous_page":false}}`},
 		{name: "createRecord", method: "POST", path: "/v1/tasks/it-requests", body: recordJSON, status: 201, respType: "application/json", respBody: recordJSON},
 		{name: "getRecord", method: "GET", path: rec, status: 200, respType: "application/json", respBody: recordJSON},
+		{name: "getRecord with escaped id", method: "GET", path: "/v1/apps/my%20app/REC%2F7", status: 200, respType: "application/json", respBody: recordJSON},
 		{name: "updateRecord", method: "PUT", path: rec, body: `{"Status":"Done"}`, status: 200, respType: "application/json", respBody: recordJSON},
 		{name: "getRecordRelations", method: "GET", path: rec + "/related-items", status: 200, respType: "application/json", respBody: relatedJSON},
 		{name: "createRecordRelatedItem", method: "POST", path: rec + "/related-items", body: `{"id":"ITM-4","alias":"itmanagement"}`, status: 201},
