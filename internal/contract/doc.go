@@ -40,13 +40,18 @@
 //			contract.WithBases(srv.BaseURL(), srv.AuthURL())),
 //	}))
 //
-// Put in the suite's one client helper, that line covers every test that
-// talks to the fake through the SDK. To also learn which operations the
-// suite never exercises, share one Validator (New, then
-// Validator.Transport for each test) and compare Validator.Seen with
-// Validator.Operations at the end of TestMain. Replies that a test deliberately
-// puts outside the contract (faults injected into the fake: a 503, a body
-// cut in half) should be marked by the fake, for example with a header,
-// and skipped with WithIgnoredResponses; their requests are still
-// checked.
+// Put in the one function through which the suite builds its clients,
+// that line covers every test that talks to the fake through the SDK.
+// Today the suite calls srv.Client directly in each test; a test passing
+// its own WithHTTPClient would replace the checking client, so such tests
+// must wrap their own transport the same way.
+//
+// To also learn which operations the suite never exercises, share one
+// Validator (New, then Validator.Transport for each test) and compare
+// Validator.Seen with Validator.Operations at the end of TestMain.
+//
+// Replies that a test deliberately puts outside the contract (faults
+// injected into the fake: a 503, a body cut in half) should be marked by
+// the fake, for example with a header, and skipped with
+// WithIgnoredResponses; their requests are still checked.
 package contract
