@@ -342,7 +342,8 @@ func (ex *exchange) violation() error {
 	for i, p := range ex.problems {
 		probs[i] = redact(p, ex.secrets)
 	}
-	return &Violation{Operation: op, Method: ex.req.Method, Path: ex.req.URL.EscapedPath(), Problems: probs}
+	path := redact(ex.req.URL.EscapedPath(), ex.secrets)
+	return &Violation{Operation: op, Method: ex.req.Method, Path: path, Problems: probs}
 }
 
 // checkRequest validates req, whose body is *body (which it replaces with
@@ -694,13 +695,16 @@ func checkCredentials(_ context.Context, in *openapi3filter.AuthenticationInput)
 func credentialSecrets(h http.Header) []string {
 	var out []string
 	for _, v := range h.Values("Authorization") {
-		_, cred, ok := strings.Cut(v, " ")
+		scheme, cred, ok := strings.Cut(v, " ")
 		if !ok {
 			out = append(out, v)
 			continue
 		}
 		cred = strings.TrimSpace(cred)
 		out = append(out, cred)
+		if !strings.EqualFold(scheme, "basic") {
+			continue
+		}
 		if raw, err := base64.StdEncoding.DecodeString(cred); err == nil {
 			id, secret, _ := strings.Cut(string(raw), ":")
 			out = append(out, id, secret)

@@ -207,6 +207,22 @@ func TestFindingsNeverHoldSecrets(t *testing.T) {
 			status: 200, ct: "application/json", body: paged(userJSON),
 		},
 		{
+			name: "bearer token in the path",
+			req: func(t *testing.T) *http.Request {
+				return newRequest(t, "GET", "https://api.example.test/v1/users/"+token+"/tokens", nil, "")
+			},
+			status: 200, ct: "application/json", body: userJSON,
+		},
+		{
+			name: "client secret as a form field name",
+			req: func(t *testing.T) *http.Request {
+				r := newRequest(t, "POST", "https://auth.example.test/oauth/token", strings.NewReader("grant_type=client_credentials&s3cr3t-value=1"), "application/x-www-form-urlencoded")
+				r.SetBasicAuth("fake-client", "s3cr3t-value")
+				return r
+			},
+			status: 200, ct: "application/json", body: `{"access_token":"abc","expires_in":1,"token_type":"Bearer"}`,
+		},
+		{
 			name: "issued token in a broken token reply",
 			req: func(t *testing.T) *http.Request {
 				r := newRequest(t, "POST", "https://auth.example.test/oauth/token", strings.NewReader("grant_type=client_credentials&client_secret=s3cr3t-value"), "application/x-www-form-urlencoded")
