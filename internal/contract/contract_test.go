@@ -112,6 +112,9 @@ func cases() []exchangeCase {
 	extra, extraType := upload([3]string{"file", "a.txt", "x"}, [3]string{"folder", "", "y"})
 	twice, twiceType := upload([3]string{"file", "a.txt", "x"}, [3]string{"file", "b.txt", "y"})
 
+	csvBody := "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"r.csv\"\r\nContent-Type: text/csv\r\n\r\na,b\r\n1,2\r\n--XyZ--\r\n"
+	pngBody := "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n\x89PNG\x00\x01\r\n--XyZ--\r\n"
+
 	rec := "/v1/tasks/it-requests/TSK-1"
 	c := []exchangeCase{
 		// Valid exchanges, one for each operation.
@@ -137,6 +140,10 @@ func cases() []exchangeCase {
 		{name: "createRecordAttachment with reply body", method: "POST", path: rec + "/attachments", body: okUpload, header: map[string]string{"Content-Type": okUploadType},
 			status: 202, respType: "application/json", respBody: processingJSON},
 		{name: "createRecordAttachment without reply body", method: "POST", path: rec + "/attachments", body: okUpload, header: map[string]string{"Content-Type": okUploadType},
+			status: 202},
+		{name: "createRecordAttachment of a CSV file", method: "POST", path: rec + "/attachments", body: csvBody, header: map[string]string{"Content-Type": "multipart/form-data; boundary=XyZ"},
+			status: 202},
+		{name: "createRecordAttachment of a PNG file", method: "POST", path: rec + "/attachments", body: pngBody, header: map[string]string{"Content-Type": "multipart/form-data; boundary=XyZ"},
 			status: 202},
 		{name: "createRecordLink", method: "POST", path: rec + "/attachments/url-links", body: `{"url":"https://example.com/spec","description":"the spec"}`,
 			status: 201, respType: "application/json", respBody: `{"url":"https://example.com/spec","description":"the spec"}`},
