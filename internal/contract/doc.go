@@ -1,0 +1,57 @@
+// Package contract holds the service's wire contract as an OpenAPI 3.0
+// document (openapi.yaml, embedded) and checks HTTP exchanges against it
+// with kin-openapi's openapi3filter, so that neither the SDK's requests
+// nor the fake's replies can drift from what the service publishes.
+//
+// # What is checked
+//
+// For a request: that it addresses a published operation (an unknown path
+// or method is a finding), its path and query parameters (types, bounds,
+// enums; a query parameter the operation does not publish is a finding,
+// so a filter on a list without one fails), its credentials (a Bearer
+// token on the API, HTTP Basic on the token endpoint; only their presence
+// and form), its content type and its body (request bodies allow no
+// field the document does not list, so a guessed field name fails;
+// multipart uploads must carry exactly one "file" part with a file name).
+//
+// For a reply: that its status is published for the operation (a 200
+// for a create that publishes 201 fails), its content type, and its body
+// against the schema (fields the service always sends are required, types
+// and enums are strict, unknown fields are allowed). Error replies (4xx,
+// 5xx) may carry any body: none is published. A success reply the
+// document declares without content must come without a body.
+//
+// Paths are matched after the API base (default "/v1") or the token host's
+// path (default ""), whatever the host: see WithBases.
+//
+// Findings never repeat the credentials, the token of a token reply, or
+// the values found in a body: a finding names where and which rule.
+//
+// # Use in the end-to-end suite
+//
+// The end-to-end tests build their SDK client with workflowtest's
+// Server.Client, which sends through Server.HTTPClient's transport and
+// lets a later WithHTTPClient option win. Wrapping that transport checks
+// every request the SDK sends and every reply the fake gives, token
+// requests included (the SDK fetches tokens through the same transport):
+//
+//	c := srv.Client(workflow.WithHTTPClient(&http.Client{
+//		Transport: contract.NewTransport(t, srv.HTTPClient().Transport,
+//			contract.WithBases(srv.BaseURL(), srv.AuthURL())),
+//	}))
+//
+// Put in the one function through which the suite builds its clients,
+// that line covers every test that talks to the fake through the SDK.
+// Today the suite calls srv.Client directly in each test; a test passing
+// its own WithHTTPClient would replace the checking client, so such tests
+// must wrap their own transport the same way.
+//
+// To also learn which operations the suite never exercises, share one
+// Validator (New, then Validator.Transport for each test) and compare
+// Validator.Seen with Validator.Operations at the end of TestMain.
+//
+// Replies that a test deliberately puts outside the contract (faults
+// injected into the fake: a 503, a body cut in half) should be marked by
+// the fake, for example with a header, and skipped with
+// WithIgnoredResponses; their requests are still checked.
+package contract
