@@ -1,125 +1,167 @@
 package workflow
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Comment is a comment on a record.
+// Comment is a comment on a record, as GET .../comment lists it:
 //
-// The spec does not show the fields of a comment. The typed fields below
-// are an assumption: a JSON object {"id": "...", "text": "...",
-// "authorId": "...", "createdAt": "YYYY-MM-DDTHH:MM:SS.SSSZ"}. Every other
-// field the service sends is kept in Extra and written back when the
-// comment is encoded again. A modelled field whose value the typed field
-// cannot hold exactly (a null, a number where a string is expected, a time
-// in another form) is kept verbatim in Extra under its own name, as for
-// User.
+//	{"id": "<uuid>", "createdAt": "2026-02-03T10:30:00Z", "source": "API", "contents": "On it.", "createdBy": {<User>}}
+//
+// Members the SDK does not model are kept in Extra and written back by
+// MarshalJSON, with encoding/json as with go-json-experiment/json.
 type Comment struct {
-	// ID identifies the comment. An id sent as a JSON number is read as its
-	// decimal text.
-	ID string
-	// Text is the comment's text.
-	Text string
-	// AuthorID is the id of the user who wrote the comment (as in User.ID):
-	// for comments added through the API, the user whose credentials
-	// obtained the token.
-	AuthorID string
-	// CreatedAt is when the comment was written (UTC), zero if not sent or
-	// not a time.
-	CreatedAt time.Time
-	// Extra holds every field of the service's JSON that the typed fields
-	// do not model, and modelled fields whose value they cannot hold
-	// exactly, as raw JSON.
-	Extra map[string]json.RawMessage
+	// ID identifies the comment.
+	ID string `json:"id"`
+	// CreatedAt is when the comment was written. A createdAt that is not
+	// an RFC 3339 date-time makes decoding fail.
+	CreatedAt time.Time `json:"createdAt,omitzero"`
+	// Source is where the comment was written, for example CommentSourceAPI.
+	Source CommentSource `json:"source"`
+	// Contents is the comment's text.
+	Contents string `json:"contents"`
+	// CreatedBy is the user who wrote the comment: for comments added
+	// through the API, the user whose credentials obtained the token.
+	CreatedBy User `json:"createdBy,omitzero"`
+	// Extra holds the members of the service's JSON that the fields above
+	// do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// commentWire is the JSON object of a comment, and (with only Text set)
-// the body that adds one.
-type commentWire struct {
-	ID        json.RawMessage `json:"id,omitempty"`
-	Text      json.RawMessage `json:"text,omitempty"`
-	AuthorID  json.RawMessage `json:"authorId,omitempty"`
-	CreatedAt json.RawMessage `json:"createdAt,omitempty"`
-}
+// commentJSON is Comment without its methods.
+type commentJSON Comment
 
-// UnmarshalJSON reads a comment; see Comment for how unexpected values of
-// the modelled fields are kept.
+// MarshalJSON writes the comment with its Extra members.
+func (c Comment) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(commentJSON(c)) }
+
+// UnmarshalJSON reads a comment; members it does not model go to Extra.
 func (c *Comment) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
-	}
-	var w commentWire
-	extra, err := unmarshalExtra(data, &w)
-	if err != nil {
-		return err
-	}
 	*c = Comment{}
-	k := keeper{extra: extra}
-	k.keep("id", readString(w.ID, &c.ID, true))
-	k.keep("text", readString(w.Text, &c.Text, false))
-	k.keep("authorId", readString(w.AuthorID, &c.AuthorID, true))
-	k.keep("createdAt", readTime(w.CreatedAt, &c.CreatedAt))
-	c.Extra = k.extra
-	return nil
+	return jsonv2.Unmarshal(data, (*commentJSON)(c))
 }
 
-// MarshalJSON writes the comment with its Extra fields.
-func (c Comment) MarshalJSON() ([]byte, error) {
-	w := commentWire{
-		ID:        writeString(c.ID, c.Extra["id"], true),
-		Text:      writeString(c.Text, c.Extra["text"], false),
-		AuthorID:  writeString(c.AuthorID, c.Extra["authorId"], true),
-		CreatedAt: writeTime(c.CreatedAt, c.Extra["createdAt"]),
-	}
-	return marshalExtra(w, c.Extra)
+// CommentSource is where a comment was written. The service publishes
+// WEB, API and WORKFLOW and says the list goes on ("..."), so any other
+// value is kept as sent.
+type CommentSource string
+
+// The comment sources the service publishes.
+const (
+	CommentSourceWeb      CommentSource = "WEB"
+	CommentSourceAPI      CommentSource = "API"
+	CommentSourceWorkflow CommentSource = "WORKFLOW"
+)
+
+// commentPath is the path of a record's comments (the last word is
+// singular in the API).
+func commentPath(t RecordType, alias, id string) (string, error) {
+	return recordPath(t, alias, "id", id, "", "comment")
 }
 
-// Comments returns the comments on a record:
-// GET /{recordType}/{alias}/{id}/comment (the path's last word is singular
-// in the spec).
-//
-// The spec does not show the response; it is assumed to be a list of
-// comments (see Comment), sent as a bare JSON array or as an object whose
-// "items" holds them, in the order the service keeps them. The spec shows
-// no paging for this list: every comment of the response is returned.
-func (s *RecordsService) Comments(ctx context.Context, t RecordType, alias, id string) ([]Comment, error) {
-	path, err := recordPath(t, alias, "id", id, "", "comment")
+// ListComments returns one page of the comments on a record:
+// GET /{recordType}/{alias}/{id}/comment with the paging fields of opts
+// (nil for the service's first page), answered with the paged list
+// envelope. A Filter is a *ValidationError: the service publishes none
+// for this list.
+func (s *RecordsService) ListComments(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[Comment], error) {
+	path, err := commentPath(t, alias, id)
 	if err != nil {
 		return nil, err
 	}
-	return listSubresource[Comment](ctx, s.client, path)
+	return listPage[Comment](ctx, s.client, path, pagedOnly, opts, reqOpts)
 }
 
-// AddComment adds a comment to a record and returns it:
-// POST /{recordType}/{alias}/{id}/comment. The comment is attributed to
-// the user whose credentials obtained the token. text must not be empty.
+// CommentsPages walks the comments on a record page by page from where
+// opts points. See RecordsService.Pages for laziness, errors and
+// prefetching.
+func (s *RecordsService) CommentsPages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[Comment], error] {
+	path, err := commentPath(t, alias, id)
+	if err != nil {
+		return errIter[*Page[Comment]](err)
+	}
+	return walkPages[Comment](ctx, s.client, path, pagedOnly, opts, reqOpts)
+}
+
+// CommentsAll iterates over every comment on a record from where opts
+// points; going backward, comments come from the end of the list towards
+// its start. Comments carry no cursor of their own: to resume, pass the
+// page's Paging.EndCursor (from CommentsPages) as ListOptions.After.
+func (s *RecordsService) CommentsAll(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Comment, error] {
+	path, err := commentPath(t, alias, id)
+	if err != nil {
+		return errIter[Comment](err)
+	}
+	return walkItems[Comment](ctx, s.client, path, pagedOnly, opts, reqOpts)
+}
+
+// maxCommentReply bounds the reply AddComment reads.
+const maxCommentReply = 64 << 10
+
+// AddComment adds a comment to a record: POST /{recordType}/{alias}/{id}/comment
+// with the text itself as a text/plain body (UTF-8). The comment is
+// attributed to the user whose credentials obtained the token. text must
+// be valid UTF-8 and not blank.
 //
-// The spec does not show the body or the response. The body is assumed to
-// be {"text": "..."}, and the response (assumed 201) the created comment.
-// When the service sends no body, the returned comment holds only Text.
+// The service answers 201 with a text/plain string and does not publish
+// what the string holds. AddComment returns that string exactly as sent,
+// without giving it a meaning ("" when the answer has no body; the fake
+// in workflowtest sends the new comment's id). The comment as stored (id,
+// time, source, author) is read with ListComments or CommentsAll. A reply
+// over 64 KiB or not valid UTF-8 is an error.
 //
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the comment; it is retried after a 429.
-func (s *RecordsService) AddComment(ctx context.Context, t RecordType, alias, id, text string) (*Comment, error) {
-	path, err := recordPath(t, alias, "id", id, "", "comment")
+func (s *RecordsService) AddComment(ctx context.Context, t RecordType, alias, id, text string, reqOpts ...RequestOption) (string, error) {
+	path, err := commentPath(t, alias, id)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	if text == "" {
-		return nil, invalid("text", "must not be empty")
+	if strings.TrimSpace(text) == "" {
+		return "", invalid("text", "must not be blank")
 	}
-	body, _ := json.Marshal(text) // a string always encodes
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, commentWire{Text: body})
+	if !utf8.ValidString(text) {
+		return "", invalid("text", "must be valid UTF-8")
+	}
+	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, strings.NewReader(text), reqOpts...)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	out := oneBody[Comment]{v: Comment{Text: text}}
-	if _, err := s.client.do(req, &out); err != nil {
-		return nil, err
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	req.Header.Set("Accept", "text/plain, application/json;q=0.9")
+	var reply textReply
+	if _, err := s.client.do(req, &reply); err != nil {
+		return "", err
 	}
-	return &out.v, nil
+	return reply.s, nil
+}
+
+// textReply reads a short text/plain answer.
+type textReply struct{ s string }
+
+var errCommentReply = errors.New("malformed comment reply")
+
+func (r *textReply) decodeBody(body io.Reader) error {
+	b, err := io.ReadAll(io.LimitReader(body, maxCommentReply+1))
+	if err != nil {
+		return err
+	}
+	if len(b) > maxCommentReply {
+		return fmt.Errorf("%w: longer than %d bytes", errCommentReply, maxCommentReply)
+	}
+	if !utf8.Valid(b) {
+		return fmt.Errorf("%w: not valid UTF-8", errCommentReply)
+	}
+	r.s = string(b)
+	return nil
 }

@@ -3,95 +3,217 @@ package workflow
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func TestCommentsList(t *testing.T) {
+const commentsPage = `{"items":[
+	{"id":"c0f9b1e2-0000-4000-8000-000000000001","createdAt":"2026-02-03T10:30:00Z","source":"API","contents":"On it.",
+	 "createdBy":{"id":"u1","email":"ann@example.com","firstName":"Ann","lastName":"Lee"}},
+	{"id":"c0f9b1e2-0000-4000-8000-000000000002","createdAt":"2026-02-03T11:00:00.250Z","source":"WEB","contents":"Thanks!\nDone.","edited":true}
+],"total":2,"paging":{"has_next_page":false,"has_previous_page":false,"start_cursor":"a","end_cursor":"b"}}`
+
+func TestListComments(t *testing.T) {
 	t.Parallel()
-	c, srv := newSubClient(t, subReply(http.StatusOK,
-		`[{"id":"c1","text":"first","authorId":"u1","createdAt":"2024-03-05T10:11:12.345Z"},{"id":"c2","text":"second","authorId":"u2","createdAt":"2024-03-06T00:00:00.000Z","edited":true}]`))
-	got, err := c.Records.Comments(t.Context(), Apps, "crm", "A-1")
+	c, m := newMockClient(t, mockReply(http.StatusOK, commentsPage))
+	page, err := c.Records.ListComments(t.Context(), Tasks, "it-requests", "42", nil)
 	require.NoError(t, err)
-	req := subOne(t, srv)
-	assert.Equal(t, http.MethodGet, req.Method)
-	assert.Equal(t, "/apps/crm/A-1/comment", req.Path)
-	require.Len(t, got, 2)
-	assert.Equal(t, Comment{
-		ID: "c1", Text: "first", AuthorID: "u1",
-		CreatedAt: time.Date(2024, 3, 5, 10, 11, 12, 345e6, time.UTC),
-	}, got[0])
-	assert.JSONEq(t, `true`, string(got[1].Extra["edited"]))
+	calls := m.requests()
+	require.Len(t, calls, 1)
+	assert.Equal(t, http.MethodGet, calls[0].Method)
+	assert.Equal(t, "/tasks/it-requests/42/comment", calls[0].Path, "the path's last word is singular")
+	assert.Empty(t, calls[0].Query)
+
+	require.Len(t, page.Items, 2)
+	first := page.Items[0]
+	assert.Equal(t, "c0f9b1e2-0000-4000-8000-000000000001", first.ID)
+	assert.Equal(t, time.Date(2026, 2, 3, 10, 30, 0, 0, time.UTC), first.CreatedAt.UTC())
+	assert.Equal(t, CommentSourceAPI, first.Source)
+	assert.Equal(t, "On it.", first.Contents)
+	assert.Equal(t, "ann@example.com", first.CreatedBy.Email)
+	assert.Equal(t, "u1", first.CreatedBy.ID)
+	second := page.Items[1]
+	assert.Equal(t, 250*time.Millisecond, time.Duration(second.CreatedAt.Nanosecond()))
+	assert.Equal(t, "Thanks!\nDone.", second.Contents)
+	assert.Equal(t, User{}, second.CreatedBy)
+	assert.JSONEq(t, `true`, string(second.Extra["edited"]))
+}
+
+func TestListCommentsMalformed(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"createdAt not a time": `{"items":[{"id":"c1","createdAt":"yesterday"}],"paging":{}}`,
+		"bare array":           `[{"id":"c1"}]`,
+		"contents not text":    `{"items":[{"id":"c1","contents":{"text":"x"}}],"paging":{}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, _ := newMockClient(t, mockReply(http.StatusOK, body))
+			_, err := c.Records.ListComments(t.Context(), Tasks, "t", "1", nil)
+			require.Error(t, err)
+		})
+	}
+}
+
+func TestCommentsAllPages(t *testing.T) {
+	t.Parallel()
+	c, m := newMockClient(t, func(call mockCall) *http.Response {
+		if call.Query == "" {
+			return mockResponse(http.StatusOK, `{"items":[{"id":"c1","contents":"one"}],"total":2,"paging":{"has_next_page":true,"end_cursor":"k1"}}`)
+		}
+		return mockResponse(http.StatusOK, `{"items":[{"id":"c2","contents":"two"}],"total":2,"paging":{"has_previous_page":true,"start_cursor":"k2","end_cursor":"k2"}}`)
+	})
+	var got []string
+	for cm, err := range c.Records.CommentsAll(t.Context(), Tasks, "t", "1", &ListOptions{Prefetch: true}) {
+		require.NoError(t, err)
+		got = append(got, cm.Contents)
+	}
+	assert.Equal(t, []string{"one", "two"}, got)
+	calls := m.requests()
+	require.Len(t, calls, 2)
+	assert.Equal(t, "after=k1", calls[1].Query)
+
+	n := 0
+	for p, err := range c.Records.CommentsPages(t.Context(), Tasks, "t", "1", nil) {
+		require.NoError(t, err)
+		require.Len(t, p.Items, 1)
+		n++
+	}
+	assert.Equal(t, 2, n)
 }
 
 func TestAddComment(t *testing.T) {
 	t.Parallel()
-	c, srv := newSubClient(t, subReply(http.StatusCreated,
-		`{"id":"c9","text":"Looks good <b>","authorId":"u1","createdAt":"2024-03-05T10:11:12.345Z","mentions":[]}`))
-	got, err := c.Records.AddComment(t.Context(), Tasks, "it-requests", "T-1", "Looks good <b>")
-	require.NoError(t, err)
-	req := subOne(t, srv)
-	assert.Equal(t, http.MethodPost, req.Method)
-	assert.Equal(t, "/tasks/it-requests/T-1/comment", req.Path)
-	assert.Equal(t, "application/json", req.Header.Get("Content-Type"))
-	assert.JSONEq(t, `{"text":"Looks good <b>"}`, string(req.Body))
-	assert.Equal(t, "c9", got.ID)
-	assert.Equal(t, "Looks good <b>", got.Text)
-	assert.Equal(t, time.Date(2024, 3, 5, 10, 11, 12, 345e6, time.UTC), got.CreatedAt)
-	assert.JSONEq(t, `[]`, string(got.Extra["mentions"]))
+	tests := []struct {
+		name   string
+		status int
+		reply  string
+		want   string
+	}{
+		{"201 text/plain is returned as sent", http.StatusCreated, "c0f9b1e2-0000-4000-8000-000000000009", "c0f9b1e2-0000-4000-8000-000000000009"},
+		{"whitespace is kept", http.StatusCreated, "Comment added\n", "Comment added\n"},
+		{"no body", http.StatusCreated, "", ""},
+		{"JSON-looking text is not interpreted", http.StatusCreated, `{"id":"c9"}`, `{"id":"c9"}`},
+		{"204", http.StatusNoContent, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, m := newMockClient(t, mockReply(tc.status, tc.reply))
+			got, err := c.Records.AddComment(t.Context(), Tasks, "it-requests", "42", "Ordered a new toner.\nÇa arrive mardi.")
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+			calls := m.requests()
+			require.Len(t, calls, 1)
+			assert.Equal(t, http.MethodPost, calls[0].Method)
+			assert.Equal(t, "/tasks/it-requests/42/comment", calls[0].Path)
+			assert.Equal(t, "text/plain; charset=utf-8", calls[0].Header.Get("Content-Type"))
+			assert.Equal(t, "Ordered a new toner.\nÇa arrive mardi.", string(calls[0].Body), "the body is the text itself")
+		})
+	}
 }
 
-func TestAddCommentEmptyAnswer(t *testing.T) {
+func TestAddCommentRetriedAfter429WithSameBody(t *testing.T) {
 	t.Parallel()
-	c, _ := newSubClient(t, subReply(http.StatusCreated, ""))
-	got, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", "hi")
+	n := 0
+	c, m := newMockClient(t, func(mockCall) *http.Response {
+		n++
+		if n == 1 {
+			return mockResponse(http.StatusTooManyRequests, `{"message":"slow down"}`)
+		}
+		return mockResponse(http.StatusCreated, "ok")
+	})
+	got, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", "hello")
 	require.NoError(t, err)
-	assert.Equal(t, Comment{Text: "hi"}, *got)
+	assert.Equal(t, "ok", got)
+	calls := m.requests()
+	require.Len(t, calls, 2)
+	assert.Equal(t, "hello", string(calls[1].Body), "the retry resends the whole text")
+}
+
+func TestAddCommentBadReply(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"too long":  strings.Repeat("x", maxCommentReply+1),
+		"not UTF-8": "\xff\xfe",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, _ := newMockClient(t, mockReply(http.StatusCreated, body))
+			got, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", "hello")
+			require.ErrorIs(t, err, errCommentReply)
+			assert.Empty(t, got)
+		})
+	}
+}
+
+func TestAddCommentErrors(t *testing.T) {
+	t.Parallel()
+	c, _ := newMockClient(t, mockReply(http.StatusForbidden, `{"message":"read only"}`))
+	_, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", "hello")
+	assert.ErrorIs(t, err, ErrForbidden)
 }
 
 func TestCommentsValidation(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
+	ctx := t.Context()
+	tests := []struct {
 		name, field string
-		call        func(c *Client) error
+		call        func(rs *RecordsService) error
 	}{
-		{"list bad type", "record type", func(c *Client) error { _, err := c.Records.Comments(t.Context(), "Tasks", "t", "1"); return err }},
-		{"add empty text", "text", func(c *Client) error { _, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", ""); return err }},
-		{"add empty id", "id", func(c *Client) error { _, err := c.Records.AddComment(t.Context(), Tasks, "t", "", "x"); return err }},
+		{"list: empty alias", "alias", func(rs *RecordsService) error { _, err := rs.ListComments(ctx, Tasks, "", "1", nil); return err }},
+		{"list: bad last", "ListOptions.Last", func(rs *RecordsService) error {
+			_, err := rs.ListComments(ctx, Tasks, "t", "1", &ListOptions{Last: -1})
+			return err
+		}},
+		{"all: empty id", "id", func(rs *RecordsService) error {
+			for _, err := range rs.CommentsAll(ctx, Tasks, "t", "", nil) {
+				return err
+			}
+			return nil
+		}},
+		{"add: empty text", "text", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, Tasks, "t", "1", ""); return err }},
+		{"add: blank text", "text", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, Tasks, "t", "1", " \n\t"); return err }},
+		{"add: invalid UTF-8", "text", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, Tasks, "t", "1", "a\xffb"); return err }},
+		{"add: bad record type", "record type", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, "", "t", "1", "x"); return err }},
 	}
-	for _, tc := range cases {
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, srv := newSubClient(t, subReply(http.StatusCreated, "{}"))
+			c, m := newMockClient(t, mockReply(http.StatusCreated, "ok"))
 			var ve *ValidationError
-			require.ErrorAs(t, tc.call(c), &ve)
+			require.ErrorAs(t, tc.call(c.Records), &ve)
 			assert.Equal(t, tc.field, ve.Field)
-			assert.Empty(t, srv.requests())
+			assert.Empty(t, m.requests(), "nothing is sent")
 		})
 	}
 }
 
 func TestCommentJSONRoundTrip(t *testing.T) {
 	t.Parallel()
-	cases := []string{
-		`{"id":"c1","text":"t","authorId":"u1","createdAt":"2024-03-05T10:11:12.345Z","thread":{"parent":"c0"}}`,
-		// A time in another form and an id sent as a number are written back as sent.
-		`{"id":12,"text":"t","authorId":"u1","createdAt":"2024-03-05T11:11:12+01:00"}`,
-		// A value the typed field cannot hold at all.
-		`{"id":"c1","text":"t","authorId":null,"createdAt":"yesterday"}`,
-	}
-	for _, in := range cases {
-		var c Comment
-		require.NoError(t, json.Unmarshal([]byte(in), &c))
-		out, err := json.Marshal(c)
-		require.NoError(t, err)
-		assert.JSONEq(t, in, string(out))
-	}
-	var c Comment
-	require.NoError(t, json.Unmarshal([]byte(cases[1]), &c))
-	assert.Equal(t, "12", c.ID)
-	assert.Equal(t, time.Date(2024, 3, 5, 10, 11, 12, 0, time.UTC), c.CreatedAt)
+	in := `{"id":"c1","createdAt":"2026-02-03T10:30:00.123Z","source":"WORKFLOW","contents":"auto","createdBy":{"id":"u1","email":"a@example.com","firstName":"A","lastName":"B","active":true},"thread":{"parent":"c0"}}`
+	var cm Comment
+	require.NoError(t, json.Unmarshal([]byte(in), &cm))
+	assert.Equal(t, CommentSourceWorkflow, cm.Source)
+	assert.Len(t, cm.Extra, 1)
+	out, err := json.Marshal(cm)
+	require.NoError(t, err)
+	assert.JSONEq(t, in, string(out), "encoding/json")
+
+	var cm2 Comment
+	require.NoError(t, jsonv2.Unmarshal([]byte(in), &cm2))
+	assert.True(t, cm.CreatedAt.Equal(cm2.CreatedAt))
+	out, err = jsonv2.Marshal(cm2)
+	require.NoError(t, err)
+	assert.JSONEq(t, in, string(out), "go-json-experiment/json")
+
+	// A comment without time or author writes neither.
+	out, err = json.Marshal(Comment{ID: "c2", Contents: "x"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"id":"c2","source":"","contents":"x"}`, string(out))
 }

@@ -28,6 +28,11 @@ var (
 	// ErrRateLimited matches a 429 that was still returned after retries (or
 	// whose Retry-After was longer than the retry policy allows to wait).
 	ErrRateLimited = errors.New("workflow: rate limited")
+	// ErrUnprocessable matches a 422: the request was well formed but the
+	// service could not act on it (for example a filter that parses but
+	// means nothing, or a reference to something that does not exist).
+	// The service lists 422 for every operation.
+	ErrUnprocessable = errors.New("workflow: unprocessable entity")
 )
 
 // maxErrorBody is how much of an error response body an APIError keeps.
@@ -90,6 +95,8 @@ func sentinelFor(status int) error {
 		return ErrTooLarge
 	case http.StatusTooManyRequests:
 		return ErrRateLimited
+	case http.StatusUnprocessableEntity:
+		return ErrUnprocessable
 	}
 	return nil
 }

@@ -32,8 +32,8 @@ func TestErrorMessageShapes(t *testing.T) {
 }
 
 func TestAPIErrorMatchesSentinels(t *testing.T) {
-	sentinels := []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrTooLarge, ErrRateLimited}
-	for status, want := range map[int]error{401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 413: ErrTooLarge, 429: ErrRateLimited, 400: nil, 422: nil, 500: nil} {
+	sentinels := []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrTooLarge, ErrRateLimited, ErrUnprocessable}
+	for status, want := range map[int]error{401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 413: ErrTooLarge, 422: ErrUnprocessable, 429: ErrRateLimited, 400: nil, 409: nil, 500: nil} {
 		err := fmt.Errorf("wrapped: %w", &APIError{StatusCode: status, Method: "GET", URL: "https://x/v1/y"})
 		for _, s := range sentinels {
 			assert.Equal(t, s == want, errors.Is(err, s), "status %d vs %v", status, s)
@@ -51,6 +51,7 @@ func TestAPIErrorIsOneLineAndBounded(t *testing.T) {
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 422, ae.StatusCode)
+	assert.ErrorIs(t, err, ErrUnprocessable, "a 422 from the service matches ErrUnprocessable")
 	assert.Equal(t, "bad", ae.Message)
 	assert.Len(t, ae.Body, maxErrorBody)
 	assert.Equal(t, "5", ae.Header.Get("Retry-After"))

@@ -64,21 +64,33 @@ func ExampleRecordsService_AddRelatedItem() {
 	c := srv.Client()
 	ctx := context.Background()
 
-	part := workflow.RelatedRef{RecordType: workflow.Elements, Alias: "parts", RecordID: "E-7"}
-	rel, err := c.Records.AddRelatedItem(ctx, workflow.Apps, "crm", "A-1", part)
-	if err != nil {
+	// The service adds one related item per call, by the related record's
+	// id and (optionally) its definition alias; it answers 201 without a body.
+	part := workflow.RelatedRef{ID: "E-7", Alias: "parts"}
+	if err := c.Records.AddRelatedItem(ctx, workflow.Apps, "crm", "A-1", part); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("added relation", rel.ID, "to", rel.Ref())
+	fmt.Println("related", part, "to A-1")
 
-	items, err := c.Records.RelatedItems(ctx, workflow.Apps, "crm", "A-1")
+	for it, err := range c.Records.RelatedItemsAll(ctx, workflow.Apps, "crm", "A-1", nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		rt, _ := it.RecordType()
+		fmt.Println(it.ID, it.Type, it.Alias, "->", rt)
+	}
+
+	// An item is removed by its id: the related record's id.
+	if err := c.Records.RemoveRelatedItem(ctx, workflow.Apps, "crm", "A-1", "E-7"); err != nil {
+		log.Fatal(err)
+	}
+	page, err := c.Records.ListRelatedItems(ctx, workflow.Apps, "crm", "A-1", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, it := range items {
-		fmt.Println(it.ID, it.RecordType, it.Alias, it.RecordID)
-	}
+	fmt.Println(len(page.Items), "related items left")
 	// Output:
-	// added relation r1 to elements/parts/E-7
-	// r1 elements parts E-7
+	// related parts/E-7 to A-1
+	// E-7 ELEMENT parts -> elements
+	// 0 related items left
 }

@@ -6,6 +6,7 @@ require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-querystring v1.2.0
+	github.com/jarcoal/httpmock v1.4.2
 	github.com/schollz/progressbar/v3 v3.19.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0

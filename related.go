@@ -4,228 +4,235 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"net/http"
 	"strconv"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// RelatedItem is a link from a record to another record.
+// RelatedItem is one item of a record's related items: another record the
+// record is related to, as GET .../related-items lists it:
 //
-// The spec does not show the fields of a related item. The typed fields
-// below are an assumption: a JSON object
+//	{"id": "TSK-4", "type": "TASK", "alias": "tasks", "cursor": "..."}
 //
-//	{"id": "<relationId>", "recordType": "elements", "alias": "parts", "recordId": "123"}
-//
-// where "id" identifies the relation itself (for RemoveRelatedItem) and the
-// other three name the related record. Every other field the service sends
-// is kept in Extra and written back when the item is encoded again. A
-// modelled field whose value the typed field cannot hold exactly (a null,
-// a number where a string is expected) is kept verbatim in Extra under its
-// own name, as for User; ids sent as JSON numbers are read as their
-// decimal text.
+// Members the SDK does not model are kept in Extra and written back by
+// MarshalJSON, with encoding/json as with go-json-experiment/json.
 type RelatedItem struct {
-	// ID identifies the relation, for RemoveRelatedItem. It is not the id
-	// of the related record (that is RecordID).
-	ID string
-	// RecordType is the type of the related record.
-	RecordType RecordType
-	// Alias is the definition alias of the related record.
-	Alias string
-	// RecordID is the id of the related record.
-	RecordID string
-	// Extra holds every field of the service's JSON that the typed fields
-	// do not model, and modelled fields whose value they cannot hold
-	// exactly, as raw JSON.
-	Extra map[string]json.RawMessage
+	// ID is the related record's id (for example "TSK-4"). It is also what
+	// RemoveRelatedItem takes to remove the item.
+	ID string `json:"id"`
+	// Type is the related record's kind in capitals as the service sends
+	// it, for example "TASK" or "APP"; see RecordType.
+	Type string `json:"type"`
+	// Alias is the related record's definition alias.
+	Alias string `json:"alias"`
+	// Cursor is the item's position in the list: pass it as
+	// ListOptions.After (or Before) to resume right after (or before) it.
+	Cursor string `json:"cursor"`
+	// Extra holds the members of the service's JSON that the fields above
+	// do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// Ref returns the related record the item points to.
-func (it RelatedItem) Ref() RelatedRef {
-	return RelatedRef{RecordType: it.RecordType, Alias: it.Alias, RecordID: it.RecordID}
-}
+// relatedItemJSON is RelatedItem without its methods, so that the JSON
+// packages encode its fields.
+type relatedItemJSON RelatedItem
 
-// relatedItemWire is the JSON object of a related item, and (with ID left
-// out) the body that adds one. The JSON names of the related-item routes
-// are all here.
-type relatedItemWire struct {
-	ID         json.RawMessage `json:"id,omitempty"`
-	RecordType json.RawMessage `json:"recordType,omitempty"`
-	Alias      json.RawMessage `json:"alias,omitempty"`
-	RecordID   json.RawMessage `json:"recordId,omitempty"`
-}
-
-// UnmarshalJSON reads a related item; see RelatedItem for how unexpected
-// values of the modelled fields are kept.
-func (it *RelatedItem) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
-	}
-	var w relatedItemWire
-	extra, err := unmarshalExtra(data, &w)
-	if err != nil {
-		return err
-	}
-	*it = RelatedItem{}
-	k := keeper{extra: extra}
-	k.keep("id", readString(w.ID, &it.ID, true))
-	k.keep("recordType", readString(w.RecordType, (*string)(&it.RecordType), false))
-	k.keep("alias", readString(w.Alias, &it.Alias, false))
-	k.keep("recordId", readString(w.RecordID, &it.RecordID, true))
-	it.Extra = k.extra
-	return nil
-}
-
-// MarshalJSON writes the related item with its Extra fields.
+// MarshalJSON writes the item with its Extra members.
 func (it RelatedItem) MarshalJSON() ([]byte, error) {
-	w := relatedItemWire{
-		ID:         writeString(it.ID, it.Extra["id"], true),
-		RecordType: writeString(string(it.RecordType), it.Extra["recordType"], false),
-		Alias:      writeString(it.Alias, it.Extra["alias"], false),
-		RecordID:   writeString(it.RecordID, it.Extra["recordId"], true),
+	return jsonv2.Marshal(relatedItemJSON(it))
+}
+
+// UnmarshalJSON reads an item; members it does not model go to Extra.
+func (it *RelatedItem) UnmarshalJSON(data []byte) error {
+	*it = RelatedItem{}
+	return jsonv2.Unmarshal(data, (*relatedItemJSON)(it))
+}
+
+// RecordType returns the record type of Type, compared without regard to
+// case ("TASK" is Tasks, "APP" is Apps, "ELEMENT" is Elements,
+// "TRANSACTION" is Transactions; the plural forms are accepted too), and
+// false for any other kind. With Alias and ID it names the related record
+// for RecordsService.Get.
+func (it RelatedItem) RecordType() (RecordType, bool) {
+	switch strings.ToUpper(strings.TrimSpace(it.Type)) {
+	case "APP", "APPS":
+		return Apps, true
+	case "TASK", "TASKS":
+		return Tasks, true
+	case "ELEMENT", "ELEMENTS":
+		return Elements, true
+	case "TRANSACTION", "TRANSACTIONS":
+		return Transactions, true
 	}
-	return marshalExtra(w, it.Extra)
+	return "", false
 }
 
-// RelatedRef names a record to relate to another one: its type, its
-// definition alias and its id.
+// Ref returns the reference that relates the same record again.
+func (it RelatedItem) Ref() RelatedRef {
+	return RelatedRef{ID: it.ID, Alias: it.Alias}
+}
+
+// RelatedRef names a record to relate to another one, as the body of
+// POST .../related-items carries it: {"id": "...", "alias": "..."}.
 type RelatedRef struct {
-	RecordType RecordType
-	Alias      string
-	RecordID   string
+	// ID is the related record's id (required).
+	ID string `json:"id"`
+	// Alias is the related record's definition alias. The service marks it
+	// optional; it is left out of the body when empty.
+	Alias string `json:"alias,omitempty"`
 }
 
-// String returns "recordType/alias/recordID".
+// String returns "alias/id", or the id alone when Alias is empty.
 func (r RelatedRef) String() string {
-	return string(r.RecordType) + "/" + r.Alias + "/" + r.RecordID
+	if r.Alias == "" {
+		return r.ID
+	}
+	return r.Alias + "/" + r.ID
 }
 
 // validate checks the reference; field prefixes the field names in errors.
 func (r RelatedRef) validate(field string) error {
-	if !r.RecordType.Valid() {
-		return invalid(field+".RecordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(r.RecordType)+`")`)
+	if strings.TrimSpace(r.ID) == "" {
+		return invalid(field+".ID", "must not be blank")
 	}
-	if strings.TrimSpace(r.Alias) == "" {
-		return invalid(field+".Alias", "must not be blank")
-	}
-	if strings.TrimSpace(r.RecordID) == "" {
-		return invalid(field+".RecordID", "must not be blank")
+	if r.Alias != "" && strings.TrimSpace(r.Alias) == "" {
+		return invalid(field+".Alias", "must be empty or not blank")
 	}
 	return nil
 }
 
-// body is the request body that adds r: {"recordType", "alias", "recordId"}.
-func (r RelatedRef) body() relatedItemWire {
-	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
-	return relatedItemWire{
-		RecordType: str(string(r.RecordType)),
-		Alias:      str(r.Alias),
-		RecordID:   str(r.RecordID),
-	}
+// relatedPath is the path of a record's related items.
+func relatedPath(t RecordType, alias, id string) (string, error) {
+	return recordPath(t, alias, "id", id, "", "related-items")
 }
 
-// RelatedItems returns the items related to a record:
-// GET /{recordType}/{alias}/{id}/related-items.
+// ListRelatedItems returns one page of the items related to a record:
+// GET /{recordType}/{alias}/{id}/related-items, answered with the paged
+// list envelope {"items", "total", "paging"}.
 //
-// The spec does not show the response; it is assumed to be a list of
-// related items (see RelatedItem), sent as a bare JSON array or as an
-// object whose "items" holds them. The spec shows no paging for this list:
-// every item of the response is returned.
-func (s *RecordsService) RelatedItems(ctx context.Context, t RecordType, alias, id string) ([]RelatedItem, error) {
-	path, err := recordPath(t, alias, "id", id, "", "related-items")
+// The service publishes no query parameters for this list. With nil opts
+// (or zero paging fields) none are sent; First/After and Last/Before, when
+// set, are sent as for every other paged list of the service, whose
+// convention they are. A Filter is a *ValidationError: the service
+// publishes none for this list.
+func (s *RecordsService) ListRelatedItems(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[RelatedItem], error) {
+	path, err := relatedPath(t, alias, id)
 	if err != nil {
 		return nil, err
 	}
-	return listSubresource[RelatedItem](ctx, s.client, path)
+	return listPage[RelatedItem](ctx, s.client, path, pagedOnly, opts, reqOpts)
 }
 
-// AddRelatedItem relates the record ref to a record:
-// POST /{recordType}/{alias}/{id}/related-items. The service adds exactly
-// one item per call; use AddRelatedItems for several.
-//
-// The spec does not show the body or the response. The body is assumed to
-// be {"recordType": "...", "alias": "...", "recordId": "..."}, and the
-// response (assumed 201) the created related item. When the service sends
-// no body, the returned item holds ref with an empty ID.
+// RelatedItemsPages walks a record's related items page by page from where
+// opts points. The first request carries only the paging fields opts sets
+// (none for nil opts); the walk goes on only while the service reports
+// another page (has_next_page, or has_previous_page going backward), by
+// sending its cursor as after (before), the paging convention of the
+// service's lists. See RecordsService.Pages for laziness, errors and
+// prefetching.
+func (s *RecordsService) RelatedItemsPages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[RelatedItem], error] {
+	path, err := relatedPath(t, alias, id)
+	if err != nil {
+		return errIter[*Page[RelatedItem]](err)
+	}
+	return walkPages[RelatedItem](ctx, s.client, path, pagedOnly, opts, reqOpts)
+}
+
+// RelatedItemsAll iterates over every item related to a record, following
+// the pages as RelatedItemsPages does; going backward, items come from the
+// end of the list towards its start.
+func (s *RecordsService) RelatedItemsAll(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[RelatedItem, error] {
+	path, err := relatedPath(t, alias, id)
+	if err != nil {
+		return errIter[RelatedItem](err)
+	}
+	return walkItems[RelatedItem](ctx, s.client, path, pagedOnly, opts, reqOpts)
+}
+
+// AddRelatedItem relates the record ref names to a record:
+// POST /{recordType}/{alias}/{id}/related-items with {"id", "alias"}. The
+// service answers 201 with no body; any 2xx is success and a body, if one
+// comes, is ignored. The service adds exactly one item per call; use
+// AddRelatedItems for several.
 //
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the item; it is retried after a 429.
-func (s *RecordsService) AddRelatedItem(ctx context.Context, t RecordType, alias, id string, ref RelatedRef) (*RelatedItem, error) {
-	path, err := recordPath(t, alias, "id", id, "", "related-items")
+func (s *RecordsService) AddRelatedItem(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
+	path, err := relatedPath(t, alias, id)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := ref.validate("ref"); err != nil {
-		return nil, err
+		return err
 	}
-	return s.addRelated(ctx, path, ref)
+	return s.addRelated(ctx, path, ref, reqOpts)
 }
 
-func (s *RecordsService) addRelated(ctx context.Context, path string, ref RelatedRef) (*RelatedItem, error) {
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, ref.body())
+func (s *RecordsService) addRelated(ctx context.Context, path string, ref RelatedRef, reqOpts []RequestOption) error {
+	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, ref, reqOpts...)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := oneBody[RelatedItem]{v: RelatedItem{RecordType: ref.RecordType, Alias: ref.Alias, RecordID: ref.RecordID}}
-	if _, err := s.client.do(req, &out); err != nil {
-		return nil, err
-	}
-	return &out.v, nil
+	_, err = s.client.do(req, nil)
+	return err
 }
 
-// AddRelatedItems relates several records to a record, one call of
-// AddRelatedItem per ref, in order (the service adds one item per call).
+// AddRelatedItems relates several records to a record, one
+// POST .../related-items per ref, in order (the service adds one item per
+// call).
 //
 // Every ref is checked before the first request; one that is invalid is a
 // *ValidationError and nothing is sent. A ref the service refuses does not
-// stop the others. The items that were added are returned in the order of
-// refs, and if any ref failed the error is a *RelatedItemsError listing
-// each failed ref with its index and cause, so a partial success is never
+// stop the others. When any ref was not added, the error is a
+// *RelatedItemsError listing each failed ref with its index and cause;
+// every ref it does not list was added, so a partial success is never
 // silent. When ctx ends, the refs not yet sent are listed as failed with
 // ctx's error and are not sent.
 //
 // A ref whose request failed without an answer (a dropped connection) may
-// have been added by the service nevertheless; check with RelatedItems
+// have been added by the service nevertheless; check with RelatedItemsAll
 // before adding it again.
-func (s *RecordsService) AddRelatedItems(ctx context.Context, t RecordType, alias, id string, refs ...RelatedRef) ([]RelatedItem, error) {
-	path, err := recordPath(t, alias, "id", id, "", "related-items")
+func (s *RecordsService) AddRelatedItems(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
+	path, err := relatedPath(t, alias, id)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if ctx == nil {
-		return nil, invalid("ctx", "must not be nil")
+		return invalid("ctx", "must not be nil")
 	}
 	if len(refs) == 0 {
-		return nil, invalid("refs", "must name at least one record")
+		return invalid("refs", "must name at least one record")
 	}
 	for i, ref := range refs {
 		if err := ref.validate("refs[" + strconv.Itoa(i) + "]"); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	var (
-		added  []RelatedItem
-		failed []RelatedItemFailure
-	)
+	if _, err := newRequestConfig(reqOpts); err != nil {
+		return err
+	}
+	var failed []RelatedItemFailure
 	for i, ref := range refs {
 		if err := ctx.Err(); err != nil {
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
 			continue
 		}
-		it, err := s.addRelated(ctx, path, ref)
-		if err != nil {
+		if err := s.addRelated(ctx, path, ref, reqOpts); err != nil {
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
-			continue
 		}
-		added = append(added, *it)
 	}
 	if len(failed) > 0 {
-		return added, &RelatedItemsError{Total: len(refs), Failures: failed}
+		return &RelatedItemsError{Total: len(refs), Failures: failed}
 	}
-	return added, nil
+	return nil
 }
 
 // RelatedItemsError is returned by AddRelatedItems when some refs could not
-// be added. The items that were added are returned beside it.
+// be added. Every ref it does not list was added.
 type RelatedItemsError struct {
 	// Total is the number of refs AddRelatedItems was given.
 	Total int
@@ -235,7 +242,7 @@ type RelatedItemsError struct {
 
 // RelatedItemFailure is one ref that AddRelatedItems could not add.
 type RelatedItemFailure struct {
-	Index int        // position of the ref in the call's arguments
+	Index int        // position of the ref in refs
 	Ref   RelatedRef // the ref itself
 	Err   error      // why it failed (an *APIError, a transport error, ctx's error)
 }
@@ -275,16 +282,18 @@ func (e *RelatedItemsError) Unwrap() []error {
 	return errs
 }
 
-// RemoveRelatedItem removes a relation from a record:
-// DELETE /{recordType}/{alias}/{id}/related-items/{relationId}, where
-// relationID is the ID of a RelatedItem (not the related record's id). Any
-// success status (assumed 204) is accepted, its body ignored.
-func (s *RecordsService) RemoveRelatedItem(ctx context.Context, t RecordType, alias, id, relationID string) error {
-	path, err := recordPath(t, alias, "id", id, "", "related-items", "relationID", relationID)
+// RemoveRelatedItem removes an item from a record's related items:
+// DELETE /{recordType}/{alias}/{id}/related-items/{itemId}. The service
+// calls itemId "the ID of the related item"; the items it lists carry the
+// related record's id as their id, so relatedID is RelatedItem.ID, the id
+// of the related record (for example "TSK-4"). The service answers 200
+// with no body; any 2xx is success and a body, if one comes, is ignored.
+func (s *RecordsService) RemoveRelatedItem(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
+	path, err := recordPath(t, alias, "id", id, "", "related-items", "relatedID", relatedID)
 	if err != nil {
 		return err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodDelete, path, nil, nil)
+	req, err := s.client.newRequest(ctx, http.MethodDelete, path, nil, nil, reqOpts...)
 	if err != nil {
 		return err
 	}

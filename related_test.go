@@ -6,9 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"sync"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,275 +78,323 @@ func subOne(t *testing.T, srv *subServer) subRequest {
 	return reqs[0]
 }
 
-func TestRelatedItemsList(t *testing.T) {
+// relatedPage is a page of related items as the service sends it.
+const relatedPage = `{"items":[
+	{"id":"TSK-4","type":"TASK","alias":"tasks","cursor":"c1"},
+	{"id":"ITM-4","type":"APP","alias":"itmanagement","cursor":"c2","pinned":true}
+],"total":2,"paging":{"has_next_page":false,"has_previous_page":false,"start_cursor":"c1","end_cursor":"c2"}}`
+
+func TestListRelatedItems(t *testing.T) {
 	t.Parallel()
-	shapes := []struct {
-		name, body string
+	tests := []struct {
+		name      string
+		opts      *ListOptions
+		wantQuery url.Values
 	}{
-		{"bare array", `[{"id":"r1","recordType":"elements","alias":"parts","recordId":"123"},{"id":"r2","recordType":"apps","alias":"crm","recordId":"9"}]`},
-		{"items object", `{"items":[{"id":"r1","recordType":"elements","alias":"parts","recordId":"123"},{"id":"r2","recordType":"apps","alias":"crm","recordId":"9"}]}`},
-		{"paged", `{"items":[{"data":{"id":"r1","recordType":"elements","alias":"parts","recordId":"123"},"cursor":"a"},{"data":{"id":"r2","recordType":"apps","alias":"crm","recordId":"9"},"cursor":"b"}],"total":2,"paging":{}}`},
+		{"no options send no paging parameters", nil, url.Values{}},
+		{"zero options send none either", &ListOptions{}, url.Values{}},
+		{"paging fields the caller sets are sent", &ListOptions{First: 2, After: "c0"}, url.Values{"first": {"2"}, "after": {"c0"}}},
+		{"backward", &ListOptions{Last: 5}, url.Values{"last": {"5"}}},
 	}
-	for _, tc := range shapes {
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, srv := newSubClient(t, subReply(http.StatusOK, tc.body))
-			got, err := c.Records.RelatedItems(t.Context(), Tasks, "it requests", "42/7")
+			c, m := newMockClient(t, mockReply(http.StatusOK, relatedPage))
+			page, err := c.Records.ListRelatedItems(t.Context(), Tasks, "it requests", "42/7", tc.opts)
 			require.NoError(t, err)
-			req := subOne(t, srv)
-			assert.Equal(t, http.MethodGet, req.Method)
-			assert.Equal(t, "/tasks/it%20requests/42%2F7/related-items", req.Path)
-			assert.Empty(t, req.Body)
-			require.Len(t, got, 2)
-			assert.Equal(t, RelatedItem{ID: "r1", RecordType: Elements, Alias: "parts", RecordID: "123"}, got[0])
-			assert.Equal(t, RelatedRef{RecordType: Apps, Alias: "crm", RecordID: "9"}, got[1].Ref())
+			calls := m.requests()
+			require.Len(t, calls, 1)
+			assert.Equal(t, http.MethodGet, calls[0].Method)
+			assert.Equal(t, "/tasks/it%20requests/42%2F7/related-items", calls[0].Path)
+			q, err := url.ParseQuery(calls[0].Query)
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantQuery, q)
+			assert.Empty(t, calls[0].Body)
+
+			require.Len(t, page.Items, 2)
+			assert.Equal(t, RelatedItem{ID: "TSK-4", Type: "TASK", Alias: "tasks", Cursor: "c1"}, page.Items[0])
+			assert.Equal(t, "itmanagement", page.Items[1].Alias)
+			assert.JSONEq(t, `true`, string(page.Items[1].Extra["pinned"]), "an unknown member is kept")
+			assert.Equal(t, 2, page.Total)
+			assert.Equal(t, "c2", page.Paging.EndCursor)
 		})
 	}
 }
 
-func TestRelatedItemsListEmpty(t *testing.T) {
+func TestRelatedItemsAllFollowsCursors(t *testing.T) {
 	t.Parallel()
-	c, _ := newSubClient(t, subReply(http.StatusOK, `[]`))
-	got, err := c.Records.RelatedItems(t.Context(), Apps, "crm", "1")
-	require.NoError(t, err)
-	assert.NotNil(t, got)
-	assert.Empty(t, got)
+	pages := map[string]string{
+		"":   `{"items":[{"id":"A-1","type":"APP","alias":"a","cursor":"p1"}],"total":3,"paging":{"has_next_page":true,"end_cursor":"p1","start_cursor":"p1"}}`,
+		"p1": `{"items":[{"id":"A-2","type":"APP","alias":"a","cursor":"p2"}],"total":3,"paging":{"has_next_page":true,"has_previous_page":true,"end_cursor":"p2","start_cursor":"p2"}}`,
+		"p2": `{"items":[{"id":"A-3","type":"APP","alias":"a","cursor":"p3"}],"total":3,"paging":{"has_previous_page":true,"end_cursor":"p3","start_cursor":"p3"}}`,
+	}
+	c, m := newMockClient(t, func(call mockCall) *http.Response {
+		q, _ := url.ParseQuery(call.Query)
+		body, ok := pages[q.Get("after")]
+		if !ok {
+			return mockResponse(http.StatusBadRequest, `{"message":"unknown cursor"}`)
+		}
+		return mockResponse(http.StatusOK, body)
+	})
+	var ids []string
+	for it, err := range c.Records.RelatedItemsAll(t.Context(), Apps, "crm", "A-0", nil) {
+		require.NoError(t, err)
+		ids = append(ids, it.ID)
+	}
+	assert.Equal(t, []string{"A-1", "A-2", "A-3"}, ids)
+	calls := m.requests()
+	require.Len(t, calls, 3)
+	assert.Empty(t, calls[0].Query, "the first request sends no paging parameters")
+	assert.Equal(t, "after=p1", calls[1].Query, "only the cursor the service handed out is sent")
+	assert.Equal(t, "after=p2", calls[2].Query)
+}
+
+func TestRelatedItemsPagesOnePageOneRequest(t *testing.T) {
+	t.Parallel()
+	c, m := newMockClient(t, mockReply(http.StatusOK, relatedPage))
+	n := 0
+	for p, err := range c.Records.RelatedItemsPages(t.Context(), Apps, "crm", "A-0", nil) {
+		require.NoError(t, err)
+		assert.Len(t, p.Items, 2)
+		n++
+	}
+	assert.Equal(t, 1, n)
+	assert.Len(t, m.requests(), 1, "has_next_page false ends the walk")
+}
+
+func TestListRelatedItemsMalformed(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"bare array":        `[{"id":"TSK-4","type":"TASK","alias":"tasks"}]`,
+		"no paging":         `{"items":[]}`,
+		"id not a string":   `{"items":[{"id":4}],"paging":{}}`,
+		"not json":          `ok`,
+		"items not objects": `{"items":["TSK-4"],"paging":{}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, _ := newMockClient(t, mockReply(http.StatusOK, body))
+			page, err := c.Records.ListRelatedItems(t.Context(), Apps, "crm", "A-1", nil)
+			require.Error(t, err, "a malformed answer is an error, never an empty page")
+			assert.Nil(t, page)
+		})
+	}
 }
 
 func TestAddRelatedItem(t *testing.T) {
 	t.Parallel()
-	c, srv := newSubClient(t, subReply(http.StatusCreated,
-		`{"id":"rel-1","recordType":"elements","alias":"parts","recordId":123,"createdBy":{"id":"u1"}}`))
-	ref := RelatedRef{RecordType: Elements, Alias: "parts", RecordID: "123"}
-	got, err := c.Records.AddRelatedItem(t.Context(), Apps, "crm", "A-1", ref)
-	require.NoError(t, err)
-
-	req := subOne(t, srv)
-	assert.Equal(t, http.MethodPost, req.Method)
-	assert.Equal(t, "/apps/crm/A-1/related-items", req.Path)
-	assert.Equal(t, "application/json", req.Header.Get("Content-Type"))
-	assert.JSONEq(t, `{"recordType":"elements","alias":"parts","recordId":"123"}`, string(req.Body))
-
-	assert.Equal(t, "rel-1", got.ID)
-	assert.Equal(t, ref, got.Ref(), "a numeric recordId is read as its text")
-	assert.JSONEq(t, `{"id":"u1"}`, string(got.Extra["createdBy"]))
-}
-
-func TestAddRelatedItemEmptyAnswer(t *testing.T) {
-	t.Parallel()
-	c, _ := newSubClient(t, subReply(http.StatusNoContent, ""))
-	ref := RelatedRef{RecordType: Tasks, Alias: "t", RecordID: "5"}
-	got, err := c.Records.AddRelatedItem(t.Context(), Apps, "crm", "A-1", ref)
-	require.NoError(t, err)
-	assert.Equal(t, RelatedItem{RecordType: Tasks, Alias: "t", RecordID: "5"}, *got)
-}
-
-func TestAddRelatedItemsOnePerCall(t *testing.T) {
-	t.Parallel()
-	var n int
-	var mu sync.Mutex
-	c, srv := newSubClient(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
-		mu.Lock()
-		n++
-		i := n
-		mu.Unlock()
-		var in map[string]string
-		_ = json.Unmarshal(body, &in)
-		if i == 2 {
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = io.WriteString(w, `{"status":404,"message":"record parts/404 not found"}`)
-			return
-		}
-		w.WriteHeader(http.StatusCreated)
-		_ = json.NewEncoder(w).Encode(map[string]string{
-			"id": "rel-" + in["recordId"], "recordType": in["recordType"], "alias": in["alias"], "recordId": in["recordId"],
+	tests := []struct {
+		name     string
+		ref      RelatedRef
+		status   int
+		reply    string
+		wantBody string
+	}{
+		{"id and alias, 201 without body", RelatedRef{ID: "TSK-4", Alias: "tasks"}, http.StatusCreated, "", `{"id":"TSK-4","alias":"tasks"}`},
+		{"alias left out when empty", RelatedRef{ID: "TSK-4"}, http.StatusCreated, "", `{"id":"TSK-4"}`},
+		{"a body on success is ignored", RelatedRef{ID: "E-7", Alias: "parts"}, http.StatusCreated, `{"whatever":1}`, `{"id":"E-7","alias":"parts"}`},
+		{"any 2xx", RelatedRef{ID: "E-7", Alias: "parts"}, http.StatusOK, "", `{"id":"E-7","alias":"parts"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, m := newMockClient(t, mockReply(tc.status, tc.reply))
+			require.NoError(t, c.Records.AddRelatedItem(t.Context(), Apps, "crm", "A-1", tc.ref))
+			calls := m.requests()
+			require.Len(t, calls, 1)
+			assert.Equal(t, http.MethodPost, calls[0].Method)
+			assert.Equal(t, "/apps/crm/A-1/related-items", calls[0].Path)
+			assert.Equal(t, "application/json", calls[0].Header.Get("Content-Type"))
+			assert.JSONEq(t, tc.wantBody, string(calls[0].Body))
 		})
-	})
-	refs := []RelatedRef{
-		{Elements, "parts", "1"},
-		{Elements, "parts", "404"},
-		{Elements, "parts", "3"},
 	}
-	added, err := c.Records.AddRelatedItems(t.Context(), Apps, "crm", "A-1", refs...)
+}
 
-	reqs := srv.requests()
-	require.Len(t, reqs, 3, "one request per item, and a failure does not stop the others")
-	for i, req := range reqs {
-		assert.Equal(t, http.MethodPost, req.Method)
-		assert.Equal(t, "/apps/crm/A-1/related-items", req.Path)
-		var body map[string]any
-		require.NoError(t, json.Unmarshal(req.Body, &body))
-		assert.Equal(t, map[string]any{"recordType": "elements", "alias": "parts", "recordId": refs[i].RecordID}, body)
-	}
-
-	require.Len(t, added, 2)
-	assert.Equal(t, "rel-1", added[0].ID)
-	assert.Equal(t, "rel-3", added[1].ID)
-
-	var rie *RelatedItemsError
-	require.ErrorAs(t, err, &rie)
-	assert.Equal(t, 3, rie.Total)
-	require.Len(t, rie.Failures, 1)
-	assert.Equal(t, 1, rie.Failures[0].Index)
-	assert.Equal(t, refs[1], rie.Failures[0].Ref)
-	assert.ErrorIs(t, err, ErrNotFound)
+func TestAddRelatedItemErrors(t *testing.T) {
+	t.Parallel()
+	c, _ := newMockClient(t, mockReply(http.StatusUnprocessableEntity, `{"message":"no such record"}`))
+	err := c.Records.AddRelatedItem(t.Context(), Apps, "crm", "A-1", RelatedRef{ID: "X-1"})
+	assert.ErrorIs(t, err, ErrUnprocessable)
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, "record parts/404 not found", ae.Message)
-	assert.Contains(t, err.Error(), "1 of 3 related items not added: refs[1] elements/parts/404: ")
+	assert.Equal(t, "no such record", ae.Message)
+}
+
+func TestAddRelatedItemsPartialFailure(t *testing.T) {
+	t.Parallel()
+	c, m := newMockClient(t, func(call mockCall) *http.Response {
+		var in RelatedRef
+		_ = json.Unmarshal(call.Body, &in)
+		if in.ID == "E-2" {
+			return mockResponse(http.StatusNotFound, `{"message":"E-2 not found"}`)
+		}
+		return mockResponse(http.StatusCreated, "")
+	})
+	refs := []RelatedRef{{ID: "E-1", Alias: "parts"}, {ID: "E-2", Alias: "parts"}, {ID: "E-3"}}
+	err := c.Records.AddRelatedItems(t.Context(), Apps, "crm", "A-1", refs)
+	var re *RelatedItemsError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, 3, re.Total)
+	require.Len(t, re.Failures, 1)
+	assert.Equal(t, 1, re.Failures[0].Index)
+	assert.Equal(t, refs[1], re.Failures[0].Ref)
+	assert.ErrorIs(t, err, ErrNotFound, "the causes are reachable through errors.Is")
+	assert.Contains(t, err.Error(), "1 of 3 related items not added: refs[1] parts/E-2: ")
+
+	calls := m.requests()
+	require.Len(t, calls, 3, "one request per ref; a failure does not stop the others")
+	for i, ref := range refs {
+		var sent RelatedRef
+		require.NoError(t, json.Unmarshal(calls[i].Body, &sent))
+		assert.Equal(t, ref, sent, "refs are sent in order")
+	}
 }
 
 func TestAddRelatedItemsAllAdded(t *testing.T) {
 	t.Parallel()
-	c, srv := newSubClient(t, subReply(http.StatusCreated, `{"id":"x"}`))
-	added, err := c.Records.AddRelatedItems(t.Context(), Apps, "crm", "A-1",
-		RelatedRef{Elements, "parts", "1"}, RelatedRef{Tasks, "todo", "2"})
-	require.NoError(t, err)
-	assert.Len(t, added, 2)
-	assert.Len(t, srv.requests(), 2)
+	c, m := newMockClient(t, mockReply(http.StatusCreated, ""))
+	require.NoError(t, c.Records.AddRelatedItems(t.Context(), Apps, "crm", "A-1", []RelatedRef{{ID: "E-1"}, {ID: "E-2"}}))
+	assert.Len(t, m.requests(), 2)
 }
 
 func TestAddRelatedItemsContextEnds(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	c, srv := newSubClient(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
-		cancel() // the caller gives up while the first item is being added
-		w.WriteHeader(http.StatusCreated)
-		_, _ = io.WriteString(w, `{"id":"rel-1"}`)
+	c, m := newMockClient(t, func(mockCall) *http.Response {
+		cancel() // the context ends while the first ref is being added
+		return mockResponse(http.StatusCreated, "")
 	})
-	refs := []RelatedRef{{Elements, "p", "1"}, {Elements, "p", "2"}, {Elements, "p", "3"}}
-	added, err := c.Records.AddRelatedItems(ctx, Apps, "crm", "A-1", refs...)
-	assert.Len(t, srv.requests(), 1, "nothing is sent once ctx has ended")
-	var rie *RelatedItemsError
-	require.ErrorAs(t, err, &rie)
-	assert.ErrorIs(t, err, context.Canceled)
-	var idx []int
-	for _, f := range rie.Failures {
-		idx = append(idx, f.Index)
-	}
-	// The first one may or may not have made it back before the
-	// cancellation was seen; the last two were never sent.
-	assert.Subset(t, []int{0, 1, 2}, idx)
-	assert.Contains(t, idx, 1)
-	assert.Contains(t, idx, 2)
-	assert.Equal(t, 3, len(added)+len(rie.Failures), "each ref is either added or listed as failed")
+	err := c.Records.AddRelatedItems(ctx, Apps, "crm", "A-1", []RelatedRef{{ID: "E-1"}, {ID: "E-2"}, {ID: "E-3"}})
+	var re *RelatedItemsError
+	require.ErrorAs(t, err, &re)
+	require.NotEmpty(t, re.Failures)
+	last := re.Failures[len(re.Failures)-1]
+	assert.Equal(t, 2, last.Index)
+	assert.ErrorIs(t, last.Err, context.Canceled)
+	assert.Len(t, m.requests(), 1, "refs after the context ended are not sent")
 }
 
 func TestRelatedValidation(t *testing.T) {
 	t.Parallel()
-	good := RelatedRef{Elements, "parts", "1"}
-	cases := []struct {
-		name  string
-		field string
-		call  func(c *Client) error
+	ctx := t.Context()
+	tests := []struct {
+		name, field string
+		call        func(rs *RecordsService) error
 	}{
-		{"list: bad type", "record type", func(c *Client) error {
-			_, err := c.Records.RelatedItems(t.Context(), "widgets", "a", "1")
+		{"list: empty id", "id", func(rs *RecordsService) error { _, err := rs.ListRelatedItems(ctx, Tasks, "t", "", nil); return err }},
+		{"list: filter", "ListOptions.Filter", func(rs *RecordsService) error {
+			_, err := rs.ListRelatedItems(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Raw("a==b")})
 			return err
 		}},
-		{"list: empty alias", "alias", func(c *Client) error {
-			_, err := c.Records.RelatedItems(t.Context(), Apps, "", "1")
+		{"list: bad page size", "ListOptions.First", func(rs *RecordsService) error {
+			_, err := rs.ListRelatedItems(ctx, Tasks, "t", "1", &ListOptions{First: 1001})
 			return err
 		}},
-		{"list: empty id", "id", func(c *Client) error {
-			_, err := c.Records.RelatedItems(t.Context(), Apps, "a", "")
-			return err
+		{"all: bad record type", "record type", func(rs *RecordsService) error {
+			for _, err := range rs.RelatedItemsAll(ctx, "parts", "t", "1", nil) {
+				return err
+			}
+			return nil
 		}},
-		{"add: dot-dot id", "id", func(c *Client) error {
-			_, err := c.Records.AddRelatedItem(t.Context(), Apps, "a", "..", good)
-			return err
+		{"pages: filter", "ListOptions.Filter", func(rs *RecordsService) error {
+			for _, err := range rs.RelatedItemsPages(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Raw("a==b")}) {
+				return err
+			}
+			return nil
 		}},
-		{"add: ref type", "ref.RecordType", func(c *Client) error {
-			_, err := c.Records.AddRelatedItem(t.Context(), Apps, "a", "1", RelatedRef{"", "parts", "1"})
-			return err
+		{"add: blank id", "ref.ID", func(rs *RecordsService) error {
+			return rs.AddRelatedItem(ctx, Tasks, "t", "1", RelatedRef{ID: " ", Alias: "p"})
 		}},
-		{"add: ref alias", "ref.Alias", func(c *Client) error {
-			_, err := c.Records.AddRelatedItem(t.Context(), Apps, "a", "1", RelatedRef{Elements, " ", "1"})
-			return err
+		{"add: blank alias", "ref.Alias", func(rs *RecordsService) error {
+			return rs.AddRelatedItem(ctx, Tasks, "t", "1", RelatedRef{ID: "E-1", Alias: " "})
 		}},
-		{"add: ref id", "ref.RecordID", func(c *Client) error {
-			_, err := c.Records.AddRelatedItem(t.Context(), Apps, "a", "1", RelatedRef{Elements, "parts", ""})
-			return err
+		{"add several: none", "refs", func(rs *RecordsService) error { return rs.AddRelatedItems(ctx, Tasks, "t", "1", nil) }},
+		{"add several: second without id", "refs[1].ID", func(rs *RecordsService) error {
+			return rs.AddRelatedItems(ctx, Tasks, "t", "1", []RelatedRef{{ID: "E-1"}, {Alias: "p"}})
 		}},
-		{"add many: none", "refs", func(c *Client) error {
-			_, err := c.Records.AddRelatedItems(t.Context(), Apps, "a", "1")
-			return err
-		}},
-		{"add many: second invalid, nothing sent", "refs[1].RecordID", func(c *Client) error {
-			_, err := c.Records.AddRelatedItems(t.Context(), Apps, "a", "1", good, RelatedRef{Elements, "parts", ""})
-			return err
-		}},
-		{"remove: empty relation", "relationID", func(c *Client) error {
-			return c.Records.RemoveRelatedItem(t.Context(), Apps, "a", "1", "")
-		}},
-		{"remove: bad type", "record type", func(c *Client) error {
-			return c.Records.RemoveRelatedItem(t.Context(), "", "a", "1", "r")
-		}},
+		{"remove: empty related id", "relatedID", func(rs *RecordsService) error { return rs.RemoveRelatedItem(ctx, Tasks, "t", "1", "") }},
+		{"remove: dot-dot related id", "relatedID", func(rs *RecordsService) error { return rs.RemoveRelatedItem(ctx, Tasks, "t", "1", "..") }},
 	}
-	for _, tc := range cases {
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, srv := newSubClient(t, subReply(http.StatusOK, `{}`))
-			err := tc.call(c)
+			c, m := newMockClient(t, mockReply(http.StatusOK, relatedPage))
 			var ve *ValidationError
-			require.ErrorAs(t, err, &ve)
+			require.ErrorAs(t, tc.call(c.Records), &ve)
 			assert.Equal(t, tc.field, ve.Field)
-			assert.Empty(t, srv.requests(), "no request is sent")
+			assert.NotEmpty(t, ve.Rule)
+			assert.Empty(t, m.requests(), "nothing is sent")
 		})
 	}
 }
 
 func TestRemoveRelatedItem(t *testing.T) {
 	t.Parallel()
-	c, srv := newSubClient(t, subReply(http.StatusNoContent, ""))
-	require.NoError(t, c.Records.RemoveRelatedItem(t.Context(), Transactions, "ledger", "T-9", "rel/1"))
-	req := subOne(t, srv)
-	assert.Equal(t, http.MethodDelete, req.Method)
-	assert.Equal(t, "/transactions/ledger/T-9/related-items/rel%2F1", req.Path)
-	assert.Empty(t, req.Body)
-}
+	c, m := newMockClient(t, mockReply(http.StatusOK, ""))
+	require.NoError(t, c.Records.RemoveRelatedItem(t.Context(), Apps, "crm", "A-1", "TSK 4/x"))
+	calls := m.requests()
+	require.Len(t, calls, 1)
+	assert.Equal(t, http.MethodDelete, calls[0].Method)
+	assert.Equal(t, "/apps/crm/A-1/related-items/TSK%204%2Fx", calls[0].Path)
+	assert.Empty(t, calls[0].Body)
 
-func TestRemoveRelatedItemNotFound(t *testing.T) {
-	t.Parallel()
-	c, _ := newSubClient(t, subReply(http.StatusNotFound, `{"status":404,"message":"no such relation"}`))
-	err := c.Records.RemoveRelatedItem(t.Context(), Apps, "crm", "1", "r")
-	assert.ErrorIs(t, err, ErrNotFound)
-	var ae *APIError
-	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, "no such relation", ae.Message)
+	c, _ = newMockClient(t, mockReply(http.StatusNotFound, `{"message":"not related"}`))
+	assert.ErrorIs(t, c.Records.RemoveRelatedItem(t.Context(), Apps, "crm", "A-1", "TSK-4"), ErrNotFound)
 }
 
 func TestRelatedItemJSONRoundTrip(t *testing.T) {
 	t.Parallel()
-	in := `{"id":"r1","recordType":"elements","alias":"parts","recordId":42,"note":"keep me","meta":{"a":[1,2]},"label":null}`
-	var it RelatedItem
-	require.NoError(t, json.Unmarshal([]byte(in), &it))
-	assert.Equal(t, "42", it.RecordID)
-	assert.JSONEq(t, `"keep me"`, string(it.Extra["note"]))
-	out, err := json.Marshal(it)
-	require.NoError(t, err)
-	assert.JSONEq(t, in, string(out), "unknown fields and the numeric id survive decode and encode")
+	in := `{"id":"TSK-4","type":"TASK","alias":"tasks","cursor":"c1","pinned":true,"meta":{"by":"u1","at":[1,2]}}`
+	decoders := map[string]func([]byte, any) error{
+		"encoding/json": json.Unmarshal,
+		"json v2":       func(b []byte, v any) error { return jsonv2.Unmarshal(b, v) },
+	}
+	encoders := map[string]func(any) ([]byte, error){
+		"encoding/json": json.Marshal,
+		"json v2":       func(v any) ([]byte, error) { return jsonv2.Marshal(v) },
+	}
+	for dn, dec := range decoders {
+		for en, enc := range encoders {
+			t.Run(dn+" then "+en, func(t *testing.T) {
+				var it RelatedItem
+				require.NoError(t, dec([]byte(in), &it))
+				assert.Equal(t, "TSK-4", it.ID)
+				assert.Equal(t, "TASK", it.Type)
+				assert.Len(t, it.Extra, 2)
+				out, err := enc(it)
+				require.NoError(t, err)
+				assert.JSONEq(t, in, string(out))
+			})
+		}
+	}
+	// Decoding into a used value starts afresh.
+	it := RelatedItem{ID: "old", Extra: map[string]jsontext.Value{"x": jsontext.Value("1")}}
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"new"}`), &it))
+	assert.Equal(t, RelatedItem{ID: "new"}, it)
+}
 
-	// Changing a typed field writes the new value.
-	it.RecordID = "43"
-	out, err = json.Marshal(it)
-	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(out, &m))
-	assert.Equal(t, "43", m["recordId"])
-	assert.Equal(t, "keep me", m["note"])
+func TestRelatedItemRecordType(t *testing.T) {
+	t.Parallel()
+	for typ, want := range map[string]RecordType{"TASK": Tasks, "task": Tasks, "APP": Apps, "Apps": Apps, "ELEMENT": Elements, "TRANSACTION": Transactions, "transactions": Transactions} {
+		got, ok := RelatedItem{Type: typ}.RecordType()
+		assert.True(t, ok, typ)
+		assert.Equal(t, want, got, typ)
+	}
+	_, ok := RelatedItem{Type: "WORKFLOW"}.RecordType()
+	assert.False(t, ok)
+	assert.Equal(t, RelatedRef{ID: "TSK-4", Alias: "tasks"}, RelatedItem{ID: "TSK-4", Type: "TASK", Alias: "tasks", Cursor: "c"}.Ref())
 }
 
 func TestRelatedItemsErrorUnwrap(t *testing.T) {
 	t.Parallel()
 	e := &RelatedItemsError{Total: 2, Failures: []RelatedItemFailure{
-		{Index: 0, Ref: RelatedRef{Apps, "a", "1"}, Err: context.Canceled},
-		{Index: 1, Ref: RelatedRef{Apps, "a", "2"}, Err: &APIError{StatusCode: 403, Method: "POST", URL: "u"}},
+		{Index: 0, Ref: RelatedRef{ID: "E-1"}, Err: &APIError{StatusCode: 403}},
+		{Index: 1, Ref: RelatedRef{ID: "E-2", Alias: "parts"}, Err: io.ErrUnexpectedEOF},
 	}}
-	assert.ErrorIs(t, e, context.Canceled)
 	assert.ErrorIs(t, e, ErrForbidden)
+	assert.ErrorIs(t, e, io.ErrUnexpectedEOF)
 	assert.False(t, errors.Is(e, ErrNotFound))
-	assert.Equal(t, "workflow: 2 of 2 related items not added: refs[0] apps/a/1: context canceled; "+
-		"refs[1] apps/a/2: workflow: POST u: 403 Forbidden", e.Error())
+	assert.Contains(t, e.Error(), "2 of 2 related items not added: refs[0] E-1: ")
+	assert.Contains(t, e.Error(), "; refs[1] parts/E-2: unexpected EOF")
 }

@@ -140,26 +140,36 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		}, nil},
 
 		// Related items, watchers, comments.
-		{"RelatedItems: empty id", "id", func() error { _, err := rs.RelatedItems(ctx, T, A, ""); return err }, nil},
-		{"AddRelatedItem: bad ref type", "ref.RecordType", func() error {
-			_, err := rs.AddRelatedItem(ctx, T, A, "1", workflow.RelatedRef{RecordType: "parts", Alias: "p", RecordID: "2"})
+		{"ListRelatedItems: empty id", "id", func() error { _, err := rs.ListRelatedItems(ctx, T, A, "", nil); return err }, nil},
+		{"ListRelatedItems: filter", "ListOptions.Filter", func() error {
+			_, err := rs.ListRelatedItems(ctx, T, A, "1", &workflow.ListOptions{Filter: rsql.Field("alias").Eq("p")})
 			return err
+		}, nil},
+		{"RelatedItemsAll: nil context", "ctx", func() error { return firstErr(rs.RelatedItemsAll(nilCtx, T, A, "1", nil)) }, nil},
+		{"AddRelatedItem: blank ref id", "ref.ID", func() error {
+			return rs.AddRelatedItem(ctx, T, A, "1", workflow.RelatedRef{ID: " ", Alias: "p"})
 		}, nil},
 		{"AddRelatedItem: blank ref alias", "ref.Alias", func() error {
-			_, err := rs.AddRelatedItem(ctx, T, A, "1", workflow.RelatedRef{RecordType: workflow.Elements, Alias: " ", RecordID: "2"})
-			return err
+			return rs.AddRelatedItem(ctx, T, A, "1", workflow.RelatedRef{ID: "2", Alias: " "})
 		}, nil},
-		{"AddRelatedItems: none", "refs", func() error { _, err := rs.AddRelatedItems(ctx, T, A, "1"); return err }, nil},
-		{"AddRelatedItems: second ref without id", "refs[1].RecordID", func() error {
-			ok := workflow.RelatedRef{RecordType: workflow.Elements, Alias: "p", RecordID: "2"}
-			_, err := rs.AddRelatedItems(ctx, T, A, "1", ok, workflow.RelatedRef{RecordType: workflow.Elements, Alias: "p"})
-			return err
+		{"AddRelatedItems: none", "refs", func() error { return rs.AddRelatedItems(ctx, T, A, "1", nil) }, nil},
+		{"AddRelatedItems: second ref without id", "refs[1].ID", func() error {
+			return rs.AddRelatedItems(ctx, T, A, "1", []workflow.RelatedRef{{ID: "2", Alias: "p"}, {Alias: "p"}})
 		}, nil},
-		{"RemoveRelatedItem: empty relation id", "relationID", func() error { return rs.RemoveRelatedItem(ctx, T, A, "1", "") }, nil},
-		{"Watchers: bad record type", "record type", func() error { _, err := rs.Watchers(ctx, "users", A, "1"); return err }, nil},
-		{"AddWatchers: no user ids", "userIDs", func() error { return rs.AddWatchers(ctx, T, A, "1") }, nil},
-		{"RemoveWatchers: blank user id", "userIDs[1]", func() error { return rs.RemoveWatchers(ctx, T, A, "1", "u2", "") }, nil},
-		{"Comments: empty alias", "alias", func() error { _, err := rs.Comments(ctx, T, "", "1"); return err }, nil},
+		{"RemoveRelatedItem: empty related id", "relatedID", func() error { return rs.RemoveRelatedItem(ctx, T, A, "1", "") }, nil},
+		{"ListWatchers: bad record type", "record type", func() error { _, err := rs.ListWatchers(ctx, "users", A, "1", nil); return err }, nil},
+		{"WatchersPages: filter", "ListOptions.Filter", func() error {
+			return firstErr(rs.WatchersPages(ctx, T, A, "1", &workflow.ListOptions{Filter: rsql.Raw("a==b")}))
+		}, nil},
+		{"AddWatchers: no addresses", "emails", func() error { return rs.AddWatchers(ctx, T, A, "1", nil) }, nil},
+		{"AddWatchers: a user id, not an address", "emails[0]", func() error { return rs.AddWatchers(ctx, T, A, "1", []string{"u2"}) }, nil},
+		{"RemoveWatchers: blank address", "emails[1]", func() error {
+			return rs.RemoveWatchers(ctx, T, A, "1", []string{"a@example.com", ""})
+		}, nil},
+		{"ListComments: empty alias", "alias", func() error { _, err := rs.ListComments(ctx, T, "", "1", nil); return err }, nil},
+		{"CommentsAll: page size 0 is the default, 1001 is not", "ListOptions.First", func() error {
+			return firstErr(rs.CommentsAll(ctx, T, A, "1", &workflow.ListOptions{First: 1001}))
+		}, nil},
 		{"AddComment: empty text", "text", func() error { _, err := rs.AddComment(ctx, T, A, "1", ""); return err }, nil},
 
 		// Attachments.

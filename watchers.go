@@ -1,125 +1,212 @@
 package workflow
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"iter"
 	"net/http"
+	"net/mail"
+	"strconv"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Watcher is a user who watches a record.
+// Watcher is one watch on a record, as GET .../watchers lists it:
 //
-// The spec does not show the fields of a watcher. The typed fields below
-// are an assumption: a JSON object {"userId": "...", "email": "...",
-// "name": "..."}. Every other field the service sends is kept in Extra and
-// written back when the watcher is encoded again. A modelled field whose
-// value the typed field cannot hold exactly (a null, a number where a
-// string is expected) is kept verbatim in Extra under its own name, as for
-// User; a user id sent as a JSON number is read as its decimal text.
+//	{"id": "<uuid of the watch>", "target": {"type": "User", "id": "...", "email": "...", "firstName": "...", "lastName": "..."}}
+//
+// The target is a user or a group. Members the SDK does not model are kept
+// in Extra (of the watcher and of its target) and written back by
+// MarshalJSON, with encoding/json as with go-json-experiment/json.
 type Watcher struct {
-	// UserID identifies the watching user (as in User.ID).
-	UserID string
-	// Email is the user's e-mail address.
-	Email string
-	// Name is the user's display name.
-	Name string
-	// Extra holds every field of the service's JSON that the typed fields
-	// do not model, and modelled fields whose value they cannot hold
-	// exactly, as raw JSON.
-	Extra map[string]json.RawMessage
+	// ID identifies the watch itself (not the user or group).
+	ID string `json:"id"`
+	// Target is who watches: a user or a group.
+	Target WatcherTarget `json:"target"`
+	// Extra holds the members of the service's JSON that the fields above
+	// do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// watcherWire is the JSON object of a watcher.
-type watcherWire struct {
-	UserID json.RawMessage `json:"userId,omitempty"`
-	Email  json.RawMessage `json:"email,omitempty"`
-	Name   json.RawMessage `json:"name,omitempty"`
-}
+// watcherJSON is Watcher without its methods.
+type watcherJSON Watcher
 
-// UnmarshalJSON reads a watcher; see Watcher for how unexpected values of
-// the modelled fields are kept.
+// MarshalJSON writes the watcher with its Extra members.
+func (w Watcher) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(watcherJSON(w)) }
+
+// UnmarshalJSON reads a watcher; members it does not model go to Extra.
 func (w *Watcher) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
-	}
-	var raw watcherWire
-	extra, err := unmarshalExtra(data, &raw)
-	if err != nil {
-		return err
-	}
 	*w = Watcher{}
-	k := keeper{extra: extra}
-	k.keep("userId", readString(raw.UserID, &w.UserID, true))
-	k.keep("email", readString(raw.Email, &w.Email, false))
-	k.keep("name", readString(raw.Name, &w.Name, false))
-	w.Extra = k.extra
-	return nil
+	return jsonv2.Unmarshal(data, (*watcherJSON)(w))
 }
 
-// MarshalJSON writes the watcher with its Extra fields.
-func (w Watcher) MarshalJSON() ([]byte, error) {
-	raw := watcherWire{
-		UserID: writeString(w.UserID, w.Extra["userId"], true),
-		Email:  writeString(w.Email, w.Extra["email"], false),
-		Name:   writeString(w.Name, w.Extra["name"], false),
+// WatcherTargetType is the kind of a watcher's target, as the service
+// spells it: WatcherUser or WatcherGroup. Compare with IsUser and IsGroup,
+// which ignore case.
+type WatcherTargetType string
+
+// The kinds of watcher target the service publishes.
+const (
+	WatcherUser  WatcherTargetType = "User"
+	WatcherGroup WatcherTargetType = "Group"
+)
+
+// WatcherTarget is the user or group that watches a record. A user carries
+// Email, FirstName and LastName; a group carries Name. The fields that do
+// not apply to the target's kind are empty and left out when encoding.
+type WatcherTarget struct {
+	// Type is the target's kind: WatcherUser or WatcherGroup.
+	Type WatcherTargetType `json:"type"`
+	// ID identifies the user (as in User.ID) or the group (as in Group.ID).
+	ID string `json:"id"`
+	// Email is a user's e-mail address, the one AddWatchers and
+	// RemoveWatchers take.
+	Email string `json:"email,omitempty"`
+	// FirstName is a user's given name.
+	FirstName string `json:"firstName,omitempty"`
+	// LastName is a user's family name.
+	LastName string `json:"lastName,omitempty"`
+	// Name is a group's name.
+	Name string `json:"name,omitempty"`
+	// Extra holds the members of the service's JSON that the fields above
+	// do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// watcherTargetJSON is WatcherTarget without its methods.
+type watcherTargetJSON WatcherTarget
+
+// MarshalJSON writes the target with its Extra members.
+func (t WatcherTarget) MarshalJSON() ([]byte, error) {
+	return jsonv2.Marshal(watcherTargetJSON(t))
+}
+
+// UnmarshalJSON reads a target; members it does not model go to Extra.
+func (t *WatcherTarget) UnmarshalJSON(data []byte) error {
+	*t = WatcherTarget{}
+	return jsonv2.Unmarshal(data, (*watcherTargetJSON)(t))
+}
+
+// IsUser reports whether the target is a user (Type "User", in any case).
+func (t WatcherTarget) IsUser() bool { return strings.EqualFold(string(t.Type), string(WatcherUser)) }
+
+// IsGroup reports whether the target is a group (Type "Group", in any case).
+func (t WatcherTarget) IsGroup() bool {
+	return strings.EqualFold(string(t.Type), string(WatcherGroup))
+}
+
+// DisplayName returns a group's Name, or a user's first and last name
+// (its e-mail address when both are empty).
+func (t WatcherTarget) DisplayName() string {
+	if t.IsGroup() {
+		return t.Name
 	}
-	return marshalExtra(raw, w.Extra)
+	if n := strings.TrimSpace(t.FirstName + " " + t.LastName); n != "" {
+		return n
+	}
+	return t.Email
 }
 
-// watchersChange is the body of adding and removing watchers (assumed,
-// not shown by the spec): {"userIds": ["u1", "u2"]}.
+// watchersChange is the body that adds and removes watchers:
+// {"users": ["ann@example.com", ...]}.
 type watchersChange struct {
-	UserIDs []string `json:"userIds"`
+	Users []string `json:"users"`
 }
 
-// Watchers returns the users who watch a record:
-// GET /{recordType}/{alias}/{id}/watchers.
-//
-// The spec does not show the response; it is assumed to be a list of
-// watchers (see Watcher), sent as a bare JSON array or as an object whose
-// "items" holds them. The spec shows no paging for this list: every
-// watcher of the response is returned.
-func (s *RecordsService) Watchers(ctx context.Context, t RecordType, alias, id string) ([]Watcher, error) {
-	path, err := recordPath(t, alias, "id", id, "", "watchers")
+// watchersPath is the path of a record's watchers.
+func watchersPath(t RecordType, alias, id string) (string, error) {
+	return recordPath(t, alias, "id", id, "", "watchers")
+}
+
+// ListWatchers returns one page of the watchers of a record:
+// GET /{recordType}/{alias}/{id}/watchers with the paging fields of opts
+// (nil for the service's first page), answered with the paged list
+// envelope. A Filter is a *ValidationError: the service publishes none
+// for this list.
+func (s *RecordsService) ListWatchers(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[Watcher], error) {
+	path, err := watchersPath(t, alias, id)
 	if err != nil {
 		return nil, err
 	}
-	return listSubresource[Watcher](ctx, s.client, path)
+	return listPage[Watcher](ctx, s.client, path, pagedOnly, opts, reqOpts)
 }
 
-// AddWatchers makes users watch a record:
-// POST /{recordType}/{alias}/{id}/watchers. The spec does not show the
-// body or the response; the body is assumed to be {"userIds": ["u1",
-// "u2"]}, and any success status (assumed 204) is accepted, its body
-// ignored. At least one user id is needed and none may be blank. The ids
-// are sent as given, in order, in one request.
-func (s *RecordsService) AddWatchers(ctx context.Context, t RecordType, alias, id string, userIDs ...string) error {
-	return s.changeWatchers(ctx, http.MethodPost, t, alias, id, userIDs)
+// WatchersPages walks a record's watchers page by page from where opts
+// points. See RecordsService.Pages for laziness, errors and prefetching.
+func (s *RecordsService) WatchersPages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[Watcher], error] {
+	path, err := watchersPath(t, alias, id)
+	if err != nil {
+		return errIter[*Page[Watcher]](err)
+	}
+	return walkPages[Watcher](ctx, s.client, path, pagedOnly, opts, reqOpts)
 }
 
-// RemoveWatchers makes users stop watching a record:
-// DELETE /{recordType}/{alias}/{id}/watchers, with a JSON body. The spec
-// does not show the body or the response; the body is assumed to be
-// {"userIds": ["u1", "u2"]}, as for AddWatchers, and any success status
-// (assumed 204) is accepted. At least one user id is needed and none may
-// be blank.
-func (s *RecordsService) RemoveWatchers(ctx context.Context, t RecordType, alias, id string, userIDs ...string) error {
-	return s.changeWatchers(ctx, http.MethodDelete, t, alias, id, userIDs)
+// WatchersAll iterates over every watcher of a record from where opts
+// points; going backward, watchers come from the end of the list towards
+// its start. Watchers carry no cursor of their own: to resume, pass the
+// page's Paging.EndCursor (from WatchersPages) as ListOptions.After.
+func (s *RecordsService) WatchersAll(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Watcher, error] {
+	path, err := watchersPath(t, alias, id)
+	if err != nil {
+		return errIter[Watcher](err)
+	}
+	return walkItems[Watcher](ctx, s.client, path, pagedOnly, opts, reqOpts)
 }
 
-func (s *RecordsService) changeWatchers(ctx context.Context, method string, t RecordType, alias, id string, userIDs []string) error {
-	path, err := recordPath(t, alias, "id", id, "", "watchers")
+// AddWatchers makes users watch a record, named by their e-mail addresses:
+// POST /{recordType}/{alias}/{id}/watchers with {"users": [...]}, in one
+// request, in the order given. The service answers 201 with no body; any
+// 2xx is success.
+//
+// Each address must be a bare e-mail address as net/mail parses it
+// ("ann@example.com", without a display name, angle brackets or spaces);
+// one that is not is a *ValidationError naming its index, and nothing is
+// sent. Groups cannot be added this way: the service takes users only.
+func (s *RecordsService) AddWatchers(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
+	return s.changeWatchers(ctx, http.MethodPost, t, alias, id, emails, reqOpts)
+}
+
+// RemoveWatchers makes users stop watching a record, named by their e-mail
+// addresses: DELETE /{recordType}/{alias}/{id}/watchers with the same body
+// and checks as AddWatchers. The service answers 200 with no body; any 2xx
+// is success.
+func (s *RecordsService) RemoveWatchers(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
+	return s.changeWatchers(ctx, http.MethodDelete, t, alias, id, emails, reqOpts)
+}
+
+func (s *RecordsService) changeWatchers(ctx context.Context, method string, t RecordType, alias, id string, emails []string, reqOpts []RequestOption) error {
+	path, err := watchersPath(t, alias, id)
 	if err != nil {
 		return err
 	}
-	if err := checkUserIDs(userIDs); err != nil {
+	if err := checkEmails("emails", emails); err != nil {
 		return err
 	}
 	req, err := s.client.newRequest(ctx, method, path, nil,
-		watchersChange{UserIDs: append([]string(nil), userIDs...)})
+		watchersChange{Users: append([]string(nil), emails...)}, reqOpts...)
 	if err != nil {
 		return err
 	}
 	_, err = s.client.do(req, nil)
 	return err
+}
+
+// checkEmails checks that list holds at least one address and that each is
+// a bare e-mail address: one net/mail parses to exactly itself.
+func checkEmails(field string, list []string) error {
+	if len(list) == 0 {
+		return invalid(field, "must name at least one e-mail address")
+	}
+	for i, e := range list {
+		f := field + "[" + strconv.Itoa(i) + "]"
+		a, err := mail.ParseAddress(e)
+		if err != nil {
+			return &ValidationError{Field: f, Rule: "must be an e-mail address such as name@example.com", Err: err}
+		}
+		if a.Address != e {
+			return invalid(f, "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces")
+		}
+	}
+	return nil
 }

@@ -31,9 +31,9 @@ const (
 // SeedDemo stores a small, deterministic workspace, the same every time:
 // four record definitions (tasks "it-requests" with 1,000 records, apps
 // "crm-accounts", elements "parts", transactions "invoices"), five users
-// with credentials, two groups, and on task 1 related items, watchers and
-// a comment. It is what cmd/workflow-fake serves and what the quickstart
-// example reads.
+// with credentials, two groups, and on task 1 two related parts, three
+// watchers (two users and a group) and a comment. It is what
+// cmd/workflow-fake serves and what the quickstart example reads.
 func (s *Server) SeedDemo() Demo {
 	base := time.Date(2025, 1, 6, 8, 0, 0, 0, time.UTC)
 	people := []struct{ first, last string }{
@@ -103,19 +103,22 @@ func (s *Server) SeedDemo() Demo {
 	}
 	s.Seed(workflow.Transactions, DemoTransactions, invoices...)
 
-	// Task 1 has related items, watchers and a comment.
+	// Task 1 has related items (two parts), watchers (two users and a
+	// group) and a comment written in the web application.
 	s.mu.Lock()
 	rec := s.st.record(workflow.Tasks, DemoTasks, "1")
 	for _, id := range partIDs[:2] {
 		rec.related = append(rec.related, &relation{
-			id: s.st.next.id("r", &s.st.next.relation), target: defKey{workflow.Elements, DemoElements}, recID: id,
+			seq: s.st.next.nextSeq(), target: defKey{workflow.Elements, DemoElements}, recID: id,
 		})
 	}
-	rec.watchers = append(rec.watchers, d.Users[0].UserID, d.Users[1].UserID)
-	rec.comments = append(rec.comments, &comment{
-		id: s.st.next.id("c", &s.st.next.comment), text: "Looking into it.", authorID: d.Users[0].UserID, createdAt: base,
-	})
+	for _, u := range d.Users[:2] {
+		seq := s.st.next.nextSeq()
+		rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID('a', seq), userID: u.UserID})
+	}
+	s.st.newComment(rec, "Looking into it.", "WEB", d.Users[0].UserID, base)
 	s.mu.Unlock()
+	s.WatchGroup(workflow.Tasks, DemoTasks, "1", d.Groups[0])
 
 	d.Lists = []string{
 		"/" + string(workflow.Tasks) + "/" + DemoTasks,

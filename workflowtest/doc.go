@@ -114,13 +114,24 @@
 //     absent or empty fields and the negated ones (!=, =nbt=, =out=, !lk=,
 //     !lki=) are their exact negations.
 //
-// Sub-resources (lists of them are answered as bare JSON arrays, in the
-// order the items were added):
-//   - Related items: {"id", "recordType", "alias", "recordId"}; POST takes
-//     one {"recordType", "alias", "recordId"} (an array is 400: one per
-//     call), answered 201; the related record must exist (400), must not
-//     be the record itself or already related (400). DELETE of a relation
-//     id answers 204. Ids are "r1", "r2", ...
+// Sub-resources (lists in the order the items were added; the attachment
+// list is a bare JSON array, the others are the service's Paged<X>: the
+// items themselves with "total" and "paging", paged and with cursors
+// exactly like the record list; a filter on them is 400, since the
+// service publishes none):
+//   - Related items: {"id", "type", "alias", "cursor"}, id being the
+//     related record's id, type its kind in capitals (APP, TASK, ELEMENT,
+//     TRANSACTION), cursor the item's own. POST takes one {"id", "alias"?}
+//     (an array is 400: one per call; unknown members are 400), answered
+//     201 without a body. The related record is looked up by id, under the
+//     alias when given (in any record type), otherwise in every
+//     definition: none, or several without an alias, is 422; a record in
+//     a denied definition is 403; the record itself, or a record whose id
+//     is already related, is 422 (the id alone names an item in DELETE).
+//     DELETE .../related-items/{id of the related record} answers 200
+//     without a body (404 when not related). The related-items list takes
+//     the paging parameters of the record list although the service
+//     publishes none for it.
 //   - Attachments: the specification's fields plus "url" for links. An
 //     upload must be multipart/form-data with one "file" part carrying a
 //     file name, and may have a "description" part (at most 64 KiB); other
@@ -140,13 +151,23 @@
 //     to the url), answered 201, state "ready", mediaType
 //     "text/uri-list", size 0. DELETE answers 204. Ids are "a1", "a2", ...
 //     and an attachment is found only under its own record.
-//   - Watchers: {"userId", "email", "name"} (name is first and last name);
-//     POST and DELETE take {"userIds": [...]} and answer 204; adding a
+//   - Watchers: {"id", "target"}, the target {"type": "User", "id",
+//     "email", "firstName", "lastName"} or {"type": "Group", "id",
+//     "name"}; watch ids are UUIDs "a0000000-0000-4000-8000-<n>". POST
+//     (201) and DELETE (200) take {"users": [e-mail, ...]} and answer
+//     without a body; addresses are matched ignoring case; adding a
 //     watcher twice or removing one who is not watching changes nothing;
-//     an empty list or an unknown user id is 400.
-//   - Comments: {"id", "text", "authorId", "createdAt"}; POST takes
-//     {"text"} (not blank), answered 201, written by the token's user.
-//     Ids are "c1", "c2", ...
+//     an empty list or an entry that net/mail does not parse to exactly
+//     itself is 400, an address of no user is 422. Groups watch only
+//     through WatchGroup (the API adds users only).
+//   - Comments: {"id", "createdAt", "source", "contents", "createdBy"},
+//     createdBy being the author as the users routes show users; ids are
+//     UUIDs "c0000000-0000-4000-8000-<n>". POST takes the text itself as a
+//     text/plain body (UTF-8; no Content-Type is read as text, any other
+//     media type or charset is 400; blank or not UTF-8 is 400) and answers
+//     201 with Content-Type text/plain and the new comment's id as the
+//     body. The comment is written by the token's user with source "API";
+//     SeedDemo's comment has source "WEB".
 //
 // Users and groups:
 //   - User: {"id", "email", "firstName", "lastName", "active",

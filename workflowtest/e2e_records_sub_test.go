@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,55 +80,186 @@ func TestE2EUploadTooLarge(t *testing.T) {
 	assert.Empty(t, srv.Attachments(workflow.Tasks, "it-requests", "1"))
 }
 
-func TestE2ERelatedWatchersComments(t *testing.T) {
+func TestE2ERelatedItems(t *testing.T) {
 	srv := workflowtest.Start(t)
 	seed(srv, 1)
-	parts := srv.Seed(workflow.Elements, "parts", workflow.Record{"Name": "bolt"}, workflow.Record{"Name": "nut"})
-	bob := srv.AddUser("bob@example.com", "Bob", "Builder")
+	parts := srv.Seed(workflow.Elements, "parts", workflow.Record{"Name": "bolt"}, workflow.Record{"Name": "nut"}, workflow.Record{"Name": "washer"})
 	c := srv.Client()
 	ctx := t.Context()
 
-	items, err := c.Records.AddRelatedItems(ctx, workflow.Tasks, "it-requests", "1",
-		workflow.RelatedRef{RecordType: workflow.Elements, Alias: "parts", RecordID: parts[0]},
-		workflow.RelatedRef{RecordType: workflow.Elements, Alias: "parts", RecordID: parts[1]})
-	require.NoError(t, err)
-	require.Len(t, items, 2)
-	assert.Equal(t, []string{"elements/parts/" + parts[0], "elements/parts/" + parts[1]}, srv.Related(workflow.Tasks, "it-requests", "1"))
-	got, err := c.Records.RelatedItems(ctx, workflow.Tasks, "it-requests", "1")
-	require.NoError(t, err)
-	require.Len(t, got, 2)
-	assert.Equal(t, workflow.Elements, got[1].RecordType)
-	assert.Equal(t, parts[1], got[1].RecordID)
-	require.NoError(t, c.Records.RemoveRelatedItem(ctx, workflow.Tasks, "it-requests", "1", got[0].ID))
-	assert.Equal(t, []string{"elements/parts/" + parts[1]}, srv.Related(workflow.Tasks, "it-requests", "1"))
-	// One relation per request, as the spec requires.
+	require.NoError(t, c.Records.AddRelatedItems(ctx, workflow.Tasks, "it-requests", "1", []workflow.RelatedRef{
+		{ID: parts[0], Alias: "parts"}, {ID: parts[1]}, {ID: parts[2], Alias: "parts"},
+	}))
+	want := []string{"elements/parts/" + parts[0], "elements/parts/" + parts[1], "elements/parts/" + parts[2]}
+	assert.Equal(t, want, srv.Related(workflow.Tasks, "it-requests", "1"))
+	// One related item per request, as the spec requires.
 	n := 0
 	for _, r := range srv.Requests() {
-		if r.Method == "POST" && r.Route == "POST /v1/{recordType}/{alias}/{id}/related-items" {
+		if r.Route == "POST /v1/{recordType}/{alias}/{id}/related-items" {
+			assert.Equal(t, http.StatusCreated, r.Status)
 			n++
 		}
 	}
-	assert.Equal(t, 2, n)
+	assert.Equal(t, 3, n)
 
-	require.NoError(t, c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "1", bob.UserID, workflowtest.DefaultUserID))
-	ws, err := c.Records.Watchers(ctx, workflow.Tasks, "it-requests", "1")
+	// Two per page: the walk follows the cursors to the end.
+	var got []workflow.RelatedItem
+	for it, err := range c.Records.RelatedItemsAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{First: 2}) {
+		require.NoError(t, err)
+		got = append(got, it)
+	}
+	require.Len(t, got, 3)
+	for i, it := range got {
+		assert.Equal(t, parts[i], it.ID)
+		assert.Equal(t, "parts", it.Alias)
+		rt, ok := it.RecordType()
+		assert.True(t, ok)
+		assert.Equal(t, workflow.Elements, rt)
+		assert.NotEmpty(t, it.Cursor)
+		assert.Empty(t, it.Extra, "the fake sends only published members")
+	}
+	// Resume after the first item, with its own cursor.
+	page, err := c.Records.ListRelatedItems(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{After: got[0].Cursor})
 	require.NoError(t, err)
-	require.Len(t, ws, 2)
-	assert.Equal(t, "Bob Builder", ws[0].Name)
-	assert.Equal(t, "bob@example.com", ws[0].Email)
-	require.NoError(t, c.Records.RemoveWatchers(ctx, workflow.Tasks, "it-requests", "1", bob.UserID))
-	assert.Equal(t, []string{workflowtest.DefaultUserID}, srv.Watchers(workflow.Tasks, "it-requests", "1"))
+	require.Len(t, page.Items, 2)
+	assert.Equal(t, parts[1], page.Items[0].ID)
 
-	cm, err := c.Records.AddComment(ctx, workflow.Tasks, "it-requests", "1", "On it.")
-	require.NoError(t, err)
-	assert.Equal(t, "On it.", cm.Text)
-	assert.Equal(t, workflowtest.DefaultUserID, cm.AuthorID)
-	cs, err := c.Records.Comments(ctx, workflow.Tasks, "it-requests", "1")
-	require.NoError(t, err)
-	require.Len(t, cs, 1)
-	assert.Equal(t, cm.ID, cs[0].ID)
-	assert.False(t, cs[0].CreatedAt.IsZero())
+	require.NoError(t, c.Records.RemoveRelatedItem(ctx, workflow.Tasks, "it-requests", "1", got[0].ID))
+	assert.Equal(t, want[1:], srv.Related(workflow.Tasks, "it-requests", "1"))
 
-	_, err = c.Records.Comments(ctx, workflow.Tasks, "it-requests", "9")
+	// A partial failure says which refs were not added, and why.
+	err = c.Records.AddRelatedItems(ctx, workflow.Tasks, "it-requests", "1", []workflow.RelatedRef{{ID: parts[0]}, {ID: "no-such-part"}})
+	var re *workflow.RelatedItemsError
+	require.ErrorAs(t, err, &re)
+	require.Len(t, re.Failures, 1)
+	assert.Equal(t, 1, re.Failures[0].Index)
+	assert.ErrorIs(t, err, workflow.ErrUnprocessable)
+	assert.Equal(t, append(want[1:], want[0]), srv.Related(workflow.Tasks, "it-requests", "1"))
+
+	err = c.Records.RemoveRelatedItem(ctx, workflow.Tasks, "it-requests", "1", "no-such-part")
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
+}
+
+func TestE2EWatchers(t *testing.T) {
+	srv := workflowtest.Start(t)
+	seed(srv, 1)
+	bob := srv.AddUser("bob@example.com", "Bob", "Builder")
+	ops := srv.AddGroup("Ops", "", bob.UserID)
+	c := srv.Client()
+	ctx := t.Context()
+
+	require.NoError(t, c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{"bob@example.com", workflowtest.DefaultUserEmail}))
+	srv.WatchGroup(workflow.Tasks, "it-requests", "1", ops)
+
+	var ws []workflow.Watcher
+	for w, err := range c.Records.WatchersAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{First: 1, Prefetch: true}) {
+		require.NoError(t, err)
+		ws = append(ws, w)
+	}
+	require.Len(t, ws, 3)
+	assert.True(t, ws[0].Target.IsUser())
+	assert.Equal(t, bob.UserID, ws[0].Target.ID)
+	assert.Equal(t, "bob@example.com", ws[0].Target.Email)
+	assert.Equal(t, "Bob Builder", ws[0].Target.DisplayName())
+	assert.Equal(t, workflowtest.DefaultUserEmail, ws[1].Target.Email)
+	assert.True(t, ws[2].Target.IsGroup())
+	assert.Equal(t, workflow.WatcherTarget{Type: workflow.WatcherGroup, ID: ops, Name: "Ops"}, ws[2].Target)
+	assert.NotEqual(t, ws[0].ID, ws[1].ID)
+
+	// Backward, one per page.
+	var back []string
+	for w, err := range c.Records.WatchersAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{Last: 1}) {
+		require.NoError(t, err)
+		back = append(back, w.Target.ID)
+	}
+	assert.Equal(t, []string{ops, workflowtest.DefaultUserID, bob.UserID}, back)
+
+	require.NoError(t, c.Records.RemoveWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{"bob@example.com"}))
+	assert.Equal(t, []string{workflowtest.DefaultUserID, ops}, srv.Watchers(workflow.Tasks, "it-requests", "1"))
+
+	err := c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{"nobody@example.com"})
+	assert.ErrorIs(t, err, workflow.ErrUnprocessable)
+	var ve *workflow.ValidationError
+	n := len(srv.Requests())
+	require.ErrorAs(t, c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{bob.UserID}), &ve)
+	assert.Equal(t, "emails[0]", ve.Field)
+	assert.Len(t, srv.Requests(), n, "a bad address is refused before sending")
+}
+
+func TestE2EComments(t *testing.T) {
+	srv := workflowtest.Start(t)
+	seed(srv, 1)
+	bob := srv.AddUser("bob@example.com", "Bob", "Builder")
+	ctx := t.Context()
+
+	reply, err := srv.Client().Records.AddComment(ctx, workflow.Tasks, "it-requests", "1", "On it.")
+	require.NoError(t, err)
+	bobs := srv.Client(workflow.WithCredentials(bob.ClientID, bob.ClientSecret))
+	_, err = bobs.Records.AddComment(ctx, workflow.Tasks, "it-requests", "1", "Ordered a new toner.\nArrives Tuesday.")
+	require.NoError(t, err)
+
+	page, err := srv.Client().Records.ListComments(ctx, workflow.Tasks, "it-requests", "1", nil)
+	require.NoError(t, err)
+	require.Len(t, page.Items, 2)
+	cm := page.Items[0]
+	assert.Equal(t, reply, cm.ID, "the fake answers the new comment's id")
+	assert.Equal(t, "On it.", cm.Contents)
+	assert.Equal(t, workflow.CommentSourceAPI, cm.Source)
+	assert.Equal(t, workflowtest.DefaultUserID, cm.CreatedBy.ID)
+	assert.Equal(t, workflowtest.DefaultUserEmail, cm.CreatedBy.Email)
+	assert.False(t, cm.CreatedAt.IsZero())
+	assert.Empty(t, cm.Extra)
+	assert.Equal(t, "Ordered a new toner.\nArrives Tuesday.", page.Items[1].Contents)
+	assert.Equal(t, bob.UserID, page.Items[1].CreatedBy.ID)
+
+	var texts []string
+	for cm, err := range srv.Client().Records.CommentsAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{Last: 1}) {
+		require.NoError(t, err)
+		texts = append(texts, cm.Contents)
+	}
+	assert.Equal(t, []string{"Ordered a new toner.\nArrives Tuesday.", "On it."}, texts)
+
+	for _, r := range srv.Requests() {
+		if r.Route == "POST /v1/{recordType}/{alias}/{id}/comment" {
+			assert.Equal(t, http.StatusCreated, r.Status)
+		}
+	}
+	_, err = srv.Client().Records.ListComments(ctx, workflow.Tasks, "it-requests", "9", nil)
+	assert.ErrorIs(t, err, workflow.ErrNotFound)
+}
+
+func TestE2EDemoRelatedWatchersComments(t *testing.T) {
+	srv := workflowtest.Start(t)
+	demo := srv.SeedDemo()
+	c := srv.Client()
+	ctx := t.Context()
+	rt, alias, id := workflow.Tasks, workflowtest.DemoTasks, "1"
+
+	related, err := c.Records.ListRelatedItems(ctx, rt, alias, id, nil)
+	require.NoError(t, err)
+	require.Len(t, related.Items, 2)
+	for _, it := range related.Items {
+		assert.Equal(t, "ELEMENT", it.Type)
+		assert.Equal(t, workflowtest.DemoElements, it.Alias)
+		_, ok := srv.Record(workflow.Elements, workflowtest.DemoElements, it.ID)
+		assert.True(t, ok, "the related part %s exists", it.ID)
+	}
+
+	watchers, err := c.Records.ListWatchers(ctx, rt, alias, id, nil)
+	require.NoError(t, err)
+	require.Len(t, watchers.Items, 3)
+	assert.Equal(t, "alice.anders@example.com", watchers.Items[0].Target.Email)
+	assert.Equal(t, "bruno.berg@example.com", watchers.Items[1].Target.Email)
+	assert.True(t, watchers.Items[2].Target.IsGroup())
+	assert.Equal(t, demo.Groups[0], watchers.Items[2].Target.ID)
+	assert.Equal(t, "IT Support", watchers.Items[2].Target.Name)
+
+	comments, err := c.Records.ListComments(ctx, rt, alias, id, nil)
+	require.NoError(t, err)
+	require.Len(t, comments.Items, 1)
+	cm := comments.Items[0]
+	assert.Equal(t, "Looking into it.", cm.Contents)
+	assert.Equal(t, workflow.CommentSourceWeb, cm.Source)
+	assert.Equal(t, demo.Users[0].UserID, cm.CreatedBy.ID)
+	assert.Equal(t, "2025-01-06T08:00:00Z", cm.CreatedAt.UTC().Format(time.RFC3339))
 }

@@ -50,7 +50,7 @@ type record struct {
 
 	related     []*relation
 	attachments []*attachment
-	watchers    []string
+	watchers    []*watch
 	comments    []*comment
 }
 

@@ -493,8 +493,10 @@ func (s *Server) write(w http.ResponseWriter, resp response) {
 	if body == nil && resp.body != nil {
 		body = encodeJSON(resp.body)
 	}
-	if body != nil {
+	if body != nil && h.Get("Content-Type") == "" {
 		h.Set("Content-Type", "application/json")
+	}
+	if body != nil {
 		h.Set("Content-Length", strconv.Itoa(len(body)))
 	}
 	w.WriteHeader(resp.status)

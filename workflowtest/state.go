@@ -32,12 +32,11 @@ type state struct {
 // counters hand out ids and sequence numbers; they restart with Reset so
 // that ids are deterministic.
 type counters struct {
-	seq        uint64 // positions in lists (records, group members)
+	seq        uint64 // positions in lists (records, members, related items, watchers, comments)
 	record     uint64
 	user       uint64
 	group      uint64
 	attachment uint64
-	relation   uint64
 	comment    uint64
 	token      uint64
 }

@@ -288,19 +288,18 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 	if len(parts.Items) == 0 {
 		return errors.New("demo part not found")
 	}
-	part := workflow.RelatedRef{RecordType: workflow.Elements, Alias: workflowtest.DemoElements, RecordID: parts.Items[0].Data["id"]}
+	part := workflow.RelatedRef{ID: parts.Items[0].Data["id"], Alias: workflowtest.DemoElements}
 	t.say("found %q: %s", parts.Items[0].Data["Name"], part)
-	rel, err := c.Records.AddRelatedItem(ctx, t.rt, t.alias, req.ID, part)
-	if err != nil {
+	if err := c.Records.AddRelatedItem(ctx, t.rt, t.alias, req.ID, part); err != nil {
 		return err
 	}
-	t.say("related it to request %s (relation %s)", req.ID, rel.ID)
-	related, err := c.Records.RelatedItems(ctx, t.rt, t.alias, req.ID)
-	if err != nil {
-		return err
-	}
-	for _, it := range related {
-		t.say("request %s relates to %s", req.ID, it.Ref())
+	t.say("related it to request %s", req.ID)
+	for it, err := range c.Records.RelatedItemsAll(ctx, t.rt, t.alias, req.ID, nil) {
+		if err != nil {
+			return err
+		}
+		rt, _ := it.RecordType()
+		t.say("request %s relates to %s/%s/%s", req.ID, rt, it.Alias, it.ID)
 	}
 
 	if err := t.upload(req.ID); err != nil {
@@ -308,24 +307,17 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 	}
 
 	t.heading("Watchers")
-	ids := map[string]string{} // email -> user id
-	for u, err := range c.Users.All(ctx, nil) {
+	// Watchers are added and removed by e-mail address.
+	alice, bruno := "alice.anders@example.com", "bruno.berg@example.com"
+	if err := c.Records.AddWatchers(ctx, t.rt, t.alias, req.ID, []string{alice, bruno}); err != nil {
+		return err
+	}
+	t.say("added %s and %s as watchers", alice, bruno)
+	for w, err := range c.Records.WatchersAll(ctx, t.rt, t.alias, req.ID, nil) {
 		if err != nil {
 			return err
 		}
-		ids[u.Email] = u.ID
-	}
-	alice, bruno := ids["alice.anders@example.com"], ids["bruno.berg@example.com"]
-	if err := c.Records.AddWatchers(ctx, t.rt, t.alias, req.ID, alice, bruno); err != nil {
-		return err
-	}
-	t.say("added users %s and %s as watchers", alice, bruno)
-	watchers, err := c.Records.Watchers(ctx, t.rt, t.alias, req.ID)
-	if err != nil {
-		return err
-	}
-	for _, w := range watchers {
-		t.say("watching request %s: %s <%s>", req.ID, w.Name, w.Email)
+		t.say("watching request %s: %s <%s>", req.ID, w.Target.DisplayName(), w.Target.Email)
 	}
 
 	if err := t.comment(req.ID, "Toner ordered, it arrives on Tuesday."); err != nil {
@@ -490,17 +482,16 @@ func (t *tour) upload(id string) error {
 // comment adds a comment to record id and lists its comments.
 func (t *tour) comment(id, text string) error {
 	t.heading("Comments")
-	added, err := t.c.Records.AddComment(t.ctx, t.rt, t.alias, id, text)
+	reply, err := t.c.Records.AddComment(t.ctx, t.rt, t.alias, id, text)
 	if err != nil {
 		return err
 	}
-	t.say("added comment %s", added.ID)
-	comments, err := t.c.Records.Comments(t.ctx, t.rt, t.alias, id)
-	if err != nil {
-		return err
-	}
-	for _, cm := range comments {
-		t.say("comment %s by user %s: %s", cm.ID, cm.AuthorID, cm.Text)
+	t.say("added a comment; the service answered %q", reply)
+	for cm, err := range t.c.Records.CommentsAll(t.ctx, t.rt, t.alias, id, nil) {
+		if err != nil {
+			return err
+		}
+		t.say("comment by %s (%s): %s", cm.CreatedBy.Email, cm.Source, cm.Contents)
 	}
 	return nil
 }
@@ -556,7 +547,7 @@ func (t *tour) account() error {
 
 		id := rec[idField]
 		t.heading("Related items, attachments, watchers and comments")
-		related, err := c.Records.RelatedItems(ctx, t.rt, t.alias, id)
+		related, err := c.Records.ListRelatedItems(ctx, t.rt, t.alias, id, nil)
 		if err != nil {
 			return err
 		}
@@ -564,16 +555,16 @@ func (t *tour) account() error {
 		if err != nil {
 			return err
 		}
-		watchers, err := c.Records.Watchers(ctx, t.rt, t.alias, id)
+		watchers, err := c.Records.ListWatchers(ctx, t.rt, t.alias, id, nil)
 		if err != nil {
 			return err
 		}
-		comments, err := c.Records.Comments(ctx, t.rt, t.alias, id)
+		comments, err := c.Records.ListComments(ctx, t.rt, t.alias, id, nil)
 		if err != nil {
 			return err
 		}
 		t.say("record %s: %d related items, %d attachments, %d watchers, %d comments",
-			id, len(related), len(atts), len(watchers), len(comments))
+			id, related.Total, len(atts), watchers.Total, comments.Total)
 	}
 
 	t.heading("Users and groups")

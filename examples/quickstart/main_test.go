@@ -69,7 +69,7 @@ func TestTourOnFake(t *testing.T) {
 		{"== 8. Upload a file and wait for processing", "uploaded notes.txt (69 bytes, text/plain): processing"},
 		{"== 8. Upload a file and wait for processing", "after WaitProcessed: ready"},
 		{"== 9. Watchers", "watching request 1173: Bruno Berg <bruno.berg@example.com>"},
-		{"== 10. Comments", "comment c2 by user u1: Toner ordered, it arrives on Tuesday."},
+		{"== 10. Comments", "comment by admin@example.com (API): Toner ordered, it arrives on Tuesday."},
 		{"== 11. Users and groups", "created user u7 grace.hopper@example.com (active: true)"},
 		{"== 11. Users and groups", "u7 Grace Hopper"},
 		{"== 12. A handled error", "errors.Is(err, workflow.ErrNotFound) is true"},
@@ -120,7 +120,7 @@ func TestAccountTourReadsOnly(t *testing.T) {
 	assert.Contains(t, out, "tasks/it-requests holds 1000 records; token requests so far: 1")
 	assert.Contains(t, sectionOf(out, "== 2. Search with an RSQL filter"), "filter: Assignee==alice.anders@example.com")
 	assert.Contains(t, sectionOf(out, "== 3. Iterate pages both ways"), "backward, 3 a page (Last: 3), from the end: 1000, 999, 998")
-	assert.Contains(t, out, "record 1: 2 related items, 0 attachments, 2 watchers, 1 comments")
+	assert.Contains(t, out, "record 1: 2 related items, 0 attachments, 3 watchers, 1 comments")
 	assert.Contains(t, out, `group g1 "IT Support": 3 members`)
 	assert.Contains(t, out, "errors.Is(err, workflow.ErrNotFound) is true")
 	assert.NotContains(t, out, "Create a record")
@@ -144,7 +144,7 @@ func TestAccountTourWrites(t *testing.T) {
 	require.NoError(t, run(t.Context(), args, &stdout, &stderr))
 	out := stdout.String()
 	assert.Contains(t, out, "created tasks/it-requests/1171")
-	assert.Contains(t, out, "comment c2 by user u1: Created by the workflow-go quickstart.")
+	assert.Contains(t, out, "comment by admin@example.com (API): Created by the workflow-go quickstart.")
 	assert.Contains(t, out, "after WaitProcessed: ready")
 
 	rec, ok := srv.Record(workflow.Tasks, workflowtest.DemoTasks, "1171")

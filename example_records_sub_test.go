@@ -1,0 +1,76 @@
+package workflow_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// ExampleRecordsService_AddWatchers makes two users watch a task, by e-mail
+// address, then lists who watches it: users and groups.
+func ExampleRecordsService_AddWatchers() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "T-1", "Title": "New laptop"})
+	ann := srv.AddUser("ann@example.com", "Ann", "Lee")
+	srv.AddUser("bo@example.com", "Bo", "Berg")
+	srv.WatchGroup(workflow.Tasks, "it-requests", "T-1", srv.AddGroup("IT Support", "", ann.UserID))
+	c := srv.Client()
+	ctx := context.Background()
+
+	err := c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "T-1",
+		[]string{"ann@example.com", "bo@example.com"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for w, err := range c.Records.WatchersAll(ctx, workflow.Tasks, "it-requests", "T-1", nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if w.Target.IsGroup() {
+			fmt.Println("group:", w.Target.Name)
+			continue
+		}
+		fmt.Println("user: ", w.Target.DisplayName(), w.Target.Email)
+	}
+
+	// An address is checked before anything is sent.
+	err = c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "T-1", []string{"Ann <ann@example.com>"})
+	fmt.Println(err)
+	// Output:
+	// group: IT Support
+	// user:  Ann Lee ann@example.com
+	// user:  Bo Berg bo@example.com
+	// workflow: invalid emails[0]: must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces
+}
+
+// ExampleRecordsService_AddComment posts a plain-text comment and reads the
+// comments back, newest first.
+func ExampleRecordsService_AddComment() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "T-1", "Title": "New laptop"})
+	c := srv.Client()
+	ctx := context.Background()
+
+	for _, text := range []string{"Ordered.", "Delivered on Tuesday."} {
+		// The reply is the service's text/plain answer, returned as sent.
+		if _, err := c.Records.AddComment(ctx, workflow.Tasks, "it-requests", "T-1", text); err != nil {
+			log.Fatal(err)
+		}
+	}
+	// Last/Before page backward: the iterator starts at the newest.
+	opts := &workflow.ListOptions{Last: 50}
+	for cm, err := range c.Records.CommentsAll(ctx, workflow.Tasks, "it-requests", "T-1", opts) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s via %s: %s\n", cm.CreatedBy.Email, cm.Source, cm.Contents)
+	}
+	// Output:
+	// admin@example.com via API: Delivered on Tuesday.
+	// admin@example.com via API: Ordered.
+}
