@@ -200,12 +200,12 @@ func TestNoSecretsInSpansOrMetrics(t *testing.T) {
 	for _, sp := range s.spans.Ended() {
 		texts = append(texts, sp.Name(), sp.Status().Description)
 		for _, kv := range sp.Attributes() {
-			texts = append(texts, string(kv.Key)+"="+kv.Value.Emit())
+			texts = append(texts, string(kv.Key)+"="+kv.Value.String())
 		}
 		for _, ev := range sp.Events() {
 			texts = append(texts, ev.Name)
 			for _, kv := range ev.Attributes {
-				texts = append(texts, string(kv.Key)+"="+kv.Value.Emit())
+				texts = append(texts, string(kv.Key)+"="+kv.Value.String())
 			}
 		}
 	}
@@ -215,7 +215,7 @@ func TestNoSecretsInSpansOrMetrics(t *testing.T) {
 		for _, m := range sm.Metrics {
 			for _, set := range pointAttributes(m) {
 				for _, kv := range set {
-					texts = append(texts, m.Name+" "+string(kv.Key)+"="+kv.Value.Emit())
+					texts = append(texts, m.Name+" "+string(kv.Key)+"="+kv.Value.String())
 				}
 			}
 		}
