@@ -501,7 +501,9 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q any, bod
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	cfg.applyToRequest(req)
+	if err := cfg.applyToRequest(req); err != nil {
+		return nil, err
+	}
 	return req, nil
 }
 

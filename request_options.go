@@ -139,7 +139,8 @@ var reservedQuery = []string{"first", "after", "last", "before", "filter"}
 // what an earlier WithQuery of the same key set; it is added to the
 // parameters the SDK sends. The paging and filter parameters (first, after,
 // last, before, filter) belong to ListOptions and are refused with a
-// *ValidationError, so that a call cannot send two conflicting values.
+// *ValidationError, so that a call cannot send two conflicting values; so
+// is any key the method itself sets for this call.
 func WithQuery(key, value string) RequestOption {
 	return func(cfg *requestConfig) error {
 		field := "WithQuery(" + strconv.Quote(key) + ")"
@@ -235,21 +236,27 @@ func WithResponseInto(dst *Response) RequestOption {
 	}
 }
 
-// applyToRequest adds the call's header and query to req.
-func (cfg *requestConfig) applyToRequest(req *http.Request) {
+// applyToRequest adds the call's header and query to req. A WithQuery key
+// that the method itself already put in the query is refused, so a
+// parameter is never sent twice or silently replaced.
+func (cfg *requestConfig) applyToRequest(req *http.Request) error {
 	if cfg == nil {
-		return
-	}
-	for k, v := range cfg.header {
-		req.Header[k] = v
+		return nil
 	}
 	if len(cfg.query) > 0 {
 		q := req.URL.Query()
 		for k, v := range cfg.query {
+			if _, taken := q[k]; taken {
+				return invalid("WithQuery("+strconv.Quote(k)+")", "is already set by the method's own parameters")
+			}
 			q[k] = v
 		}
 		req.URL.RawQuery = q.Encode()
 	}
+	for k, v := range cfg.header {
+		req.Header[k] = v
+	}
+	return nil
 }
 
 // capture stores the final response (nil after a transport error) in the

@@ -136,6 +136,10 @@ func TestRequestOptionsRefusedBeforeSending(t *testing.T) {
 			}
 			return nil
 		},
+		"NewRequest with a query of its own": func(ctx context.Context, o RequestOption) error {
+			_, err := c.NewRequest(ctx, http.MethodGet, "tasks/it?expand=x", nil, o)
+			return err
+		},
 		"NewRequest": func(ctx context.Context, o RequestOption) error {
 			_, err := c.NewRequest(ctx, http.MethodGet, "tasks/it", nil, o)
 			return err
@@ -417,4 +421,15 @@ func TestCloseIdleConnectionsLeavesCallersTransport(t *testing.T) {
 	require.NoError(t, err)
 	c.CloseIdleConnections()
 	assert.Zero(t, cc.n.Load(), "a transport given with WithHTTPClient is the caller's")
+}
+
+func TestWithQueryRefusesAKeyTheCallSets(t *testing.T) {
+	c := newTestClient(t, http.NotFoundHandler())
+	_, err := c.NewRequest(t.Context(), http.MethodGet, "tasks/it?expand=x", nil, WithQuery("expand", "y"))
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, `WithQuery("expand")`, ve.Field)
+	req, err := c.NewRequest(t.Context(), http.MethodGet, "tasks/it?expand=x", nil, WithQuery("lang", "de"))
+	require.NoError(t, err)
+	assert.Equal(t, "expand=x&lang=de", req.URL.RawQuery)
 }
