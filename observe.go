@@ -234,7 +234,10 @@ type attemptTrace struct {
 // at.ctx.
 func (h *hooks) startAttempt(req *http.Request, attempt int) attemptTrace {
 	at := attemptTrace{h: h, ctx: req.Context(), start: time.Now()}
-	at.log = h.logger.Enabled(at.ctx, slog.LevelDebug)
+	if h == nil {
+		return at
+	}
+	at.log = h.logger != nil && h.logger.Enabled(at.ctx, slog.LevelDebug)
 	if !at.log && !h.observed() {
 		return at
 	}

@@ -221,7 +221,9 @@ type Response struct {
 
 // WithResponseInto stores the final response's status, header and request
 // ID in *dst when the call returns, whether it succeeded or failed with an
-// *APIError; after a transport error only Attempts is set. An iterator
+// *APIError; after a transport error only Attempts is set, and a call
+// refused before sending (a *ValidationError) leaves *dst as it was. An
+// iterator
 // stores each page's response as it arrives, so after the loop *dst
 // describes the last page requested. With ListOptions.Prefetch the next
 // page's response may be stored while the loop body runs: read *dst after
