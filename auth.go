@@ -50,6 +50,7 @@ type tokenCache struct {
 	cfg    clientcredentials.Config
 	ctx    context.Context // background context carrying the token HTTP client
 	logger *slog.Logger
+	hooks  *hooks // observers of token requests; nil reports nothing
 	now    func() time.Time
 	// timeout bounds one token request (tokenFetchTimeout).
 	timeout time.Duration
@@ -137,7 +138,7 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 			}
 			return t, nil
 		}
-		return c.fetch()
+		return c.fetch(ctx)
 	})
 	select {
 	case r := <-ch:
@@ -152,13 +153,17 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 	}
 }
 
-func (c *tokenCache) fetch() (*oauth2.Token, error) {
+// fetch requests a token. caller is the context of the call that asked
+// first, for the observers only: the request itself runs under c.ctx.
+func (c *tokenCache) fetch(caller context.Context) (*oauth2.Token, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
 	defer cancel()
+	tt := c.hooks.startTokenFetch(caller)
 	issued := c.now()
 	t, err := c.cfg.Token(ctx)
 	if err != nil {
 		ae := toAuthError(err)
+		tt.end(ae)
 		c.mu.Lock()
 		c.failed, c.failedAt = ae, c.now()
 		c.mu.Unlock()
@@ -166,6 +171,7 @@ func (c *tokenCache) fetch() (*oauth2.Token, error) {
 			slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
 		return nil, ae
 	}
+	tt.end(nil)
 	if t.Expiry.IsZero() {
 		t.Expiry = issued.Add(defaultTokenLifetime)
 	}
@@ -238,10 +244,14 @@ func (staticProvider) invalidate(*oauth2.Token) {}
 // bearerTransport adds the bearer token, and on a 401 fetches a new token
 // and retries once.
 type bearerTransport struct {
-	next   http.RoundTripper
-	tokens tokenProvider
-	logger *slog.Logger
+	next     http.RoundTripper
+	tokens   tokenProvider
+	logger   *slog.Logger
+	basePath string // escaped path of the base URL, for route templates in logs
 }
+
+// CloseIdleConnections closes the idle connections of the transport below.
+func (t *bearerTransport) CloseIdleConnections() { closeIdle(t.next) }
 
 func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
@@ -274,7 +284,7 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	closeBody(resp.Body)
 	t.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
-		slog.String("method", req.Method), slog.String("url", redactURL(req.URL)))
+		slog.String("method", req.Method), slog.String("route", routeOf(t.basePath, req)))
 	return t.next.RoundTrip(withBearer(req, fresh, body))
 }
 

@@ -42,9 +42,11 @@ type Client struct {
 	userAgent string
 	logger    *slog.Logger
 
-	httpClient *http.Client // the full chain: retry -> limiter -> bearer -> base
-	tokens     *tokenCache  // nil only when the caller supplied a token source
-	retry      RetryPolicy
+	httpClient    *http.Client // the full chain: retry -> limiter -> bearer -> base
+	tokens        *tokenCache  // nil only when the caller supplied a token source
+	retry         RetryPolicy
+	hooks         *hooks // observers and the debug log of each attempt
+	ownsTransport bool   // the base transport is the SDK's own (no WithHTTPClient)
 
 	// Records searches, reads, creates and updates records, and manages
 	// their related items, watchers and comments.
@@ -100,6 +102,7 @@ type config struct {
 	logger         *slog.Logger
 	userAgent      string
 	allowInsecure  bool
+	observers      []*Observer
 	errs           []error
 }
 
@@ -246,11 +249,13 @@ func NewClient(opts ...Option) (*Client, error) {
 		logger:    cfg.logger,
 		retry:     retry,
 	}
+	c.hooks = newHooks(cfg.observers, c.logger, base, auth)
 	if cfg.userAgent != "" {
 		c.userAgent = cfg.userAgent + " " + defaultUserAgent
 	}
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
+		c.hooks.logger = c.logger
 	}
 
 	// The caller's client is copied, never modified.
@@ -264,6 +269,7 @@ func NewClient(opts ...Option) (*Client, error) {
 			baseTransport = http.DefaultTransport
 		} else {
 			baseTransport = newTransport()
+			c.ownsTransport = true
 		}
 	}
 	hc.CheckRedirect = sameOriginRedirects(hc.CheckRedirect)
@@ -277,13 +283,14 @@ func NewClient(opts ...Option) (*Client, error) {
 			CheckRedirect: sameOriginRedirects(nil),
 		}
 		c.tokens = newTokenCache(cfg.id, cfg.secret, auth.JoinPath("oauth", "token").String(), tokenHTTP, c.logger)
+		c.tokens.hooks = c.hooks
 		ts = c.tokens
 	}
 	hc.Transport = &retryTransport{
-		next:    &bearerTransport{next: baseTransport, tokens: ts, logger: c.logger},
+		next:    &bearerTransport{next: baseTransport, tokens: ts, logger: c.logger, basePath: c.hooks.basePath},
 		policy:  retry,
 		limiter: cfg.limiter,
-		logger:  c.logger,
+		hooks:   c.hooks,
 	}
 	c.httpClient = &hc
 
@@ -436,7 +443,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q any, bod
 	if ctx == nil {
 		return nil, invalid("ctx", "must not be nil")
 	}
-	cfg, err := newRequestConfig(reqOpts)
+	cfg, err := newRequestConfig(reqOpts, c.retry)
 	if err != nil {
 		return nil, err
 	}
@@ -494,6 +501,9 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q any, bod
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
+	if err := cfg.applyToRequest(req); err != nil {
+		return nil, err
+	}
 	return req, nil
 }
 
@@ -513,8 +523,10 @@ type bodyDecoder interface {
 	decodeBody(r io.Reader) error
 }
 
-func (c *Client) do(req *http.Request, v any) (*http.Response, error) {
-	resp, err := c.httpClient.Do(req)
+func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
+	req, finish := c.startCall(req)
+	defer func() { finish(resp, err) }()
+	resp, err = c.httpClient.Do(req)
 	if err != nil {
 		return nil, c.transportError(req, err)
 	}

@@ -160,25 +160,12 @@ func Encode(v any) (Record, error) {
 // AllAs iterates over the records like RecordsService.All, decoding each
 // into a new T: a struct type (see Decode) or a pointer to one. A record that does not decode
 // ends the iteration with a *DecodeError whose Cursor resumes after that
-// record; any other error is yielded once, as with All.
+// record; any other error is yielded once, as with All. To save the
+// position of a long walk and resume it later, use AllItemsAs.
 func AllAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		for item, err := range s.All(ctx, t, alias, opts, reqOpts...) {
-			var zero T
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			v, err := decodeAs[T](item.Data)
-			if err != nil {
-				var de *DecodeError
-				if errors.As(err, &de) {
-					de.Cursor = item.Cursor
-				}
-				yield(zero, err)
-				return
-			}
-			if !yield(v, nil) {
+		for item, err := range AllItemsAs[T](ctx, s, t, alias, opts, reqOpts...) {
+			if !yield(item.Value, err) {
 				return
 			}
 		}

@@ -41,12 +41,13 @@
 //	}
 //
 // Decode, Encode and AllAs map records to your own struct types with
-// `workflow:"Field Name"` tags.
+// `workflow:"Field Name"` tags; AllItemsAs also yields each record's cursor,
+// so a typed walk can be resumed.
 //
 // # Errors
 //
-// Failed calls return an *APIError (status, method, URL, message, body)
-// that matches ErrNotFound, ErrForbidden, ErrUnauthorized, ErrTooLarge and
+// Failed calls return an *APIError (status, method, URL, message, body,
+// and the service's request ID, also shown by Error) that matches ErrNotFound, ErrForbidden, ErrUnauthorized, ErrTooLarge and
 // ErrRateLimited with errors.Is. Bad input is a *ValidationError, returned
 // before any request is sent. A failed token request is an *AuthError.
 //
@@ -60,6 +61,18 @@
 // are refused, so the token never leaves the service's host; plain http is
 // accepted only for loopback hosts unless WithInsecureHTTP is given.
 // Secrets and tokens never appear in errors, logs or printed values.
+//
+// # Per-call options and observability
+//
+// Every method ends in ...RequestOption: WithHeader, WithQuery,
+// WithMaxAttempts, WithRetryPolicy, WithAttemptTimeout and
+// WithResponseInto change or observe that one call, and are checked before
+// anything is sent. WithLogger logs every attempt at debug level by route
+// template; WithObserver reports calls, attempts, token requests and
+// rate-limit waits, and the separate module
+// github.com/seed-a15e58aa/workflow-go/otel turns them into OpenTelemetry
+// spans and metrics. CloseIdleConnections releases a client's idle
+// connections.
 //
 // # Testing
 //

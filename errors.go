@@ -53,9 +53,15 @@ type APIError struct {
 	// RetryAfter is the wait the server asked for with Retry-After (429 or
 	// 503), zero when it sent none.
 	RetryAfter time.Duration
+	// RequestID is the identifier the service gave the response, from the
+	// first of the X-Request-Id, X-Correlation-Id and Request-Id headers
+	// it sent (on one line, at most 128 bytes); "" when none. Quote it to
+	// support.
+	RequestID string
 }
 
-// Error returns a one-line description: method, URL, status and message.
+// Error returns a one-line description: method, URL, status, message and
+// request ID.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	b.WriteString("workflow: ")
@@ -74,6 +80,11 @@ func (e *APIError) Error() string {
 	}
 	if e.RetryAfter > 0 {
 		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request ID ")
+		b.WriteString(e.RequestID)
+		b.WriteByte(')')
 	}
 	return b.String()
 }
@@ -109,6 +120,7 @@ func newAPIError(resp *http.Response, body []byte) *APIError {
 		Body:       body,
 		Message:    errorMessage(body),
 		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		RequestID:  requestID(resp.Header),
 	}
 	if resp.Request != nil {
 		e.Method = resp.Request.Method

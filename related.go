@@ -212,7 +212,7 @@ func (s *RecordsService) AddRelatedItems(ctx context.Context, t RecordType, alia
 			return err
 		}
 	}
-	if _, err := newRequestConfig(reqOpts); err != nil {
+	if _, err := newRequestConfig(reqOpts, s.client.retry); err != nil {
 		return err
 	}
 	var failed []RelatedItemFailure

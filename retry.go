@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -52,6 +51,13 @@ type RetryPolicy struct {
 	// OnRetry, if set, is called before each wait, so that long waits do
 	// not look like a hang.
 	OnRetry func(RetryEvent)
+	// AttemptTimeout, if positive, bounds the wait for one attempt's
+	// response headers (a token request the attempt needs included); an
+	// attempt over it is abandoned and retried like a dropped connection
+	// (so a POST is not sent again). The body, once the headers are in,
+	// is bounded only by the context. Zero means no bound beyond the
+	// context's. Per call: WithAttemptTimeout.
+	AttemptTimeout time.Duration
 }
 
 // RetryEvent describes a failed attempt that is about to be retried.
@@ -99,6 +105,8 @@ func (p RetryPolicy) validate() error {
 		return invalid("RetryPolicy.MaxDelay", "must not be less than BaseDelay")
 	case p.MaxRetryAfter < 0:
 		return invalid("RetryPolicy.MaxRetryAfter", "must not be negative")
+	case p.AttemptTimeout < 0:
+		return invalid("RetryPolicy.AttemptTimeout", "must not be negative")
 	}
 	return nil
 }
@@ -179,17 +187,23 @@ func notSent(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
-// retryTransport retries failed attempts by the policy, waits for the
-// optional rate limiter before each attempt, and logs every attempt.
+// retryTransport retries failed attempts by the policy (the call's own,
+// from its request options, or the client's), waits for the optional rate
+// limiter before each attempt, and reports every attempt to the hooks
+// (observers and the debug log).
 type retryTransport struct {
 	next    http.RoundTripper
 	policy  RetryPolicy
 	limiter *rate.Limiter
-	logger  *slog.Logger
+	hooks   *hooks
 }
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
+	policy, cfg := t.policy, requestConfigFrom(ctx)
+	if cfg != nil && cfg.policy != nil {
+		policy = *cfg.policy
+	}
 	rewindable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 	for attempt := 1; ; attempt++ {
 		r := req
@@ -202,7 +216,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.Body = body
 		}
 		if t.limiter != nil {
-			if err := t.limiter.Wait(ctx); err != nil {
+			if err := t.waitLimiter(r); err != nil {
 				closeRequestBody(r)
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -210,38 +224,28 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, err
 			}
 		}
-		start := time.Now()
-		resp, err := t.next.RoundTrip(r)
-		t.logAttempt(r, attempt, resp, err, time.Since(start))
-
-		if attempt >= t.policy.MaxAttempts || !rewindable || !retryable(req.Method, resp, err) {
+		if cfg != nil {
+			cfg.attempts = attempt
+		}
+		at := t.hooks.startAttempt(r, attempt)
+		resp, err := sendAttempt(t.next, at.request(r), policy.AttemptTimeout)
+		wait, again := t.retryWait(policy, req, attempt, rewindable, resp, err)
+		at.end(r, resp, err, again, wait)
+		if !again {
 			return resp, err
-		}
-		wait := t.policy.backoff(attempt)
-		if resp != nil {
-			if ra := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ra > 0 {
-				if ra > t.policy.MaxRetryAfter {
-					return resp, nil // the caller sees the 429 with its RetryAfter
-				}
-				wait = ra
-			}
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			return resp, err // waiting would outlive the caller's deadline
 		}
 		ev := RetryEvent{Method: req.Method, URL: redactURL(req.URL), Attempt: attempt, Err: err, Wait: wait}
 		if resp != nil {
 			ev.StatusCode = resp.StatusCode
 			closeBody(resp.Body)
 		}
-		t.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: retrying",
-			slog.String("method", ev.Method), slog.String("url", ev.URL),
-			slog.Int("attempt", attempt), slog.Int("status", ev.StatusCode),
-			slog.Duration("wait", wait))
-		if t.policy.OnRetry != nil {
-			t.policy.OnRetry(ev)
+		if policy.OnRetry != nil {
+			policy.OnRetry(ev)
 		}
-		if err := t.policy.Sleep(ctx, wait); err != nil {
+		if ev.StatusCode == http.StatusTooManyRequests {
+			t.hooks.rateLimitWait(ctx, req, RateLimitServer, wait)
+		}
+		if err := policy.Sleep(ctx, wait); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -250,21 +254,42 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-func (t *retryTransport) logAttempt(r *http.Request, attempt int, resp *http.Response, err error, d time.Duration) {
-	if !t.logger.Enabled(r.Context(), slog.LevelDebug) {
-		return
+// retryWait decides whether the attempt's outcome is retried, and after
+// which wait.
+func (t *retryTransport) retryWait(policy RetryPolicy, req *http.Request, attempt int, rewindable bool, resp *http.Response, err error) (time.Duration, bool) {
+	if attempt >= policy.MaxAttempts || !rewindable || !retryable(req.Method, resp, err) {
+		return 0, false
 	}
-	attrs := []slog.Attr{
-		slog.String("method", r.Method),
-		slog.String("url", redactURL(r.URL)),
-		slog.Int("attempt", attempt),
-		slog.Duration("duration", d),
-	}
+	wait := policy.backoff(attempt)
 	if resp != nil {
-		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ra > 0 {
+			if ra > policy.MaxRetryAfter {
+				return 0, false // the caller sees the 429 with its RetryAfter
+			}
+			wait = ra
+		}
 	}
-	if err != nil {
-		attrs = append(attrs, slog.String("error", err.Error()))
+	if dl, ok := req.Context().Deadline(); ok && time.Until(dl) < wait {
+		return 0, false // waiting would outlive the caller's deadline
 	}
-	t.logger.LogAttrs(r.Context(), slog.LevelDebug, "workflow: request", attrs...)
+	return wait, true
 }
+
+// waitLimiter waits for the client-side rate limiter, and reports the wait
+// when the limiter had no token to give at once.
+func (t *retryTransport) waitLimiter(r *http.Request) error {
+	ctx := r.Context()
+	if !t.hooks.observed() || t.limiter.Tokens() >= 1 {
+		return t.limiter.Wait(ctx)
+	}
+	start := time.Now()
+	err := t.limiter.Wait(ctx)
+	if err == nil {
+		t.hooks.rateLimitWait(ctx, r, RateLimitClient, time.Since(start))
+	}
+	return err
+}
+
+// CloseIdleConnections closes the idle connections of the transports
+// below.
+func (t *retryTransport) CloseIdleConnections() { closeIdle(t.next) }

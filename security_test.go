@@ -586,7 +586,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 				}
 			}
 			log := logs.String()
-			for _, want := range []string{"workflow: request", "workflow: retrying", "workflow: token request failed", "workflow: new access token"} {
+			for _, want := range []string{"workflow: request", "workflow: request failed, retrying", "workflow: token request failed", "workflow: new access token"} {
 				assert.Contains(t, log, want, "debug logging was exercised")
 			}
 			assert.NotContains(t, log, "Basic ")

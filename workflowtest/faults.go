@@ -301,6 +301,7 @@ type RequestRecord struct {
 	UserID     string     // the authenticated user, empty when authentication failed
 	Status     int        // the status answered; 0 when the connection was dropped or the client left
 	Fault      bool       // whether an injected fault fired
+	RequestID  string     // the X-Request-Id the server sent back ("req-1", "req-2", ... in arrival order)
 }
 
 func (s *Server) logRequest(rq *request, status int) {
@@ -314,6 +315,7 @@ func (s *Server) logRequest(rq *request, status int) {
 		FilterText: rq.filterText,
 		Status:     status,
 		Fault:      rq.fault,
+		RequestID:  rq.id,
 	}
 	if rq.user != nil {
 		rec.UserID = rq.user.id

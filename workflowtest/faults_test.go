@@ -377,3 +377,22 @@ func TestRateLimitRetryAfterForSlowRates(t *testing.T) {
 	expectError(t, res, http.StatusTooManyRequests)
 	assert.Equal(t, "10", res.header.Get("Retry-After"))
 }
+
+func TestEveryResponseCarriesARequestID(t *testing.T) {
+	srv := Start(t)
+	srv.Inject(Fault{Route: "GET /v1/tasks/a", Count: 1, Status: http.StatusServiceUnavailable})
+	hc := srv.HTTPClient()
+	var got []string
+	for _, path := range []string{"/v1/tasks/a", "/v1/tasks/a", "/nowhere"} {
+		resp, err := hc.Get(srv.URL() + path)
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		got = append(got, resp.Header.Get("X-Request-Id"))
+	}
+	assert.Equal(t, []string{"req-1", "req-2", "req-3"}, got, "the fault, the 401 and the 404 all carry one")
+	var logged []string
+	for _, r := range srv.Requests() {
+		logged = append(logged, r.RequestID)
+	}
+	assert.Equal(t, got, logged)
+}

@@ -50,7 +50,8 @@ type Server struct {
 	closing chan struct{}
 	once    sync.Once
 
-	offset atomic.Int64 // clock offset added by Advance, in nanoseconds
+	offset atomic.Int64  // clock offset added by Advance, in nanoseconds
+	reqSeq atomic.Uint64 // last request ID handed out
 
 	mu sync.RWMutex // guards st
 	st *state
@@ -310,6 +311,7 @@ func (s *Server) Reset() {
 type request struct {
 	r          *http.Request
 	start      time.Time // arrival, on the server's clock
+	id         string    // request ID, sent back as X-Request-Id
 	logged     bool      // whether logRequest has been called
 	route      string
 	user       *user
@@ -381,9 +383,12 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 // ServeHTTP implements http.Handler: faults, authentication, the rate
-// limit, routing, permissions and the handlers, in that order.
+// limit, routing, permissions and the handlers, in that order. Every
+// response, faults included, carries an X-Request-Id header ("req-1",
+// "req-2", ... in arrival order), which RequestRecord.RequestID repeats.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rq := &request{r: r, start: s.Now()}
+	rq := &request{r: r, start: s.Now(), id: "req-" + strconv.FormatUint(s.reqSeq.Add(1), 10)}
+	w.Header().Set("X-Request-Id", rq.id)
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		if !rq.logged {

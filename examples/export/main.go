@@ -35,6 +35,15 @@
 // overwrites both files. Writing to stdout (-out -, the default) can be
 // resumed too, but then the earlier part is wherever you sent it.
 //
+// # Typed exports
+//
+// -typed (tasks only) reads each record into the Task struct of typed.go
+// with workflow.AllItemsAs, whose items carry the decoded value and its
+// cursor, and writes the struct's fields: a record whose Priority is not a
+// number or whose Due Date is not a time stops the export with an error
+// naming it, and -resume carries on from the cursor saved before it, like
+// an untyped export.
+//
 // # Running without an account
 //
 // -fake N starts an in-process fake of the service (package workflowtest)
@@ -97,6 +106,7 @@ type config struct {
 	pageSize  int
 	fake      int
 	quiet     bool
+	typed     bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -114,6 +124,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.pageSize, "page-size", 500, "records per request, 1 to 1000")
 	fs.IntVar(&cfg.fake, "fake", 0, "export from an embedded fake server seeded with this many records")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&cfg.typed, "typed", false, "tasks only: read records into the typed Task struct and write its fields")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -123,6 +134,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	cfg.rt = workflow.RecordType(*rt)
 	if !cfg.rt.Valid() {
 		return nil, fmt.Errorf("-type %q: want apps, elements, tasks or transactions", *rt)
+	}
+	if cfg.typed && cfg.rt != workflow.Tasks {
+		return nil, errors.New("-typed is for -type tasks")
 	}
 	if cfg.fake < 0 {
 		return nil, errors.New("-fake: want a number of records, 0 or more")
@@ -175,6 +189,8 @@ type state struct {
 	Offset int64 `json:"offset"`
 	// Complete is set when every record was written.
 	Complete bool `json:"complete"`
+	// Typed is set for a -typed export.
+	Typed bool `json:"typed,omitempty"`
 }
 
 // matches reports how st differs from the export cfg asks for.
@@ -190,6 +206,7 @@ func (st *state) matches(cfg *config) error {
 	check("-filter", st.Filter, cfg.filter)
 	check("-format", st.Format, cfg.format)
 	check("-out", st.Out, cfg.out)
+	check("-typed", strconv.FormatBool(st.Typed), strconv.FormatBool(cfg.typed))
 	if cfg.columns != nil && !slices.Equal(cfg.columns, st.Columns) {
 		diffs = append(diffs, fmt.Sprintf("-columns %q (now %q)", strings.Join(st.Columns, ","), strings.Join(cfg.columns, ",")))
 	}
@@ -251,7 +268,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	st := &state{Type: string(cfg.rt), Alias: cfg.alias, Filter: cfg.filter, Format: cfg.format, Out: cfg.out, Columns: cfg.columns}
+	st := &state{Type: string(cfg.rt), Alias: cfg.alias, Filter: cfg.filter, Format: cfg.format, Out: cfg.out, Columns: cfg.columns, Typed: cfg.typed}
 	if cfg.resume {
 		if st, err = loadState(cfg.statePath); err != nil {
 			return err
@@ -341,7 +358,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	opts := &workflow.ListOptions{First: cfg.pageSize, After: st.Cursor, Filter: filter, Prefetch: true}
-	for page, err := range c.Records.Pages(ctx, cfg.rt, cfg.alias, opts) {
+	pages := c.Records.Pages(ctx, cfg.rt, cfg.alias, opts)
+	if cfg.typed {
+		pages = typedPages(ctx, c, cfg.alias, opts)
+	}
+	for page, err := range pages {
 		if err != nil {
 			if ctx.Err() != nil {
 				return errors.Join(interrupted(), checkpoint())

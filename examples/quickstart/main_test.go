@@ -103,7 +103,7 @@ func TestTourVerboseLogsRequestsWithoutSecrets(t *testing.T) {
 	require.NoError(t, run(t.Context(), []string{"-v"}, &stdout, &stderr))
 	logs := stderr.String()
 	assert.Contains(t, logs, "workflow: request")
-	assert.Contains(t, logs, "/v1/tasks/it-requests")
+	assert.Contains(t, logs, "route=/{recordType}/{alias}")
 	assert.NotContains(t, logs, workflowtest.DefaultClientSecret)
 	assert.NotContains(t, logs, "Bearer")
 }

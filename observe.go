@@ -1,0 +1,435 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Observer receives the events of the client's one request path, for
+// tracing and metrics (the module github.com/seed-a15e58aa/workflow-go/otel
+// builds OpenTelemetry spans and metrics on it) or for your own
+// instrumentation. Install it with WithObserver. Every field is optional;
+// new fields may be added.
+//
+// A call is one method call's request, retries included (an iterator makes
+// one call per page). Its attempts are the requests actually sent. Events
+// carry route templates (such as "/{recordType}/{alias}/{id}"), never a
+// path, query, alias, id, filter, body, header value, secret or token, so
+// they can be recorded as they are. The Err fields are the exception: an
+// error's text may hold the request URL with its query (a filter); use
+// ErrorType where that matters.
+//
+// The functions are called synchronously on the goroutine of the call and
+// must be safe for concurrent use. A Start function may return a context
+// derived from the one it gets (for example carrying a span); the call or
+// attempt then runs under it and the matching End gets it. Returning nil
+// keeps the context unchanged.
+type Observer struct {
+	// CallStart is called before a call's first attempt.
+	CallStart func(ctx context.Context, call CallInfo) context.Context
+	// CallEnd is called when the call returns, its response body read.
+	CallEnd func(ctx context.Context, call CallInfo, res CallResult)
+	// AttemptStart is called before each attempt is sent, after any wait
+	// for the client-side rate limiter.
+	AttemptStart func(ctx context.Context, at AttemptInfo) context.Context
+	// AttemptEnd is called when an attempt's response headers arrived or
+	// it failed, once the retry decision is made.
+	AttemptEnd func(ctx context.Context, at AttemptInfo, res AttemptResult)
+	// TokenFetchStart is called before the client requests an access token
+	// from the token endpoint (WithCredentials only; a token source given
+	// with WithTokenSource is not observed). ctx is that of the attempt
+	// that needed the token; the request is shared by every call waiting
+	// for a token.
+	TokenFetchStart func(ctx context.Context, fetch TokenFetchInfo) context.Context
+	// TokenFetchEnd is called when the token request ended.
+	TokenFetchEnd func(ctx context.Context, fetch TokenFetchInfo, res TokenFetchResult)
+	// RateLimitWait is called before the client waits because of a rate
+	// limit: its own limiter (WithRateLimit), or a 429 from the service.
+	RateLimitWait func(ctx context.Context, wait RateLimitWait)
+}
+
+// CallInfo describes a call.
+type CallInfo struct {
+	Method        string // HTTP method
+	Route         string // route template; "" for a path that is not a route of the API
+	ServerAddress string // host of the API's base URL
+	ServerPort    int    // port of the API's base URL (443 or 80 when it names none)
+}
+
+// CallResult is how a call ended.
+type CallResult struct {
+	StatusCode int           // final status, 0 when no response arrived
+	RequestID  string        // the final response's request ID, if any
+	Attempts   int           // attempts sent
+	ErrorType  string        // "" on success; see AttemptResult.ErrorType
+	Err        error         // the error the call returns, if any
+	Duration   time.Duration // from CallStart to CallEnd
+}
+
+// AttemptInfo describes one attempt of a call.
+type AttemptInfo struct {
+	CallInfo
+	Attempt int // from 1
+}
+
+// AttemptResult is how an attempt ended.
+type AttemptResult struct {
+	StatusCode int    // status received, 0 when none arrived
+	RequestID  string // the response's request ID, if any
+	// ErrorType classifies a failed attempt: the status code as a string
+	// for a status of 400 or more, otherwise one of "attempt_timeout",
+	// "canceled", "deadline_exceeded", "token_request", "redirect_refused",
+	// "connection_refused", "timeout", "connection_closed", "validation",
+	// "response_decode" or "_OTHER". "" when the attempt succeeded.
+	ErrorType string
+	Err       error         // the transport error, if any
+	Duration  time.Duration // until the response headers arrived or the failure
+	Retry     bool          // whether another attempt follows
+	Wait      time.Duration // the wait before that attempt
+}
+
+// TokenFetchInfo describes a request to the token endpoint.
+type TokenFetchInfo struct {
+	Route         string // always "/oauth/token"
+	ServerAddress string // host of the token endpoint
+	ServerPort    int    // port of the token endpoint
+}
+
+// TokenFetchResult is how a token request ended.
+type TokenFetchResult struct {
+	StatusCode int           // the endpoint's status, 0 when none arrived (or on success, where x/oauth2 does not report it)
+	ErrorType  string        // "" on success, else the status code or a class as in AttemptResult
+	Err        error         // the *AuthError, if any
+	Duration   time.Duration // how long the request took
+}
+
+// Sources of a RateLimitWait.
+const (
+	RateLimitClient = "client" // the client's own limiter (WithRateLimit)
+	RateLimitServer = "server" // a 429 from the service, with its Retry-After or a backoff
+)
+
+// RateLimitWait is a wait caused by a rate limit.
+type RateLimitWait struct {
+	Method string        // HTTP method of the call
+	Route  string        // route template of the call
+	Source string        // RateLimitClient or RateLimitServer
+	Wait   time.Duration // how long the client waits (for RateLimitClient: the wait measured after it ended)
+}
+
+// WithObserver adds o to the observers of the client's requests; several
+// may be added and are called in order. A nil o is a *ValidationError.
+func WithObserver(o *Observer) Option {
+	return func(c *config) {
+		if o == nil {
+			c.errs = append(c.errs, invalid("WithObserver", "must not be nil"))
+			return
+		}
+		c.observers = append(c.observers, o)
+	}
+}
+
+// hooks is where the request path reports to the observers and the logger.
+type hooks struct {
+	observers []*Observer
+	logger    *slog.Logger
+	basePath  string // escaped path of the base URL, ending in "/"
+	host      string
+	port      int
+	tokenHost string
+	tokenPort int
+}
+
+func newHooks(obs []*Observer, logger *slog.Logger, base, auth *url.URL) *hooks {
+	h := &hooks{observers: obs, logger: logger, basePath: base.EscapedPath(), host: base.Hostname(), port: portOf(base)}
+	if auth != nil {
+		h.tokenHost, h.tokenPort = auth.Hostname(), portOf(auth)
+	}
+	return h
+}
+
+func portOf(u *url.URL) int {
+	if p, err := strconv.Atoi(u.Port()); err == nil {
+		return p
+	}
+	if u.Scheme == "http" {
+		return 80
+	}
+	return 443
+}
+
+func (h *hooks) observed() bool { return h != nil && len(h.observers) > 0 }
+
+func (h *hooks) callInfo(req *http.Request) CallInfo {
+	return CallInfo{Method: req.Method, Route: routeOf(h.basePath, req), ServerAddress: h.host, ServerPort: h.port}
+}
+
+// callTrace follows one call for the observers.
+type callTrace struct {
+	h     *hooks
+	ctx   context.Context
+	info  CallInfo
+	start time.Time
+}
+
+// startCall reports the start of a call and returns the trace, whose ctx
+// the call runs under; nil when nothing observes.
+func (h *hooks) startCall(ctx context.Context, req *http.Request) *callTrace {
+	if !h.observed() {
+		return nil
+	}
+	ct := &callTrace{h: h, ctx: ctx, info: h.callInfo(req), start: time.Now()}
+	for _, o := range h.observers {
+		if o.CallStart != nil {
+			if c := o.CallStart(ct.ctx, ct.info); c != nil {
+				ct.ctx = c
+			}
+		}
+	}
+	return ct
+}
+
+func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr bool) {
+	if ct == nil {
+		return
+	}
+	res := CallResult{Attempts: attempts, Err: err, Duration: time.Since(ct.start)}
+	if resp != nil {
+		res.StatusCode = resp.StatusCode
+		res.RequestID = requestID(resp.Header)
+	}
+	if err != nil {
+		if decodeErr && ct.ctx.Err() == nil {
+			res.ErrorType = "response_decode"
+		} else {
+			res.ErrorType = errorType(resp, err)
+		}
+	}
+	for _, o := range ct.h.observers {
+		if o.CallEnd != nil {
+			o.CallEnd(ct.ctx, ct.info, res)
+		}
+	}
+}
+
+// attemptTrace follows one attempt, for the observers and the debug log.
+type attemptTrace struct {
+	h     *hooks
+	ctx   context.Context
+	info  AttemptInfo
+	start time.Time
+	log   bool
+}
+
+// startAttempt reports the start of an attempt; the attempt is sent with
+// at.ctx.
+func (h *hooks) startAttempt(req *http.Request, attempt int) attemptTrace {
+	at := attemptTrace{h: h, ctx: req.Context(), start: time.Now()}
+	if h == nil {
+		return at
+	}
+	at.log = h.logger != nil && h.logger.Enabled(at.ctx, slog.LevelDebug)
+	if !at.log && !h.observed() {
+		return at
+	}
+	at.info = AttemptInfo{CallInfo: h.callInfo(req), Attempt: attempt}
+	for _, o := range h.observers {
+		if o.AttemptStart != nil {
+			if c := o.AttemptStart(at.ctx, at.info); c != nil {
+				at.ctx = c
+			}
+		}
+	}
+	return at
+}
+
+// request returns r under the attempt's context.
+func (at *attemptTrace) request(r *http.Request) *http.Request {
+	if at.ctx == r.Context() {
+		return r
+	}
+	return r.WithContext(at.ctx)
+}
+
+// end reports the attempt's outcome and logs it at debug level: method,
+// route, attempt, status, duration, request ID, the wait before the next
+// attempt, and the error class and text (with the request's query cut
+// out). Never a URL, body, header value, secret or token.
+func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, retry bool, wait time.Duration) {
+	if !at.log && !at.h.observed() {
+		return
+	}
+	res := AttemptResult{Err: err, Duration: time.Since(at.start), Retry: retry, Wait: wait}
+	if resp != nil {
+		res.StatusCode = resp.StatusCode
+		res.RequestID = requestID(resp.Header)
+	}
+	if err != nil || res.StatusCode >= 400 {
+		res.ErrorType = errorType(resp, err)
+	}
+	for _, o := range at.h.observers {
+		if o.AttemptEnd != nil {
+			o.AttemptEnd(at.ctx, at.info, res)
+		}
+	}
+	if !at.log {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 9)
+	attrs = append(attrs,
+		slog.String("method", at.info.Method),
+		slog.String("route", at.info.Route),
+		slog.Int("attempt", at.info.Attempt),
+		slog.Int("status", res.StatusCode),
+		slog.Duration("duration", res.Duration))
+	if res.RequestID != "" {
+		attrs = append(attrs, slog.String("request_id", res.RequestID))
+	}
+	if retry {
+		attrs = append(attrs, slog.Duration("wait", wait))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", scrubQuery(err.Error(), r.URL)))
+	}
+	msg := "workflow: request"
+	if retry {
+		msg = "workflow: request failed, retrying"
+	}
+	at.h.logger.LogAttrs(at.ctx, slog.LevelDebug, msg, attrs...)
+}
+
+// rateLimitWait reports a rate-limit wait.
+func (h *hooks) rateLimitWait(ctx context.Context, req *http.Request, source string, d time.Duration) {
+	if !h.observed() {
+		return
+	}
+	w := RateLimitWait{Method: req.Method, Route: routeOf(h.basePath, req), Source: source, Wait: d}
+	for _, o := range h.observers {
+		if o.RateLimitWait != nil {
+			o.RateLimitWait(ctx, w)
+		}
+	}
+}
+
+// tokenTrace follows one token request.
+type tokenTrace struct {
+	h     *hooks
+	ctx   context.Context
+	info  TokenFetchInfo
+	start time.Time
+}
+
+func (h *hooks) startTokenFetch(ctx context.Context) *tokenTrace {
+	if !h.observed() {
+		return nil
+	}
+	tt := &tokenTrace{h: h, ctx: ctx, start: time.Now(),
+		info: TokenFetchInfo{Route: routeToken, ServerAddress: h.tokenHost, ServerPort: h.tokenPort}}
+	for _, o := range h.observers {
+		if o.TokenFetchStart != nil {
+			if c := o.TokenFetchStart(tt.ctx, tt.info); c != nil {
+				tt.ctx = c
+			}
+		}
+	}
+	return tt
+}
+
+func (tt *tokenTrace) end(ae *AuthError) {
+	if tt == nil {
+		return
+	}
+	res := TokenFetchResult{Duration: time.Since(tt.start)}
+	if ae != nil {
+		res.Err, res.StatusCode = ae, ae.StatusCode
+		res.ErrorType = errorType(nil, ae)
+		if ae.StatusCode != 0 {
+			res.ErrorType = strconv.Itoa(ae.StatusCode)
+		}
+	}
+	for _, o := range tt.h.observers {
+		if o.TokenFetchEnd != nil {
+			o.TokenFetchEnd(tt.ctx, tt.info, res)
+		}
+	}
+}
+
+// errorType classifies a failure in a few words that hold no data of the
+// request (the OpenTelemetry attribute error.type).
+func errorType(resp *http.Response, err error) string {
+	if err == nil {
+		if resp != nil && resp.StatusCode >= 400 {
+			return strconv.Itoa(resp.StatusCode)
+		}
+		return ""
+	}
+	var (
+		ae *APIError
+		au *AuthError
+		ve *ValidationError
+		ne net.Error
+	)
+	switch {
+	case errors.As(err, &ae):
+		return strconv.Itoa(ae.StatusCode)
+	case errors.Is(err, errAttemptTimeout):
+		return "attempt_timeout"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline_exceeded"
+	case errors.As(err, &au):
+		return "token_request"
+	case isRedirect(err):
+		return "redirect_refused"
+	case errors.As(err, &ve):
+		return "validation"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection_refused"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "timeout"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
+		return "connection_closed"
+	}
+	return "_OTHER"
+}
+
+// scrubQuery removes u's query, in its encoded and decoded forms, from an
+// error's text: a transport may quote the URL, and the query holds the
+// filter.
+func scrubQuery(msg string, u *url.URL) string {
+	if u == nil || u.RawQuery == "" {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, u.RawQuery, "[query]")
+	if dec, err := url.QueryUnescape(u.RawQuery); err == nil && dec != u.RawQuery {
+		msg = strings.ReplaceAll(msg, dec, "[query]")
+	}
+	return msg
+}
+
+// requestIDHeaders are the headers a request ID is read from, in order.
+var requestIDHeaders = []string{"X-Request-Id", "X-Correlation-Id", "Request-Id"}
+
+// maxRequestIDLen bounds a request ID taken from a response.
+const maxRequestIDLen = 128
+
+// requestID returns the first request ID header h holds, on one line and
+// at most 128 bytes.
+func requestID(h http.Header) string {
+	for _, k := range requestIDHeaders {
+		if v := strings.TrimSpace(h.Get(k)); v != "" {
+			return truncate(oneLine(v), maxRequestIDLen)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,55 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"iter"
+)
+
+// Item is one decoded record of a typed list, with the cursor of its
+// position: pass Cursor as ListOptions.After (Before, going backward) to
+// resume right after (before) it.
+type Item[T any] struct {
+	Value  T      // the decoded record
+	Cursor string // opaque position of the record in the list
+}
+
+// AllItemsAs iterates over the records like RecordsService.All, decoding
+// each into a new T (a struct type, see Decode, or a pointer to one) and
+// yielding it with its cursor, so that a long typed walk can save where it
+// is and carry on later, in another process too:
+//
+//	for it, err := range workflow.AllItemsAs[Task](ctx, c.Records, workflow.Tasks, "it-requests", opts) {
+//		if err != nil { ... }
+//		handle(it.Value)
+//		save(it.Cursor) // later: opts.After = saved cursor
+//	}
+//
+// It walks the same pager as All (forward, or backward when Last or
+// Before is set; prefetching with opts.Prefetch; reqOpts on every page
+// request). A record that does not decode ends the iteration with a
+// *DecodeError whose Cursor resumes after that record, yielded with the
+// failing record's cursor and a zero Value; any other error is yielded
+// once, with an empty Item.
+func AllItemsAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Item[T], error] {
+	return func(yield func(Item[T], error) bool) {
+		for rec, err := range s.All(ctx, t, alias, opts, reqOpts...) {
+			if err != nil {
+				yield(Item[T]{}, err)
+				return
+			}
+			v, err := decodeAs[T](rec.Data)
+			if err != nil {
+				var de *DecodeError
+				if errors.As(err, &de) {
+					de.Cursor = rec.Cursor
+				}
+				yield(Item[T]{Cursor: rec.Cursor}, err)
+				return
+			}
+			if !yield(Item[T]{Value: v, Cursor: rec.Cursor}, nil) {
+				return
+			}
+		}
+	}
+}
