@@ -80,6 +80,7 @@ type config struct {
 	logLimit    int
 	logger      *slog.Logger
 	maxDrainOut int64
+	maxStored   int64
 }
 
 // Option configures a Server.
@@ -146,6 +147,18 @@ func WithMaxUploadSize(n int64) Option {
 	}
 }
 
+// WithStoredContentLimit sets how many bytes of an uploaded file the
+// server keeps for the download route (DefaultStoredContentLimit by
+// default). A larger file is accepted, counted and hashed as usual, but
+// its download is answered 501. Zero keeps no content.
+func WithStoredContentLimit(n int64) Option {
+	return func(c *config) {
+		if n >= 0 {
+			c.maxStored = n
+		}
+	}
+}
+
 // WithSeed seeds the random source that decides probabilistic faults, so
 // a run can be repeated exactly (the default seed is 1).
 func WithSeed(seed uint64) Option {
@@ -182,6 +195,7 @@ func NewServer(opts ...Option) *Server {
 		seed:        1,
 		logLimit:    defaultRequestLogLimit,
 		maxDrainOut: 1 << 30,
+		maxStored:   DefaultStoredContentLimit,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -317,6 +331,9 @@ type request struct {
 	filter     rsql.Expr
 	filterText string
 	fault      bool
+	// processingError: an injected fault makes this upload's processing
+	// end in ERROR.
+	processingError bool
 }
 
 // response is what a handler answers: a status and a body encoded as
@@ -493,8 +510,10 @@ func (s *Server) write(w http.ResponseWriter, resp response) {
 	if body == nil && resp.body != nil {
 		body = encodeJSON(resp.body)
 	}
-	if body != nil {
+	if body != nil && h.Get("Content-Type") == "" {
 		h.Set("Content-Type", "application/json")
+	}
+	if body != nil {
 		h.Set("Content-Length", strconv.Itoa(len(body)))
 	}
 	w.WriteHeader(resp.status)

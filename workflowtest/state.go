@@ -36,6 +36,7 @@ type counters struct {
 	record     uint64
 	user       uint64
 	group      uint64
+	domain     uint64
 	attachment uint64
 	relation   uint64
 	comment    uint64
@@ -177,8 +178,11 @@ type user struct {
 	firstName string
 	lastName  string
 	active    bool
-	createdAt time.Time
-	updatedAt time.Time
+	jobTitle  string
+	// neverNotify is what the create asked for (no welcome e-mail).
+	neverNotify bool
+	createdAt   time.Time
+	updatedAt   time.Time
 }
 
 // credential is an API access token's client id and secret.
