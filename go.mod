@@ -14,6 +14,7 @@ require (
 )
 
 require (
+	github.com/jarcoal/httpmock v1.4.2 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

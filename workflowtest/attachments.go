@@ -34,7 +34,7 @@ const viewPrivate = "PRIVATE"
 // DefaultStoredContentLimit is how many bytes of an uploaded file the
 // fake keeps for the download route, unless WithStoredContentLimit says
 // otherwise.
-const DefaultStoredContentLimit = 64 << 20
+const DefaultStoredContentLimit = 16 << 20
 
 // maxDescription bounds the description part of an upload, and
 // maxOtherParts the total size of parts other than file and description.
@@ -292,15 +292,15 @@ func (s *Server) downloadAttachment(rq *request, segs []string) response {
 	}
 }
 
-// linkBody is the body of POST .../attachments/url-links.
+// linkBody is the body of POST .../attachments/url-links, and its answer.
 type linkBody struct {
 	URL         string `json:"url"`
-	Name        string `json:"name"`
 	Description string `json:"description"`
 }
 
-// addLink is POST .../attachments/url-links: 201 with a link attachment,
-// ready at once.
+// addLink is POST .../attachments/url-links: 201 with {"url",
+// "description"}. The link is stored as an attachment named by its URL,
+// VALID at once.
 func (s *Server) addLink(rq *request, segs []string) response {
 	if e := s.precheckRecord(rq, segs); e != nil {
 		return fail(e)
@@ -319,17 +319,13 @@ func (s *Server) addLink(rq *request, segs []string) response {
 	if e != nil {
 		return fail(e)
 	}
-	name := body.Name
-	if name == "" {
-		name = body.URL
-	}
 	a := &attachment{
-		id: s.st.next.id("a", &s.st.next.attachment), name: name, description: body.Description,
+		id: s.st.next.id("a", &s.st.next.attachment), name: body.URL, description: body.Description,
 		mediaType: "text/uri-list", url: body.URL, state: StateValid, createdAt: s.Now(), rec: rec,
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)
-	return reply(http.StatusCreated, a.json())
+	return reply(http.StatusCreated, linkBody{URL: body.URL, Description: body.Description})
 }
 
 // countingHash counts and hashes what is written to it, and keeps it up

@@ -105,12 +105,14 @@ func (s *Server) Group(id string) (GroupInfo, bool) {
 func (s *Server) AddGroup(name string, userIDs ...string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.st.newGroup(name)
-	g.flags = GroupFlags{Assignable: true, Watchable: true, Mentionable: true}
 	for _, id := range userIDs {
 		if s.st.usersByID[id] == nil {
 			panic("workflowtest: AddGroup: no user " + strconv.Quote(id))
 		}
+	}
+	g := s.st.newGroup(name)
+	g.flags = GroupFlags{Assignable: true, Watchable: true, Mentionable: true}
+	for _, id := range userIDs {
 		g.addMember(&s.st.next, id)
 	}
 	return g.id
