@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-querystring v1.2.0
+	github.com/jarcoal/httpmock v1.4.2
 	github.com/schollz/progressbar/v3 v3.19.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
@@ -14,7 +15,6 @@ require (
 )
 
 require (
-	github.com/jarcoal/httpmock v1.4.2 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
