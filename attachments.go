@@ -45,7 +45,9 @@ func (s AttachmentState) IsProcessing() bool {
 func (s AttachmentState) IsReady() bool { return strings.EqualFold(string(s), string(AttachmentValid)) }
 
 // IsFailed reports whether s is ERROR, in any case: processing failed.
-func (s AttachmentState) IsFailed() bool { return strings.EqualFold(string(s), string(AttachmentError)) }
+func (s AttachmentState) IsFailed() bool {
+	return strings.EqualFold(string(s), string(AttachmentError))
+}
 
 // ErrAttachmentFailed is matched (errors.Is) by the error WaitProcessed
 // returns when processing ends in the ERROR state.

@@ -3,8 +3,8 @@ package workflow
 import (
 	"io"
 	"maps"
-	"slices"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/jarcoal/httpmock"

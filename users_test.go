@@ -189,4 +189,3 @@ func TestUsersListMalformed(t *testing.T) {
 		assert.Error(t, err, body)
 	}
 }
-
