@@ -188,8 +188,8 @@ func TestDownloadAttachmentFollowsContentURL(t *testing.T) {
 	for _, bad := range []string{
 		foreign.URL + "/content?sig=SECRET-SIGNATURE",
 		strings.Replace(ts.URL, "http://", "https://", 1) + "/v1/a/content", // another scheme
-		"//" + strings.TrimPrefix(foreign.URL, "http://") + "/a",             // scheme-relative, another host
-		"http://user:pw@" + strings.TrimPrefix(ts.URL, "http://") + "/v1/a",  // user information
+		"//" + strings.TrimPrefix(foreign.URL, "http://") + "/a",            // scheme-relative, another host
+		"http://user:pw@" + strings.TrimPrefix(ts.URL, "http://") + "/v1/a", // user information
 	} {
 		_, err := c.Attachments.DownloadAttachment(ctx, Tasks, "it", "1", &Attachment{ID: "a1", ContentURL: bad})
 		var ve *ValidationError
@@ -275,4 +275,3 @@ func TestDownloadStreams(t *testing.T) {
 	// far below the content's size.
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(size/8), "bytes allocated during the download")
 }
-
