@@ -30,7 +30,7 @@ func unmarshalModel[T any](data []byte, p *T) error {
 }
 
 // replyBody decodes an answer that is one JSON object of type T. An empty
-// body leaves v nil.
+// body, or a JSON null, leaves v nil.
 type replyBody[T any] struct{ v *T }
 
 func (b *replyBody[T]) decodeBody(r io.Reader) error {
@@ -38,7 +38,7 @@ func (b *replyBody[T]) decodeBody(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
+	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
 		return nil
 	}
 	v := new(T)
