@@ -113,8 +113,10 @@ type GroupRequest struct {
 	// Domains are the e-mail domains of a dynamic group
 	// ("example.com").
 	Domains []string `json:"domains,omitzero"`
-	// Extra holds further members of the body, for members the service
-	// may add later. It never replaces a field above.
+	// Extra holds further members of the request body, for members the
+	// service may add later. A key that names a field above (in the same
+	// case) is a duplicate member: the call fails with a *ValidationError
+	// for the body, and nothing is sent.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 

@@ -85,7 +85,9 @@ type NewUser struct {
 	// welcome e-mail) applies.
 	NeverNotify bool `json:"neverNotify,omitzero"`
 	// Extra holds further members of the request body, for members the
-	// service may add later. It never replaces a field above.
+	// service may add later. A key that names a field above (in the same
+	// case) is a duplicate member: the call fails with a *ValidationError
+	// for the body, and nothing is sent.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -191,4 +192,23 @@ func TestUsersListMalformed(t *testing.T) {
 		_, err := c.Users.List(t.Context(), nil)
 		assert.Error(t, err, body)
 	}
+}
+
+// TestNewUserExtraCannotDuplicate: an Extra member that repeats a field's
+// name is refused before sending, not sent twice.
+func TestNewUserExtraCannotDuplicate(t *testing.T) {
+	c, mt := newMockClient(t)
+	_, err := c.Users.Create(t.Context(), NewUser{Email: "ada@example.com", FirstName: "A", LastName: "L",
+		Extra: map[string]jsontext.Value{"email": jsontext.Value(`"eve@example.com"`)}})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "body", ve.Field)
+	assert.Zero(t, mt.GetTotalCallCount())
+
+	var got seen
+	mt.RegisterResponder(http.MethodPost, mockBase+"/users", capture(&got, jsonReply(201, adaJSON)))
+	_, err = c.Users.Create(t.Context(), NewUser{Email: "ada@example.com", FirstName: "A", LastName: "L",
+		Extra: map[string]jsontext.Value{"locale": jsontext.Value(`"en_GB"`)}})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"email":"ada@example.com","firstName":"A","lastName":"L","locale":"en_GB"}`, got.body)
 }

@@ -349,3 +349,32 @@ func TestLinkAttachments(t *testing.T) {
 	expectError(t, a.get("/tasks/it/2/attachments/a1"), 404)
 	expectError(t, a.get("/tasks/it/1/attachments/a1/content"), 404)
 }
+
+// TestProcessingErrorFault: the fault makes the one upload it hits end in
+// ERROR (answered 202 PROCESSING as usual), and cannot be combined with
+// effects that keep the request from being handled.
+func TestProcessingErrorFault(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	in := a.srv.Inject(Fault{Route: "POST /v1/tasks/it/1/attachments", Count: 1, ProcessingError: true})
+	res := a.upload("/tasks/it/1/attachments", "bad.txt", strings.NewReader("x"), "")
+	require.Equal(t, http.StatusAccepted, res.status)
+	res = a.upload("/tasks/it/1/attachments", "good.txt", strings.NewReader("y"), "")
+	require.Equal(t, http.StatusAccepted, res.status)
+	assert.Equal(t, 1, in.Fired())
+	for id, want := range map[string]string{"a1": "ERROR", "a2": "VALID"} {
+		var att attachmentWire
+		a.get("/tasks/it/1/attachments/" + id).decode(&att)
+		assert.Equal(t, want, att.State, id)
+	}
+	expectError(t, a.get("/tasks/it/1/attachments/a1/content"), 409)
+
+	for _, f := range []Fault{
+		{Route: "/v1/**", ProcessingError: true, Status: 500},
+		{Route: "/v1/**", ProcessingError: true, Drop: true},
+		{Route: "/v1/**", ProcessingError: true, DropAfter: true},
+		{Route: "/v1/**", ProcessingError: true, Malformed: true},
+	} {
+		assert.Panics(t, func() { a.srv.Inject(f) }, "%+v", f)
+	}
+}

@@ -348,6 +348,19 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	gp, err := c.Groups.List(ctx, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, gp.Total)
+	srv.AddGroup("Ops")
+	srv.AddDynamicGroup("All", "example.com")
+	var sizes []int
+	var names []string
+	for p, err := range c.Groups.Pages(ctx, &workflow.ListOptions{Last: 2}) {
+		require.NoError(t, err)
+		sizes = append(sizes, len(p.Items))
+		for _, g := range p.Items {
+			names = append(names, g.Name)
+		}
+	}
+	assert.Equal(t, []int{2, 1}, sizes)
+	assert.Equal(t, []string{"Ops", "All", "Support"}, names, "pages from the end, each in the service's order")
 	_, err = c.Groups.List(ctx, &workflow.ListOptions{Filter: rsql.Field("name").Eq("Support")})
 	var ve *workflow.ValidationError
 	require.ErrorAs(t, err, &ve)
