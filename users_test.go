@@ -212,3 +212,38 @@ func TestNewUserExtraCannotDuplicate(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"email":"ada@example.com","firstName":"A","lastName":"L","locale":"en_GB"}`, got.body)
 }
+
+// TestUsersAllErrorOnSecondPageAndBreak: an error of page 2 is yielded
+// once after page 1's users and ends the walk; a break sends nothing more.
+func TestUsersAllErrorOnSecondPageAndBreak(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder(http.MethodGet, mockBase+"/users", func(r *http.Request) (*http.Response, error) {
+		if r.URL.Query().Get("after") == "" {
+			return jsonReply(200, `{"items":[{"id":"u1"},{"id":"u2"}],"total":4,`+
+				`"paging":{"has_next_page":true,"end_cursor":"c2"}}`)(r)
+		}
+		return jsonReply(500, `{"message":"boom"}`)(r)
+	})
+	var ids []string
+	var errs []error
+	for u, err := range c.Users.All(t.Context(), nil) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ids = append(ids, u.ID)
+	}
+	assert.Equal(t, []string{"u1", "u2"}, ids)
+	require.Len(t, errs, 1)
+	var apiErr *APIError
+	require.ErrorAs(t, errs[0], &apiErr)
+	assert.Equal(t, 500, apiErr.StatusCode)
+
+	mt.ZeroCallCounters()
+	for range c.Users.All(t.Context(), nil) {
+		break
+	}
+	assert.Equal(t, 1, apiCalls(mt), "no second page after a break")
+	_ = c.Users.All(t.Context(), nil) // lazy: nothing until ranged
+	assert.Equal(t, 1, apiCalls(mt))
+}
