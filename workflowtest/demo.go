@@ -20,6 +20,10 @@ type Demo struct {
 	Users []Account
 	// Groups are the ids of the groups added.
 	Groups []string
+	// Contents are the paths, relative to the server's root, of the
+	// seeded attachments' content (their contentUrl), e.g.
+	// "/v1/tasks/it-requests/1/attachments/a1/content".
+	Contents []string
 }
 
 // Aliases of the demo definitions.
@@ -122,7 +126,7 @@ func (s *Server) SeedDemo() Demo {
 	})
 	s.mu.Unlock()
 
-	s.seedDemoAttachment(base)
+	d.Contents = append(d.Contents, s.seedDemoAttachment(base))
 
 	d.Lists = []string{
 		"/" + string(workflow.Tasks) + "/" + DemoTasks,
@@ -147,8 +151,9 @@ func (s *Server) seedDemoPeople(d Demo) {
 }
 
 // seedDemoAttachment attaches a small, processed text file to task 1, so
-// that its download route has something to serve.
-func (s *Server) seedDemoAttachment(at time.Time) {
+// that its download route has something to serve, and returns its
+// contentUrl.
+func (s *Server) seedDemoAttachment(at time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.st.record(workflow.Tasks, DemoTasks, "1")
@@ -161,4 +166,5 @@ func (s *Server) seedDemoAttachment(at time.Time) {
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)
+	return a.contentURL()
 }
