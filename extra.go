@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// Types whose shape the spec does not show (users, groups, comments,
-// watchers, related items, link attachments) model the likely fields and
+// Types whose shape the spec does not show (comments, watchers, related
+// items) model the likely fields and
 // keep every other field the service sends in an Extra map, which is
 // written back when the value is encoded again: no field is lost.
 
@@ -155,8 +155,8 @@ func unwrapData(raw json.RawMessage) json.RawMessage {
 }
 
 // The functions below convert the modelled fields of the types whose
-// shape is not shown (User, Group, Attachment, ...) between their typed Go values and the raw JSON the service sends, so
-// that nothing is lost (see User).
+// shape is not shown (RelatedItem, Watcher, Comment) between their typed
+// Go values and the raw JSON the service sends, so that nothing is lost.
 
 // keeper collects the raw values that a typed field cannot hold exactly.
 type keeper struct{ extra map[string]json.RawMessage }
