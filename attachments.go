@@ -3,131 +3,136 @@ package workflow
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// AttachmentState is the processing state of an attachment.
-//
-// The spec names one state, AttachmentProcessing, reported when an upload
-// is accepted; the others, and the transitions, are not shown. Compare
-// with AttachmentProcessing rather than with any other value.
+// AttachmentState is the processing state of a file attachment. The
+// service publishes AttachmentProcessing, AttachmentValid and
+// AttachmentError, in capitals; compare with the methods below, which
+// ignore case, rather than with ==. The value is kept as the service sent
+// it, including a state the SDK does not know.
 type AttachmentState string
 
-// AttachmentProcessing is the state of a file attachment whose upload was
-// accepted (202) and is still being handled by the service.
-const AttachmentProcessing AttachmentState = "processing"
+// The attachment states the service publishes.
+const (
+	// AttachmentProcessing: the upload was accepted (202) and the service
+	// is still handling the file.
+	AttachmentProcessing AttachmentState = "PROCESSING"
+	// AttachmentValid: processing ended and the file is ready.
+	AttachmentValid AttachmentState = "VALID"
+	// AttachmentError: processing failed; the file is not usable.
+	AttachmentError AttachmentState = "ERROR"
+)
 
-// Attachment is a file or link attached to a record.
+// IsProcessing reports whether s is PROCESSING, in any case.
+func (s AttachmentState) IsProcessing() bool {
+	return strings.EqualFold(string(s), string(AttachmentProcessing))
+}
+
+// IsReady reports whether s is VALID, in any case: processing ended well.
+func (s AttachmentState) IsReady() bool { return strings.EqualFold(string(s), string(AttachmentValid)) }
+
+// IsFailed reports whether s is ERROR, in any case: processing failed.
+func (s AttachmentState) IsFailed() bool {
+	return strings.EqualFold(string(s), string(AttachmentError))
+}
+
+// ErrAttachmentFailed is matched (errors.Is) by the error WaitProcessed
+// returns when processing ends in the ERROR state.
+var ErrAttachmentFailed = errors.New("workflow: attachment processing failed")
+
+// Attachment is a file attached to a record: the service's Attachment
+// {"id", "name", "description", "mediaType", "size", "state",
+// "createdAt", "contentUrl", "viewState"}.
 //
-// Its JSON fields are the spec's Attachment: "id", "name", "description",
-// "mediaType", "size" (bytes), "state" and "createdAt" (the API's time
-// form). A link attachment is assumed (not shown) to have the same fields
-// plus "url". Every other field the service sends is kept in Extra and
-// written back when the attachment is encoded again; a modelled field
-// whose value the typed field cannot hold exactly (a null, a string where
-// a number is expected, a time in another form) is kept verbatim in Extra
-// under its own name, as for User.
+// Members the SDK does not model are kept in Extra and written back when
+// the attachment is encoded again (with encoding/json as with
+// github.com/go-json-experiment/json). A modelled member of the wrong JSON
+// type, or a createdAt that is not an RFC 3339 time, is a decoding error.
+// Encoding leaves out zero fields.
 type Attachment struct {
-	// ID identifies the attachment within its record.
-	ID string
-	// Name is the file name (for a link, the name given to AddLink).
-	Name string
+	// ID identifies the attachment within its record. Empty only for the
+	// answer of an upload that carried no body (see Upload).
+	ID string `json:"id,omitzero"`
+	// Name is the file name.
+	Name string `json:"name,omitzero"`
 	// Description is the description given at upload.
-	Description string
+	Description string `json:"description,omitzero"`
 	// MediaType is the media type of the file, e.g. "application/pdf".
-	MediaType string
+	MediaType string `json:"mediaType,omitzero"`
 	// Size is the size of the file in bytes.
-	Size int64
-	// State is the processing state; AttachmentProcessing right after an
-	// upload. See WaitProcessed.
-	State AttachmentState
-	// CreatedAt is when the attachment was added (UTC), zero if not sent or
-	// not a time.
-	CreatedAt time.Time
-	// URL is the address of a link attachment (assumed field "url"),
-	// empty for a file.
-	URL string
-	// Extra holds every field of the service's JSON that the typed fields
-	// do not model, and modelled fields whose value they cannot hold
-	// exactly, as raw JSON.
-	Extra map[string]json.RawMessage
+	Size int64 `json:"size,omitzero"`
+	// State is the processing state; PROCESSING right after an upload.
+	// See WaitProcessed.
+	State AttachmentState `json:"state,omitzero"`
+	// CreatedAt is when the attachment was added, in UTC (the service
+	// sends RFC 3339, with or without fractional seconds).
+	CreatedAt time.Time `json:"createdAt,omitzero"`
+	// ContentURL is the path of the file's content on the API's host,
+	// e.g. "/v1/apps/my-namespace/REC-001/attachments/abc-123/content".
+	// DownloadAttachment follows it.
+	ContentURL string `json:"contentUrl,omitzero"`
+	// ViewState is who may see the attachment, e.g. "PRIVATE" or
+	// "PUBLIC", as the service sends it.
+	ViewState string `json:"viewState,omitzero"`
+	// Extra holds every member of the service's object that the fields
+	// above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// attachmentWire is the JSON object of an attachment.
-type attachmentWire struct {
-	ID          json.RawMessage `json:"id,omitempty"`
-	Name        json.RawMessage `json:"name,omitempty"`
-	Description json.RawMessage `json:"description,omitempty"`
-	MediaType   json.RawMessage `json:"mediaType,omitempty"`
-	Size        json.RawMessage `json:"size,omitempty"`
-	State       json.RawMessage `json:"state,omitempty"`
-	CreatedAt   json.RawMessage `json:"createdAt,omitempty"`
-	URL         json.RawMessage `json:"url,omitempty"`
-}
-
-// UnmarshalJSON reads an attachment; see Attachment for how unexpected
-// values of the modelled fields are kept.
+// UnmarshalJSON reads an attachment; unknown members go to Extra and
+// CreatedAt is converted to UTC.
 func (a *Attachment) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
-	}
-	var w attachmentWire
-	extra, err := unmarshalExtra(data, &w)
-	if err != nil {
+	type plain Attachment
+	if err := unmarshalModel(data, (*plain)(a)); err != nil {
 		return err
 	}
-	*a = Attachment{}
-	k := keeper{extra: extra}
-	k.keep("id", readString(w.ID, &a.ID, true))
-	k.keep("name", readString(w.Name, &a.Name, false))
-	k.keep("description", readString(w.Description, &a.Description, false))
-	k.keep("mediaType", readString(w.MediaType, &a.MediaType, false))
-	k.keep("size", readInt64(w.Size, &a.Size))
-	k.keep("state", readString(w.State, (*string)(&a.State), false))
-	k.keep("createdAt", readTime(w.CreatedAt, &a.CreatedAt))
-	k.keep("url", readString(w.URL, &a.URL, false))
-	a.Extra = k.extra
+	if !a.CreatedAt.IsZero() {
+		a.CreatedAt = a.CreatedAt.UTC()
+	}
 	return nil
 }
 
-// MarshalJSON writes the attachment with its Extra fields. "url" is
-// written only for a link (URL set, or kept in Extra).
+// MarshalJSON writes the attachment with its Extra members.
 func (a Attachment) MarshalJSON() ([]byte, error) {
-	w := attachmentWire{
-		ID:          writeString(a.ID, a.Extra["id"], true),
-		Name:        writeString(a.Name, a.Extra["name"], false),
-		Description: writeString(a.Description, a.Extra["description"], false),
-		MediaType:   writeString(a.MediaType, a.Extra["mediaType"], false),
-		Size:        writeInt64(a.Size, a.Extra["size"]),
-		State:       writeString(string(a.State), a.Extra["state"], false),
-		CreatedAt:   writeTime(a.CreatedAt, a.Extra["createdAt"]),
-	}
-	if a.URL != "" || a.Extra["url"] != nil {
-		w.URL = writeString(a.URL, a.Extra["url"], false)
-	}
-	return marshalExtra(w, a.Extra)
+	type plain Attachment
+	return json.Marshal(plain(a))
 }
 
-// Link is a link attachment to add with AddLink.
-//
-// The spec does not show the body of POST .../attachments/url-links; it is
-// assumed to be this struct's JSON: {"url": "...", "name": "...",
-// "description": "..."}, with empty name and description left out.
+// Link is a link attachment: the body of AddLink, {"url", "description"},
+// and what the service answers to it.
 type Link struct {
 	// URL is the absolute address the attachment points to. Required.
 	URL string `json:"url"`
-	// Name is the attachment's display name; the service chooses one when
-	// it is empty.
-	Name string `json:"name,omitempty"`
-	// Description describes the link.
-	Description string `json:"description,omitempty"`
+	// Description describes the link; empty sends none.
+	Description string `json:"description,omitzero"`
+	// Extra holds members of the answer the SDK does not model (and, in a
+	// request, further members to send), as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// UnmarshalJSON reads a link; unknown members go to Extra.
+func (l *Link) UnmarshalJSON(data []byte) error {
+	type plain Link
+	return unmarshalModel(data, (*plain)(l))
+}
+
+// MarshalJSON writes the link with its Extra members.
+func (l Link) MarshalJSON() ([]byte, error) {
+	type plain Link
+	return json.Marshal(plain(l))
 }
 
 // attachmentsPath returns the path of a record's attachments, with the
@@ -140,71 +145,86 @@ func attachmentsPath(t RecordType, alias, id string, attachmentID ...string) (st
 }
 
 // List returns the attachments of a record:
-// GET /{recordType}/{alias}/{id}/attachments.
-//
-// The spec does not show the response; it is assumed to be a list of
-// attachments, sent as a bare JSON array or as an object whose "items"
-// holds them. The spec shows no paging for this list: every attachment of
-// the response is returned.
-func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id string) ([]Attachment, error) {
+// GET /{recordType}/{alias}/{id}/attachments. The service answers with a
+// bare JSON array and no paging: every attachment is returned at once.
+// An answer that is not an array is an error.
+func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) ([]Attachment, error) {
 	path, err := attachmentsPath(t, alias, id)
 	if err != nil {
 		return nil, err
 	}
-	return listSubresource[Attachment](ctx, s.client, path)
-}
-
-// Get returns one attachment of a record:
-// GET /{recordType}/{alias}/{id}/attachments/{attachmentId}. The response
-// is assumed (not shown) to be the attachment, or the same wrapped as
-// {"data": {...}}.
-func (s *AttachmentsService) Get(ctx context.Context, t RecordType, alias, id, attachmentID string) (*Attachment, error) {
-	path, err := attachmentsPath(t, alias, id, attachmentID)
+	req, err := s.client.newRequest(ctx, http.MethodGet, path, nil, nil, reqOpts...)
 	if err != nil {
 		return nil, err
 	}
-	return s.get(ctx, path)
-}
-
-func (s *AttachmentsService) get(ctx context.Context, path string) (*Attachment, error) {
-	req, err := s.client.newRequest(ctx, http.MethodGet, path, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	var out oneBody[Attachment]
+	var out arrayBody[Attachment]
 	if _, err := s.client.do(req, &out); err != nil {
 		return nil, err
 	}
-	return &out.v, nil
+	if out.v == nil {
+		return nil, fmt.Errorf("workflow: GET %s: %w: no attachment list in the answer", redactURL(req.URL), errMalformedReply)
+	}
+	return out.v, nil
+}
+
+// arrayBody decodes an answer that is a bare JSON array; an empty body
+// leaves v nil, and anything else than an array is an error.
+type arrayBody[T any] struct{ v []T }
+
+func (b *arrayBody[T]) decodeBody(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil
+	}
+	if data[0] != '[' {
+		return fmt.Errorf("%w: %s where a JSON array was expected", errMalformedReply, jsontext.Value(data[:1]).Kind())
+	}
+	v := []T{}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	b.v = v
+	return nil
+}
+
+// Get returns one attachment of a record:
+// GET /{recordType}/{alias}/{id}/attachments/{attachmentId}.
+func (s *AttachmentsService) Get(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Attachment, error) {
+	path, err := attachmentsPath(t, alias, id, attachmentID)
+	if err != nil {
+		return nil, err
+	}
+	return s.get(ctx, path, reqOpts)
+}
+
+func (s *AttachmentsService) get(ctx context.Context, path string, reqOpts []RequestOption) (*Attachment, error) {
+	return sendFor[Attachment](ctx, s.client, http.MethodGet, path, nil, "attachment", false, reqOpts)
 }
 
 // Delete removes an attachment from a record:
-// DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId}. Any success
-// status (assumed 204) is accepted, its body ignored.
-func (s *AttachmentsService) Delete(ctx context.Context, t RecordType, alias, id, attachmentID string) error {
+// DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId} (200, no
+// body).
+func (s *AttachmentsService) Delete(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) error {
 	path, err := attachmentsPath(t, alias, id, attachmentID)
 	if err != nil {
 		return err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodDelete, path, nil, nil)
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, http.MethodDelete, path, nil, reqOpts)
 }
 
-// AddLink attaches a link (a URL) to a record and returns the attachment:
-// POST /{recordType}/{alias}/{id}/attachments/url-links. link.URL must be
-// an absolute URL.
-//
-// The spec does not show the body or the response. The body is assumed to
-// be Link's JSON ({"url", "name", "description"}) and the response
-// (assumed 201) the attachment, with its URL in the "url" field.
+// AddLink attaches a link (a URL) to a record:
+// POST /{recordType}/{alias}/{id}/attachments/url-links with
+// {"url", "description"}, and returns the link the service answers (201,
+// {"url", "description"}). link.URL must be an absolute URL. Should the
+// service answer without a body, AddLink returns the link it sent.
 //
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the link; it is retried after a 429.
-func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, id string, link Link) (*Attachment, error) {
+func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, id string, link Link, reqOpts ...RequestOption) (*Link, error) {
 	path, err := recordPath(t, alias, "id", id, "", "attachments", "", "url-links")
 	if err != nil {
 		return nil, err
@@ -217,15 +237,15 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	} else if !u.IsAbs() || (u.Host == "" && u.Opaque == "") {
 		return nil, invalid("Link.URL", "must be an absolute URL (got "+strconv.Quote(link.URL)+")")
 	}
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, link)
+	out, err := sendFor[Link](ctx, s.client, http.MethodPost, path, link, "link", true, reqOpts)
 	if err != nil {
 		return nil, err
 	}
-	out := oneBody[Attachment]{v: Attachment{Name: link.Name, Description: link.Description, URL: link.URL}}
-	if _, err := s.client.do(req, &out); err != nil {
-		return nil, err
+	if out == nil {
+		sent := link
+		return &sent, nil
 	}
-	return &out.v, nil
+	return out, nil
 }
 
 // MaxUploadSize is the largest file the service accepts, in bytes: the
@@ -288,9 +308,17 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // multipart/form-data with a "file" part (file name name, media type as
 // UploadOptions.MediaType says) and, when opts has a Description, a
 // "description" part. The service answers 202 Accepted with the attachment
-// in State AttachmentProcessing; processing goes on after the answer, and
-// WaitProcessed waits for it to end. (Should the service answer without a
-// body, the returned attachment holds what was sent, with an empty ID.)
+// in State PROCESSING; processing goes on after the answer, and
+// WaitProcessed waits for it to end.
+//
+// The service's published document shows the 202 without a body. When
+// the answer has none, Upload still succeeds (the file was accepted) and
+// returns an attachment that holds only what was sent: Name, Description,
+// MediaType, Size (the bytes sent) and State PROCESSING, with an empty ID
+// and ContentURL. Without an ID the attachment cannot be read, waited on,
+// downloaded or deleted by id: list the record's attachments (List) to
+// find it, for example by name. Do not upload again, which would attach
+// the file twice.
 // opts may be nil.
 //
 // The content is streamed: memory use does not grow with its size. Its
@@ -310,7 +338,7 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // retry seeks r back to where it started. Any other reader is read once
 // and a failed upload is not retried; the caller sees the 429. A read
 // error of r ends the upload with that error.
-func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions) (*Attachment, error) {
+func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
 	path, err := attachmentsPath(t, alias, id)
 	if err != nil {
 		return nil, err
@@ -329,7 +357,7 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 	if err != nil {
 		return nil, err
 	}
-	return s.upload(ctx, path, name, src, o)
+	return s.upload(ctx, path, name, src, o, reqOpts)
 }
 
 // UploadFile uploads the file at path as a file attachment and returns the
@@ -343,7 +371,7 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 // that cannot be opened returns the *fs.PathError (errors.Is(err,
 // fs.ErrNotExist) for a missing file); a directory or other non-regular
 // file is a *ValidationError.
-func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias, id, path string, opts *UploadOptions) (*Attachment, error) {
+func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias, id, path string, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
 	apiPath, err := attachmentsPath(t, alias, id)
 	if err != nil {
 		return nil, err
@@ -372,7 +400,7 @@ func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias
 	if !st.Mode().IsRegular() {
 		return nil, invalid("path", "must name a regular file (got "+st.Mode().Type().String()+")")
 	}
-	return s.upload(ctx, apiPath, name, &uploadSource{at: f, size: st.Size()}, o)
+	return s.upload(ctx, apiPath, name, &uploadSource{at: f, size: st.Size()}, o, reqOpts)
 }
 
 // Default polling intervals of WaitProcessed.
@@ -381,64 +409,94 @@ const (
 	DefaultMaxPollInterval = 5 * time.Second
 )
 
-// WaitOption configures WaitProcessed.
-type WaitOption func(*waitConfig)
-
-type waitConfig struct {
-	first, max time.Duration
+// WaitOptions are the optional settings of WaitProcessed.
+type WaitOptions struct {
+	// PollInterval is the wait after the first answer; it doubles after
+	// each answer up to MaxPollInterval. Zero means DefaultPollInterval;
+	// negative is a *ValidationError.
+	PollInterval time.Duration
+	// MaxPollInterval caps the wait between two requests. Zero means
+	// DefaultMaxPollInterval (or PollInterval, if that is larger);
+	// otherwise it must not be less than PollInterval.
+	MaxPollInterval time.Duration
 }
 
-// PollInterval sets how often WaitProcessed asks for the attachment: first
-// after the first answer, doubling after each answer up to max. Both must
-// be positive and max at least first. The defaults are
-// DefaultPollInterval and DefaultMaxPollInterval.
-func PollInterval(first, max time.Duration) WaitOption {
-	return func(c *waitConfig) { c.first, c.max = first, max }
+// intervals returns the checked first and maximal waits.
+func (o *WaitOptions) intervals() (first, most time.Duration, err error) {
+	first, most = DefaultPollInterval, DefaultMaxPollInterval
+	if o == nil {
+		return first, most, nil
+	}
+	switch {
+	case o.PollInterval < 0:
+		return 0, 0, invalid("WaitOptions.PollInterval", "must not be negative")
+	case o.MaxPollInterval < 0:
+		return 0, 0, invalid("WaitOptions.MaxPollInterval", "must not be negative")
+	case o.MaxPollInterval > 0 && o.PollInterval > o.MaxPollInterval:
+		return 0, 0, invalid("WaitOptions.MaxPollInterval", "must not be less than PollInterval")
+	}
+	if o.PollInterval > 0 {
+		first = o.PollInterval
+	}
+	if o.MaxPollInterval > 0 {
+		most = o.MaxPollInterval
+	}
+	return first, max(first, most), nil
 }
 
-// WaitProcessed waits until an attachment is no longer being processed and
-// returns it: it asks for the attachment with Get (GET
+// WaitProcessed waits until processing of an attachment ends and returns
+// it: it asks for the attachment with Get (GET
 // /{recordType}/{alias}/{id}/attachments/{attachmentId}) at once, then
 // again after a wait that starts at 250ms and doubles up to 5s (see
-// PollInterval), as long as its State is AttachmentProcessing.
+// WaitOptions; opts may be nil), as long as its State is PROCESSING (in
+// any case).
 //
-// The spec names no state after processing, so any other state (whatever
-// the service reports, e.g. a success or a failure) ends the wait and is
-// returned as it is: check State. An error of Get is returned at once
-// (Get's own retries have run by then). When ctx ends first, ctx's error
-// is returned; give ctx a deadline to bound the wait.
-func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, alias, id, attachmentID string, opts ...WaitOption) (*Attachment, error) {
+// How it ends:
+//   - State VALID (ready): the attachment and a nil error.
+//   - State ERROR (failed): the attachment and an error that matches
+//     ErrAttachmentFailed.
+//   - Any other state (one the service does not publish): the attachment
+//     and an error naming the state, which matches no sentinel: the SDK
+//     cannot tell whether the file is usable.
+//   - An error of Get: nil and that error, at once (Get's own retries
+//     have run by then).
+//   - ctx ends first: nil and ctx's error. Give ctx a deadline to bound
+//     the wait.
+//
+// An empty attachmentID is a *ValidationError. An upload answered without
+// a body gives an attachment without ID, which cannot be waited on: find
+// it with List.
+func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, alias, id, attachmentID string, opts *WaitOptions, reqOpts ...RequestOption) (*Attachment, error) {
+	if attachmentID == "" {
+		return nil, invalid("attachmentID", "must not be empty (an upload answered without a body has no id to wait on: find the attachment with List)")
+	}
 	path, err := attachmentsPath(t, alias, id, attachmentID)
 	if err != nil {
 		return nil, err
 	}
-	cfg := waitConfig{first: DefaultPollInterval, max: DefaultMaxPollInterval}
-	for _, o := range opts {
-		if o != nil {
-			o(&cfg)
-		}
-	}
-	if cfg.first <= 0 {
-		return nil, invalid("PollInterval", "first interval must be positive")
-	}
-	if cfg.max < cfg.first {
-		return nil, invalid("PollInterval", "max interval must not be less than the first")
+	wait, most, err := opts.intervals()
+	if err != nil {
+		return nil, err
 	}
 	if ctx == nil {
 		return nil, invalid("ctx", "must not be nil")
 	}
-	wait := cfg.first
 	for {
-		att, err := s.get(ctx, path)
+		att, err := s.get(ctx, path, reqOpts)
 		if err != nil {
 			return nil, err
 		}
-		if att.State != AttachmentProcessing {
+		switch {
+		case att.State.IsReady():
 			return att, nil
+		case att.State.IsFailed():
+			return att, fmt.Errorf("workflow: attachment %s: state %s: %w", att.ID, att.State, ErrAttachmentFailed)
+		case !att.State.IsProcessing():
+			return att, fmt.Errorf("workflow: attachment %s: processing ended in state %q, which the SDK does not know", att.ID, att.State)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			return nil, err
 		}
-		wait = min(wait*2, cfg.max)
+		wait = min(wait*2, most)
 	}
 }

@@ -51,11 +51,13 @@ type Client struct {
 	// Records searches, reads, creates and updates records, and manages
 	// their related items, watchers and comments.
 	Records *RecordsService
-	// Attachments manages file and link attachments of records.
+	// Attachments uploads, lists, downloads and deletes file attachments
+	// of records, and adds link attachments.
 	Attachments *AttachmentsService
 	// Users lists, creates, reads and deactivates users.
 	Users *UsersService
-	// Groups lists and reads groups and manages their members.
+	// Groups lists, reads, creates and updates groups and manages their
+	// members.
 	Groups *GroupsService
 }
 

@@ -2,20 +2,22 @@ package workflow_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-// ExampleAttachmentsService_UploadFile uploads a file to a task, then waits
-// until the service has processed it.
+// ExampleAttachmentsService_UploadFile uploads a file to a task, waits
+// until the service has processed it, and downloads it again.
 func ExampleAttachmentsService_UploadFile() {
-	// This fake answers the first poll "processing" and the second "ready".
+	// This fake answers the first poll PROCESSING and the second VALID.
 	processing := workflowtest.ReadyAfterPolls(1)
 	srv := workflowtest.NewServer(workflowtest.WithAttachmentPolicy(processing)) // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
@@ -44,14 +46,63 @@ func ExampleAttachmentsService_UploadFile() {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	att, err = c.Attachments.WaitProcessed(ctx, workflow.Tasks, "it-requests", "T-1", att.ID,
-		workflow.PollInterval(10*time.Millisecond, time.Second))
+		&workflow.WaitOptions{PollInterval: 10 * time.Millisecond, MaxPollInterval: time.Second})
+	if errors.Is(err, workflow.ErrAttachmentFailed) {
+		log.Fatalf("the service could not process %s", att.Name)
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(att.Name, "is", att.State)
+	fmt.Println(att.Name, "is", att.State, "ready:", att.State.IsReady())
+
+	// Stream the content back into a file, following the attachment's
+	// contentUrl.
+	dl, err := c.Attachments.DownloadAttachment(ctx, workflow.Tasks, "it-requests", "T-1", att)
+	if err != nil {
+		log.Fatal(err)
+	}
+	n, err := dl.SaveFile(filepath.Join(dir, "copy.pdf"), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("downloaded", dl.Name, dl.MediaType, n, "bytes")
 	// Output:
-	// report.pdf application/pdf 26 bytes: processing
-	// report.pdf is ready
+	// report.pdf application/pdf 26 bytes: PROCESSING
+	// report.pdf is VALID ready: true
+	// downloaded report.pdf application/pdf 26 bytes
+}
+
+// ExampleAttachmentsService_Download streams an attachment's content to
+// an io.Writer, reporting progress.
+func ExampleAttachmentsService_Download() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "T-1", "Title": "Quarterly report"})
+	c := srv.Client()
+	ctx := context.Background()
+	att, err := c.Attachments.Upload(ctx, workflow.Tasks, "it-requests", "T-1", "notes.txt",
+		strings.NewReader("printer jams on duplex\n"), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := c.Attachments.WaitProcessed(ctx, workflow.Tasks, "it-requests", "T-1", att.ID, nil); err != nil {
+		log.Fatal(err)
+	}
+
+	dl, err := c.Attachments.Download(ctx, workflow.Tasks, "it-requests", "T-1", att.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(dl.Name, dl.MediaType, dl.Size, "bytes")
+	_, err = dl.SaveTo(os.Stdout, func(written, total int64) {
+		// Called after each chunk written; total is -1 when unknown.
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// notes.txt text/plain; charset=utf-8 23 bytes
+	// printer jams on duplex
 }
 
 // ExampleRecordsService_AddRelatedItem relates an element record to an app

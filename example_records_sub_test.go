@@ -17,7 +17,7 @@ func ExampleRecordsService_AddWatchers() {
 	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "T-1", "Title": "New laptop"})
 	ann := srv.AddUser("ann@example.com", "Ann", "Lee")
 	srv.AddUser("bo@example.com", "Bo", "Berg")
-	srv.WatchGroup(workflow.Tasks, "it-requests", "T-1", srv.AddGroup("IT Support", "", ann.UserID))
+	srv.WatchGroup(workflow.Tasks, "it-requests", "T-1", srv.AddGroup("IT Support", ann.UserID))
 	c := srv.Client()
 	ctx := context.Background()
 

@@ -30,7 +30,7 @@ func ExampleUsersService_Deactivate() {
 			log.Fatal(err)
 		}
 	}
-	fmt.Println(u.Email, "active:", u.Active)
+	fmt.Println(u.Email, u.Status, "active:", u.Active())
 
 	_, err = c.Users.Deactivate(ctx, "u-nobody")
 	var apiErr *workflow.APIError
@@ -38,7 +38,7 @@ func ExampleUsersService_Deactivate() {
 		fmt.Println("u-nobody:", apiErr.StatusCode, apiErr.Message)
 	}
 	// Output:
-	// bo@example.com active: false
+	// bo@example.com INACTIVE active: false
 	// u-nobody: 404 no user with id "u-nobody"
 }
 
@@ -54,7 +54,7 @@ func ExampleGroupsService_syncMembers() {
 	cy := srv.AddUser("cy@example.com", "Cy", "Cole").UserID     // u4
 	dee := srv.AddUser("dee@example.com", "Dee", "Dunn").UserID  // u5
 	eve := srv.AddUser("eve@example.com", "Eve", "Eng").UserID   // u6
-	group := srv.AddGroup("ops", "Operations", ann, bo, eve)
+	group := srv.AddGroup("ops", ann, bo, eve)
 	c := srv.Client()
 	ctx := context.Background()
 	wanted := []string{ann, cy, dee}
@@ -80,12 +80,12 @@ func ExampleGroupsService_syncMembers() {
 	slices.Sort(remove) // map order is random; keep the output stable
 
 	if len(add) > 0 {
-		if err := c.Groups.AddUsers(ctx, group, add...); err != nil {
+		if err := c.Groups.AddUsers(ctx, group, add); err != nil {
 			log.Fatal(err)
 		}
 	}
 	if len(remove) > 0 {
-		if err := c.Groups.RemoveUsers(ctx, group, remove...); err != nil {
+		if err := c.Groups.RemoveUsers(ctx, group, remove); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -104,4 +104,62 @@ func ExampleGroupsService_syncMembers() {
 	// added: [u4 u5]
 	// removed: [u3 u6]
 	// members: [ann@example.com cy@example.com dee@example.com]
+}
+
+// ExampleUsersService_Create creates a user with the fields the service
+// requires (e-mail, first and last name) and the optional ones.
+func ExampleUsersService_Create() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+
+	u, err := c.Users.Create(ctx, workflow.NewUser{
+		Email: "grace@example.com", FirstName: "Grace", LastName: "Hopper",
+		JobTitle: "Rear Admiral", NeverNotify: true, // no welcome e-mail
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(u.ID, u.Email, u.JobTitle, u.Status, u.Active())
+
+	// A missing required field is refused before anything is sent.
+	_, err = c.Users.Create(ctx, workflow.NewUser{Email: "ada@example.com", FirstName: "Ada"})
+	var ve *workflow.ValidationError
+	if errors.As(err, &ve) {
+		fmt.Println("refused:", ve.Field)
+	}
+	// Output:
+	// u2 grace@example.com Rear Admiral ACTIVE true
+	// refused: NewUser.LastName
+}
+
+// ExampleGroupsService_Create creates a group, then makes it dynamic: its
+// members then follow an e-mail domain.
+func ExampleGroupsService_Create() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	ann := srv.AddUser("ann@example.com", "Ann", "Adams").UserID
+	c := srv.Client()
+	ctx := context.Background()
+
+	g, err := c.Groups.Create(ctx, workflow.GroupRequest{
+		Name: "Approvers", Approver: new(true), Assignable: new(true), UserIDs: []string{ann},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(g.ID, g.Name, "assignable:", g.Assignable, "dynamic:", g.Dynamic)
+
+	// Update sends only what is set: here two flags and the domains.
+	g, err = c.Groups.Update(ctx, g.ID, workflow.GroupRequest{
+		Assignable: new(false), Dynamic: new(true), Domains: []string{"example.com"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(g.ID, g.Name, "assignable:", g.Assignable, "dynamic:", g.Dynamic, "domain:", g.Domains[0].Domain)
+	// Output:
+	// g1 Approvers assignable: true dynamic: false
+	// g1 Approvers assignable: false dynamic: true domain: example.com
 }

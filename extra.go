@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// Types whose shape the spec does not show (users, groups, comments,
-// watchers, related items, link attachments) model the likely fields and
+// Types whose shape the spec does not show (comments, watchers, related
+// items) model the likely fields and
 // keep every other field the service sends in an Extra map, which is
 // written back when the value is encoded again: no field is lost.
 
@@ -156,8 +155,8 @@ func unwrapData(raw json.RawMessage) json.RawMessage {
 }
 
 // The functions below convert the modelled fields of the types whose
-// shape is not shown (User, Group, Attachment, ...) between their typed Go values and the raw JSON the service sends, so
-// that nothing is lost (see User).
+// shape is not shown (RelatedItem, Watcher, Comment) between their typed
+// Go values and the raw JSON the service sends, so that nothing is lost.
 
 // keeper collects the raw values that a typed field cannot hold exactly.
 type keeper struct{ extra map[string]json.RawMessage }
@@ -207,33 +206,6 @@ func writeString(v string, kept json.RawMessage, number bool) json.RawMessage {
 	return b
 }
 
-// readBool sets *dst from a JSON boolean; anything else is kept.
-func readBool(raw json.RawMessage, dst *bool) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil
-	}
-	if string(raw) == "true" || string(raw) == "false" {
-		*dst = string(raw) == "true"
-		return nil
-	}
-	*dst = false
-	return raw
-}
-
-// writeBool returns the JSON of v, or kept when v is what kept was read as
-// (false for a value that is not a boolean).
-func writeBool(v bool, kept json.RawMessage) json.RawMessage {
-	if kept != nil && json.Valid(kept) {
-		var was bool
-		readBool(kept, &was)
-		if v == was {
-			return kept
-		}
-	}
-	return json.RawMessage(strconv.FormatBool(v))
-}
-
 // readTime sets *dst from a string in the API's time form. A string in
 // another form that ParseTime reads (RFC 3339 with an offset or another
 // precision, a bare date) is parsed too and kept, so its exact text is
@@ -272,28 +244,4 @@ func writeTime(v time.Time, kept json.RawMessage) json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(`"` + FormatTime(v) + `"`)
-}
-
-// readInt64 sets *dst from a JSON integer; anything else (a string, a
-// fraction, a null) leaves *dst zero and is returned to be kept.
-func readInt64(raw json.RawMessage, dst *int64) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil
-	}
-	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		*dst = n
-		return nil
-	}
-	*dst = 0
-	return raw
-}
-
-// writeInt64 returns the JSON of v, or kept when v is zero (what a kept
-// value is read as).
-func writeInt64(v int64, kept json.RawMessage) json.RawMessage {
-	if kept != nil && v == 0 && json.Valid(kept) {
-		return kept
-	}
-	return json.RawMessage(strconv.FormatInt(v, 10))
 }

@@ -1,163 +1,274 @@
 package workflow
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"iter"
 	"net/http"
 	"strconv"
 	"strings"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Group is a group of users.
+// Group is a group of users: the service's Group object {"id", "name",
+// "assignable", "watchable", "mentionable", "managed", "dynamic",
+// "domains"}.
 //
-// The spec does not show the fields of a group. The typed fields below are
-// an assumption: a JSON object with "id", "name" and "description". Every
-// other field the service sends is kept in Extra and written back when the
-// group is encoded again. As for User, a modelled field whose value the
-// typed field cannot hold exactly (a null, a number where a string is
-// expected) is kept verbatim in Extra under its own name and written back
-// while the typed field is zero or unchanged. Encoding always writes the
-// three modelled fields (empty when the service did not send them).
+// Members the SDK does not model are kept in Extra and written back when
+// the group is encoded again (with encoding/json as with
+// github.com/go-json-experiment/json). A modelled member of the wrong JSON
+// type is a decoding error. Encoding always writes the five flags and
+// leaves out an empty id, name or domain list.
 type Group struct {
-	// ID identifies the group in paths (/groups/{groupId}). An id sent as a
-	// JSON number is read as its decimal text.
-	ID string
+	// ID identifies the group (a UUID) in paths (/groups/{groupId}).
+	ID string `json:"id,omitzero"`
 	// Name is the group's name.
-	Name string
-	// Description is the group's description.
-	Description string
-	// Extra holds every field of the service's JSON that the typed fields
-	// do not model, and modelled fields whose value they cannot hold
-	// exactly, as raw JSON.
-	Extra map[string]json.RawMessage
+	Name string `json:"name,omitzero"`
+	// Assignable reports whether records can be assigned to the group.
+	Assignable bool `json:"assignable"`
+	// Watchable reports whether the group can watch records.
+	Watchable bool `json:"watchable"`
+	// Mentionable reports whether the group can be mentioned.
+	Mentionable bool `json:"mentionable"`
+	// Managed reports whether the group is managed outside the API (for
+	// example by an identity provider).
+	Managed bool `json:"managed"`
+	// Dynamic reports whether membership follows e-mail domains
+	// (Domains) rather than a list of users.
+	Dynamic bool `json:"dynamic"`
+	// Domains are the e-mail domains of a dynamic group.
+	Domains []GroupDomain `json:"domains,omitzero"`
+	// Extra holds every member of the service's object that the fields
+	// above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// groupWire is a group's JSON object with each modelled field raw.
-type groupWire struct {
-	ID          json.RawMessage `json:"id,omitempty"`
-	Name        json.RawMessage `json:"name,omitempty"`
-	Description json.RawMessage `json:"description,omitempty"`
-}
-
-// UnmarshalJSON reads a group object; see Group for how unexpected values
-// of the modelled fields are kept.
+// UnmarshalJSON reads a group object; unknown members go to Extra.
 func (g *Group) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
+	type plain Group
+	return unmarshalModel(data, (*plain)(g))
+}
+
+// MarshalJSON writes the group object with its Extra members.
+func (g Group) MarshalJSON() ([]byte, error) {
+	type plain Group
+	return json.Marshal(plain(g))
+}
+
+// GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
+type GroupDomain struct {
+	// ID identifies the domain entry (a UUID).
+	ID string `json:"id,omitzero"`
+	// Domain is the e-mail domain, e.g. "example.com".
+	Domain string `json:"domain,omitzero"`
+	// Extra holds unmodelled members, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// UnmarshalJSON reads a domain object; unknown members go to Extra.
+func (d *GroupDomain) UnmarshalJSON(data []byte) error {
+	type plain GroupDomain
+	return unmarshalModel(data, (*plain)(d))
+}
+
+// MarshalJSON writes the domain object with its Extra members.
+func (d GroupDomain) MarshalJSON() ([]byte, error) {
+	type plain GroupDomain
+	return json.Marshal(plain(d))
+}
+
+// GroupRequest is the body of GroupsService.Create (POST /groups) and
+// GroupsService.Update (PUT /groups/{groupId}): the service's
+// GroupRequest.
+//
+// Only what is set is sent: a nil flag, a nil slice and an empty Name are
+// left out of the body, so that an Update can send just what changes; a
+// flag set to false (new(false)) is sent as false, and an empty non-nil
+// slice as [] (to clear it). The service does not publish whether PUT
+// resets what a body leaves out or keeps it; to be sure of a value, send
+// it.
+type GroupRequest struct {
+	// Name is the group's name. Required by Create.
+	Name string `json:"name,omitzero"`
+	// Assignable: records can be assigned to the group.
+	Assignable *bool `json:"assignable,omitzero"`
+	// Watchable: the group can watch records.
+	Watchable *bool `json:"watchable,omitzero"`
+	// Mentionable: the group can be mentioned.
+	Mentionable *bool `json:"mentionable,omitzero"`
+	// Approver: the group can approve.
+	Approver *bool `json:"approver,omitzero"`
+	// Dynamic: membership follows Domains instead of UserIDs. Create
+	// treats nil as false.
+	Dynamic *bool `json:"dynamic,omitzero"`
+	// DataAccess: the group grants data access.
+	DataAccess *bool `json:"dataAccess,omitzero"`
+	// Hidden: the group is hidden.
+	Hidden *bool `json:"hidden,omitzero"`
+	// Tags are the group's tags.
+	Tags []string `json:"tags,omitzero"`
+	// UserIDs are the members of a group that is not dynamic (user ids).
+	UserIDs []string `json:"userIds,omitzero"`
+	// Domains are the e-mail domains of a dynamic group
+	// ("example.com").
+	Domains []string `json:"domains,omitzero"`
+	// Extra holds further members of the request body, for members the
+	// service may add later. A key that names a field above (in the same
+	// case) is a duplicate member: the call fails with a *ValidationError
+	// for the body, and nothing is sent.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// MarshalJSON writes the request body.
+func (r GroupRequest) MarshalJSON() ([]byte, error) {
+	type plain GroupRequest
+	return json.Marshal(plain(r))
+}
+
+// validate checks a GroupRequest before sending; create says whether it
+// is for Create (which needs a name and knows Dynamic nil means false).
+func (r *GroupRequest) validate(create bool) error {
+	if create && strings.TrimSpace(r.Name) == "" {
+		return invalid("GroupRequest.Name", "must not be empty")
 	}
-	var w groupWire
-	extra, err := unmarshalExtra(data, &w)
-	if err != nil {
+	if !create && r.Name != "" && strings.TrimSpace(r.Name) == "" {
+		return invalid("GroupRequest.Name", "must not be blank")
+	}
+	dynamic := r.Dynamic != nil && *r.Dynamic
+	switch {
+	case r.UserIDs != nil && r.Domains != nil:
+		return invalid("GroupRequest.UserIDs", "must not be set with Domains: a group has members (not dynamic) or domains (dynamic)")
+	case dynamic && r.UserIDs != nil:
+		return invalid("GroupRequest.UserIDs", "must not be set for a dynamic group (set Domains)")
+	case r.Domains != nil && r.Dynamic != nil && !*r.Dynamic:
+		return invalid("GroupRequest.Domains", "must not be set for a group that is not dynamic (set UserIDs)")
+	case create && r.Domains != nil && !dynamic:
+		return invalid("GroupRequest.Domains", "needs Dynamic set to true")
+	}
+	if err := checkList("GroupRequest.UserIDs", r.UserIDs); err != nil {
 		return err
 	}
-	*g = Group{}
-	k := keeper{extra: extra}
-	k.keep("id", readString(w.ID, &g.ID, true))
-	k.keep("name", readString(w.Name, &g.Name, false))
-	k.keep("description", readString(w.Description, &g.Description, false))
-	g.Extra = k.extra
+	if err := checkList("GroupRequest.Tags", r.Tags); err != nil {
+		return err
+	}
+	if err := checkList("GroupRequest.Domains", r.Domains); err != nil {
+		return err
+	}
+	for i, d := range r.Domains {
+		if strings.ContainsAny(d, "@/ \t") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") {
+			return invalid("GroupRequest.Domains["+strconv.Itoa(i)+"]", `must be a bare domain such as "example.com" (got `+strconv.Quote(d)+")")
+		}
+	}
 	return nil
 }
 
-// MarshalJSON writes the group object with its Extra fields.
-func (g Group) MarshalJSON() ([]byte, error) {
-	w := groupWire{
-		ID:          writeString(g.ID, g.Extra["id"], true),
-		Name:        writeString(g.Name, g.Extra["name"], false),
-		Description: writeString(g.Description, g.Extra["description"], false),
+// checkList rejects blank entries of a list.
+func checkList(field string, vs []string) error {
+	for i, v := range vs {
+		if strings.TrimSpace(v) == "" {
+			return invalid(field+"["+strconv.Itoa(i)+"]", "must not be blank")
+		}
 	}
-	return marshalExtra(w, g.Extra)
+	return nil
 }
 
 // List returns one page of groups: GET /groups, with the paging options of
-// opts (nil for the first page at the server's default size). Query
-// parameters and response are not shown by the spec; they are handled as
-// for UsersService.List (record list paging parameters; a bare array,
-// {"items": [...]}, or the paged {"items": [{"data", "cursor"}], "total",
-// "paging"} shape).
-func (s *GroupsService) List(ctx context.Context, opts *ListOptions) (*Page[Group], error) {
-	q, err := opts.query()
-	if err != nil {
-		return nil, err
-	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, "groups", q, nil)
-	if err != nil {
-		return nil, err
-	}
-	var lb listBody[Group]
-	if _, err := s.client.do(req, &lb); err != nil {
-		return nil, err
-	}
-	return &lb.page, nil
+// opts (nil for the first page at the service's default size of 100).
+// The service publishes no filter for groups: opts.Filter must be nil (a
+// *ValidationError otherwise, with nothing sent).
+func (s *GroupsService) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[Group], error) {
+	return listPage[Group](ctx, s.client, "groups", pagedOnly, opts, reqOpts)
 }
 
-// All iterates over every group from where opts points: GET /groups, page
-// after page, following the cursors when the response carries paging and
-// stopping after one page when it does not. See UsersService.All for
-// direction, laziness, errors and prefetching.
-func (s *GroupsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Group, error] {
-	return items(pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[Group], error) {
-		return s.List(ctx, o)
-	}), opts.backward())
+// Pages walks the groups page by page from where opts points: GET /groups.
+// See UsersService.Pages for direction, laziness, errors and prefetching.
+func (s *GroupsService) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[Group], error] {
+	return walkPages[Group](ctx, s.client, "groups", pagedOnly, opts, reqOpts)
 }
 
-// Get returns one group: GET /groups/{groupId}. The response is assumed
-// to be the group object, or the same wrapped as {"data": {...}}.
-func (s *GroupsService) Get(ctx context.Context, groupID string) (*Group, error) {
+// All iterates over every group from where opts points, page after page.
+// See UsersService.All.
+func (s *GroupsService) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Group, error] {
+	return walkItems[Group](ctx, s.client, "groups", pagedOnly, opts, reqOpts)
+}
+
+// Get returns one group: GET /groups/{groupId}.
+func (s *GroupsService) Get(ctx context.Context, groupID string, reqOpts ...RequestOption) (*Group, error) {
 	id, err := segment("groupID", groupID)
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, buildPath("groups", id), nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	var out groupBody
-	if _, err := s.client.do(req, &out); err != nil {
-		return nil, err
-	}
-	return out.group, nil
+	return sendFor[Group](ctx, s.client, http.MethodGet, buildPath("groups", id), nil, "group", false, reqOpts)
 }
 
-// groupBody is a single group in a response: the group object, or the same
-// wrapped as {"data": {...}}.
-type groupBody struct{ group *Group }
-
-func (b *groupBody) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
+// Create creates a group: POST /groups with r as the body (201). r.Name is
+// required; UserIDs (members) and Domains (dynamic groups) exclude each
+// other, and Domains needs Dynamic true; a conflict is a *ValidationError
+// and nothing is sent.
+//
+// The service does not publish the answer's body. When it sends a group
+// (as the fake does), Create returns it; when it sends none, Create
+// returns a nil *Group and a nil error: the group exists, and List finds
+// it. Like every POST, it is not retried after a 5xx or a dropped
+// connection, since the service may have created the group.
+func (s *GroupsService) Create(ctx context.Context, r GroupRequest, reqOpts ...RequestOption) (*Group, error) {
+	if err := r.validate(true); err != nil {
+		return nil, err
 	}
-	b.group = new(Group)
-	return json.Unmarshal(unwrapData(data), b.group)
+	return sendFor[Group](ctx, s.client, http.MethodPost, "groups", r, "group", true, reqOpts)
 }
 
-// Users returns one page of the members of a group:
-// GET /groups/{groupId}/users, with the paging options of opts. Query
-// parameters and response are handled as for UsersService.List.
-func (s *GroupsService) Users(ctx context.Context, groupID string, opts *ListOptions) (*Page[User], error) {
+// Update changes a group: PUT /groups/{groupId} with r as the body (200).
+// Only what r sets is sent (see GroupRequest). UserIDs and Domains exclude
+// each other; UserIDs with Dynamic true, or Domains with Dynamic false, is
+// a *ValidationError and nothing is sent.
+//
+// As for Create, the answer's body is not published: Update returns the
+// group the service sends, or nil and a nil error when it sends none (Get
+// reads the group).
+func (s *GroupsService) Update(ctx context.Context, groupID string, r GroupRequest, reqOpts ...RequestOption) (*Group, error) {
 	id, err := segment("groupID", groupID)
 	if err != nil {
 		return nil, err
 	}
-	return listUsers(ctx, s.client, buildPath("groups", id, "users"), opts)
+	if err := r.validate(false); err != nil {
+		return nil, err
+	}
+	return sendFor[Group](ctx, s.client, http.MethodPut, buildPath("groups", id), r, "group", true, reqOpts)
+}
+
+// ListUsers returns one page of the members of a group:
+// GET /groups/{groupId}/users, with the paging options of opts. The
+// service publishes no filter for this list: opts.Filter must be nil.
+func (s *GroupsService) ListUsers(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
+	id, err := segment("groupID", groupID)
+	if err != nil {
+		return nil, err
+	}
+	return listPage[User](ctx, s.client, buildPath("groups", id, "users"), pagedOnly, opts, reqOpts)
+}
+
+// UserPages walks the members of a group page by page:
+// GET /groups/{groupId}/users. See UsersService.Pages. An empty groupID is
+// yielded as a *ValidationError.
+func (s *GroupsService) UserPages(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[User], error] {
+	id, err := segment("groupID", groupID)
+	if err != nil {
+		return errIter[*Page[User]](err)
+	}
+	return walkPages[User](ctx, s.client, buildPath("groups", id, "users"), pagedOnly, opts, reqOpts)
 }
 
 // AllUsers iterates over every member of a group:
-// GET /groups/{groupId}/users, page after page, following the cursors when
-// the response carries paging and stopping after one page when it does
-// not. See UsersService.All for direction, laziness, errors and
-// prefetching. An empty groupID is yielded as a *ValidationError.
-func (s *GroupsService) AllUsers(ctx context.Context, groupID string, opts *ListOptions) iter.Seq2[User, error] {
+// GET /groups/{groupId}/users, page after page. See UsersService.All. An
+// empty groupID is yielded as a *ValidationError.
+func (s *GroupsService) AllUsers(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[User, error] {
 	id, err := segment("groupID", groupID)
 	if err != nil {
-		return func(yield func(User, error) bool) { yield(User{}, err) }
+		return errIter[User](err)
 	}
-	path := buildPath("groups", id, "users")
-	return items(pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[User], error) {
-		return listUsers(ctx, s.client, path, o)
-	}), opts.backward())
+	return walkItems[User](ctx, s.client, buildPath("groups", id, "users"), pagedOnly, opts, reqOpts)
 }
 
 // memberChange is the body of AddUsers and RemoveUsers.
@@ -165,25 +276,22 @@ type memberChange struct {
 	UserIDs []string `json:"userIds"`
 }
 
-// AddUsers adds users to a group: POST /groups/{groupId}/users. The spec
-// does not show the body or the response; the body is assumed to be
-// {"userIds": ["u1", "u2"]}, and any success status (assumed 204) is
-// accepted, its body ignored. At least one user id is needed and none may
-// be blank. The ids are sent as given, in order.
-func (s *GroupsService) AddUsers(ctx context.Context, groupID string, userIDs ...string) error {
-	return s.changeMembers(ctx, http.MethodPost, groupID, userIDs)
+// AddUsers adds users to a group: POST /groups/{groupId}/users with
+// {"userIds": [...]} (201, no body). At least one user id is needed and
+// none may be blank; the ids are sent as given, in order. Users already
+// in the group are the service's concern.
+func (s *GroupsService) AddUsers(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
+	return s.changeMembers(ctx, http.MethodPost, groupID, userIDs, reqOpts)
 }
 
-// RemoveUsers removes users from a group: DELETE /groups/{groupId}/users,
-// with a JSON body. The spec does not show the body or the response; the
-// body is assumed to be {"userIds": ["u1", "u2"]}, as for AddUsers, and any
-// success status (assumed 204) is accepted. At least one user id is needed
-// and none may be blank.
-func (s *GroupsService) RemoveUsers(ctx context.Context, groupID string, userIDs ...string) error {
-	return s.changeMembers(ctx, http.MethodDelete, groupID, userIDs)
+// RemoveUsers removes users from a group: DELETE /groups/{groupId}/users
+// with the JSON body {"userIds": [...]} (200, no body). At least one user
+// id is needed and none may be blank.
+func (s *GroupsService) RemoveUsers(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
+	return s.changeMembers(ctx, http.MethodDelete, groupID, userIDs, reqOpts)
 }
 
-func (s *GroupsService) changeMembers(ctx context.Context, method, groupID string, userIDs []string) error {
+func (s *GroupsService) changeMembers(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
 	id, err := segment("groupID", groupID)
 	if err != nil {
 		return err
@@ -191,13 +299,8 @@ func (s *GroupsService) changeMembers(ctx context.Context, method, groupID strin
 	if err := checkUserIDs(userIDs); err != nil {
 		return err
 	}
-	req, err := s.client.newRequest(ctx, method, buildPath("groups", id, "users"), nil,
-		memberChange{UserIDs: append([]string(nil), userIDs...)})
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, method, buildPath("groups", id, "users"),
+		memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts)
 }
 
 // checkUserIDs rejects an empty list and blank ids.
@@ -205,10 +308,5 @@ func checkUserIDs(ids []string) error {
 	if len(ids) == 0 {
 		return invalid("userIDs", "must name at least one user")
 	}
-	for i, id := range ids {
-		if strings.TrimSpace(id) == "" {
-			return invalid("userIDs["+strconv.Itoa(i)+"]", "must not be blank")
-		}
-	}
-	return nil
+	return checkList("userIDs", ids)
 }

@@ -302,7 +302,7 @@ func (s *RecordsService) RemoveRelatedItem(ctx context.Context, t RecordType, al
 }
 
 // listSubresource fetches a list that belongs to a record (related items,
-// attachments, watchers, comments). Their shape is not shown; listBody
+// watchers, comments). Their shape is not shown; listBody
 // accepts a bare array, {"items": [...]} and the paged shape.
 func listSubresource[T any](ctx context.Context, c *Client, path string) ([]T, error) {
 	req, err := c.newRequest(ctx, http.MethodGet, path, nil, nil)

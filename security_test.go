@@ -180,7 +180,7 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		}, nil},
 		{"Attachments.Delete: attachment id ..", "attachmentID", func() error { return c.Attachments.Delete(ctx, T, A, "1", "..") }, nil},
 		{"AddLink: empty URL", "Link.URL", func() error {
-			_, err := c.Attachments.AddLink(ctx, T, A, "1", workflow.Link{Name: "x"})
+			_, err := c.Attachments.AddLink(ctx, T, A, "1", workflow.Link{Description: "x"})
 			return err
 		}, nil},
 		{"AddLink: relative URL", "Link.URL", func() error {
@@ -215,18 +215,34 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		{"UploadFile: a directory", "path", func() error { _, err := c.Attachments.UploadFile(ctx, T, A, "1", dir, nil); return err }, nil},
 		{"UploadFile: empty path", "path", func() error { _, err := c.Attachments.UploadFile(ctx, T, A, "1", "", nil); return err }, nil},
 		{"UploadFile: empty id", "id", func() error { _, err := c.Attachments.UploadFile(ctx, T, A, "", small, nil); return err }, nil},
-		{"WaitProcessed: bad poll interval", "PollInterval", func() error {
-			_, err := c.Attachments.WaitProcessed(ctx, T, A, "1", "a1", workflow.PollInterval(0, time.Second))
+		{"WaitProcessed: bad poll interval", "WaitOptions.PollInterval", func() error {
+			_, err := c.Attachments.WaitProcessed(ctx, T, A, "1", "a1", &workflow.WaitOptions{PollInterval: -time.Second})
 			return err
 		}, nil},
+		{"WaitProcessed: no attachment id", "attachmentID", func() error {
+			_, err := c.Attachments.WaitProcessed(ctx, T, A, "1", "", nil)
+			return err
+		}, nil},
+		{"Download: empty attachment id", "attachmentID", func() error {
+			_, err := c.Attachments.Download(ctx, T, A, "1", "")
+			return err
+		}, nil},
+		{"DownloadAttachment: content URL on another host", "Attachment.ContentURL", func() error {
+			_, err := c.Attachments.DownloadAttachment(ctx, T, A, "1", &workflow.Attachment{ContentURL: "https://files.example.net/a?sig=x"})
+			return err
+		}, workflow.ErrForeignHost},
 
 		// Users and groups.
 		{"Users.Create: no email", "NewUser.Email", func() error {
-			_, err := c.Users.Create(ctx, workflow.NewUser{FirstName: "Ada"})
+			_, err := c.Users.Create(ctx, workflow.NewUser{FirstName: "Ada", LastName: "L"})
 			return err
 		}, nil},
 		{"Users.Create: not an email", "NewUser.Email", func() error {
-			_, err := c.Users.Create(ctx, workflow.NewUser{Email: "ada@"})
+			_, err := c.Users.Create(ctx, workflow.NewUser{Email: "ada@", FirstName: "Ada", LastName: "L"})
+			return err
+		}, nil},
+		{"Users.Create: no last name", "NewUser.LastName", func() error {
+			_, err := c.Users.Create(ctx, workflow.NewUser{Email: "ada@example.com", FirstName: "Ada"})
 			return err
 		}, nil},
 		{"Users.Get: empty id", "userID", func() error { _, err := c.Users.Get(ctx, ""); return err }, nil},
@@ -240,10 +256,19 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		{"Groups.All: builder error filter", "ListOptions.Filter", func() error {
 			return firstErr(c.Groups.All(ctx, &workflow.ListOptions{Filter: rsql.Field("name").In()}))
 		}, nil},
-		{"Groups.Users: empty group id", "groupID", func() error { _, err := c.Groups.Users(ctx, "", nil); return err }, nil},
+		{"Groups.ListUsers: empty group id", "groupID", func() error { _, err := c.Groups.ListUsers(ctx, "", nil); return err }, nil},
+		{"Groups.List: a filter", "ListOptions.Filter", func() error {
+			_, err := c.Groups.List(ctx, &workflow.ListOptions{Filter: rsql.Field("name").Eq("x")})
+			return err
+		}, nil},
+		{"Groups.Create: no name", "GroupRequest.Name", func() error { _, err := c.Groups.Create(ctx, workflow.GroupRequest{}); return err }, nil},
+		{"Groups.Update: members of a dynamic group", "GroupRequest.UserIDs", func() error {
+			_, err := c.Groups.Update(ctx, "g1", workflow.GroupRequest{Dynamic: new(true), UserIDs: []string{"u1"}})
+			return err
+		}, nil},
 		{"Groups.AllUsers: group id .", "groupID", func() error { return firstErr(c.Groups.AllUsers(ctx, ".", nil)) }, nil},
-		{"Groups.AddUsers: no user ids", "userIDs", func() error { return c.Groups.AddUsers(ctx, "g1") }, nil},
-		{"Groups.RemoveUsers: blank user id", "userIDs[0]", func() error { return c.Groups.RemoveUsers(ctx, "g1", "  ") }, nil},
+		{"Groups.AddUsers: no user ids", "userIDs", func() error { return c.Groups.AddUsers(ctx, "g1", nil) }, nil},
+		{"Groups.RemoveUsers: blank user id", "userIDs[0]", func() error { return c.Groups.RemoveUsers(ctx, "g1", []string{"  "}) }, nil},
 
 		// Client construction and the escape hatch.
 		{"NewClient: base URL without /v1", "base URL", func() error {

@@ -57,6 +57,7 @@ type uploadSource struct {
 	head   []byte        // bytes of plain already read to detect the media type
 
 	progress func(sent, total int64)
+	lastSent int64 // content bytes the latest attempt has read
 
 	// mu serialises reads of the caller's reader with the rewinds of a new
 	// attempt, so a body the transport has given up on never reads into
@@ -174,6 +175,17 @@ func (s *uploadSource) open() (io.Reader, error) {
 	return c, nil
 }
 
+// sent returns the size of the content: known in advance, or what the
+// latest attempt read.
+func (s *uploadSource) sent() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.size >= 0 {
+		return s.size
+	}
+	return s.lastSent
+}
+
 // finish ends the upload: from now on no body reads the caller's reader,
 // even one the transport is still holding. It returns why the last
 // attempt's content failed, if it did.
@@ -200,6 +212,9 @@ func (c *contentReader) Read(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n, err := c.read(p)
+	if c.attempt == s.attempt {
+		s.lastSent = c.sent
+	}
 	if n > 0 && s.progress != nil {
 		// Under the lock: calls are never concurrent, and none comes
 		// after Upload has returned.
@@ -367,7 +382,7 @@ func tooLarge(size int64) error {
 
 // upload sends the content of src as the file part of a multipart POST to
 // path and decodes the attachment of the answer.
-func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions) (*Attachment, error) {
+func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions, reqOpts []RequestOption) (*Attachment, error) {
 	if src.size > MaxUploadSize {
 		return nil, tooLarge(src.size)
 	}
@@ -385,7 +400,7 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, first)
+	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, first, reqOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -398,10 +413,7 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 		req.GetBody = func() (io.ReadCloser, error) { return frame.body(src) }
 	}
 
-	// An answer without a body leaves what was sent, with an empty ID.
-	out := oneBody[Attachment]{v: Attachment{
-		Name: name, Description: o.Description, MediaType: mt, Size: max(src.size, 0), State: AttachmentProcessing,
-	}}
+	var out replyBody[Attachment]
 	_, err = s.client.do(req, &out)
 	if cerr := src.finish(); cerr != nil {
 		// The content failed (too large, a read error, a size mismatch):
@@ -411,5 +423,11 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	if err != nil {
 		return nil, err
 	}
-	return &out.v, nil
+	if out.v == nil {
+		// An answer without a body: what was sent, with no ID.
+		return &Attachment{
+			Name: name, Description: o.Description, MediaType: mt, Size: src.sent(), State: AttachmentProcessing,
+		}, nil
+	}
+	return out.v, nil
 }

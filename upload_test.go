@@ -100,7 +100,7 @@ func (s *uploadServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"status": status, "message": "upload refused: " + http.StatusText(status)})
 		return
 	}
-	att := map[string]any{"id": "att-1", "state": "processing", "createdAt": "2024-03-05T10:11:12.345Z"}
+	att := map[string]any{"id": "att-1", "state": "PROCESSING", "createdAt": "2024-03-05T10:11:12.345Z"}
 	for _, p := range seen.Parts {
 		switch p.FormName {
 		case "file":
@@ -673,7 +673,7 @@ func newDrainServer(t *testing.T) (*Client, <-chan drainResult, func()) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusAccepted)
-		_, _ = io.WriteString(w, `{"id":"att-1","state":"processing","size":`+itoa(n)+`}`)
+		_, _ = io.WriteString(w, `{"id":"att-1","state":"PROCESSING","size":`+itoa(n)+`}`)
 	}))
 	tr := &http.Transport{}
 	c := ts.client(t, WithHTTPClient(&http.Client{Transport: tr}))

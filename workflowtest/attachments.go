@@ -20,13 +20,21 @@ import (
 // read as 250,000,000 bytes, as the SDK reads it.
 const maxUploadSize = workflow.MaxUploadSize
 
-// Attachment states used by the fake. "processing" is the state the spec
-// shows; the final states are the fake's choice.
+// Attachment states, as the service publishes them: an upload is
+// PROCESSING, then VALID (ready) or ERROR (failed).
 const (
-	StateProcessing = "processing"
-	StateReady      = "ready"
-	StateFailed     = "failed"
+	StateProcessing = "PROCESSING"
+	StateValid      = "VALID"
+	StateError      = "ERROR"
 )
+
+// viewPrivate is the view state of every attachment of the fake.
+const viewPrivate = "PRIVATE"
+
+// DefaultStoredContentLimit is how many bytes of an uploaded file the
+// fake keeps for the download route, unless WithStoredContentLimit says
+// otherwise.
+const DefaultStoredContentLimit = 16 << 20
 
 // maxDescription bounds the description part of an upload, and
 // maxOtherParts the total size of parts other than file and description.
@@ -35,24 +43,25 @@ const (
 	maxOtherParts  = 1 << 20
 )
 
-// AttachmentPolicy decides when an uploaded file leaves the "processing"
+// AttachmentPolicy decides when an uploaded file leaves the PROCESSING
 // state the upload's 202 answer reports. Build one with ReadyImmediately,
-// ReadyAfterPolls, ReadyAfter or Manually; set FinalState to StateFailed to
-// simulate files that the service rejects.
+// ReadyAfterPolls, ReadyAfter or Manually; set FinalState to StateError to
+// simulate files that the service rejects (or inject a Fault with
+// ProcessingError for single uploads).
 type AttachmentPolicy struct {
 	// Polls is the number of GET .../attachments/{attachmentId} requests
-	// that still see "processing"; the next one sees the final state.
+	// that still see PROCESSING; the next one sees the final state.
 	Polls int
 	// After is how long, on the server's clock, processing takes.
 	After time.Duration
 	// Manual keeps the file processing until SetAttachmentState.
 	Manual bool
-	// FinalState is the state reached, StateReady when empty.
+	// FinalState is the state reached, StateValid when empty.
 	FinalState string
 }
 
 // ReadyImmediately makes a file ready at once: the 202 answer says
-// "processing", every later read says "ready". This is the default.
+// PROCESSING, every later read says VALID. This is the default.
 func ReadyImmediately() AttachmentPolicy { return AttachmentPolicy{} }
 
 // ReadyAfterPolls makes a file ready on the (n+1)th GET of it.
@@ -67,7 +76,7 @@ func Manually() AttachmentPolicy { return AttachmentPolicy{Manual: true} }
 
 func (p AttachmentPolicy) final() string {
 	if p.FinalState == "" {
-		return StateReady
+		return StateValid
 	}
 	return p.FinalState
 }
@@ -85,6 +94,9 @@ type attachment struct {
 	createdAt   time.Time
 	polls       int
 	policy      AttachmentPolicy
+	fail        bool   // processing ends in ERROR (an injected fault)
+	content     []byte // the uploaded bytes; nil when over the stored limit
+	kept        bool   // content holds the whole file
 	rec         *record
 }
 
@@ -105,9 +117,12 @@ func (a *attachment) observe(now time.Time, poll bool) {
 		return
 	}
 	a.state = p.final()
+	if a.fail {
+		a.state = StateError
+	}
 }
 
-// attachmentJSON is the spec's Attachment, plus url for links.
+// attachmentJSON is the service's Attachment.
 type attachmentJSON struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
@@ -116,14 +131,23 @@ type attachmentJSON struct {
 	Size        int64  `json:"size"`
 	State       string `json:"state"`
 	CreatedAt   string `json:"createdAt"`
-	URL         string `json:"url,omitempty"`
+	ContentURL  string `json:"contentUrl"`
+	ViewState   string `json:"viewState"`
 }
 
 func (a *attachment) json() attachmentJSON {
 	return attachmentJSON{
 		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType,
-		Size: a.size, State: a.state, CreatedAt: formatTime(a.createdAt), URL: a.url,
+		Size: a.size, State: a.state, CreatedAt: formatTime(a.createdAt),
+		ContentURL: a.contentURL(), ViewState: viewPrivate,
 	}
+}
+
+// contentURL is the path of the attachment's download route.
+func (a *attachment) contentURL() string {
+	r := a.rec
+	return "/v1/" + url.PathEscape(string(r.def.key.rt)) + "/" + url.PathEscape(r.def.key.alias) + "/" +
+		url.PathEscape(r.id) + "/attachments/" + url.PathEscape(a.id) + "/content"
 }
 
 // AttachmentInfo describes a stored attachment, for assertions.
@@ -162,8 +186,8 @@ func (s *Server) Attachments(rt workflow.RecordType, alias, recordID string) []A
 	return out
 }
 
-// SetAttachmentState sets an attachment's state (for example StateReady
-// or StateFailed for a file kept processing by Manually). It reports
+// SetAttachmentState sets an attachment's state (for example StateValid
+// or StateError for a file kept processing by Manually). It reports
 // whether the attachment exists.
 func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 	s.mu.Lock()
@@ -219,7 +243,8 @@ func (s *Server) getAttachment(rq *request, segs []string) response {
 	return reply(http.StatusOK, a.json())
 }
 
-// deleteAttachment is DELETE .../attachments/{attachmentId}: 204.
+// deleteAttachment is DELETE .../attachments/{attachmentId}: 200, no
+// body.
 func (s *Server) deleteAttachment(rq *request, segs []string) response {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -229,18 +254,53 @@ func (s *Server) deleteAttachment(rq *request, segs []string) response {
 	}
 	delete(s.st.attachments, a.id)
 	a.rec.attachments = slices.DeleteFunc(a.rec.attachments, func(x *attachment) bool { return x == a })
-	return response{status: http.StatusNoContent}
+	return response{status: http.StatusOK}
 }
 
-// linkBody is the body of POST .../attachments/url-links.
+// downloadAttachment is GET .../attachments/{attachmentId}/content: 200
+// with the uploaded bytes, their media type, length and file name
+// (Content-Disposition). A file still PROCESSING or in ERROR has no
+// content to give: 409. A file over the fake's stored-content limit (see
+// WithStoredContentLimit) is answered 501, since its bytes were not kept.
+func (s *Server) downloadAttachment(rq *request, segs []string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, e := s.findAttachment(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	a.observe(s.Now(), false)
+	switch {
+	case a.url != "":
+		return failf(http.StatusNotFound, "attachment %s is a link and has no content", a.id)
+	case a.state != StateValid:
+		return failf(http.StatusConflict, "attachment %s is %s, not VALID: no content yet", a.id, a.state)
+	case !a.kept:
+		return failf(http.StatusNotImplemented, "attachment %s (%d bytes) is over the fake's stored-content limit; its bytes were not kept", a.id, a.size)
+	}
+	body := a.content
+	if body == nil {
+		body = []byte{}
+	}
+	return response{
+		status: http.StatusOK,
+		header: http.Header{
+			"Content-Type":        {a.mediaType},
+			"Content-Disposition": {mime.FormatMediaType("attachment", map[string]string{"filename": a.name})},
+		},
+		rawBody: body,
+	}
+}
+
+// linkBody is the body of POST .../attachments/url-links, and its answer.
 type linkBody struct {
 	URL         string `json:"url"`
-	Name        string `json:"name"`
 	Description string `json:"description"`
 }
 
-// addLink is POST .../attachments/url-links: 201 with a link attachment,
-// ready at once.
+// addLink is POST .../attachments/url-links: 201 with {"url",
+// "description"}. The link is stored as an attachment named by its URL,
+// VALID at once.
 func (s *Server) addLink(rq *request, segs []string) response {
 	if e := s.precheckRecord(rq, segs); e != nil {
 		return fail(e)
@@ -259,34 +319,42 @@ func (s *Server) addLink(rq *request, segs []string) response {
 	if e != nil {
 		return fail(e)
 	}
-	name := body.Name
-	if name == "" {
-		name = body.URL
-	}
 	a := &attachment{
-		id: s.st.next.id("a", &s.st.next.attachment), name: name, description: body.Description,
-		mediaType: "text/uri-list", url: body.URL, state: StateReady, createdAt: s.Now(), rec: rec,
+		id: s.st.next.id("a", &s.st.next.attachment), name: body.URL, description: body.Description,
+		mediaType: "text/uri-list", url: body.URL, state: StateValid, createdAt: s.Now(), rec: rec,
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)
-	return reply(http.StatusCreated, a.json())
+	return reply(http.StatusCreated, linkBody{URL: body.URL, Description: body.Description})
 }
 
-// countingHash counts and hashes what is written to it.
+// countingHash counts and hashes what is written to it, and keeps it up
+// to limit bytes (all of it or nothing).
 type countingHash struct {
-	h hash.Hash
-	n int64
+	h     hash.Hash
+	n     int64
+	limit int64
+	buf   []byte
+	over  bool
 }
 
 func (c *countingHash) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
+	if !c.over {
+		if c.n > c.limit {
+			c.over, c.buf = true, nil
+		} else {
+			c.buf = append(c.buf, p...)
+		}
+	}
 	return c.h.Write(p)
 }
 
 // uploadAttachment is POST .../attachments: a multipart/form-data body
 // with a "file" part and an optional "description" part, read as a
-// stream (the content is counted and hashed, never held). 202 with state
-// "processing".
+// stream (the content is counted and hashed, and kept up to the stored
+// content limit for the download route). 202 with the attachment, state
+// PROCESSING.
 func (s *Server) uploadAttachment(rq *request, segs []string) response {
 	r := rq.r
 	if e := s.precheckRecord(rq, segs); e != nil {
@@ -321,7 +389,7 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 				return failf(http.StatusBadRequest, "invalid file: the \"file\" part has no file name")
 			}
 			mediaType = partMediaType(part.Header.Get("Content-Type"), name)
-			sum.h = sha256.New()
+			sum.h, sum.limit = sha256.New(), s.cfg.maxStored
 			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); err != nil {
 				return failf(http.StatusBadRequest, "invalid file: reading the content: %v", err)
 			}
@@ -372,6 +440,7 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 		id: s.st.next.id("a", &s.st.next.attachment), name: name, description: description,
 		mediaType: mediaType, size: sum.n, sha256: hex.EncodeToString(sum.h.Sum(nil)),
 		state: StateProcessing, createdAt: s.Now(), policy: s.cfg.policy, rec: rec,
+		fail: rq.processingError, content: sum.buf, kept: !sum.over,
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/textproto"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,7 +73,8 @@ type attachmentWire struct {
 	Size        int64  `json:"size"`
 	State       string `json:"state"`
 	CreatedAt   string `json:"createdAt"`
-	URL         string `json:"url"`
+	ContentURL  string `json:"contentUrl"`
+	ViewState   string `json:"viewState"`
 }
 
 // TestUploadCurlFlow is the spec's upload, done by hand.
@@ -85,7 +88,8 @@ func TestUploadCurlFlow(t *testing.T) {
 	res.decode(&att)
 	assert.Equal(t, attachmentWire{
 		ID: "a1", Name: "report.pdf", Description: "Q3", MediaType: "application/pdf",
-		Size: int64(len(content)), State: "processing", CreatedAt: "2024-03-01T09:00:00.000Z",
+		Size: int64(len(content)), State: "PROCESSING", CreatedAt: "2024-03-01T09:00:00.000Z",
+		ContentURL: "/v1/tasks/it/1/attachments/a1/content", ViewState: "PRIVATE",
 	}, att)
 
 	infos := a.srv.Attachments(workflow.Tasks, "it", "1")
@@ -97,7 +101,7 @@ func TestUploadCurlFlow(t *testing.T) {
 	res = a.get("/tasks/it/1/attachments/a1")
 	require.Equal(t, http.StatusOK, res.status)
 	res.decode(&att)
-	assert.Equal(t, "ready", att.State)
+	assert.Equal(t, "VALID", att.State)
 
 	var all []attachmentWire
 	res = a.get("/tasks/it/1/attachments")
@@ -106,7 +110,18 @@ func TestUploadCurlFlow(t *testing.T) {
 	require.Len(t, all, 1)
 	assert.Equal(t, att, all[0])
 
-	require.Equal(t, http.StatusNoContent, a.do(http.MethodDelete, "/tasks/it/1/attachments/a1", nil).status)
+	// The content, at contentUrl: the uploaded bytes with their media
+	// type, length and name.
+	res = a.get(strings.TrimPrefix(att.ContentURL, "/v1"))
+	require.Equal(t, http.StatusOK, res.status)
+	assert.Equal(t, content, res.body)
+	assert.Equal(t, "application/pdf", res.header.Get("Content-Type"))
+	assert.Equal(t, strconv.Itoa(len(content)), res.header.Get("Content-Length"))
+	assert.Equal(t, `attachment; filename=report.pdf`, res.header.Get("Content-Disposition"))
+
+	del := a.do(http.MethodDelete, "/tasks/it/1/attachments/a1", nil)
+	require.Equal(t, http.StatusOK, del.status)
+	assert.Empty(t, del.body)
 	expectError(t, a.get("/tasks/it/1/attachments/a1"), 404)
 	expectError(t, a.do(http.MethodDelete, "/tasks/it/1/attachments/a1", nil), 404)
 	res = a.get("/tasks/it/1/attachments")
@@ -219,10 +234,11 @@ type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
-// TestUploadIsStreamed: a 64 MB upload does not make the server allocate
-// anything near 64 MB.
+// TestUploadIsStreamed: a 64 MB upload over the stored-content limit does
+// not make the server allocate anything near 64 MB, and its download is
+// refused as not kept.
 func TestUploadIsStreamed(t *testing.T) {
-	a := newAPI(t)
+	a := newAPI(t, WithStoredContentLimit(1<<20))
 	seedTasks(a.srv, 1)
 	const size = 64 << 20
 	var before, after runtime.MemStats
@@ -235,6 +251,7 @@ func TestUploadIsStreamed(t *testing.T) {
 	info := a.srv.Attachments(workflow.Tasks, "it", "1")[0]
 	assert.Equal(t, int64(size), info.Size)
 	assert.Equal(t, sha(make([]byte, size)), info.SHA256)
+	assert.Contains(t, expectError(t, a.get("/tasks/it/1/attachments/"+info.ID+"/content"), 501), "not kept")
 }
 
 func TestAttachmentPolicies(t *testing.T) {
@@ -251,7 +268,7 @@ func TestAttachmentPolicies(t *testing.T) {
 		require.Equal(t, http.StatusAccepted, res.status)
 		var att attachmentWire
 		res.decode(&att)
-		assert.Equal(t, "processing", att.State, "the 202 answer always says processing")
+		assert.Equal(t, "PROCESSING", att.State, "the 202 answer always says processing")
 		return att.ID
 	}
 
@@ -261,40 +278,40 @@ func TestAttachmentPolicies(t *testing.T) {
 		id := up(a)
 		// Listing is not a poll.
 		a.get("/tasks/it/1/attachments")
-		assert.Equal(t, "processing", state(a, id))
-		assert.Equal(t, "processing", state(a, id))
-		assert.Equal(t, "ready", state(a, id))
-		assert.Equal(t, "ready", state(a, id))
+		assert.Equal(t, "PROCESSING", state(a, id))
+		assert.Equal(t, "PROCESSING", state(a, id))
+		assert.Equal(t, "VALID", state(a, id))
+		assert.Equal(t, "VALID", state(a, id))
 	})
 	t.Run("after a duration on the clock", func(t *testing.T) {
 		a := newAPI(t, WithClock(fixedClock()), WithAttachmentPolicy(ReadyAfter(time.Minute)))
 		seedTasks(a.srv, 1)
 		id := up(a)
-		assert.Equal(t, "processing", state(a, id))
+		assert.Equal(t, "PROCESSING", state(a, id))
 		a.srv.Advance(59 * time.Second)
-		assert.Equal(t, "processing", state(a, id))
+		assert.Equal(t, "PROCESSING", state(a, id))
 		a.srv.Advance(time.Second)
 		var all []attachmentWire
 		a.get("/tasks/it/1/attachments").decode(&all)
-		assert.Equal(t, "ready", all[0].State, "the list shows the final state too")
+		assert.Equal(t, "VALID", all[0].State, "the list shows the final state too")
 	})
 	t.Run("manual", func(t *testing.T) {
 		a := newAPI(t, WithAttachmentPolicy(Manually()))
 		seedTasks(a.srv, 1)
 		id := up(a)
 		for range 5 {
-			assert.Equal(t, "processing", state(a, id))
+			assert.Equal(t, "PROCESSING", state(a, id))
 		}
-		assert.True(t, a.srv.SetAttachmentState(id, StateFailed))
-		assert.Equal(t, "failed", state(a, id))
-		assert.False(t, a.srv.SetAttachmentState("a99", StateReady))
+		assert.True(t, a.srv.SetAttachmentState(id, StateError))
+		assert.Equal(t, "ERROR", state(a, id))
+		assert.False(t, a.srv.SetAttachmentState("a99", StateValid))
 	})
 	t.Run("failing", func(t *testing.T) {
-		a := newAPI(t, WithAttachmentPolicy(AttachmentPolicy{Polls: 1, FinalState: StateFailed}))
+		a := newAPI(t, WithAttachmentPolicy(AttachmentPolicy{Polls: 1, FinalState: StateError}))
 		seedTasks(a.srv, 1)
 		id := up(a)
-		assert.Equal(t, "processing", state(a, id))
-		assert.Equal(t, "failed", state(a, id))
+		assert.Equal(t, "PROCESSING", state(a, id))
+		assert.Equal(t, "ERROR", state(a, id))
 	})
 }
 
@@ -302,19 +319,14 @@ func TestLinkAttachments(t *testing.T) {
 	a := newAPI(t, WithClock(fixedClock()))
 	seedTasks(a.srv, 1)
 	res := a.do(http.MethodPost, "/tasks/it/1/attachments/url-links",
-		map[string]string{"url": "https://example.com/spec", "name": "Spec", "description": "the spec"})
+		map[string]string{"url": "https://example.com/spec", "description": "the spec"})
 	require.Equal(t, http.StatusCreated, res.status, "%s", res.body)
-	var att attachmentWire
-	res.decode(&att)
-	assert.Equal(t, attachmentWire{
-		ID: "a1", Name: "Spec", Description: "the spec", MediaType: "text/uri-list", Size: 0,
-		State: "ready", CreatedAt: "2024-03-01T09:00:00.000Z", URL: "https://example.com/spec",
-	}, att)
+	assert.JSONEq(t, `{"url":"https://example.com/spec","description":"the spec"}`, string(res.body))
 	res = a.do(http.MethodPost, "/tasks/it/1/attachments/url-links", map[string]string{"url": "http://example.com/x"})
 	require.Equal(t, http.StatusCreated, res.status)
-	res.decode(&att)
-	assert.Equal(t, "http://example.com/x", att.Name, "the name defaults to the URL")
+	assert.JSONEq(t, `{"url":"http://example.com/x","description":""}`, string(res.body))
 	assert.Equal(t, "http://example.com/x", a.srv.Attachments(workflow.Tasks, "it", "1")[1].URL)
+	assert.Equal(t, "http://example.com/x", a.srv.Attachments(workflow.Tasks, "it", "1")[1].Name, "the name is the URL")
 
 	other := a.srv.AddUser("d@example.com", "D", "D")
 	a.srv.Deny(other.UserID, workflow.Tasks, "it")
@@ -323,6 +335,7 @@ func TestLinkAttachments(t *testing.T) {
 		map[string]string{"url": "ftp://example.com"},
 		map[string]string{"url": "/relative"},
 		map[string]string{"link": "https://example.com"},
+		map[string]string{"url": "https://example.com", "name": "named"},
 		[]byte(`{"url": 5}`),
 	} {
 		expectError(t, a.do(http.MethodPost, "/tasks/it/1/attachments/url-links", body), 400)
@@ -334,4 +347,34 @@ func TestLinkAttachments(t *testing.T) {
 	// An attachment is found only under its own record.
 	a.srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "2"})
 	expectError(t, a.get("/tasks/it/2/attachments/a1"), 404)
+	expectError(t, a.get("/tasks/it/1/attachments/a1/content"), 404)
+}
+
+// TestProcessingErrorFault: the fault makes the one upload it hits end in
+// ERROR (answered 202 PROCESSING as usual), and cannot be combined with
+// effects that keep the request from being handled.
+func TestProcessingErrorFault(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	in := a.srv.Inject(Fault{Route: "POST /v1/tasks/it/1/attachments", Count: 1, ProcessingError: true})
+	res := a.upload("/tasks/it/1/attachments", "bad.txt", strings.NewReader("x"), "")
+	require.Equal(t, http.StatusAccepted, res.status)
+	res = a.upload("/tasks/it/1/attachments", "good.txt", strings.NewReader("y"), "")
+	require.Equal(t, http.StatusAccepted, res.status)
+	assert.Equal(t, 1, in.Fired())
+	for id, want := range map[string]string{"a1": "ERROR", "a2": "VALID"} {
+		var att attachmentWire
+		a.get("/tasks/it/1/attachments/" + id).decode(&att)
+		assert.Equal(t, want, att.State, id)
+	}
+	expectError(t, a.get("/tasks/it/1/attachments/a1/content"), 409)
+
+	for _, f := range []Fault{
+		{Route: "/v1/**", ProcessingError: true, Status: 500},
+		{Route: "/v1/**", ProcessingError: true, Drop: true},
+		{Route: "/v1/**", ProcessingError: true, DropAfter: true},
+		{Route: "/v1/**", ProcessingError: true, Malformed: true},
+	} {
+		assert.Panics(t, func() { a.srv.Inject(f) }, "%+v", f)
+	}
 }

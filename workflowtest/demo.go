@@ -1,6 +1,8 @@
 package workflowtest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,6 +20,10 @@ type Demo struct {
 	Users []Account
 	// Groups are the ids of the groups added.
 	Groups []string
+	// Contents are the paths, relative to the server's root, of the
+	// seeded attachments' content (their contentUrl), e.g.
+	// "/v1/tasks/it-requests/1/attachments/a1/content".
+	Contents []string
 }
 
 // Aliases of the demo definitions.
@@ -31,9 +37,11 @@ const (
 // SeedDemo stores a small, deterministic workspace, the same every time:
 // four record definitions (tasks "it-requests" with 1,000 records, apps
 // "crm-accounts", elements "parts", transactions "invoices"), five users
-// with credentials, two groups, and on task 1 two related parts, three
-// watchers (two users and a group) and a comment. It is what
-// cmd/workflow-fake serves and what the quickstart example reads.
+// with credentials and job titles, two groups of members and one dynamic
+// group, and on task 1 two related parts, three watchers (two users and a
+// group), a comment and a processed text attachment ("notes.txt") whose
+// content can be downloaded. It is what cmd/workflow-fake serves and what
+// the quickstart example reads.
 func (s *Server) SeedDemo() Demo {
 	base := time.Date(2025, 1, 6, 8, 0, 0, 0, time.UTC)
 	people := []struct{ first, last string }{
@@ -46,9 +54,11 @@ func (s *Server) SeedDemo() Demo {
 		d.Users = append(d.Users, s.AddUser(emails[i], p.first, p.last))
 	}
 	d.Groups = append(d.Groups,
-		s.AddGroup("IT Support", "First-line support for it-requests", d.Users[0].UserID, d.Users[1].UserID, d.Users[2].UserID),
-		s.AddGroup("Finance", "Invoice approvers", d.Users[3].UserID, d.Users[4].UserID),
+		s.AddGroup("IT Support", d.Users[0].UserID, d.Users[1].UserID, d.Users[2].UserID),
+		s.AddGroup("Finance", d.Users[3].UserID, d.Users[4].UserID),
+		s.AddDynamicGroup("Everyone at example.com", "example.com"),
 	)
+	s.seedDemoPeople(d)
 
 	s.Define(workflow.Tasks, DemoTasks, "Title", "Status")
 	statuses := []string{"Open", "In Progress", "Waiting", "Done"}
@@ -120,6 +130,8 @@ func (s *Server) SeedDemo() Demo {
 	s.mu.Unlock()
 	s.WatchGroup(workflow.Tasks, DemoTasks, "1", d.Groups[0])
 
+	d.Contents = append(d.Contents, s.seedDemoAttachment(base))
+
 	d.Lists = []string{
 		"/" + string(workflow.Tasks) + "/" + DemoTasks,
 		"/" + string(workflow.Apps) + "/" + DemoApps,
@@ -127,4 +139,36 @@ func (s *Server) SeedDemo() Demo {
 		"/" + string(workflow.Transactions) + "/" + DemoTransactions,
 	}
 	return d
+}
+
+// seedDemoPeople gives the demo users job titles and the Finance group
+// its approver and data-access flags.
+func (s *Server) seedDemoPeople(d Demo) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	titles := []string{"Service Desk Lead", "Support Engineer", "Network Engineer", "Accountant", "Controller"}
+	for i, a := range d.Users {
+		s.st.usersByID[a.UserID].jobTitle = titles[i%len(titles)]
+	}
+	fin := s.st.groupsByID[d.Groups[1]]
+	fin.flags.Approver, fin.flags.DataAccess, fin.flags.Mentionable = true, true, false
+}
+
+// seedDemoAttachment attaches a small, processed text file to task 1, so
+// that its download route has something to serve, and returns its
+// contentUrl.
+func (s *Server) seedDemoAttachment(at time.Time) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.st.record(workflow.Tasks, DemoTasks, "1")
+	content := []byte("Printer on floor 3 jams on duplex jobs.\n")
+	sum := sha256.Sum256(content)
+	a := &attachment{
+		id: s.st.next.id("a", &s.st.next.attachment), name: "notes.txt", description: "First analysis",
+		mediaType: "text/plain; charset=utf-8", size: int64(len(content)), sha256: hex.EncodeToString(sum[:]),
+		state: StateValid, createdAt: at, rec: rec, content: content, kept: true,
+	}
+	s.st.attachments[a.id] = a
+	rec.attachments = append(rec.attachments, a)
+	return a.contentURL()
 }

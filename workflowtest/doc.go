@@ -20,9 +20,9 @@
 // membership. On top of that the test controls the clock (WithClock,
 // Advance), per-user permissions (Deny, DenyAdmin), a rate limit
 // (WithRateLimit), attachment processing (WithAttachmentPolicy,
-// SetAttachmentState), injected faults (Inject) and reads what happened
-// (Requests, Records, Attachments, Watchers, Comments, Related, Members,
-// Users, Attribution). cmd/workflow-fake serves the same thing on a port.
+// SetAttachmentState, a Fault with ProcessingError), injected faults
+// (Inject) and reads what happened (Requests, Records, Attachments,
+// Watchers, Comments, Related, Members, Group, Users, Attribution). cmd/workflow-fake serves the same thing on a port.
 //
 // There is no package-level state: every server is independent, so
 // parallel tests each get their own. A server is safe for concurrent
@@ -132,25 +132,37 @@
 //     without a body (404 when not related). The related-items list takes
 //     the paging parameters of the record list although the service
 //     publishes none for it.
-//   - Attachments: the specification's fields plus "url" for links. An
+//   - Attachments: the service's Attachment {"id", "name", "description",
+//     "mediaType", "size", "state", "createdAt", "contentUrl",
+//     "viewState"}; viewState is always "PRIVATE", contentUrl the path of
+//     the download route (/v1/{recordType}/{alias}/{id}/attachments/
+//     {attachmentId}/content). GET .../attachments is a bare array. An
 //     upload must be multipart/form-data with one "file" part carrying a
 //     file name, and may have a "description" part (at most 64 KiB); other
 //     parts are ignored (at most 1 MiB in all). An empty file, or no file,
 //     is 400 ("invalid file"); more than 250 MB (read as 250,000,000
 //     bytes, like the SDK) is 413, and the rest of the body is read and
 //     dropped, up to 1 GiB, so that the client sees the answer. The
-//     content is counted and hashed (SHA-256), never kept. The media type
-//     is the part's Content-Type, or guessed from the file name's
-//     extension when that is absent or application/octet-stream. The 202
-//     answer says "processing"; the final state is "ready" (or "failed"
-//     when AttachmentPolicy.FinalState says so), reached per the policy:
-//     immediately (the default: the next read shows it), after N GETs of
-//     the attachment (listing does not count), after a duration on the
-//     server's clock, or by hand. Links: POST .../url-links with {"url",
-//     "name", "description"} (url absolute http or https, name defaulting
-//     to the url), answered 201, state "ready", mediaType
-//     "text/uri-list", size 0. DELETE answers 204. Ids are "a1", "a2", ...
-//     and an attachment is found only under its own record.
+//     content is counted and hashed (SHA-256) as it streams, and kept up
+//     to WithStoredContentLimit (16 MiB by default) for the download
+//     route. The media type is the part's Content-Type, or guessed from
+//     the file name's extension when that is absent or
+//     application/octet-stream. The 202 answer carries the attachment in
+//     state "PROCESSING"; the final state is "VALID" (or "ERROR" when
+//     AttachmentPolicy.FinalState says so, or a Fault with
+//     ProcessingError hit the upload), reached per the policy: immediately
+//     (the default: the next read shows it), after N GETs of the
+//     attachment (listing does not count), after a duration on the
+//     server's clock, or by hand. GET .../{attachmentId}/content answers
+//     200 with the bytes, their media type as Content-Type, their length
+//     and Content-Disposition: attachment; filename=...; 409 while the
+//     attachment is not VALID, 501 when its bytes were over the stored
+//     limit, 404 for a link. Links: POST .../url-links with {"url",
+//     "description"} (url absolute http or https), answered 201 with the
+//     same two members; the link is listed as an attachment named by its
+//     url, state "VALID", mediaType "text/uri-list", size 0. DELETE
+//     answers 200 with no body. Ids are "a1", "a2", ... and an attachment
+//     is found only under its own record.
 //   - Watchers: {"id", "target"}, the target {"type": "User", "id",
 //     "email", "firstName", "lastName"} or {"type": "Group", "id",
 //     "name"}; watch ids are UUIDs "a0000000-0000-4000-8000-<n>". POST
@@ -170,23 +182,39 @@
 //     SeedDemo's comment has source "WEB".
 //
 // Users and groups:
-//   - User: {"id", "email", "firstName", "lastName", "active",
-//     "createdAt", "updatedAt"}; ids "u1" (the default user), "u2", ...
-//     POST /users takes {"email", "firstName", "lastName"}: the email must
-//     look like one and be unique ignoring case (400), answered 201.
-//     POST /users/{id}/deactivate answers 200 with the user, also when it
-//     was already inactive; from then on its tokens get 401 and its
-//     credentials are refused. Users created through the API have no
-//     credentials; AddUser creates users with credentials.
-//   - Group: {"id", "name", "description"}; ids "g1", "g2", ... Groups are
-//     created with AddGroup only (the API has no route for it). POST and
-//     DELETE /groups/{id}/users take {"userIds": [...]} and answer 204;
-//     adding a member twice or removing a non-member changes nothing; an
-//     empty list or an unknown user is 400.
-//   - GET /users, /groups and /groups/{id}/users are paged exactly like
-//     the record list (same parameters, cursors, filter and answer shape),
-//     their items being the objects above with every field as a string
-//     for filtering ("active" is "true" or "false").
+//   - User: {"id", "email", "firstName", "lastName", "status",
+//     "jobTitle"}, status "ACTIVE" or "INACTIVE"; ids "u1" (the default
+//     user), "u2", ... (short handles, not the service's UUIDs). POST
+//     /users takes {"email", "firstName", "lastName", "jobTitle",
+//     "neverNotify"}: the first three are required (400 naming the
+//     missing one), the email must be a bare address as net/mail parses
+//     it and unique ignoring case (400); answered 201. neverNotify is
+//     recorded (User.NeverNotify). POST /users/{id}/deactivate answers 200
+//     with the user, also when it was already inactive; from then on its
+//     tokens get 401 and its credentials are refused. Users created
+//     through the API have no credentials; AddUser creates users with
+//     credentials.
+//   - Group: {"id", "name", "assignable", "watchable", "mentionable",
+//     "managed", "dynamic", "domains": [{"id", "domain"}]}; ids "g1",
+//     "g2", ..., domain ids "d1", "d2", ... POST /groups (201) and PUT
+//     /groups/{id} (200) take the service's GroupRequest {"name",
+//     "assignable", "watchable", "mentionable", "approver", "dynamic",
+//     "dataAccess", "hidden", "tags", "userIds", "domains"} and answer
+//     with the group. A create needs a name; a PUT changes what its body
+//     sends and keeps the rest. userIds are for groups that are not
+//     dynamic, domains for dynamic ones (400 otherwise); making a group
+//     dynamic drops its members, and the reverse its domains. AddGroup
+//     and AddDynamicGroup create groups directly. POST /groups/{id}/users
+//     answers 201 and DELETE 200, both with no body, taking
+//     {"userIds": [...]}; adding a member twice or removing a non-member
+//     changes nothing; an empty list, an unknown user, or a dynamic group
+//     is 400.
+//   - GET /users, /groups and /groups/{id}/users are paged like the record
+//     list (same parameters and cursors), answering the service's
+//     Paged<X>: {"items": [X], "total", "paging"}, the objects themselves
+//     without a per-item cursor. Only /users takes a filter (on the
+//     members of the user object, as strings); a filter on the other two
+//     is 400.
 //
 // Bodies and times:
 //   - JSON request bodies may be at most 10 MiB; a Content-Type, when

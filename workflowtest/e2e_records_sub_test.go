@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,10 +41,39 @@ func TestE2EAttachments(t *testing.T) {
 	assert.Equal(t, hex.EncodeToString(sum[:]), info[0].SHA256, "the fake received the exact bytes")
 	assert.Equal(t, att.MediaType, info[0].MediaType)
 
+	assert.Equal(t, "/v1/tasks/it-requests/1/attachments/"+att.ID+"/content", att.ContentURL)
+	assert.Equal(t, "PRIVATE", att.ViewState)
 	done, err := c.Attachments.WaitProcessed(ctx, workflow.Tasks, "it-requests", "1", att.ID,
-		workflow.PollInterval(time.Millisecond, time.Millisecond))
+		&workflow.WaitOptions{PollInterval: time.Millisecond, MaxPollInterval: time.Millisecond})
 	require.NoError(t, err)
-	assert.Equal(t, workflow.AttachmentState(workflowtest.StateReady), done.State)
+	assert.Equal(t, workflow.AttachmentValid, done.State)
+	assert.True(t, done.State.IsReady())
+
+	// The content comes back as uploaded, by id and by contentUrl.
+	dl, err := c.Attachments.Download(ctx, workflow.Tasks, "it-requests", "1", att.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "q3.csv", dl.Name)
+	assert.Equal(t, info[0].MediaType, dl.MediaType)
+	assert.Equal(t, int64(len(content)), dl.Size)
+	var got bytes.Buffer
+	var last int64
+	n, err := dl.SaveTo(&got, func(written, total int64) {
+		assert.Greater(t, written, last, "progress only grows")
+		assert.Equal(t, int64(len(content)), total)
+		last = written
+	})
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(content)), n)
+	assert.Equal(t, int64(len(content)), last)
+	assert.Equal(t, content, got.Bytes())
+	dl, err = c.Attachments.DownloadAttachment(ctx, workflow.Tasks, "it-requests", "1", done)
+	require.NoError(t, err)
+	saved := filepath.Join(t.TempDir(), "q3-copy.csv")
+	_, err = dl.SaveFile(saved, nil)
+	require.NoError(t, err)
+	onDisk, err := os.ReadFile(saved)
+	require.NoError(t, err)
+	assert.Equal(t, content, onDisk)
 
 	// UploadFile from disk.
 	path := filepath.Join(t.TempDir(), "notes.txt")
@@ -53,21 +83,71 @@ func TestE2EAttachments(t *testing.T) {
 	assert.Equal(t, "notes.txt", att2.Name)
 	assert.Equal(t, int64(5), att2.Size)
 
-	link, err := c.Attachments.AddLink(ctx, workflow.Tasks, "it-requests", "1", workflow.Link{URL: "https://example.com/spec", Name: "Spec"})
-	require.NoError(t, err)
-	assert.Equal(t, "https://example.com/spec", link.URL)
-	assert.Equal(t, "text/uri-list", link.MediaType)
-
 	list, err := c.Attachments.List(ctx, workflow.Tasks, "it-requests", "1")
 	require.NoError(t, err)
-	require.Len(t, list, 3)
-	assert.Equal(t, []string{att.ID, att2.ID, link.ID}, []string{list[0].ID, list[1].ID, list[2].ID})
+	require.Len(t, list, 2)
+	assert.Equal(t, []string{att.ID, att2.ID}, []string{list[0].ID, list[1].ID})
 
 	require.NoError(t, c.Attachments.Delete(ctx, workflow.Tasks, "it-requests", "1", att2.ID))
 	_, err = c.Attachments.Get(ctx, workflow.Tasks, "it-requests", "1", att2.ID)
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 	_, err = c.Attachments.Upload(ctx, workflow.Tasks, "it-requests", "404", "x.txt", bytes.NewReader([]byte("x")), nil)
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
+}
+
+// TestE2EAttachmentProcessingFails: an upload the fault makes fail ends
+// WaitProcessed with ErrAttachmentFailed and has no content to download;
+// the next upload is processed as usual.
+func TestE2EAttachmentProcessingFails(t *testing.T) {
+	srv := workflowtest.Start(t)
+	seed(srv, 1)
+	c := srv.Client()
+	ctx := t.Context()
+	srv.Inject(workflowtest.Fault{Route: "POST /v1/{recordType}/{alias}/{id}/attachments", Count: 1, ProcessingError: true})
+	wait := &workflow.WaitOptions{PollInterval: time.Millisecond}
+
+	bad, err := c.Attachments.Upload(ctx, workflow.Tasks, "it-requests", "1", "bad.bin", strings.NewReader("xyz"), nil)
+	require.NoError(t, err)
+	assert.True(t, bad.State.IsProcessing())
+	got, err := c.Attachments.WaitProcessed(ctx, workflow.Tasks, "it-requests", "1", bad.ID, wait)
+	require.ErrorIs(t, err, workflow.ErrAttachmentFailed)
+	require.NotNil(t, got)
+	assert.True(t, got.State.IsFailed())
+	_, err = c.Attachments.Download(ctx, workflow.Tasks, "it-requests", "1", bad.ID)
+	var apiErr *workflow.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 409, apiErr.StatusCode)
+
+	good, err := c.Attachments.Upload(ctx, workflow.Tasks, "it-requests", "1", "good.bin", strings.NewReader("abc"), nil)
+	require.NoError(t, err)
+	got, err = c.Attachments.WaitProcessed(ctx, workflow.Tasks, "it-requests", "1", good.ID, wait)
+	require.NoError(t, err)
+	assert.True(t, got.State.IsReady())
+}
+
+// TestE2EWaitProcessedOnServerClock: with ReadyAfter on a clock the test
+// moves, the attachment stays PROCESSING until the clock passes the delay;
+// no test timing is involved.
+func TestE2EWaitProcessedOnServerClock(t *testing.T) {
+	start := time.Date(2026, 2, 3, 10, 30, 0, 0, time.UTC)
+	srv := workflowtest.Start(t, workflowtest.WithClock(func() time.Time { return start }),
+		workflowtest.WithAttachmentPolicy(workflowtest.ReadyAfter(time.Minute)))
+	seed(srv, 1)
+	c := srv.Client()
+	ctx := t.Context()
+	att, err := c.Attachments.Upload(ctx, workflow.Tasks, "it-requests", "1", "a.txt", strings.NewReader("a"), nil)
+	require.NoError(t, err)
+	again, err := c.Attachments.Get(ctx, workflow.Tasks, "it-requests", "1", att.ID)
+	require.NoError(t, err)
+	assert.Equal(t, workflow.AttachmentProcessing, again.State)
+	assert.Equal(t, start, again.CreatedAt)
+	_, err = c.Attachments.Download(ctx, workflow.Tasks, "it-requests", "1", att.ID)
+	assert.Error(t, err, "no content while processing")
+
+	srv.Advance(time.Minute)
+	done, err := c.Attachments.WaitProcessed(ctx, workflow.Tasks, "it-requests", "1", att.ID, nil)
+	require.NoError(t, err)
+	assert.Equal(t, workflow.AttachmentValid, done.State)
 }
 
 func TestE2EUploadTooLarge(t *testing.T) {
@@ -144,7 +224,7 @@ func TestE2EWatchers(t *testing.T) {
 	srv := workflowtest.Start(t)
 	seed(srv, 1)
 	bob := srv.AddUser("bob@example.com", "Bob", "Builder")
-	ops := srv.AddGroup("Ops", "", bob.UserID)
+	ops := srv.AddGroup("Ops", bob.UserID)
 	c := srv.Client()
 	ctx := t.Context()
 

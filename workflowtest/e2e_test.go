@@ -228,7 +228,8 @@ func TestE2EDeactivatedUser(t *testing.T) {
 
 	u, err := srv.Client().Users.Deactivate(ctx, acct.UserID)
 	require.NoError(t, err)
-	assert.False(t, u.Active)
+	assert.Equal(t, workflow.UserInactive, u.Status)
+	assert.False(t, u.Active())
 	_, err = bob.Records.Get(ctx, workflow.Tasks, "it-requests", "1")
 	assert.ErrorIs(t, err, workflow.ErrUnauthorized)
 }
@@ -301,41 +302,71 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	c := srv.Client()
 	ctx := t.Context()
 
-	u, err := c.Users.Create(ctx, workflow.NewUser{Email: "new@example.com", FirstName: "New", LastName: "Person"})
+	u, err := c.Users.Create(ctx, workflow.NewUser{
+		Email: "new@example.com", FirstName: "New", LastName: "Person", JobTitle: "Clerk", NeverNotify: true,
+	})
 	require.NoError(t, err)
 	assert.Equal(t, "u2", u.ID)
-	assert.True(t, u.Active)
-	assert.False(t, u.CreatedAt.IsZero())
+	assert.True(t, u.Active())
+	assert.Equal(t, "Clerk", u.JobTitle)
+	assert.True(t, srv.Users()[1].NeverNotify)
 
 	got, err := c.Users.Get(ctx, "u2")
 	require.NoError(t, err)
-	assert.Equal(t, "new@example.com", got.Email)
+	assert.Equal(t, *u, *got)
 	assert.Empty(t, got.Extra, "the SDK models every field the fake sends")
 
 	for i := range 5 {
 		srv.AddUser(fmt.Sprintf("user%d@example.com", i), "User", strconv.Itoa(i))
 	}
+	srv.DeactivateUser("u4")
 	var ids []string
 	for u, err := range c.Users.All(ctx, &workflow.ListOptions{First: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, u.ID)
 	}
 	assert.Equal(t, []string{"u1", "u2", "u3", "u4", "u5", "u6", "u7"}, ids)
+	ids = nil
+	for u, err := range c.Users.All(ctx, &workflow.ListOptions{Last: 3}) {
+		require.NoError(t, err)
+		ids = append(ids, u.ID)
+	}
+	assert.Equal(t, []string{"u7", "u6", "u5", "u4", "u3", "u2", "u1"}, ids, "backward from the end")
+	inactive, err := c.Users.List(ctx, &workflow.ListOptions{Filter: rsql.Field("status").Eq("INACTIVE")})
+	require.NoError(t, err)
+	require.Len(t, inactive.Items, 1)
+	assert.Equal(t, "u4", inactive.Items[0].ID)
+	assert.False(t, inactive.Items[0].Active())
 
 	_, err = c.Users.Get(ctx, "u99")
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 
-	gid := srv.AddGroup("Support", "first line", "u1")
+	gid := srv.AddGroup("Support", "u1")
 	g, err := c.Groups.Get(ctx, gid)
 	require.NoError(t, err)
-	assert.Equal(t, "Support", g.Name)
-	assert.Equal(t, "first line", g.Description)
+	assert.Equal(t, workflow.Group{ID: gid, Name: "Support", Assignable: true, Watchable: true, Mentionable: true, Domains: []workflow.GroupDomain{}}, *g)
 	gp, err := c.Groups.List(ctx, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, gp.Total)
+	srv.AddGroup("Ops")
+	srv.AddDynamicGroup("All", "example.com")
+	var sizes []int
+	var names []string
+	for p, err := range c.Groups.Pages(ctx, &workflow.ListOptions{Last: 2}) {
+		require.NoError(t, err)
+		sizes = append(sizes, len(p.Items))
+		for _, g := range p.Items {
+			names = append(names, g.Name)
+		}
+	}
+	assert.Equal(t, []int{2, 1}, sizes)
+	assert.Equal(t, []string{"Ops", "All", "Support"}, names, "pages from the end, each in the service's order")
+	_, err = c.Groups.List(ctx, &workflow.ListOptions{Filter: rsql.Field("name").Eq("Support")})
+	var ve *workflow.ValidationError
+	require.ErrorAs(t, err, &ve)
 
-	require.NoError(t, c.Groups.AddUsers(ctx, gid, "u3", "u4"))
-	require.NoError(t, c.Groups.RemoveUsers(ctx, gid, "u1"))
+	require.NoError(t, c.Groups.AddUsers(ctx, gid, []string{"u3", "u4"}))
+	require.NoError(t, c.Groups.RemoveUsers(ctx, gid, []string{"u1"}))
 	assert.Equal(t, []string{"u3", "u4"}, srv.Members(gid))
 	var members []string
 	for u, err := range c.Groups.AllUsers(ctx, gid, &workflow.ListOptions{First: 1}) {
@@ -343,11 +374,34 @@ func TestE2EUsersAndGroups(t *testing.T) {
 		members = append(members, u.Email)
 	}
 	assert.Equal(t, []string{"user0@example.com", "user1@example.com"}, members)
+	page, err := c.Groups.ListUsers(ctx, gid, &workflow.ListOptions{Last: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "u4", page.Items[0].ID)
+	assert.True(t, page.Paging.HasPreviousPage)
 
-	err = c.Groups.AddUsers(ctx, gid, "u404")
+	err = c.Groups.AddUsers(ctx, gid, []string{"u404"})
 	var apiErr *workflow.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 400, apiErr.StatusCode)
+
+	// Create and update.
+	ng, err := c.Groups.Create(ctx, workflow.GroupRequest{
+		Name: "Approvers", Approver: new(true), Assignable: new(true), Tags: []string{"finance"}, UserIDs: []string{"u2"},
+	})
+	require.NoError(t, err)
+	require.NotNil(t, ng)
+	assert.Equal(t, "Approvers", ng.Name)
+	assert.True(t, ng.Assignable)
+	info, _ := srv.Group(ng.ID)
+	assert.Equal(t, workflowtest.GroupFlags{Assignable: true, Approver: true}, info.Flags)
+	assert.Equal(t, []string{"u2"}, info.Members)
+	ug, err := c.Groups.Update(ctx, ng.ID, workflow.GroupRequest{Assignable: new(false), Dynamic: new(true), Domains: []string{"example.com"}})
+	require.NoError(t, err)
+	assert.False(t, ug.Assignable)
+	assert.True(t, ug.Dynamic)
+	require.Len(t, ug.Domains, 1)
+	assert.Equal(t, "example.com", ug.Domains[0].Domain)
+	assert.NotEmpty(t, ug.Domains[0].ID)
 
 	acct := srv.AddUser("limited@example.com", "L", "L")
 	srv.DenyAdmin(acct.UserID)

@@ -43,8 +43,11 @@ import (
 // status, a Retry-After of RetryAfter if set, and the usual error body
 // (the request is not handled); or Malformed with a Status answers that
 // status with a truncated JSON body; Malformed alone lets the request be
-// handled and cuts its JSON answer in half. A Delay alone only slows the
-// request down. Drop and DropAfter cannot be combined with each other,
+// handled and cuts its JSON answer in half; ProcessingError (on the
+// file-upload route) lets the upload be handled and answered 202
+// PROCESSING as usual, and makes its processing end in ERROR instead of
+// VALID, when the attachment policy moves it on. A Delay alone only slows
+// the request down. Drop and DropAfter cannot be combined with each other,
 // with Status or with Malformed. A request that meets Drop or DropAfter is
 // logged with Status 0 (see RequestRecord), and before its connection is
 // closed, so Requests already holds it when the client sees the error.
@@ -64,6 +67,10 @@ type Fault struct {
 	Drop        bool
 	DropAfter   bool
 	Malformed   bool
+	// ProcessingError makes an upload's processing end in ERROR (see
+	// above). It cannot be combined with Drop, DropAfter, Status or
+	// Malformed.
+	ProcessingError bool
 }
 
 // Injection is an injected fault.
@@ -84,8 +91,10 @@ func (s *Server) Inject(f Fault) *Injection {
 	method, pattern, err := parseRoute(f.Route)
 	switch {
 	case err != nil:
-	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed:
-		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter or Malformed)")
+	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed && !f.ProcessingError:
+		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter, Malformed or ProcessingError)")
+	case f.ProcessingError && (f.Drop || f.DropAfter || f.Status != 0 || f.Malformed):
+		err = errors.New("fault: ProcessingError cannot be combined with Drop, DropAfter, Status or Malformed")
 	case f.DropAfter && (f.Drop || f.Status != 0 || f.Malformed):
 		err = errors.New("fault: DropAfter cannot be combined with Drop, Status or Malformed")
 	case f.Drop && (f.Status != 0 || f.Malformed):
@@ -269,6 +278,7 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		s.write(sw, resp)
 		return true
 	}
+	rq.processingError = f.ProcessingError
 	return false
 }
 

@@ -386,7 +386,7 @@ func TestReset(t *testing.T) {
 	a := newAPI(t)
 	seedTasks(a.srv, 3)
 	acct := a.srv.AddUser("x@example.com", "X", "X")
-	a.srv.AddGroup("g", "")
+	a.srv.AddGroup("g")
 	a.srv.Reset()
 	assert.Nil(t, a.srv.Records(workflow.Tasks, "it"))
 	assert.Len(t, a.srv.Users(), 1)

@@ -182,7 +182,7 @@ func TestWatchers(t *testing.T) {
 	bob := a.srv.AddUser("bob@example.com", "Bob", "Builder")
 	eve := a.srv.AddUser("eve@example.com", "Eve", "E")
 	a.srv.Deny(eve.UserID, workflow.Tasks, "it")
-	g := a.srv.AddGroup("Ops", "", bob.UserID)
+	g := a.srv.AddGroup("Ops", bob.UserID)
 
 	users := func(list ...string) map[string][]string { return map[string][]string{"users": list} }
 	requireNoBody(t, a.do(http.MethodPost, "/tasks/it/1/watchers", users("bob@example.com", DefaultUserEmail)), http.StatusCreated)

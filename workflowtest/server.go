@@ -81,6 +81,7 @@ type config struct {
 	logLimit    int
 	logger      *slog.Logger
 	maxDrainOut int64
+	maxStored   int64
 }
 
 // Option configures a Server.
@@ -147,6 +148,18 @@ func WithMaxUploadSize(n int64) Option {
 	}
 }
 
+// WithStoredContentLimit sets how many bytes of an uploaded file the
+// server keeps for the download route (DefaultStoredContentLimit by
+// default). A larger file is accepted, counted and hashed as usual, but
+// its download is answered 501. Zero keeps no content.
+func WithStoredContentLimit(n int64) Option {
+	return func(c *config) {
+		if n >= 0 {
+			c.maxStored = n
+		}
+	}
+}
+
 // WithSeed seeds the random source that decides probabilistic faults, so
 // a run can be repeated exactly (the default seed is 1).
 func WithSeed(seed uint64) Option {
@@ -183,6 +196,7 @@ func NewServer(opts ...Option) *Server {
 		seed:        1,
 		logLimit:    defaultRequestLogLimit,
 		maxDrainOut: 1 << 30,
+		maxStored:   DefaultStoredContentLimit,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -319,6 +333,9 @@ type request struct {
 	filter     rsql.Expr
 	filterText string
 	fault      bool
+	// processingError: an injected fault makes this upload's processing
+	// end in ERROR.
+	processingError bool
 }
 
 // response is what a handler answers: a status and a body encoded as

@@ -36,6 +36,7 @@ type counters struct {
 	record     uint64
 	user       uint64
 	group      uint64
+	domain     uint64
 	attachment uint64
 	comment    uint64
 	token      uint64
@@ -105,7 +106,9 @@ var routes = []route{
 	r(http.MethodGet, "/users/{userId}", (*Server).getUser),
 	r(http.MethodPost, "/users/{userId}/deactivate", (*Server).deactivateUser),
 	r(http.MethodGet, "/groups", (*Server).listGroups),
+	r(http.MethodPost, "/groups", (*Server).createGroup),
 	r(http.MethodGet, "/groups/{groupId}", (*Server).getGroup),
+	r(http.MethodPut, "/groups/{groupId}", (*Server).updateGroup),
 	r(http.MethodGet, "/groups/{groupId}/users", (*Server).listGroupUsers),
 	r(http.MethodPost, "/groups/{groupId}/users", (*Server).addGroupUsers),
 	r(http.MethodDelete, "/groups/{groupId}/users", (*Server).removeGroupUsers),
@@ -122,6 +125,7 @@ var routes = []route{
 	r(http.MethodPost, recordBase+"/attachments", (*Server).uploadAttachment),
 	r(http.MethodGet, recordBase+"/attachments/{attachmentId}", (*Server).getAttachment),
 	r(http.MethodDelete, recordBase+"/attachments/{attachmentId}", (*Server).deleteAttachment),
+	r(http.MethodGet, recordBase+"/attachments/{attachmentId}/content", (*Server).downloadAttachment),
 	r(http.MethodGet, recordBase+"/watchers", (*Server).listWatchers),
 	r(http.MethodPost, recordBase+"/watchers", (*Server).addWatchers),
 	r(http.MethodDelete, recordBase+"/watchers", (*Server).removeWatchers),
@@ -176,8 +180,11 @@ type user struct {
 	firstName string
 	lastName  string
 	active    bool
-	createdAt time.Time
-	updatedAt time.Time
+	jobTitle  string
+	// neverNotify is what the create asked for (no welcome e-mail).
+	neverNotify bool
+	createdAt   time.Time
+	updatedAt   time.Time
 }
 
 // credential is an API access token's client id and secret.

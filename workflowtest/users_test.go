@@ -12,12 +12,14 @@ import (
 
 func TestUsers(t *testing.T) {
 	a := newAPI(t, WithClock(fixedClock()))
-	res := a.do(http.MethodPost, "/users", map[string]string{"email": "new@example.com", "firstName": "New", "lastName": "Person"})
+	res := a.do(http.MethodPost, "/users", map[string]any{
+		"email": "new@example.com", "firstName": "New", "lastName": "Person", "jobTitle": "Clerk", "neverNotify": true,
+	})
 	require.Equal(t, http.StatusCreated, res.status, "%s", res.body)
+	assert.JSONEq(t, `{"id":"u2","email":"new@example.com","firstName":"New","lastName":"Person","status":"ACTIVE","jobTitle":"Clerk"}`, string(res.body))
 	var u userJSON
 	res.decode(&u)
-	assert.Equal(t, userJSON{ID: "u2", Email: "new@example.com", FirstName: "New", LastName: "Person", Active: true,
-		CreatedAt: "2024-03-01T09:00:00.000Z", UpdatedAt: "2024-03-01T09:00:00.000Z"}, u)
+	assert.True(t, a.srv.Users()[1].NeverNotify)
 
 	res = a.get("/users/u2")
 	require.Equal(t, http.StatusOK, res.status)
@@ -29,20 +31,25 @@ func TestUsers(t *testing.T) {
 	res = a.do(http.MethodPost, "/users/u2/deactivate", nil)
 	require.Equal(t, http.StatusOK, res.status)
 	res.decode(&got)
-	assert.False(t, got.Active)
-	assert.Equal(t, "2024-03-01T10:00:00.000Z", got.UpdatedAt)
+	assert.Equal(t, "INACTIVE", got.Status)
 	res = a.do(http.MethodPost, "/users/u2/deactivate", nil)
 	require.Equal(t, http.StatusOK, res.status, "deactivating twice is fine")
 	assert.False(t, a.srv.Users()[1].Active)
 
-	for _, body := range []any{
-		map[string]string{"email": "NEW@example.com"},
-		map[string]string{"email": "not-an-email"},
-		map[string]string{"email": ""},
-		map[string]string{"email": "x@example.com", "role": "admin"},
-		[]byte(`[]`),
+	for _, tc := range []struct {
+		body any
+		want string
+	}{
+		{map[string]string{"email": "NEW@example.com", "firstName": "N", "lastName": "P"}, "already exists"},
+		{map[string]string{"email": "not-an-email", "firstName": "N", "lastName": "P"}, "email"},
+		{map[string]string{"email": "Ann <ann@example.com>", "firstName": "N", "lastName": "P"}, "email"},
+		{map[string]string{"email": "", "firstName": "N", "lastName": "P"}, "email is required"},
+		{map[string]string{"email": "x@example.com", "lastName": "P"}, "firstName is required"},
+		{map[string]string{"email": "x@example.com", "firstName": "N"}, "lastName is required"},
+		{map[string]string{"email": "x@example.com", "firstName": "N", "lastName": "P", "role": "admin"}, "role"},
+		{[]byte(`[]`), ""},
 	} {
-		expectError(t, a.do(http.MethodPost, "/users", body), 400)
+		assert.Contains(t, expectError(t, a.do(http.MethodPost, "/users", tc.body), 400), tc.want)
 	}
 	expectError(t, a.get("/users/u9"), 404)
 	expectError(t, a.do(http.MethodPost, "/users/u9/deactivate", nil), 404)
@@ -61,12 +68,10 @@ func TestUsers(t *testing.T) {
 	expectError(t, b.do(http.MethodPost, "/users/u1/deactivate", nil), 401)
 }
 
-// userList is a decoded paged list of users.
+// userList is a decoded Paged<User>: the users themselves, no per-item
+// cursor.
 type userList struct {
-	Items []struct {
-		Data   userJSON `json:"data"`
-		Cursor string   `json:"cursor"`
-	} `json:"items"`
+	Items  []userJSON   `json:"items"`
 	Total  int          `json:"total"`
 	Paging pagingStatus `json:"paging"`
 }
@@ -74,7 +79,7 @@ type userList struct {
 func (l *userList) ids() []string {
 	var out []string
 	for _, it := range l.Items {
-		out = append(out, it.Data.ID)
+		out = append(out, it.ID)
 	}
 	return out
 }
@@ -103,7 +108,7 @@ func TestListUsersPaged(t *testing.T) {
 	l = a.users("/users", url.Values{"last": {"2"}})
 	assert.Equal(t, []string{"u4", "u5"}, l.ids())
 	assert.True(t, l.Paging.HasPreviousPage)
-	l = a.users("/users", url.Values{"filter": {"active==false"}})
+	l = a.users("/users", url.Values{"filter": {"status==INACTIVE"}})
 	assert.Equal(t, []string{"u3"}, l.ids())
 	l = a.users("/users", url.Values{"filter": {"email=lki=MIN@,email==e@example.com"}})
 	assert.Equal(t, []string{"u1", "u5"}, l.ids(), "admin@example.com and e@example.com")
@@ -117,46 +122,56 @@ func TestGroups(t *testing.T) {
 	a := newAPI(t)
 	bob := a.srv.AddUser("bob@example.com", "Bob", "B")
 	carol := a.srv.AddUser("carol@example.com", "Carol", "C")
-	g1 := a.srv.AddGroup("Support", "first line", "u1", bob.UserID)
-	g2 := a.srv.AddGroup("Ops", "")
-	assert.Equal(t, []string{"g1", "g2"}, []string{g1, g2})
-	assert.Panics(t, func() { a.srv.AddGroup("x", "", "u99") })
+	g1 := a.srv.AddGroup("Support", "u1", bob.UserID)
+	g2 := a.srv.AddGroup("Ops")
+	g3 := a.srv.AddDynamicGroup("Everyone", "example.com")
+	assert.Equal(t, []string{"g1", "g2", "g3"}, []string{g1, g2, g3})
+	assert.Panics(t, func() { a.srv.AddGroup("x", "u99") })
 
 	res := a.get("/groups/g1")
 	require.Equal(t, http.StatusOK, res.status)
-	var g groupJSON
-	res.decode(&g)
-	assert.Equal(t, groupJSON{ID: "g1", Name: "Support", Description: "first line"}, g)
+	assert.JSONEq(t, `{"id":"g1","name":"Support","assignable":true,"watchable":true,"mentionable":true,
+		"managed":false,"dynamic":false,"domains":[]}`, string(res.body))
+	res = a.get("/groups/g3")
+	assert.JSONEq(t, `{"id":"g3","name":"Everyone","assignable":false,"watchable":false,"mentionable":false,
+		"managed":true,"dynamic":true,"domains":[{"id":"d1","domain":"example.com"}]}`, string(res.body))
 
-	res = a.get("/groups")
+	res = a.get("/groups?first=2")
 	require.Equal(t, http.StatusOK, res.status)
 	var gl struct {
-		Items []struct {
-			Data   groupJSON `json:"data"`
-			Cursor string    `json:"cursor"`
-		} `json:"items"`
-		Total int `json:"total"`
+		Items  []groupJSON  `json:"items"`
+		Total  int          `json:"total"`
+		Paging pagingStatus `json:"paging"`
 	}
 	res.decode(&gl)
-	assert.Equal(t, 2, gl.Total)
-	assert.Equal(t, "Ops", gl.Items[1].Data.Name)
-	assert.NotEmpty(t, gl.Items[1].Cursor)
+	assert.Equal(t, 3, gl.Total)
+	assert.Equal(t, "Ops", gl.Items[1].Name)
+	assert.True(t, gl.Paging.HasNextPage)
+	res = a.get("/groups?after=" + gl.Paging.EndCursor)
+	res.decode(&gl)
+	assert.Equal(t, []groupJSON{{ID: "g3", Name: "Everyone", Managed: true, Dynamic: true, Domains: []domainJSON{{ID: "d1", Domain: "example.com"}}}}, gl.Items)
+	assert.Contains(t, expectError(t, a.get("/groups?filter=name==Ops"), 400), "no filter")
 
 	assert.Equal(t, []string{"u1", "u2"}, a.users("/groups/g1/users", nil).ids())
-	require.Equal(t, http.StatusNoContent, a.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {carol.UserID, "u1"}}).status)
+	add := a.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {carol.UserID, "u1"}})
+	require.Equal(t, http.StatusCreated, add.status)
+	assert.Empty(t, add.body)
 	assert.Equal(t, []string{"u1", "u2", "u3"}, a.srv.Members("g1"))
-	require.Equal(t, http.StatusNoContent, a.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u1"}}).status)
+	del := a.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u1"}})
+	require.Equal(t, http.StatusOK, del.status)
+	assert.Empty(t, del.body)
 	assert.Equal(t, []string{"u2", "u3"}, a.srv.Members("g1"))
 	l := a.users("/groups/g1/users", url.Values{"first": {"1"}})
 	assert.Equal(t, []string{"u2"}, l.ids())
 	assert.Equal(t, 2, l.Total)
 	assert.True(t, l.Paging.HasNextPage)
 	// A cursor stays valid when members are removed and added.
-	require.Equal(t, http.StatusNoContent, a.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}).status)
-	require.Equal(t, http.StatusNoContent, a.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {"u1"}}).status)
+	require.Equal(t, http.StatusOK, a.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}).status)
+	require.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {"u1"}}).status)
 	l = a.users("/groups/g1/users", url.Values{"after": {l.Paging.EndCursor}})
 	assert.Equal(t, []string{"u3", "u1"}, l.ids())
-	assert.Equal(t, 2, a.users("/groups/g1/users", url.Values{"filter": {"firstName=in=Carol:Default"}}).Total)
+	expectError(t, a.get("/groups/g1/users?filter=firstName==Carol"), 400)
+	assert.Contains(t, expectError(t, a.do(http.MethodPost, "/groups/g3/users", map[string][]string{"userIds": {"u1"}}), 400), "dynamic")
 
 	for _, m := range []string{http.MethodPost, http.MethodDelete} {
 		assert.Contains(t, expectError(t, a.do(m, "/groups/g1/users", map[string][]string{"userIds": {"u7"}}), 400), "u7")
@@ -172,10 +187,62 @@ func TestGroups(t *testing.T) {
 	expectError(t, b.get("/groups"), 403)
 	expectError(t, b.get("/groups/g1"), 403)
 	expectError(t, b.get("/groups/g1/users"), 403)
+	expectError(t, b.do(http.MethodPost, "/groups", map[string]any{"name": "x"}), 403)
+	expectError(t, b.do(http.MethodPut, "/groups/g1", map[string]any{"name": "x"}), 403)
 	expectError(t, b.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}), 403)
 	expectError(t, b.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}), 403)
 	n := &api{t: t, srv: a.srv}
 	expectError(t, n.get("/groups"), 401)
 	expectError(t, n.get("/groups/g1"), 401)
 	expectError(t, n.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}), 401)
+}
+
+func TestGroupsCreateUpdate(t *testing.T) {
+	a := newAPI(t)
+	bob := a.srv.AddUser("bob@example.com", "Bob", "B")
+	res := a.do(http.MethodPost, "/groups", map[string]any{
+		"name": "Approvers", "assignable": true, "approver": true, "hidden": false, "tags": []string{"finance"},
+		"userIds": []string{"u1", bob.UserID},
+	})
+	require.Equal(t, http.StatusCreated, res.status, "%s", res.body)
+	assert.JSONEq(t, `{"id":"g1","name":"Approvers","assignable":true,"watchable":false,"mentionable":false,
+		"managed":false,"dynamic":false,"domains":[]}`, string(res.body))
+	info, ok := a.srv.Group("g1")
+	require.True(t, ok)
+	assert.Equal(t, GroupInfo{ID: "g1", Name: "Approvers", Flags: GroupFlags{Assignable: true, Approver: true},
+		Tags: []string{"finance"}, Members: []string{"u1", "u2"}}, info)
+
+	// PUT changes what it sends and keeps the rest.
+	res = a.do(http.MethodPut, "/groups/g1", map[string]any{"watchable": true, "userIds": []string{bob.UserID}})
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	info, _ = a.srv.Group("g1")
+	assert.Equal(t, GroupInfo{ID: "g1", Name: "Approvers", Flags: GroupFlags{Assignable: true, Watchable: true, Approver: true},
+		Tags: []string{"finance"}, Members: []string{"u2"}}, info)
+
+	// Turning the group dynamic drops its members for domains.
+	res = a.do(http.MethodPut, "/groups/g1", map[string]any{"dynamic": true, "domains": []string{"example.com"}})
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	info, _ = a.srv.Group("g1")
+	assert.Equal(t, []string{"example.com"}, info.Domains)
+	assert.Empty(t, info.Members)
+
+	for _, tc := range []struct {
+		method, path string
+		body         any
+		status       int
+		want         string
+	}{
+		{http.MethodPost, "/groups", map[string]any{"assignable": true}, 400, "name is required"},
+		{http.MethodPost, "/groups", map[string]any{"name": " "}, 400, "blank"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "domains": []string{"a.com"}}, 400, "dynamic"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "dynamic": true, "userIds": []string{"u1"}}, 400, "not dynamic"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "userIds": []string{"u9"}}, 400, "u9"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "color": "red"}, 400, "color"},
+		{http.MethodPut, "/groups/g1", map[string]any{"userIds": []string{"u1"}}, 400, "not dynamic"},
+		{http.MethodPut, "/groups/g9", map[string]any{"name": "x"}, 404, "g9"},
+	} {
+		assert.Contains(t, expectError(t, a.do(tc.method, tc.path, tc.body), tc.status), tc.want, "%s %s %v", tc.method, tc.path, tc.body)
+	}
+	info, _ = a.srv.Group("g1")
+	assert.Equal(t, "Approvers", info.Name, "a refused PUT changes nothing")
 }

@@ -100,6 +100,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s (%s / %s)", u.UserID, u.ClientID, u.ClientSecret)
 	}
 	fmt.Fprintf(stdout, "\ngroups:        %v\n", demo.Groups)
+	for _, c := range demo.Contents {
+		fmt.Fprintf(stdout, "file content:  %s\n", c)
+	}
 	fmt.Fprintf(stdout, "for the Go SDK: WORKFLOW_CLIENT_ID=%s WORKFLOW_CLIENT_SECRET=%s WORKFLOW_BASE_URL=%s WORKFLOW_AUTH_URL=%s\n",
 		*clientID, *secret, srv.BaseURL(), srv.AuthURL())
 	fmt.Fprintf(stdout, "serving; stop with Ctrl+C\n")

@@ -95,6 +95,21 @@ func TestServeTokenAndList(t *testing.T) {
 	for _, it := range page.Items {
 		assert.Equal(t, "Open", it.Data["Status"])
 	}
+
+	// The demo attachment's content, at the printed path.
+	require.True(t, strings.HasPrefix(printed["file content"], "/v1/"), "%q", printed["file content"])
+	req, err = http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/v1")+printed["file content"], nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	resp, err = hc.Do(req)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "text/plain; charset=utf-8", resp.Header.Get("Content-Type"))
+	assert.Contains(t, resp.Header.Get("Content-Disposition"), "notes.txt")
+	assert.NotEmpty(t, body)
 	hc.CloseIdleConnections()
 
 	cancel()

@@ -116,7 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			notes = append(notes, fmt.Sprintf("! skip    %s: no user has this address", email))
 		case members[u.ID].ID != "":
 			keep[u.ID] = true
-		case !u.Active:
+		case !u.Active():
 			notes = append(notes, fmt.Sprintf("! skip    %s (%s): the user is deactivated", email, u.ID))
 		default:
 			adds = append(adds, u)
@@ -151,12 +151,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	for batch := range slices.Chunk(ids(adds), batchSize) {
-		if err := c.Groups.AddUsers(ctx, g.ID, batch...); err != nil {
+		if err := c.Groups.AddUsers(ctx, g.ID, batch); err != nil {
 			return err
 		}
 	}
 	for batch := range slices.Chunk(ids(removes), batchSize) {
-		if err := c.Groups.RemoveUsers(ctx, g.ID, batch...); err != nil {
+		if err := c.Groups.RemoveUsers(ctx, g.ID, batch); err != nil {
 			return err
 		}
 	}

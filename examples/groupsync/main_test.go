@@ -89,7 +89,7 @@ func TestApply(t *testing.T) {
 
 func TestApplyInBatches(t *testing.T) {
 	srv := workflowtest.Start(t)
-	g := srv.AddGroup("Everyone", "")
+	g := srv.AddGroup("Everyone")
 	var csv strings.Builder
 	csv.WriteString("email\n")
 	for i := range 250 {
@@ -109,8 +109,8 @@ func TestApplyInBatches(t *testing.T) {
 func TestErrors(t *testing.T) {
 	srv := workflowtest.Start(t)
 	srv.SeedDemo()
-	srv.AddGroup("Twins", "")
-	srv.AddGroup("Twins", "")
+	srv.AddGroup("Twins")
+	srv.AddGroup("Twins")
 	useAccount(t, srv)
 	good := writeCSV(t, "alice.anders@example.com\n")
 	tests := []struct {

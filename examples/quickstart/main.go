@@ -329,13 +329,13 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 	if err != nil {
 		return err
 	}
-	t.say("created user %s %s (active: %t)", grace.ID, grace.Email, grace.Active)
+	t.say("created user %s %s (status %s, active: %t)", grace.ID, grace.Email, grace.Status, grace.Active())
 	var support string
 	for g, err := range c.Groups.All(ctx, nil) {
 		if err != nil {
 			return err
 		}
-		members, err := c.Groups.Users(ctx, g.ID, &workflow.ListOptions{First: 1})
+		members, err := c.Groups.ListUsers(ctx, g.ID, &workflow.ListOptions{First: 1})
 		if err != nil {
 			return err
 		}
@@ -344,7 +344,7 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 			support = g.ID
 		}
 	}
-	if err := c.Groups.AddUsers(ctx, support, grace.ID); err != nil {
+	if err := c.Groups.AddUsers(ctx, support, []string{grace.ID}); err != nil {
 		return err
 	}
 	t.say("added %s to group %s; its members now:", grace.ID, support)
@@ -458,8 +458,8 @@ func (t *tour) iterate(pageSize int, all bool) error {
 	return nil
 }
 
-// upload attaches a small text file to record id and waits until the
-// service has processed it.
+// upload attaches a small text file to record id, waits until the
+// service has processed it, and downloads it again.
 func (t *tour) upload(id string) error {
 	t.heading("Upload a file and wait for processing")
 	content := "Printer 3F: toner cartridge TN-421, ordered from the usual supplier.\n"
@@ -471,11 +471,23 @@ func (t *tour) upload(id string) error {
 	t.say("uploaded %s (%d bytes, %s): %s", att.Name, att.Size, att.MediaType, att.State)
 	ctx, cancel := context.WithTimeout(t.ctx, 2*time.Minute)
 	defer cancel()
-	att, err = t.c.Attachments.WaitProcessed(ctx, t.rt, t.alias, id, att.ID, workflow.PollInterval(100*time.Millisecond, 2*time.Second))
+	att, err = t.c.Attachments.WaitProcessed(ctx, t.rt, t.alias, id, att.ID,
+		&workflow.WaitOptions{PollInterval: 100 * time.Millisecond, MaxPollInterval: 2 * time.Second})
+	if err != nil {
+		return err // matches workflow.ErrAttachmentFailed when processing failed
+	}
+	t.say("after WaitProcessed: %s", att.State)
+
+	dl, err := t.c.Attachments.DownloadAttachment(t.ctx, t.rt, t.alias, id, att)
 	if err != nil {
 		return err
 	}
-	t.say("after WaitProcessed: %s", att.State)
+	var got strings.Builder
+	n, err := dl.SaveTo(&got, nil)
+	if err != nil {
+		return err
+	}
+	t.say("downloaded %s (%s, %d bytes): %q", dl.Name, dl.MediaType, n, got.String())
 	return nil
 }
 
@@ -583,7 +595,7 @@ func (t *tour) account() error {
 		if err != nil {
 			return err
 		}
-		members, err := c.Groups.Users(ctx, g.ID, &workflow.ListOptions{First: 1})
+		members, err := c.Groups.ListUsers(ctx, g.ID, &workflow.ListOptions{First: 1})
 		if err != nil {
 			return err
 		}

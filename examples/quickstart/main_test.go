@@ -66,11 +66,12 @@ func TestTourOnFake(t *testing.T) {
 		{"== 5. Iterate pages both ways", "backward, 3 a page (Last: 3), from the end: 1173, 1000, 999"},
 		{"== 6. Update a record", "request 1173: Status Open -> In Progress"},
 		{"== 7. Related items", "request 1173 relates to elements/parts/1027"},
-		{"== 8. Upload a file and wait for processing", "uploaded notes.txt (69 bytes, text/plain): processing"},
-		{"== 8. Upload a file and wait for processing", "after WaitProcessed: ready"},
+		{"== 8. Upload a file and wait for processing", "uploaded notes.txt (69 bytes, text/plain): PROCESSING"},
+		{"== 8. Upload a file and wait for processing", "after WaitProcessed: VALID"},
+		{"== 8. Upload a file and wait for processing", `downloaded notes.txt (text/plain, 69 bytes): "Printer 3F: toner cartridge TN-421, ordered from the usual supplier.\n"`},
 		{"== 9. Watchers", "watching request 1173: Bruno Berg <bruno.berg@example.com>"},
 		{"== 10. Comments", "comment by admin@example.com (API): Toner ordered, it arrives on Tuesday."},
-		{"== 11. Users and groups", "created user u7 grace.hopper@example.com (active: true)"},
+		{"== 11. Users and groups", "created user u7 grace.hopper@example.com (status ACTIVE, active: true)"},
 		{"== 11. Users and groups", "u7 Grace Hopper"},
 		{"== 12. A handled error", "errors.Is(err, workflow.ErrNotFound) is true"},
 		{"== 12. A handled error", `status 404, message: no record with id "999999" in tasks/it-requests`},
@@ -120,7 +121,7 @@ func TestAccountTourReadsOnly(t *testing.T) {
 	assert.Contains(t, out, "tasks/it-requests holds 1000 records; token requests so far: 1")
 	assert.Contains(t, sectionOf(out, "== 2. Search with an RSQL filter"), "filter: Assignee==alice.anders@example.com")
 	assert.Contains(t, sectionOf(out, "== 3. Iterate pages both ways"), "backward, 3 a page (Last: 3), from the end: 1000, 999, 998")
-	assert.Contains(t, out, "record 1: 2 related items, 0 attachments, 3 watchers, 1 comments")
+	assert.Contains(t, out, "record 1: 2 related items, 1 attachments, 3 watchers, 1 comments")
 	assert.Contains(t, out, `group g1 "IT Support": 3 members`)
 	assert.Contains(t, out, "errors.Is(err, workflow.ErrNotFound) is true")
 	assert.NotContains(t, out, "Create a record")
@@ -145,7 +146,7 @@ func TestAccountTourWrites(t *testing.T) {
 	out := stdout.String()
 	assert.Contains(t, out, "created tasks/it-requests/1171")
 	assert.Contains(t, out, "comment by admin@example.com (API): Created by the workflow-go quickstart.")
-	assert.Contains(t, out, "after WaitProcessed: ready")
+	assert.Contains(t, out, "after WaitProcessed: VALID")
 
 	rec, ok := srv.Record(workflow.Tasks, workflowtest.DemoTasks, "1171")
 	require.True(t, ok)
@@ -155,7 +156,7 @@ func TestAccountTourWrites(t *testing.T) {
 	atts := srv.Attachments(workflow.Tasks, workflowtest.DemoTasks, "1171")
 	require.Len(t, atts, 1)
 	assert.Equal(t, "notes.txt", atts[0].Name)
-	assert.Equal(t, workflowtest.StateReady, atts[0].State)
+	assert.Equal(t, workflowtest.StateValid, atts[0].State)
 }
 
 func TestFlagErrors(t *testing.T) {

@@ -136,14 +136,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "attachment %s: %s, %d bytes, %s, state %s\n", att.ID, att.Name, att.Size, att.MediaType, att.State)
-	if att.State != workflow.AttachmentProcessing {
+	if att.ID == "" {
+		// The service accepted the file but sent no attachment back.
+		fmt.Fprintln(stdout, "the service sent no attachment id: list the record's attachments to find it")
+		return nil
+	}
+	if !att.State.IsProcessing() {
 		return nil
 	}
 
 	fmt.Fprintln(stdout, "waiting for processing ...")
 	wctx, cancel := context.WithTimeout(ctx, *wait)
 	defer cancel()
-	att, err = c.Attachments.WaitProcessed(wctx, t, *alias, *id, att.ID)
+	att, err = c.Attachments.WaitProcessed(wctx, t, *alias, *id, att.ID, nil)
+	if errors.Is(err, workflow.ErrAttachmentFailed) {
+		return fmt.Errorf("the service could not process the file (state %s): %w", att.State, err)
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			return fmt.Errorf("still processing after %s (-wait): %w", *wait, err)

@@ -48,9 +48,9 @@ func TestUploadOnFake(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-fake", "-file", path, "-description", "a scan"}, &stdout, &stderr))
 	assert.Equal(t, "uploading scan.bin (300000 bytes) to tasks/it-requests/1\n"+
-		"attachment a1: scan.bin, 300000 bytes, application/octet-stream, state processing\n"+
+		"attachment a1: scan.bin, 300000 bytes, application/octet-stream, state PROCESSING\n"+
 		"waiting for processing ...\n"+
-		"attachment a1: ready\n", stdout.String())
+		"attachment a1: VALID\n", stdout.String())
 	// The bar reached the whole file.
 	assert.Contains(t, stderr.String(), "100%")
 	assert.Contains(t, stderr.String(), "300/300 kB")
@@ -66,8 +66,8 @@ func TestUploadToAccount(t *testing.T) {
 	err := run(t.Context(), []string{"-type", "elements", "-alias", "parts", "-id", "P-7", "-file", path,
 		"-description", "Rev. B", "-quiet"}, &stdout, &stderr)
 	require.NoError(t, err)
-	assert.Contains(t, stdout.String(), "attachment a1: drawing.pdf, 70000 bytes, application/pdf, state processing\n")
-	assert.Contains(t, stdout.String(), "attachment a1: ready\n")
+	assert.Contains(t, stdout.String(), "attachment a1: drawing.pdf, 70000 bytes, application/pdf, state PROCESSING\n")
+	assert.Contains(t, stdout.String(), "attachment a1: VALID\n")
 	assert.Empty(t, stderr.String(), "-quiet: no progress bar")
 
 	atts := srv.Attachments(workflow.Elements, "parts", "P-7")
