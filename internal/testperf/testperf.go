@@ -1,6 +1,7 @@
 // Package testperf gates the test assertions that depend on the speed or
 // the load of the machine: wall-clock bounds, throughputs, counts of
-// connections opened under contention, process-wide allocation counts.
+// connections opened under contention, process-wide allocation counts,
+// and tests too slow for the default run under the race detector.
 // They are skipped in the default go test run, which must pass on a busy
 // laptop, and run when WORKFLOW_PERF=1 (as CI's performance step sets it).
 package testperf
