@@ -81,7 +81,7 @@ func TestServeTokenAndList(t *testing.T) {
 		assert.Len(t, page.Items, 5)
 	})
 
-	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{}}
+	hc := &http.Client{Timeout: time.Minute, Transport: &http.Transport{}} // a liveness guard
 	defer hc.CloseIdleConnections()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, auth+"/oauth/token", strings.NewReader("grant_type=client_credentials"))
