@@ -224,9 +224,9 @@ func recordPageDecoderAllocations(t *testing.T, records int) float64 {
 	// left running by other tests can add to one measurement: keep the
 	// least of three.
 	leastAllocs := func(f func()) float64 {
-		least := testing.AllocsPerRun(20, f)
+		least := testing.AllocsPerRun(5, f)
 		for range 2 {
-			least = min(least, testing.AllocsPerRun(20, f))
+			least = min(least, testing.AllocsPerRun(5, f))
 		}
 		return least
 	}
