@@ -40,8 +40,11 @@ func ExampleWithEndpoint() {
 	// Output: https://eu.api.workflow.example/v1/
 }
 
-// NewClientFromEnv reads WORKFLOW_CLIENT_ID, WORKFLOW_CLIENT_SECRET and,
-// optionally, WORKFLOW_BASE_URL and WORKFLOW_AUTH_URL.
+// NewClientFromEnv reads four variables, all required: WORKFLOW_CLIENT_ID,
+// WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL (the API base, ending in /v1)
+// and WORKFLOW_AUTH_URL (the token host). The SDK has no default host: a
+// missing URL is an error naming the variable, unless WithEndpoint is
+// passed as an option.
 func ExampleNewClientFromEnv() {
 	os.Setenv("WORKFLOW_CLIENT_ID", "my-client-id")
 	os.Setenv("WORKFLOW_CLIENT_SECRET", "my-client-secret")

@@ -23,16 +23,23 @@ const (
 // First/After page forward (the default, from the start of the list);
 // Last/Before page backward (from the end of the list). Mixing the two
 // directions is an error. To resume an iteration, pass the Cursor of the
-// last item you handled as After (or Before, going backward).
+// last item you handled as After (or Before, going backward), with the
+// same list and the same Filter: a cursor is a position in one filtered
+// list and means nothing in another (the service may refuse it), so store
+// the filter with the cursor.
 type ListOptions struct {
 	// First is the number of items per page going forward, 1 to 1000.
 	// Zero leaves the server's default (100).
 	First int
-	// After is the cursor after which forward paging begins.
+	// After is the cursor after which forward paging begins: an item's
+	// Cursor or a page's EndCursor from the same list (record type and
+	// alias) listed with the same Filter. A cursor resumes only that
+	// list; store the filter with it.
 	After string
 	// Last is the number of items per page going backward, 1 to 1000.
 	Last int
-	// Before is the cursor before which backward paging begins.
+	// Before is the cursor before which backward paging begins, from
+	// the same list with the same Filter, as for After.
 	Before string
 	// Filter is an RSQL filter built with the rsql package, or
 	// rsql.Raw("...") for a ready-made one. Nil lists everything.

@@ -19,8 +19,9 @@ import (
 )
 
 // pagingGuard bounds every wait on a channel in these tests, so that a
-// broken iterator fails the test instead of hanging it. It is never slept.
-const pagingGuard = 10 * time.Second
+// broken iterator fails the test instead of hanging it. It is never slept,
+// and wide enough for a busy machine under the race detector.
+const pagingGuard = time.Minute
 
 // pagingServer serves GET /tasks/list: n records r1..rn with cursors c1..cn,
 // paged forward (first/after) or backward (last/before) like the service.

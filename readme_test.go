@@ -36,7 +36,7 @@ import (
 // Every block is written to a temporary module that requires this one
 // through a replace directive, and the whole module is checked with one
 // "go vet ./..." (which compiles test files too, and holds the README to
-// vet's checks), offline.
+// vet's checks).
 
 // modulePath is this module's path.
 const modulePath = "github.com/seed-a15e58aa/workflow-go"
@@ -190,8 +190,9 @@ func checkGoBlocks(t *testing.T, md, root string) error {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, data, 0o644))
 	}
-	gomod := "module readmecheck\n\ngo 1.26.0\n\nrequire " + modulePath + " v0.0.0\n\nreplace " + modulePath + " => " + root + "\n"
-	write("go.mod", []byte(gomod))
+	gomod, err := readmeModule(root)
+	require.NoError(t, err)
+	write("go.mod", gomod)
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	require.NoError(t, err)
 	write("go.sum", sum)
@@ -224,12 +225,43 @@ func checkGoBlocks(t *testing.T, md, root string) error {
 
 	cmd := exec.CommandContext(t.Context(), goTool, "vet", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local", "GOSUMDB=off")
+	// The module's requirements and go.sum are this module's, so go vet
+	// selects exactly the versions this module's own build uses, and
+	// -mod=readonly keeps it from changing them. The module cache and
+	// proxy settings are the caller's: what this module's build already
+	// downloaded is reused, and on an empty cache whatever is missing is
+	// fetched, as the go test that runs this test did.
+	cmd.Env = append(os.Environ(),
+		"GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly"),
+		"GOWORK=off", "GOTOOLCHAIN=local")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%w: %s", err, out)
 	}
 	return nil
+}
+
+// readmeModule returns the go.mod of the module that checks the README:
+// this module's go.mod under another module path, requiring this module
+// from root through a replace directive. Listing the same requirements
+// as this module makes the check build with exactly this module's
+// dependency versions, and lets the go command use them without loading
+// the whole module graph (which would need the go.mod files of
+// dependencies of dependencies that nothing here builds).
+func readmeModule(root string) ([]byte, error) {
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return nil, err
+	}
+	head := "module " + modulePath + "\n"
+	if !bytes.HasPrefix(gomod, []byte(head)) {
+		return nil, fmt.Errorf("go.mod does not start with %q", head)
+	}
+	var b bytes.Buffer
+	b.WriteString("module readmecheck\n")
+	b.Write(gomod[len(head):])
+	fmt.Fprintf(&b, "\nrequire %s v0.0.0\n\nreplace %s => %s\n", modulePath, modulePath, root)
+	return b.Bytes(), nil
 }
 
 // repoRoot is the directory of this module (the test's working directory).

@@ -28,6 +28,7 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/testperf"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -503,7 +504,9 @@ func TestRefusedCredentialsFailFast(t *testing.T) {
 		assert.ErrorIs(t, err, workflow.ErrUnauthorized)
 	}
 	assert.Empty(t, rec.retries(), "refused credentials are not retried")
-	assert.Less(t, elapsed, time.Second, "no caller waits for the failure's hold")
+	if testperf.Enabled() { // a wall-clock bound: WORKFLOW_PERF=1 only
+		assert.Less(t, elapsed, time.Second, "no caller waits for the failure's hold")
+	}
 	n := tokenRequests(srv)
 	assert.Equal(t, n, len(srv.Requests()), "no API request without a token")
 	assert.LessOrEqual(t, n, 2, "callers share the refusal")
@@ -511,8 +514,10 @@ func TestRefusedCredentialsFailFast(t *testing.T) {
 }
 
 // cancelBound is how long a cancelled call may take to return: a liveness
-// check, not a benchmark.
-const cancelBound = 5 * time.Second
+// check, not a benchmark, so it is wide enough for a busy machine under the
+// race detector. Every stage would take longer without the cancellation (a
+// minute's hold, a 50 s Retry-After, a 200 MB stream at 3.2 MB/s at most).
+const cancelBound = 30 * time.Second
 
 // cancelWhen runs call with a context that is cancelled once ready reports
 // true, and returns how long call took to return after the cancellation,
@@ -535,12 +540,12 @@ func cancelWhen(t *testing.T, ready func() bool, call func(ctx context.Context) 
 	}
 }
 
-// slowReader is an endless reader that hands out 32 KiB every millisecond
-// and counts what it handed out.
+// slowReader is an endless reader that hands out 32 KiB every 10 ms and
+// counts what it handed out.
 type slowReader struct{ n atomic.Int64 }
 
 func (r *slowReader) Read(p []byte) (int, error) {
-	time.Sleep(time.Millisecond)
+	time.Sleep(10 * time.Millisecond)
 	p = p[:min(len(p), 32<<10)]
 	clear(p)
 	r.n.Add(int64(len(p)))

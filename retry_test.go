@@ -165,23 +165,32 @@ func TestRetryWaitsRecordedWithoutRetryAfter(t *testing.T) {
 }
 
 func TestContextCancelledDuringBackoff(t *testing.T) {
-	h, _ := statusSequence(503, 503, 503)
+	h, n := statusSequence(503, 503, 503)
 	c := newTestClient(t, h, WithRetry(RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxRetryAfter: time.Hour}))
-	// Use the real sleeper: it must wake up on cancellation.
+	// Use the real sleeper: it must wake up on cancellation (it would
+	// otherwise sleep for an hour). The context is cancelled when the
+	// first attempt has failed, as the wait begins.
 	c.retryTransport().policy.Sleep = sleepCtx
 	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
+	defer cancel()
+	c.retryTransport().policy.OnRetry = func(RetryEvent) { go cancel() }
 	err := send(ctx, c, http.MethodGet, nil)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.EqualValues(t, 1, n.Load(), "cancelled during the first wait")
 }
 
 func TestNoSleepPastDeadline(t *testing.T) {
-	h, n := statusSequence(503, 503)
+	var n atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
 	rec := &sleepRecorder{}
-	c := newTestClient(t, h, WithRetry(RetryPolicy{Sleep: rec.sleep}))
-	ctx, cancel := context.WithTimeout(t.Context(), time.Second) // Retry-After is 2s
+	c := newTestClient(t, h, WithRetry(RetryPolicy{Sleep: rec.sleep, MaxRetryAfter: 2 * time.Hour}))
+	// The deadline is far enough for a slow first request, and before the
+	// end of the hour's wait.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	err := send(ctx, c, http.MethodGet, nil)
 	var ae *APIError

@@ -256,9 +256,9 @@ func TestPrintBound(t *testing.T) {
 		for i := range 40 {
 			ands = append(ands, Or(Field(fmt.Sprint("a", i)).Eq(1), Field(fmt.Sprint("b", i)).Eq(1)))
 		}
-		start := time.Now()
+		// 2^40 alternatives: an expansion that did not stop at the
+		// bound would never return.
 		assert.ErrorIs(t, And(ands...).Validate(), errTooLarge)
-		assert.Less(t, time.Since(start), 5*time.Second)
 	})
 	t.Run("nested bound", func(t *testing.T) {
 		inner := And(Or(distinct("f", 129)...), Field("c").Eq(1))

@@ -66,7 +66,9 @@
 //     user, gets 401 with WWW-Authenticate: Bearer on every /v1 route,
 //     before any 404 or 405. The scheme name is case-insensitive.
 //   - Paths outside /v1 and /oauth/token get 404; a known path with
-//     another method gets 405 with an Allow header.
+//     another method gets 405 with an Allow header. A 404 for an unknown
+//     /v1 route names the nearest route when one is a few edits away
+//     ("...; did you mean GET /v1/tasks/it/1/comment?").
 //   - Permissions: Deny makes every route under a (record type, alias)
 //     answer 403, checked before the definition or record is looked up;
 //     relating a record to one in a denied definition is 403 too.

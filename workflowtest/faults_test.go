@@ -94,16 +94,14 @@ func TestFaultDelayRespectsTheClient(t *testing.T) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.srv.BaseURL()+"/tasks/it", nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+a.token)
-	start := time.Now()
-	_, err = a.srv.HTTPClient().Do(req)
+	_, err = a.srv.HTTPClient().Do(req) // an hour, unless the delay ends with the request
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
-	assert.Less(t, time.Since(start), 10*time.Second)
 
 	// A short delay, then the normal answer.
 	a.srv.ClearFaults()
 	a.srv.Inject(Fault{Route: "GET /v1/tasks/it", Delay: 30 * time.Millisecond})
-	start = time.Now()
+	start := time.Now()
 	assert.Equal(t, 200, a.get("/tasks/it").status)
 	assert.GreaterOrEqual(t, time.Since(start), 30*time.Millisecond)
 }
@@ -119,12 +117,12 @@ func TestFaultDelayEndsOnClose(t *testing.T) {
 		}
 		done <- err
 	}()
-	require.Eventually(t, func() bool { return len(srv.Requests()) == 0 && srv.injectedSeen() > 0 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return len(srv.Requests()) == 0 && srv.injectedSeen() > 0 }, time.Minute, time.Millisecond)
 	closed := make(chan struct{})
 	go func() { srv.Close(); close(closed) }()
 	select {
 	case <-closed:
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute): // a liveness guard; the delay is an hour
 		t.Fatal("Close waited for the delay")
 	}
 	<-done

@@ -206,9 +206,15 @@ func TestIterationWithConcurrentInserts(t *testing.T) {
 	inserter := a.as(a.srv.AddUser("i@example.com", "I", "I"))
 
 	stop := make(chan struct{})
+	inserted := make(chan struct{}) // closed after the first insert
+	exited := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		defer close(exited)
 		for i := 0; ; i++ {
+			if i == 1 {
+				close(inserted)
+			}
 			select {
 			case <-stop:
 				return
@@ -233,6 +239,14 @@ func TestIterationWithConcurrentInserts(t *testing.T) {
 			break
 		}
 		q.Set("after", l.Paging.EndCursor)
+		if len(seen) == 7 {
+			// However the goroutines are scheduled, the rest of the
+			// walk runs while records are being created.
+			select {
+			case <-inserted:
+			case <-exited: // it failed, and said why
+			}
+		}
 	}
 	close(stop)
 	wg.Wait()

@@ -464,9 +464,9 @@ func (s *Server) serve(rq *request) response {
 			return methodNotAllowed(allow...)
 		}
 		if len(segs) >= 1 && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups" {
-			return failf(http.StatusNotFound, "unknown record type %q (one of apps, elements, tasks, transactions)", segs[0])
+			return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
 		}
-		return failf(http.StatusNotFound, "no such route: %s %s", r.Method, r.URL.Path)
+		return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
 	}
 	return rt.h(s, rq, segs)
 }

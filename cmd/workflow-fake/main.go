@@ -7,9 +7,12 @@
 //
 //	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-v]
 //
-// It prints the base URL, the auth URL, the demo credentials and the path
-// of each seeded record list, and serves until SIGINT or SIGTERM, then
-// shuts down gracefully. State lives in memory only.
+// It prints the base URL, the auth URL, the demo credentials, the path of
+// each seeded record list and two curl commands to paste (a token request,
+// then a list of tasks), and serves until SIGINT or SIGTERM, then shuts
+// down gracefully. State lives in memory only. A request for an unknown
+// route answers 404 naming the nearest route (/comments: did you mean
+// /comment?).
 package main
 
 import (
@@ -20,8 +23,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -105,6 +110,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "for the Go SDK: WORKFLOW_CLIENT_ID=%s WORKFLOW_CLIENT_SECRET=%s WORKFLOW_BASE_URL=%s WORKFLOW_AUTH_URL=%s\n",
 		*clientID, *secret, srv.BaseURL(), srv.AuthURL())
+	fmt.Fprintf(stdout, "try it with curl (a token, then the first tasks):\n")
+	for _, line := range curlExample(srv.AuthURL(), srv.BaseURL()+demo.Lists[0], *clientID, *secret) {
+		fmt.Fprintf(stdout, "  %s\n", line)
+	}
 	fmt.Fprintf(stdout, "serving; stop with Ctrl+C\n")
 
 	<-ctx.Done()
@@ -115,4 +124,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "stopped\n")
 	return nil
+}
+
+// curlExample returns two shell lines: a token request with HTTP Basic
+// authentication (the id and secret form-encoded inside it, as RFC 6749
+// section 2.3.1 says; the token kept in $TOKEN, read from the JSON answer
+// without jq), then a GET of the first five items of listURL.
+func curlExample(authURL, listURL, clientID, secret string) []string {
+	return []string{
+		"TOKEN=$(curl -s -u " + shellQuote(url.QueryEscape(clientID)+":"+url.QueryEscape(secret)) + " -d grant_type=client_credentials " +
+			shellQuote(authURL+"/oauth/token") + ` | sed 's/.*"access_token":"\([^"]*\)".*/\1/')`,
+		`curl -s -H "Authorization: Bearer $TOKEN" ` + shellQuote(listURL+"?first=5"),
+	}
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -35,12 +36,15 @@ func TestServeTokenAndList(t *testing.T) {
 	}()
 
 	printed := map[string]string{}
-	var lists []string
+	var lists, curl []string
 	sc := bufio.NewScanner(pr)
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "  /v1/") {
 			lists = append(lists, strings.TrimSpace(line))
+		}
+		if strings.HasPrefix(line, "  TOKEN=") || strings.HasPrefix(line, "  curl ") {
+			curl = append(curl, strings.TrimSpace(line))
 		}
 		if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, " ") {
 			printed[k] = strings.TrimSpace(v)
@@ -58,7 +62,26 @@ func TestServeTokenAndList(t *testing.T) {
 	assert.Equal(t, "demo-secret", printed["client secret"])
 	assert.Equal(t, []string{"/v1/tasks/it-requests", "/v1/apps/crm-accounts", "/v1/elements/parts", "/v1/transactions/invoices"}, lists)
 
-	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{}}
+	require.Len(t, curl, 2, "the banner's curl example: a token, then a list")
+	assert.Equal(t, "TOKEN=$(curl -s -u 'demo-client:demo-secret' -d grant_type=client_credentials '"+auth+
+		`/oauth/token' | sed 's/.*"access_token":"\([^"]*\)".*/\1/')`, curl[0])
+	assert.Equal(t, `curl -s -H "Authorization: Bearer $TOKEN" '`+base+`/tasks/it-requests?first=5'`, curl[1])
+	t.Run("the curl example runs as printed", func(t *testing.T) {
+		for _, tool := range []string{"sh", "curl", "sed"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				t.Skip("no", tool)
+			}
+		}
+		out, err := exec.CommandContext(ctx, "sh", "-c", strings.Join(curl, "\n")).Output()
+		require.NoError(t, err)
+		var page struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		require.NoError(t, json.Unmarshal(out, &page), "%s", out)
+		assert.Len(t, page.Items, 5)
+	})
+
+	hc := &http.Client{Timeout: time.Minute, Transport: &http.Transport{}} // a liveness guard
 	defer hc.CloseIdleConnections()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, auth+"/oauth/token", strings.NewReader("grant_type=client_credentials"))
@@ -116,7 +139,7 @@ func TestServeTokenAndList(t *testing.T) {
 	select {
 	case err := <-done:
 		assert.NoError(t, err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // a liveness guard, wide for a busy machine
 		t.Fatal("run did not stop")
 	}
 }

@@ -1,9 +1,15 @@
 // Command export writes every record of a definition to JSON Lines or CSV,
 // with a progress bar, and can resume an export that was interrupted.
 //
-//	go run ./examples/export -fake 5000 -out tasks.jsonl                  # on an embedded fake with 5,000 records
-//	go run ./examples/export -alias it-requests -format csv -out requests.csv  # on the account of WORKFLOW_*
-//	go run ./examples/export -alias it-requests -filter 'Status==Open' -out open.jsonl
+//	cd examples/export
+//	go run . -fake 5000 -out tasks.jsonl                         # on an embedded fake with 5,000 records
+//	go run . -alias it-requests -format csv -out requests.csv    # on the account of WORKFLOW_*
+//	go run . -alias it-requests -filter 'Status==Open' -out open.jsonl
+//
+// The command is a module of its own (its progress bar,
+// github.com/schollz/progressbar/v3, is no dependency of the SDK), built
+// against the SDK of the same checkout through a replace directive; run it
+// from its directory.
 //
 // Records are read a page at a time (-page-size, 500 by default), the next
 // page being fetched while the current one is written (ListOptions.Prefetch).

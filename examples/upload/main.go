@@ -6,7 +6,8 @@
 //
 // The file is streamed (memory use does not grow with its size); a file over
 // the service's 250 MB limit (250,000,000 bytes) is refused before anything
-// is sent. A progress bar on stderr shows the bytes sent; -quiet turns it off.
+// is sent. A progress line on stderr shows the bytes sent and the rate;
+// -quiet turns it off.
 // After the upload (202 Accepted, state "processing") the command polls the
 // attachment until its state changes, for at most -wait, and prints the
 // final state as the service reports it (the spec names no final state; the
@@ -27,8 +28,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
@@ -56,7 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	description := fs.String("description", "", "description of the attachment")
 	mediaType := fs.String("media-type", "", "media type of the file (default: from its extension or content)")
 	wait := fs.Duration("wait", 5*time.Minute, "how long to wait for processing")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	quiet := fs.Bool("quiet", false, "no progress line")
 	fake := fs.Bool("fake", false, "upload to an embedded fake server")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -105,30 +104,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	opts := &workflow.UploadOptions{Description: *description, MediaType: *mediaType}
+	var bar *progress
 	if !*quiet {
-		bar := progressbar.NewOptions64(max(fi.Size(), 1),
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("uploading"),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionShowTotalBytes(true),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(stderr) }),
-		)
-		defer func() {
-			if !bar.IsFinished() { // ends the bar's line after a failure
-				_ = bar.Exit()
-			}
-		}()
-		// Progress is called from the goroutine that writes the request;
-		// the bar is safe for that. A retry starts again from 0.
-		opts.Progress = func(sent, _ int64) { _ = bar.Set64(sent) }
+		bar = newProgress(stderr)
+		opts.Progress = bar.update
 	}
 
 	fmt.Fprintf(stdout, "uploading %s (%d bytes) to %s/%s/%s\n", filepath.Base(*path), fi.Size(), t, *alias, *id)
 	att, err := c.Attachments.UploadFile(ctx, t, *alias, *id, *path, opts)
+	bar.finish() // ends the line, after a failure too
 	if err != nil {
 		if errors.Is(err, workflow.ErrTooLarge) {
 			return fmt.Errorf("the file is too large (the service's limit is 250 MB, %d bytes): %w", workflow.MaxUploadSize, err)
