@@ -62,6 +62,8 @@ type Server struct {
 	rateMu  sync.Mutex
 	buckets map[string]*bucket
 
+	latency atomic.Int64 // added to every request, in nanoseconds (latency.go)
+
 	logMu sync.Mutex
 	log   []RequestRecord
 }
@@ -80,6 +82,7 @@ type config struct {
 	logLimit    int
 	logger      *slog.Logger
 	maxDrainOut int64
+	latency     time.Duration
 }
 
 // Option configures a Server.
@@ -195,6 +198,7 @@ func NewServer(opts ...Option) *Server {
 		buckets: map[string]*bucket{},
 	}
 	s.st = s.newState()
+	s.latency.Store(int64(cfg.latency))
 	if cfg.listener != nil {
 		s.ts = httptest.NewUnstartedServer(s)
 		_ = s.ts.Listener.Close()
@@ -391,6 +395,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	if !s.applyLatency(rq, sw) {
+		return
+	}
 	if f := s.pickFault(r); f != nil {
 		rq.fault = true
 		if s.applyFault(f, w, sw, rq) {
