@@ -205,10 +205,10 @@ func TestSyncBadInputFailsOnlyItself(t *testing.T) {
 	srv, c := syncServer(t)
 	in := []workflow.Record{
 		customer(0, "pro"),
-		nil,                      // 1: no fields
-		{"Name": "no key"},       // 2: no key field
+		nil,                        // 1: no fields
+		{"Name": "no key"},         // 2: no key field
 		{"Email": "", "Name": "x"}, // 3: empty key
-		customer(0, "basic"),     // 4: duplicate of 0
+		customer(0, "basic"),       // 4: duplicate of 0
 		customer(5, "pro"),
 		customer(5, "pro"), // 6: duplicate of 5
 	}
