@@ -144,8 +144,10 @@ type SyncSummary struct {
 	// Requests counts the API requests Sync sent, retries included:
 	// look-ups, re-checks, creates and updates.
 	Requests int
-	// Lookups counts the look-up requests (pages of batches, and
-	// re-checks of creates whose answer was lost).
+	// Batches counts the batches of keys looked up.
+	Batches int
+	// Lookups counts the look-up requests: a request per page of each
+	// batch, retries, and the re-checks of creates whose answer was lost.
 	Lookups int
 	// Rechecks counts the creates whose answer was lost and that were
 	// looked up again before anything else was sent for them.
@@ -408,6 +410,7 @@ func (s *RecordsService) syncInputs(ctx context.Context, t RecordType, alias str
 	base := lookupQueryBase(o.KeyField)
 	flush := func() {
 		if len(batch) > 0 {
+			sum.Batches++
 			e.tasks <- syncTask{batch: batch}
 			batch, batchQuery, colonKeys = nil, base, 0
 		}
