@@ -182,7 +182,10 @@ type SyncSummary struct {
 // (WithRateLimit) and SyncOptions.Limiter still apply.
 //
 // Memory stays bounded for any number of inputs: at most Window inputs
-// are held, plus 8 bytes (a hash) per key read, to detect duplicates.
+// are held, plus a 64-bit hash and the position of each key read (a few
+// tens of bytes per key), to detect duplicates. Two different keys with
+// the same hash (about one chance in 37 million among a million keys) would be
+// reported as a duplicate, never silently merged.
 //
 // Exactly once. The API has no idempotency key, so a create whose answer
 // is lost (a 5xx, a connection closed after the request was sent, an
@@ -428,12 +431,16 @@ func (s *RecordsService) syncInputs(ctx context.Context, t RecordType, alias str
 			continue
 		default:
 		}
-		if done || inflight >= o.Window || ctx.Err() != nil {
-			flush()
-			if ctx.Err() != nil && !done {
-				done = true
-				stop()
-				continue
+		if ctx.Err() != nil && !done {
+			done = true
+			stop()
+		}
+		if done || inflight >= o.Window {
+			// A partial batch is sent only when nothing else is in flight
+			// that could free room in the window: otherwise waiting for a
+			// result lets it fill up.
+			if done || len(batch) == inflight {
+				flush()
 			}
 			if inflight == 0 {
 				break
@@ -756,7 +763,6 @@ func (e *syncer) lookup(ctx context.Context, batch []*syncItem) {
 		return
 	}
 	for _, it := range batch {
-		it.attempts = attempts
 		recs := found[it.key]
 		switch len(recs) {
 		case 0:

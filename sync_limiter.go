@@ -70,7 +70,7 @@ type outcome int
 const (
 	outcomeOK         outcome = iota // any answer that is not a load signal
 	outcomeThrottled                 // 429
-	outcomeOverloaded                // 502, 503, 504, or a connection error
+	outcomeOverloaded                // 502, 503, 504
 )
 
 func newAdaptiveLimiter(maxConc, initial int, now func() time.Time) *adaptiveLimiter {

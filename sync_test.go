@@ -443,3 +443,23 @@ func TestSyncCancel(t *testing.T) {
 		}
 	}
 }
+
+// Batches stay full when the window is the bottleneck: with 1,000 inputs,
+// a window of 100 and batches of 20, there are exactly 50 look-ups.
+func TestSyncBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
+	srv, c := syncServer(t)
+	var in []workflow.Record
+	for i := range 1000 {
+		in = append(in, customer(i, "pro"))
+		if i%2 == 1 {
+			srv.Seed(workflow.Apps, syncAlias, customer(i, "basic"))
+		}
+	}
+	srv.ResetRequests()
+	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
+		&workflow.SyncOptions{KeyField: "Email", BatchSize: 20, Window: 100})
+	require.NoError(t, err)
+	assert.Equal(t, 50, sum.Batches)
+	assert.Equal(t, map[string]int{"GET": 50, "POST": 500, "PUT": 500}, countRoutes(srv))
+	assert.Equal(t, 1050, sum.Requests)
+}
