@@ -7,7 +7,8 @@ package workflow_test
 //
 //	go test -run '^$' -bench 'BenchmarkSync' -benchtime 1x -timeout 30m .
 //
-// -short syncs 500 records instead. The benchmarks report, besides the
+// -short syncs 500 records instead; -sync.records and -sync.latency change
+// the number of records and the latency (e.g. -sync.latency 100ms). The benchmarks report, besides the
 // time: req/s (requests the service accepted per second), pct-limit
 // (that as a percentage of the rate limit), failed-req (requests answered
 // 4xx/5xx or dropped), extra-req (requests beyond creates + updates +
@@ -16,6 +17,7 @@ package workflow_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -32,9 +34,13 @@ import (
 )
 
 const (
-	benchRate    = 50
-	benchLatency = 20 * time.Millisecond
-	benchAlias   = "customers"
+	benchRate  = 50
+	benchAlias = "customers"
+)
+
+var (
+	benchRecords = flag.Int("sync.records", 5000, "records synced by BenchmarkSync* (500 with -short)")
+	benchLatency = flag.Duration("sync.latency", 20*time.Millisecond, "latency per request of the fake in BenchmarkSync*")
 )
 
 // benchInput returns the n inputs and seeds the server: the first half of
@@ -60,14 +66,14 @@ func benchInput(srv *workflowtest.Server, n int) []workflow.Record {
 
 // benchRun times one sync of the inputs by run and reports the metrics.
 func benchRun(b *testing.B, faults bool, run func(ctx context.Context, c *workflow.Client, in []workflow.Record) (lookups int, err error)) {
-	n := 5000
+	n := *benchRecords
 	if testing.Short() {
-		n = 500
+		n = min(n, 500)
 	}
 	for range b.N {
 		b.StopTimer()
 		srv := workflowtest.NewServer(workflowtest.WithRateLimit(benchRate, benchRate),
-			workflowtest.WithLatency(benchLatency), workflowtest.WithSeed(11))
+			workflowtest.WithLatency(*benchLatency), workflowtest.WithSeed(11))
 		in := benchInput(srv, n)
 		c := srv.Client()
 		if faults {
