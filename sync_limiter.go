@@ -14,11 +14,13 @@ import (
 //     (502, 503, 504): additive increase, multiplicative decrease;
 //   - a rate (requests started per second), unlimited until the first 429.
 //     A 429 cuts it to rateCut times the rate it was sent at (the first
-//     time: the rate of successes over the last second). It then grows by
-//     rateFastGrowth per success (10% a second at full pace) until it is
-//     back near the rate of the last cut, and by rateSlowGrowth (1% a
-//     second) above that, so that it probes the service's limit slowly
-//     and meets few 429s.
+//     time: the rate of successes measured so far, over at most the last
+//     second and at least 250ms). Until a second 429 shows where the
+//     service's limit is, the rate grows by rateStartGrowth per success
+//     (50% a second at full pace); after that by rateFastGrowth (10% a
+//     second) until it is back near the rate of the last cut, and by
+//     rateSlowGrowth (1% a second) above it, so that it probes the limit
+//     slowly and meets few 429s.
 //
 // A Retry-After (on a 429 or 503) pauses every request until it has
 // passed: one pause shared by all workers, never one per worker. Only the
@@ -37,7 +39,8 @@ type adaptiveLimiter struct {
 	inflight int
 
 	rate     float64   // requests per second; 0 means not limited
-	lastMax  float64   // the rate at the last cut
+	lastMax  float64   // the rate at the last cut from a paced rate; 0 until then
+	first    time.Time // the first success
 	next     time.Time // when the next request may start, pacing the rate
 	paused   time.Time // no request starts before then (Retry-After)
 	rateEp   uint64    // epoch of the rate: bumped by each cut
@@ -51,12 +54,13 @@ type adaptiveLimiter struct {
 }
 
 const (
-	rateCut        = 0.7  // a 429 cuts the rate to 70% of the rate sent at
-	rateFastGrowth = 0.1  // per success, below rateNear of the last cut
-	rateSlowGrowth = 0.01 // per success, at or above it
-	rateNear       = 0.95
-	minRate        = 0.5 // requests per second, the rate's floor
-	successRing    = 2048
+	rateCut         = 0.7  // a 429 cuts the rate to 70% of the rate sent at
+	rateStartGrowth = 0.5  // per success, while the limit is unknown
+	rateFastGrowth  = 0.1  // per success, below rateNear of the last cut
+	rateSlowGrowth  = 0.01 // per success, at or above it
+	rateNear        = 0.95
+	minRate         = 0.5 // requests per second, the rate's floor
+	successRing     = 2048
 )
 
 // ticket is a request that has started.
@@ -151,12 +155,17 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	switch o {
 	case outcomeOK:
 		l.conc = min(float64(l.maxConc), l.conc+1/l.conc)
-		if l.rate > 0 {
-			if l.rate < rateNear*l.lastMax {
-				l.rate += rateFastGrowth
-			} else {
-				l.rate += rateSlowGrowth
-			}
+		switch {
+		case l.rate == 0:
+		case l.lastMax == 0:
+			l.rate += rateStartGrowth
+		case l.rate < rateNear*l.lastMax:
+			l.rate += rateFastGrowth
+		default:
+			l.rate += rateSlowGrowth
+		}
+		if l.first.IsZero() {
+			l.first = now
 		}
 		if len(l.success) < successRing {
 			l.success = append(l.success, now)
@@ -170,8 +179,9 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 			sent := l.rate
 			if sent == 0 {
 				sent = l.successRate(now)
+			} else {
+				l.lastMax = sent
 			}
-			l.lastMax = max(sent, minRate)
 			l.rate = max(rateCut*sent, minRate)
 			l.next = now.Add(time.Duration(float64(time.Second) / l.rate))
 			l.rateEp++
@@ -187,17 +197,21 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	l.changed = make(chan struct{})
 }
 
-// successRate is the number of successes in the second before now. Right
-// after the start it is an underestimate, never an overestimate.
+// successRate is the rate of successes over the time since the first one,
+// counting at most the last second and at least 250ms.
 func (l *adaptiveLimiter) successRate(now time.Time) float64 {
-	from := now.Add(-time.Second)
+	window := min(max(now.Sub(l.first), 250*time.Millisecond), time.Second)
+	if l.first.IsZero() {
+		window = time.Second
+	}
+	from := now.Add(-window)
 	n := 0
 	for _, t := range l.success {
 		if t.After(from) {
 			n++
 		}
 	}
-	return float64(n)
+	return float64(n) / window.Seconds()
 }
 
 // limits returns the current concurrency limit and rate (0: unlimited).

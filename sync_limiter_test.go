@@ -74,7 +74,7 @@ func TestLimiterConcurrencyGrowsAndHalves(t *testing.T) {
 
 func TestLimiterRateCutOnceAndProbesUp(t *testing.T) {
 	l, clk := newTestLimiter(16, 16)
-	// 40 successes in the last second, then a burst of 429s.
+	// 40 successes over a second, then a burst of 429s.
 	for range 40 {
 		clk.advance(25 * time.Millisecond)
 		l.release(take(t, l), outcomeOK, 0)
@@ -94,13 +94,29 @@ func TestLimiterRateCutOnceAndProbesUp(t *testing.T) {
 	_, wait, _, ok := l.tryAcquire()
 	require.False(t, ok)
 	assert.Equal(t, gap, wait)
-	l.release(tk, outcomeOK, 0)
 
-	// Below 95% of the rate at the cut (40) it grows fast, 0.1 per
-	// success; above, slowly, 0.01 per success.
+	// The limit is not known yet: the rate grows fast, 0.5 per success.
+	l.release(tk, outcomeOK, 0)
 	_, rate = l.limits()
-	assert.InDelta(t, 28.1, rate, 1e-9)
-	for rate < rateNear*40 {
+	assert.InDelta(t, 28.5, rate, 1e-9)
+	for range 24 {
+		clk.advance(time.Second)
+		l.release(take(t, l), outcomeOK, 0)
+	}
+	_, rate = l.limits()
+	assert.InDelta(t, 40.5, rate, 1e-9)
+
+	// A 429 at a paced rate marks the limit: cut to 70%, then back up by
+	// 0.1 per success to 95% of it, and by 0.01 above.
+	clk.advance(time.Second)
+	l.release(take(t, l), outcomeThrottled, 0)
+	_, rate = l.limits()
+	assert.InDelta(t, rateCut*40.5, rate, 1e-9)
+	clk.advance(time.Second)
+	l.release(take(t, l), outcomeOK, 0)
+	_, next := l.limits()
+	assert.InDelta(t, rate+rateFastGrowth, next, 1e-9)
+	for rate < rateNear*40.5 {
 		clk.advance(time.Second)
 		l.release(take(t, l), outcomeOK, 0)
 		_, rate = l.limits()
@@ -116,6 +132,19 @@ func TestLimiterRateCutOnceAndProbesUp(t *testing.T) {
 	l.release(take(t, l), outcomeThrottled, 0)
 	_, after := l.limits()
 	assert.InDelta(t, rateCut*rate, after, 1e-9)
+}
+
+// Right after the start, the first cut measures the successes over the
+// time since the first one (at least 250ms), not over a whole second.
+func TestLimiterFirstCutMeasuresSinceStart(t *testing.T) {
+	l, clk := newTestLimiter(16, 16)
+	for range 10 {
+		clk.advance(10 * time.Millisecond)
+		l.release(take(t, l), outcomeOK, 0)
+	}
+	l.release(take(t, l), outcomeThrottled, time.Second)
+	_, rate := l.limits()
+	assert.InDelta(t, rateCut*10/0.25, rate, 1e-9, "10 successes in under 250ms count as 40/s")
 }
 
 // A Retry-After pauses every request once, however many answers carry it:

@@ -463,3 +463,31 @@ func TestSyncBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
 	assert.Equal(t, map[string]int{"GET": 50, "POST": 500, "PUT": 500}, countRoutes(srv))
 	assert.Equal(t, 1050, sum.Requests)
 }
+
+// Under the fake's rate limit, 429s are waited out (Retry-After, shared by
+// all workers) and retried by Sync itself, never by the client's retry
+// policy: nothing fails and every 429 the fake sent is in the summary.
+func TestSyncUnderRateLimit(t *testing.T) {
+	srv, c := syncServer(t, workflowtest.WithRateLimit(40, 10))
+	var in []workflow.Record
+	for i := range 60 {
+		in = append(in, customer(i, "pro"))
+	}
+	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
+		&workflow.SyncOptions{KeyField: "Email", MaxAttempts: 50})
+	require.NoError(t, err)
+	assert.Equal(t, 60, sum.Created)
+	assert.Zero(t, sum.Failed)
+	limited := 0
+	for _, r := range srv.Requests() {
+		if r.Status == http.StatusTooManyRequests {
+			limited++
+		}
+	}
+	assert.Positive(t, limited, "the burst of 10 cannot hold 61 requests")
+	assert.Equal(t, limited, sum.Throttled, "each 429 reached Sync")
+	assert.Equal(t, 61+limited, sum.Requests)
+	for k, n := range srv.KeyCounts(workflow.Apps, syncAlias, "Email") {
+		assert.Equal(t, 1, n, k)
+	}
+}
