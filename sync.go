@@ -178,8 +178,10 @@ type SyncSummary struct {
 // slowly; a Retry-After pauses every request once. Sync's requests are
 // not retried by the client's RetryPolicy (OnRetry does not see them):
 // Sync retries them itself, at most MaxAttempts tries per input, so that
-// every 429 reaches the adaptive limit. A client-wide limiter
-// (WithRateLimit) and SyncOptions.Limiter still apply.
+// every 429 reaches the adaptive limit. Waits between tries after a
+// server error or a lost answer (full jitter from 100ms, doubling, at most
+// 5s) use the client's RetryPolicy.Sleep, so tests can skip them. A
+// client-wide limiter (WithRateLimit) and SyncOptions.Limiter still apply.
 //
 // Memory stays bounded for any number of inputs: at most Window inputs
 // are held, plus a 64-bit hash and the position of each key read (a few
