@@ -130,13 +130,13 @@ type bucket struct {
 
 // limit takes a token from the credential's bucket, or answers 429.
 func (s *Server) limit(clientID string) (response, bool) {
+	now := s.Now()
+	s.rateMu.Lock() // SetRateLimit changes the rate under it
+	defer s.rateMu.Unlock()
 	if s.cfg.rate <= 0 {
 		return response{}, false
 	}
-	now := s.Now()
 	burst := float64(max(s.cfg.burst, 1))
-	s.rateMu.Lock()
-	defer s.rateMu.Unlock()
 	b := s.buckets[clientID]
 	if b == nil {
 		b = &bucket{tokens: burst, last: now}

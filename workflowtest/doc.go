@@ -19,10 +19,12 @@
 // items, file and link attachments, watchers, comments, users, groups and
 // membership. On top of that the test controls the clock (WithClock,
 // Advance), per-user permissions (Deny, DenyAdmin), a rate limit
-// (WithRateLimit), attachment processing (WithAttachmentPolicy,
+// (WithRateLimit, SetRateLimit), latency per request (WithLatency,
+// SetLatency), attachment processing (WithAttachmentPolicy,
 // SetAttachmentState, a Fault with ProcessingError), injected faults
-// (Inject) and reads what happened (Requests, Records, Attachments,
-// Watchers, Comments, Related, Members, Group, Users, Attribution). cmd/workflow-fake serves the same thing on a port.
+// (Inject) and reads what happened (Requests, Records, KeyCounts,
+// Attachments, Watchers, Comments, Related, Members, Group, Users,
+// Attribution). cmd/workflow-fake serves the same thing on a port.
 //
 // There is no package-level state: every server is independent, so
 // parallel tests each get their own. A server is safe for concurrent

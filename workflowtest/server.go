@@ -63,6 +63,8 @@ type Server struct {
 	rateMu  sync.Mutex
 	buckets map[string]*bucket
 
+	latency atomic.Int64 // added to every request, in nanoseconds (latency.go)
+
 	logMu sync.Mutex
 	log   []RequestRecord
 }
@@ -82,6 +84,7 @@ type config struct {
 	logger      *slog.Logger
 	maxDrainOut int64
 	maxStored   int64
+	latency     time.Duration
 }
 
 // Option configures a Server.
@@ -210,6 +213,7 @@ func NewServer(opts ...Option) *Server {
 		buckets: map[string]*bucket{},
 	}
 	s.st = s.newState()
+	s.latency.Store(int64(cfg.latency))
 	if cfg.listener != nil {
 		s.ts = httptest.NewUnstartedServer(s)
 		_ = s.ts.Listener.Close()
@@ -413,6 +417,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	if !s.applyLatency(rq, sw) {
+		return
+	}
 	if f := s.pickFault(r); f != nil {
 		rq.fault = true
 		if s.applyFault(f, w, sw, rq) {
