@@ -573,7 +573,9 @@ func TestConcurrentGetsOneTokenFewConnections(t *testing.T) {
 	c := srv.client(t)
 	require.NoError(t, concurrentGets(t.Context(), concurrentCallers, gets, sdkGet(c)))
 	assert.EqualValues(t, 1, srv.tokenRequests.Load(), "token requests")
-	assert.LessOrEqual(t, srv.newConns.Load(), int64(concurrentCallers), "new TCP connections")
+	// One connection per goroutine at most, plus the token request's own
+	// (token requests never use the API's pool).
+	assert.LessOrEqual(t, srv.newConns.Load(), int64(concurrentCallers+1), "new TCP connections")
 	t.Logf("%d GETs: %d token request, %d TCP connections", concurrentCallers*gets, srv.tokenRequests.Load(), srv.newConns.Load())
 }
 

@@ -3,14 +3,15 @@ package workflow
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"sync"
 	"syscall"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // RetryPolicy says when and how long the client waits before sending a
@@ -52,7 +53,17 @@ type RetryPolicy struct {
 	// OnRetry, if set, is called before each wait, so that long waits do
 	// not look like a hang.
 	OnRetry func(RetryEvent)
+	// AttemptTimeout bounds how long one attempt waits for the response
+	// headers once the request has been written (uploading the body does
+	// not count, nor does reading the response body). An attempt that
+	// times out fails with an error matching ErrTimeout and is retried
+	// like a dropped connection: for GET, HEAD, OPTIONS, PUT and DELETE.
+	// Zero means 30s; a negative value disables the bound.
+	AttemptTimeout time.Duration
 }
+
+// defaultAttemptTimeout is RetryPolicy.AttemptTimeout's default.
+const defaultAttemptTimeout = 30 * time.Second
 
 // RetryEvent describes a failed attempt that is about to be retried.
 type RetryEvent struct {
@@ -65,7 +76,8 @@ type RetryEvent struct {
 }
 
 // DefaultRetryPolicy returns the policy used when WithRetry is not given:
-// 4 attempts, 250ms base delay, 30s cap, Retry-After up to 60s.
+// 4 attempts, 250ms base delay, 30s cap, Retry-After up to 60s, 30s for
+// the response headers of one attempt.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{}.withDefaults()
 }
@@ -85,6 +97,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	}
 	if p.Sleep == nil {
 		p.Sleep = sleepCtx
+	}
+	if p.AttemptTimeout == 0 {
+		p.AttemptTimeout = defaultAttemptTimeout
 	}
 	return p
 }
@@ -134,19 +149,27 @@ func idempotent(method string) bool {
 	return false
 }
 
-// retryable reports whether an attempt's outcome may be retried.
-func retryable(method string, resp *http.Response, err error) bool {
+// retryable reports whether an attempt's outcome may be retried. Failures
+// are classified by their cause first: a failed token request (the API
+// request was never sent), a refused redirect or request, a connection
+// that could not be made; only then does the caller's own context count
+// (ctx.Err(), never the error's text or wrapping: a connect timeout or an
+// attempt timeout matches context.DeadlineExceeded or ErrTimeout without
+// being the caller's deadline).
+func retryable(ctx context.Context, method string, resp *http.Response, err error) bool {
 	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return false
-		}
 		var ae *AuthError
 		if errors.As(err, &ae) {
 			// The API request was never sent: a token endpoint that is
 			// down or busy may recover; refused credentials will not.
 			return ae.temporary()
 		}
-		if isRedirect(err) {
+		var ve *ValidationError
+		var le *limiterDeadlineError
+		if isRedirect(err) || errors.As(err, &ve) || errors.As(err, &le) {
+			return false
+		}
+		if ctx.Err() != nil {
 			return false
 		}
 		if notSent(err) {
@@ -179,13 +202,15 @@ func notSent(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
-// retryTransport retries failed attempts by the policy, waits for the
-// optional rate limiter before each attempt, and logs every attempt.
+// retryTransport retries failed attempts by the policy, bounds each
+// attempt's wait for the response headers, and logs every attempt. (The
+// rate limiter is waited for by the bearer transport, before every request
+// it sends.)
 type retryTransport struct {
-	next    http.RoundTripper
-	policy  RetryPolicy
-	limiter *rate.Limiter
-	logger  *slog.Logger
+	next   http.RoundTripper
+	policy RetryPolicy
+	red    *redactor
+	logger *slog.Logger
 }
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -201,20 +226,11 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r = req.Clone(ctx)
 			r.Body = body
 		}
-		if t.limiter != nil {
-			if err := t.limiter.Wait(ctx); err != nil {
-				closeRequestBody(r)
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, err
-			}
-		}
 		start := time.Now()
-		resp, err := t.next.RoundTrip(r)
+		resp, err := t.attempt(r)
 		t.logAttempt(r, attempt, resp, err, time.Since(start))
 
-		if attempt >= t.policy.MaxAttempts || !rewindable || !retryable(req.Method, resp, err) {
+		if attempt >= t.policy.MaxAttempts || !rewindable || !retryable(ctx, req.Method, resp, err) {
 			return resp, err
 		}
 		wait := t.policy.backoff(attempt)
@@ -229,7 +245,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			return resp, err // waiting would outlive the caller's deadline
 		}
-		ev := RetryEvent{Method: req.Method, URL: redactURL(req.URL), Attempt: attempt, Err: err, Wait: wait}
+		ev := RetryEvent{Method: req.Method, URL: t.red.redact(redactURL(req.URL)), Attempt: attempt, Err: err, Wait: wait}
 		if resp != nil {
 			ev.StatusCode = resp.StatusCode
 			closeBody(resp.Body)
@@ -256,7 +272,7 @@ func (t *retryTransport) logAttempt(r *http.Request, attempt int, resp *http.Res
 	}
 	attrs := []slog.Attr{
 		slog.String("method", r.Method),
-		slog.String("url", redactURL(r.URL)),
+		slog.String("url", t.red.redact(redactURL(r.URL))),
 		slog.Int("attempt", attempt),
 		slog.Duration("duration", d),
 	}
@@ -264,7 +280,80 @@ func (t *retryTransport) logAttempt(r *http.Request, attempt int, resp *http.Res
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", err.Error()))
+		attrs = append(attrs, slog.String("error", t.red.redact(err.Error())))
 	}
 	t.logger.LogAttrs(r.Context(), slog.LevelDebug, "workflow: request", attrs...)
 }
+
+// errAttemptTimedOut is the cause of an attempt's context cancelled by
+// RetryPolicy.AttemptTimeout.
+var errAttemptTimedOut = errors.New("attempt timed out")
+
+// attempt sends one attempt, bounding the wait for its response headers by
+// the policy's AttemptTimeout: the clock starts when the request has been
+// written, and stops when the headers arrive; the body is then read under
+// the caller's context only.
+func (t *retryTransport) attempt(r *http.Request) (*http.Response, error) {
+	d := t.policy.AttemptTimeout
+	if d <= 0 {
+		return t.next.RoundTrip(r)
+	}
+	parent := r.Context()
+	ctx, cancel := context.WithCancelCause(parent)
+	var (
+		mu       sync.Mutex
+		timer    *time.Timer
+		finished bool
+	)
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case finished:
+		case timer == nil:
+			timer = time.AfterFunc(d, func() { cancel(errAttemptTimedOut) })
+		case timer.Stop():
+			timer.Reset(d) // written again (a replay after a 401)
+		}
+	}}
+	resp, err := t.next.RoundTrip(r.WithContext(httptrace.WithClientTrace(ctx, trace)))
+	mu.Lock()
+	finished = true
+	fired := timer != nil && !timer.Stop()
+	mu.Unlock()
+	timedOut := fired && parent.Err() == nil && errors.Is(context.Cause(ctx), errAttemptTimedOut)
+	if err != nil || timedOut {
+		if resp != nil {
+			closeBody(resp.Body)
+		}
+		cancel(nil)
+		if timedOut {
+			return nil, &timeoutError{what: "no response headers within RetryPolicy.AttemptTimeout (" + d.String() + ")"}
+		}
+		return nil, err
+	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil) }}
+	return resp, nil
+}
+
+// cancelOnClose releases an attempt's context when its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel func()
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// limiterDeadlineError is a rate-limiter wait that would pass the
+// context's deadline: it matches context.DeadlineExceeded, as the
+// deadline would have been exceeded by waiting.
+type limiterDeadlineError struct{}
+
+func (*limiterDeadlineError) Error() string {
+	return "waiting for the rate limiter would pass the context's deadline"
+}
+func (*limiterDeadlineError) Is(target error) bool { return target == context.DeadlineExceeded }
