@@ -277,7 +277,9 @@ func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
 	}
 	t, err := parseTokenReply(resp.Header.Get("Content-Type"), raw, issued)
 	if err != nil {
-		return nil, c.authError(&AuthError{StatusCode: resp.StatusCode, Body: truncate(string(raw), 512),
+		// The body is not kept: a reply that could not be read may still
+		// carry a token the redactor does not know.
+		return nil, c.authError(&AuthError{StatusCode: resp.StatusCode,
 			Err: fmt.Errorf("%w: %w", ErrUnexpectedResponse, err)})
 	}
 	c.red.addToken(t.AccessToken)
@@ -348,7 +350,8 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 		extra                         map[string]any
 	)
 	mt, _, _ := mime.ParseMediaType(contentType)
-	if mt == "application/x-www-form-urlencoded" || mt == "text/plain" {
+	if trimmed := bytes.TrimSpace(raw); (mt == "application/x-www-form-urlencoded" || mt == "text/plain") &&
+		(len(trimmed) == 0 || trimmed[0] != '{') {
 		v, err := url.ParseQuery(string(raw))
 		if err != nil {
 			return nil, fmt.Errorf("token reply is not a form: %w", err)
