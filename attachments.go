@@ -310,6 +310,11 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // retry seeks r back to where it started. Any other reader is read once
 // and a failed upload is not retried; the caller sees the 429. A read
 // error of r ends the upload with that error.
+//
+// When ctx ends, Upload returns at once with ctx's error, even while a
+// read of r is blocked (a pipe, a socket): r is then closed if it is an
+// io.Closer, which ends such a read; a reader that cannot be closed is
+// left to its read, and is not read again.
 func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions) (*Attachment, error) {
 	path, err := attachmentsPath(t, alias, id)
 	if err != nil {

@@ -65,6 +65,21 @@ type uploadSource struct {
 	attempt int         // number of the current attempt, from 1
 	err     error       // why the current attempt's content failed, if it did
 	over    atomic.Bool // the upload has returned: no more reads of the caller's reader
+
+	// closer is the caller's reader when it is an io.Closer: it is closed
+	// when the context ends, which unblocks a read waiting on it.
+	closer    io.Closer
+	closeOnce sync.Once
+}
+
+// abort ends the upload because its context ended: no more reads, and the
+// caller's reader is closed if it can be, so that a read blocked in it
+// returns.
+func (s *uploadSource) abort() {
+	s.over.Store(true)
+	if s.closer != nil {
+		s.closeOnce.Do(func() { _ = s.closer.Close() })
+	}
 }
 
 // sourceFromReader works out what can be known of r: its size (from size
@@ -72,6 +87,9 @@ type uploadSource struct {
 // (an io.Seeker). A reader whose Seek fails is read once.
 func sourceFromReader(r io.Reader, size int64) (*uploadSource, error) {
 	src := &uploadSource{size: -1, plain: r}
+	if c, ok := r.(io.Closer); ok {
+		src.closer = c
+	}
 	if size > 0 {
 		src.size, src.strict = size, true
 	}
@@ -110,7 +128,7 @@ func (s *uploadSource) replayable() bool { return s.at != nil || s.seeker != nil
 
 // sniff returns up to the first 512 bytes of the content, leaving the
 // content to be read from its start.
-func (s *uploadSource) sniff() ([]byte, error) {
+func (s *uploadSource) sniff(ctx context.Context) ([]byte, error) {
 	buf := make([]byte, sniffLen)
 	if s.size >= 0 && s.size < sniffLen {
 		buf = buf[:s.size]
@@ -132,7 +150,25 @@ func (s *uploadSource) sniff() ([]byte, error) {
 		}
 		return buf[:n], nil
 	default:
-		n, err := io.ReadFull(s.plain, buf)
+		// The caller's reader may block: wait for it only as long as the
+		// context lasts (its end closes the reader, see abort; a reader
+		// that cannot be closed is left to its read).
+		type result struct {
+			n   int
+			err error
+		}
+		ch := make(chan result, 1)
+		go func() {
+			n, err := io.ReadFull(s.plain, buf)
+			ch <- result{n, err}
+		}()
+		var r result
+		select {
+		case r = <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		n, err := r.n, r.err
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
 		}
@@ -339,14 +375,14 @@ func checkMediaType(mt string) (string, error) {
 // mediaTypeOf chooses the file part's media type: the caller's, else the
 // one of the name's extension, else the one the first 512 bytes look like,
 // else application/octet-stream.
-func mediaTypeOf(name, given string, src *uploadSource) (string, error) {
+func mediaTypeOf(ctx context.Context, name, given string, src *uploadSource) (string, error) {
 	if given != "" {
 		return given, nil
 	}
 	if mt := mime.TypeByExtension(filepath.Ext(name)); mt != "" {
 		return mt, nil
 	}
-	peek, err := src.sniff()
+	peek, err := src.sniff(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -371,7 +407,17 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	if src.size > MaxUploadSize {
 		return nil, tooLarge(src.size)
 	}
-	mt, err := mediaTypeOf(name, o.MediaType, src)
+	// When the context ends, the upload stops reading at once and closes
+	// the caller's reader if it is an io.Closer: a read blocked in it
+	// (a pipe, a socket) would otherwise keep Upload from returning.
+	stop := context.AfterFunc(ctx, src.abort)
+	defer func() {
+		stop()
+		if ctx.Err() != nil {
+			src.abort() // at once, not when the AfterFunc gets to run
+		}
+	}()
+	mt, err := mediaTypeOf(ctx, name, o.MediaType, src)
 	if err != nil {
 		return nil, err
 	}
@@ -403,6 +449,15 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 		Name: name, Description: o.Description, MediaType: mt, Size: max(src.size, 0), State: AttachmentProcessing,
 	}}
 	_, err = s.client.do(req, &out)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		// A read may still be blocked in the caller's reader, holding
+		// the source: do not wait for it.
+		src.abort()
+		if err == nil {
+			err = ctxErr
+		}
+		return nil, err
+	}
 	if cerr := src.finish(); cerr != nil {
 		// The content failed (too large, a read error, a size mismatch):
 		// that is the cause, whatever the transport made of it.
