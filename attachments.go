@@ -171,7 +171,7 @@ func (s *AttachmentsService) get(ctx context.Context, path string) (*Attachment,
 	if err != nil {
 		return nil, err
 	}
-	var out oneBody[Attachment]
+	var out attachmentResource
 	if _, err := s.client.do(req, &out); err != nil {
 		return nil, err
 	}

@@ -576,7 +576,11 @@ func (c *Client) do(req *http.Request, v any) (*http.Response, error) {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return resp, c.apiError(resp, body)
 	}
+	rr, _ := v.(resourceResult)
 	if v == nil || resp.StatusCode == http.StatusNoContent {
+		if rr != nil {
+			return resp, c.wrap(req, missingResource(resp.StatusCode, rr))
+		}
 		return resp, nil
 	}
 	switch v := v.(type) {
@@ -595,6 +599,9 @@ func (c *Client) do(req *http.Request, v any) (*http.Response, error) {
 			return resp, c.wrap(req, ctxErr)
 		}
 		return resp, c.wrap(req, fmt.Errorf("reading response: %w", err))
+	}
+	if rr != nil && !rr.resourcePresent() {
+		return resp, c.wrap(req, missingResource(resp.StatusCode, rr))
 	}
 	return resp, nil
 }

@@ -403,7 +403,7 @@ func tooLarge(size int64) error {
 
 // upload sends the content of src as the file part of a multipart POST to
 // path and decodes the attachment of the answer.
-func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions) (*Attachment, error) {
+func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions) (_ *Attachment, err error) {
 	if src.size > MaxUploadSize {
 		return nil, tooLarge(src.size)
 	}
@@ -413,8 +413,11 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	stop := context.AfterFunc(ctx, src.abort)
 	defer func() {
 		stop()
-		if ctx.Err() != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
 			src.abort() // at once, not when the AfterFunc gets to run
+			if err != nil && !errors.Is(err, ctxErr) {
+				err = ctxErr // the cause, whatever step noticed it
+			}
 		}
 	}()
 	mt, err := mediaTypeOf(ctx, name, o.MediaType, src)

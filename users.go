@@ -197,7 +197,15 @@ func (s *UsersService) Get(ctx context.Context, userID string) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodGet, buildPath("users", id), nil)
+	req, err := s.client.newRequest(ctx, http.MethodGet, buildPath("users", id), nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out userResource
+	if _, err := s.client.do(req, &out); err != nil {
+		return nil, err
+	}
+	return out.user, nil
 }
 
 // Deactivate deactivates a user: POST /users/{userId}/deactivate, with no
