@@ -98,7 +98,7 @@ func (s *GroupsService) List(ctx context.Context, opts *ListOptions) (*Page[Grou
 // stopping after one page when it does not. See UsersService.All for
 // direction, laziness, errors and prefetching.
 func (s *GroupsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Group, error] {
-	return items(pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[Group], error) {
+	return items(ctx, pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[Group], error) {
 		return s.List(ctx, o)
 	}), opts.backward())
 }
@@ -155,7 +155,7 @@ func (s *GroupsService) AllUsers(ctx context.Context, groupID string, opts *List
 		return func(yield func(User, error) bool) { yield(User{}, err) }
 	}
 	path := buildPath("groups", id, "users")
-	return items(pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[User], error) {
+	return items(ctx, pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[User], error) {
 		return listUsers(ctx, s.client, path, o)
 	}), opts.backward())
 }

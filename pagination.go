@@ -102,6 +102,12 @@ type Page[T any] struct {
 // a cursor it already gave, which would otherwise loop forever.
 var ErrRepeatedCursor = errors.New("workflow: the service repeated a page cursor")
 
+// maxEmptyPages is how many pages in a row may be empty while the service
+// says more follow: an iterator stops with an error matching
+// ErrUnexpectedResponse at the next one, instead of following fresh
+// cursors to empty pages forever.
+const maxEmptyPages = 3
+
 // fetchPage fetches the page the options point at.
 type fetchPage[T any] func(ctx context.Context, opts *ListOptions) (*Page[T], error)
 
@@ -132,6 +138,7 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 		if start := o.After + o.Before; start != "" { // at most one is set
 			seen[maphash.String(seed, start)] = true
 		}
+		empty := 0 // empty pages in a row that said more would follow
 		// next returns the options of the page after p, or nil at the end.
 		next := func(cur ListOptions, p *Page[T]) (*ListOptions, error) {
 			more, cursor := p.Paging.HasNextPage, p.Paging.EndCursor
@@ -140,6 +147,11 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 			}
 			if !more {
 				return nil, nil
+			}
+			if len(p.Items) > 0 {
+				empty = 0
+			} else if empty++; empty >= maxEmptyPages {
+				return nil, fmt.Errorf("%w: %d empty pages in a row, each saying more items follow", ErrUnexpectedResponse, empty)
 			}
 			if cursor == "" {
 				return nil, fmt.Errorf("workflow: the service reported more items but no cursor")
@@ -240,25 +252,25 @@ func prefetchPages[T any](ctx context.Context, first *ListOptions, fetch fetchPa
 
 // items flattens pages into items. Going backward, each page's items are
 // yielded last to first, so the whole walk runs from the end of the list
-// towards its start.
-func items[T any](seq iter.Seq2[*Page[T], error], backward bool) iter.Seq2[T, error] {
+// towards its start. ctx is checked before each item: once it has ended,
+// the rest of the page is not yielded, only ctx's error.
+func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward bool) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
+		var zero T
 		for p, err := range seq {
 			if err != nil {
-				var zero T
 				yield(zero, err)
 				return
 			}
-			if backward {
-				for i := len(p.Items) - 1; i >= 0; i-- {
-					if !yield(p.Items[i], nil) {
-						return
-					}
+			for i := range p.Items {
+				if backward {
+					i = len(p.Items) - 1 - i
 				}
-				continue
-			}
-			for _, it := range p.Items {
-				if !yield(it, nil) {
+				if ctx != nil && ctx.Err() != nil {
+					yield(zero, ctx.Err())
+					return
+				}
+				if !yield(p.Items[i], nil) {
 					return
 				}
 			}

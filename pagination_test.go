@@ -481,7 +481,7 @@ func TestAllStopsWhenContextCancelled(t *testing.T) {
 		got = append(got, it.Data["id"])
 		cancel()
 	}
-	assert.Equal(t, ids(1, 3), got)
+	assert.Equal(t, ids(1, 1), got, "the rest of the page is not yielded after the context ended")
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], context.Canceled)
 	assert.Len(t, srv.seen(), 1, "no request with a cancelled context")
@@ -675,7 +675,7 @@ func TestPagesPrefetchCancelsBlockedFetch(t *testing.T) {
 		return nil, ctx.Err()
 	}
 	n := 0
-	for v, err := range items(pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false) {
+	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false) {
 		require.NoError(t, err)
 		require.Equal(t, 1, v)
 		<-blocked
@@ -701,7 +701,7 @@ func TestPagesPrefetchParentContextCancelled(t *testing.T) {
 	}
 	var got []int
 	var errs []error
-	for v, err := range items(pages(ctx, &ListOptions{Prefetch: true}, fetch), false) {
+	for v, err := range items(ctx, pages(ctx, &ListOptions{Prefetch: true}, fetch), false) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -709,7 +709,7 @@ func TestPagesPrefetchParentContextCancelled(t *testing.T) {
 		got = append(got, v)
 		cancel()
 	}
-	assert.Equal(t, []int{1, 2}, got)
+	assert.Equal(t, []int{1}, got, "the rest of the page is not yielded after the context ended")
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], context.Canceled)
 }
@@ -719,7 +719,7 @@ func TestPagesAtMostOnePageAhead(t *testing.T) {
 	var calls atomic.Int64
 	fetch := fakeFetch(9, &calls)
 	var got []int
-	for v, err := range items(pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false) {
+	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false) {
 		require.NoError(t, err)
 		got = append(got, v)
 		page := (len(got)-1)/2 + 1

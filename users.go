@@ -171,7 +171,7 @@ func (s *UsersService) List(ctx context.Context, opts *ListOptions) (*Page[User]
 // when the loop breaks, yields an error once and stops, and with
 // opts.Prefetch fetches the next page while the loop body runs.
 func (s *UsersService) All(ctx context.Context, opts *ListOptions) iter.Seq2[User, error] {
-	return items(pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[User], error) {
+	return items(ctx, pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[User], error) {
 		return s.List(ctx, o)
 	}), opts.backward())
 }
