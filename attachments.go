@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -214,8 +215,8 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	}
 	if u, err := url.Parse(link.URL); err != nil {
 		return nil, &ValidationError{Field: "Link.URL", Rule: "must be an absolute URL", Err: err}
-	} else if !u.IsAbs() || (u.Host == "" && u.Opaque == "") {
-		return nil, invalid("Link.URL", "must be an absolute URL (got "+strconv.Quote(link.URL)+")")
+	} else if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
+		return nil, invalid("Link.URL", "must be an absolute http or https URL (got "+strconv.Quote(link.URL)+")")
 	}
 	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, link)
 	if err != nil {

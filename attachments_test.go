@@ -35,11 +35,11 @@ func TestAttachmentsGet(t *testing.T) {
 	t.Parallel()
 	for _, body := range []string{attachmentJSON, `{"data":` + attachmentJSON + `}`} {
 		c, srv := newSubClient(t, subReply(http.StatusOK, body))
-		got, err := c.Attachments.Get(t.Context(), Apps, "crm", "A-1", "att/1")
+		got, err := c.Attachments.Get(t.Context(), Apps, "crm", "A-1", "att?1")
 		require.NoError(t, err)
 		req := subOne(t, srv)
 		assert.Equal(t, http.MethodGet, req.Method)
-		assert.Equal(t, "/apps/crm/A-1/attachments/att%2F1", req.Path)
+		assert.Equal(t, "/apps/crm/A-1/attachments/att%3F1", req.Path)
 		assert.Equal(t, "att-1", got.ID)
 		assert.Equal(t, int64(1024), got.Size)
 	}
@@ -83,10 +83,10 @@ func TestAttachmentsAddLink(t *testing.T) {
 func TestAttachmentsAddLinkMinimalBody(t *testing.T) {
 	t.Parallel()
 	c, srv := newSubClient(t, subReply(http.StatusCreated, ""))
-	got, err := c.Attachments.AddLink(t.Context(), Tasks, "t", "1", Link{URL: "mailto:team@example.com"})
+	got, err := c.Attachments.AddLink(t.Context(), Tasks, "t", "1", Link{URL: "https://example.com/team"})
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"url":"mailto:team@example.com"}`, string(subOne(t, srv).Body))
-	assert.Equal(t, "mailto:team@example.com", got.URL)
+	assert.JSONEq(t, `{"url":"https://example.com/team"}`, string(subOne(t, srv).Body))
+	assert.Equal(t, "https://example.com/team", got.URL)
 }
 
 func TestAttachmentsValidation(t *testing.T) {

@@ -452,14 +452,24 @@ func newTransport() *http.Transport {
 }
 
 // segment validates one path segment (an alias or an id) and escapes it.
-// Escaping turns "/", "?" and "#" into data, but "." and ".." would still
-// be resolved as path steps by servers and proxies, so they are refused.
+// Escaping turns "?", "#" and "%" into data, which stay allowed. Refused,
+// because servers and proxies that normalise paths would still read them
+// as path steps or cut the request there: "/" (even escaped, a proxy may
+// decode it and send "../../users/u1" elsewhere with the caller's token),
+// a whole "." or "..", control characters (newline, CR, NUL, ...), and a
+// value that is empty or only white space.
 func segment(field, v string) (string, error) {
-	switch v {
-	case "":
+	switch {
+	case v == "":
 		return "", invalid(field, "must not be empty")
-	case ".", "..":
+	case v == "." || v == "..":
 		return "", invalid(field, `must not be "." or ".."`)
+	case strings.TrimSpace(v) == "":
+		return "", invalid(field, "must not be only white space")
+	case strings.Contains(v, "/"):
+		return "", invalid(field, `must not contain "/"`)
+	case strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }):
+		return "", invalid(field, "must not contain control characters")
 	}
 	return url.PathEscape(v), nil
 }

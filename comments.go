@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -109,8 +110,8 @@ func (s *RecordsService) AddComment(ctx context.Context, t RecordType, alias, id
 	if err != nil {
 		return nil, err
 	}
-	if text == "" {
-		return nil, invalid("text", "must not be empty")
+	if strings.TrimSpace(text) == "" {
+		return nil, invalid("text", "must not be empty or only white space")
 	}
 	body, _ := json.Marshal(text) // a string always encodes
 	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, commentWire{Text: body})

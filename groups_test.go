@@ -62,11 +62,11 @@ func TestGroupsRequests(t *testing.T) {
 		{
 			name: "Users",
 			call: func(c *Client) error {
-				_, err := c.Groups.Users(t.Context(), "g/1", &ListOptions{Last: 3})
+				_, err := c.Groups.Users(t.Context(), "g?1", &ListOptions{Last: 3})
 				return err
 			},
 			status: 200, reply: `[]`,
-			want: ugRequest{Method: "GET", Path: "/groups/g%2F1/users", Query: "last=3"},
+			want: ugRequest{Method: "GET", Path: "/groups/g%3F1/users", Query: "last=3"},
 		},
 		{
 			name:   "AddUsers",

@@ -87,11 +87,11 @@ func TestRelatedItemsList(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c, srv := newSubClient(t, subReply(http.StatusOK, tc.body))
-			got, err := c.Records.RelatedItems(t.Context(), Tasks, "it requests", "42/7")
+			got, err := c.Records.RelatedItems(t.Context(), Tasks, "it requests", "42?7")
 			require.NoError(t, err)
 			req := subOne(t, srv)
 			assert.Equal(t, http.MethodGet, req.Method)
-			assert.Equal(t, "/tasks/it%20requests/42%2F7/related-items", req.Path)
+			assert.Equal(t, "/tasks/it%20requests/42%3F7/related-items", req.Path)
 			assert.Empty(t, req.Body)
 			require.Len(t, got, 2)
 			assert.Equal(t, RelatedItem{ID: "r1", RecordType: Elements, Alias: "parts", RecordID: "123"}, got[0])
@@ -296,10 +296,10 @@ func TestRelatedValidation(t *testing.T) {
 func TestRemoveRelatedItem(t *testing.T) {
 	t.Parallel()
 	c, srv := newSubClient(t, subReply(http.StatusNoContent, ""))
-	require.NoError(t, c.Records.RemoveRelatedItem(t.Context(), Transactions, "ledger", "T-9", "rel/1"))
+	require.NoError(t, c.Records.RemoveRelatedItem(t.Context(), Transactions, "ledger", "T-9", "rel?1"))
 	req := subOne(t, srv)
 	assert.Equal(t, http.MethodDelete, req.Method)
-	assert.Equal(t, "/transactions/ledger/T-9/related-items/rel%2F1", req.Path)
+	assert.Equal(t, "/transactions/ledger/T-9/related-items/rel%3F1", req.Path)
 	assert.Empty(t, req.Body)
 }
 

@@ -186,14 +186,14 @@ func TestUsersRequests(t *testing.T) {
 		{
 			name: "Get escapes the id",
 			call: func(c *Client) error {
-				u, err := c.Users.Get(t.Context(), "u 1/?#")
+				u, err := c.Users.Get(t.Context(), "u 1%?#")
 				if err == nil {
 					assert.Equal(t, "u1", u.ID)
 				}
 				return err
 			},
 			status: 200, reply: userJSON,
-			want: ugRequest{Method: "GET", Path: "/users/u%201%2F%3F%23"},
+			want: ugRequest{Method: "GET", Path: "/users/u%201%25%3F%23"},
 		},
 		{
 			name: "Get accepts a data wrapper",
