@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -76,4 +77,32 @@ func TestCancelMidPageStopsAtOnce(t *testing.T) {
 		assert.ErrorIs(t, last, context.Canceled)
 		cancel()
 	}
+}
+
+func TestBeforeAloneSendsTheDefaultPageSize(t *testing.T) {
+	var queries []string
+	var mu sync.Mutex
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		queries = append(queries, r.URL.RawQuery)
+		n := len(queries)
+		mu.Unlock()
+		if n == 1 {
+			fmt.Fprint(w, `{"items":[{"data":{"n":"2"},"cursor":"c2"}],"paging":{"has_previous_page":true,"start_cursor":"c2"}}`)
+			return
+		}
+		fmt.Fprint(w, `{"items":[{"data":{"n":"1"},"cursor":"c1"}],"paging":{"has_previous_page":false,"start_cursor":"c1"}}`)
+	}))
+	var got int
+	for _, err := range c.Records.All(t.Context(), Tasks, "it", &ListOptions{Before: "c9"}) {
+		require.NoError(t, err)
+		got++
+	}
+	assert.Equal(t, 2, got)
+	assert.Equal(t, []string{"before=c9&last=100", "before=c2&last=100"}, queries)
+
+	queries = nil
+	_, err := c.Records.List(t.Context(), Tasks, "it", &ListOptions{Before: "c9", Last: 7})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"before=c9&last=7"}, queries, "an explicit Last is kept")
 }

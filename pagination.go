@@ -31,6 +31,8 @@ type ListOptions struct {
 	// After is the cursor after which forward paging begins.
 	After string
 	// Last is the number of items per page going backward, 1 to 1000.
+	// Zero with Before set sends DefaultPageSize (100): the spec gives
+	// last no default.
 	Last int
 	// Before is the cursor before which backward paging begins.
 	Before string
@@ -73,6 +75,11 @@ func (o *ListOptions) query() (*listQuery, error) {
 		return nil, invalid("ListOptions", "First/After (forward) and Last/Before (backward) must not be mixed")
 	}
 	q.First, q.After, q.Last, q.Before = o.First, o.After, o.Last, o.Before
+	if q.Before != "" && q.Last == 0 {
+		// The spec gives last no default: backward paging from Before
+		// alone asks for the documented page size.
+		q.Last = DefaultPageSize
+	}
 	if o.Filter != nil {
 		if err := o.Filter.Validate(); err != nil {
 			return nil, &ValidationError{Field: "ListOptions.Filter", Rule: "must be a valid RSQL filter", Err: err}
