@@ -200,7 +200,7 @@ func TestAllBackwardFromCursor(t *testing.T) {
 	y := collectAll(t.Context(), c, &ListOptions{Before: "c8"}) // default page size
 	assert.Empty(t, y.errs)
 	assert.Equal(t, ids(7, 1), y.ids)
-	assert.Equal(t, []string{"before=c8"}, srv.seen())
+	assert.Equal(t, []string{"before=c8&last=100"}, srv.seen(), "the spec gives last no default")
 }
 
 func TestPagesYieldsWholePages(t *testing.T) {
