@@ -660,7 +660,7 @@ func (c *Client) transportError(req *http.Request, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !errors.As(err, &le) {
 		// A deadline that is not the caller's (theirs was checked
 		// above): a connect timeout of the transport, for example.
-		err = &timeoutError{what: c.red.redact(err.Error())}
+		err = &timeoutError{what: c.red.redact(err.Error()), err: err}
 	}
 	return c.wrap(req, err)
 }

@@ -42,12 +42,17 @@ var (
 
 // timeoutError is a time limit that is not the caller's: it matches
 // ErrTimeout and reports Timeout, but deliberately not
-// context.DeadlineExceeded.
-type timeoutError struct{ what string }
+// context.DeadlineExceeded. errors.As still reaches its cause (a
+// *net.OpError, say), which errors.Is does not see.
+type timeoutError struct {
+	what string
+	err  error // the cause, if any
+}
 
 func (e *timeoutError) Error() string        { return e.what }
 func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
 func (e *timeoutError) Timeout() bool        { return true }
+func (e *timeoutError) As(target any) bool   { return e.err != nil && errors.As(e.err, target) }
 
 // redactedError is an error whose text had a known secret removed. It
 // keeps the original for errors.Is and errors.As, but prints only the

@@ -58,6 +58,9 @@ func TestRetryDecidesByTheCallersOwnContext(t *testing.T) {
 		require.ErrorIs(t, err, ErrTimeout)
 		assert.NotErrorIs(t, err, context.DeadlineExceeded)
 		assert.EqualValues(t, 2, attempts.Load())
+		var ne interface{ Timeout() bool }
+		require.ErrorAs(t, err, &ne)
+		assert.True(t, ne.Timeout())
 	})
 	t.Run("the caller's own expired deadline is not retried", func(t *testing.T) {
 		var attempts atomic.Int64
