@@ -314,8 +314,10 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 //
 // When ctx ends, Upload returns at once with ctx's error, even while a
 // read of r is blocked (a pipe, a socket): r is then closed if it is an
-// io.Closer, which ends such a read; a reader that cannot be closed is
-// left to its read, and is not read again.
+// io.Closer, which ends such a read. A reader that cannot be closed is
+// read from a goroutine of the upload's own, which Upload stops waiting
+// for; a blocked read is left to finish on its own (its goroutine ends
+// when the read returns), and r is not read again.
 func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions) (*Attachment, error) {
 	path, err := attachmentsPath(t, alias, id)
 	if err != nil {

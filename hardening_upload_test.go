@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"sync/atomic"
@@ -37,9 +38,21 @@ func (b *blockingReader) Close() error {
 	return nil
 }
 
+// unclosable hides a reader's Close.
+type unclosable struct{ r io.Reader }
+
+func (u unclosable) Read(p []byte) (int, error) { return u.r.Read(p) }
+
 func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
-	for _, name := range []string{"report.pdf", "no-extension"} { // the second is sniffed first
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		closable bool
+	}{
+		{"report.pdf", true}, {"no-extension", true}, // the second is sniffed first
+		{"report.pdf", false}, {"no-extension", false},
+	} {
+		name := tc.name
+		t.Run(fmt.Sprint(name, " closable=", tc.closable), func(t *testing.T) {
 			got := make(chan struct{}, 1)
 			ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				select {
@@ -53,9 +66,13 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 
 			ctx, cancel := context.WithCancel(t.Context())
 			r := &blockingReader{first: []byte("%PDF-1.4 start"), closed: make(chan struct{})}
+			var body io.Reader = r
+			if !tc.closable {
+				body = unclosable{r}
+			}
 			done := make(chan error, 1)
 			go func() {
-				_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", name, r, nil)
+				_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", name, body, nil)
 				done <- err
 			}()
 			if name == "report.pdf" {
@@ -68,7 +85,13 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				t.Fatal("Upload did not return after its context ended")
 			}
-			assert.EqualValues(t, 1, r.closes.Load(), "the reader, an io.Closer, was closed")
+			if tc.closable {
+				assert.EqualValues(t, 1, r.closes.Load(), "the reader, an io.Closer, was closed")
+			} else {
+				// Upload has returned; the read it left behind ends when
+				// the reader returns, and nothing reads it again.
+				_ = r.Close()
+			}
 			ts.CloseClientConnections()
 		})
 	}

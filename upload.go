@@ -70,6 +70,74 @@ type uploadSource struct {
 	// when the context ends, which unblocks a read waiting on it.
 	closer    io.Closer
 	closeOnce sync.Once
+	// aborted is closed when the upload is aborted or returns; it is nil
+	// for readers whose reads cannot block for long (in memory, or a file
+	// opened by UploadFile) or that abort closes (an io.Closer). A read of a
+	// caller's reader that cannot be closed runs in a goroutine of its
+	// own (one per upload, started with the first such read), so that the
+	// upload can stop waiting for it: net/http does not return from a
+	// request while its body is being read.
+	aborted   chan struct{}
+	abortOnce sync.Once
+	pumpReq   chan pumpRead
+	pumpRes   chan pumpResult
+	buf       []byte
+}
+
+type pumpRead struct {
+	r io.Reader
+	p []byte
+}
+
+type pumpResult struct {
+	n   int
+	err error
+}
+
+// readAbortable reads r into p, but returns errUploadOver as soon as the
+// upload is aborted, leaving a blocked read to finish on its own (into
+// s.buf, which no later read uses: the upload is over). s.mu is held.
+func (s *uploadSource) readAbortable(r io.Reader, p []byte) (int, error) {
+	if s.aborted == nil {
+		return r.Read(p) // in memory, or closing the reader ends a blocked read
+	}
+	if s.pumpReq == nil {
+		s.pumpReq, s.pumpRes = make(chan pumpRead), make(chan pumpResult, 1)
+		go func(req <-chan pumpRead, res chan<- pumpResult, stop <-chan struct{}) {
+			for {
+				select {
+				case rd := <-req:
+					n, err := rd.r.Read(rd.p)
+					res <- pumpResult{n, err}
+				case <-stop:
+					return
+				}
+			}
+		}(s.pumpReq, s.pumpRes, s.aborted)
+	}
+	if cap(s.buf) < len(p) {
+		s.buf = make([]byte, len(p))
+	}
+	buf := s.buf[:len(p)]
+	select {
+	case s.pumpReq <- pumpRead{r, buf}:
+	case <-s.aborted:
+		return 0, errUploadOver
+	}
+	select {
+	case res := <-s.pumpRes:
+		copy(p, buf[:res.n])
+		return res.n, res.err
+	case <-s.aborted:
+		return 0, errUploadOver
+	}
+}
+
+// endReads stops the reading goroutine, if any, once the upload returns.
+func (s *uploadSource) endReads() {
+	if s.aborted != nil {
+		s.abortOnce.Do(func() { close(s.aborted) })
+	}
 }
 
 // abort ends the upload because its context ended: no more reads, and the
@@ -77,6 +145,7 @@ type uploadSource struct {
 // returns.
 func (s *uploadSource) abort() {
 	s.over.Store(true)
+	s.endReads()
 	if s.closer != nil {
 		s.closeOnce.Do(func() { _ = s.closer.Close() })
 	}
@@ -87,8 +156,12 @@ func (s *uploadSource) abort() {
 // (an io.Seeker). A reader whose Seek fails is read once.
 func sourceFromReader(r io.Reader, size int64) (*uploadSource, error) {
 	src := &uploadSource{size: -1, plain: r}
-	if c, ok := r.(io.Closer); ok {
-		src.closer = c
+	switch r := r.(type) {
+	case *bytes.Reader, *strings.Reader, *bytes.Buffer: // in memory: reads never block
+	case io.Closer:
+		src.closer = r
+	default:
+		src.aborted = make(chan struct{})
 	}
 	if size > 0 {
 		src.size, src.strict = size, true
@@ -215,6 +288,7 @@ func (s *uploadSource) open() (io.Reader, error) {
 // attempt's content failed, if it did.
 func (s *uploadSource) finish() error {
 	s.over.Store(true)
+	s.endReads()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
@@ -281,7 +355,7 @@ func (c *contentReader) read(p []byte) (int, error) {
 	if rest := limit - c.sent; int64(len(p)) > rest {
 		p = p[:rest]
 	}
-	n, err := c.r.Read(p)
+	n, err := s.readAbortable(c.r, p)
 	c.sent += int64(n)
 	switch {
 	case err == nil:
@@ -413,6 +487,7 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	stop := context.AfterFunc(ctx, src.abort)
 	defer func() {
 		stop()
+		defer src.endReads()
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			src.abort() // at once, not when the AfterFunc gets to run
 			if err != nil && !errors.Is(err, ctxErr) {
