@@ -234,8 +234,8 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	}
 	if u, err := url.Parse(link.URL); err != nil {
 		return nil, &ValidationError{Field: "Link.URL", Rule: "must be an absolute URL", Err: err}
-	} else if !u.IsAbs() || (u.Host == "" && u.Opaque == "") {
-		return nil, invalid("Link.URL", "must be an absolute URL (got "+strconv.Quote(link.URL)+")")
+	} else if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
+		return nil, invalid("Link.URL", "must be an absolute http or https URL (got "+strconv.Quote(link.URL)+")")
 	}
 	out, err := sendFor[Link](ctx, s.client, http.MethodPost, path, link, "link", true, reqOpts)
 	if err != nil {
@@ -338,6 +338,13 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // retry seeks r back to where it started. Any other reader is read once
 // and a failed upload is not retried; the caller sees the 429. A read
 // error of r ends the upload with that error.
+//
+// When ctx ends, Upload returns at once with ctx's error, even while a
+// read of r is blocked (a pipe, a socket): r is then closed if it is an
+// io.Closer, which ends such a read. A reader that cannot be closed is
+// read from a goroutine of the upload's own, which Upload stops waiting
+// for; a blocked read is left to finish on its own (its goroutine ends
+// when the read returns), and r is not read again.
 func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
 	path, err := attachmentsPath(t, alias, id)
 	if err != nil {

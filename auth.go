@@ -1,18 +1,24 @@
 package workflow
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
-	"golang.org/x/sync/singleflight"
+	"golang.org/x/time/rate"
 )
 
 const (
@@ -21,6 +27,8 @@ const (
 	defaultTokenLifetime = 24 * time.Hour
 	// tokenRefreshMargin: a token this close to its expiry is replaced
 	// before use, so a request does not leave with a token about to die.
+	// A token that lives less than four margins is replaced when a
+	// quarter of its lifetime is left (see refreshMargin).
 	tokenRefreshMargin = time.Minute
 	// tokenFetchTimeout bounds one token request, even when the caller's
 	// context has no deadline.
@@ -34,7 +42,17 @@ const (
 	// endpoint thus send it about one request per second, not one per
 	// attempt each.
 	tokenFailureHold = time.Second
+	// maxTokenBody bounds the token endpoint's answer.
+	maxTokenBody = 1 << 20
 )
+
+// refreshMargin is how long before its expiry a token of the given
+// lifetime is replaced: tokenRefreshMargin, or a quarter of the lifetime
+// when that is shorter, so that a token of a minute or less is still
+// reused for most of its life.
+func refreshMargin(lifetime time.Duration) time.Duration {
+	return min(tokenRefreshMargin, lifetime/4)
+}
 
 // tokenProvider hands out bearer tokens to the bearer transport.
 type tokenProvider interface {
@@ -46,37 +64,56 @@ type tokenProvider interface {
 
 // tokenCache is the client-credentials token source: one cached token
 // shared by all goroutines, one token request in flight at a time.
+//
+// The token request is built and its reply parsed here rather than by
+// x/oauth2's clientcredentials package, which cannot read every reply the
+// service sends (an expires_in that is a fraction or a numeric string).
+// The request is the one API.md shows: a form body with
+// grant_type=client_credentials, the client authenticated by HTTP Basic
+// with the id and secret form-urlencoded (RFC 6749 section 2.3.1).
 type tokenCache struct {
-	cfg    clientcredentials.Config
-	ctx    context.Context // background context carrying the token HTTP client
-	logger *slog.Logger
-	hooks  *hooks // observers of token requests; nil reports nothing
-	now    func() time.Time
+	id, secret string
+	tokenURL   string
+	userAgent  string
+	hc         *http.Client // token requests only, never the API's pool
+	red        *redactor
+	logger     *slog.Logger
+	hooks      *hooks // observers of token requests; nil reports nothing
+	now        func() time.Time
 	// timeout bounds one token request (tokenFetchTimeout).
 	timeout time.Duration
 
-	group    singleflight.Group
-	mu       sync.Mutex
-	tok      *oauth2.Token
-	failed   *AuthError // the last fetch's failure, held for tokenFailureHold
-	failedAt time.Time
+	mu        sync.Mutex
+	tok       *oauth2.Token
+	refreshAt time.Time  // when tok is to be replaced
+	failed    *AuthError // the last fetch's failure, held for tokenFailureHold
+	failedAt  time.Time
+	flight    *tokenFlight // the token request in flight, if any
 }
 
-func newTokenCache(id, secret, tokenURL string, hc *http.Client, logger *slog.Logger) *tokenCache {
+// tokenFlight is one token request shared by every caller waiting for it.
+// It is cancelled as soon as the last of them stops waiting, so that no
+// request (nor its goroutine and connection) outlives its callers.
+type tokenFlight struct {
+	done    chan struct{} // closed when tok and err are set
+	tok     *oauth2.Token
+	err     error
+	waiters int // guarded by tokenCache.mu
+	cancel  context.CancelFunc
+	dropped bool // every waiter left; guarded by tokenCache.mu
+}
+
+func newTokenCache(id, secret, tokenURL, userAgent string, hc *http.Client, red *redactor, logger *slog.Logger) *tokenCache {
 	return &tokenCache{
-		cfg: clientcredentials.Config{
-			ClientID:     id,
-			ClientSecret: secret,
-			TokenURL:     tokenURL,
-			AuthStyle:    oauth2.AuthStyleInHeader,
-		},
-		// Token requests must not be tied to the context of whichever
-		// request happened to trigger them (golang/oauth2#388): the token
-		// is shared by every caller.
-		ctx:     context.WithValue(context.Background(), oauth2.HTTPClient, hc),
-		logger:  logger,
-		now:     time.Now,
-		timeout: tokenFetchTimeout,
+		id:        id,
+		secret:    secret,
+		tokenURL:  tokenURL,
+		userAgent: userAgent,
+		hc:        hc,
+		red:       red,
+		logger:    logger,
+		now:       time.Now,
+		timeout:   tokenFetchTimeout,
 	}
 }
 
@@ -86,15 +123,14 @@ func (c *tokenCache) String() string { return "workflow.tokenCache{REDACTED}" }
 // GoString hides the credentials.
 func (c *tokenCache) GoString() string { return c.String() }
 
-// cached returns the cached token if it is still good. Otherwise, while a
-// failed fetch is held (tokenFailureHold), it returns that failure and how
-// long the hold lasts, zero when the failure is final (the credentials were
-// refused). (nil, nil, 0) means a fetch is due.
-func (c *tokenCache) cached() (*oauth2.Token, *AuthError, time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// cachedLocked returns the cached token if it is still good. Otherwise,
+// while a failed fetch is held (tokenFailureHold), it returns that failure
+// and how long the hold lasts, zero when the failure is final (the
+// credentials were refused). (nil, nil, 0) means a fetch is due. c.mu is
+// held.
+func (c *tokenCache) cachedLocked() (*oauth2.Token, *AuthError, time.Duration) {
 	now := c.now()
-	if c.tok != nil && now.Add(tokenRefreshMargin).Before(c.tok.Expiry) {
+	if c.tok != nil && now.Before(c.refreshAt) {
 		return c.tok, nil, 0
 	}
 	if c.failed != nil {
@@ -111,13 +147,16 @@ func (c *tokenCache) cached() (*oauth2.Token, *AuthError, time.Duration) {
 func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 	var waitedOn *AuthError
 	for {
-		t, failed, hold := c.cached()
+		c.mu.Lock()
+		t, failed, hold := c.cachedLocked()
 		if t != nil {
+			c.mu.Unlock()
 			return t, nil
 		}
 		if failed == nil {
-			break
+			break // c.mu stays locked
 		}
+		c.mu.Unlock()
 		if waitedOn != nil && failed != waitedOn {
 			// Another caller sent the request this one waited for: its
 			// outcome is shared, as if the two had joined one request.
@@ -131,56 +170,282 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 		}
 		waitedOn = failed
 	}
-	ch := c.group.DoChan("token", func() (any, error) {
-		if t, failed, _ := c.cached(); t != nil || failed != nil {
-			if failed != nil {
-				return nil, failed // another fetch has just failed
-			}
-			return t, nil
-		}
-		return c.fetch(ctx)
-	})
+	if err := ctx.Err(); err != nil {
+		c.mu.Unlock()
+		return nil, err
+	}
+	f := c.flight
+	if f == nil {
+		f = c.startLocked(ctx)
+	}
+	f.waiters++
+	c.mu.Unlock()
+
 	select {
-	case r := <-ch:
-		if r.Err != nil {
-			return nil, r.Err
+	case <-f.done:
+		if f.err != nil {
+			return nil, f.err
 		}
-		return r.Val.(*oauth2.Token), nil
+		return f.tok, nil
 	case <-ctx.Done():
-		// The fetch goes on for the other callers (and is bounded by its
-		// own timeout); this caller stops waiting.
+		c.mu.Lock()
+		f.waiters--
+		if f.waiters == 0 {
+			// Nobody waits any more: end the request now instead of
+			// letting it run to its own timeout. The next caller starts
+			// a new one.
+			f.dropped = true
+			f.cancel()
+			if c.flight == f {
+				c.flight = nil
+			}
+		}
+		c.mu.Unlock()
 		return nil, ctx.Err()
 	}
 }
 
-// fetch requests a token. caller is the context of the call that asked
-// first, for the observers only: the request itself runs under c.ctx.
-func (c *tokenCache) fetch(caller context.Context) (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
-	defer cancel()
+// startLocked starts a token request. c.mu is held. caller is the context
+// of the call that asked first, for the observers only.
+func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
+	// The request is not tied to the context of whichever caller happened
+	// to start it (golang/oauth2#388): it is shared by every caller, and
+	// ends with its own timeout or when the last of them stops waiting.
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	f := &tokenFlight{done: make(chan struct{}), cancel: cancel}
+	c.flight = f
 	tt := c.hooks.startTokenFetch(caller)
-	issued := c.now()
-	t, err := c.cfg.Token(ctx)
-	if err != nil {
-		ae := toAuthError(err)
+	go func() {
+		defer cancel()
+		issued := c.now()
+		t, ae := c.fetch(ctx)
 		tt.end(ae)
 		c.mu.Lock()
-		c.failed, c.failedAt = ae, c.now()
+		if c.flight == f {
+			c.flight = nil
+		}
+		switch {
+		case ae == nil:
+			lifetime := t.Expiry.Sub(issued)
+			c.tok, c.failed = t, nil
+			c.refreshAt = t.Expiry.Add(-refreshMargin(lifetime))
+			f.tok = t
+		case f.dropped:
+			f.err = ae // nobody reads it; not held against later callers
+		default:
+			c.failed, c.failedAt = ae, c.now()
+			f.err = ae
+		}
+		dropped := f.dropped
+		close(f.done)
 		c.mu.Unlock()
-		c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
-			slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
-		return nil, ae
+		switch {
+		case ae == nil:
+			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
+				slog.Time("expires", t.Expiry))
+		case !dropped:
+			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
+				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
+		}
+	}()
+	return f
+}
+
+// fetch sends one token request and reads its reply.
+func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
+	issued := c.now()
+	body := strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.tokenURL, body)
+	if err != nil {
+		return nil, c.authError(&AuthError{Err: err})
 	}
-	tt.end(nil)
-	if t.Expiry.IsZero() {
-		t.Expiry = issued.Add(defaultTokenLifetime)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
 	}
-	c.mu.Lock()
-	c.tok, c.failed = t, nil
-	c.mu.Unlock()
-	c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
-		slog.Time("expires", t.Expiry))
+	req.SetBasicAuth(url.QueryEscape(c.id), url.QueryEscape(c.secret))
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, c.authError(&AuthError{Err: c.transportCause(ctx, err)})
+	}
+	defer closeBody(resp.Body)
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenBody))
+	if err != nil {
+		return nil, c.authError(&AuthError{StatusCode: resp.StatusCode, Err: c.transportCause(ctx, err)})
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		ae := &AuthError{StatusCode: resp.StatusCode, Body: truncate(string(raw), 512)}
+		ae.ErrorCode, ae.Description = tokenErrorFields(raw)
+		return nil, c.authError(ae)
+	}
+	t, err := parseTokenReply(resp.Header.Get("Content-Type"), raw, issued)
+	if err != nil {
+		// The body is not kept: a reply that could not be read may still
+		// carry a token the redactor does not know.
+		return nil, c.authError(&AuthError{StatusCode: resp.StatusCode,
+			Err: fmt.Errorf("%w: %w", ErrUnexpectedResponse, err)})
+	}
+	c.red.addToken(t.AccessToken)
 	return t, nil
+}
+
+// transportCause describes why a token request got no answer. The
+// request's own timeout is reported as an ErrTimeout, not as
+// context.DeadlineExceeded, which callers read as their own deadline.
+func (c *tokenCache) transportCause(ctx context.Context, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &timeoutError{what: "token request timed out after " + c.timeout.String()}
+	}
+	var rd *RedirectError
+	if errors.As(err, &rd) {
+		return rd
+	}
+	return err
+}
+
+// authError completes ae with the token URL and removes known secrets.
+func (c *tokenCache) authError(ae *AuthError) *AuthError {
+	ae.URL = c.tokenURL
+	ae.Body = c.red.redact(ae.Body)
+	ae.Description = c.red.redact(ae.Description)
+	ae.ErrorCode = c.red.redact(ae.ErrorCode)
+	if ae.Err != nil {
+		if s := ae.Err.Error(); c.red.redact(s) != s {
+			ae.Err = &redactedError{msg: c.red.redact(s), err: ae.Err}
+		}
+	}
+	return ae
+}
+
+// tokenErrorFields reads the OAuth 2.0 error code and the server's own
+// message from an error reply (RFC 6749 section 5.2, or a "message").
+func tokenErrorFields(raw []byte) (code, desc string) {
+	var m struct {
+		Error            json.RawMessage `json:"error"`
+		ErrorDescription string          `json:"error_description"`
+		Message          string          `json:"message"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		if v, err := url.ParseQuery(string(raw)); err == nil && v.Get("error") != "" {
+			return v.Get("error"), v.Get("error_description")
+		}
+		return "", ""
+	}
+	_ = json.Unmarshal(m.Error, &code) // a string, or nothing
+	desc = m.ErrorDescription
+	if desc == "" {
+		desc = m.Message
+	}
+	return truncate(oneLine(code), 100), truncate(oneLine(desc), 300)
+}
+
+// parseTokenReply reads a successful token reply: JSON (or a form body,
+// which some servers send), with expires_in an integer, a fraction or a
+// numeric string, and token_type "bearer" in any case (or absent).
+// Members other than these are kept as the token's Extra.
+func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.Token, error) {
+	var (
+		access, typ, refresh, expires string
+		extra                         map[string]any
+	)
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if trimmed := bytes.TrimSpace(raw); (mt == "application/x-www-form-urlencoded" || mt == "text/plain") &&
+		(len(trimmed) == 0 || trimmed[0] != '{') {
+		v, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return nil, fmt.Errorf("token reply is not a form: %w", err)
+		}
+		access, typ, refresh, expires = v.Get("access_token"), v.Get("token_type"), v.Get("refresh_token"), v.Get("expires_in")
+		extra = map[string]any{}
+		for k := range v {
+			extra[k] = v.Get(k)
+		}
+	} else {
+		var m struct {
+			AccessToken  string          `json:"access_token"`
+			TokenType    string          `json:"token_type"`
+			RefreshToken string          `json:"refresh_token"`
+			ExpiresIn    json.RawMessage `json:"expires_in"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("token reply is not a JSON object: %w", err)
+		}
+		_ = json.Unmarshal(raw, &extra)
+		access, typ, refresh = m.AccessToken, m.TokenType, m.RefreshToken
+		if e := strings.TrimSpace(string(m.ExpiresIn)); e != "" && e != "null" {
+			if err := json.Unmarshal(m.ExpiresIn, &expires); err != nil {
+				expires = e // a JSON number
+			}
+		}
+	}
+	if access == "" {
+		return nil, errors.New("token reply has no access_token")
+	}
+	if typ != "" && !strings.EqualFold(typ, "bearer") {
+		return nil, fmt.Errorf("token reply has token_type %q, not bearer", truncate(oneLine(typ), 40))
+	}
+	t := &oauth2.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: refresh}
+	lifetime := defaultTokenLifetime
+	if expires = strings.TrimSpace(expires); expires != "" {
+		secs, err := parseSeconds(expires)
+		if err != nil {
+			return nil, err
+		}
+		if secs > 0 {
+			lifetime = time.Duration(secs * float64(time.Second))
+		}
+	}
+	t.Expiry = issued.Add(lifetime)
+	if extra != nil {
+		t = t.WithExtra(extra)
+	}
+	return t, nil
+}
+
+// maxExpiresIn caps expires_in (ten years), so that the duration cannot
+// overflow.
+const maxExpiresIn = 10 * 365 * 24 * 3600
+
+// parseSeconds reads expires_in: a base-10 number of seconds, fraction
+// allowed, not negative.
+func parseSeconds(s string) (float64, error) {
+	bad := fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(s, 40))
+	if !isDecimal(s) {
+		return 0, bad
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, bad
+	}
+	return min(f, maxExpiresIn), nil
+}
+
+// isDecimal reports whether s is a plain base-10 number: digits, at most
+// one ".", an optional exponent; no sign, hex, underscores or words.
+func isDecimal(s string) bool {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := func(p string) bool {
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	if intPart+frac == "" || !digits(intPart) || !digits(frac) {
+		return false
+	}
+	if hasExp {
+		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "+"), "-")
+		return exp != "" && digits(exp)
+	}
+	return true
 }
 
 // invalidate drops the cached token, but only if it is still the one that
@@ -194,15 +459,18 @@ func (c *tokenCache) invalidate(t *oauth2.Token) {
 	c.mu.Unlock()
 }
 
-// toAuthError turns an x/oauth2 error into an *AuthError that keeps the
-// status and a short body. x/oauth2's RetrieveError holds the token
-// request, whose Basic header carries the secret, so it is not kept.
+// toAuthError turns the error of a caller's token source into an
+// *AuthError. x/oauth2's RetrieveError holds the token request, whose
+// Basic header carries the secret, so it is not kept.
 func toAuthError(err error) *AuthError {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
-		ae := &AuthError{ErrorCode: re.ErrorCode, Body: truncate(string(re.Body), 512)}
+		ae := &AuthError{ErrorCode: re.ErrorCode, Description: re.ErrorDescription, Body: truncate(string(re.Body), 512)}
 		if re.Response != nil {
 			ae.StatusCode = re.Response.StatusCode
+			if re.Response.Request != nil && re.Response.Request.URL != nil {
+				ae.URL = redactURL(re.Response.Request.URL)
+			}
 		}
 		return ae
 	}
@@ -242,21 +510,52 @@ func (s staticProvider) token(ctx context.Context) (*oauth2.Token, error) {
 func (staticProvider) invalidate(*oauth2.Token) {}
 
 // bearerTransport adds the bearer token, and on a 401 fetches a new token
-// and retries once.
+// and retries once. It waits for the rate limiter, if any, before every
+// request it sends, the replay after a 401 included.
 type bearerTransport struct {
-	next     http.RoundTripper
-	tokens   tokenProvider
-	logger   *slog.Logger
-	basePath string // escaped path of the base URL, for route templates in logs
+	next    http.RoundTripper
+	tokens  tokenProvider
+	limiter *rate.Limiter
+	origin  *url.URL // the API's scheme, host and port: the only place the token goes
+	red     *redactor
+	logger  *slog.Logger
+	hooks   *hooks
+	// basePath is the escaped path of the base URL, for route templates
+	// in logs.
+	basePath string
 }
 
 // CloseIdleConnections closes the idle connections of the transport below.
 func (t *bearerTransport) CloseIdleConnections() { closeIdle(t.next) }
 
+// waitLimiter waits for the rate limiter, if any, and reports the wait to
+// the observers when the limiter had no token to give at once.
+func (t *bearerTransport) waitLimiter(r *http.Request) error {
+	ctx := r.Context()
+	if t.limiter == nil || !t.hooks.observed() || t.limiter.Tokens() >= 1 {
+		return waitLimiter(ctx, t.limiter)
+	}
+	start := time.Now()
+	err := waitLimiter(ctx, t.limiter)
+	if err == nil {
+		t.hooks.rateLimitWait(ctx, r, RateLimitClient, time.Since(start))
+	}
+	return err
+}
+
 func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
+	if !sameOrigin(req.URL, t.origin) {
+		closeRequestBody(req)
+		return nil, foreignOrigin(req.URL)
+	}
 	tok, err := t.tokens.token(ctx)
 	if err != nil {
+		closeRequestBody(req)
+		return nil, err
+	}
+	t.red.addToken(tok.AccessToken)
+	if err := t.waitLimiter(req); err != nil {
 		closeRequestBody(req)
 		return nil, err
 	}
@@ -264,28 +563,87 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode != http.StatusUnauthorized {
 		return resp, err
 	}
+	// Read and close the 401 before asking for a new token, so that its
+	// connection goes back to the pool: with every connection held by a
+	// 401, nothing else could be sent.
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	closeBody(resp.Body)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if rerr != nil {
+		return nil, rerr
+	}
+	// The token was rejected: drop it first, whether or not this request
+	// can be sent again, so later calls do not use it.
+	t.tokens.invalidate(tok)
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
 		return resp, nil // the body cannot be sent again
 	}
-	t.tokens.invalidate(tok)
 	fresh, err := t.tokens.token(ctx)
 	if err != nil {
-		closeBody(resp.Body)
 		return nil, err
 	}
 	if fresh.AccessToken == tok.AccessToken {
 		return resp, nil // the source has nothing newer
 	}
-	body := req.Body
+	t.red.addToken(fresh.AccessToken)
+	replay := req.Body
 	if req.GetBody != nil {
-		if body, err = req.GetBody(); err != nil {
+		if replay, err = req.GetBody(); err != nil {
 			return resp, nil
 		}
 	}
-	closeBody(resp.Body)
+	if err := t.waitLimiter(req); err != nil {
+		if replay != nil {
+			_ = replay.Close()
+		}
+		return nil, err
+	}
 	t.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
 		slog.String("method", req.Method), slog.String("route", routeOf(t.basePath, req)))
-	return t.next.RoundTrip(withBearer(req, fresh, body))
+	return t.next.RoundTrip(withBearer(req, fresh, replay))
+}
+
+// waitLimiter waits for the rate limiter. A wait that would pass the
+// context's deadline fails at once with an error that matches
+// context.DeadlineExceeded.
+func waitLimiter(ctx context.Context, l *rate.Limiter) error {
+	if l == nil {
+		return nil
+	}
+	if err := l.Wait(ctx); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if _, ok := ctx.Deadline(); ok {
+			return &limiterDeadlineError{}
+		}
+		return fmt.Errorf("workflow: rate limiter: %w", err)
+	}
+	return nil
+}
+
+// sameOrigin reports whether u has the scheme, host and port of origin.
+func sameOrigin(u, origin *url.URL) bool {
+	return origin == nil || strings.EqualFold(u.Scheme, origin.Scheme) &&
+		strings.EqualFold(u.Hostname(), origin.Hostname()) && effectivePort(u) == effectivePort(origin)
+}
+
+func effectivePort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
+}
+
+// foreignOrigin is the error for a request to a host other than the API's.
+func foreignOrigin(u *url.URL) error {
+	return &ValidationError{Field: "request URL", Rule: "must have the API's scheme, host and port (the access token is sent nowhere else), got " + u.Scheme + "://" + u.Host}
 }
 
 func withBearer(req *http.Request, tok *oauth2.Token, body io.ReadCloser) *http.Request {

@@ -271,7 +271,9 @@ func TestTokenRequestHasItsOwnTimeout(t *testing.T) {
 	err := get(context.Background(), c) // no deadline of its own
 	var ae *AuthError
 	require.ErrorAs(t, err, &ae)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorIs(t, err, ErrTimeout)
+	assert.NotErrorIs(t, err, context.DeadlineExceeded, "the caller had no deadline: the timeout is the SDK's own")
+	assert.True(t, ae.temporary(), "a hung token endpoint is worth another try")
 }
 
 func TestTokenFetchIsNotCancelledByOneCaller(t *testing.T) {
@@ -285,6 +287,12 @@ func TestTokenFetchIsNotCancelledByOneCaller(t *testing.T) {
 	require.Eventually(t, func() bool { return as.tokenRequests.Load() == 1 }, time.Minute, time.Millisecond)
 	second := make(chan error, 1)
 	go func() { second <- get(t.Context(), c) }()
+	// Both callers wait for the one request before the first gives up.
+	require.Eventually(t, func() bool {
+		c.tokens.mu.Lock()
+		defer c.tokens.mu.Unlock()
+		return c.tokens.flight != nil && c.tokens.flight.waiters == 2
+	}, 5*time.Second, time.Millisecond)
 
 	cancel()
 	select {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,11 +43,12 @@ type Client struct {
 	userAgent string
 	logger    *slog.Logger
 
-	httpClient    *http.Client // the full chain: retry -> limiter -> bearer -> base
+	httpClient    *http.Client // the full chain: retry -> bearer (limiter) -> base
 	tokens        *tokenCache  // nil only when the caller supplied a token source
 	retry         RetryPolicy
-	hooks         *hooks // observers and the debug log of each attempt
-	ownsTransport bool   // the base transport is the SDK's own (no WithHTTPClient)
+	red           *redactor // removes the secret and tokens from what the SDK produces
+	hooks         *hooks    // observers and the debug log of each attempt
+	ownsTransport bool      // the base transport is the SDK's own (no WithHTTPClient)
 
 	// Records searches, reads, creates and updates records, and manages
 	// their related items, watchers and comments.
@@ -81,11 +83,25 @@ type GroupsService service
 
 // String describes the client without any secret.
 func (c *Client) String() string {
+	if c == nil || c.baseURL == nil {
+		return "workflow.Client{}"
+	}
 	return "workflow.Client{base: " + c.baseURL.String() + "}"
 }
 
 // GoString describes the client without any secret, for %#v.
 func (c *Client) GoString() string { return c.String() }
+
+// Format prints the client, or a copy of it, as String does, whatever the
+// verb (%v, %+v, %#v, %s, %q, %x, ...): a Client value never prints its
+// fields, so no secret can show.
+func (c Client) Format(f fmt.State, verb rune) {
+	s := c.String()
+	if verb == 'q' {
+		s = strconv.Quote(s)
+	}
+	_, _ = io.WriteString(f, s)
+}
 
 // BaseURL returns the API base URL the client sends requests to (ending in
 // "/v1/").
@@ -125,7 +141,8 @@ func WithCredentials(clientID, clientSecret string) Option {
 // address of the token endpoint's host; the token URL is authURL +
 // "/oauth/token", outside "/v1". EU-region accounts pass their regional
 // hosts here. Both must be https unless the host is loopback or
-// WithInsecureHTTP is given.
+// WithInsecureHTTP is given. An authURL that ends in "/v1" or
+// "/oauth/token" is refused: it is the host only (the SDK adds the path).
 func WithEndpoint(baseURL, authURL string) Option {
 	return func(c *config) { c.baseURL, c.authURL = baseURL, authURL }
 }
@@ -136,6 +153,13 @@ func WithEndpoint(baseURL, authURL string) Option {
 // for many concurrent requests to one host is used: up to 64 connections
 // per host, all kept for reuse (more concurrent requests wait for a free
 // connection).
+//
+// Token requests never share the API's connection pool, so that API
+// traffic can never keep a new token from being fetched: when hc's
+// Transport is an *http.Transport (or nil), token requests go through a
+// clone of it (same TLS, proxy and dial settings, its own connections);
+// any other RoundTripper cannot be cloned and is used for token requests
+// as it is.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) {
 		if hc == nil {
@@ -243,6 +267,10 @@ func NewClient(opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p := strings.TrimSuffix(auth.Path, "/"); strings.HasSuffix(p, "/v1") || strings.HasSuffix(p, "/oauth/token") {
+		return nil, invalid("auth URL", `must be the token endpoint's host, without "/v1" or "/oauth/token" (the SDK adds "/oauth/token"); for example https://host`)
+	}
+	red := newRedactor(cfg.id, cfg.secret)
 
 	c := &Client{
 		baseURL:   base,
@@ -250,8 +278,10 @@ func NewClient(opts ...Option) (*Client, error) {
 		userAgent: defaultUserAgent,
 		logger:    cfg.logger,
 		retry:     retry,
+		red:       red,
 	}
 	c.hooks = newHooks(cfg.observers, c.logger, base, auth)
+	c.hooks.red = red
 	if cfg.userAgent != "" {
 		c.userAgent = cfg.userAgent + " " + defaultUserAgent
 	}
@@ -274,25 +304,26 @@ func NewClient(opts ...Option) (*Client, error) {
 			c.ownsTransport = true
 		}
 	}
-	hc.CheckRedirect = sameOriginRedirects(hc.CheckRedirect)
+	hc.CheckRedirect = sameOriginRedirects(hc.CheckRedirect, red)
 
 	var ts tokenProvider
 	if cfg.tokenSource != nil {
 		ts = staticProvider{cfg.tokenSource}
 	} else {
 		tokenHTTP := &http.Client{
-			Transport:     baseTransport,
-			CheckRedirect: sameOriginRedirects(nil),
+			Transport:     tokenTransport(&hc, baseTransport),
+			CheckRedirect: sameOriginRedirects(nil, red),
 		}
-		c.tokens = newTokenCache(cfg.id, cfg.secret, auth.JoinPath("oauth", "token").String(), tokenHTTP, c.logger)
+		c.tokens = newTokenCache(cfg.id, cfg.secret, auth.JoinPath("oauth", "token").String(), c.userAgent, tokenHTTP, red, c.logger)
 		c.tokens.hooks = c.hooks
 		ts = c.tokens
 	}
 	hc.Transport = &retryTransport{
-		next:    &bearerTransport{next: baseTransport, tokens: ts, logger: c.logger, basePath: c.hooks.basePath},
-		policy:  retry,
-		limiter: cfg.limiter,
-		hooks:   c.hooks,
+		next: &bearerTransport{next: baseTransport, tokens: ts, limiter: cfg.limiter,
+			origin: base, red: red, logger: c.logger, hooks: c.hooks, basePath: c.hooks.basePath},
+		policy: retry,
+		red:    red,
+		hooks:  c.hooks,
 	}
 	c.httpClient = &hc
 
@@ -362,14 +393,33 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// tokenTransport returns the transport of token requests: never the API's
+// own pool (see WithHTTPClient). Its connections are not kept: a token is
+// fetched about once a day, and an idle connection (with its goroutines)
+// left behind by it would outlive a caller's CloseIdleConnections.
+func tokenTransport(user *http.Client, api http.RoundTripper) http.RoundTripper {
+	var t *http.Transport
+	switch ut := user.Transport.(type) {
+	case nil:
+		t = http.DefaultTransport.(*http.Transport).Clone()
+	case *http.Transport:
+		t = ut.Clone()
+	default:
+		return api
+	}
+	t.DisableKeepAlives = true
+	return t
+}
+
 // sameOriginRedirects refuses redirects that change scheme, host or port,
 // then defers to the caller's own policy (or Go's default of 10 hops).
-func sameOriginRedirects(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+// Known secrets are removed from the URLs of the error.
+func sameOriginRedirects(next func(*http.Request, []*http.Request) error, red *redactor) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0].URL
 		if req.URL.Scheme != first.Scheme || !strings.EqualFold(req.URL.Host, first.Host) ||
 			req.URL.Port() != first.Port() {
-			return &RedirectError{From: redactURL(via[len(via)-1].URL), To: redactURL(req.URL)}
+			return &RedirectError{From: red.redact(redactURL(via[len(via)-1].URL)), To: red.redact(redactURL(req.URL))}
 		}
 		if next != nil {
 			return next(req, via)
@@ -412,14 +462,24 @@ func newTransport() *http.Transport {
 }
 
 // segment validates one path segment (an alias or an id) and escapes it.
-// Escaping turns "/", "?" and "#" into data, but "." and ".." would still
-// be resolved as path steps by servers and proxies, so they are refused.
+// Escaping turns "?", "#" and "%" into data, which stay allowed. Refused,
+// because servers and proxies that normalise paths would still read them
+// as path steps or cut the request there: "/" (even escaped, a proxy may
+// decode it and send "../../users/u1" elsewhere with the caller's token),
+// a whole "." or "..", control characters (newline, CR, NUL, ...), and a
+// value that is empty or only white space.
 func segment(field, v string) (string, error) {
-	switch v {
-	case "":
+	switch {
+	case v == "":
 		return "", invalid(field, "must not be empty")
-	case ".", "..":
+	case v == "." || v == "..":
 		return "", invalid(field, `must not be "." or ".."`)
+	case strings.TrimSpace(v) == "":
+		return "", invalid(field, "must not be only white space")
+	case strings.Contains(v, "/"):
+		return "", invalid(field, `must not contain "/"`)
+	case strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }):
+		return "", invalid(field, "must not contain control characters")
 	}
 	return url.PathEscape(v), nil
 }
@@ -510,8 +570,11 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q any, bod
 }
 
 // Do sends req (built with NewRequest, or any request to the API's host)
-// with authentication, retries and error decoding. A status of 400 or more
-// is returned as an *APIError. Otherwise, when v is an io.Writer the body is
+// with authentication, retries and error decoding. The bearer token is
+// attached only to requests for the API's own scheme, host and port (those
+// of the base URL): a request for any other is refused before anything is
+// sent, with a *ValidationError. A status of 400 or more is returned as an
+// *APIError. Otherwise, when v is an io.Writer the body is
 // copied into it, and when v is any other non-nil value the JSON body is
 // decoded into it. The response body is always read to the end and closed;
 // the returned response is for its status and header.
@@ -526,6 +589,13 @@ type bodyDecoder interface {
 }
 
 func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
+	if req == nil || req.URL == nil {
+		return nil, invalid("request", "must not be nil and must have a URL")
+	}
+	if !sameOrigin(req.URL, c.baseURL) {
+		closeRequestBody(req)
+		return nil, foreignOrigin(req.URL)
+	}
 	req, finish := c.startCall(req)
 	defer func() { finish(resp, err) }()
 	resp, err = c.httpClient.Do(req)
@@ -536,9 +606,13 @@ func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
 
 	if resp.StatusCode >= 400 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return resp, newAPIError(resp, body)
+		return resp, c.apiError(resp, body)
 	}
+	rr, _ := v.(resourceResult)
 	if v == nil || resp.StatusCode == http.StatusNoContent {
+		if rr != nil {
+			return resp, c.wrap(req, missingResource(resp.StatusCode, rr))
+		}
 		return resp, nil
 	}
 	switch v := v.(type) {
@@ -554,18 +628,39 @@ func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
 	}
 	if err != nil {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
-			return resp, ctxErr
+			return resp, c.wrap(req, ctxErr)
 		}
-		return resp, fmt.Errorf("workflow: %s %s: reading response: %w", req.Method, redactURL(req.URL), err)
+		return resp, c.wrap(req, fmt.Errorf("reading response: %w", err))
+	}
+	if rr != nil && !rr.resourcePresent() {
+		return resp, c.wrap(req, missingResource(resp.StatusCode, rr))
 	}
 	return resp, nil
 }
 
+// wrap prefixes err with the request's method and URL, known secrets
+// removed; errors.Is and errors.As still see err.
+func (c *Client) wrap(req *http.Request, err error) error {
+	msg := "workflow: " + req.Method + " " + c.red.redact(redactURL(req.URL)) + ": " + c.red.redact(err.Error())
+	return &redactedError{msg: msg, err: err}
+}
+
+// apiError builds the *APIError of a response, known secrets removed from
+// its message, header copy, body excerpt and URL.
+func (c *Client) apiError(resp *http.Response, body []byte) *APIError {
+	e := newAPIError(resp, c.red.redactBytes(body))
+	e.Header = c.red.redactHeader(resp.Header)
+	e.Message = c.red.redact(e.Message)
+	e.URL = c.red.redact(e.URL)
+	return e
+}
+
 // transportError unwraps what http.Client wraps, so that callers see
-// context.Canceled, *AuthError and *RedirectError directly.
+// *AuthError and *RedirectError directly, and the context's error wrapped
+// with the request's method and URL.
 func (c *Client) transportError(req *http.Request, err error) error {
 	if ctxErr := req.Context().Err(); ctxErr != nil {
-		return ctxErr
+		return c.wrap(req, ctxErr)
 	}
 	var ae *AuthError
 	if errors.As(err, &ae) {
@@ -583,7 +678,13 @@ func (c *Client) transportError(req *http.Request, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return fmt.Errorf("workflow: %s %s: %w", req.Method, redactURL(req.URL), err)
+	var le *limiterDeadlineError
+	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !errors.As(err, &le) {
+		// A deadline that is not the caller's (theirs was checked
+		// above): a connect timeout of the transport, for example.
+		err = &timeoutError{what: c.red.redact(err.Error()), err: err}
+	}
+	return c.wrap(req, err)
 }
 
 // closeBody drains a bounded amount of the body so the connection can be

@@ -568,6 +568,12 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 		}
 		v.SetUint(n)
 	case kindFloat:
+		if !isBase10(s) { // ParseFloat also takes hex ("0x1p4"), "_" separators, "Inf" and "NaN"
+			if n, err := strconv.ParseFloat(s, 64); err == nil && (math.IsNaN(n) || math.IsInf(n, 0)) {
+				return errNonFinite
+			}
+			return fmt.Errorf("not a base-10 %s", v.Type())
+		}
 		n, err := strconv.ParseFloat(s, v.Type().Bits())
 		if err != nil {
 			return numError(err, v.Type())
@@ -589,6 +595,15 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 		return pv.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s))
 	}
 	return nil
+}
+
+// isBase10 reports whether s is a base-10 number with an optional sign:
+// digits, at most one ".", an optional exponent.
+func isBase10(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	return isDecimal(s)
 }
 
 func numError(err error, t reflect.Type) error {

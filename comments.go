@@ -128,7 +128,7 @@ func (s *RecordsService) AddComment(ctx context.Context, t RecordType, alias, id
 		return "", err
 	}
 	if strings.TrimSpace(text) == "" {
-		return "", invalid("text", "must not be blank")
+		return "", invalid("text", "must not be empty or only white space")
 	}
 	if !utf8.ValidString(text) {
 		return "", invalid("text", "must be valid UTF-8")

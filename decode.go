@@ -68,6 +68,9 @@ var pageStatePool = sync.Pool{New: func() any {
 func (p *recordPageDecoder) decodeBody(r io.Reader) error {
 	st := pageStatePool.Get().(*pageState)
 	err := st.decode(r, (*RecordPage)(p))
+	if err == nil {
+		err = st.complete()
+	}
 	st.release(err != nil)
 	pageStatePool.Put(st)
 	return err
@@ -108,6 +111,8 @@ type pageState struct {
 	items      []RecordItem
 	n, high    int
 	itemsState int
+	// pagingSeen: the page had a "paging" object (not null).
+	pagingSeen bool
 
 	hint int // number of fields of the last record, to size the next map
 }
@@ -177,6 +182,7 @@ func (emptyReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 func (st *pageState) decode(r io.Reader, p *RecordPage) error {
 	*p = RecordPage{}
+	st.pagingSeen = false
 	st.dec.Reset(r, decoderOptions...)
 	d := &st.dec
 	switch d.PeekKind() {
@@ -208,6 +214,21 @@ func (st *pageState) decode(r io.Reader, p *RecordPage) error {
 		return err
 	}
 	st.finish(p)
+	return nil
+}
+
+// complete checks that the page just decoded had its "items" array and its
+// "paging" object: a list without them (or null, or {}) would end an
+// iteration quietly short of the total, so it is an error matching
+// ErrUnexpectedResponse, never silence. (decode itself reads what
+// encoding/json would.)
+func (st *pageState) complete() error {
+	if st.itemsState == itemsAbsent {
+		return fmt.Errorf(`%w: the record list has no "items" array`, ErrUnexpectedResponse)
+	}
+	if !st.pagingSeen {
+		return fmt.Errorf(`%w: the record list has no "paging" object`, ErrUnexpectedResponse)
+	}
 	return nil
 }
 
@@ -393,6 +414,7 @@ func (st *pageState) paging(ps *PagingState) error {
 	if obj, err := st.objectOrNull("the paging object"); !obj {
 		return err
 	}
+	st.pagingSeen = true
 	return st.members(func(name []byte) error {
 		switch {
 		case isName(name, nameHasNextPage):

@@ -53,7 +53,7 @@ func TestDownloadHeaders(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				assert.Equal(t, "/tasks/it/1/attachments/a%2F1/content", r.URL.EscapedPath())
+				assert.Equal(t, "/tasks/it/1/attachments/a%3F1/content", r.URL.EscapedPath())
 				assert.Equal(t, "Bearer "+testToken, r.Header.Get("Authorization"))
 				if tc.disposition != "" {
 					w.Header().Set("Content-Disposition", tc.disposition)
@@ -62,7 +62,7 @@ func TestDownloadHeaders(t *testing.T) {
 				w.Header().Set("Content-Length", strconv.Itoa(len(content)))
 				_, _ = w.Write(content)
 			}))
-			dl, err := c.Attachments.Download(t.Context(), Tasks, "it", "1", "a/1")
+			dl, err := c.Attachments.Download(t.Context(), Tasks, "it", "1", "a?1")
 			require.NoError(t, err)
 			defer dl.Close()
 			assert.Equal(t, tc.wantName, dl.Name)

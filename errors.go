@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Sentinel errors. An *APIError matches one of them through errors.Is by its
@@ -33,7 +34,41 @@ var (
 	// means nothing, or a reference to something that does not exist).
 	// The service lists 422 for every operation.
 	ErrUnprocessable = errors.New("workflow: unprocessable entity")
+	// ErrUnexpectedResponse matches an answer the SDK cannot use although
+	// its status says success: a resource that is null, {} or empty, a
+	// list without its items or paging, a token reply without a token.
+	ErrUnexpectedResponse = errors.New("workflow: unexpected response")
+	// ErrTimeout matches a time limit of the SDK's or the transport's own
+	// that ended an attempt: a connection that could not be made in time,
+	// RetryPolicy.AttemptTimeout, the bound on a token request. The
+	// caller's own deadline matches context.DeadlineExceeded instead.
+	ErrTimeout = errors.New("workflow: timed out")
 )
+
+// timeoutError is a time limit that is not the caller's: it matches
+// ErrTimeout and reports Timeout, but deliberately not
+// context.DeadlineExceeded. errors.As still reaches its cause (a
+// *net.OpError, say), which errors.Is does not see.
+type timeoutError struct {
+	what string
+	err  error // the cause, if any
+}
+
+func (e *timeoutError) Error() string        { return e.what }
+func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
+func (e *timeoutError) Timeout() bool        { return true }
+func (e *timeoutError) As(target any) bool   { return e.err != nil && errors.As(e.err, target) }
+
+// redactedError is an error whose text had a known secret removed. It
+// keeps the original for errors.Is and errors.As, but prints only the
+// redacted text.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // maxErrorBody is how much of an error response body an APIError keeps.
 const maxErrorBody = 64 << 10
@@ -203,9 +238,14 @@ func oneLine(s string) string {
 	}, s)
 }
 
+// truncate cuts s to at most n bytes, on a rune boundary, marking the cut
+// with "…".
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }
@@ -258,19 +298,29 @@ func invalid(field, rule string) *ValidationError {
 }
 
 // AuthError is a failed token request: the token endpoint answered with an
-// error status, or could not be reached. It never holds the client secret or
-// the request's Authorization header.
+// error status or a reply without a usable token, or could not be reached.
+// It never holds the client secret, the request's Authorization header or
+// a token: the SDK removes them from Body and the messages even when the
+// server echoes them.
 type AuthError struct {
-	StatusCode int    // status of the token endpoint's answer, 0 if none arrived
-	ErrorCode  string // OAuth2 "error" field (e.g. "invalid_client"), if sent
-	Body       string // start of the response body (at most 512 bytes)
-	Err        error  // transport-level cause, if no answer arrived
+	StatusCode  int    // status of the token endpoint's answer, 0 if none arrived
+	URL         string // the token URL
+	ErrorCode   string // OAuth2 "error" field (e.g. "invalid_client"), if sent
+	Description string // the server's own message ("error_description" or "message"), if sent
+	Body        string // start of the response body (at most 512 bytes)
+	Err         error  // transport-level cause, if no answer arrived
 }
 
-// Error returns a one-line description of the failed token request.
+// Error returns a one-line description of the failed token request: the
+// token URL, the status, the OAuth2 error code and the server's message.
 func (e *AuthError) Error() string {
 	var b strings.Builder
-	b.WriteString("workflow: token request failed")
+	b.WriteString("workflow: token request")
+	if e.URL != "" {
+		b.WriteString(" to ")
+		b.WriteString(e.URL)
+	}
+	b.WriteString(" failed")
 	if e.StatusCode != 0 {
 		fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	}
@@ -278,9 +328,13 @@ func (e *AuthError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.ErrorCode)
 	}
-	if body := oneLine(strings.TrimSpace(e.Body)); body != "" && e.ErrorCode == "" {
+	if e.Description != "" {
 		b.WriteString(": ")
-		b.WriteString(body)
+		b.WriteString(oneLine(e.Description))
+	}
+	if body := oneLine(strings.TrimSpace(e.Body)); body != "" && e.ErrorCode == "" && e.Description == "" {
+		b.WriteString(": ")
+		b.WriteString(truncate(body, 200))
 	}
 	if e.Err != nil {
 		b.WriteString(": ")

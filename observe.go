@@ -147,6 +147,7 @@ type hooks struct {
 	port      int
 	tokenHost string
 	tokenPort int
+	red       *redactor // removes the secret and tokens from logged error texts
 }
 
 func newHooks(obs []*Observer, logger *slog.Logger, base, auth *url.URL) *hooks {
@@ -298,7 +299,7 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 		attrs = append(attrs, slog.Duration("wait", wait))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", scrubQuery(err.Error(), r.URL)))
+		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", at.h.red.redact(scrubQuery(err.Error(), r.URL))))
 	}
 	msg := "workflow: request"
 	if retry {
@@ -381,8 +382,8 @@ func errorType(resp *http.Response, err error) string {
 	switch {
 	case errors.As(err, &ae):
 		return strconv.Itoa(ae.StatusCode)
-	case errors.Is(err, errAttemptTimeout):
-		return "attempt_timeout"
+	case errors.Is(err, ErrTimeout):
+		return "timeout"
 	case errors.Is(err, context.Canceled):
 		return "canceled"
 	case errors.Is(err, context.DeadlineExceeded):

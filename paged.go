@@ -55,7 +55,7 @@ func walkPages[T any](ctx context.Context, c *Client, path string, kind listKind
 // walkItems returns the lazy item iterator of a paged list at path: forward,
 // or from the end towards the start when opts page backward.
 func walkItems[T any](ctx context.Context, c *Client, path string, kind listKind, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
-	return items(walkPages[T](ctx, c, path, kind, opts, reqOpts), opts.backward())
+	return items(ctx, walkPages[T](ctx, c, path, kind, opts, reqOpts), opts.backward())
 }
 
 // errIter is an iterator that yields err once.
@@ -99,4 +99,4 @@ func (b *pagedBody[T]) decodeBody(r io.Reader) error {
 }
 
 // errMalformedList is the reason a paged list answer is refused.
-var errMalformedList = errors.New("malformed paged list")
+var errMalformedList = fmt.Errorf("%w: malformed paged list", ErrUnexpectedResponse)

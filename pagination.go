@@ -37,6 +37,8 @@ type ListOptions struct {
 	// list; store the filter with it.
 	After string
 	// Last is the number of items per page going backward, 1 to 1000.
+	// Zero with Before set sends DefaultPageSize (100): the spec gives
+	// last no default.
 	Last int
 	// Before is the cursor before which backward paging begins, from
 	// the same list with the same Filter, as for After.
@@ -80,6 +82,11 @@ func (o *ListOptions) query() (*listQuery, error) {
 		return nil, invalid("ListOptions", "First/After (forward) and Last/Before (backward) must not be mixed")
 	}
 	q.First, q.After, q.Last, q.Before = o.First, o.After, o.Last, o.Before
+	if q.Before != "" && q.Last == 0 {
+		// The spec gives last no default: backward paging from Before
+		// alone asks for the documented page size.
+		q.Last = DefaultPageSize
+	}
 	if o.Filter != nil {
 		if err := o.Filter.Validate(); err != nil {
 			return nil, &ValidationError{Field: "ListOptions.Filter", Rule: "must be a valid RSQL filter", Err: err}
@@ -108,6 +115,12 @@ type Page[T any] struct {
 // ErrRepeatedCursor is returned by an iterator when the service hands back
 // a cursor it already gave, which would otherwise loop forever.
 var ErrRepeatedCursor = errors.New("workflow: the service repeated a page cursor")
+
+// maxEmptyPages is how many pages in a row may be empty while the service
+// says more follow: an iterator stops with an error matching
+// ErrUnexpectedResponse at the next one, instead of following fresh
+// cursors to empty pages forever.
+const maxEmptyPages = 3
 
 // fetchPage fetches the page the options point at.
 type fetchPage[T any] func(ctx context.Context, opts *ListOptions) (*Page[T], error)
@@ -139,6 +152,7 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 		if start := o.After + o.Before; start != "" { // at most one is set
 			seen[maphash.String(seed, start)] = true
 		}
+		empty := 0 // empty pages in a row that said more would follow
 		// next returns the options of the page after p, or nil at the end.
 		next := func(cur ListOptions, p *Page[T]) (*ListOptions, error) {
 			more, cursor := p.Paging.HasNextPage, p.Paging.EndCursor
@@ -147,6 +161,11 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 			}
 			if !more {
 				return nil, nil
+			}
+			if len(p.Items) > 0 {
+				empty = 0
+			} else if empty++; empty >= maxEmptyPages {
+				return nil, fmt.Errorf("%w: %d empty pages in a row, each saying more items follow", ErrUnexpectedResponse, empty)
 			}
 			if cursor == "" {
 				return nil, fmt.Errorf("workflow: the service reported more items but no cursor")
@@ -247,25 +266,25 @@ func prefetchPages[T any](ctx context.Context, first *ListOptions, fetch fetchPa
 
 // items flattens pages into items. Going backward, each page's items are
 // yielded last to first, so the whole walk runs from the end of the list
-// towards its start.
-func items[T any](seq iter.Seq2[*Page[T], error], backward bool) iter.Seq2[T, error] {
+// towards its start. ctx is checked before each item: once it has ended,
+// the rest of the page is not yielded, only ctx's error.
+func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward bool) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
+		var zero T
 		for p, err := range seq {
 			if err != nil {
-				var zero T
 				yield(zero, err)
 				return
 			}
-			if backward {
-				for i := len(p.Items) - 1; i >= 0; i-- {
-					if !yield(p.Items[i], nil) {
-						return
-					}
+			for i := range p.Items {
+				if backward {
+					i = len(p.Items) - 1 - i
 				}
-				continue
-			}
-			for _, it := range p.Items {
-				if !yield(it, nil) {
+				if ctx != nil && ctx.Err() != nil {
+					yield(zero, ctx.Err())
+					return
+				}
+				if !yield(p.Items[i], nil) {
 					return
 				}
 			}

@@ -129,7 +129,7 @@ func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, 
 // item's Cursor resumes the walk right after it (ListOptions.After, or
 // Before going backward). See Pages for laziness, errors and prefetching.
 func (s *RecordsService) All(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[RecordItem, error] {
-	return items(s.Pages(ctx, t, alias, opts, reqOpts...), opts.backward())
+	return items(ctx, s.Pages(ctx, t, alias, opts, reqOpts...), opts.backward())
 }
 
 // Get returns one record: GET /{recordType}/{alias}/{id}. For elements

@@ -102,7 +102,7 @@ func TestRecordsListRequest(t *testing.T) {
 			"/v1/transactions/orders", "before=c%2F9%2Bx&last=10"},
 		{"bounds", Elements, "parts", &ListOptions{First: 1000}, "/v1/elements/parts", "first=1000"},
 		{"last 1", Elements, "parts", &ListOptions{Last: 1}, "/v1/elements/parts", "last=1"},
-		{"alias escaped", Tasks, "it requests/β", nil, "/v1/tasks/it%20requests%2F%CE%B2", ""},
+		{"alias escaped", Tasks, "it requests?β", nil, "/v1/tasks/it%20requests%3F%CE%B2", ""},
 		{"field name with space, raw filter", Tasks, "t", &ListOptions{Filter: rsql.Raw("Due Date=lt=2024-01-01T00:00:00.000Z")},
 			"/v1/tasks/t", "filter=Due+Date%3Dlt%3D2024-01-01T00%3A00%3A00.000Z"},
 		{"prefetch ignored by List", Tasks, "t", &ListOptions{Prefetch: true}, "/v1/tasks/t", ""},
@@ -166,9 +166,9 @@ func TestRecordsGetCreateUpdateRequests(t *testing.T) {
 		{
 			name: "get", status: http.StatusOK, resp: `{"id":"a/b","Title":"T"}`,
 			do: func(ctx context.Context, c *Client) (Record, error) {
-				return c.Records.Get(ctx, Tasks, "it-requests", "a/b")
+				return c.Records.Get(ctx, Tasks, "it-requests", "a?b")
 			},
-			method: http.MethodGet, uri: "/v1/tasks/it-requests/a%2Fb",
+			method: http.MethodGet, uri: "/v1/tasks/it-requests/a%3Fb",
 			wantRec: Record{"id": "a/b", "Title": "T"},
 		},
 		{
@@ -216,9 +216,9 @@ func TestRecordsGetCreateUpdateRequests(t *testing.T) {
 		{
 			name: "update", status: http.StatusOK, resp: `{"id":"a/b","Title":"T","Status":"Done"}`,
 			do: func(ctx context.Context, c *Client) (Record, error) {
-				return c.Records.Update(ctx, Transactions, "orders", "a/b", Record{"Status": "Done"})
+				return c.Records.Update(ctx, Transactions, "orders", "a?b", Record{"Status": "Done"})
 			},
-			method: http.MethodPut, uri: "/v1/transactions/orders/a%2Fb",
+			method: http.MethodPut, uri: "/v1/transactions/orders/a%3Fb",
 			body:    `{"Status":"Done"}`,
 			wantRec: Record{"id": "a/b", "Title": "T", "Status": "Done"},
 		},

@@ -71,13 +71,6 @@ func subReply(status int, body string) func(http.ResponseWriter, *http.Request, 
 }
 
 // subOne asserts that exactly one request was made and returns it.
-func subOne(t *testing.T, srv *subServer) subRequest {
-	t.Helper()
-	reqs := srv.requests()
-	require.Len(t, reqs, 1)
-	return reqs[0]
-}
-
 // relatedPage is a page of related items as the service sends it.
 const relatedPage = `{"items":[
 	{"id":"TSK-4","type":"TASK","alias":"tasks","cursor":"c1"},
@@ -100,12 +93,12 @@ func TestListRelatedItems(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c, m := newMockClient(t, mockReply(http.StatusOK, relatedPage))
-			page, err := c.Records.ListRelatedItems(t.Context(), Tasks, "it requests", "42/7", tc.opts)
+			page, err := c.Records.ListRelatedItems(t.Context(), Tasks, "it requests", "42?7", tc.opts)
 			require.NoError(t, err)
 			calls := m.requests()
 			require.Len(t, calls, 1)
 			assert.Equal(t, http.MethodGet, calls[0].Method)
-			assert.Equal(t, "/tasks/it%20requests/42%2F7/related-items", calls[0].Path)
+			assert.Equal(t, "/tasks/it%20requests/42%3F7/related-items", calls[0].Path)
 			q, err := url.ParseQuery(calls[0].Query)
 			require.NoError(t, err)
 			assert.Equal(t, tc.wantQuery, q)
@@ -332,11 +325,11 @@ func TestRelatedValidation(t *testing.T) {
 func TestRemoveRelatedItem(t *testing.T) {
 	t.Parallel()
 	c, m := newMockClient(t, mockReply(http.StatusOK, ""))
-	require.NoError(t, c.Records.RemoveRelatedItem(t.Context(), Apps, "crm", "A-1", "TSK 4/x"))
+	require.NoError(t, c.Records.RemoveRelatedItem(t.Context(), Apps, "crm", "A-1", "TSK 4?x"))
 	calls := m.requests()
 	require.Len(t, calls, 1)
 	assert.Equal(t, http.MethodDelete, calls[0].Method)
-	assert.Equal(t, "/apps/crm/A-1/related-items/TSK%204%2Fx", calls[0].Path)
+	assert.Equal(t, "/apps/crm/A-1/related-items/TSK%204%3Fx", calls[0].Path)
 	assert.Empty(t, calls[0].Body)
 
 	c, _ = newMockClient(t, mockReply(http.StatusNotFound, `{"message":"not related"}`))

@@ -3,7 +3,6 @@ package workflow
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -11,7 +10,7 @@ import (
 )
 
 // errMalformedReply is the reason a single-object answer is refused.
-var errMalformedReply = errors.New("malformed reply")
+var errMalformedReply = fmt.Errorf("%w: malformed reply", ErrUnexpectedResponse)
 
 // unmarshalModel decodes data into *p with github.com/go-json-experiment/json,
 // replacing what *p held. T is a method-less copy of a model type whose
@@ -61,8 +60,8 @@ func sendFor[T any](ctx context.Context, c *Client, method, path string, body an
 	if _, err := c.do(req, &out); err != nil {
 		return nil, err
 	}
-	if out.v == nil && !optional {
-		return nil, fmt.Errorf("workflow: %s %s: %w: no %s in the answer", method, redactURL(req.URL), errMalformedReply, what)
+	if !optional && (out.v == nil || !identifies(out.v)) {
+		return nil, c.wrap(req, fmt.Errorf("%w: no %s in the answer (the body is empty, null or has no id)", errMalformedReply, what))
 	}
 	return out.v, nil
 }

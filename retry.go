@@ -3,13 +3,14 @@ package workflow
 import (
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"sync"
 	"syscall"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // RetryPolicy says when and how long the client waits before sending a
@@ -51,14 +52,18 @@ type RetryPolicy struct {
 	// OnRetry, if set, is called before each wait, so that long waits do
 	// not look like a hang.
 	OnRetry func(RetryEvent)
-	// AttemptTimeout, if positive, bounds the wait for one attempt's
-	// response headers (a token request the attempt needs included); an
-	// attempt over it is abandoned and retried like a dropped connection
-	// (so a POST is not sent again). The body, once the headers are in,
-	// is bounded only by the context. Zero means no bound beyond the
-	// context's. Per call: WithAttemptTimeout.
+	// AttemptTimeout bounds how long one attempt waits for the response
+	// headers once the request has been written (uploading the body does
+	// not count, nor does reading the response body). An attempt that
+	// times out fails with an error matching ErrTimeout and is retried
+	// like a dropped connection: for GET, HEAD, OPTIONS, PUT and DELETE.
+	// Zero means 30s; a negative value disables the bound. Per call:
+	// WithAttemptTimeout.
 	AttemptTimeout time.Duration
 }
+
+// defaultAttemptTimeout is RetryPolicy.AttemptTimeout's default.
+const defaultAttemptTimeout = 30 * time.Second
 
 // RetryEvent describes a failed attempt that is about to be retried.
 type RetryEvent struct {
@@ -71,7 +76,8 @@ type RetryEvent struct {
 }
 
 // DefaultRetryPolicy returns the policy used when WithRetry is not given:
-// 4 attempts, 250ms base delay, 30s cap, Retry-After up to 60s.
+// 4 attempts, 250ms base delay, 30s cap, Retry-After up to 60s, 30s for
+// the response headers of one attempt.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{}.withDefaults()
 }
@@ -92,6 +98,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	if p.Sleep == nil {
 		p.Sleep = sleepCtx
 	}
+	if p.AttemptTimeout == 0 {
+		p.AttemptTimeout = defaultAttemptTimeout
+	}
 	return p
 }
 
@@ -105,8 +114,6 @@ func (p RetryPolicy) validate() error {
 		return invalid("RetryPolicy.MaxDelay", "must not be less than BaseDelay")
 	case p.MaxRetryAfter < 0:
 		return invalid("RetryPolicy.MaxRetryAfter", "must not be negative")
-	case p.AttemptTimeout < 0:
-		return invalid("RetryPolicy.AttemptTimeout", "must not be negative")
 	}
 	return nil
 }
@@ -142,19 +149,27 @@ func idempotent(method string) bool {
 	return false
 }
 
-// retryable reports whether an attempt's outcome may be retried.
-func retryable(method string, resp *http.Response, err error) bool {
+// retryable reports whether an attempt's outcome may be retried. Failures
+// are classified by their cause first: a failed token request (the API
+// request was never sent), a refused redirect or request, a connection
+// that could not be made; only then does the caller's own context count
+// (ctx.Err(), never the error's text or wrapping: a connect timeout or an
+// attempt timeout matches context.DeadlineExceeded or ErrTimeout without
+// being the caller's deadline).
+func retryable(ctx context.Context, method string, resp *http.Response, err error) bool {
 	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return false
-		}
 		var ae *AuthError
 		if errors.As(err, &ae) {
 			// The API request was never sent: a token endpoint that is
 			// down or busy may recover; refused credentials will not.
 			return ae.temporary()
 		}
-		if isRedirect(err) {
+		var ve *ValidationError
+		var le *limiterDeadlineError
+		if isRedirect(err) || errors.As(err, &ve) || errors.As(err, &le) {
+			return false
+		}
+		if ctx.Err() != nil {
 			return false
 		}
 		if notSent(err) {
@@ -188,14 +203,15 @@ func notSent(err error) bool {
 }
 
 // retryTransport retries failed attempts by the policy (the call's own,
-// from its request options, or the client's), waits for the optional rate
-// limiter before each attempt, and reports every attempt to the hooks
-// (observers and the debug log).
+// from its request options, or the client's), bounds each attempt's wait
+// for the response headers, and reports every attempt to the hooks
+// (observers and the debug log). (The rate limiter is waited for by the
+// bearer transport, before every request it sends.)
 type retryTransport struct {
-	next    http.RoundTripper
-	policy  RetryPolicy
-	limiter *rate.Limiter
-	hooks   *hooks
+	next   http.RoundTripper
+	policy RetryPolicy
+	red    *redactor
+	hooks  *hooks
 }
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -215,26 +231,17 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r = req.Clone(ctx)
 			r.Body = body
 		}
-		if t.limiter != nil {
-			if err := t.waitLimiter(r); err != nil {
-				closeRequestBody(r)
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, err
-			}
-		}
 		if cfg != nil {
 			cfg.attempts = attempt
 		}
 		at := t.hooks.startAttempt(r, attempt)
-		resp, err := sendAttempt(t.next, at.request(r), policy.AttemptTimeout)
-		wait, again := t.retryWait(policy, req, attempt, rewindable, resp, err)
+		resp, err := t.attempt(at.request(r), policy.AttemptTimeout)
+		wait, again := retryWait(policy, req, attempt, rewindable, resp, err)
 		at.end(r, resp, err, again, wait)
 		if !again {
 			return resp, err
 		}
-		ev := RetryEvent{Method: req.Method, URL: redactURL(req.URL), Attempt: attempt, Err: err, Wait: wait}
+		ev := RetryEvent{Method: req.Method, URL: t.red.redact(redactURL(req.URL)), Attempt: attempt, Err: err, Wait: wait}
 		if resp != nil {
 			ev.StatusCode = resp.StatusCode
 			closeBody(resp.Body)
@@ -256,8 +263,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // retryWait decides whether the attempt's outcome is retried, and after
 // which wait.
-func (t *retryTransport) retryWait(policy RetryPolicy, req *http.Request, attempt int, rewindable bool, resp *http.Response, err error) (time.Duration, bool) {
-	if attempt >= policy.MaxAttempts || !rewindable || !retryable(req.Method, resp, err) {
+func retryWait(policy RetryPolicy, req *http.Request, attempt int, rewindable bool, resp *http.Response, err error) (time.Duration, bool) {
+	ctx := req.Context()
+	if attempt >= policy.MaxAttempts || !rewindable || !retryable(ctx, req.Method, resp, err) {
 		return 0, false
 	}
 	wait := policy.backoff(attempt)
@@ -269,27 +277,84 @@ func (t *retryTransport) retryWait(policy RetryPolicy, req *http.Request, attemp
 			wait = ra
 		}
 	}
-	if dl, ok := req.Context().Deadline(); ok && time.Until(dl) < wait {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		return 0, false // waiting would outlive the caller's deadline
 	}
 	return wait, true
 }
 
-// waitLimiter waits for the client-side rate limiter, and reports the wait
-// when the limiter had no token to give at once.
-func (t *retryTransport) waitLimiter(r *http.Request) error {
-	ctx := r.Context()
-	if !t.hooks.observed() || t.limiter.Tokens() >= 1 {
-		return t.limiter.Wait(ctx)
-	}
-	start := time.Now()
-	err := t.limiter.Wait(ctx)
-	if err == nil {
-		t.hooks.rateLimitWait(ctx, r, RateLimitClient, time.Since(start))
-	}
-	return err
-}
-
 // CloseIdleConnections closes the idle connections of the transports
 // below.
 func (t *retryTransport) CloseIdleConnections() { closeIdle(t.next) }
+
+// errAttemptTimedOut is the cause of an attempt's context cancelled by
+// RetryPolicy.AttemptTimeout.
+var errAttemptTimedOut = errors.New("attempt timed out")
+
+// attempt sends one attempt, bounding the wait for its response headers by
+// d, the policy's AttemptTimeout: the clock starts when the request has been
+// written, and stops when the headers arrive; the body is then read under
+// the caller's context only.
+func (t *retryTransport) attempt(r *http.Request, d time.Duration) (*http.Response, error) {
+	if d <= 0 {
+		return t.next.RoundTrip(r)
+	}
+	parent := r.Context()
+	ctx, cancel := context.WithCancelCause(parent)
+	var (
+		mu       sync.Mutex
+		timer    *time.Timer
+		finished bool
+	)
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case finished:
+		case timer == nil:
+			timer = time.AfterFunc(d, func() { cancel(errAttemptTimedOut) })
+		case timer.Stop():
+			timer.Reset(d) // written again (a replay after a 401)
+		}
+	}}
+	resp, err := t.next.RoundTrip(r.WithContext(httptrace.WithClientTrace(ctx, trace)))
+	mu.Lock()
+	finished = true
+	fired := timer != nil && !timer.Stop()
+	mu.Unlock()
+	timedOut := fired && parent.Err() == nil && errors.Is(context.Cause(ctx), errAttemptTimedOut)
+	if err != nil || timedOut {
+		if resp != nil {
+			closeBody(resp.Body)
+		}
+		cancel(nil)
+		if timedOut {
+			return nil, &timeoutError{what: "no response headers within RetryPolicy.AttemptTimeout (" + d.String() + ")"}
+		}
+		return nil, err
+	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil) }}
+	return resp, nil
+}
+
+// cancelOnClose releases an attempt's context when its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel func()
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// limiterDeadlineError is a rate-limiter wait that would pass the
+// context's deadline: it matches context.DeadlineExceeded, as the
+// deadline would have been exceeded by waiting.
+type limiterDeadlineError struct{}
+
+func (*limiterDeadlineError) Error() string {
+	return "waiting for the rate limiter would pass the context's deadline"
+}
+func (*limiterDeadlineError) Is(target error) bool { return target == context.DeadlineExceeded }

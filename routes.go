@@ -95,6 +95,10 @@ func routeTemplate(method, rel string) string {
 			}
 			return routeRecord + "/attachments/{attachmentId}"
 		}
+	case 6:
+		if segs[3] == "attachments" && segs[5] == "content" {
+			return routeRecord + "/attachments/{attachmentId}/content"
+		}
 	}
 	return ""
 }

@@ -66,6 +66,90 @@ type uploadSource struct {
 	attempt int         // number of the current attempt, from 1
 	err     error       // why the current attempt's content failed, if it did
 	over    atomic.Bool // the upload has returned: no more reads of the caller's reader
+
+	// closer is the caller's reader when it is an io.Closer: it is closed
+	// when the context ends, which unblocks a read waiting on it.
+	closer    io.Closer
+	closeOnce sync.Once
+	// aborted is closed when the upload is aborted or returns; it is nil
+	// for readers whose reads cannot block for long (in memory, or a file
+	// opened by UploadFile) or that abort closes (an io.Closer). A read of a
+	// caller's reader that cannot be closed runs in a goroutine of its
+	// own (one per upload, started with the first such read), so that the
+	// upload can stop waiting for it: net/http does not return from a
+	// request while its body is being read.
+	aborted   chan struct{}
+	abortOnce sync.Once
+	pumpReq   chan pumpRead
+	pumpRes   chan pumpResult
+	buf       []byte
+}
+
+type pumpRead struct {
+	r io.Reader
+	p []byte
+}
+
+type pumpResult struct {
+	n   int
+	err error
+}
+
+// readAbortable reads r into p, but returns errUploadOver as soon as the
+// upload is aborted, leaving a blocked read to finish on its own (into
+// s.buf, which no later read uses: the upload is over). s.mu is held.
+func (s *uploadSource) readAbortable(r io.Reader, p []byte) (int, error) {
+	if s.aborted == nil {
+		return r.Read(p) // in memory, or closing the reader ends a blocked read
+	}
+	if s.pumpReq == nil {
+		s.pumpReq, s.pumpRes = make(chan pumpRead), make(chan pumpResult, 1)
+		go func(req <-chan pumpRead, res chan<- pumpResult, stop <-chan struct{}) {
+			for {
+				select {
+				case rd := <-req:
+					n, err := rd.r.Read(rd.p)
+					res <- pumpResult{n, err}
+				case <-stop:
+					return
+				}
+			}
+		}(s.pumpReq, s.pumpRes, s.aborted)
+	}
+	if cap(s.buf) < len(p) {
+		s.buf = make([]byte, len(p))
+	}
+	buf := s.buf[:len(p)]
+	select {
+	case s.pumpReq <- pumpRead{r, buf}:
+	case <-s.aborted:
+		return 0, errUploadOver
+	}
+	select {
+	case res := <-s.pumpRes:
+		copy(p, buf[:res.n])
+		return res.n, res.err
+	case <-s.aborted:
+		return 0, errUploadOver
+	}
+}
+
+// endReads stops the reading goroutine, if any, once the upload returns.
+func (s *uploadSource) endReads() {
+	if s.aborted != nil {
+		s.abortOnce.Do(func() { close(s.aborted) })
+	}
+}
+
+// abort ends the upload because its context ended: no more reads, and the
+// caller's reader is closed if it can be, so that a read blocked in it
+// returns.
+func (s *uploadSource) abort() {
+	s.over.Store(true)
+	s.endReads()
+	if s.closer != nil {
+		s.closeOnce.Do(func() { _ = s.closer.Close() })
+	}
 }
 
 // sourceFromReader works out what can be known of r: its size (from size
@@ -73,6 +157,13 @@ type uploadSource struct {
 // (an io.Seeker). A reader whose Seek fails is read once.
 func sourceFromReader(r io.Reader, size int64) (*uploadSource, error) {
 	src := &uploadSource{size: -1, plain: r}
+	switch r := r.(type) {
+	case *bytes.Reader, *strings.Reader, *bytes.Buffer: // in memory: reads never block
+	case io.Closer:
+		src.closer = r
+	default:
+		src.aborted = make(chan struct{})
+	}
 	if size > 0 {
 		src.size, src.strict = size, true
 	}
@@ -111,7 +202,7 @@ func (s *uploadSource) replayable() bool { return s.at != nil || s.seeker != nil
 
 // sniff returns up to the first 512 bytes of the content, leaving the
 // content to be read from its start.
-func (s *uploadSource) sniff() ([]byte, error) {
+func (s *uploadSource) sniff(ctx context.Context) ([]byte, error) {
 	buf := make([]byte, sniffLen)
 	if s.size >= 0 && s.size < sniffLen {
 		buf = buf[:s.size]
@@ -133,7 +224,25 @@ func (s *uploadSource) sniff() ([]byte, error) {
 		}
 		return buf[:n], nil
 	default:
-		n, err := io.ReadFull(s.plain, buf)
+		// The caller's reader may block: wait for it only as long as the
+		// context lasts (its end closes the reader, see abort; a reader
+		// that cannot be closed is left to its read).
+		type result struct {
+			n   int
+			err error
+		}
+		ch := make(chan result, 1)
+		go func() {
+			n, err := io.ReadFull(s.plain, buf)
+			ch <- result{n, err}
+		}()
+		var r result
+		select {
+		case r = <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		n, err := r.n, r.err
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
 		}
@@ -191,6 +300,7 @@ func (s *uploadSource) sent() int64 {
 // attempt's content failed, if it did.
 func (s *uploadSource) finish() error {
 	s.over.Store(true)
+	s.endReads()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
@@ -260,7 +370,7 @@ func (c *contentReader) read(p []byte) (int, error) {
 	if rest := limit - c.sent; int64(len(p)) > rest {
 		p = p[:rest]
 	}
-	n, err := c.r.Read(p)
+	n, err := s.readAbortable(c.r, p)
 	c.sent += int64(n)
 	switch {
 	case err == nil:
@@ -354,14 +464,14 @@ func checkMediaType(mt string) (string, error) {
 // mediaTypeOf chooses the file part's media type: the caller's, else the
 // one of the name's extension, else the one the first 512 bytes look like,
 // else application/octet-stream.
-func mediaTypeOf(name, given string, src *uploadSource) (string, error) {
+func mediaTypeOf(ctx context.Context, name, given string, src *uploadSource) (string, error) {
 	if given != "" {
 		return given, nil
 	}
 	if mt := mime.TypeByExtension(filepath.Ext(name)); mt != "" {
 		return mt, nil
 	}
-	peek, err := src.sniff()
+	peek, err := src.sniff(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -382,11 +492,25 @@ func tooLarge(size int64) error {
 
 // upload sends the content of src as the file part of a multipart POST to
 // path and decodes the attachment of the answer.
-func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions, reqOpts []RequestOption) (*Attachment, error) {
+func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions, reqOpts []RequestOption) (_ *Attachment, err error) {
 	if src.size > MaxUploadSize {
 		return nil, tooLarge(src.size)
 	}
-	mt, err := mediaTypeOf(name, o.MediaType, src)
+	// When the context ends, the upload stops reading at once and closes
+	// the caller's reader if it is an io.Closer: a read blocked in it
+	// (a pipe, a socket) would otherwise keep Upload from returning.
+	stop := context.AfterFunc(ctx, src.abort)
+	defer func() {
+		stop()
+		defer src.endReads()
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			src.abort() // at once, not when the AfterFunc gets to run
+			if err != nil && !errors.Is(err, ctxErr) {
+				err = ctxErr // the cause, whatever step noticed it
+			}
+		}
+	}()
+	mt, err := mediaTypeOf(ctx, name, o.MediaType, src)
 	if err != nil {
 		return nil, err
 	}
@@ -415,6 +539,15 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 
 	var out replyBody[Attachment]
 	_, err = s.client.do(req, &out)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		// A read may still be blocked in the caller's reader, holding
+		// the source: do not wait for it.
+		src.abort()
+		if err == nil {
+			err = ctxErr
+		}
+		return nil, err
+	}
 	if cerr := src.finish(); cerr != nil {
 		// The content failed (too large, a read error, a size mismatch):
 		// that is the cause, whatever the transport made of it.

@@ -121,8 +121,8 @@ func TestUsersCreateValidation(t *testing.T) {
 func TestUsersGetAndDeactivate(t *testing.T) {
 	c, mt := newMockTransport(t)
 	var got seen
-	mt.RegisterResponder(http.MethodGet, mockBase+"/users/u%2F1", capture(&got, jsonReply(200, adaJSON)))
-	u, err := c.Users.Get(t.Context(), "u/1")
+	mt.RegisterResponder(http.MethodGet, mockBase+"/users/u%3F1", capture(&got, jsonReply(200, adaJSON)))
+	u, err := c.Users.Get(t.Context(), "u?1")
 	require.NoError(t, err)
 	assert.Equal(t, "ada@example.com", u.Email)
 

@@ -141,11 +141,15 @@ func toValue(v any) (Value, error) {
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return Value{}, fmt.Errorf("nil %T is not a value", v)
 	}
+	if t, ok := asTime(rv); ok {
+		// A *time.Time, or a type embedding time.Time, would otherwise
+		// print through its MarshalText or String, with its own offset
+		// and nanoseconds.
+		return Value{Text: t.UTC().Format(TimeLayout)}, nil
+	}
 	switch x := v.(type) {
 	case Value:
 		return x, nil
-	case time.Time:
-		return Value{Text: x.UTC().Format(TimeLayout)}, nil
 	case encoding.TextMarshaler:
 		b, err := x.MarshalText()
 		if err != nil {
@@ -176,4 +180,69 @@ func toValue(v any) (Value, error) {
 		return Value{Text: strconv.FormatFloat(f, 'f', -1, bits)}, nil
 	}
 	return Value{}, fmt.Errorf("unsupported value type %T (use a string, bool, number, time.Time, fmt.Stringer, encoding.TextMarshaler or rsql.Value)", v)
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// asTime returns the time a value is or embeds: a time.Time, a non-nil
+// pointer to one, or a struct (or pointer to a struct) with an embedded
+// time.Time or non-nil *time.Time, at any depth.
+func asTime(rv reflect.Value) (time.Time, bool) {
+	for depth := 0; depth < 8; depth++ {
+		for rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				return time.Time{}, false
+			}
+			rv = rv.Elem()
+		}
+		if rv.Type() == timeType {
+			return rv.Interface().(time.Time), true
+		}
+		if rv.Kind() != reflect.Struct {
+			return time.Time{}, false
+		}
+		found := false
+		for i := range rv.NumField() {
+			f := rv.Type().Field(i)
+			if !f.Anonymous || !f.IsExported() {
+				continue
+			}
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft == timeType || ft.Kind() == reflect.Struct {
+				if ft == timeType || hasEmbeddedTime(ft, 8-depth) {
+					rv, found = rv.Field(i), true
+					break
+				}
+			}
+		}
+		if !found {
+			return time.Time{}, false
+		}
+	}
+	return time.Time{}, false
+}
+
+// hasEmbeddedTime reports whether struct type t embeds time.Time, at most
+// depth levels down.
+func hasEmbeddedTime(t reflect.Type, depth int) bool {
+	if depth <= 0 || t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.Anonymous {
+			continue
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft == timeType || hasEmbeddedTime(ft, depth-1) {
+			return true
+		}
+	}
+	return false
 }

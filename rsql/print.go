@@ -549,9 +549,10 @@ var quoteByte = func() (t [utf8.RuneSelf]bool) {
 }()
 
 // needsQuote reports whether s must be quoted: it is empty, is the word
-// null, or contains whitespace or one of quoteChars.
+// null in any case (NULL, Null: a service may read any of them as null),
+// or contains whitespace or one of quoteChars.
 func needsQuote(s string) bool {
-	if s == "" || s == "null" {
+	if s == "" || len(s) == 4 && strings.EqualFold(s, "null") {
 		return true
 	}
 	for i := 0; i < len(s); {

@@ -137,7 +137,7 @@ func TestPrintQuoting(t *testing.T) {
 		{"line\nbreak", "x==\"line\nbreak\""},
 		{"", `x==""`},
 		{"null", `x=="null"`},
-		{"Null", `x==Null`},
+		{"Null", `x=="Null"`},
 		{"(x)", `x=="(x)"`},
 		{"a=b", `x=="a=b"`},
 		{"it's", `x=="it's"`},

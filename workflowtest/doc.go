@@ -111,9 +111,12 @@
 //     is 422, the status the specification lists for the record list.
 //     Evaluation rules: field names are matched exactly; a field the
 //     record does not have is absent; null matches absent and empty
-//     fields; two values are compared as numbers when both are decimal
-//     numbers, as times when both are in the API's time form, as strings
-//     otherwise; =lk= is "contains" without wildcards, =lki= the same
+//     fields; ==, !=, =in= and =out= compare the text exactly, byte
+//     for byte ("007" is not 7, "1.0" is not 1: the specification gives
+//     them no numeric meaning); the ordering operators (=gt=, =ge=, =lt=,
+//     =le=, =bt=, =nbt=) compare as numbers when both values are decimal
+//     numbers, as times when both are in the API's time form (which sort
+//     as text), as strings (byte order) otherwise; =lk= is "contains" without wildcards, =lki= the same
 //     ignoring case; =bt= is inclusive; the positive operators never match
 //     absent or empty fields and the negated ones (!=, =nbt=, =out=, !lk=,
 //     !lki=) are their exact negations.

@@ -119,12 +119,15 @@ func (o *operand) compare(v string) int {
 	return strings.Compare(v, o.text)
 }
 
-// equal reports whether a field (v, present) equals the operand.
+// equal reports whether a field (v, present) equals the operand: the
+// same text, byte for byte. "007" does not equal 7, nor "1.0" 1: the
+// specification gives == no numeric meaning, and a test that passed on
+// the fake by a numeric equality could fail on the service.
 func (o *operand) equal(v string, present bool) bool {
 	if o.null {
 		return !present || v == ""
 	}
-	return present && o.compare(v) == 0
+	return present && v == o.text
 }
 
 func compileComparison(c *rsql.Comparison) (matcher, error) {

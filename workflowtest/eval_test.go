@@ -23,13 +23,13 @@ func TestFilterEvaluation(t *testing.T) {
 		filter string
 		want   bool
 	}{
-		// Equality: strings, numbers compared as numbers.
+		// Equality: the text, exactly (no numeric equality).
 		{"Title==Fix the Printer", true},
 		{"Title==fix the printer", false},
 		{"Priority==10", true},
-		{"Priority==10.0", true},
-		{"Priority==1e1", true},
-		{"Version==1000", true},
+		{"Priority==10.0", false},
+		{"Priority==1e1", false},
+		{"Version==1000", false},
 		{"Priority!=10", false},
 		{"Priority!=11", true},
 		// Numbers: 10 > 9 (as strings "10" < "9").
@@ -62,7 +62,7 @@ func TestFilterEvaluation(t *testing.T) {
 		{"Code=in=x:y", false},
 		{"Code=out=x:y", true},
 		{"Code!in=b", false},
-		{"Priority=in=9:10.0", true},
+		{"Priority=in=9:10.0", false},
 		// Contains.
 		{"Title=lk=Printer", true},
 		{"Title=lk=printer", false},

@@ -1,0 +1,170 @@
+package workflow
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2"
+)
+
+func TestDoSendsTheTokenOnlyToTheAPIOrigin(t *testing.T) {
+	var elsewhere atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+	}))
+	t.Cleanup(other.Close)
+	ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	c := ts.client(t)
+	otherURL, _ := url.Parse(other.URL)
+	apiURL, _ := url.Parse(ts.URL)
+
+	for _, target := range []string{
+		other.URL + "/v1/ping",                                  // another port
+		"https://" + apiURL.Host + "/v1/ping",                   // another scheme
+		"http://localhost:" + apiURL.Port() + "/v1/ping",        // another host name
+		"http://" + otherURL.Host + "/v1/ping?via=" + ts.URL,    // another host with the API in its query
+		"http://" + apiURL.Host + "@" + otherURL.Host + "/ping", // user information posing as the host
+	} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, target, nil)
+		require.NoError(t, err)
+		_, err = c.Do(req, nil)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, target)
+		assert.Equal(t, "request URL", ve.Field)
+	}
+	assert.Zero(t, elsewhere.Load(), "nothing reached another origin")
+	assert.Zero(t, ts.tokenRequests.Load(), "refused before a token was even fetched")
+
+	// The API's own origin, written out in full, is fine.
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/v1/ping", nil)
+	require.NoError(t, err)
+	_, err = c.Do(req, nil)
+	require.NoError(t, err)
+}
+
+const (
+	canaryID     = "canary-id"
+	canarySecret = "canary-secret-4711/+="
+	canaryToken  = "canary-token-0815"
+)
+
+// secretForms lists the forms of the secret and the token that must never
+// show.
+func secretForms() []string {
+	out := []string{
+		canarySecret, url.QueryEscape(canarySecret), canaryToken,
+		base64.StdEncoding.EncodeToString([]byte(canaryID + ":" + canarySecret)),
+		base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(canaryID) + ":" + url.QueryEscape(canarySecret))),
+		base64.StdEncoding.EncodeToString([]byte(canarySecret)),
+		base64.StdEncoding.EncodeToString([]byte(canaryToken)),
+	}
+	return out
+}
+
+func assertNoSecret(t *testing.T, what string, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		for _, f := range secretForms() {
+			assert.NotContains(t, s, f, what)
+		}
+	}
+}
+
+// printed returns every printed form of v.
+func printed(v any) []string {
+	js, _ := json.Marshal(v)
+	return []string{fmt.Sprint(v), fmt.Sprintf("%+v", v), fmt.Sprintf("%#v", v), fmt.Sprintf("%q", v), string(js)}
+}
+
+func TestEchoedSecretsAreRedacted(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	var tokenStatus atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		if r.URL.Path == "/oauth/token" {
+			if st := tokenStatus.Load(); st != 0 {
+				w.WriteHeader(int(st))
+				body, _ := json.Marshal(map[string]string{"error": "invalid_client",
+					"error_description": "bad credentials " + auth + " secret=" + canarySecret + " " + url.QueryEscape(canarySecret)})
+				_, _ = w.Write(body)
+				return
+			}
+			_, _ = w.Write([]byte(`{"access_token":"` + canaryToken + `","expires_in":3600}`))
+			return
+		}
+		switch r.URL.Path {
+		case "/v1/echo":
+			w.Header().Set("X-Echo-Authorization", auth)
+			w.Header().Set("Authorization", auth)
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = fmt.Fprintf(w, `{"message":"bad token %s (%s)"}`, canaryToken, base64.StdEncoding.EncodeToString([]byte(canaryToken)))
+		case "/v1/redirect":
+			http.Redirect(w, r, "https://elsewhere.example/steal?token="+canaryToken, http.StatusFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewClient(WithCredentials(canaryID, canarySecret), WithEndpoint(srv.URL+"/v1", srv.URL),
+		WithLogger(logger), WithRetry(RetryPolicy{MaxAttempts: 1}))
+	require.NoError(t, err)
+
+	call := func(path string) error {
+		req, err := c.NewRequest(t.Context(), http.MethodGet, path, nil)
+		require.NoError(t, err)
+		_, err = c.Do(req, nil)
+		return err
+	}
+
+	err = call("echo")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Contains(t, ae.Message, "bad token "+redacted)
+	assertNoSecret(t, "APIError", append(printed(ae), err.Error(), string(ae.Body), fmt.Sprint(ae.Header))...)
+	assert.Equal(t, redacted, ae.Header.Get("Authorization"))
+
+	err = call("redirect")
+	var re *RedirectError
+	require.ErrorAs(t, err, &re)
+	assertNoSecret(t, "RedirectError", append(printed(re), err.Error(), re.To)...)
+
+	tokenStatus.Store(http.StatusUnauthorized)
+	c.tokens.invalidate(&oauth2.Token{AccessToken: canaryToken})
+	err = call("echo")
+	var aue *AuthError
+	require.ErrorAs(t, err, &aue)
+	assert.Contains(t, err.Error(), "bad credentials", "the server's own message is kept")
+	assertNoSecret(t, "AuthError", append(printed(aue), err.Error(), aue.Body, aue.Description)...)
+
+	assert.Contains(t, logs.String(), "token request failed")
+	assertNoSecret(t, "log", logs.String())
+}
+
+func TestClientValueIsSafeToPrint(t *testing.T) {
+	c, err := NewClient(WithCredentials(canaryID, canarySecret), WithEndpoint("https://api.example/v1", "https://auth.example"))
+	require.NoError(t, err)
+	cp := *c
+	want := c.String()
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%T %v"} {
+		s := fmt.Sprintf(verb, cp)
+		assertNoSecret(t, verb, s)
+		assert.NotContains(t, s, canaryID, verb)
+		if !strings.HasPrefix(verb, "%T") && verb != "%x" && verb != "%d" {
+			assert.Equal(t, want, s, verb)
+		}
+	}
+	assert.Equal(t, `"`+want+`"`, fmt.Sprintf("%q", cp))
+	assertNoSecret(t, "pointer", fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprintf("%q", c))
+}
