@@ -95,7 +95,7 @@ func TestFaultDelayRespectsTheClient(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+a.token)
 	start := time.Now()
-	_, err = a.srv.HTTPClient().Do(req)
+	_, err = a.srv.ts.Client().Do(req)
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
 	assert.Less(t, time.Since(start), 10*time.Second)
@@ -113,7 +113,7 @@ func TestFaultDelayEndsOnClose(t *testing.T) {
 	srv.Inject(Fault{Delay: time.Hour})
 	done := make(chan error, 1)
 	go func() {
-		resp, err := srv.HTTPClient().Get(srv.BaseURL() + "/users")
+		resp, err := srv.ts.Client().Get(srv.BaseURL() + "/users")
 		if err == nil {
 			resp.Body.Close()
 		}
@@ -149,7 +149,7 @@ func TestFaultDrop(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+a.token)
 	req.Header.Set("Content-Type", "application/json")
-	_, err = a.srv.HTTPClient().Do(req)
+	_, err = a.srv.ts.Client().Do(req)
 	require.Error(t, err, "the connection was closed without an answer")
 	assert.Equal(t, 1, in.Fired())
 	assert.Len(t, a.srv.Records(workflow.Tasks, "it"), 1, "a dropped request is not handled")
@@ -166,7 +166,7 @@ func TestFaultDropAfter(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+a.token)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := a.srv.HTTPClient().Do(req)
+	resp, err := a.srv.ts.Client().Do(req)
 	if err == nil {
 		resp.Body.Close()
 	}
@@ -381,7 +381,7 @@ func TestRateLimitRetryAfterForSlowRates(t *testing.T) {
 func TestEveryResponseCarriesARequestID(t *testing.T) {
 	srv := Start(t)
 	srv.Inject(Fault{Route: "GET /v1/tasks/a", Count: 1, Status: http.StatusServiceUnavailable})
-	hc := srv.HTTPClient()
+	hc := srv.ts.Client()
 	var got []string
 	for _, path := range []string{"/v1/tasks/a", "/v1/tasks/a", "/nowhere"} {
 		resp, err := hc.Get(srv.URL() + path)

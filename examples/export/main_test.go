@@ -16,10 +16,14 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	check := contract.CheckFakes()
+	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
+}
 
 // export runs the command and returns its stdout and stderr.
 func export(t *testing.T, ctx context.Context, args ...string) (string, string, error) {

@@ -14,10 +14,14 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	check := contract.CheckFakes()
+	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
+}
 
 func writeCSV(t *testing.T, content string) string {
 	t.Helper()

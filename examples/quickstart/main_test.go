@@ -13,12 +13,16 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tour.golden with the tour's output")
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	check := contract.CheckFakes()
+	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
+}
 
 // clearEnv makes sure no WORKFLOW_* variable of the machine leaks into a
 // test.

@@ -17,10 +17,14 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	check := contract.CheckFakes()
+	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
+}
 
 // tempFile writes n random bytes to a file named name and returns its path
 // and the hex SHA-256 of its content.
