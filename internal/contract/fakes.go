@@ -3,6 +3,9 @@ package contract
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"sync"
 	"testing"
@@ -49,6 +52,30 @@ func CheckFakes() *FakeCheck {
 		return v.Transport(tb, next)
 	})
 	return fc
+}
+
+// Proxy starts a reverse proxy to target (a workflowtest server's URL)
+// that checks every exchange passing through it, for programs that build
+// their own client from an address (the examples read WORKFLOW_BASE_URL
+// and WORKFLOW_AUTH_URL): point them at the returned address instead of
+// target's. The proxy stops when tb's test ends.
+func (fc *FakeCheck) Proxy(tb testing.TB, target string) string {
+	tb.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		tb.Fatalf("contract: proxy target: %v", err)
+	}
+	next := http.DefaultTransport.(*http.Transport).Clone()
+	rp := &httputil.ReverseProxy{
+		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(u) },
+		Transport: fc.v.Transport(tb, next),
+	}
+	ps := httptest.NewServer(rp)
+	tb.Cleanup(func() {
+		ps.Close()
+		next.CloseIdleConnections()
+	})
+	return ps.URL
 }
 
 // Exit prints the findings collected outside any test and exits with
