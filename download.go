@@ -164,6 +164,14 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 	if err != nil {
 		return nil, err
 	}
+	// The request options' query (all the query req has, its path being
+	// empty) goes after the ContentURL's own, which is kept as sent.
+	if extra := req.URL.RawQuery; extra != "" {
+		if target.RawQuery != "" {
+			target.RawQuery += "&"
+		}
+		target.RawQuery += extra
+	}
 	req.URL, req.Host = target, target.Host
 	return s.client.openDownload(req)
 }
