@@ -1,9 +1,7 @@
 package workflow
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"iter"
 	"net/http"
 	"strconv"
@@ -299,34 +297,4 @@ func (s *RecordsService) RemoveRelatedItem(ctx context.Context, t RecordType, al
 	}
 	_, err = s.client.do(req, nil)
 	return err
-}
-
-// listSubresource fetches a list that belongs to a record (related items,
-// watchers, comments). Their shape is not shown; listBody
-// accepts a bare array, {"items": [...]} and the paged shape.
-func listSubresource[T any](ctx context.Context, c *Client, path string) ([]T, error) {
-	req, err := c.newRequest(ctx, http.MethodGet, path, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	var lb listBody[T]
-	if _, err := c.do(req, &lb); err != nil {
-		return nil, err
-	}
-	if lb.page.Items == nil {
-		return []T{}, nil
-	}
-	return lb.page.Items, nil
-}
-
-// oneBody is a single object in a response: the object itself, or the
-// same wrapped as {"data": {...}}. An empty or null body leaves v as it
-// was, so callers can preset what an empty answer means.
-type oneBody[T any] struct{ v T }
-
-func (b *oneBody[T]) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		return nil
-	}
-	return json.Unmarshal(unwrapData(data), &b.v)
 }
