@@ -46,8 +46,9 @@
 //
 // # Where the specification is silent
 //
-// The specification leaves many things "not shown". The fake decides them
-// as follows; the SDK makes the same assumptions.
+// Where the published documents are silent, the fake decides as follows,
+// and the SDK makes the same choices (the README's "What is still assumed"
+// lists them).
 //
 // Errors and authentication:
 //   - Every failure has the body {"status": <status>, "message": "<text>"}
