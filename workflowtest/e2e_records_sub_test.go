@@ -354,3 +354,26 @@ func TestE2EDemoRelatedWatchersComments(t *testing.T) {
 	assert.Equal(t, demo.Users[0].UserID, cm.CreatedBy.ID)
 	assert.Equal(t, "2025-01-06T08:00:00Z", cm.CreatedAt.UTC().Format(time.RFC3339))
 }
+
+func TestE2EAttachmentLink(t *testing.T) {
+	srv := workflowtest.Start(t)
+	seed(srv, 1)
+	c := srv.Client()
+	ctx := t.Context()
+
+	link, err := c.Attachments.AddLink(ctx, workflow.Tasks, "it-requests", "1", workflow.Link{URL: "https://example.com/spec?v=2", Description: "Spec"})
+	require.NoError(t, err)
+	assert.Equal(t, "https://example.com/spec?v=2", link.URL)
+	assert.Equal(t, "Spec", link.Description)
+
+	atts, err := c.Attachments.List(ctx, workflow.Tasks, "it-requests", "1")
+	require.NoError(t, err)
+	require.Len(t, atts, 1)
+	assert.Equal(t, "https://example.com/spec?v=2", atts[0].Name, "the fake lists a link as an attachment named by its URL")
+	assert.Equal(t, "Spec", atts[0].Description)
+
+	_, err = c.Attachments.AddLink(ctx, workflow.Tasks, "it-requests", "1", workflow.Link{URL: "not a url"})
+	var ve *workflow.ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.NoError(t, c.Attachments.Delete(ctx, workflow.Tasks, "it-requests", "1", atts[0].ID))
+}

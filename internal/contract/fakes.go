@@ -7,6 +7,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 
@@ -78,10 +79,25 @@ func (fc *FakeCheck) Proxy(tb testing.TB, target string) string {
 	return ps.URL
 }
 
+// CoverageEnv, when set to any value, makes Exit list the operations of
+// the document that no checked request addressed in this test binary.
+const CoverageEnv = "WORKFLOW_CONTRACT_COVERAGE"
+
 // Exit prints the findings collected outside any test and exits with
 // code, or with 1 when there are any.
 func (fc *FakeCheck) Exit(code int) {
 	fakehook.Set(nil)
+	if os.Getenv(CoverageEnv) != "" {
+		seen := fc.v.Seen()
+		var unseen []string
+		for _, op := range fc.v.Operations() {
+			if !slices.Contains(seen, op) {
+				unseen = append(unseen, op)
+			}
+		}
+		fmt.Fprintf(os.Stderr, "contract: %d of %d operations checked; not exercised: %v\n",
+			len(seen), len(fc.v.Operations()), unseen)
+	}
 	if msgs := fc.collector.take(); len(msgs) > 0 {
 		fmt.Fprintf(os.Stderr, "contract: %d finding(s) outside a test (a server from workflowtest.NewServer):\n", len(msgs))
 		for _, m := range msgs {
