@@ -40,9 +40,10 @@
 // the check; it must say why. workflowtest does not import this package:
 // it only applies the hook of internal/fakehook.
 //
-// To also learn which operations the suite never exercises, share one
-// Validator (New, then Validator.Transport for each test) and compare
-// Validator.Seen with Validator.Operations at the end of TestMain.
+// CheckFakes shares one Validator across the binary: with
+// WORKFLOW_CONTRACT_COVERAGE set, Exit lists the operations no request
+// addressed (go test -v shows it). Elsewhere, compare Validator.Seen with
+// Validator.Operations.
 //
 // Replies that a test deliberately puts outside the contract (faults
 // injected into the fake: a 503, a body cut in half) carry the header
