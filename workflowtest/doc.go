@@ -36,7 +36,8 @@
 // request was handled and its effects kept but before the answer was sent
 // (DropAfter): the record is created or the file stored, yet the client
 // sees only a connection error, the case to test idempotency and retries
-// of non-idempotent requests with.
+// of non-idempotent requests with. A reply a fault produced carries the
+// header X-Workflowtest-Fault: 1 (FaultHeader).
 //
 //	srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/*", Count: 1, DropAfter: true})
 //	_, err := c.Records.Create(ctx, workflow.Tasks, "it-requests", rec)
