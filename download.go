@@ -33,8 +33,9 @@ type Download struct {
 	// path element only, so it never names a directory), empty when the
 	// service sent none.
 	Name string
-	// MediaType is the Content-Type header as sent, e.g.
-	// "application/pdf"; empty when the service sent none.
+	// MediaType is the Content-Type header as sent; the service publishes
+	// "application/octet-stream" for every file, so the file's own type is
+	// the Attachment's MediaType. Empty when the service sent none.
 	MediaType string
 	// Size is the Content-Length in bytes, or -1 when unknown (a chunked
 	// answer, or one the transport decompressed).
@@ -162,6 +163,14 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 	req, err := s.client.newRequest(ctx, http.MethodGet, "", nil, nil, reqOpts...)
 	if err != nil {
 		return nil, err
+	}
+	// The request options' query (all the query req has, its path being
+	// empty) goes after the ContentURL's own, which is kept as sent.
+	if extra := req.URL.RawQuery; extra != "" {
+		if target.RawQuery != "" {
+			target.RawQuery += "&"
+		}
+		target.RawQuery += extra
 	}
 	req.URL, req.Host = target, target.Host
 	return s.client.openDownload(req)

@@ -75,8 +75,8 @@ const maxErrorBody = 64 << 10
 
 // APIError is a response from the service with a status of 400 or above.
 //
-// The spec does not show the shape of an error body, so Message is parsed
-// best-effort from common JSON shapes ("message", "error", "error_description",
+// No error body shape is published: Message is read from common JSON
+// shapes ("message", "error", "error_description",
 // "detail", "title", "errors"); Body always holds the raw bytes (at most 64 KiB).
 type APIError struct {
 	StatusCode int         // HTTP status code

@@ -69,7 +69,7 @@ func ExampleAttachmentsService_UploadFile() {
 	// Output:
 	// report.pdf application/pdf 26 bytes: PROCESSING
 	// report.pdf is VALID ready: true
-	// downloaded report.pdf application/pdf 26 bytes
+	// downloaded report.pdf application/octet-stream 26 bytes
 }
 
 // ExampleAttachmentsService_Download streams an attachment's content to
@@ -101,7 +101,7 @@ func ExampleAttachmentsService_Download() {
 		log.Fatal(err)
 	}
 	// Output:
-	// notes.txt text/plain; charset=utf-8 23 bytes
+	// notes.txt application/octet-stream 23 bytes
 	// printer jams on duplex
 }
 

@@ -32,14 +32,14 @@ func ExampleUsersService_Deactivate() {
 	}
 	fmt.Println(u.Email, u.Status, "active:", u.Active())
 
-	_, err = c.Users.Deactivate(ctx, "u-nobody")
+	_, err = c.Users.Deactivate(ctx, "00000000-0000-4000-8000-00000000beef")
 	var apiErr *workflow.APIError
 	if errors.Is(err, workflow.ErrNotFound) && errors.As(err, &apiErr) {
-		fmt.Println("u-nobody:", apiErr.StatusCode, apiErr.Message)
+		fmt.Println("...beef:", apiErr.StatusCode, apiErr.Message)
 	}
 	// Output:
 	// bo@example.com INACTIVE active: false
-	// u-nobody: 404 no user with id "u-nobody"
+	// ...beef: 404 no user with id "00000000-0000-4000-8000-00000000beef"
 }
 
 // ExampleGroupsService_syncMembers makes a group's members exactly a wanted
@@ -48,12 +48,13 @@ func ExampleUsersService_Deactivate() {
 func ExampleGroupsService_syncMembers() {
 	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
-	// The fake numbers users u1 (its default user), u2, u3, ...
-	ann := srv.AddUser("ann@example.com", "Ann", "Adams").UserID // u2
-	bo := srv.AddUser("bo@example.com", "Bo", "Berg").UserID     // u3
-	cy := srv.AddUser("cy@example.com", "Cy", "Cole").UserID     // u4
-	dee := srv.AddUser("dee@example.com", "Dee", "Dunn").UserID  // u5
-	eve := srv.AddUser("eve@example.com", "Eve", "Eng").UserID   // u6
+	// The fake numbers its users' UUIDs: ...0001 (its default user),
+	// ...0002, ...0003 and so on.
+	ann := srv.AddUser("ann@example.com", "Ann", "Adams").UserID // ...0002
+	bo := srv.AddUser("bo@example.com", "Bo", "Berg").UserID     // ...0003
+	cy := srv.AddUser("cy@example.com", "Cy", "Cole").UserID     // ...0004
+	dee := srv.AddUser("dee@example.com", "Dee", "Dunn").UserID  // ...0005
+	eve := srv.AddUser("eve@example.com", "Eve", "Eng").UserID   // ...0006
 	group := srv.AddGroup("ops", ann, bo, eve)
 	c := srv.Client()
 	ctx := context.Background()
@@ -101,8 +102,8 @@ func ExampleGroupsService_syncMembers() {
 	}
 	fmt.Println("members:", members)
 	// Output:
-	// added: [u4 u5]
-	// removed: [u3 u6]
+	// added: [00000000-0000-4000-8000-000000000004 00000000-0000-4000-8000-000000000005]
+	// removed: [00000000-0000-4000-8000-000000000003 00000000-0000-4000-8000-000000000006]
 	// members: [ann@example.com cy@example.com dee@example.com]
 }
 
@@ -130,7 +131,7 @@ func ExampleUsersService_Create() {
 		fmt.Println("refused:", ve.Field)
 	}
 	// Output:
-	// u2 grace@example.com Rear Admiral ACTIVE true
+	// 00000000-0000-4000-8000-000000000002 grace@example.com Rear Admiral ACTIVE true
 	// refused: NewUser.LastName
 }
 
@@ -160,6 +161,6 @@ func ExampleGroupsService_Create() {
 	}
 	fmt.Println(g.ID, g.Name, "assignable:", g.Assignable, "dynamic:", g.Dynamic, "domain:", g.Domains[0].Domain)
 	// Output:
-	// g1 Approvers assignable: true dynamic: false
-	// g1 Approvers assignable: false dynamic: true domain: example.com
+	// 10000000-0000-4000-8000-000000000001 Approvers assignable: true dynamic: false
+	// 10000000-0000-4000-8000-000000000001 Approvers assignable: false dynamic: true domain: example.com
 }

@@ -145,9 +145,9 @@ func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string
 // Create creates a record with the given fields and returns it as the
 // service sent it back: POST /{recordType}/{alias}. Every field the
 // definition marks as required must be present. The request body is the
-// flat field map; the response is assumed (the spec does not show it) to
-// be the created record, either as the field map itself or wrapped as
-// {"data": {...}}; both are accepted.
+// flat field map; the reply is the created record, the field map itself
+// as the service publishes it (a reply wrapped as {"data": {...}} is
+// accepted too).
 //
 // A create is not retried after a 5xx or a dropped connection, since the
 // service may have created the record; it is retried after a 429.
@@ -164,8 +164,7 @@ func (s *RecordsService) Create(ctx context.Context, t RecordType, alias string,
 
 // Update changes the given fields of a record and returns the record as
 // the service sent it back: PUT /{recordType}/{alias}/{id}. Fields not in
-// the map are left as they are. The response shape is assumed as for
-// Create.
+// the map are left as they are. The reply is read as Create's.
 func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id string, fields Record, reqOpts ...RequestOption) (Record, error) {
 	path, err := recordPath(t, alias, "id", id)
 	if err != nil {

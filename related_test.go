@@ -70,7 +70,6 @@ func subReply(status int, body string) func(http.ResponseWriter, *http.Request, 
 	}
 }
 
-// subOne asserts that exactly one request was made and returns it.
 // relatedPage is a page of related items as the service sends it.
 const relatedPage = `{"items":[
 	{"id":"TSK-4","type":"TASK","alias":"tasks","cursor":"c1"},

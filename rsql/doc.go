@@ -69,8 +69,8 @@
 //
 // # Quoting
 //
-// The spec does not say how to write a value containing the separators. This
-// package assumes the API follows the standard RSQL rule: a value may be
+// Values containing the separators follow the standard RSQL rule (the API's
+// documentation names the operators, not the quoting): a value may be
 // enclosed in double quotes, inside which \" and \\ are escapes. The printer
 // quotes a value that is empty, is the word null (so that the string "null"
 // is not the null literal), or contains whitespace or any of

@@ -258,9 +258,10 @@ func (s *Server) deleteAttachment(rq *request, segs []string) response {
 }
 
 // downloadAttachment is GET .../attachments/{attachmentId}/content: 200
-// with the uploaded bytes, their media type, length and file name
+// with the uploaded bytes as application/octet-stream (the only media type
+// the service publishes for it), their length and file name
 // (Content-Disposition). A file still PROCESSING or in ERROR has no
-// content to give: 409. A file over the fake's stored-content limit (see
+// content to give: 422, one of the statuses every operation publishes. A file over the fake's stored-content limit (see
 // WithStoredContentLimit) is answered 501, since its bytes were not kept.
 func (s *Server) downloadAttachment(rq *request, segs []string) response {
 	s.mu.Lock()
@@ -274,7 +275,7 @@ func (s *Server) downloadAttachment(rq *request, segs []string) response {
 	case a.url != "":
 		return failf(http.StatusNotFound, "attachment %s is a link and has no content", a.id)
 	case a.state != StateValid:
-		return failf(http.StatusConflict, "attachment %s is %s, not VALID: no content yet", a.id, a.state)
+		return failf(http.StatusUnprocessableEntity, "attachment %s is %s, not VALID: no content yet", a.id, a.state)
 	case !a.kept:
 		return failf(http.StatusNotImplemented, "attachment %s (%d bytes) is over the fake's stored-content limit; its bytes were not kept", a.id, a.size)
 	}
@@ -285,7 +286,7 @@ func (s *Server) downloadAttachment(rq *request, segs []string) response {
 	return response{
 		status: http.StatusOK,
 		header: http.Header{
-			"Content-Type":        {a.mediaType},
+			"Content-Type":        {"application/octet-stream"},
 			"Content-Disposition": {mime.FormatMediaType("attachment", map[string]string{"filename": a.name})},
 		},
 		rawBody: body,

@@ -111,12 +111,12 @@ func TestUploadCurlFlow(t *testing.T) {
 	require.Len(t, all, 1)
 	assert.Equal(t, att, all[0])
 
-	// The content, at contentUrl: the uploaded bytes with their media
-	// type, length and name.
+	// The content, at contentUrl: the uploaded bytes as
+	// application/octet-stream (as published), their length and name.
 	res = a.get(strings.TrimPrefix(att.ContentURL, "/v1"))
 	require.Equal(t, http.StatusOK, res.status)
 	assert.Equal(t, content, res.body)
-	assert.Equal(t, "application/pdf", res.header.Get("Content-Type"))
+	assert.Equal(t, "application/octet-stream", res.header.Get("Content-Type"))
 	assert.Equal(t, strconv.Itoa(len(content)), res.header.Get("Content-Length"))
 	assert.Equal(t, `attachment; filename=report.pdf`, res.header.Get("Content-Disposition"))
 
@@ -371,7 +371,7 @@ func TestProcessingErrorFault(t *testing.T) {
 		a.get("/tasks/it/1/attachments/" + id).decode(&att)
 		assert.Equal(t, want, att.State, id)
 	}
-	expectError(t, a.get("/tasks/it/1/attachments/a1/content"), 409)
+	expectError(t, a.get("/tasks/it/1/attachments/a1/content"), http.StatusUnprocessableEntity)
 
 	for _, f := range []Fault{
 		{Route: "/v1/**", ProcessingError: true, Status: 500},

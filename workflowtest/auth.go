@@ -165,13 +165,16 @@ type Account struct {
 }
 
 // AddUser creates an active user with credentials of its own and returns
-// them. Ids are "u1" (the default user), "u2", ... in creation order; the
-// client id is "client-<user id>" and the secret "secret-<user id>".
+// them. User ids are UUIDs counting up in creation order: DefaultUserID
+// ("00000000-0000-4000-8000-000000000001") is the default user's, the
+// first AddUser gets "00000000-0000-4000-8000-000000000002". The client id
+// of the n-th user is "client-n" and its secret "secret-n".
 func (s *Server) AddUser(email, firstName, lastName string) Account {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.st.addUser(email, firstName, lastName, s.Now())
-	a := Account{UserID: u.id, ClientID: "client-" + u.id, ClientSecret: "secret-" + u.id}
+	n := strconv.FormatUint(s.st.next.user, 10)
+	a := Account{UserID: u.id, ClientID: "client-" + n, ClientSecret: "secret-" + n}
 	s.st.creds[a.ClientID] = &credential{clientID: a.ClientID, secret: a.ClientSecret, userID: u.id}
 	return a
 }

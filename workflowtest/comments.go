@@ -46,7 +46,7 @@ func (c *comment) json(st *state) commentJSON {
 func (st *state) newComment(rec *record, text, source, authorID string, at time.Time) *comment {
 	c := &comment{seq: st.next.nextSeq(), text: text, source: source, authorID: authorID, createdAt: at}
 	st.next.comment++
-	c.id = seqUUID('c', st.next.comment)
+	c.id = seqUUID(uuidComment, st.next.comment)
 	rec.comments = append(rec.comments, c)
 	return c
 }

@@ -124,7 +124,7 @@ func (s *Server) SeedDemo() Demo {
 	}
 	for _, u := range d.Users[:2] {
 		seq := s.st.next.nextSeq()
-		rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID('a', seq), userID: u.UserID})
+		rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), userID: u.UserID})
 	}
 	s.st.newComment(rec, "Looking into it.", "WEB", d.Users[0].UserID, base)
 	s.mu.Unlock()

@@ -38,7 +38,8 @@
 // request was handled and its effects kept but before the answer was sent
 // (DropAfter): the record is created or the file stored, yet the client
 // sees only a connection error, the case to test idempotency and retries
-// of non-idempotent requests with.
+// of non-idempotent requests with. A reply a fault produced carries the
+// header X-Workflowtest-Fault: 1 (FaultHeader).
 //
 //	srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/*", Count: 1, DropAfter: true})
 //	_, err := c.Records.Create(ctx, workflow.Tasks, "it-requests", rec)
@@ -48,8 +49,9 @@
 //
 // # Where the specification is silent
 //
-// The specification leaves many things "not shown". The fake decides them
-// as follows; the SDK makes the same assumptions.
+// Where the published documents are silent, the fake decides as follows,
+// and the SDK makes the same choices (the README's "What is still assumed"
+// lists them).
 //
 // Errors and authentication:
 //   - Every failure has the body {"status": <status>, "message": "<text>"}
@@ -161,8 +163,8 @@
 //     (the default: the next read shows it), after N GETs of the
 //     attachment (listing does not count), after a duration on the
 //     server's clock, or by hand. GET .../{attachmentId}/content answers
-//     200 with the bytes, their media type as Content-Type, their length
-//     and Content-Disposition: attachment; filename=...; 409 while the
+//     200 with the bytes as application/octet-stream, their length
+//     and Content-Disposition: attachment; filename=...; 422 while the
 //     attachment is not VALID, 501 when its bytes were over the stored
 //     limit, 404 for a link. Links: POST .../url-links with {"url",
 //     "description"} (url absolute http or https), answered 201 with the
@@ -190,8 +192,9 @@
 //
 // Users and groups:
 //   - User: {"id", "email", "firstName", "lastName", "status",
-//     "jobTitle"}, status "ACTIVE" or "INACTIVE"; ids "u1" (the default
-//     user), "u2", ... (short handles, not the service's UUIDs). POST
+//     "jobTitle"}, status "ACTIVE" or "INACTIVE"; ids are UUIDs counting
+//     up: "00000000-0000-4000-8000-000000000001" (DefaultUserID), then
+//     ...0002 and so on. POST
 //     /users takes {"email", "firstName", "lastName", "jobTitle",
 //     "neverNotify"}: the first three are required (400 naming the
 //     missing one), the email must be a bare address as net/mail parses
@@ -202,8 +205,9 @@
 //     through the API have no credentials; AddUser creates users with
 //     credentials.
 //   - Group: {"id", "name", "assignable", "watchable", "mentionable",
-//     "managed", "dynamic", "domains": [{"id", "domain"}]}; ids "g1",
-//     "g2", ..., domain ids "d1", "d2", ... POST /groups (201) and PUT
+//     "managed", "dynamic", "domains": [{"id", "domain"}]}; ids are UUIDs
+//     counting up from "10000000-0000-4000-8000-000000000001", domain ids
+//     from "d0000000-0000-4000-8000-000000000001". POST /groups (201) and PUT
 //     /groups/{id} (200) take the service's GroupRequest {"name",
 //     "assignable", "watchable", "mentionable", "approver", "dynamic",
 //     "dataAccess", "hidden", "tags", "userIds", "domains"} and answer

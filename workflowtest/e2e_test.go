@@ -53,6 +53,10 @@ func seed(srv *workflowtest.Server, n int) []string {
 	return srv.Seed(workflow.Tasks, "it-requests", recs...)
 }
 
+// uid is the id the fake gives its n-th user (the default user is the
+// first), as workflowtest.AddUser documents.
+func uid(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", n) }
+
 func TestE2ERecordsCreateGetUpdate(t *testing.T) {
 	srv := workflowtest.Start(t)
 	srv.Define(workflow.Tasks, "it-requests", "Title", "Status")
@@ -306,12 +310,12 @@ func TestE2EUsersAndGroups(t *testing.T) {
 		Email: "new@example.com", FirstName: "New", LastName: "Person", JobTitle: "Clerk", NeverNotify: true,
 	})
 	require.NoError(t, err)
-	assert.Equal(t, "u2", u.ID)
+	assert.Equal(t, uid(2), u.ID)
 	assert.True(t, u.Active())
 	assert.Equal(t, "Clerk", u.JobTitle)
 	assert.True(t, srv.Users()[1].NeverNotify)
 
-	got, err := c.Users.Get(ctx, "u2")
+	got, err := c.Users.Get(ctx, uid(2))
 	require.NoError(t, err)
 	assert.Equal(t, *u, *got)
 	assert.Empty(t, got.Extra, "the SDK models every field the fake sends")
@@ -319,29 +323,29 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	for i := range 5 {
 		srv.AddUser(fmt.Sprintf("user%d@example.com", i), "User", strconv.Itoa(i))
 	}
-	srv.DeactivateUser("u4")
+	srv.DeactivateUser(uid(4))
 	var ids []string
 	for u, err := range c.Users.All(ctx, &workflow.ListOptions{First: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, u.ID)
 	}
-	assert.Equal(t, []string{"u1", "u2", "u3", "u4", "u5", "u6", "u7"}, ids)
+	assert.Equal(t, []string{uid(1), uid(2), uid(3), uid(4), uid(5), uid(6), uid(7)}, ids)
 	ids = nil
 	for u, err := range c.Users.All(ctx, &workflow.ListOptions{Last: 3}) {
 		require.NoError(t, err)
 		ids = append(ids, u.ID)
 	}
-	assert.Equal(t, []string{"u7", "u6", "u5", "u4", "u3", "u2", "u1"}, ids, "backward from the end")
+	assert.Equal(t, []string{uid(7), uid(6), uid(5), uid(4), uid(3), uid(2), uid(1)}, ids, "backward from the end")
 	inactive, err := c.Users.List(ctx, &workflow.ListOptions{Filter: rsql.Field("status").Eq("INACTIVE")})
 	require.NoError(t, err)
 	require.Len(t, inactive.Items, 1)
-	assert.Equal(t, "u4", inactive.Items[0].ID)
+	assert.Equal(t, uid(4), inactive.Items[0].ID)
 	assert.False(t, inactive.Items[0].Active())
 
-	_, err = c.Users.Get(ctx, "u99")
+	_, err = c.Users.Get(ctx, uid(99))
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 
-	gid := srv.AddGroup("Support", "u1")
+	gid := srv.AddGroup("Support", uid(1))
 	g, err := c.Groups.Get(ctx, gid)
 	require.NoError(t, err)
 	assert.Equal(t, workflow.Group{ID: gid, Name: "Support", Assignable: true, Watchable: true, Mentionable: true, Domains: []workflow.GroupDomain{}}, *g)
@@ -365,9 +369,9 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	var ve *workflow.ValidationError
 	require.ErrorAs(t, err, &ve)
 
-	require.NoError(t, c.Groups.AddUsers(ctx, gid, []string{"u3", "u4"}))
-	require.NoError(t, c.Groups.RemoveUsers(ctx, gid, []string{"u1"}))
-	assert.Equal(t, []string{"u3", "u4"}, srv.Members(gid))
+	require.NoError(t, c.Groups.AddUsers(ctx, gid, []string{uid(3), uid(4)}))
+	require.NoError(t, c.Groups.RemoveUsers(ctx, gid, []string{uid(1)}))
+	assert.Equal(t, []string{uid(3), uid(4)}, srv.Members(gid))
 	var members []string
 	for u, err := range c.Groups.AllUsers(ctx, gid, &workflow.ListOptions{First: 1}) {
 		require.NoError(t, err)
@@ -376,17 +380,17 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	assert.Equal(t, []string{"user0@example.com", "user1@example.com"}, members)
 	page, err := c.Groups.ListUsers(ctx, gid, &workflow.ListOptions{Last: 1})
 	require.NoError(t, err)
-	assert.Equal(t, "u4", page.Items[0].ID)
+	assert.Equal(t, uid(4), page.Items[0].ID)
 	assert.True(t, page.Paging.HasPreviousPage)
 
-	err = c.Groups.AddUsers(ctx, gid, []string{"u404"})
+	err = c.Groups.AddUsers(ctx, gid, []string{uid(404)})
 	var apiErr *workflow.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 400, apiErr.StatusCode)
 
 	// Create and update.
 	ng, err := c.Groups.Create(ctx, workflow.GroupRequest{
-		Name: "Approvers", Approver: new(true), Assignable: new(true), Tags: []string{"finance"}, UserIDs: []string{"u2"},
+		Name: "Approvers", Approver: new(true), Assignable: new(true), Tags: []string{"finance"}, UserIDs: []string{uid(2)},
 	})
 	require.NoError(t, err)
 	require.NotNil(t, ng)
@@ -394,7 +398,7 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	assert.True(t, ng.Assignable)
 	info, _ := srv.Group(ng.ID)
 	assert.Equal(t, workflowtest.GroupFlags{Assignable: true, Approver: true}, info.Flags)
-	assert.Equal(t, []string{"u2"}, info.Members)
+	assert.Equal(t, []string{uid(2)}, info.Members)
 	ug, err := c.Groups.Update(ctx, ng.ID, workflow.GroupRequest{Assignable: new(false), Dynamic: new(true), Domains: []string{"example.com"}})
 	require.NoError(t, err)
 	assert.False(t, ug.Assignable)

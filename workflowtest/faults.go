@@ -10,8 +10,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
+
+// FaultHeader ("X-Workflowtest-Fault: 1") marks a reply that an injected
+// fault produced instead of the service's answer: a Status, a Malformed
+// body, or the 503 of a delay cut short by Close. Replies that only
+// arrive late (Delay) or lead to a failed processing (ProcessingError)
+// are the service's and carry no mark.
+const FaultHeader = fakehook.FaultHeader
 
 // Fault is a failure injected into the requests that match Route.
 //
@@ -239,6 +247,7 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 			return true // the client went away
 		case <-s.closing:
 			t.Stop()
+			w.Header().Set(FaultHeader, "1")
 			s.write(sw, failf(http.StatusServiceUnavailable, "the server is shutting down"))
 			return true
 		}
@@ -254,6 +263,11 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		s.serve(rq)
 		s.drop(w, rq)
 		return true
+	}
+	if f.Malformed || f.Status != 0 {
+		w.Header().Set(FaultHeader, "1")
+	}
+	switch {
 	case f.Malformed && f.Status != 0:
 		body := fmt.Sprintf(`{"status":%d,"message":"injected fau`, f.Status)
 		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter})

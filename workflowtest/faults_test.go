@@ -94,7 +94,7 @@ func TestFaultDelayRespectsTheClient(t *testing.T) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.srv.BaseURL()+"/tasks/it", nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+a.token)
-	_, err = a.srv.HTTPClient().Do(req) // an hour, unless the delay ends with the request
+	_, err = a.srv.ts.Client().Do(req) // an hour, unless the delay ends with the request
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
 
@@ -111,7 +111,7 @@ func TestFaultDelayEndsOnClose(t *testing.T) {
 	srv.Inject(Fault{Delay: time.Hour})
 	done := make(chan error, 1)
 	go func() {
-		resp, err := srv.HTTPClient().Get(srv.BaseURL() + "/users")
+		resp, err := srv.ts.Client().Get(srv.BaseURL() + "/users")
 		if err == nil {
 			resp.Body.Close()
 		}
@@ -147,7 +147,7 @@ func TestFaultDrop(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+a.token)
 	req.Header.Set("Content-Type", "application/json")
-	_, err = a.srv.HTTPClient().Do(req)
+	_, err = a.srv.ts.Client().Do(req)
 	require.Error(t, err, "the connection was closed without an answer")
 	assert.Equal(t, 1, in.Fired())
 	assert.Len(t, a.srv.Records(workflow.Tasks, "it"), 1, "a dropped request is not handled")
@@ -164,7 +164,7 @@ func TestFaultDropAfter(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+a.token)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := a.srv.HTTPClient().Do(req)
+	resp, err := a.srv.ts.Client().Do(req)
 	if err == nil {
 		resp.Body.Close()
 	}
@@ -379,7 +379,7 @@ func TestRateLimitRetryAfterForSlowRates(t *testing.T) {
 func TestEveryResponseCarriesARequestID(t *testing.T) {
 	srv := Start(t)
 	srv.Inject(Fault{Route: "GET /v1/tasks/a", Count: 1, Status: http.StatusServiceUnavailable})
-	hc := srv.HTTPClient()
+	hc := srv.ts.Client()
 	var got []string
 	for _, path := range []string{"/v1/tasks/a", "/v1/tasks/a", "/nowhere"} {
 		resp, err := hc.Get(srv.URL() + path)

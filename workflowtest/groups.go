@@ -100,8 +100,9 @@ func (s *Server) Group(id string) (GroupInfo, bool) {
 }
 
 // AddGroup creates a group that is not dynamic, assignable, watchable and
-// mentionable, with the given members, and returns its id ("g1", "g2",
-// ... in creation order). It panics if a member does not exist.
+// mentionable, with the given members, and returns its id (a UUID
+// counting up in creation order from
+// "10000000-0000-4000-8000-000000000001"). It panics if a member does not exist.
 func (s *Server) AddGroup(name string, userIDs ...string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -130,7 +131,7 @@ func (s *Server) AddDynamicGroup(name string, domains ...string) string {
 }
 
 func (st *state) newGroup(name string) *group {
-	g := &group{seq: st.next.nextSeq(), id: st.next.id("g", &st.next.group), name: name}
+	g := &group{seq: st.next.nextSeq(), id: st.next.uuid(uuidGroup, &st.next.group), name: name}
 	st.groups = append(st.groups, g)
 	st.groupsByID[g.id] = g
 	return g
@@ -139,7 +140,7 @@ func (st *state) newGroup(name string) *group {
 func (g *group) setDomains(c *counters, domains []string) {
 	g.domains = g.domains[:0]
 	for _, d := range domains {
-		g.domains = append(g.domains, domain{id: c.id("d", &c.domain), domain: d})
+		g.domains = append(g.domains, domain{id: c.uuid(uuidDomain, &c.domain), domain: d})
 	}
 }
 

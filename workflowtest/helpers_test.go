@@ -89,7 +89,7 @@ func (r *result) message() string {
 
 func (a *api) send(req *http.Request) *result {
 	a.t.Helper()
-	resp, err := a.srv.HTTPClient().Do(req)
+	resp, err := a.srv.ts.Client().Do(req)
 	require.NoError(a.t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
@@ -158,3 +158,9 @@ func expectError(t *testing.T, res *result, status int) string {
 	require.Equal(t, status, res.status, "body: %s", res.body)
 	return res.message()
 }
+
+// uid, gid and did are the ids the fake gives its n-th user, group and
+// domain.
+func uid(n uint64) string { return seqUUID(uuidUser, n) }
+func gid(n uint64) string { return seqUUID(uuidGroup, n) }
+func did(n uint64) string { return seqUUID(uuidDomain, n) }

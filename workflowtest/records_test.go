@@ -409,7 +409,7 @@ func TestReset(t *testing.T) {
 	// The default user's token still works; ids start again.
 	assert.Equal(t, []string{"1"}, seedTasks(a.srv, 1))
 	assert.Equal(t, http.StatusOK, a.get("/tasks/it").status)
-	assert.Equal(t, "u2", a.srv.AddUser("y@example.com", "Y", "Y").UserID)
+	assert.Equal(t, uid(2), a.srv.AddUser("y@example.com", "Y", "Y").UserID)
 }
 
 func TestSeedKeepsGivenIDs(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -30,7 +31,7 @@ const (
 	DefaultClientID     = "fake-client"
 	DefaultClientSecret = "fake-secret/+=%1"
 	DefaultUserEmail    = "admin@example.com"
-	DefaultUserID       = "u1"
+	DefaultUserID       = "00000000-0000-4000-8000-000000000001"
 )
 
 // TokenLifetime is how long an access token issued by the fake stays
@@ -46,6 +47,7 @@ const defaultRequestLogLimit = 100_000
 // it.
 type Server struct {
 	ts      *httptest.Server
+	tb      testing.TB // the test of Start, nil for NewServer
 	cfg     config
 	closing chan struct{}
 	once    sync.Once
@@ -229,6 +231,7 @@ func NewServer(opts ...Option) *Server {
 func Start(tb testing.TB, opts ...Option) *Server {
 	tb.Helper()
 	s := NewServer(opts...)
+	s.tb = tb
 	tb.Cleanup(s.Close)
 	return s
 }
@@ -268,7 +271,15 @@ func (s *Server) Credentials() (clientID, clientSecret string) {
 
 // HTTPClient returns an *http.Client for talking to the server directly
 // (its idle connections are closed by Close).
-func (s *Server) HTTPClient() *http.Client { return s.ts.Client() }
+func (s *Server) HTTPClient() *http.Client {
+	hc := s.ts.Client()
+	// This module's own tests check every exchange against the service's
+	// published contract here; for anyone else the hook is not set.
+	if rt, ok := fakehook.Transport(s.tb, hc.Transport); ok {
+		return &http.Client{Transport: rt}
+	}
+	return hc
+}
 
 // Client returns an SDK client wired to the server with the default
 // user's credentials: WithCredentials, WithEndpoint(BaseURL(), AuthURL())
@@ -281,7 +292,7 @@ func (s *Server) Client(opts ...workflow.Option) *workflow.Client {
 	base := []workflow.Option{
 		workflow.WithCredentials(s.cfg.clientID, s.cfg.secret),
 		workflow.WithEndpoint(s.BaseURL(), s.AuthURL()),
-		workflow.WithHTTPClient(s.ts.Client()),
+		workflow.WithHTTPClient(s.HTTPClient()),
 	}
 	c, err := workflow.NewClient(append(base, opts...)...)
 	if err != nil {

@@ -49,6 +49,14 @@ func (c *counters) id(prefix string, n *uint64) string {
 	return prefix + strconv.FormatUint(*n, 10)
 }
 
+// uuid counts n up and returns the UUID of that count for kind (see
+// seqUUID): users, groups and domains have UUIDs, as the service
+// publishes.
+func (c *counters) uuid(kind byte, n *uint64) string {
+	*n++
+	return seqUUID(kind, *n)
+}
+
 func (s *Server) newState() *state {
 	st := &state{
 		defs:        map[defKey]*definition{},
@@ -202,7 +210,7 @@ type token struct {
 func (st *state) addUser(email, first, last string, now time.Time) *user {
 	u := &user{
 		seq:       st.next.nextSeq(),
-		id:        st.next.id("u", &st.next.user),
+		id:        st.next.uuid(uuidUser, &st.next.user),
 		email:     email,
 		firstName: first,
 		lastName:  last,

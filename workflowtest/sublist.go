@@ -53,3 +53,12 @@ func buildSubList[T any](res pageResult[T], p *paging, seq func(T) uint64, item 
 func seqUUID(kind byte, n uint64) string {
 	return fmt.Sprintf("%c0000000-0000-4000-8000-%012x", kind, n)
 }
+
+// The kinds of seqUUID.
+const (
+	uuidUser    = '0' // users: DefaultUserID is the first
+	uuidGroup   = '1' // groups
+	uuidWatch   = 'a' // watches (a watcher's own id)
+	uuidComment = 'c' // comments
+	uuidDomain  = 'd' // the domains of dynamic groups
+)

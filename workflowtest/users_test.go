@@ -16,23 +16,23 @@ func TestUsers(t *testing.T) {
 		"email": "new@example.com", "firstName": "New", "lastName": "Person", "jobTitle": "Clerk", "neverNotify": true,
 	})
 	require.Equal(t, http.StatusCreated, res.status, "%s", res.body)
-	assert.JSONEq(t, `{"id":"u2","email":"new@example.com","firstName":"New","lastName":"Person","status":"ACTIVE","jobTitle":"Clerk"}`, string(res.body))
+	assert.JSONEq(t, `{"id":"`+uid(2)+`","email":"new@example.com","firstName":"New","lastName":"Person","status":"ACTIVE","jobTitle":"Clerk"}`, string(res.body))
 	var u userJSON
 	res.decode(&u)
 	assert.True(t, a.srv.Users()[1].NeverNotify)
 
-	res = a.get("/users/u2")
+	res = a.get("/users/" + uid(2))
 	require.Equal(t, http.StatusOK, res.status)
 	var got userJSON
 	res.decode(&got)
 	assert.Equal(t, u, got)
 
 	a.srv.Advance(time.Hour)
-	res = a.do(http.MethodPost, "/users/u2/deactivate", nil)
+	res = a.do(http.MethodPost, "/users/"+uid(2)+"/deactivate", nil)
 	require.Equal(t, http.StatusOK, res.status)
 	res.decode(&got)
 	assert.Equal(t, "INACTIVE", got.Status)
-	res = a.do(http.MethodPost, "/users/u2/deactivate", nil)
+	res = a.do(http.MethodPost, "/users/"+uid(2)+"/deactivate", nil)
 	require.Equal(t, http.StatusOK, res.status, "deactivating twice is fine")
 	assert.False(t, a.srv.Users()[1].Active)
 
@@ -51,21 +51,21 @@ func TestUsers(t *testing.T) {
 	} {
 		assert.Contains(t, expectError(t, a.do(http.MethodPost, "/users", tc.body), 400), tc.want)
 	}
-	expectError(t, a.get("/users/u9"), 404)
-	expectError(t, a.do(http.MethodPost, "/users/u9/deactivate", nil), 404)
+	expectError(t, a.get("/users/"+uid(9)), 404)
+	expectError(t, a.do(http.MethodPost, "/users/"+uid(9)+"/deactivate", nil), 404)
 
 	denied := a.srv.AddUser("no@example.com", "No", "Admin")
 	a.srv.DenyAdmin(denied.UserID)
 	d := a.as(denied)
 	expectError(t, d.get("/users"), 403)
-	expectError(t, d.get("/users/u1"), 403)
+	expectError(t, d.get("/users/"+uid(1)), 403)
 	expectError(t, d.do(http.MethodPost, "/users", map[string]string{"email": "z@example.com"}), 403)
 	expectError(t, d.do(http.MethodPost, "/users", []byte("nonsense")), 403)
-	expectError(t, d.do(http.MethodPost, "/users/u1/deactivate", nil), 403)
+	expectError(t, d.do(http.MethodPost, "/users/"+uid(1)+"/deactivate", nil), 403)
 	assert.True(t, a.srv.Users()[0].Active)
 	b := &api{t: t, srv: a.srv}
 	expectError(t, b.get("/users"), 401)
-	expectError(t, b.do(http.MethodPost, "/users/u1/deactivate", nil), 401)
+	expectError(t, b.do(http.MethodPost, "/users/"+uid(1)+"/deactivate", nil), 401)
 }
 
 // userList is a decoded Paged<User>: the users themselves, no per-item
@@ -98,20 +98,20 @@ func TestListUsersPaged(t *testing.T) {
 	for _, e := range []string{"b@example.com", "c@example.com", "d@example.com", "e@example.com"} {
 		a.srv.AddUser(e, "F", "L")
 	}
-	a.srv.DeactivateUser("u3")
+	a.srv.DeactivateUser(uid(3))
 	l := a.users("/users", url.Values{"first": {"2"}})
-	assert.Equal(t, []string{"u1", "u2"}, l.ids())
+	assert.Equal(t, []string{uid(1), uid(2)}, l.ids())
 	assert.Equal(t, 5, l.Total)
 	assert.True(t, l.Paging.HasNextPage)
 	l = a.users("/users", url.Values{"first": {"2"}, "after": {l.Paging.EndCursor}})
-	assert.Equal(t, []string{"u3", "u4"}, l.ids())
+	assert.Equal(t, []string{uid(3), uid(4)}, l.ids())
 	l = a.users("/users", url.Values{"last": {"2"}})
-	assert.Equal(t, []string{"u4", "u5"}, l.ids())
+	assert.Equal(t, []string{uid(4), uid(5)}, l.ids())
 	assert.True(t, l.Paging.HasPreviousPage)
 	l = a.users("/users", url.Values{"filter": {"status==INACTIVE"}})
-	assert.Equal(t, []string{"u3"}, l.ids())
+	assert.Equal(t, []string{uid(3)}, l.ids())
 	l = a.users("/users", url.Values{"filter": {"email=lki=MIN@,email==e@example.com"}})
-	assert.Equal(t, []string{"u1", "u5"}, l.ids(), "admin@example.com and e@example.com")
+	assert.Equal(t, []string{uid(1), uid(5)}, l.ids(), "admin@example.com and e@example.com")
 	expectError(t, a.get("/users?first=0"), 400)
 	expectError(t, a.get("/users?filter=email%3D%3D"), 400)
 	c := a.users("/users", url.Values{"first": {"1"}}).Paging.EndCursor
@@ -122,19 +122,19 @@ func TestGroups(t *testing.T) {
 	a := newAPI(t)
 	bob := a.srv.AddUser("bob@example.com", "Bob", "B")
 	carol := a.srv.AddUser("carol@example.com", "Carol", "C")
-	g1 := a.srv.AddGroup("Support", "u1", bob.UserID)
+	g1 := a.srv.AddGroup("Support", uid(1), bob.UserID)
 	g2 := a.srv.AddGroup("Ops")
 	g3 := a.srv.AddDynamicGroup("Everyone", "example.com")
-	assert.Equal(t, []string{"g1", "g2", "g3"}, []string{g1, g2, g3})
-	assert.Panics(t, func() { a.srv.AddGroup("x", "u99") })
+	assert.Equal(t, []string{gid(1), gid(2), gid(3)}, []string{g1, g2, g3})
+	assert.Panics(t, func() { a.srv.AddGroup("x", uid(99)) })
 
-	res := a.get("/groups/g1")
+	res := a.get("/groups/" + gid(1))
 	require.Equal(t, http.StatusOK, res.status)
-	assert.JSONEq(t, `{"id":"g1","name":"Support","assignable":true,"watchable":true,"mentionable":true,
+	assert.JSONEq(t, `{"id":"`+gid(1)+`","name":"Support","assignable":true,"watchable":true,"mentionable":true,
 		"managed":false,"dynamic":false,"domains":[]}`, string(res.body))
-	res = a.get("/groups/g3")
-	assert.JSONEq(t, `{"id":"g3","name":"Everyone","assignable":false,"watchable":false,"mentionable":false,
-		"managed":true,"dynamic":true,"domains":[{"id":"d1","domain":"example.com"}]}`, string(res.body))
+	res = a.get("/groups/" + gid(3))
+	assert.JSONEq(t, `{"id":"`+gid(3)+`","name":"Everyone","assignable":false,"watchable":false,"mentionable":false,
+		"managed":true,"dynamic":true,"domains":[{"id":"`+did(1)+`","domain":"example.com"}]}`, string(res.body))
 
 	res = a.get("/groups?first=2")
 	require.Equal(t, http.StatusOK, res.status)
@@ -149,52 +149,52 @@ func TestGroups(t *testing.T) {
 	assert.True(t, gl.Paging.HasNextPage)
 	res = a.get("/groups?after=" + gl.Paging.EndCursor)
 	res.decode(&gl)
-	assert.Equal(t, []groupJSON{{ID: "g3", Name: "Everyone", Managed: true, Dynamic: true, Domains: []domainJSON{{ID: "d1", Domain: "example.com"}}}}, gl.Items)
+	assert.Equal(t, []groupJSON{{ID: gid(3), Name: "Everyone", Managed: true, Dynamic: true, Domains: []domainJSON{{ID: did(1), Domain: "example.com"}}}}, gl.Items)
 	assert.Contains(t, expectError(t, a.get("/groups?filter=name==Ops"), 400), "no filter")
 
-	assert.Equal(t, []string{"u1", "u2"}, a.users("/groups/g1/users", nil).ids())
-	add := a.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {carol.UserID, "u1"}})
+	assert.Equal(t, []string{uid(1), uid(2)}, a.users("/groups/"+gid(1)+"/users", nil).ids())
+	add := a.do(http.MethodPost, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {carol.UserID, uid(1)}})
 	require.Equal(t, http.StatusCreated, add.status)
 	assert.Empty(t, add.body)
-	assert.Equal(t, []string{"u1", "u2", "u3"}, a.srv.Members("g1"))
-	del := a.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u1"}})
+	assert.Equal(t, []string{uid(1), uid(2), uid(3)}, a.srv.Members(gid(1)))
+	del := a.do(http.MethodDelete, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(1)}})
 	require.Equal(t, http.StatusOK, del.status)
 	assert.Empty(t, del.body)
-	assert.Equal(t, []string{"u2", "u3"}, a.srv.Members("g1"))
-	l := a.users("/groups/g1/users", url.Values{"first": {"1"}})
-	assert.Equal(t, []string{"u2"}, l.ids())
+	assert.Equal(t, []string{uid(2), uid(3)}, a.srv.Members(gid(1)))
+	l := a.users("/groups/"+gid(1)+"/users", url.Values{"first": {"1"}})
+	assert.Equal(t, []string{uid(2)}, l.ids())
 	assert.Equal(t, 2, l.Total)
 	assert.True(t, l.Paging.HasNextPage)
 	// A cursor stays valid when members are removed and added.
-	require.Equal(t, http.StatusOK, a.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}).status)
-	require.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {"u1"}}).status)
-	l = a.users("/groups/g1/users", url.Values{"after": {l.Paging.EndCursor}})
-	assert.Equal(t, []string{"u3", "u1"}, l.ids())
-	expectError(t, a.get("/groups/g1/users?filter=firstName==Carol"), 400)
-	assert.Contains(t, expectError(t, a.do(http.MethodPost, "/groups/g3/users", map[string][]string{"userIds": {"u1"}}), 400), "dynamic")
+	require.Equal(t, http.StatusOK, a.do(http.MethodDelete, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(2)}}).status)
+	require.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(1)}}).status)
+	l = a.users("/groups/"+gid(1)+"/users", url.Values{"after": {l.Paging.EndCursor}})
+	assert.Equal(t, []string{uid(3), uid(1)}, l.ids())
+	expectError(t, a.get("/groups/"+gid(1)+"/users?filter=firstName==Carol"), 400)
+	assert.Contains(t, expectError(t, a.do(http.MethodPost, "/groups/"+gid(3)+"/users", map[string][]string{"userIds": {uid(1)}}), 400), "dynamic")
 
 	for _, m := range []string{http.MethodPost, http.MethodDelete} {
-		assert.Contains(t, expectError(t, a.do(m, "/groups/g1/users", map[string][]string{"userIds": {"u7"}}), 400), "u7")
-		expectError(t, a.do(m, "/groups/g1/users", map[string][]string{"userIds": nil}), 400)
-		expectError(t, a.do(m, "/groups/g9/users", map[string][]string{"userIds": {"u1"}}), 404)
+		assert.Contains(t, expectError(t, a.do(m, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(7)}}), 400), uid(7))
+		expectError(t, a.do(m, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": nil}), 400)
+		expectError(t, a.do(m, "/groups/"+gid(9)+"/users", map[string][]string{"userIds": {uid(1)}}), 404)
 	}
-	expectError(t, a.get("/groups/g9"), 404)
-	expectError(t, a.get("/groups/g9/users"), 404)
-	expectError(t, a.get("/groups/g1/users?last=1001"), 400)
+	expectError(t, a.get("/groups/"+gid(9)), 404)
+	expectError(t, a.get("/groups/"+gid(9)+"/users"), 404)
+	expectError(t, a.get("/groups/"+gid(1)+"/users?last=1001"), 400)
 
 	a.srv.DenyAdmin(bob.UserID)
 	b := a.as(bob)
 	expectError(t, b.get("/groups"), 403)
-	expectError(t, b.get("/groups/g1"), 403)
-	expectError(t, b.get("/groups/g1/users"), 403)
+	expectError(t, b.get("/groups/"+gid(1)), 403)
+	expectError(t, b.get("/groups/"+gid(1)+"/users"), 403)
 	expectError(t, b.do(http.MethodPost, "/groups", map[string]any{"name": "x"}), 403)
-	expectError(t, b.do(http.MethodPut, "/groups/g1", map[string]any{"name": "x"}), 403)
-	expectError(t, b.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}), 403)
-	expectError(t, b.do(http.MethodDelete, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}), 403)
+	expectError(t, b.do(http.MethodPut, "/groups/"+gid(1), map[string]any{"name": "x"}), 403)
+	expectError(t, b.do(http.MethodPost, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(2)}}), 403)
+	expectError(t, b.do(http.MethodDelete, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(2)}}), 403)
 	n := &api{t: t, srv: a.srv}
 	expectError(t, n.get("/groups"), 401)
-	expectError(t, n.get("/groups/g1"), 401)
-	expectError(t, n.do(http.MethodPost, "/groups/g1/users", map[string][]string{"userIds": {"u2"}}), 401)
+	expectError(t, n.get("/groups/"+gid(1)), 401)
+	expectError(t, n.do(http.MethodPost, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(2)}}), 401)
 }
 
 func TestGroupsCreateUpdate(t *testing.T) {
@@ -202,27 +202,27 @@ func TestGroupsCreateUpdate(t *testing.T) {
 	bob := a.srv.AddUser("bob@example.com", "Bob", "B")
 	res := a.do(http.MethodPost, "/groups", map[string]any{
 		"name": "Approvers", "assignable": true, "approver": true, "hidden": false, "tags": []string{"finance"},
-		"userIds": []string{"u1", bob.UserID},
+		"userIds": []string{uid(1), bob.UserID},
 	})
 	require.Equal(t, http.StatusCreated, res.status, "%s", res.body)
-	assert.JSONEq(t, `{"id":"g1","name":"Approvers","assignable":true,"watchable":false,"mentionable":false,
+	assert.JSONEq(t, `{"id":"`+gid(1)+`","name":"Approvers","assignable":true,"watchable":false,"mentionable":false,
 		"managed":false,"dynamic":false,"domains":[]}`, string(res.body))
-	info, ok := a.srv.Group("g1")
+	info, ok := a.srv.Group(gid(1))
 	require.True(t, ok)
-	assert.Equal(t, GroupInfo{ID: "g1", Name: "Approvers", Flags: GroupFlags{Assignable: true, Approver: true},
-		Tags: []string{"finance"}, Members: []string{"u1", "u2"}}, info)
+	assert.Equal(t, GroupInfo{ID: gid(1), Name: "Approvers", Flags: GroupFlags{Assignable: true, Approver: true},
+		Tags: []string{"finance"}, Members: []string{uid(1), uid(2)}}, info)
 
 	// PUT changes what it sends and keeps the rest.
-	res = a.do(http.MethodPut, "/groups/g1", map[string]any{"watchable": true, "userIds": []string{bob.UserID}})
+	res = a.do(http.MethodPut, "/groups/"+gid(1), map[string]any{"watchable": true, "userIds": []string{bob.UserID}})
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
-	info, _ = a.srv.Group("g1")
-	assert.Equal(t, GroupInfo{ID: "g1", Name: "Approvers", Flags: GroupFlags{Assignable: true, Watchable: true, Approver: true},
-		Tags: []string{"finance"}, Members: []string{"u2"}}, info)
+	info, _ = a.srv.Group(gid(1))
+	assert.Equal(t, GroupInfo{ID: gid(1), Name: "Approvers", Flags: GroupFlags{Assignable: true, Watchable: true, Approver: true},
+		Tags: []string{"finance"}, Members: []string{uid(2)}}, info)
 
 	// Turning the group dynamic drops its members for domains.
-	res = a.do(http.MethodPut, "/groups/g1", map[string]any{"dynamic": true, "domains": []string{"example.com"}})
+	res = a.do(http.MethodPut, "/groups/"+gid(1), map[string]any{"dynamic": true, "domains": []string{"example.com"}})
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
-	info, _ = a.srv.Group("g1")
+	info, _ = a.srv.Group(gid(1))
 	assert.Equal(t, []string{"example.com"}, info.Domains)
 	assert.Empty(t, info.Members)
 
@@ -235,14 +235,14 @@ func TestGroupsCreateUpdate(t *testing.T) {
 		{http.MethodPost, "/groups", map[string]any{"assignable": true}, 400, "name is required"},
 		{http.MethodPost, "/groups", map[string]any{"name": " "}, 400, "blank"},
 		{http.MethodPost, "/groups", map[string]any{"name": "x", "domains": []string{"a.com"}}, 400, "dynamic"},
-		{http.MethodPost, "/groups", map[string]any{"name": "x", "dynamic": true, "userIds": []string{"u1"}}, 400, "not dynamic"},
-		{http.MethodPost, "/groups", map[string]any{"name": "x", "userIds": []string{"u9"}}, 400, "u9"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "dynamic": true, "userIds": []string{uid(1)}}, 400, "not dynamic"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "userIds": []string{uid(9)}}, 400, uid(9)},
 		{http.MethodPost, "/groups", map[string]any{"name": "x", "color": "red"}, 400, "color"},
-		{http.MethodPut, "/groups/g1", map[string]any{"userIds": []string{"u1"}}, 400, "not dynamic"},
-		{http.MethodPut, "/groups/g9", map[string]any{"name": "x"}, 404, "g9"},
+		{http.MethodPut, "/groups/" + gid(1), map[string]any{"userIds": []string{uid(1)}}, 400, "not dynamic"},
+		{http.MethodPut, "/groups/" + gid(9), map[string]any{"name": "x"}, 404, gid(9)},
 	} {
 		assert.Contains(t, expectError(t, a.do(tc.method, tc.path, tc.body), tc.status), tc.want, "%s %s %v", tc.method, tc.path, tc.body)
 	}
-	info, _ = a.srv.Group("g1")
+	info, _ = a.srv.Group(gid(1))
 	assert.Equal(t, "Approvers", info.Name, "a refused PUT changes nothing")
 }

@@ -80,7 +80,7 @@ func (s *Server) addWatchers(rq *request, segs []string) response {
 		for _, u := range users {
 			if !slices.ContainsFunc(rec.watchers, func(w *watch) bool { return w.userID == u.id }) {
 				seq := s.st.next.nextSeq()
-				rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID('a', seq), userID: u.id})
+				rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), userID: u.id})
 			}
 		}
 	})
@@ -168,5 +168,5 @@ func (s *Server) WatchGroup(rt workflow.RecordType, alias, recordID, groupID str
 		return
 	}
 	seq := s.st.next.nextSeq()
-	rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID('a', seq), groupID: groupID})
+	rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), groupID: groupID})
 }

@@ -130,7 +130,7 @@ func TestServeTokenAndList(t *testing.T) {
 	resp.Body.Close()
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "text/plain; charset=utf-8", resp.Header.Get("Content-Type"))
+	assert.Equal(t, "application/octet-stream", resp.Header.Get("Content-Type"))
 	assert.Contains(t, resp.Header.Get("Content-Disposition"), "notes.txt")
 	assert.NotEmpty(t, body)
 	hc.CloseIdleConnections()

@@ -3,9 +3,10 @@
 // does not. It only prints the plan unless -apply is given.
 //
 //	go run ./examples/groupsync -fake -group "IT Support" -csv team.csv          # dry run on an embedded fake
-//	go run ./examples/groupsync -group g1 -csv team.csv -apply                   # change the group of the WORKFLOW_* account
+//	go run ./examples/groupsync -group "IT Support" -csv team.csv -apply         # change the group of the WORKFLOW_* account
 //
-// -group is a group id or an exact group name. The CSV's addresses are in
+// -group is a group id (a UUID, as the service gives them) or an exact
+// group name. The CSV's addresses are in
 // its column named "email" (or "e-mail"), any case, when the first row has
 // one; otherwise in its first column, from the first row on. Addresses are
 // compared ignoring case and surrounding spaces; blank cells are skipped, and
@@ -172,15 +173,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // findGroup returns the group with the id or, failing that, the exact name
-// ref.
+// ref. Only a ref in the form of a UUID is tried as an id: group ids are
+// UUIDs, and the service is not asked for ids it cannot have.
 func findGroup(ctx context.Context, c *workflow.Client, ref string) (*workflow.Group, error) {
-	g, err := c.Groups.Get(ctx, ref)
-	if err == nil {
-		return g, nil
-	}
-	if !errors.Is(err, workflow.ErrNotFound) {
-		var ve *workflow.ValidationError
-		if !errors.As(err, &ve) { // a name such as ".." is no valid id
+	if looksLikeUUID(ref) {
+		g, err := c.Groups.Get(ctx, ref)
+		if err == nil {
+			return g, nil
+		}
+		if !errors.Is(err, workflow.ErrNotFound) {
 			return nil, err
 		}
 	}
@@ -200,6 +201,27 @@ func findGroup(ctx context.Context, c *workflow.Client, ref string) (*workflow.G
 		return &found[0], nil
 	}
 	return nil, fmt.Errorf("%d groups are named %q; give the id of one", len(found), ref)
+}
+
+// looksLikeUUID reports whether s has the form of a UUID:
+// 8-4-4-4-12 hexadecimal digits.
+func looksLikeUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if r != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // readEmails returns the normalized addresses of the CSV at path, each once,

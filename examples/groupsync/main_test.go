@@ -14,10 +14,18 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// check checks every exchange with the fake against the service's
+// published contract.
+var check *contract.FakeCheck
+
+func TestMain(m *testing.M) {
+	check = contract.CheckFakes()
+	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
+}
 
 func writeCSV(t *testing.T, content string) string {
 	t.Helper()
@@ -31,9 +39,15 @@ func useAccount(t *testing.T, srv *workflowtest.Server) {
 	id, secret := srv.Credentials()
 	t.Setenv(workflow.EnvClientID, id)
 	t.Setenv(workflow.EnvClientSecret, secret)
-	t.Setenv(workflow.EnvBaseURL, srv.BaseURL())
-	t.Setenv(workflow.EnvAuthURL, srv.AuthURL())
+	// Through a proxy that checks every exchange against the contract.
+	proxy := check.Proxy(t, srv.URL())
+	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
+	t.Setenv(workflow.EnvAuthURL, proxy)
 }
+
+// uid and gid are the ids the fake gives its n-th user and group.
+func uid(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", n) }
+func gid(n int) string { return fmt.Sprintf("10000000-0000-4000-8000-%012x", n) }
 
 // changes returns the membership changes srv received.
 func changes(srv *workflowtest.Server) []string {
@@ -50,35 +64,35 @@ func TestDryRunOnFake(t *testing.T) {
 	path := writeCSV(t, "Name,E-Mail\nAlice,Alice.Anders@example.com\nDana, dana.diaz@example.com \nNobody,nobody@example.com\nAlice again,alice.anders@EXAMPLE.com\n")
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-fake", "-group", "IT Support", "-csv", path}, &stdout, &stderr))
-	assert.Equal(t, fmt.Sprintf(`group g1 "IT Support": 3 members; %s lists 3 addresses
-+ add     dana.diaz@example.com (u5)
-- remove  bruno.berg@example.com (u3)
-- remove  chen.cho@example.com (u4)
+	assert.Equal(t, fmt.Sprintf(`group %s "IT Support": 3 members; %s lists 3 addresses
++ add     dana.diaz@example.com (%s)
+- remove  bruno.berg@example.com (%s)
+- remove  chen.cho@example.com (%s)
 ! skip    nobody@example.com: no user has this address
 dry run: 1 to add, 2 to remove; run again with -apply to make these changes
-`, path), stdout.String())
+`, gid(1), path, uid(5), uid(3), uid(4)), stdout.String())
 }
 
 func TestApply(t *testing.T) {
 	srv := workflowtest.Start(t)
 	demo := srv.SeedDemo()
-	srv.DeactivateUser(demo.Users[4].UserID) // emeka.eze@example.com, u6
+	srv.DeactivateUser(demo.Users[4].UserID) // emeka.eze@example.com, the sixth user
 	useAccount(t, srv)
 	// No header: the addresses are in the first column.
 	path := writeCSV(t, "alice.anders@example.com\ndana.diaz@example.com,Dana\nemeka.eze@example.com\n\n")
 
 	var stdout bytes.Buffer
-	require.NoError(t, run(t.Context(), []string{"-group", "g1", "-csv", path}, &stdout, &bytes.Buffer{}))
-	assert.Contains(t, stdout.String(), "! skip    emeka.eze@example.com (u6): the user is deactivated\n")
+	require.NoError(t, run(t.Context(), []string{"-group", gid(1), "-csv", path}, &stdout, &bytes.Buffer{}))
+	assert.Contains(t, stdout.String(), "! skip    emeka.eze@example.com ("+uid(6)+"): the user is deactivated\n")
 	assert.Contains(t, stdout.String(), "dry run: 1 to add, 2 to remove")
 	assert.Empty(t, changes(srv), "a dry run changes nothing")
-	assert.Equal(t, []string{"u2", "u3", "u4"}, srv.Members("g1"))
+	assert.Equal(t, []string{uid(2), uid(3), uid(4)}, srv.Members(gid(1)))
 
 	stdout.Reset()
-	require.NoError(t, run(t.Context(), []string{"-group", "g1", "-csv", path, "-apply"}, &stdout, &bytes.Buffer{}))
+	require.NoError(t, run(t.Context(), []string{"-group", gid(1), "-csv", path, "-apply"}, &stdout, &bytes.Buffer{}))
 	assert.Contains(t, stdout.String(), "applied: added 1, removed 2; the group has 2 members\n")
-	assert.Equal(t, []string{"u2", "u5"}, srv.Members("g1"))
-	assert.Equal(t, []string{"POST /v1/groups/g1/users", "DELETE /v1/groups/g1/users"}, changes(srv))
+	assert.Equal(t, []string{uid(2), uid(5)}, srv.Members(gid(1)))
+	assert.Equal(t, []string{"POST /v1/groups/" + gid(1) + "/users", "DELETE /v1/groups/" + gid(1) + "/users"}, changes(srv))
 
 	// A second run finds nothing to do.
 	stdout.Reset()
@@ -121,9 +135,9 @@ func TestErrors(t *testing.T) {
 		{"no flags", nil, "-group and -csv are required"},
 		{"unknown group", []string{"-group", "Nobody's", "-csv", good}, `no group has the id or the name "Nobody's"`},
 		{"ambiguous name", []string{"-group", "Twins", "-csv", good}, `2 groups are named "Twins"`},
-		{"empty CSV", []string{"-group", "g1", "-csv", writeCSV(t, "email\n\n")}, "lists no e-mail address; refusing to remove every member"},
-		{"not an address", []string{"-group", "g1", "-csv", writeCSV(t, "email\na@example.com\nBob Smith\n")}, `row 3: "Bob Smith" is not an e-mail address`},
-		{"missing CSV", []string{"-group", "g1", "-csv", filepath.Join(t.TempDir(), "none.csv")}, "no such file"},
+		{"empty CSV", []string{"-group", gid(1), "-csv", writeCSV(t, "email\n\n")}, "lists no e-mail address; refusing to remove every member"},
+		{"not an address", []string{"-group", gid(1), "-csv", writeCSV(t, "email\na@example.com\nBob Smith\n")}, `row 3: "Bob Smith" is not an e-mail address`},
+		{"missing CSV", []string{"-group", gid(1), "-csv", filepath.Join(t.TempDir(), "none.csv")}, "no such file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,5 +148,5 @@ func TestErrors(t *testing.T) {
 		})
 	}
 	assert.Empty(t, changes(srv))
-	assert.Equal(t, []string{"u2", "u3", "u4"}, srv.Members("g1"))
+	assert.Equal(t, []string{uid(2), uid(3), uid(4)}, srv.Members(gid(1)))
 }

@@ -59,9 +59,8 @@ func main() {
 	}
 }
 
-// idField is the record field that holds a record's id. The spec does not
-// show how a record carries its id; the SDK and workflowtest assume a field
-// named "id".
+// idField is the record field that holds a record's id, as the SDK and
+// workflowtest read it (the README's "What is still assumed" says why).
 const idField = "id"
 
 // envVars are the variables that switch the tour to a real account.

@@ -13,12 +13,20 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tour.golden with the tour's output")
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// check checks every exchange with the fake against the service's
+// published contract.
+var check *contract.FakeCheck
+
+func TestMain(m *testing.M) {
+	check = contract.CheckFakes()
+	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
+}
 
 // clearEnv makes sure no WORKFLOW_* variable of the machine leaks into a
 // test.
@@ -34,8 +42,10 @@ func accountEnv(t *testing.T, srv *workflowtest.Server) {
 	id, secret := srv.Credentials()
 	t.Setenv(workflow.EnvClientID, id)
 	t.Setenv(workflow.EnvClientSecret, secret)
-	t.Setenv(workflow.EnvBaseURL, srv.BaseURL())
-	t.Setenv(workflow.EnvAuthURL, srv.AuthURL())
+	// Through a proxy that checks every exchange against the contract.
+	proxy := check.Proxy(t, srv.URL())
+	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
+	t.Setenv(workflow.EnvAuthURL, proxy)
 }
 
 func TestTourOnFake(t *testing.T) {
@@ -68,11 +78,11 @@ func TestTourOnFake(t *testing.T) {
 		{"== 7. Related items", "request 1173 relates to elements/parts/1027"},
 		{"== 8. Upload a file and wait for processing", "uploaded notes.txt (69 bytes, text/plain): PROCESSING"},
 		{"== 8. Upload a file and wait for processing", "after WaitProcessed: VALID"},
-		{"== 8. Upload a file and wait for processing", `downloaded notes.txt (text/plain, 69 bytes): "Printer 3F: toner cartridge TN-421, ordered from the usual supplier.\n"`},
+		{"== 8. Upload a file and wait for processing", `downloaded notes.txt (application/octet-stream, 69 bytes): "Printer 3F: toner cartridge TN-421, ordered from the usual supplier.\n"`},
 		{"== 9. Watchers", "watching request 1173: Bruno Berg <bruno.berg@example.com>"},
 		{"== 10. Comments", "comment by admin@example.com (API): Toner ordered, it arrives on Tuesday."},
-		{"== 11. Users and groups", "created user u7 grace.hopper@example.com (status ACTIVE, active: true)"},
-		{"== 11. Users and groups", "u7 Grace Hopper"},
+		{"== 11. Users and groups", "created user 00000000-0000-4000-8000-000000000007 grace.hopper@example.com (status ACTIVE, active: true)"},
+		{"== 11. Users and groups", "00000000-0000-4000-8000-000000000007 Grace Hopper"},
 		{"== 12. A handled error", "errors.Is(err, workflow.ErrNotFound) is true"},
 		{"== 12. A handled error", `status 404, message: no record with id "999999" in tasks/it-requests`},
 	}
@@ -117,12 +127,12 @@ func TestAccountTourReadsOnly(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-type", "tasks", "-alias", "it-requests"}, &stdout, &stderr))
 	out := stdout.String()
-	assert.Contains(t, out, "Using the account of WORKFLOW_CLIENT_ID at "+srv.BaseURL()+"/ (read-only")
+	assert.Contains(t, out, "Using the account of WORKFLOW_CLIENT_ID at "+os.Getenv(workflow.EnvBaseURL)+"/ (read-only")
 	assert.Contains(t, out, "tasks/it-requests holds 1000 records; token requests so far: 1")
 	assert.Contains(t, sectionOf(out, "== 2. Search with an RSQL filter"), "filter: Assignee==alice.anders@example.com")
 	assert.Contains(t, sectionOf(out, "== 3. Iterate pages both ways"), "backward, 3 a page (Last: 3), from the end: 1000, 999, 998")
 	assert.Contains(t, out, "record 1: 2 related items, 1 attachments, 3 watchers, 1 comments")
-	assert.Contains(t, out, `group g1 "IT Support": 3 members`)
+	assert.Contains(t, out, `group 10000000-0000-4000-8000-000000000001 "IT Support": 3 members`)
 	assert.Contains(t, out, "errors.Is(err, workflow.ErrNotFound) is true")
 	assert.NotContains(t, out, "Create a record")
 

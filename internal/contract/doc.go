@@ -29,29 +29,24 @@
 //
 // # Use in the end-to-end suite
 //
-// The end-to-end tests build their SDK client with workflowtest's
-// Server.Client, which sends through Server.HTTPClient's transport and
-// lets a later WithHTTPClient option win. Wrapping that transport checks
-// every request the SDK sends and every reply the fake gives, token
-// requests included (the SDK fetches tokens through the same transport):
+// Every test binary that talks to workflowtest's fake through the SDK
+// installs the check once, in TestMain, with CheckFakes: from then on every
+// HTTP client a workflowtest server hands out (Server.HTTPClient, and so
+// Server.Client) sends through the contract transport, token requests
+// included, and a finding fails the test that started the server (or the
+// binary, for a server of an Example function). Programs that build their
+// own client from an address (the examples) are pointed at
+// FakeCheck.Proxy. A test that passes its own WithHTTPClient goes around
+// the check; it must say why. workflowtest does not import this package:
+// it only applies the hook of internal/fakehook.
 //
-//	c := srv.Client(workflow.WithHTTPClient(&http.Client{
-//		Transport: contract.NewTransport(t, srv.HTTPClient().Transport,
-//			contract.WithBases(srv.BaseURL(), srv.AuthURL())),
-//	}))
-//
-// Put in the one function through which the suite builds its clients,
-// that line covers every test that talks to the fake through the SDK.
-// Today the suite calls srv.Client directly in each test; a test passing
-// its own WithHTTPClient would replace the checking client, so such tests
-// must wrap their own transport the same way.
-//
-// To also learn which operations the suite never exercises, share one
-// Validator (New, then Validator.Transport for each test) and compare
-// Validator.Seen with Validator.Operations at the end of TestMain.
+// CheckFakes shares one Validator across the binary: with
+// WORKFLOW_CONTRACT_COVERAGE set, Exit lists the operations no request
+// addressed (go test -v shows it). Elsewhere, compare Validator.Seen with
+// Validator.Operations.
 //
 // Replies that a test deliberately puts outside the contract (faults
-// injected into the fake: a 503, a body cut in half) should be marked by
-// the fake, for example with a header, and skipped with
-// WithIgnoredResponses; their requests are still checked.
+// injected into the fake: a 503, a body cut in half) carry the header
+// X-Workflowtest-Fault and are skipped (WithIgnoredResponses); their
+// requests are still checked.
 package contract
