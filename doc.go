@@ -44,12 +44,32 @@
 // `workflow:"Field Name"` tags; AllItemsAs also yields each record's cursor,
 // so a typed walk can be resumed.
 //
+// RecordsService.Sync (and SyncAs for struct types) makes the records of a
+// definition match a stream of inputs by a key field: batched look-ups,
+// creates and updates of changed fields only, concurrency that adapts to
+// the service's rate limit, and a look-up before creating again when the
+// answer to a create was lost, instead of creating it again (Sync's
+// documentation says precisely what is guaranteed).
+//
+// # Attachments, users and groups
+//
+// AttachmentsService streams uploads (up to MaxUploadSize) and downloads
+// without holding the file in memory, and WaitProcessed waits until the
+// service has processed an upload. Related items, watchers and comments
+// are managed through RecordsService; UsersService and GroupsService manage
+// the workspace's users and groups. Every list the service pages has the
+// same three forms: one page (List...), an iterator of pages (...Pages)
+// and an iterator of items (...All).
+//
 // # Errors
 //
 // Failed calls return an *APIError (status, method, URL, message, body,
-// and the service's request ID, also shown by Error) that matches ErrNotFound, ErrForbidden, ErrUnauthorized, ErrTooLarge and
-// ErrRateLimited with errors.Is. Bad input is a *ValidationError, returned
-// before any request is sent. A failed token request is an *AuthError.
+// and the service's request ID, also shown by Error) that matches
+// ErrNotFound, ErrForbidden, ErrUnauthorized, ErrTooLarge, ErrUnprocessable
+// and ErrRateLimited with errors.Is. Bad input is a *ValidationError,
+// returned before any request is sent. A failed token request is an
+// *AuthError. A 2xx answer without what it should hold matches
+// ErrUnexpectedResponse, and the SDK's own time limits match ErrTimeout.
 //
 // # Retries, authentication and security
 //
@@ -57,7 +77,9 @@
 // by default), retries with exponential backoff and full jitter that honour
 // Retry-After (RetryPolicy), then the bearer token, refreshed once on a 401.
 // Requests that may have been acted on (a POST that met a 500 or a dropped
-// connection) are not retried. Redirects to another scheme, host or port
+// connection) are not retried. An attempt that gets no response headers
+// within RetryPolicy.AttemptTimeout (30 s by default) is abandoned and,
+// for idempotent methods, retried. Redirects to another scheme, host or port
 // are refused, so the token never leaves the service's host; plain http is
 // accepted only for loopback hosts unless WithInsecureHTTP is given.
 // Secrets and tokens never appear in errors, logs or printed values.

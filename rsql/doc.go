@@ -35,9 +35,10 @@
 // Values are formatted as follows: strings as they are; bools as true/false;
 // integers in base 10; floats with strconv 'f' formatting and the shortest
 // precision that round-trips (never an exponent, so 1e21 prints as
-// 1000000000000000000000; NaN and infinities are rejected); time.Time
-// converted to UTC and printed with [TimeLayout]
-// (YYYY-MM-DDTHH:MM:SS.SSSZ); then types implementing
+// 1000000000000000000000; NaN and infinities are rejected); every time
+// value (time.Time, *time.Time and types embedding time.Time) converted to
+// UTC and printed with [TimeLayout] (YYYY-MM-DDTHH:MM:SS.SSSZ); then types
+// implementing
 // encoding.TextMarshaler, then fmt.Stringer; then named types whose
 // underlying kind is a string, bool or number; a [Value] is used as given.
 // Use IsNull/NotNull (or Value{Null: true}) for the null literal; a nil
@@ -72,8 +73,9 @@
 // Values containing the separators follow the standard RSQL rule (the API's
 // documentation names the operators, not the quoting): a value may be
 // enclosed in double quotes, inside which \" and \\ are escapes. The printer
-// quotes a value that is empty, is the word null (so that the string "null"
-// is not the null literal), or contains whitespace or any of
+// quotes a value that is empty, is the word null in any case (null, NULL,
+// Null, ..., so that the string is not taken for the null literal), or
+// contains whitespace or any of
 //
 //	; , " ' ( ) ! = < > ~
 //

@@ -49,9 +49,9 @@
 //
 // # Where the specification is silent
 //
-// Where the published documents are silent, the fake decides as follows,
-// and the SDK makes the same choices (the README's "What is still assumed"
-// lists them).
+// Where the published documents are silent, the fake decides as follows.
+// Where the SDK has to decide the same question, it decides the same way
+// (the README's "What is still assumed" lists those choices).
 //
 // Errors and authentication:
 //   - Every failure has the body {"status": <status>, "message": "<text>"}
@@ -118,8 +118,9 @@
 //     them no numeric meaning); the ordering operators (=gt=, =ge=, =lt=,
 //     =le=, =bt=, =nbt=) compare as numbers when both values are decimal
 //     numbers, as times when both are in the API's time form (which sort
-//     as text), as strings (byte order) otherwise; =lk= is "contains" without wildcards, =lki= the same
-//     ignoring case; =bt= is inclusive; the positive operators never match
+//     as text), as strings (byte order) otherwise; =lk= is "contains"
+//     without wildcards, =lki= the same ignoring case; =bt= is
+//     inclusive; the positive operators never match
 //     absent or empty fields and the negated ones (!=, =nbt=, =out=, !lk=,
 //     !lki=) are their exact negations.
 //
@@ -194,8 +195,8 @@
 //   - User: {"id", "email", "firstName", "lastName", "status",
 //     "jobTitle"}, status "ACTIVE" or "INACTIVE"; ids are UUIDs counting
 //     up: "00000000-0000-4000-8000-000000000001" (DefaultUserID), then
-//     ...0002 and so on. POST
-//     /users takes {"email", "firstName", "lastName", "jobTitle",
+//     ...0002 and so on. POST /users takes {"email", "firstName",
+//     "lastName", "jobTitle",
 //     "neverNotify"}: the first three are required (400 naming the
 //     missing one), the email must be a bare address as net/mail parses
 //     it and unique ignoring case (400); answered 201. neverNotify is

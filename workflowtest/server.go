@@ -112,8 +112,8 @@ func WithRateLimit(perSecond float64, burst int) Option {
 	return func(c *config) { c.rate, c.burst = perSecond, burst }
 }
 
-// WithAttachmentPolicy sets how uploaded files move from "processing" to
-// their final state. The default is ReadyImmediately.
+// WithAttachmentPolicy sets how uploaded files move from PROCESSING to
+// their final state (VALID, or ERROR). The default is ReadyImmediately.
 func WithAttachmentPolicy(p AttachmentPolicy) Option {
 	return func(c *config) { c.policy = p }
 }

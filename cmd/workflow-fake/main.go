@@ -63,6 +63,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clientID := fs.String("client-id", demoClientID, "client id of the demo user")
 	secret := fs.String("client-secret", demoClientSecret, "client secret of the demo user")
 	verbose := fs.Bool("v", false, "log every request to stderr")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-v]
+
+Serves an in-memory fake of the records and workflow-automation API, seeded
+with demo data: four record definitions, 1,000 tasks, users and groups. It
+prints the base URL, the auth URL, the demo credentials and two curl
+commands to paste, then serves until Ctrl+C. Point the Go SDK at it with
+the WORKFLOW_* variables it prints.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -8,10 +8,12 @@
 // the service's 250 MB limit (250,000,000 bytes) is refused before anything
 // is sent. A progress line on stderr shows the bytes sent and the rate;
 // -quiet turns it off.
-// After the upload (202 Accepted, state "processing") the command polls the
-// attachment until its state changes, for at most -wait, and prints the
-// final state as the service reports it (the spec names no final state; the
-// fake says "ready" or "failed").
+// After the upload (202 Accepted, state PROCESSING) the command waits with
+// AttachmentsService.WaitProcessed, for at most -wait, and prints the final
+// state: VALID when the service has processed the file; ERROR makes the
+// command fail (workflow.ErrAttachmentFailed). When the service answers the
+// upload without a body, there is no attachment id to wait on: the command
+// says so and stops (list the record's attachments to find the file).
 //
 // Without -fake it uses the account of the WORKFLOW_* environment variables.
 // -fake starts an in-process fake of the service (package workflowtest) with
