@@ -220,6 +220,19 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 		issued := c.now()
 		t, ae := c.fetch(ctx)
 		tt.end(ae)
+		// Logged before the waiters are released, so that a call never
+		// returns ahead of the log line about its own token request.
+		c.mu.Lock()
+		dropped := f.dropped
+		c.mu.Unlock()
+		switch {
+		case ae == nil:
+			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
+				slog.Time("expires", t.Expiry))
+		case !dropped:
+			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
+				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
+		}
 		c.mu.Lock()
 		if c.flight == f {
 			c.flight = nil
@@ -236,17 +249,8 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 			c.failed, c.failedAt = ae, c.now()
 			f.err = ae
 		}
-		dropped := f.dropped
 		close(f.done)
 		c.mu.Unlock()
-		switch {
-		case ae == nil:
-			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
-				slog.Time("expires", t.Expiry))
-		case !dropped:
-			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
-				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
-		}
 	}()
 	return f
 }
