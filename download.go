@@ -199,23 +199,31 @@ func (c *Client) onAPIHost(field, raw string) (*url.URL, error) {
 }
 
 // openDownload sends req through the one request path and returns the
-// body unread, as a Download.
-func (c *Client) openDownload(req *http.Request) (*Download, error) {
+// body unread, as a Download. As with Client.do, an error status is an
+// *APIError with known secrets removed, and the call ends for the
+// observers and WithResponseInto when the response headers arrive.
+func (c *Client) openDownload(req *http.Request) (d *Download, err error) {
 	req.Header.Set("Accept", "*/*")
-	resp, err := c.httpClient.Do(req)
+	if !sameOrigin(req.URL, c.baseURL) {
+		return nil, foreignOrigin(req.URL)
+	}
+	req, finish := c.startCall(req)
+	var resp *http.Response
+	defer func() { finish(resp, err) }()
+	resp, err = c.httpClient.Do(req)
 	if err != nil {
 		return nil, c.transportError(req, err)
 	}
 	if resp.StatusCode >= 400 {
 		defer closeBody(resp.Body)
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, newAPIError(resp, body)
+		return nil, c.apiError(resp, body)
 	}
 	if resp.StatusCode == http.StatusNoContent {
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("workflow: %s %s: %w: 204 where the content was expected", req.Method, redactURL(req.URL), errMalformedReply)
+		return nil, c.wrap(req, fmt.Errorf("%w: 204 where the content was expected", errMalformedReply))
 	}
-	d := &Download{MediaType: resp.Header.Get("Content-Type"), Size: resp.ContentLength, body: resp.Body}
+	d = &Download{MediaType: resp.Header.Get("Content-Type"), Size: resp.ContentLength, body: resp.Body}
 	if cd := resp.Header.Get("Content-Disposition"); cd != "" {
 		if _, params, err := mime.ParseMediaType(cd); err == nil {
 			d.Name = baseName(params["filename"])
