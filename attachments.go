@@ -162,7 +162,7 @@ func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id s
 		return nil, err
 	}
 	if out.v == nil {
-		return nil, fmt.Errorf("workflow: GET %s: %w: no attachment list in the answer", redactURL(req.URL), errMalformedReply)
+		return nil, s.client.wrap(req, fmt.Errorf("%w: no attachment list in the answer (the body is empty)", errMalformedReply))
 	}
 	return out.v, nil
 }

@@ -57,11 +57,12 @@ func sendFor[T any](ctx context.Context, c *Client, method, path string, body an
 		return nil, err
 	}
 	var out replyBody[T]
-	if _, err := c.do(req, &out); err != nil {
+	resp, err := c.do(req, &out)
+	if err != nil {
 		return nil, err
 	}
 	if !optional && (out.v == nil || !identifies(out.v)) {
-		return nil, c.wrap(req, fmt.Errorf("%w: no %s in the answer (the body is empty, null or has no id)", errMalformedReply, what))
+		return nil, c.wrap(req, missingResource(resp.StatusCode, what))
 	}
 	return out.v, nil
 }

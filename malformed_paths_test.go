@@ -1,0 +1,61 @@
+package workflow
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMalformedAnswersReadAlike: every kind of answer the SDK cannot use
+// (a missing resource, a list without its envelope, a body of the wrong
+// shape) is an error matching ErrUnexpectedResponse that names the request
+// once.
+func TestMalformedAnswersReadAlike(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, wantPath string
+		call                 func(c *Client) error
+	}{
+		{"record without fields", `{}`, "/v1/tasks/it/1", func(c *Client) error {
+			_, err := c.Records.Get(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+		{"user without id", `{"email":"a@b.c"}`, "/v1/users/u", func(c *Client) error {
+			_, err := c.Users.Get(t.Context(), "u")
+			return err
+		}},
+		{"attachment list empty", ``, "/v1/tasks/it/1/attachments", func(c *Client) error {
+			_, err := c.Attachments.List(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+		{"attachment list not an array", `{}`, "/v1/tasks/it/1/attachments", func(c *Client) error {
+			_, err := c.Attachments.List(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+		{"record list without items", `{"paging":{}}`, "/v1/tasks/it", func(c *Client) error {
+			_, err := c.Records.List(t.Context(), Tasks, "it", nil)
+			return err
+		}},
+		{"paged list without items", `{"paging":{}}`, "/v1/users", func(c *Client) error {
+			_, err := c.Users.List(t.Context(), nil)
+			return err
+		}},
+		{"comment reply not UTF-8", "\xff\xfe", "/v1/tasks/it/1/comment", func(c *Client) error {
+			_, err := c.Records.AddComment(t.Context(), Tasks, "it", "1", "hello")
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			err := tc.call(c)
+			require.ErrorIs(t, err, ErrUnexpectedResponse)
+			msg := err.Error()
+			assert.Regexp(t, `^workflow: (GET|POST) http://\S+`+tc.wantPath+`(\?\S*)?: `, msg)
+			assert.Equal(t, 1, strings.Count(msg, "http://"), "the request is named once: %s", msg)
+		})
+	}
+}
