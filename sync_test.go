@@ -491,3 +491,38 @@ func TestSyncUnderRateLimit(t *testing.T) {
 		assert.Equal(t, 1, n, k)
 	}
 }
+
+// TestSyncSendsEachRequestOnceWhateverTheRetryPolicy: a caller's per-call
+// retry policy cannot make the client retry Sync's requests: every 429
+// reaches Sync's own limiter, and OnRetry never runs.
+func TestSyncSendsEachRequestOnceWhateverTheRetryPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []workflow.RequestOption
+	}{
+		{"per-call policy", nil},
+		{"attempts after the policy", []workflow.RequestOption{workflow.WithMaxAttempts(6)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := syncServer(t)
+			throttled := srv.Inject(workflowtest.Fault{Route: "POST /v1/apps/" + syncAlias, Count: 2, Status: http.StatusTooManyRequests})
+			var retries sync.Mutex
+			nRetries := 0
+			policy := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 6, Sleep: noWait, OnRetry: func(workflow.RetryEvent) {
+				retries.Lock()
+				nRetries++
+				retries.Unlock()
+			}})
+			in := []workflow.Record{customer(1, "pro"), customer(2, "pro")}
+			sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
+				&workflow.SyncOptions{KeyField: "Email"}, append([]workflow.RequestOption{policy}, tc.opts...)...)
+			require.NoError(t, err)
+			require.Equal(t, 2, throttled.Fired())
+			assert.Equal(t, 2, sum.Created)
+			assert.Equal(t, 2, sum.Throttled, "Sync saw every 429 itself")
+			retries.Lock()
+			defer retries.Unlock()
+			assert.Zero(t, nRetries, "the client retried none of Sync's requests")
+		})
+	}
+}
