@@ -171,12 +171,7 @@ func (s *RecordsService) AddRelatedItem(ctx context.Context, t RecordType, alias
 }
 
 func (s *RecordsService) addRelated(ctx context.Context, path string, ref RelatedRef, reqOpts []RequestOption) error {
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, ref, reqOpts...)
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, http.MethodPost, path, ref, reqOpts)
 }
 
 // AddRelatedItems relates several records to a record, one
@@ -291,10 +286,5 @@ func (s *RecordsService) RemoveRelatedItem(ctx context.Context, t RecordType, al
 	if err != nil {
 		return err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodDelete, path, nil, nil, reqOpts...)
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, http.MethodDelete, path, nil, reqOpts)
 }

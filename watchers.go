@@ -183,13 +183,8 @@ func (s *RecordsService) changeWatchers(ctx context.Context, method string, t Re
 	if err := checkEmails("emails", emails); err != nil {
 		return err
 	}
-	req, err := s.client.newRequest(ctx, method, path, nil,
-		watchersChange{Users: append([]string(nil), emails...)}, reqOpts...)
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, method, path,
+		watchersChange{Users: append([]string(nil), emails...)}, reqOpts)
 }
 
 // checkEmails checks that list holds at least one address and that each is
