@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
@@ -525,4 +526,24 @@ func TestSyncSendsEachRequestOnceWhateverTheRetryPolicy(t *testing.T) {
 			assert.Zero(t, nRetries, "the client retried none of Sync's requests")
 		})
 	}
+}
+
+// TestSyncLimiterWaitPastTheDeadline: a SyncOptions.Limiter wait that
+// would pass ctx's deadline fails the input at once with an error that
+// matches context.DeadlineExceeded, as the client's own limiter does, and
+// nothing more is sent for it (no re-check of a create never sent).
+func TestSyncLimiterWaitPastTheDeadline(t *testing.T) {
+	srv, c := syncServer(t)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+	defer cancel()
+	lim := rate.NewLimiter(rate.Every(24*time.Hour), 1) // the look-up takes the only token
+	var got collect
+	sum, err := c.Records.Sync(ctx, workflow.Apps, syncAlias, slices.Values([]workflow.Record{customer(1, "pro")}),
+		&workflow.SyncOptions{KeyField: "Email", Limiter: lim, OnResult: got.add})
+	require.NoError(t, err)
+	assert.Equal(t, 1, sum.Failed)
+	assert.Zero(t, sum.Rechecks)
+	require.Contains(t, got.results, 0)
+	assert.ErrorIs(t, got.results[0].Err, context.DeadlineExceeded)
+	assert.Equal(t, map[string]int{http.MethodGet: 1}, countRoutes(srv), "only the look-up was sent")
 }
