@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/mail"
 	"strconv"
 	"strings"
 
@@ -194,13 +193,8 @@ func checkEmails(field string, list []string) error {
 		return invalid(field, "must name at least one e-mail address")
 	}
 	for i, e := range list {
-		f := field + "[" + strconv.Itoa(i) + "]"
-		a, err := mail.ParseAddress(e)
-		if err != nil {
-			return &ValidationError{Field: f, Rule: "must be an e-mail address such as name@example.com", Err: err}
-		}
-		if a.Address != e {
-			return invalid(f, "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces")
+		if err := checkEmail(field+"["+strconv.Itoa(i)+"]", e); err != nil {
+			return err
 		}
 	}
 	return nil
