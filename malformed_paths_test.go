@@ -59,3 +59,36 @@ func TestMalformedAnswersReadAlike(t *testing.T) {
 		})
 	}
 }
+
+// TestPageSayingMoreWithoutACursor: a page that says more items follow but
+// gives no cursor to them is a malformed list, for every iterator.
+func TestPageSayingMoreWithoutACursor(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		walk       func(c *Client) error
+	}{
+		{"records forward", `{"items":[{"data":{"a":"1"}}],"total":2,"paging":{"has_next_page":true}}`, func(c *Client) error {
+			for _, err := range c.Records.All(t.Context(), Tasks, "it", nil) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"users backward", `{"items":[{"id":"x"}],"total":2,"paging":{"has_previous_page":true}}`, func(c *Client) error {
+			for _, err := range c.Users.All(t.Context(), &ListOptions{Last: 1}) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			require.ErrorIs(t, tc.walk(c), ErrUnexpectedResponse)
+		})
+	}
+}
