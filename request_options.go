@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -32,8 +33,8 @@ type requestConfig struct {
 	// of the three above is set; nil means the client's.
 	policy *RetryPolicy
 
-	response *Response // WithResponseInto
-	attempts int       // attempts sent, written by the retry transport
+	response *responseDst // WithResponseInto
+	attempts int          // attempts sent, written by the retry transport
 }
 
 type requestConfigKey struct{}
@@ -227,13 +228,18 @@ type Response struct {
 // stores each page's response as it arrives, so after the loop *dst
 // describes the last page requested. With ListOptions.Prefetch the next
 // page's response may be stored while the loop body runs: read *dst after
-// the loop then. dst must not be nil.
+// the loop then. Sync stores the response of each request it sends, from
+// several goroutines (the stores of one WithResponseInto are serialized):
+// after Sync returns, *dst describes one of them; do not read it before.
+// dst must not be nil.
 func WithResponseInto(dst *Response) RequestOption {
+	// One destination for every request the option is applied to.
+	d := &responseDst{dst: dst}
 	return func(cfg *requestConfig) error {
 		if dst == nil {
 			return invalid("WithResponseInto", "must not be nil")
 		}
-		cfg.response = dst
+		cfg.response = d
 		return nil
 	}
 }
@@ -273,7 +279,22 @@ func (cfg *requestConfig) capture(resp *http.Response) {
 		r.Header = resp.Header
 		r.RequestID = requestID(resp.Header)
 	}
-	*cfg.response = r
+	cfg.response.store(r)
+}
+
+// responseDst is WithResponseInto's destination. The requests of one call
+// may end concurrently (Sync sends many at once, an iterator's prefetch
+// runs beside the caller), so the stores are serialized: the last one
+// wins.
+type responseDst struct {
+	mu  sync.Mutex
+	dst *Response
+}
+
+func (d *responseDst) store(r Response) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	*d.dst = r
 }
 
 // validHeaderName reports whether s is an RFC 9110 token.

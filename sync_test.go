@@ -547,3 +547,21 @@ func TestSyncLimiterWaitPastTheDeadline(t *testing.T) {
 	assert.ErrorIs(t, got.results[0].Err, context.DeadlineExceeded)
 	assert.Equal(t, map[string]int{http.MethodGet: 1}, countRoutes(srv), "only the look-up was sent")
 }
+
+// TestSyncWithResponseInto: Sync's concurrent requests may all store their
+// response in one WithResponseInto destination (no data race, run with
+// -race); after Sync it describes one of Sync's responses.
+func TestSyncWithResponseInto(t *testing.T) {
+	_, c := syncServer(t)
+	var in []workflow.Record
+	for i := range 40 {
+		in = append(in, customer(i, "pro"))
+	}
+	var resp workflow.Response
+	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
+		&workflow.SyncOptions{KeyField: "Email", BatchSize: 5, MaxConcurrency: 8}, workflow.WithResponseInto(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, 40, sum.Created)
+	assert.Contains(t, []int{http.StatusOK, http.StatusCreated}, resp.StatusCode)
+	assert.Equal(t, 1, resp.Attempts)
+}
