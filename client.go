@@ -610,7 +610,7 @@ func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
 	}
 	rr, _ := v.(resourceResult)
 	if v == nil || resp.StatusCode == http.StatusNoContent {
-		if rr != nil {
+		if rr != nil && !rr.resourcePresent() {
 			return resp, c.wrap(req, missingResource(resp.StatusCode, rr.resourceName()))
 		}
 		return resp, nil

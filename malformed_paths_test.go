@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -89,6 +90,36 @@ func TestPageSayingMoreWithoutACursor(t *testing.T) {
 				_, _ = w.Write([]byte(tc.body))
 			}))
 			require.ErrorIs(t, tc.walk(c), ErrUnexpectedResponse)
+		})
+	}
+}
+
+// TestObserversSeeAMissingResource: the check that a success answer holds
+// its resource is made on the one request path, so the call's observers
+// see the error the caller gets, for records and models alike.
+func TestObserversSeeAMissingResource(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		call func(c *Client) error
+	}{
+		{"Records.Get", func(c *Client) error { _, err := c.Records.Get(t.Context(), Tasks, "it", "1"); return err }},
+		{"Users.Get", func(c *Client) error { _, err := c.Users.Get(t.Context(), "u"); return err }},
+		{"Attachments.List", func(c *Client) error {
+			_, err := c.Attachments.List(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []CallResult
+			obs := &Observer{CallEnd: func(_ context.Context, _ CallInfo, res CallResult) { got = append(got, res) }}
+			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusOK) // and no body
+			}), WithObserver(obs))
+			err := tc.call(c)
+			require.ErrorIs(t, err, ErrUnexpectedResponse)
+			require.Len(t, got, 1)
+			assert.ErrorIs(t, got[0].Err, ErrUnexpectedResponse)
+			assert.Equal(t, "response_decode", got[0].ErrorType)
 		})
 	}
 }
