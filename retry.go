@@ -15,8 +15,8 @@ import (
 
 // RetryPolicy says when and how long the client waits before sending a
 // request again. Retried are: 429 (any method: the server did not act),
-// 500 for GET, HEAD, PUT and DELETE, 502, 503 and 504 for those same
-// idempotent methods, connection errors for idempotent methods, and, for
+// 500, 502, 503 and 504 for the idempotent methods GET, HEAD, OPTIONS, PUT
+// and DELETE, connection errors for idempotent methods, and, for
 // POST, only a connection refused before the request was written. A
 // request whose body cannot be rewound (no GetBody) is sent once.
 //
