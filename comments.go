@@ -46,8 +46,7 @@ func (c Comment) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(commentJS
 
 // UnmarshalJSON reads a comment; members it does not model go to Extra.
 func (c *Comment) UnmarshalJSON(data []byte) error {
-	*c = Comment{}
-	return jsonv2.Unmarshal(data, (*commentJSON)(c))
+	return unmarshalModel(data, (*commentJSON)(c))
 }
 
 // CommentSource is where a comment was written. The service publishes

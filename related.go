@@ -46,8 +46,7 @@ func (it RelatedItem) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads an item; members it does not model go to Extra.
 func (it *RelatedItem) UnmarshalJSON(data []byte) error {
-	*it = RelatedItem{}
-	return jsonv2.Unmarshal(data, (*relatedItemJSON)(it))
+	return unmarshalModel(data, (*relatedItemJSON)(it))
 }
 
 // RecordType returns the record type of Type, compared without regard to

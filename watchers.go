@@ -36,8 +36,7 @@ func (w Watcher) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(watcherJS
 
 // UnmarshalJSON reads a watcher; members it does not model go to Extra.
 func (w *Watcher) UnmarshalJSON(data []byte) error {
-	*w = Watcher{}
-	return jsonv2.Unmarshal(data, (*watcherJSON)(w))
+	return unmarshalModel(data, (*watcherJSON)(w))
 }
 
 // WatcherTargetType is the kind of a watcher's target, as the service
@@ -83,8 +82,7 @@ func (t WatcherTarget) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a target; members it does not model go to Extra.
 func (t *WatcherTarget) UnmarshalJSON(data []byte) error {
-	*t = WatcherTarget{}
-	return jsonv2.Unmarshal(data, (*watcherTargetJSON)(t))
+	return unmarshalModel(data, (*watcherTargetJSON)(t))
 }
 
 // IsUser reports whether the target is a user (Type "User", in any case).
