@@ -27,7 +27,9 @@ var ErrForeignHost = errors.New("workflow: URL is not on the API's host")
 //
 // The request is retried (by the client's retry policy) only until the
 // answer's headers arrive: once the body has started, nothing is sent
-// again, and a broken transfer is an error of Read.
+// again, and a broken transfer is an error of Read. For WithResponseInto
+// and observers (Observer.CallEnd), the call ends when those headers
+// arrive, before the content is read.
 type Download struct {
 	// Name is the file name of the Content-Disposition header (its last
 	// path element only, so it never names a directory), empty when the
