@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -167,8 +168,15 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 		return nil, err
 	}
 	// The request options' query (all the query req has, its path being
-	// empty) goes after the ContentURL's own, which is kept as sent.
+	// empty) goes after the ContentURL's own, which is kept as sent. A key
+	// of both is refused, as WithQuery refuses a method's own parameter.
 	if extra := req.URL.RawQuery; extra != "" {
+		own := target.Query()
+		for k := range req.URL.Query() {
+			if _, taken := own[k]; taken {
+				return nil, invalid("WithQuery("+strconv.Quote(k)+")", "is already set by Attachment.ContentURL's own query")
+			}
+		}
 		if target.RawQuery != "" {
 			target.RawQuery += "&"
 		}

@@ -53,3 +53,26 @@ func TestDownloadGoesThroughTheOneRequestPath(t *testing.T) {
 		})
 	}
 }
+
+// TestDownloadAttachmentQueryKeyOfBoth: a WithQuery key that the
+// ContentURL's own query already has is refused before sending, never
+// sent twice.
+func TestDownloadAttachmentQueryKeyOfBoth(t *testing.T) {
+	var sent []string
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent = append(sent, r.URL.RawQuery)
+		_, _ = w.Write([]byte("content"))
+	}))
+	att := &Attachment{ID: "a1", ContentURL: "/v1/tasks/it/1/attachments/a1/content?sig=s3cr3t&v=1"}
+	_, err := c.Attachments.DownloadAttachment(t.Context(), Tasks, "it", "1", att, WithQuery("v", "2"))
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, `WithQuery("v")`, ve.Field)
+	assert.NotContains(t, err.Error(), "s3cr3t")
+	assert.Empty(t, sent)
+
+	d, err := c.Attachments.DownloadAttachment(t.Context(), Tasks, "it", "1", att, WithQuery("w", "2"))
+	require.NoError(t, err)
+	require.NoError(t, d.Close())
+	assert.Equal(t, []string{"sig=s3cr3t&v=1&w=2"}, sent)
+}
