@@ -76,3 +76,19 @@ func TestDownloadAttachmentQueryKeyOfBoth(t *testing.T) {
 	require.NoError(t, d.Close())
 	assert.Equal(t, []string{"sig=s3cr3t&v=1&w=2"}, sent)
 }
+
+// TestResponseIntoHeaderIsRedacted: WithResponseInto's header copy never
+// holds the token, even when the service echoes it.
+func TestResponseIntoHeaderIsRedacted(t *testing.T) {
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
+		w.Header().Set("X-Request-Id", "rq-1")
+		_, _ = w.Write([]byte(`{"id":"u"}`))
+	}))
+	var resp Response
+	_, err := c.Users.Get(t.Context(), "u", WithResponseInto(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, "Bearer "+redacted, resp.Header.Get("X-Echo"))
+	assert.Equal(t, "rq-1", resp.Header.Get("X-Request-Id"))
+	assert.NotContains(t, fmt.Sprintf("%v %+v %#v", resp, resp, resp), testToken)
+}

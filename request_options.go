@@ -210,7 +210,9 @@ type Response struct {
 	// StatusCode is the final response's HTTP status; 0 when no response
 	// arrived (the call failed with a transport error).
 	StatusCode int
-	// Header is the final response's header.
+	// Header is a copy of the final response's header, with the client's
+	// secret and tokens removed should the service echo them, as in an
+	// *APIError's Header.
 	Header http.Header
 	// RequestID is the identifier the service gave the final response, from
 	// the first of X-Request-Id, X-Correlation-Id and Request-Id it sent;
@@ -268,15 +270,16 @@ func (cfg *requestConfig) applyToRequest(req *http.Request) error {
 }
 
 // capture stores the final response (nil after a transport error) in the
-// caller's Response, if one was asked for.
-func (cfg *requestConfig) capture(resp *http.Response) {
+// caller's Response, if one was asked for, its header a copy with known
+// secrets removed by red.
+func (cfg *requestConfig) capture(resp *http.Response, red *redactor) {
 	if cfg == nil || cfg.response == nil {
 		return
 	}
 	r := Response{Attempts: cfg.attempts}
 	if resp != nil {
 		r.StatusCode = resp.StatusCode
-		r.Header = resp.Header
+		r.Header = red.redactHeader(resp.Header)
 		r.RequestID = requestID(resp.Header)
 	}
 	cfg.response.store(r)
