@@ -237,8 +237,10 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 			f.err = ae
 		}
 		dropped := f.dropped
-		close(f.done)
 		c.mu.Unlock()
+		// Logged before the waiters are released, so that the line is
+		// written before the calls that needed the token return (never
+		// into a logger its owner has finished with), and outside c.mu.
 		switch {
 		case ae == nil:
 			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
@@ -247,6 +249,7 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
 				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
 		}
+		close(f.done)
 	}()
 	return f
 }
