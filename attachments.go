@@ -161,15 +161,16 @@ func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id s
 	if _, err := s.client.do(req, &out); err != nil {
 		return nil, err
 	}
-	if out.v == nil {
-		return nil, fmt.Errorf("workflow: GET %s: %w: no attachment list in the answer", redactURL(req.URL), errMalformedReply)
-	}
 	return out.v, nil
 }
 
 // arrayBody decodes an answer that is a bare JSON array; an empty body
-// leaves v nil, and anything else than an array is an error.
+// leaves v nil, which Client.do refuses (see resourceResult), and anything
+// else than an array is an error.
 type arrayBody[T any] struct{ v []T }
+
+func (b *arrayBody[T]) resourcePresent() bool { return b.v != nil }
+func (b *arrayBody[T]) resourceName() string  { return "JSON array" }
 
 func (b *arrayBody[T]) decodeBody(r io.Reader) error {
 	data, err := io.ReadAll(r)

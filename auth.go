@@ -220,19 +220,6 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 		issued := c.now()
 		t, ae := c.fetch(ctx)
 		tt.end(ae)
-		// Logged before the waiters are released, so that a call never
-		// returns ahead of the log line about its own token request.
-		c.mu.Lock()
-		dropped := f.dropped
-		c.mu.Unlock()
-		switch {
-		case ae == nil:
-			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
-				slog.Time("expires", t.Expiry))
-		case !dropped:
-			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
-				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
-		}
 		c.mu.Lock()
 		if c.flight == f {
 			c.flight = nil
@@ -249,8 +236,20 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 			c.failed, c.failedAt = ae, c.now()
 			f.err = ae
 		}
-		close(f.done)
+		dropped := f.dropped
 		c.mu.Unlock()
+		// Logged before the waiters are released, so that the line is
+		// written before the calls that needed the token return (never
+		// into a logger its owner has finished with), and outside c.mu.
+		switch {
+		case ae == nil:
+			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
+				slog.Time("expires", t.Expiry))
+		case !dropped:
+			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
+				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
+		}
+		close(f.done)
 	}()
 	return f
 }

@@ -32,7 +32,7 @@ func (c *Client) startCall(req *http.Request) (*http.Request, func(*http.Respons
 		req = req.WithContext(ctx)
 	}
 	return req, func(resp *http.Response, err error) {
-		cfg.capture(resp)
+		cfg.capture(resp, c.red)
 		decodeErr := err != nil && resp != nil && resp.StatusCode < 400
 		ct.end(resp, cfg.attempts, err, decodeErr)
 	}

@@ -610,8 +610,8 @@ func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
 	}
 	rr, _ := v.(resourceResult)
 	if v == nil || resp.StatusCode == http.StatusNoContent {
-		if rr != nil {
-			return resp, c.wrap(req, missingResource(resp.StatusCode, rr))
+		if rr != nil && !rr.resourcePresent() {
+			return resp, c.wrap(req, missingResource(resp.StatusCode, rr.resourceName()))
 		}
 		return resp, nil
 	}
@@ -633,7 +633,7 @@ func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
 		return resp, c.wrap(req, fmt.Errorf("reading response: %w", err))
 	}
 	if rr != nil && !rr.resourcePresent() {
-		return resp, c.wrap(req, missingResource(resp.StatusCode, rr))
+		return resp, c.wrap(req, missingResource(resp.StatusCode, rr.resourceName()))
 	}
 	return resp, nil
 }

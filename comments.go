@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -47,8 +46,7 @@ func (c Comment) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(commentJS
 
 // UnmarshalJSON reads a comment; members it does not model go to Extra.
 func (c *Comment) UnmarshalJSON(data []byte) error {
-	*c = Comment{}
-	return jsonv2.Unmarshal(data, (*commentJSON)(c))
+	return unmarshalModel(data, (*commentJSON)(c))
 }
 
 // CommentSource is where a comment was written. The service publishes
@@ -149,7 +147,9 @@ func (s *RecordsService) AddComment(ctx context.Context, t RecordType, alias, id
 // textReply reads a short text/plain answer.
 type textReply struct{ s string }
 
-var errCommentReply = errors.New("malformed comment reply")
+// errCommentReply is the reason a comment's answer is refused; like every
+// malformed answer, it matches ErrUnexpectedResponse.
+var errCommentReply = fmt.Errorf("%w: malformed comment reply", ErrUnexpectedResponse)
 
 func (r *textReply) decodeBody(body io.Reader) error {
 	b, err := io.ReadAll(io.LimitReader(body, maxCommentReply+1))

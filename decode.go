@@ -224,10 +224,10 @@ func (st *pageState) decode(r io.Reader, p *RecordPage) error {
 // encoding/json would.)
 func (st *pageState) complete() error {
 	if st.itemsState == itemsAbsent {
-		return fmt.Errorf(`%w: the record list has no "items" array`, ErrUnexpectedResponse)
+		return fmt.Errorf(`%w: no "items"`, errMalformedList)
 	}
 	if !st.pagingSeen {
-		return fmt.Errorf(`%w: the record list has no "paging" object`, ErrUnexpectedResponse)
+		return fmt.Errorf(`%w: no "paging"`, errMalformedList)
 	}
 	return nil
 }

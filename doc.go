@@ -65,17 +65,21 @@
 //
 // Failed calls return an *APIError (status, method, URL, message, body,
 // and the service's request ID, also shown by Error) that matches
-// ErrNotFound, ErrForbidden, ErrUnauthorized, ErrTooLarge, ErrUnprocessable
-// and ErrRateLimited with errors.Is. Bad input is a *ValidationError,
+// ErrNotFound, ErrForbidden, ErrUnauthorized, ErrTooLarge, ErrRateLimited
+// and ErrUnprocessable with errors.Is. Bad input is a *ValidationError,
 // returned before any request is sent. A failed token request is an
-// *AuthError. A 2xx answer without what it should hold matches
-// ErrUnexpectedResponse, and the SDK's own time limits match ErrTimeout.
+// *AuthError. A success answer the SDK cannot use (a missing resource, a
+// list without its items or paging) is an error matching
+// ErrUnexpectedResponse, never an empty result; an attempt ended by a time
+// limit of the SDK's own (RetryPolicy.AttemptTimeout, 30s by default)
+// matches ErrTimeout, the caller's deadline context.DeadlineExceeded.
 //
 // # Retries, authentication and security
 //
-// Every request goes through one path: a rate limiter (WithRateLimit, off
-// by default), retries with exponential backoff and full jitter that honour
-// Retry-After (RetryPolicy), then the bearer token, refreshed once on a 401.
+// Every request goes through one path: retries with exponential backoff
+// and full jitter that honour Retry-After (RetryPolicy); then, for each
+// attempt, the bearer token (refreshed once on a 401) and the rate limiter
+// (WithRateLimit, off by default).
 // Requests that may have been acted on (a POST that met a 500 or a dropped
 // connection) are not retried. An attempt that gets no response headers
 // within RetryPolicy.AttemptTimeout (30 s by default) is abandoned and,

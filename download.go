@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -27,7 +28,9 @@ var ErrForeignHost = errors.New("workflow: URL is not on the API's host")
 //
 // The request is retried (by the client's retry policy) only until the
 // answer's headers arrive: once the body has started, nothing is sent
-// again, and a broken transfer is an error of Read.
+// again, and a broken transfer is an error of Read. For WithResponseInto
+// and observers (Observer.CallEnd), the call ends when those headers
+// arrive, before the content is read.
 type Download struct {
 	// Name is the file name of the Content-Disposition header (its last
 	// path element only, so it never names a directory), empty when the
@@ -165,8 +168,15 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 		return nil, err
 	}
 	// The request options' query (all the query req has, its path being
-	// empty) goes after the ContentURL's own, which is kept as sent.
+	// empty) goes after the ContentURL's own, which is kept as sent. A key
+	// of both is refused, as WithQuery refuses a method's own parameter.
 	if extra := req.URL.RawQuery; extra != "" {
+		own := target.Query()
+		for k := range req.URL.Query() {
+			if _, taken := own[k]; taken {
+				return nil, invalid("WithQuery("+strconv.Quote(k)+")", "is already set by Attachment.ContentURL's own query")
+			}
+		}
 		if target.RawQuery != "" {
 			target.RawQuery += "&"
 		}
@@ -199,23 +209,31 @@ func (c *Client) onAPIHost(field, raw string) (*url.URL, error) {
 }
 
 // openDownload sends req through the one request path and returns the
-// body unread, as a Download.
-func (c *Client) openDownload(req *http.Request) (*Download, error) {
+// body unread, as a Download. As with Client.do, an error status is an
+// *APIError with known secrets removed, and the call ends for the
+// observers and WithResponseInto when the response headers arrive.
+func (c *Client) openDownload(req *http.Request) (d *Download, err error) {
 	req.Header.Set("Accept", "*/*")
-	resp, err := c.httpClient.Do(req)
+	if !sameOrigin(req.URL, c.baseURL) {
+		return nil, foreignOrigin(req.URL)
+	}
+	req, finish := c.startCall(req)
+	var resp *http.Response
+	defer func() { finish(resp, err) }()
+	resp, err = c.httpClient.Do(req)
 	if err != nil {
 		return nil, c.transportError(req, err)
 	}
 	if resp.StatusCode >= 400 {
 		defer closeBody(resp.Body)
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, newAPIError(resp, body)
+		return nil, c.apiError(resp, body)
 	}
 	if resp.StatusCode == http.StatusNoContent {
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("workflow: %s %s: %w: 204 where the content was expected", req.Method, redactURL(req.URL), errMalformedReply)
+		return nil, c.wrap(req, fmt.Errorf("%w: 204 where the content was expected", errMalformedReply))
 	}
-	d := &Download{MediaType: resp.Header.Get("Content-Type"), Size: resp.ContentLength, body: resp.Body}
+	d = &Download{MediaType: resp.Header.Get("Content-Type"), Size: resp.ContentLength, body: resp.Body}
 	if cd := resp.Header.Get("Content-Disposition"); cd != "" {
 		if _, params, err := mime.ParseMediaType(cd); err == nil {
 			d.Name = baseName(params["filename"])

@@ -12,9 +12,12 @@ import (
 	"unicode/utf8"
 )
 
-// Sentinel errors. An *APIError matches one of them through errors.Is by its
-// HTTP status, so callers can write errors.Is(err, workflow.ErrNotFound)
-// without caring about the error's concrete type.
+// Sentinel errors, matched with errors.Is. An *APIError matches the one of
+// its HTTP status (ErrUnauthorized to ErrUnprocessable), so callers can
+// write errors.Is(err, workflow.ErrNotFound) without caring about the
+// error's concrete type. ErrUnexpectedResponse and ErrTimeout are matched
+// by the SDK's own errors: a success answer it cannot use, a time limit
+// that is not the caller's.
 var (
 	// ErrUnauthorized matches a 401: the token is missing, wrong or expired
 	// and a fresh one was rejected too, or the credentials were refused.

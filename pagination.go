@@ -168,7 +168,7 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 				return nil, fmt.Errorf("%w: %d empty pages in a row, each saying more items follow", ErrUnexpectedResponse, empty)
 			}
 			if cursor == "" {
-				return nil, fmt.Errorf("workflow: the service reported more items but no cursor")
+				return nil, fmt.Errorf("%w: more items reported but no cursor to them", errMalformedList)
 			}
 			h := maphash.String(seed, cursor)
 			if seen[h] {

@@ -46,8 +46,7 @@ func (it RelatedItem) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads an item; members it does not model go to Extra.
 func (it *RelatedItem) UnmarshalJSON(data []byte) error {
-	*it = RelatedItem{}
-	return jsonv2.Unmarshal(data, (*relatedItemJSON)(it))
+	return unmarshalModel(data, (*relatedItemJSON)(it))
 }
 
 // RecordType returns the record type of Type, compared without regard to
@@ -171,12 +170,7 @@ func (s *RecordsService) AddRelatedItem(ctx context.Context, t RecordType, alias
 }
 
 func (s *RecordsService) addRelated(ctx context.Context, path string, ref RelatedRef, reqOpts []RequestOption) error {
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, ref, reqOpts...)
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, http.MethodPost, path, ref, reqOpts)
 }
 
 // AddRelatedItems relates several records to a record, one
@@ -291,10 +285,5 @@ func (s *RecordsService) RemoveRelatedItem(ctx context.Context, t RecordType, al
 	if err != nil {
 		return err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodDelete, path, nil, nil, reqOpts...)
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, http.MethodDelete, path, nil, reqOpts)
 }

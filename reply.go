@@ -29,8 +29,18 @@ func unmarshalModel[T any](data []byte, p *T) error {
 }
 
 // replyBody decodes an answer that is one JSON object of type T. An empty
-// body, or a JSON null, leaves v nil.
-type replyBody[T any] struct{ v *T }
+// body, or a JSON null, leaves v nil. With required set, Client.do refuses
+// such an answer, or an object without its id (see identifies).
+type replyBody[T any] struct {
+	v        *T
+	required bool   // the answer must hold the object
+	what     string // names T in errors, e.g. "user"
+}
+
+func (b *replyBody[T]) resourcePresent() bool {
+	return !b.required || (b.v != nil && identifies(b.v))
+}
+func (b *replyBody[T]) resourceName() string { return b.what }
 
 func (b *replyBody[T]) decodeBody(r io.Reader) error {
 	data, err := io.ReadAll(r)
@@ -50,18 +60,16 @@ func (b *replyBody[T]) decodeBody(r io.Reader) error {
 
 // sendFor sends a request whose answer is one object of type T (what
 // names it in errors). An answer without a body (204, or an empty 2xx)
-// gives nil, nil when optional, and an error otherwise.
+// gives nil, nil when optional; otherwise it, or an object without its id,
+// is refused by Client.do (see resourceResult).
 func sendFor[T any](ctx context.Context, c *Client, method, path string, body any, what string, optional bool, reqOpts []RequestOption) (*T, error) {
 	req, err := c.newRequest(ctx, method, path, nil, body, reqOpts...)
 	if err != nil {
 		return nil, err
 	}
-	var out replyBody[T]
+	out := replyBody[T]{required: !optional, what: what}
 	if _, err := c.do(req, &out); err != nil {
 		return nil, err
-	}
-	if !optional && (out.v == nil || !identifies(out.v)) {
-		return nil, c.wrap(req, fmt.Errorf("%w: no %s in the answer (the body is empty, null or has no id)", errMalformedReply, what))
 	}
 	return out.v, nil
 }

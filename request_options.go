@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -32,8 +33,8 @@ type requestConfig struct {
 	// of the three above is set; nil means the client's.
 	policy *RetryPolicy
 
-	response *Response // WithResponseInto
-	attempts int       // attempts sent, written by the retry transport
+	response *responseDst // WithResponseInto
+	attempts int          // attempts sent, written by the retry transport
 }
 
 type requestConfigKey struct{}
@@ -209,7 +210,9 @@ type Response struct {
 	// StatusCode is the final response's HTTP status; 0 when no response
 	// arrived (the call failed with a transport error).
 	StatusCode int
-	// Header is the final response's header.
+	// Header is a copy of the final response's header, with the client's
+	// secret and tokens removed should the service echo them, as in an
+	// *APIError's Header.
 	Header http.Header
 	// RequestID is the identifier the service gave the final response, from
 	// the first of X-Request-Id, X-Correlation-Id and Request-Id it sent;
@@ -227,13 +230,18 @@ type Response struct {
 // stores each page's response as it arrives, so after the loop *dst
 // describes the last page requested. With ListOptions.Prefetch the next
 // page's response may be stored while the loop body runs: read *dst after
-// the loop then. dst must not be nil.
+// the loop then. Sync stores the response of each request it sends, from
+// several goroutines (the stores of one WithResponseInto are serialized):
+// after Sync returns, *dst describes one of them; do not read it before.
+// dst must not be nil.
 func WithResponseInto(dst *Response) RequestOption {
+	// One destination for every request the option is applied to.
+	d := &responseDst{dst: dst}
 	return func(cfg *requestConfig) error {
 		if dst == nil {
 			return invalid("WithResponseInto", "must not be nil")
 		}
-		cfg.response = dst
+		cfg.response = d
 		return nil
 	}
 }
@@ -262,18 +270,34 @@ func (cfg *requestConfig) applyToRequest(req *http.Request) error {
 }
 
 // capture stores the final response (nil after a transport error) in the
-// caller's Response, if one was asked for.
-func (cfg *requestConfig) capture(resp *http.Response) {
+// caller's Response, if one was asked for, its header a copy with known
+// secrets removed by red.
+func (cfg *requestConfig) capture(resp *http.Response, red *redactor) {
 	if cfg == nil || cfg.response == nil {
 		return
 	}
 	r := Response{Attempts: cfg.attempts}
 	if resp != nil {
 		r.StatusCode = resp.StatusCode
-		r.Header = resp.Header
+		r.Header = red.redactHeader(resp.Header)
 		r.RequestID = requestID(resp.Header)
 	}
-	*cfg.response = r
+	cfg.response.store(r)
+}
+
+// responseDst is WithResponseInto's destination. The requests of one call
+// may end concurrently (Sync sends many at once, an iterator's prefetch
+// runs beside the caller), so the stores are serialized: the last one
+// wins.
+type responseDst struct {
+	mu  sync.Mutex
+	dst *Response
+}
+
+func (d *responseDst) store(r Response) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	*d.dst = r
 }
 
 // validHeaderName reports whether s is an RFC 9110 token.

@@ -3,10 +3,12 @@ package workflow
 import "fmt"
 
 // resourceResult is implemented by result types whose successful answer
-// must hold a resource (Records.Get, Create and Update, Users.Get,
-// Groups.Get, Attachments.Get). Client.do checks it after decoding: a 2xx
-// whose body is null, {} or empty there is an error matching
-// ErrUnexpectedResponse, never a nil result with a nil error.
+// must hold a resource: the record of Records.Get, Create and Update, the
+// object of a required replyBody (Users.Get, Groups.Get, Attachments.Get,
+// ...), the array of Attachments.List. Client.do checks it after
+// decoding, so observers see the failure too: a 2xx whose body is null, {}
+// or empty there is an error matching ErrUnexpectedResponse, never a nil
+// result with a nil error.
 type resourceResult interface {
 	// resourcePresent reports whether the decoded answer held the
 	// resource (a record with fields, an object with an id).
@@ -15,9 +17,11 @@ type resourceResult interface {
 	resourceName() string
 }
 
-// missingResource is the error for a 2xx answer without its resource.
-func missingResource(status int, rr resourceResult) error {
-	return fmt.Errorf("%w: status %d without a %s (the body is empty, null or has no id)", ErrUnexpectedResponse, status, rr.resourceName())
+// missingResource is the error for a 2xx answer without its resource:
+// it matches ErrUnexpectedResponse, and the caller wraps it with the
+// request (Client.wrap).
+func missingResource(status int, what string) error {
+	return fmt.Errorf("%w: status %d without a %s (an empty or null body, or an object without its id)", errMalformedReply, status, what)
 }
 
 func (b *recordBody) resourcePresent() bool { return len(b.rec) > 0 }

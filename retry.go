@@ -15,8 +15,8 @@ import (
 
 // RetryPolicy says when and how long the client waits before sending a
 // request again. Retried are: 429 (any method: the server did not act),
-// 500 for GET, HEAD, PUT and DELETE, 502, 503 and 504 for those same
-// idempotent methods, connection errors for idempotent methods, and, for
+// 500, 502, 503 and 504 for the idempotent methods GET, HEAD, OPTIONS, PUT
+// and DELETE, connection errors for idempotent methods, and, for
 // POST, only a connection refused before the request was written. A
 // request whose body cannot be rewound (no GetBody) is sent once.
 //
@@ -66,9 +66,15 @@ type RetryPolicy struct {
 const defaultAttemptTimeout = 30 * time.Second
 
 // RetryEvent describes a failed attempt that is about to be retried.
+//
+// URL is the request's full URL, query included, as in the SDK's error
+// messages: a list's filter values show there (the client's secret and
+// tokens never do). Unlike the debug log and the Observer events, which
+// carry route templates only, it is meant for the caller's own handling;
+// before recording it where filter values must not go, cut its query.
 type RetryEvent struct {
 	Method     string        // request method
-	URL        string        // request URL
+	URL        string        // request URL, query included (see above)
 	Attempt    int           // the attempt that failed, from 1
 	StatusCode int           // its status, 0 when Err is set
 	Err        error         // its transport error, if any

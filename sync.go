@@ -570,14 +570,12 @@ func (e *syncer) send(ctx context.Context, fn func(context.Context) error) error
 	if err != nil {
 		return err
 	}
-	if e.o.Limiter != nil {
-		if err := e.o.Limiter.Wait(ctx); err != nil {
-			e.lim.release(t, outcomeOK, 0)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return err
-		}
+	// As the client's limiter: a wait that would pass ctx's deadline
+	// fails at once, matching context.DeadlineExceeded, and nothing is
+	// sent.
+	if err := waitLimiter(ctx, e.o.Limiter); err != nil {
+		e.lim.release(t, outcomeOK, 0)
+		return err
 	}
 	err = fn(ctx)
 	if ctx.Err() == nil {

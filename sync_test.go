@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
@@ -490,4 +491,77 @@ func TestSyncUnderRateLimit(t *testing.T) {
 	for k, n := range srv.KeyCounts(workflow.Apps, syncAlias, "Email") {
 		assert.Equal(t, 1, n, k)
 	}
+}
+
+// TestSyncSendsEachRequestOnceWhateverTheRetryPolicy: a caller's per-call
+// retry policy cannot make the client retry Sync's requests: every 429
+// reaches Sync's own limiter, and OnRetry never runs.
+func TestSyncSendsEachRequestOnceWhateverTheRetryPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []workflow.RequestOption
+	}{
+		{"per-call policy", nil},
+		{"attempts after the policy", []workflow.RequestOption{workflow.WithMaxAttempts(6)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := syncServer(t)
+			throttled := srv.Inject(workflowtest.Fault{Route: "POST /v1/apps/" + syncAlias, Count: 2, Status: http.StatusTooManyRequests})
+			var retries sync.Mutex
+			nRetries := 0
+			policy := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 6, Sleep: noWait, OnRetry: func(workflow.RetryEvent) {
+				retries.Lock()
+				nRetries++
+				retries.Unlock()
+			}})
+			in := []workflow.Record{customer(1, "pro"), customer(2, "pro")}
+			sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
+				&workflow.SyncOptions{KeyField: "Email"}, append([]workflow.RequestOption{policy}, tc.opts...)...)
+			require.NoError(t, err)
+			require.Equal(t, 2, throttled.Fired())
+			assert.Equal(t, 2, sum.Created)
+			assert.Equal(t, 2, sum.Throttled, "Sync saw every 429 itself")
+			retries.Lock()
+			defer retries.Unlock()
+			assert.Zero(t, nRetries, "the client retried none of Sync's requests")
+		})
+	}
+}
+
+// TestSyncLimiterWaitPastTheDeadline: a SyncOptions.Limiter wait that
+// would pass ctx's deadline fails the input at once with an error that
+// matches context.DeadlineExceeded, as the client's own limiter does, and
+// nothing more is sent for it (no re-check of a create never sent).
+func TestSyncLimiterWaitPastTheDeadline(t *testing.T) {
+	srv, c := syncServer(t)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+	defer cancel()
+	lim := rate.NewLimiter(rate.Every(24*time.Hour), 1) // the look-up takes the only token
+	var got collect
+	sum, err := c.Records.Sync(ctx, workflow.Apps, syncAlias, slices.Values([]workflow.Record{customer(1, "pro")}),
+		&workflow.SyncOptions{KeyField: "Email", Limiter: lim, OnResult: got.add})
+	require.NoError(t, err)
+	assert.Equal(t, 1, sum.Failed)
+	assert.Zero(t, sum.Rechecks)
+	require.Contains(t, got.results, 0)
+	assert.ErrorIs(t, got.results[0].Err, context.DeadlineExceeded)
+	assert.Equal(t, map[string]int{http.MethodGet: 1}, countRoutes(srv), "only the look-up was sent")
+}
+
+// TestSyncWithResponseInto: Sync's concurrent requests may all store their
+// response in one WithResponseInto destination (no data race, run with
+// -race); after Sync it describes one of Sync's responses.
+func TestSyncWithResponseInto(t *testing.T) {
+	_, c := syncServer(t)
+	var in []workflow.Record
+	for i := range 40 {
+		in = append(in, customer(i, "pro"))
+	}
+	var resp workflow.Response
+	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
+		&workflow.SyncOptions{KeyField: "Email", BatchSize: 5, MaxConcurrency: 8}, workflow.WithResponseInto(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, 40, sum.Created)
+	assert.Contains(t, []int{http.StatusOK, http.StatusCreated}, resp.StatusCode)
+	assert.Equal(t, 1, resp.Attempts)
 }

@@ -119,10 +119,10 @@ func checkEmail(field, v string) error {
 	}
 	a, err := mail.ParseAddress(v)
 	if err != nil {
-		return &ValidationError{Field: field, Rule: "must be an e-mail address", Err: err}
+		return &ValidationError{Field: field, Rule: "must be an e-mail address such as name@example.com", Err: err}
 	}
 	if a.Name != "" || a.Address != v {
-		return invalid(field, "must be a bare e-mail address such as ada@example.com, without a display name or spaces")
+		return invalid(field, "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces")
 	}
 	return nil
 }

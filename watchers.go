@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/mail"
 	"strconv"
 	"strings"
 
@@ -37,8 +36,7 @@ func (w Watcher) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(watcherJS
 
 // UnmarshalJSON reads a watcher; members it does not model go to Extra.
 func (w *Watcher) UnmarshalJSON(data []byte) error {
-	*w = Watcher{}
-	return jsonv2.Unmarshal(data, (*watcherJSON)(w))
+	return unmarshalModel(data, (*watcherJSON)(w))
 }
 
 // WatcherTargetType is the kind of a watcher's target, as the service
@@ -84,8 +82,7 @@ func (t WatcherTarget) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a target; members it does not model go to Extra.
 func (t *WatcherTarget) UnmarshalJSON(data []byte) error {
-	*t = WatcherTarget{}
-	return jsonv2.Unmarshal(data, (*watcherTargetJSON)(t))
+	return unmarshalModel(data, (*watcherTargetJSON)(t))
 }
 
 // IsUser reports whether the target is a user (Type "User", in any case).
@@ -183,13 +180,8 @@ func (s *RecordsService) changeWatchers(ctx context.Context, method string, t Re
 	if err := checkEmails("emails", emails); err != nil {
 		return err
 	}
-	req, err := s.client.newRequest(ctx, method, path, nil,
-		watchersChange{Users: append([]string(nil), emails...)}, reqOpts...)
-	if err != nil {
-		return err
-	}
-	_, err = s.client.do(req, nil)
-	return err
+	return sendNoBody(ctx, s.client, method, path,
+		watchersChange{Users: append([]string(nil), emails...)}, reqOpts)
 }
 
 // checkEmails checks that list holds at least one address and that each is
@@ -199,13 +191,8 @@ func checkEmails(field string, list []string) error {
 		return invalid(field, "must name at least one e-mail address")
 	}
 	for i, e := range list {
-		f := field + "[" + strconv.Itoa(i) + "]"
-		a, err := mail.ParseAddress(e)
-		if err != nil {
-			return &ValidationError{Field: f, Rule: "must be an e-mail address such as name@example.com", Err: err}
-		}
-		if a.Address != e {
-			return invalid(f, "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces")
+		if err := checkEmail(field+"["+strconv.Itoa(i)+"]", e); err != nil {
+			return err
 		}
 	}
 	return nil
