@@ -148,9 +148,17 @@ func TestShortLivedTokensAreReused(t *testing.T) {
 func TestStalledTokenRequestEndsWithItsLastWaiter(t *testing.T) {
 	as := newAuthServer(t)
 	as.tokenDelay = make(chan struct{}) // never released: the endpoint stalls
-	var serverSawCancel atomic.Bool
+	// The callers give up only once the token request has reached the
+	// server: cancelling earlier (which a busy machine makes likely) would
+	// end it before the server could see it go away.
+	arrived := make(chan struct{}, 1)
+	serverSawCancel := make(chan struct{})
 	as.onToken = func(r *http.Request) {
-		go func() { <-r.Context().Done(); serverSawCancel.Store(true) }()
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		go func() { <-r.Context().Done(); close(serverSawCancel) }()
 	}
 	c := as.client(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
@@ -160,18 +168,26 @@ func TestStalledTokenRequestEndsWithItsLastWaiter(t *testing.T) {
 	for range 2 {
 		go func() { done <- get(ctx, c) }()
 	}
+	<-arrived
+	// Both callers wait on the one request (a liveness guard, not a timing).
 	require.Eventually(t, func() bool {
 		c.tokens.mu.Lock()
 		defer c.tokens.mu.Unlock()
 		return c.tokens.flight != nil && c.tokens.flight.waiters == 2
-	}, 5*time.Second, time.Millisecond)
+	}, time.Minute, time.Millisecond)
 	cancel()
 	for range 2 {
 		require.ErrorIs(t, <-done, context.Canceled)
 	}
 	// The shared request is ended, not left to its 30s timeout: the
-	// server sees its client go away, and no goroutine is left.
-	require.Eventually(t, serverSawCancel.Load, 5*time.Second, time.Millisecond)
+	// server sees its client go away, and no goroutine is left. Without
+	// the fix this waits for the 30s token timeout, past the guard.
+	select {
+	case <-serverSawCancel:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the abandoned token request was not ended")
+	}
+	assert.EqualValues(t, 1, as.tokenRequests.Load(), "one request for both callers")
 
 	// The abandoned request is not held against the next caller.
 	c.tokens.mu.Lock()

@@ -467,8 +467,33 @@ func TestSyncBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
 // Under the fake's rate limit, 429s are waited out (Retry-After, shared by
 // all workers) and retried by Sync itself, never by the client's retry
 // policy: nothing fails and every 429 the fake sent is in the summary.
+// advanceOn429 is a transport that moves the fake's clock on by one second
+// each time it answers 429, so the rate-limit bucket refills by the
+// requests the client sends, not by how fast the machine runs them.
+type advanceOn429 struct {
+	srv  *workflowtest.Server
+	next http.RoundTripper
+}
+
+func (a advanceOn429) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := a.next.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+		a.srv.Advance(time.Second)
+	}
+	return resp, err
+}
+
 func TestSyncUnderRateLimit(t *testing.T) {
-	srv, c := syncServer(t, workflowtest.WithRateLimit(40, 10))
+	// The server's clock stands still: the burst of 40 is all there is
+	// until a 429 moves the clock on and refills the bucket, whatever the
+	// speed of the machine. 61 requests cannot fit, so the sync meets the
+	// limit, pauses once for Retry-After, and finishes.
+	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	srv := workflowtest.Start(t, workflowtest.WithRateLimit(40, 40),
+		workflowtest.WithClock(func() time.Time { return base }))
+	srv.Define(workflow.Apps, syncAlias, "Email")
+	c := srv.Client(workflow.WithRetry(workflow.RetryPolicy{Sleep: noWait}),
+		workflow.WithHTTPClient(&http.Client{Transport: advanceOn429{srv, srv.HTTPClient().Transport}}))
 	var in []workflow.Record
 	for i := range 60 {
 		in = append(in, customer(i, "pro"))
@@ -484,7 +509,7 @@ func TestSyncUnderRateLimit(t *testing.T) {
 			limited++
 		}
 	}
-	assert.Positive(t, limited, "the burst of 10 cannot hold 61 requests")
+	assert.Positive(t, limited, "the burst of 40 cannot hold 61 requests")
 	assert.Equal(t, limited, sum.Throttled, "each 429 reached Sync")
 	assert.Equal(t, 61+limited, sum.Requests)
 	for k, n := range srv.KeyCounts(workflow.Apps, syncAlias, "Email") {
