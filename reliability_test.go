@@ -136,8 +136,8 @@ func checkSequence(t *testing.T, got []workflow.RecordItem, n int) {
 func TestExportUnderFaults(t *testing.T) {
 	t.Parallel()
 	const (
-		total    = 20_000
-		pageSize = 250 // 80 pages: enough requests for every kind of fault
+		total    = 4_000
+		pageSize = 50 // 80 pages: enough requests for every kind of fault
 		alias    = "export"
 		seed     = 37 // 13×503, 7×429, 2 drops, 7+3 delays
 	)
