@@ -1,7 +1,6 @@
 package workflow_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -67,7 +66,8 @@ func TestDebugLogPerAttempt(t *testing.T) {
 	srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "a"})
 	srv.Inject(workflowtest.Fault{Route: "GET /v1/{recordType}/{alias}", Count: 1, Status: http.StatusServiceUnavailable})
 	h := &captureHandler{}
-	var text bytes.Buffer
+	// The token fetch logs from its own goroutine: a buffer safe for it.
+	var text syncBuffer
 	logger := slog.New(multiHandler{h, slog.NewTextHandler(&text, &slog.HandlerOptions{Level: slog.LevelDebug})})
 	rr := &retryRecorder{}
 	c := srv.Client(workflow.WithLogger(logger), workflow.WithRetry(rr.policy(3)))
