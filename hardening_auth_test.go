@@ -222,7 +222,9 @@ func TestAttemptTimeout(t *testing.T) {
 		case r.URL.Path == "/slow-body":
 			w.WriteHeader(http.StatusOK)
 			w.(http.Flusher).Flush()
-			time.Sleep(300 * time.Millisecond) // longer than the attempt timeout
+			// Three attempt timeouts: the client's timer started before
+			// this handler ran, so it has surely passed when the body ends.
+			time.Sleep(750 * time.Millisecond)
 			_, _ = w.Write([]byte(`{"ok":true}`))
 		case n == 1:
 			select { // the first attempt hangs until the client gives up
@@ -236,7 +238,9 @@ func TestAttemptTimeout(t *testing.T) {
 	var events []RetryEvent
 	var mu sync.Mutex
 	c := newTestClient(t, api, WithRetry(RetryPolicy{
-		AttemptTimeout: 100 * time.Millisecond,
+		// Wide enough for response headers to arrive in time on a busy
+		// machine, so only the hung attempts reach it.
+		AttemptTimeout: 250 * time.Millisecond,
 		Sleep:          (&sleepRecorder{}).sleep,
 		OnRetry:        func(e RetryEvent) { mu.Lock(); events = append(events, e); mu.Unlock() },
 	}))
