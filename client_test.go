@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -392,7 +393,9 @@ func TestSecretsNeverAppearInLogsOrErrors(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	for _, h := range []string{"text", "json"} {
-		var logs bytes.Buffer
+		// The token fetch logs its failure from its own goroutine, after
+		// the caller has its error: a buffer safe for that write.
+		var logs lockedBuffer
 		var handler slog.Handler = slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})
 		if h == "json" {
 			handler = slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})
@@ -415,6 +418,9 @@ func TestSecretsNeverAppearInLogsOrErrors(t *testing.T) {
 		c.tokens.invalidate(c.tokens.tok)
 		errs = append(errs, get(t.Context(), c))
 		tokenStatus.Store(0)
+		// Wait for that line, so that the check below covers it.
+		require.Eventually(t, func() bool { return strings.Contains(logs.String(), "token request failed") },
+			20*time.Second, time.Millisecond, "the failed token request is logged")
 
 		texts := []string{logs.String(), fmt.Sprintf("%v|%+v|%#v|%s", c, c, c, c)}
 		for _, err := range errs {

@@ -96,9 +96,12 @@ func TestHungTokenEndpointIsRetried(t *testing.T) {
 	}
 	t.Cleanup(func() { close(hang) })
 	c := as.client(t)
-	c.tokens.timeout = 100 * time.Millisecond
+	// Long enough for the second request to be answered in time on a busy
+	// machine; a slower one would only be retried again.
+	c.tokens.timeout = 500 * time.Millisecond
 	require.NoError(t, get(t.Context(), c), "the token request is sent again after its own timeout")
-	assert.EqualValues(t, 2, as.tokenRequests.Load())
+	assert.GreaterOrEqual(t, as.tokenRequests.Load(), int64(2))
+	assert.True(t, first.Load(), "the first token request hung")
 }
 
 // pipeBody is a request body that cannot be sent twice (no GetBody).
@@ -148,9 +151,17 @@ func TestShortLivedTokensAreReused(t *testing.T) {
 func TestStalledTokenRequestEndsWithItsLastWaiter(t *testing.T) {
 	as := newAuthServer(t)
 	as.tokenDelay = make(chan struct{}) // never released: the endpoint stalls
-	var serverSawCancel atomic.Bool
+	// The callers give up only once the token request has reached the
+	// server: cancelling earlier (which a busy machine makes likely) would
+	// end it before the server could see it go away.
+	arrived := make(chan struct{}, 1)
+	serverSawCancel := make(chan struct{})
 	as.onToken = func(r *http.Request) {
-		go func() { <-r.Context().Done(); serverSawCancel.Store(true) }()
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		go func() { <-r.Context().Done(); close(serverSawCancel) }()
 	}
 	c := as.client(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
@@ -160,18 +171,26 @@ func TestStalledTokenRequestEndsWithItsLastWaiter(t *testing.T) {
 	for range 2 {
 		go func() { done <- get(ctx, c) }()
 	}
+	<-arrived
+	// Both callers wait on the one request (a liveness guard, not a timing).
 	require.Eventually(t, func() bool {
 		c.tokens.mu.Lock()
 		defer c.tokens.mu.Unlock()
 		return c.tokens.flight != nil && c.tokens.flight.waiters == 2
-	}, 5*time.Second, time.Millisecond)
+	}, time.Minute, time.Millisecond)
 	cancel()
 	for range 2 {
 		require.ErrorIs(t, <-done, context.Canceled)
 	}
 	// The shared request is ended, not left to its 30s timeout: the
-	// server sees its client go away, and no goroutine is left.
-	require.Eventually(t, serverSawCancel.Load, 5*time.Second, time.Millisecond)
+	// server sees its client go away, and no goroutine is left. Without
+	// the fix this waits for the 30s token timeout, past the guard.
+	select {
+	case <-serverSawCancel:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the abandoned token request was not ended")
+	}
+	assert.EqualValues(t, 1, as.tokenRequests.Load(), "one request for both callers")
 
 	// The abandoned request is not held against the next caller.
 	c.tokens.mu.Lock()
@@ -203,7 +222,9 @@ func TestAttemptTimeout(t *testing.T) {
 		case r.URL.Path == "/slow-body":
 			w.WriteHeader(http.StatusOK)
 			w.(http.Flusher).Flush()
-			time.Sleep(300 * time.Millisecond) // longer than the attempt timeout
+			// Three attempt timeouts: the client's timer started before
+			// this handler ran, so it has surely passed when the body ends.
+			time.Sleep(750 * time.Millisecond)
 			_, _ = w.Write([]byte(`{"ok":true}`))
 		case n == 1:
 			select { // the first attempt hangs until the client gives up
@@ -217,7 +238,9 @@ func TestAttemptTimeout(t *testing.T) {
 	var events []RetryEvent
 	var mu sync.Mutex
 	c := newTestClient(t, api, WithRetry(RetryPolicy{
-		AttemptTimeout: 100 * time.Millisecond,
+		// Wide enough for response headers to arrive in time on a busy
+		// machine, so only the hung attempts reach it.
+		AttemptTimeout: 250 * time.Millisecond,
 		Sleep:          (&sleepRecorder{}).sleep,
 		OnRetry:        func(e RetryEvent) { mu.Lock(); events = append(events, e); mu.Unlock() },
 	}))

@@ -10,8 +10,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,7 +92,9 @@ func printed(v any) []string {
 }
 
 func TestEchoedSecretsAreRedacted(t *testing.T) {
-	var logs bytes.Buffer
+	// The token fetch logs its failure from its own goroutine, after the
+	// caller has its error: a buffer safe for that write, and a wait for it.
+	var logs lockedBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	var tokenStatus atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -148,7 +152,9 @@ func TestEchoedSecretsAreRedacted(t *testing.T) {
 	assert.Contains(t, err.Error(), "bad credentials", "the server's own message is kept")
 	assertNoSecret(t, "AuthError", append(printed(aue), err.Error(), aue.Body, aue.Description)...)
 
-	assert.Contains(t, logs.String(), "token request failed")
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "token request failed") },
+		20*time.Second, time.Millisecond, "the failed token request is logged")
+	assert.Contains(t, logs.String(), "bad credentials", "the logged line carries the server's message")
 	assertNoSecret(t, "log", logs.String())
 }
 
@@ -167,4 +173,23 @@ func TestClientValueIsSafeToPrint(t *testing.T) {
 	}
 	assert.Equal(t, `"`+want+`"`, fmt.Sprintf("%q", cp))
 	assertNoSecret(t, "pointer", fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprintf("%q", c))
+}
+
+// lockedBuffer is a bytes.Buffer safe for the concurrent writes of a
+// logger and the test's reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,10 +16,13 @@ import (
 )
 
 // blockingReader hands out its first bytes, then blocks until closed.
+// blocked is closed when a Read first blocks.
 type blockingReader struct {
-	first  []byte
-	closed chan struct{}
-	closes atomic.Int64
+	first   []byte
+	closed  chan struct{}
+	blocked chan struct{}
+	once    sync.Once
+	closes  atomic.Int64
 }
 
 func (b *blockingReader) Read(p []byte) (int, error) {
@@ -27,6 +31,7 @@ func (b *blockingReader) Read(p []byte) (int, error) {
 		b.first = b.first[n:]
 		return n, nil
 	}
+	b.once.Do(func() { close(b.blocked) })
 	<-b.closed
 	return 0, io.ErrClosedPipe
 }
@@ -65,7 +70,7 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 
 			ctx, cancel := context.WithCancel(t.Context())
-			r := &blockingReader{first: []byte("%PDF-1.4 start"), closed: make(chan struct{})}
+			r := &blockingReader{first: []byte("%PDF-1.4 start"), closed: make(chan struct{}), blocked: make(chan struct{})}
 			var body io.Reader = r
 			if !tc.closable {
 				body = unclosable{r}
@@ -76,8 +81,12 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 				done <- err
 			}()
 			if name == "report.pdf" {
-				<-got // the request is on its way, the reader blocks
+				<-got // the request is on its way
 			}
+			// The context ends only while Upload is stuck in a Read (the
+			// sniff of the second name, the body of the first), not before
+			// it started.
+			<-r.blocked
 			cancel()
 			select {
 			case err := <-done:

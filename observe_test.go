@@ -1,7 +1,6 @@
 package workflow_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -67,7 +66,8 @@ func TestDebugLogPerAttempt(t *testing.T) {
 	srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "a"})
 	srv.Inject(workflowtest.Fault{Route: "GET /v1/{recordType}/{alias}", Count: 1, Status: http.StatusServiceUnavailable})
 	h := &captureHandler{}
-	var text bytes.Buffer
+	// The token fetch logs from its own goroutine: a buffer safe for it.
+	var text syncBuffer
 	logger := slog.New(multiHandler{h, slog.NewTextHandler(&text, &slog.HandlerOptions{Level: slog.LevelDebug})})
 	rr := &retryRecorder{}
 	c := srv.Client(workflow.WithLogger(logger), workflow.WithRetry(rr.policy(3)))
@@ -208,19 +208,23 @@ func TestObserverClientRateLimit(t *testing.T) {
 	srv := workflowtest.Start(t)
 	ids := srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "a"})
 	l := &eventLog{}
-	lim := rate.NewLimiter(rate.Every(20*time.Millisecond), 1)
+	// One token every 50ms, burst 1.
+	lim := rate.NewLimiter(rate.Every(50*time.Millisecond), 1)
 	c := srv.Client(workflow.WithObserver(l.observer()), workflow.WithRateLimit(lim))
 	_, err := c.Records.Get(t.Context(), workflow.Tasks, "it", ids[0])
 	require.NoError(t, err)
-	assert.NotContains(t, l.list(), "rate limit client /{recordType}/{alias}/{id}", "a token was there: no wait, no event")
+	const event = "rate limit client /{recordType}/{alias}/{id}"
+	assert.NotContains(t, l.list(), event, "a token was there: no wait, no event")
 
-	// Take the next ten tokens ahead: the call must wait about 200ms.
-	for range 10 {
+	// Take the next 20 tokens ahead: the next call finds none for a
+	// second, twenty times more than it needs on a busy machine to reach
+	// the limiter, and the event is reported once its wait is over.
+	for range 20 {
 		require.True(t, lim.Reserve().OK())
 	}
 	_, err = c.Records.Get(t.Context(), workflow.Tasks, "it", ids[0])
 	require.NoError(t, err)
-	assert.Contains(t, l.list(), "rate limit client /{recordType}/{alias}/{id}", "a wait for the limiter is reported")
+	assert.Contains(t, l.list(), event, "a wait for the limiter is reported")
 }
 
 func TestAllItemsAsResumes(t *testing.T) {

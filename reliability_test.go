@@ -136,8 +136,8 @@ func checkSequence(t *testing.T, got []workflow.RecordItem, n int) {
 func TestExportUnderFaults(t *testing.T) {
 	t.Parallel()
 	const (
-		total    = 20_000
-		pageSize = 250 // 80 pages: enough requests for every kind of fault
+		total    = 4_000
+		pageSize = 50 // 80 pages: enough requests for every kind of fault
 		alias    = "export"
 		seed     = 37 // 13×503, 7×429, 2 drops, 7+3 delays
 	)
@@ -427,6 +427,9 @@ func TestFailingTokenEndpointBoundedRequests(t *testing.T) {
 	srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Status: http.StatusServiceUnavailable})
 	var retries atomic.Int64
 	policy := workflow.DefaultRetryPolicy()
+	// Three attempts: each waits out the one-second hold of the failure
+	// before it, so the test takes about two seconds.
+	policy.MaxAttempts = 3
 	policy.OnRetry = func(workflow.RetryEvent) { retries.Add(1) }
 	c := srv.Client(workflow.WithRetry(policy))
 
@@ -448,7 +451,7 @@ func TestFailingTokenEndpointBoundedRequests(t *testing.T) {
 	n := tokenRequests(srv)
 	assert.Equal(t, n, len(srv.Requests()), "no API request without a token")
 	// Without sharing, each caller would ask on each of its attempts (up
-	// to 80 requests). With it, a failed token request is held for a
+	// to 60 requests). With it, a failed token request is held for a
 	// second: callers in that time share the next one.
 	perSecond := 1 + int(elapsed/time.Second)
 	assert.LessOrEqual(t, n, perSecond, "at most one token request per second of failure")

@@ -176,6 +176,11 @@ func TestLimiterAcquireWaitsAndCancels(t *testing.T) {
 	l := newAdaptiveLimiter(1, 1, nil)
 	tk, err := l.acquire(t.Context())
 	require.NoError(t, err)
+	// The one slot is taken: nobody else may start until it is released.
+	_, wait, changed, ok := l.tryAcquire()
+	require.False(t, ok, "a second request started while the only slot was taken")
+	assert.Equal(t, time.Duration(-1), wait, "it waits for a request to end")
+	require.NotNil(t, changed)
 	got := make(chan error, 1)
 	go func() {
 		tk2, err := l.acquire(t.Context())
@@ -186,6 +191,11 @@ func TestLimiterAcquireWaitsAndCancels(t *testing.T) {
 	}()
 	l.release(tk, outcomeOK, 0) // frees the slot the goroutine waits for
 	require.NoError(t, <-got)
+	select {
+	case <-changed:
+	default:
+		t.Fatal("the release did not wake the waiters")
+	}
 
 	tk, err = l.acquire(t.Context())
 	require.NoError(t, err)

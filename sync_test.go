@@ -445,12 +445,12 @@ func TestSyncCancel(t *testing.T) {
 	}
 }
 
-// Batches stay full when the window is the bottleneck: with 1,000 inputs,
-// a window of 100 and batches of 20, there are exactly 50 look-ups.
+// Batches stay full when the window is the bottleneck: with 400 inputs,
+// a window of 100 and batches of 20, there are exactly 20 look-ups.
 func TestSyncBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
 	srv, c := syncServer(t)
 	var in []workflow.Record
-	for i := range 1000 {
+	for i := range 400 {
 		in = append(in, customer(i, "pro"))
 		if i%2 == 1 {
 			srv.Seed(workflow.Apps, syncAlias, customer(i, "basic"))
@@ -460,16 +460,41 @@ func TestSyncBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
 	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
 		&workflow.SyncOptions{KeyField: "Email", BatchSize: 20, Window: 100})
 	require.NoError(t, err)
-	assert.Equal(t, 50, sum.Batches)
-	assert.Equal(t, map[string]int{"GET": 50, "POST": 500, "PUT": 500}, countRoutes(srv))
-	assert.Equal(t, 1050, sum.Requests)
+	assert.Equal(t, 20, sum.Batches)
+	assert.Equal(t, map[string]int{"GET": 20, "POST": 200, "PUT": 200}, countRoutes(srv))
+	assert.Equal(t, 420, sum.Requests)
+}
+
+// advanceOn429 is a transport that moves the fake's clock on by one second
+// each time it answers 429, so the rate-limit bucket refills by the
+// requests the client sends, not by how fast the machine runs them.
+type advanceOn429 struct {
+	srv  *workflowtest.Server
+	next http.RoundTripper
+}
+
+func (a advanceOn429) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := a.next.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+		a.srv.Advance(time.Second)
+	}
+	return resp, err
 }
 
 // Under the fake's rate limit, 429s are waited out (Retry-After, shared by
 // all workers) and retried by Sync itself, never by the client's retry
 // policy: nothing fails and every 429 the fake sent is in the summary.
 func TestSyncUnderRateLimit(t *testing.T) {
-	srv, c := syncServer(t, workflowtest.WithRateLimit(40, 10))
+	// The server's clock stands still: the burst of 40 is all there is
+	// until a 429 moves the clock on and refills the bucket, whatever the
+	// speed of the machine. 61 requests cannot fit, so the sync meets the
+	// limit, pauses once for Retry-After, and finishes.
+	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	srv := workflowtest.Start(t, workflowtest.WithRateLimit(40, 40),
+		workflowtest.WithClock(func() time.Time { return base }))
+	srv.Define(workflow.Apps, syncAlias, "Email")
+	c := srv.Client(workflow.WithRetry(workflow.RetryPolicy{Sleep: noWait}),
+		workflow.WithHTTPClient(&http.Client{Transport: advanceOn429{srv, srv.HTTPClient().Transport}}))
 	var in []workflow.Record
 	for i := range 60 {
 		in = append(in, customer(i, "pro"))
@@ -485,7 +510,7 @@ func TestSyncUnderRateLimit(t *testing.T) {
 			limited++
 		}
 	}
-	assert.Positive(t, limited, "the burst of 10 cannot hold 61 requests")
+	assert.Positive(t, limited, "the burst of 40 cannot hold 61 requests")
 	assert.Equal(t, limited, sum.Throttled, "each 429 reached Sync")
 	assert.Equal(t, 61+limited, sum.Requests)
 	for k, n := range srv.KeyCounts(workflow.Apps, syncAlias, "Email") {

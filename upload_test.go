@@ -758,8 +758,11 @@ func TestUploadUnknownSizeCutAtLimit(t *testing.T) {
 }
 
 // TestUploadUnknownSizeAtLimitAccepted streams exactly MaxUploadSize bytes
-// of unknown size: the limit itself is allowed.
+// of unknown size: the limit itself is allowed. 250 MB take over 5s under
+// the race detector on a busy machine, so it runs with WORKFLOW_PERF=1
+// (TestUploadUnknownSizeCutAtLimit covers the limit in the default run).
 func TestUploadUnknownSizeAtLimitAccepted(t *testing.T) {
+	testperf.Require(t)
 	c, results, closeIdle := newDrainServer(t)
 	defer closeIdle()
 	r := &genReader{n: MaxUploadSize}
