@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"iter"
@@ -113,8 +112,9 @@ type Page[T any] struct {
 }
 
 // ErrRepeatedCursor is returned by an iterator when the service hands back
-// a cursor it already gave, which would otherwise loop forever.
-var ErrRepeatedCursor = errors.New("workflow: the service repeated a page cursor")
+// a cursor it already gave, which would otherwise loop forever. It is an
+// answer the SDK cannot use, so it also matches ErrUnexpectedResponse.
+var ErrRepeatedCursor = fmt.Errorf("%w: the service repeated a page cursor", ErrUnexpectedResponse)
 
 // maxEmptyPages is how many pages in a row may be empty while the service
 // says more follow: an iterator stops with an error matching
