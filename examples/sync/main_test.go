@@ -12,10 +12,18 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// check checks every exchange with the fake against the service's
+// published contract.
+var check *contract.FakeCheck
+
+func TestMain(m *testing.M) {
+	check = contract.CheckFakes()
+	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
+}
 
 const sample = "testdata/customers.csv"
 
@@ -31,8 +39,10 @@ func useAccount(t *testing.T, srv *workflowtest.Server) {
 	id, secret := srv.Credentials()
 	t.Setenv(workflow.EnvClientID, id)
 	t.Setenv(workflow.EnvClientSecret, secret)
-	t.Setenv(workflow.EnvBaseURL, srv.BaseURL())
-	t.Setenv(workflow.EnvAuthURL, srv.AuthURL())
+	// Through a proxy that checks every exchange against the contract.
+	proxy := check.Proxy(t, srv.URL())
+	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
+	t.Setenv(workflow.EnvAuthURL, proxy)
 }
 
 func TestDryRunOnFake(t *testing.T) {
