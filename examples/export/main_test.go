@@ -17,6 +17,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/contract"
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -65,17 +66,6 @@ func readState(t *testing.T, path string) state {
 	var st state
 	require.NoError(t, json.Unmarshal(b, &st))
 	return st
-}
-
-// useAccount points the WORKFLOW_* variables at srv.
-func useAccount(t *testing.T, srv *workflowtest.Server) {
-	id, secret := srv.Credentials()
-	t.Setenv(workflow.EnvClientID, id)
-	t.Setenv(workflow.EnvClientSecret, secret)
-	// Through a proxy that checks every exchange against the contract.
-	proxy := check.Proxy(t, srv.URL())
-	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
-	t.Setenv(workflow.EnvAuthURL, proxy)
 }
 
 func TestExportJSONLToFile(t *testing.T) {
@@ -142,7 +132,7 @@ func TestExportCSVWarnsAboutLateFields(t *testing.T) {
 	srv.Seed(workflow.Tasks, "moves",
 		workflow.Record{"Title": "a"}, workflow.Record{"Title": "b"},
 		workflow.Record{"Title": "c", "Room": "2.14"})
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 
 	stdout, stderr, err := export(t, t.Context(), "-alias", "moves", "-format", "csv", "-page-size", "2",
 		"-state", filepath.Join(t.TempDir(), "s.json"), "-quiet")
@@ -215,7 +205,7 @@ func TestExportResumesFileAfterFailure(t *testing.T) {
 		recs[i] = workflow.Record{"Title": "record " + strconv.Itoa(i+1)}
 	}
 	srv.Seed(workflow.Tasks, "big", recs...)
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	dir := t.TempDir()
 	out, statePath := filepath.Join(dir, "big.csv"), filepath.Join(dir, "state.json")
 	args := []string{"-alias", "big", "-format", "csv", "-page-size", "100", "-out", out, "-state", statePath, "-quiet"}
@@ -277,7 +267,7 @@ func TestExportResumeRefusesAnotherExport(t *testing.T) {
 
 func TestExportUsageErrors(t *testing.T) {
 	srv := workflowtest.Start(t)
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	state := filepath.Join(t.TempDir(), "s.json")
 	tests := []struct {
 		args []string

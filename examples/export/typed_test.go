@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -21,7 +22,7 @@ func TestTypedExportResumesAfterABadRecord(t *testing.T) {
 	}
 	recs[6]["Priority"] = "high" // record 7 does not decode into Task
 	ids := srv.Seed(workflow.Tasks, "typed", recs...)
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	dir := t.TempDir()
 	out, statePath := filepath.Join(dir, "tasks.jsonl"), filepath.Join(dir, "state.json")
 	args := []string{"-alias", "typed", "-typed", "-page-size", "5", "-out", out, "-state", statePath, "-quiet"}

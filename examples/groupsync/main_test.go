@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/contract"
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -32,17 +32,6 @@ func writeCSV(t *testing.T, content string) string {
 	path := filepath.Join(t.TempDir(), "team.csv")
 	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
 	return path
-}
-
-// useAccount points the WORKFLOW_* variables at srv.
-func useAccount(t *testing.T, srv *workflowtest.Server) {
-	id, secret := srv.Credentials()
-	t.Setenv(workflow.EnvClientID, id)
-	t.Setenv(workflow.EnvClientSecret, secret)
-	// Through a proxy that checks every exchange against the contract.
-	proxy := check.Proxy(t, srv.URL())
-	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
-	t.Setenv(workflow.EnvAuthURL, proxy)
 }
 
 // uid and gid are the ids the fake gives its n-th user and group.
@@ -77,7 +66,7 @@ func TestApply(t *testing.T) {
 	srv := workflowtest.Start(t)
 	demo := srv.SeedDemo()
 	srv.DeactivateUser(demo.Users[4].UserID) // emeka.eze@example.com, the sixth user
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	// No header: the addresses are in the first column.
 	path := writeCSV(t, "alice.anders@example.com\ndana.diaz@example.com,Dana\nemeka.eze@example.com\n\n")
 
@@ -110,7 +99,7 @@ func TestApplyInBatches(t *testing.T) {
 		srv.AddUser(fmt.Sprintf("user%03d@example.com", i), "User", fmt.Sprint(i))
 		fmt.Fprintf(&csv, "user%03d@example.com\n", i)
 	}
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 
 	var stdout bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-group", g, "-csv", writeCSV(t, csv.String()), "-apply"}, &stdout, &bytes.Buffer{}))
@@ -125,7 +114,7 @@ func TestErrors(t *testing.T) {
 	srv.SeedDemo()
 	srv.AddGroup("Twins")
 	srv.AddGroup("Twins")
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	good := writeCSV(t, "alice.anders@example.com\n")
 	tests := []struct {
 		name string

@@ -14,6 +14,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/contract"
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -34,18 +35,6 @@ func clearEnv(t *testing.T) {
 	for _, k := range envVars {
 		t.Setenv(k, "")
 	}
-}
-
-// accountEnv points the WORKFLOW_* variables at srv, as a real account
-// would be configured.
-func accountEnv(t *testing.T, srv *workflowtest.Server) {
-	id, secret := srv.Credentials()
-	t.Setenv(workflow.EnvClientID, id)
-	t.Setenv(workflow.EnvClientSecret, secret)
-	// Through a proxy that checks every exchange against the contract.
-	proxy := check.Proxy(t, srv.URL())
-	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
-	t.Setenv(workflow.EnvAuthURL, proxy)
 }
 
 func TestTourOnFake(t *testing.T) {
@@ -122,7 +111,7 @@ func TestTourVerboseLogsRequestsWithoutSecrets(t *testing.T) {
 func TestAccountTourReadsOnly(t *testing.T) {
 	srv := workflowtest.Start(t)
 	srv.SeedDemo()
-	accountEnv(t, srv)
+	exampletest.UseAccount(t, check, srv)
 
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-type", "tasks", "-alias", "it-requests"}, &stdout, &stderr))
@@ -148,7 +137,7 @@ func TestAccountTourReadsOnly(t *testing.T) {
 func TestAccountTourWrites(t *testing.T) {
 	srv := workflowtest.Start(t)
 	srv.SeedDemo()
-	accountEnv(t, srv)
+	exampletest.UseAccount(t, check, srv)
 
 	var stdout, stderr bytes.Buffer
 	args := []string{"-alias", "it-requests", "-write", "-field", "Title=From the quickstart", "-field", "Status=Open"}
@@ -188,7 +177,7 @@ func TestFlagErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			clearEnv(t)
 			if tt.account {
-				accountEnv(t, srv)
+				exampletest.UseAccount(t, check, srv)
 			}
 			var stdout, stderr bytes.Buffer
 			err := run(t.Context(), tt.args, &stdout, &stderr)

@@ -13,6 +13,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/contract"
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -32,17 +33,6 @@ func writeCSV(t *testing.T, content string) string {
 	path := filepath.Join(t.TempDir(), "in.csv")
 	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
 	return path
-}
-
-// useAccount points the WORKFLOW_* variables at srv.
-func useAccount(t *testing.T, srv *workflowtest.Server) {
-	id, secret := srv.Credentials()
-	t.Setenv(workflow.EnvClientID, id)
-	t.Setenv(workflow.EnvClientSecret, secret)
-	// Through a proxy that checks every exchange against the contract.
-	proxy := check.Proxy(t, srv.URL())
-	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
-	t.Setenv(workflow.EnvAuthURL, proxy)
 }
 
 func TestDryRunOnFake(t *testing.T) {
@@ -67,7 +57,7 @@ func TestDryRunOnFake(t *testing.T) {
 func TestApplyOnAccount(t *testing.T) {
 	srv := workflowtest.Start(t)
 	seedFake(srv)
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	path := writeCSV(t, "Email,Plan\nada@example.com,enterprise\nnew@example.com,basic\ngrace@example.com,pro\n")
 	var out, errOut bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-csv", path, "-apply", "-v"}, &out, &errOut))

@@ -18,6 +18,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/contract"
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -42,17 +43,6 @@ func tempFile(t *testing.T, name string, n int) (string, string) {
 	return path, hex.EncodeToString(sum[:])
 }
 
-// useAccount points the WORKFLOW_* variables at srv.
-func useAccount(t *testing.T, srv *workflowtest.Server) {
-	id, secret := srv.Credentials()
-	t.Setenv(workflow.EnvClientID, id)
-	t.Setenv(workflow.EnvClientSecret, secret)
-	// Through a proxy that checks every exchange against the contract.
-	proxy := check.Proxy(t, srv.URL())
-	t.Setenv(workflow.EnvBaseURL, proxy+"/v1")
-	t.Setenv(workflow.EnvAuthURL, proxy)
-}
-
 func TestUploadOnFake(t *testing.T) {
 	path, _ := tempFile(t, "scan.bin", 300_000)
 	var stdout, stderr bytes.Buffer
@@ -69,7 +59,7 @@ func TestUploadOnFake(t *testing.T) {
 func TestUploadToAccount(t *testing.T) {
 	srv := workflowtest.Start(t, workflowtest.WithAttachmentPolicy(workflowtest.ReadyAfterPolls(1)))
 	srv.Seed(workflow.Elements, "parts", workflow.Record{"id": "P-7", "Name": "Bolt"})
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	path, sum := tempFile(t, "drawing.pdf", 70_000)
 
 	var stdout, stderr bytes.Buffer
@@ -90,7 +80,7 @@ func TestUploadToAccount(t *testing.T) {
 func TestUploadWaitTimesOut(t *testing.T) {
 	srv := workflowtest.Start(t, workflowtest.WithAttachmentPolicy(workflowtest.Manually()))
 	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "9"})
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	path, _ := tempFile(t, "notes.txt", 10)
 
 	err := run(t.Context(), []string{"-alias", "it-requests", "-id", "9", "-file", path, "-wait", "300ms", "-quiet"}, &bytes.Buffer{}, &bytes.Buffer{})
@@ -101,7 +91,7 @@ func TestUploadWaitTimesOut(t *testing.T) {
 func TestUploadErrors(t *testing.T) {
 	srv := workflowtest.Start(t, workflowtest.WithMaxUploadSize(1000))
 	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "1"})
-	useAccount(t, srv)
+	exampletest.UseAccount(t, check, srv)
 	big, _ := tempFile(t, "big.bin", 2000)
 	small, _ := tempFile(t, "small.bin", 10)
 
