@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -137,7 +136,7 @@ func (l Link) MarshalJSON() ([]byte, error) {
 
 // attachmentsPath returns the path of a record's attachments, with the
 // attachment id when one is given.
-func attachmentsPath(t RecordType, alias, id string, attachmentID ...string) (string, error) {
+func attachmentsPath(t RecordType, alias, id string, attachmentID ...string) route {
 	if len(attachmentID) > 0 {
 		return recordPath(t, alias, "id", id, "", "attachments", "attachmentID", attachmentID[0])
 	}
@@ -149,72 +148,24 @@ func attachmentsPath(t RecordType, alias, id string, attachmentID ...string) (st
 // bare JSON array and no paging: every attachment is returned at once.
 // An answer that is not an array is an error.
 func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) ([]Attachment, error) {
-	path, err := attachmentsPath(t, alias, id)
+	list, err := fetch[[]Attachment](ctx, s.client, http.MethodGet, attachmentsPath(t, alias, id), nil, "attachment list", false, reqOpts)
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, path, nil, nil, reqOpts...)
-	if err != nil {
-		return nil, err
-	}
-	var out arrayBody[Attachment]
-	if _, err := s.client.do(req, &out); err != nil {
-		return nil, err
-	}
-	return out.v, nil
-}
-
-// arrayBody decodes an answer that is a bare JSON array; an empty body
-// leaves v nil, which Client.do refuses (see resourceResult), and anything
-// else than an array is an error.
-type arrayBody[T any] struct{ v []T }
-
-func (b *arrayBody[T]) resourcePresent() bool { return b.v != nil }
-func (b *arrayBody[T]) resourceName() string  { return "JSON array" }
-
-func (b *arrayBody[T]) decodeBody(r io.Reader) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return nil
-	}
-	if data[0] != '[' {
-		return fmt.Errorf("%w: %s where a JSON array was expected", errMalformedReply, jsontext.Value(data[:1]).Kind())
-	}
-	v := []T{}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	b.v = v
-	return nil
+	return *list, nil
 }
 
 // Get returns one attachment of a record:
 // GET /{recordType}/{alias}/{id}/attachments/{attachmentId}.
 func (s *AttachmentsService) Get(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Attachment, error) {
-	path, err := attachmentsPath(t, alias, id, attachmentID)
-	if err != nil {
-		return nil, err
-	}
-	return s.get(ctx, path, reqOpts)
-}
-
-func (s *AttachmentsService) get(ctx context.Context, path string, reqOpts []RequestOption) (*Attachment, error) {
-	return sendFor[Attachment](ctx, s.client, http.MethodGet, path, nil, "attachment", false, reqOpts)
+	return fetch[Attachment](ctx, s.client, http.MethodGet, attachmentsPath(t, alias, id, attachmentID), nil, "attachment", false, reqOpts)
 }
 
 // Delete removes an attachment from a record:
 // DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId} (200, no
 // body).
 func (s *AttachmentsService) Delete(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) error {
-	path, err := attachmentsPath(t, alias, id, attachmentID)
-	if err != nil {
-		return err
-	}
-	return sendNoBody(ctx, s.client, http.MethodDelete, path, nil, reqOpts)
+	return s.client.exec(ctx, http.MethodDelete, attachmentsPath(t, alias, id, attachmentID), nil, reqOpts)
 }
 
 // AddLink attaches a link (a URL) to a record:
@@ -226,9 +177,9 @@ func (s *AttachmentsService) Delete(ctx context.Context, t RecordType, alias, id
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the link; it is retried after a 429.
 func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, id string, link Link, reqOpts ...RequestOption) (*Link, error) {
-	path, err := recordPath(t, alias, "id", id, "", "attachments", "", "url-links")
-	if err != nil {
-		return nil, err
+	r := recordPath(t, alias, "id", id, "", "attachments", "", "url-links")
+	if r.err != nil {
+		return nil, r.err
 	}
 	if link.URL == "" {
 		return nil, invalid("Link.URL", "must not be empty")
@@ -238,7 +189,7 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	} else if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
 		return nil, invalid("Link.URL", "must be an absolute http or https URL (got "+strconv.Quote(link.URL)+")")
 	}
-	out, err := sendFor[Link](ctx, s.client, http.MethodPost, path, link, "link", true, reqOpts)
+	out, err := fetch[Link](ctx, s.client, http.MethodPost, r, link, "link", true, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -347,9 +298,9 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // for; a blocked read is left to finish on its own (its goroutine ends
 // when the read returns), and r is not read again.
 func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
-	path, err := attachmentsPath(t, alias, id)
-	if err != nil {
-		return nil, err
+	at := attachmentsPath(t, alias, id)
+	if at.err != nil {
+		return nil, at.err
 	}
 	if err := checkFileName("name", name); err != nil {
 		return nil, err
@@ -365,7 +316,7 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 	if err != nil {
 		return nil, err
 	}
-	return s.upload(ctx, path, name, src, o, reqOpts)
+	return s.upload(ctx, at.path, name, src, o, reqOpts)
 }
 
 // UploadFile uploads the file at path as a file attachment and returns the
@@ -380,9 +331,9 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 // fs.ErrNotExist) for a missing file); a directory or other non-regular
 // file is a *ValidationError.
 func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias, id, path string, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
-	apiPath, err := attachmentsPath(t, alias, id)
-	if err != nil {
-		return nil, err
+	r := attachmentsPath(t, alias, id)
+	if r.err != nil {
+		return nil, r.err
 	}
 	if path == "" {
 		return nil, invalid("path", "must not be empty")
@@ -408,7 +359,7 @@ func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias
 	if !st.Mode().IsRegular() {
 		return nil, invalid("path", "must name a regular file (got "+st.Mode().Type().String()+")")
 	}
-	return s.upload(ctx, apiPath, name, &uploadSource{at: f, size: st.Size()}, o, reqOpts)
+	return s.upload(ctx, r.path, name, &uploadSource{at: f, size: st.Size()}, o, reqOpts)
 }
 
 // Default polling intervals of WaitProcessed.
@@ -478,9 +429,9 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 	if attachmentID == "" {
 		return nil, invalid("attachmentID", "must not be empty (an upload answered without a body has no id to wait on: find the attachment with List)")
 	}
-	path, err := attachmentsPath(t, alias, id, attachmentID)
-	if err != nil {
-		return nil, err
+	r := attachmentsPath(t, alias, id, attachmentID)
+	if r.err != nil {
+		return nil, r.err
 	}
 	wait, most, err := opts.intervals()
 	if err != nil {
@@ -490,7 +441,7 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 		return nil, invalid("ctx", "must not be nil")
 	}
 	for {
-		att, err := s.get(ctx, path, reqOpts)
+		att, err := fetch[Attachment](ctx, s.client, http.MethodGet, r, nil, "attachment", false, reqOpts)
 		if err != nil {
 			return nil, err
 		}

@@ -655,9 +655,3 @@ func withBearer(req *http.Request, tok *oauth2.Token, body io.ReadCloser) *http.
 	r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 	return r
 }
-
-func closeRequestBody(req *http.Request) {
-	if req.Body != nil {
-		_ = req.Body.Close()
-	}
-}

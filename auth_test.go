@@ -103,7 +103,7 @@ func (as *authServer) client(t *testing.T, opts ...Option) *Client {
 	base := []Option{
 		WithCredentials("id", "secret"),
 		WithEndpoint(as.URL+"/v1", as.URL),
-		WithRetry(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
+		WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
 	}
 	c, err := NewClient(append(base, opts...)...)
 	require.NoError(t, err)
@@ -230,7 +230,7 @@ func TestFailingTokenEndpoint(t *testing.T) {
 	as.tokenStatus = http.StatusServiceUnavailable
 	// Hold the first token request so that all callers join it.
 	as.tokenDelay = make(chan struct{})
-	c := as.client(t, WithRetry(RetryPolicy{MaxAttempts: 1}))
+	c := as.client(t, WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
 	var wg sync.WaitGroup
 	errs := make(chan error, 20)
 	for range 20 {
@@ -266,7 +266,7 @@ func TestBadCredentialsAreUnauthorized(t *testing.T) {
 func TestTokenRequestHasItsOwnTimeout(t *testing.T) {
 	as := newAuthServer(t)
 	as.tokenDelay = make(chan struct{}) // never released: the endpoint hangs
-	c := as.client(t, WithRetry(RetryPolicy{MaxAttempts: 1}))
+	c := as.client(t, WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
 	c.tokens.timeout = 50 * time.Millisecond
 	err := get(context.Background(), c) // no deadline of its own
 	var ae *AuthError

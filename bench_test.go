@@ -298,8 +298,8 @@ func BenchmarkDecodePage(b *testing.B) {
 	b.Run("sdk-page-decoder", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		runSDK(b, "decode", func() {
-			var p recordPageDecoder
-			if err := p.decodeBody(bytes.NewReader(data)); err != nil {
+			var p RecordPage
+			if err := decodeRecordPage(bytes.NewReader(data), &p); err != nil {
 				b.Fatal(err)
 			}
 		})

@@ -1,9 +1,6 @@
 package workflow
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-querystring/query"
 	"golang.org/x/oauth2"
 	"golang.org/x/time/rate"
 )
@@ -43,12 +39,12 @@ type Client struct {
 	userAgent string
 	logger    *slog.Logger
 
-	httpClient    *http.Client // the full chain: retry -> bearer (limiter) -> base
-	tokens        *tokenCache  // nil only when the caller supplied a token source
-	retry         RetryPolicy
-	red           *redactor // removes the secret and tokens from what the SDK produces
-	hooks         *hooks    // observers and the debug log of each attempt
-	ownsTransport bool      // the base transport is the SDK's own (no WithHTTPClient)
+	httpClient    *http.Client   // one attempt: bearer (limiter) -> base transport
+	tokens        *tokenCache    // nil only when the caller supplied a token source
+	defaults      *requestConfig // the RequestOptions given to NewClient, resolved
+	red           *redactor      // removes the secret and tokens from what the SDK produces
+	hooks         *hooks         // observers and the debug log of each attempt
+	ownsTransport bool           // the base transport is the SDK's own (no WithHTTPClient)
 
 	// Records searches, reads, creates and updates records, and manages
 	// their related items, watchers and comments.
@@ -63,23 +59,49 @@ type Client struct {
 	Groups *GroupsService
 }
 
-type service struct{ client *Client }
+// RecordsService is the part of the API about records: Client.Records.
+// The lists under a record are services of their own, with the same List,
+// Pages and All as every paged list.
+type RecordsService struct {
+	client *Client
+	// Comments lists and adds the comments on a record.
+	Comments *CommentsService
+	// Watchers lists, adds and removes the watchers of a record.
+	Watchers *WatchersService
+	// Related lists, adds and removes the items related to a record.
+	Related *RelatedService
+}
 
-// RecordsService is the part of the API about records. Use it through
-// Client.Records.
-type RecordsService service
+// CommentsService is the part of the API about the comments on a record:
+// Client.Records.Comments.
+type CommentsService struct{ recordList[Comment] }
 
-// AttachmentsService is the part of the API about attachments of records.
-// Use it through Client.Attachments.
-type AttachmentsService service
+// WatchersService is the part of the API about the watchers of a record:
+// Client.Records.Watchers.
+type WatchersService struct{ recordList[Watcher] }
 
-// UsersService is the part of the API about users. Use it through
-// Client.Users.
-type UsersService service
+// RelatedService is the part of the API about the items related to a
+// record: Client.Records.Related.
+type RelatedService struct{ recordList[RelatedItem] }
 
-// GroupsService is the part of the API about groups. Use it through
-// Client.Groups.
-type GroupsService service
+// AttachmentsService is the part of the API about attachments of records:
+// Client.Attachments. The service does not page them: List returns them
+// all.
+type AttachmentsService struct{ client *Client }
+
+// UsersService is the part of the API about users: Client.Users.
+type UsersService struct{ topList[User] }
+
+// GroupsService is the part of the API about groups: Client.Groups.
+type GroupsService struct {
+	topList[Group]
+	// Members lists, adds and removes the members of a group.
+	Members *MembersService
+}
+
+// MembersService is the part of the API about the members of a group:
+// Client.Groups.Members.
+type MembersService struct{ client *Client }
 
 // String describes the client without any secret.
 func (c *Client) String() string {
@@ -115,7 +137,7 @@ type config struct {
 	authURL        string
 	httpClient     *http.Client
 	tokenSource    oauth2.TokenSource
-	retry          *RetryPolicy
+	callOpts       []RequestOption
 	limiter        *rate.Limiter
 	logger         *slog.Logger
 	userAgent      string
@@ -125,16 +147,27 @@ type config struct {
 }
 
 // Option configures a Client. Options are applied in order by NewClient.
-type Option func(*config)
+// Besides the client options below, every RequestOption is an Option too:
+// given to NewClient, it applies to every call (see RequestOption).
+type Option interface{ applyClient(*config) }
+
+// clientOption is an option of the client alone.
+type clientOption func(*config)
+
+func (o clientOption) applyClient(c *config) {
+	if o != nil {
+		o(c)
+	}
+}
 
 // WithCredentials sets the client ID and client secret of an API access
 // token, created in the web application under user settings, OAuth section.
 // The SDK exchanges them for an access token (OAuth 2.0 client credentials)
 // and never prints them.
 func WithCredentials(clientID, clientSecret string) Option {
-	return func(c *config) {
+	return clientOption(func(c *config) {
 		c.id, c.secret, c.hasCredentials = clientID, clientSecret, true
-	}
+	})
 }
 
 // WithEndpoint sets the API base URL (which must end in "/v1") and the
@@ -144,7 +177,7 @@ func WithCredentials(clientID, clientSecret string) Option {
 // WithInsecureHTTP is given. An authURL that ends in "/v1" or
 // "/oauth/token" is refused: it is the host only (the SDK adds the path).
 func WithEndpoint(baseURL, authURL string) Option {
-	return func(c *config) { c.baseURL, c.authURL = baseURL, authURL }
+	return clientOption(func(c *config) { c.baseURL, c.authURL = baseURL, authURL })
 }
 
 // WithHTTPClient makes the client send its requests through a copy of hc:
@@ -161,13 +194,13 @@ func WithEndpoint(baseURL, authURL string) Option {
 // any other RoundTripper cannot be cloned and is used for token requests
 // as it is.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *config) {
+	return clientOption(func(c *config) {
 		if hc == nil {
 			c.errs = append(c.errs, invalid("WithHTTPClient", "must not be nil"))
 			return
 		}
 		c.httpClient = hc
-	}
+	})
 }
 
 // WithTokenSource makes the client take its bearer tokens from ts instead of
@@ -175,45 +208,40 @@ func WithHTTPClient(hc *http.Client) Option {
 // ts should cache (oauth2.ReuseTokenSource). On a 401 the request is
 // retried once if ts then returns a different token.
 func WithTokenSource(ts oauth2.TokenSource) Option {
-	return func(c *config) {
+	return clientOption(func(c *config) {
 		if ts == nil {
 			c.errs = append(c.errs, invalid("WithTokenSource", "must not be nil"))
 			return
 		}
 		c.tokenSource = ts
-	}
-}
-
-// WithRetry replaces the retry policy (DefaultRetryPolicy otherwise).
-func WithRetry(p RetryPolicy) Option {
-	return func(c *config) { c.retry = &p }
+	})
 }
 
 // WithRateLimit makes the client wait for l before every attempt it sends,
 // retries included, so that it stays below the service's rate limit instead
 // of meeting 429s. Off by default.
 func WithRateLimit(l *rate.Limiter) Option {
-	return func(c *config) { c.limiter = l }
+	return clientOption(func(c *config) { c.limiter = l })
 }
 
 // WithLogger makes the client log each request and retry at debug level,
 // and token refreshes at info level. Nothing is logged by default. Tokens,
 // secrets and the Authorization header are never logged.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.logger = l }
+	return clientOption(func(c *config) { c.logger = l })
 }
 
 // WithUserAgent puts ua in front of the SDK's own User-Agent
 // ("workflow-go/<version>").
 func WithUserAgent(ua string) Option {
-	return func(c *config) { c.userAgent = ua }
+	return clientOption(func(c *config) { c.userAgent = ua })
 }
 
 // WithInsecureHTTP allows plain http:// endpoints on hosts that are not
 // loopback (loopback hosts are always allowed). Tokens and credentials then
 // cross the network in clear text; use it only inside a trusted network.
 func WithInsecureHTTP() Option {
-	return func(c *config) { c.allowInsecure = true }
+	return clientOption(func(c *config) { c.allowInsecure = true })
 }
 
 // NewClient returns a client configured by opts. It does no I/O: the first
@@ -225,7 +253,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	var cfg config
 	for _, o := range opts {
 		if o != nil {
-			o(&cfg)
+			o.applyClient(&cfg)
 		}
 	}
 	if err := errors.Join(cfg.errs...); err != nil {
@@ -242,11 +270,8 @@ func NewClient(opts ...Option) (*Client, error) {
 			return nil, invalid("client secret", "must not be empty")
 		}
 	}
-	retry := DefaultRetryPolicy()
-	if cfg.retry != nil {
-		retry = cfg.retry.withDefaults()
-	}
-	if err := retry.validate(); err != nil {
+	defaults, err := (&requestConfig{policy: DefaultRetryPolicy()}).resolve(cfg.callOpts)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.baseURL == "" && cfg.authURL == "" {
@@ -277,7 +302,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		authURL:   auth,
 		userAgent: defaultUserAgent,
 		logger:    cfg.logger,
-		retry:     retry,
+		defaults:  defaults,
 		red:       red,
 	}
 	c.hooks = newHooks(cfg.observers, c.logger, base, auth)
@@ -318,19 +343,18 @@ func NewClient(opts ...Option) (*Client, error) {
 		c.tokens.hooks = c.hooks
 		ts = c.tokens
 	}
-	hc.Transport = &retryTransport{
-		next: &bearerTransport{next: baseTransport, tokens: ts, limiter: cfg.limiter,
-			origin: base, red: red, logger: c.logger, hooks: c.hooks, basePath: c.hooks.basePath},
-		policy: retry,
-		red:    red,
-		hooks:  c.hooks,
-	}
+	hc.Transport = &bearerTransport{next: baseTransport, tokens: ts, limiter: cfg.limiter,
+		origin: base, red: red, logger: c.logger, hooks: c.hooks, basePath: c.hooks.basePath}
 	c.httpClient = &hc
 
-	c.Records = &RecordsService{client: c}
+	c.Records = &RecordsService{client: c,
+		Comments: &CommentsService{recordList[Comment]{c, "comment"}},
+		Watchers: &WatchersService{recordList[Watcher]{c, "watchers"}},
+		Related:  &RelatedService{recordList[RelatedItem]{c, "related-items"}},
+	}
 	c.Attachments = &AttachmentsService{client: c}
-	c.Users = &UsersService{client: c}
-	c.Groups = &GroupsService{client: c}
+	c.Users = &UsersService{topList[User]{c, "users", true}}
+	c.Groups = &GroupsService{topList: topList[Group]{c, "groups", false}, Members: &MembersService{client: c}}
 	return c, nil
 }
 
@@ -484,212 +508,65 @@ func segment(field, v string) (string, error) {
 	return url.PathEscape(v), nil
 }
 
-// buildPath joins already escaped segments.
-func buildPath(escaped ...string) string { return strings.Join(escaped, "/") }
-
-// NewRequest builds a request for the API. path is relative to the base URL
-// (for example "tasks/it-requests"), with each segment already escaped with
-// url.PathEscape; a leading "/" is ignored so the "/v1" prefix is kept. body,
-// if not nil, is sent as JSON (an io.Reader is sent as it is, with the
-// Content-Type left to the caller). The request carries the SDK's Accept and
-// User-Agent headers; authentication is added when it is sent with Do.
-// reqOpts apply to this request as to any service method's.
-func (c *Client) NewRequest(ctx context.Context, method, path string, body any, reqOpts ...RequestOption) (*http.Request, error) {
-	return c.newRequest(ctx, method, path, nil, body, reqOpts...)
+// route is the path of one request, built from a method's arguments and
+// checked: err is the first bad argument, returned before anything is
+// sent.
+type route struct {
+	path string
+	err  error
 }
 
-// newRequest builds a request; q, if not nil, is a struct encoded with
-// go-querystring "url" tags, or url.Values. reqOpts are checked first and
-// travel with the request in its context.
-func (c *Client) newRequest(ctx context.Context, method, path string, q any, body any, reqOpts ...RequestOption) (*http.Request, error) {
-	if ctx == nil {
-		return nil, invalid("ctx", "must not be nil")
-	}
-	cfg, err := newRequestConfig(reqOpts, c.retry)
-	if err != nil {
-		return nil, err
-	}
-	ctx = withRequestConfig(ctx, cfg)
-	rel, err := url.Parse(strings.TrimLeft(path, "/"))
-	if err != nil {
-		return nil, &ValidationError{Field: "path", Rule: "must be a relative URL path", Err: err}
-	}
-	if rel.IsAbs() || rel.Host != "" {
-		return nil, invalid("path", "must be relative to the base URL")
-	}
-	u := c.baseURL.ResolveReference(rel)
-	if q != nil {
-		var vals url.Values
-		switch q := q.(type) {
-		case url.Values:
-			vals = q
-		default:
-			vals, err = query.Values(q)
-			if err != nil {
-				return nil, &ValidationError{Field: "options", Rule: "must encode as a query", Err: err}
-			}
+// pathTo builds a route from parts that alternate a field name and a
+// value: a value with a field name is an argument, checked and escaped by
+// segment; one with an empty name is a literal word of the path.
+func pathTo(parts ...string) route {
+	segs := make([]string, 0, len(parts)/2)
+	for i := 0; i+1 < len(parts); i += 2 {
+		if parts[i] == "" {
+			segs = append(segs, parts[i+1])
+			continue
 		}
-		if enc := vals.Encode(); enc != "" {
-			if u.RawQuery != "" {
-				u.RawQuery += "&" + enc
-			} else {
-				u.RawQuery = enc
-			}
-		}
-	}
-
-	var (
-		rdr         io.Reader
-		contentType string
-	)
-	switch b := body.(type) {
-	case nil:
-	case io.Reader:
-		rdr = b
-	default:
-		buf, err := json.Marshal(b)
+		s, err := segment(parts[i], parts[i+1])
 		if err != nil {
-			return nil, &ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
+			return route{err: err}
 		}
-		rdr = bytes.NewReader(buf)
-		contentType = "application/json"
+		segs = append(segs, s)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rdr)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.userAgent)
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if err := cfg.applyToRequest(req); err != nil {
-		return nil, err
-	}
-	return req, nil
+	return route{path: strings.Join(segs, "/")}
 }
 
-// Do sends req (built with NewRequest, or any request to the API's host)
-// with authentication, retries and error decoding. The bearer token is
-// attached only to requests for the API's own scheme, host and port (those
-// of the base URL): a request for any other is refused before anything is
-// sent, with a *ValidationError. A status of 400 or more is returned as an
-// *APIError. Otherwise, when v is an io.Writer the body is
-// copied into it, and when v is any other non-nil value the JSON body is
-// decoded into it. The response body is always read to the end and closed;
-// the returned response is for its status and header.
-func (c *Client) Do(req *http.Request, v any) (*http.Response, error) {
-	return c.do(req, v)
-}
-
-// bodyDecoder is implemented by result types that decode themselves from a
-// response body faster than encoding/json would.
-type bodyDecoder interface {
-	decodeBody(r io.Reader) error
-}
-
-func (c *Client) do(req *http.Request, v any) (resp *http.Response, err error) {
-	if req == nil || req.URL == nil {
-		return nil, invalid("request", "must not be nil and must have a URL")
-	}
-	if !sameOrigin(req.URL, c.baseURL) {
-		closeRequestBody(req)
-		return nil, foreignOrigin(req.URL)
-	}
-	req, finish := c.startCall(req)
-	defer func() { finish(resp, err) }()
-	resp, err = c.httpClient.Do(req)
-	if err != nil {
-		return nil, c.transportError(req, err)
-	}
-	defer closeBody(resp.Body)
-
-	if resp.StatusCode >= 400 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return resp, c.apiError(resp, body)
-	}
-	rr, _ := v.(resourceResult)
-	if v == nil || resp.StatusCode == http.StatusNoContent {
-		if rr != nil && !rr.resourcePresent() {
-			return resp, c.wrap(req, missingResource(resp.StatusCode, rr.resourceName()))
+// recordPath is the route of a record type's definition alias, with the
+// further parts of pathTo after it.
+func recordPath(t RecordType, alias string, rest ...string) route {
+	if !t.Valid() {
+		if t == "" {
+			return route{err: invalid("record type", "must not be empty (use Apps, Elements, Tasks or Transactions)")}
 		}
-		return resp, nil
+		return route{err: invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)}
 	}
-	switch v := v.(type) {
-	case io.Writer:
-		_, err = io.Copy(v, resp.Body)
-	case bodyDecoder:
-		err = v.decodeBody(resp.Body)
-	default:
-		err = json.NewDecoder(resp.Body).Decode(v)
-		if errors.Is(err, io.EOF) {
-			err = nil // an empty body leaves v as it was
-		}
-	}
-	if err != nil {
-		if ctxErr := req.Context().Err(); ctxErr != nil {
-			return resp, c.wrap(req, ctxErr)
-		}
-		return resp, c.wrap(req, fmt.Errorf("reading response: %w", err))
-	}
-	if rr != nil && !rr.resourcePresent() {
-		return resp, c.wrap(req, missingResource(resp.StatusCode, rr.resourceName()))
-	}
-	return resp, nil
+	return pathTo(append([]string{"", string(t), "alias", alias}, rest...)...)
 }
 
-// wrap prefixes err with the request's method and URL, known secrets
-// removed; errors.Is and errors.As still see err.
-func (c *Client) wrap(req *http.Request, err error) error {
-	msg := "workflow: " + req.Method + " " + c.red.redact(redactURL(req.URL)) + ": " + c.red.redact(err.Error())
-	return &redactedError{msg: msg, err: err}
+// CloseIdleConnections closes the connections the client keeps open for
+// reuse that no request is using now. Requests in flight are not
+// disturbed, and the client stays usable: later requests open new
+// connections. It is safe to call at any time, more than once, and from
+// several goroutines. Call it when a client is no longer needed, so its
+// connections do not linger until the server or the idle timeout (90s)
+// closes them.
+//
+// It acts on the transport the SDK made for the client. A client given
+// its own *http.Client with WithHTTPClient is left alone: that transport
+// is yours and may be shared; call its CloseIdleConnections yourself.
+func (c *Client) CloseIdleConnections() {
+	if c.ownsTransport {
+		c.httpClient.CloseIdleConnections()
+	}
 }
 
-// apiError builds the *APIError of a response, known secrets removed from
-// its message, header copy, body excerpt and URL.
-func (c *Client) apiError(resp *http.Response, body []byte) *APIError {
-	e := newAPIError(resp, c.red.redactBytes(body))
-	e.Header = c.red.redactHeader(resp.Header)
-	e.Message = c.red.redact(e.Message)
-	e.URL = c.red.redact(e.URL)
-	return e
-}
-
-// transportError unwraps what http.Client wraps, so that callers see
-// *AuthError and *RedirectError directly, and the context's error wrapped
-// with the request's method and URL.
-func (c *Client) transportError(req *http.Request, err error) error {
-	if ctxErr := req.Context().Err(); ctxErr != nil {
-		return c.wrap(req, ctxErr)
+// closeIdle closes the idle connections of rt, if it has any.
+func closeIdle(rt http.RoundTripper) {
+	if ci, ok := rt.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
 	}
-	var ae *AuthError
-	if errors.As(err, &ae) {
-		return ae
-	}
-	var re *RedirectError
-	if errors.As(err, &re) {
-		return re
-	}
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		return ve
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	var le *limiterDeadlineError
-	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !errors.As(err, &le) {
-		// A deadline that is not the caller's (theirs was checked
-		// above): a connect timeout of the transport, for example.
-		err = &timeoutError{what: c.red.redact(err.Error()), err: err}
-	}
-	return c.wrap(req, err)
-}
-
-// closeBody drains a bounded amount of the body so the connection can be
-// reused, then closes it.
-func closeBody(b io.ReadCloser) {
-	_, _ = io.CopyN(io.Discard, b, 256<<10)
-	_ = b.Close()
 }

@@ -308,7 +308,7 @@ func TestRedirectsToAnotherOriginAreRefused(t *testing.T) {
 				http.Redirect(w, r, tt.target(firstURL), tt.status)
 			})
 			var first *httptest.Server
-			opts := []Option{WithCredentials("id", "secret"), WithRetry(RetryPolicy{MaxAttempts: 1})}
+			opts := []Option{WithCredentials("id", "secret"), WithRetryPolicy(RetryPolicy{MaxAttempts: 1})}
 			if tt.tls {
 				first = httptest.NewTLSServer(mux)
 				opts = append(opts, WithHTTPClient(first.Client()))
@@ -402,7 +402,7 @@ func TestSecretsNeverAppearInLogsOrErrors(t *testing.T) {
 		}
 		rec := &sleepRecorder{}
 		c, err := NewClient(WithCredentials(id, secret), WithEndpoint(srv.URL+"/v1", srv.URL),
-			WithLogger(slog.New(handler)), WithRetry(RetryPolicy{Sleep: rec.sleep}))
+			WithLogger(slog.New(handler)), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
 		require.NoError(t, err)
 
 		var errs []error

@@ -2,9 +2,6 @@ package workflow
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"iter"
 	"net/http"
 	"strings"
 	"time"
@@ -61,52 +58,7 @@ const (
 	CommentSourceWorkflow CommentSource = "WORKFLOW"
 )
 
-// commentPath is the path of a record's comments (the last word is
-// singular in the API).
-func commentPath(t RecordType, alias, id string) (string, error) {
-	return recordPath(t, alias, "id", id, "", "comment")
-}
-
-// ListComments returns one page of the comments on a record:
-// GET /{recordType}/{alias}/{id}/comment with the paging fields of opts
-// (nil for the service's first page), answered with the paged list
-// envelope. A Filter is a *ValidationError: the service publishes none
-// for this list.
-func (s *RecordsService) ListComments(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[Comment], error) {
-	path, err := commentPath(t, alias, id)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[Comment](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// CommentsPages walks the comments on a record page by page from where
-// opts points. See RecordsService.Pages for laziness, errors and
-// prefetching.
-func (s *RecordsService) CommentsPages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[Comment], error] {
-	path, err := commentPath(t, alias, id)
-	if err != nil {
-		return errIter[*Page[Comment]](err)
-	}
-	return walkPages[Comment](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// CommentsAll iterates over every comment on a record from where opts
-// points; going backward, comments come from the end of the list towards
-// its start. Comments carry no cursor of their own: to resume, pass the
-// page's Paging.EndCursor (from CommentsPages) as ListOptions.After.
-func (s *RecordsService) CommentsAll(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Comment, error] {
-	path, err := commentPath(t, alias, id)
-	if err != nil {
-		return errIter[Comment](err)
-	}
-	return walkItems[Comment](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// maxCommentReply bounds the reply AddComment reads.
-const maxCommentReply = 64 << 10
-
-// AddComment adds a comment to a record: POST /{recordType}/{alias}/{id}/comment
+// Add adds a comment to a record: POST /{recordType}/{alias}/{id}/comment
 // with the text itself as a text/plain body (UTF-8). The comment is
 // attributed to the user whose credentials obtained the token. text must
 // be valid UTF-8 and not blank.
@@ -115,15 +67,15 @@ const maxCommentReply = 64 << 10
 // what the string holds. AddComment returns that string exactly as sent,
 // without giving it a meaning ("" when the answer has no body; the fake
 // in workflowtest sends the new comment's id). The comment as stored (id,
-// time, source, author) is read with ListComments or CommentsAll. A reply
+// time, source, author) is read with List or All. A reply
 // over 64 KiB or not valid UTF-8 is an error.
 //
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the comment; it is retried after a 429.
-func (s *RecordsService) AddComment(ctx context.Context, t RecordType, alias, id, text string, reqOpts ...RequestOption) (string, error) {
-	path, err := commentPath(t, alias, id)
-	if err != nil {
-		return "", err
+func (s *CommentsService) Add(ctx context.Context, t RecordType, alias, id, text string, reqOpts ...RequestOption) (string, error) {
+	r := s.at(t, alias, id)
+	if r.err != nil {
+		return "", r.err
 	}
 	if strings.TrimSpace(text) == "" {
 		return "", invalid("text", "must not be empty or only white space")
@@ -131,37 +83,13 @@ func (s *RecordsService) AddComment(ctx context.Context, t RecordType, alias, id
 	if !utf8.ValidString(text) {
 		return "", invalid("text", "must be valid UTF-8")
 	}
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, strings.NewReader(text), reqOpts...)
+	req, err := s.client.newRequest(ctx, http.MethodPost, r.path, nil, strings.NewReader(text))
 	if err != nil {
 		return "", err
 	}
 	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	req.Header.Set("Accept", "text/plain, application/json;q=0.9")
-	var reply textReply
-	if _, err := s.client.do(req, &reply); err != nil {
-		return "", err
-	}
-	return reply.s, nil
-}
-
-// textReply reads a short text/plain answer.
-type textReply struct{ s string }
-
-// errCommentReply is the reason a comment's answer is refused; like every
-// malformed answer, it matches ErrUnexpectedResponse.
-var errCommentReply = fmt.Errorf("%w: malformed comment reply", ErrUnexpectedResponse)
-
-func (r *textReply) decodeBody(body io.Reader) error {
-	b, err := io.ReadAll(io.LimitReader(body, maxCommentReply+1))
-	if err != nil {
-		return err
-	}
-	if len(b) > maxCommentReply {
-		return fmt.Errorf("%w: longer than %d bytes", errCommentReply, maxCommentReply)
-	}
-	if !utf8.Valid(b) {
-		return fmt.Errorf("%w: not valid UTF-8", errCommentReply)
-	}
-	r.s = string(b)
-	return nil
+	var reply string
+	_, err = s.client.send(req, reqOpts, textBody(&reply))
+	return reply, err
 }

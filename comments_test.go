@@ -21,7 +21,7 @@ const commentsPage = `{"items":[
 func TestListComments(t *testing.T) {
 	t.Parallel()
 	c, m := newMockClient(t, mockReply(http.StatusOK, commentsPage))
-	page, err := c.Records.ListComments(t.Context(), Tasks, "it-requests", "42", nil)
+	page, err := c.Records.Comments.List(t.Context(), Tasks, "it-requests", "42", nil)
 	require.NoError(t, err)
 	calls := m.requests()
 	require.Len(t, calls, 1)
@@ -54,7 +54,7 @@ func TestListCommentsMalformed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			c, _ := newMockClient(t, mockReply(http.StatusOK, body))
-			_, err := c.Records.ListComments(t.Context(), Tasks, "t", "1", nil)
+			_, err := c.Records.Comments.List(t.Context(), Tasks, "t", "1", nil)
 			require.Error(t, err)
 		})
 	}
@@ -69,7 +69,7 @@ func TestCommentsAllPages(t *testing.T) {
 		return mockResponse(http.StatusOK, `{"items":[{"id":"c2","contents":"two"}],"total":2,"paging":{"has_previous_page":true,"start_cursor":"k2","end_cursor":"k2"}}`)
 	})
 	var got []string
-	for cm, err := range c.Records.CommentsAll(t.Context(), Tasks, "t", "1", &ListOptions{Prefetch: true}) {
+	for cm, err := range c.Records.Comments.All(t.Context(), Tasks, "t", "1", &ListOptions{Prefetch: true}) {
 		require.NoError(t, err)
 		got = append(got, cm.Contents)
 	}
@@ -79,7 +79,7 @@ func TestCommentsAllPages(t *testing.T) {
 	assert.Equal(t, "after=k1", calls[1].Query)
 
 	n := 0
-	for p, err := range c.Records.CommentsPages(t.Context(), Tasks, "t", "1", nil) {
+	for p, err := range c.Records.Comments.Pages(t.Context(), Tasks, "t", "1", nil) {
 		require.NoError(t, err)
 		require.Len(t, p.Items, 1)
 		n++
@@ -105,7 +105,7 @@ func TestAddComment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c, m := newMockClient(t, mockReply(tc.status, tc.reply))
-			got, err := c.Records.AddComment(t.Context(), Tasks, "it-requests", "42", "Ordered a new toner.\nÇa arrive mardi.")
+			got, err := c.Records.Comments.Add(t.Context(), Tasks, "it-requests", "42", "Ordered a new toner.\nÇa arrive mardi.")
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 			calls := m.requests()
@@ -128,7 +128,7 @@ func TestAddCommentRetriedAfter429WithSameBody(t *testing.T) {
 		}
 		return mockResponse(http.StatusCreated, "ok")
 	})
-	got, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", "hello")
+	got, err := c.Records.Comments.Add(t.Context(), Tasks, "t", "1", "hello")
 	require.NoError(t, err)
 	assert.Equal(t, "ok", got)
 	calls := m.requests()
@@ -139,14 +139,14 @@ func TestAddCommentRetriedAfter429WithSameBody(t *testing.T) {
 func TestAddCommentBadReply(t *testing.T) {
 	t.Parallel()
 	for name, body := range map[string]string{
-		"too long":  strings.Repeat("x", maxCommentReply+1),
+		"too long":  strings.Repeat("x", maxTextReply+1),
 		"not UTF-8": "\xff\xfe",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			c, _ := newMockClient(t, mockReply(http.StatusCreated, body))
-			got, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", "hello")
-			require.ErrorIs(t, err, errCommentReply)
+			got, err := c.Records.Comments.Add(t.Context(), Tasks, "t", "1", "hello")
+			require.ErrorIs(t, err, ErrUnexpectedResponse)
 			assert.Empty(t, got)
 		})
 	}
@@ -155,7 +155,7 @@ func TestAddCommentBadReply(t *testing.T) {
 func TestAddCommentErrors(t *testing.T) {
 	t.Parallel()
 	c, _ := newMockClient(t, mockReply(http.StatusForbidden, `{"message":"read only"}`))
-	_, err := c.Records.AddComment(t.Context(), Tasks, "t", "1", "hello")
+	_, err := c.Records.Comments.Add(t.Context(), Tasks, "t", "1", "hello")
 	assert.ErrorIs(t, err, ErrForbidden)
 }
 
@@ -166,21 +166,21 @@ func TestCommentsValidation(t *testing.T) {
 		name, field string
 		call        func(rs *RecordsService) error
 	}{
-		{"list: empty alias", "alias", func(rs *RecordsService) error { _, err := rs.ListComments(ctx, Tasks, "", "1", nil); return err }},
+		{"list: empty alias", "alias", func(rs *RecordsService) error { _, err := rs.Comments.List(ctx, Tasks, "", "1", nil); return err }},
 		{"list: bad last", "ListOptions.Last", func(rs *RecordsService) error {
-			_, err := rs.ListComments(ctx, Tasks, "t", "1", &ListOptions{Last: -1})
+			_, err := rs.Comments.List(ctx, Tasks, "t", "1", &ListOptions{Last: -1})
 			return err
 		}},
 		{"all: empty id", "id", func(rs *RecordsService) error {
-			for _, err := range rs.CommentsAll(ctx, Tasks, "t", "", nil) {
+			for _, err := range rs.Comments.All(ctx, Tasks, "t", "", nil) {
 				return err
 			}
 			return nil
 		}},
-		{"add: empty text", "text", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, Tasks, "t", "1", ""); return err }},
-		{"add: blank text", "text", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, Tasks, "t", "1", " \n\t"); return err }},
-		{"add: invalid UTF-8", "text", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, Tasks, "t", "1", "a\xffb"); return err }},
-		{"add: bad record type", "record type", func(rs *RecordsService) error { _, err := rs.AddComment(ctx, "", "t", "1", "x"); return err }},
+		{"add: empty text", "text", func(rs *RecordsService) error { _, err := rs.Comments.Add(ctx, Tasks, "t", "1", ""); return err }},
+		{"add: blank text", "text", func(rs *RecordsService) error { _, err := rs.Comments.Add(ctx, Tasks, "t", "1", " \n\t"); return err }},
+		{"add: invalid UTF-8", "text", func(rs *RecordsService) error { _, err := rs.Comments.Add(ctx, Tasks, "t", "1", "a\xffb"); return err }},
+		{"add: bad record type", "record type", func(rs *RecordsService) error { _, err := rs.Comments.Add(ctx, "", "t", "1", "x"); return err }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// recordPageDecoder decodes a record list page from a response body.
+// decodeRecordPage decodes a record list page from a response body: the
+// record page's reader (see page in reply.go).
 //
 // It gives exactly the result of encoding/json's Unmarshal into a zero
 // RecordPage (FuzzRecordPageDecoder holds it to that), in less than half
@@ -26,7 +27,6 @@ import (
 //
 // A value kept from a record thus keeps the text of that record's values
 // alive (a few hundred bytes), never more: not the page's.
-type recordPageDecoder RecordPage
 
 // The JSON names of the fields of RecordPage, RecordItem and PagingState,
 // matched as encoding/json matches them (see isName).
@@ -65,11 +65,11 @@ var pageStatePool = sync.Pool{New: func() any {
 	return &pageState{names: make(map[string]string)}
 }}
 
-func (p *recordPageDecoder) decodeBody(r io.Reader) error {
+func decodeRecordPage(r io.Reader, p *RecordPage) error {
 	st := pageStatePool.Get().(*pageState)
-	err := st.decode(r, (*RecordPage)(p))
+	err := st.decode(r, p)
 	if err == nil {
-		err = st.complete()
+		err = pageComplete(st.itemsState != itemsAbsent, st.totalSeen, st.pagingSeen)
 	}
 	st.release(err != nil)
 	pageStatePool.Put(st)
@@ -111,8 +111,9 @@ type pageState struct {
 	items      []RecordItem
 	n, high    int
 	itemsState int
-	// pagingSeen: the page had a "paging" object (not null).
-	pagingSeen bool
+	// pagingSeen, totalSeen: the page had a "paging" object, a "total"
+	// number (not null).
+	pagingSeen, totalSeen bool
 
 	hint int // number of fields of the last record, to size the next map
 }
@@ -182,7 +183,7 @@ func (emptyReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 func (st *pageState) decode(r io.Reader, p *RecordPage) error {
 	*p = RecordPage{}
-	st.pagingSeen = false
+	st.pagingSeen, st.totalSeen = false, false
 	st.dec.Reset(r, decoderOptions...)
 	d := &st.dec
 	switch d.PeekKind() {
@@ -214,21 +215,6 @@ func (st *pageState) decode(r io.Reader, p *RecordPage) error {
 		return err
 	}
 	st.finish(p)
-	return nil
-}
-
-// complete checks that the page just decoded had its "items" array and its
-// "paging" object: a list without them (or null, or {}) would end an
-// iteration quietly short of the total, so it is an error matching
-// ErrUnexpectedResponse, never silence. (decode itself reads what
-// encoding/json would.)
-func (st *pageState) complete() error {
-	if st.itemsState == itemsAbsent {
-		return fmt.Errorf(`%w: no "items"`, errMalformedList)
-	}
-	if !st.pagingSeen {
-		return fmt.Errorf(`%w: no "paging"`, errMalformedList)
-	}
 	return nil
 }
 
@@ -404,7 +390,7 @@ func (st *pageState) total(p *RecordPage) error {
 		if err != nil || n < math.MinInt || n > math.MaxInt {
 			return fmt.Errorf("cannot decode JSON number %s into an int at %q", raw, d.StackPointer())
 		}
-		p.Total = int(n)
+		p.Total, st.totalSeen = int(n), true
 		return nil
 	}
 	return st.typeError("an int")
@@ -652,125 +638,6 @@ func (w *chunkWalker) slice(off, end uint32) string {
 		w.i++
 	}
 	return w.chunks[w.i].s[off-w.start : end-w.start]
-}
-
-// recordBody is a single record in a response: the flat field map, or the
-// same wrapped as {"data": {...}} like the items of a list.
-//
-// It is decoded in one pass over the body, with the page decoder's
-// tokenizer and interned names, into the flat map and, for each "data"
-// member that is an object, into an inner map; the last "data" member
-// decides which one is the record. The result is the one of this
-// two-pass definition with encoding/json (FuzzRecordBody holds it to it):
-// decode the body into map[string]json.RawMessage; if its "data" value is
-// an object, the record is that object, else the whole body; an empty
-// body leaves the record nil.
-type recordBody struct{ rec Record }
-
-func (b *recordBody) decodeBody(r io.Reader) error {
-	st := pageStatePool.Get().(*pageState)
-	err := st.record1(r, &b.rec)
-	st.release(err != nil)
-	pageStatePool.Put(st)
-	return err
-}
-
-// record1 decodes a single record response into *out.
-func (st *pageState) record1(r io.Reader, out *Record) error {
-	st.dec.Reset(r, decoderOptions...)
-	d := &st.dec
-	switch d.PeekKind() {
-	case '{':
-	case 'n':
-		_, err := d.ReadValue()
-		return err
-	case 0:
-		_, err := d.ReadValue()
-		if err == io.EOF {
-			return nil // no body: as with encoding/json's Decoder, no record
-		}
-		return err
-	default:
-		return st.typeError("a record object")
-	}
-	// The flat reading's fills are st.fills, the inner's st.inner. A
-	// value of the wrong type is an error of that reading only, found
-	// after the whole body is read, as encoding/json reports it.
-	var flatErr, innerErr error
-	inner := false // whether the last "data" member is an object
-	err := st.members(func(name []byte) error {
-		isData := string(name) == "data"
-		key := st.intern(name)
-		if d.PeekKind() == '{' {
-			if flatErr == nil {
-				flatErr = st.typeError("a record field string")
-			}
-			if !isData {
-				return d.SkipValue()
-			}
-			inner = true
-			st.inner = st.inner[:0]
-			var err error
-			innerErr, err = st.recordFields()
-			return err
-		}
-		if isData {
-			inner = false
-		}
-		f, ok, err := st.fieldValue(key)
-		switch {
-		case err != nil:
-			return err
-		case ok:
-			st.fills = append(st.fills, f)
-			return nil
-		}
-		if flatErr == nil {
-			flatErr = st.typeError("a record field string")
-		}
-		return d.SkipValue()
-	})
-	if err != nil {
-		return err
-	}
-	fills, ferr := st.fills, flatErr
-	if inner {
-		fills, ferr = st.inner, innerErr
-	}
-	if ferr != nil {
-		return ferr
-	}
-	text := string(st.text)
-	m := make(Record, len(fills))
-	for _, f := range fills {
-		m[f.key] = text[f.off:f.end]
-	}
-	*out = m
-	return nil
-}
-
-// recordFields reads the object of a "data" member into st.inner. A value
-// of the wrong type is returned as the first result, after the object is
-// read to its end; a syntax error as the second.
-func (st *pageState) recordFields() (typeErr, err error) {
-	err = st.members(func(name []byte) error {
-		f, ok, err := st.fieldValue(st.intern(name))
-		if err != nil {
-			return err
-		}
-		if ok {
-			st.inner = append(st.inner, f)
-			return nil
-		}
-		if typeErr == nil {
-			typeErr = st.typeError("a record field string")
-		}
-		return st.dec.SkipValue()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return typeErr, nil
 }
 
 // fieldValue reads a record field's value if it is a string or null (ok),

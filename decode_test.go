@@ -3,7 +3,6 @@ package workflow
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -327,107 +326,5 @@ func FuzzErrorBody(f *testing.F) {
 		if strings.ContainsAny(msg, "\r\n") {
 			t.Fatalf("message spans lines: %q", msg)
 		}
-	})
-}
-
-// refRecordBody is the definition of a single record response that
-// recordBody's one-pass decoder is held to, decoded the way Client.do
-// decodes a JSON body: with encoding/json's Decoder, an empty body leaving
-// the record nil.
-type refRecordBody struct{ rec Record }
-
-func (b *refRecordBody) UnmarshalJSON(data []byte) error {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return err
-	}
-	if raw, ok := top["data"]; ok {
-		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
-			return json.Unmarshal(t, &b.rec)
-		}
-	}
-	return json.Unmarshal(data, &b.rec)
-}
-
-func refDecodeRecord(data []byte) (Record, error) {
-	var b refRecordBody
-	err := json.NewDecoder(bytes.NewReader(data)).Decode(&b)
-	if errors.Is(err, io.EOF) {
-		err = nil
-	}
-	return b.rec, err
-}
-
-func checkRecordBodySameAsReference(t *testing.T, data []byte) {
-	t.Helper()
-	want, wantErr := refDecodeRecord(data)
-	for _, r := range []io.Reader{bytes.NewReader(data), iotest.OneByteReader(bytes.NewReader(data))} {
-		var b recordBody
-		err := b.decodeBody(r)
-		if wantErr != nil {
-			if err == nil {
-				t.Fatalf("input %q: the reference fails (%v), the decoder gives %#v", data, wantErr, b.rec)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("input %q: the reference gives %#v, the decoder fails: %v", data, want, err)
-		}
-		if !assert.Equal(t, want, b.rec, "input %q", data) {
-			t.FailNow()
-		}
-		if (want == nil) != (b.rec == nil) {
-			t.Fatalf("input %q: nil %v, reference nil %v", data, b.rec == nil, want == nil)
-		}
-	}
-}
-
-func TestRecordBody(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want Record
-		err  bool
-	}{
-		{name: "flat", in: `{"id":"7","Title":"x\u00e9"}`, want: Record{"id": "7", "Title": "xé"}},
-		{name: "wrapped", in: `{"data":{"id":"7","a":null},"meta":{"v":1}}`, want: Record{"id": "7", "a": ""}},
-		{name: "data as a field", in: `{"id":"7","data":"d"}`, want: Record{"id": "7", "data": "d"}},
-		{name: "last data wins", in: `{"data":{"a":1},"data":{"b":"2"}}`, want: Record{"b": "2"}},
-		{name: "Data is a field", in: `{"Data":{"a":"1"}}`, err: true},
-		{name: "empty object", in: `{}`, want: Record{}},
-		{name: "empty data", in: `{"data":{}}`, want: Record{}},
-		{name: "empty body", in: ``, want: nil},
-		{name: "null", in: `null`, want: nil},
-		{name: "number field", in: `{"id":7}`, err: true},
-		{name: "number field in data", in: `{"data":{"id":7}}`, err: true},
-		{name: "data object after a string", in: `{"data":"x","data":{"a":"1"}}`, want: Record{"a": "1"}},
-		{name: "data string after an object", in: `{"data":{"a":"1"},"data":"x"}`, err: true},
-		{name: "array", in: `[]`, err: true},
-		{name: "truncated", in: `{"id":"7"`, err: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b recordBody
-			err := b.decodeBody(strings.NewReader(tt.in))
-			if tt.err {
-				assert.Error(t, err)
-			} else {
-				require.NoError(t, err)
-				assert.Equal(t, tt.want, b.rec)
-			}
-			checkRecordBodySameAsReference(t, []byte(tt.in))
-		})
-	}
-}
-
-// FuzzRecordBody holds the single record decoder equal to its two-pass
-// definition with encoding/json.
-func FuzzRecordBody(f *testing.F) {
-	f.Add([]byte(`{"id":"7","Title":"x"}`))
-	f.Add([]byte(`{"data":{"id":"7","a":null},"cursor":"c"}`))
-	f.Add([]byte(`{"data":"d","data":{"x":"\ud800"},"n":1}`))
-	f.Add([]byte(` null x`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkRecordBodySameAsReference(t, data)
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -126,15 +125,15 @@ func (d *Download) SaveFile(path string, progress func(written, total int64)) (i
 // Download. See Download for retries; DownloadAttachment follows an
 // attachment's ContentURL instead.
 func (s *AttachmentsService) Download(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Download, error) {
-	path, err := attachmentsPath(t, alias, id, attachmentID)
+	r := attachmentsPath(t, alias, id, attachmentID)
+	if r.err != nil {
+		return nil, r.err
+	}
+	req, err := s.client.newRequest(ctx, http.MethodGet, r.path+"/content", nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, path+"/content", nil, nil, reqOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.openDownload(req)
+	return s.client.download(req, reqOpts)
 }
 
 // DownloadAttachment starts the download of att's content from
@@ -163,27 +162,12 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, "", nil, nil, reqOpts...)
+	req, err := s.client.newRequest(ctx, http.MethodGet, "", nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	// The request options' query (all the query req has, its path being
-	// empty) goes after the ContentURL's own, which is kept as sent. A key
-	// of both is refused, as WithQuery refuses a method's own parameter.
-	if extra := req.URL.RawQuery; extra != "" {
-		own := target.Query()
-		for k := range req.URL.Query() {
-			if _, taken := own[k]; taken {
-				return nil, invalid("WithQuery("+strconv.Quote(k)+")", "is already set by Attachment.ContentURL's own query")
-			}
-		}
-		if target.RawQuery != "" {
-			target.RawQuery += "&"
-		}
-		target.RawQuery += extra
-	}
 	req.URL, req.Host = target, target.Host
-	return s.client.openDownload(req)
+	return s.client.download(req, reqOpts)
 }
 
 // onAPIHost resolves raw against the base URL and checks that the result
@@ -212,34 +196,22 @@ func (c *Client) onAPIHost(field, raw string) (*url.URL, error) {
 // body unread, as a Download. As with Client.do, an error status is an
 // *APIError with known secrets removed, and the call ends for the
 // observers and WithResponseInto when the response headers arrive.
-func (c *Client) openDownload(req *http.Request) (d *Download, err error) {
+func (c *Client) download(req *http.Request, reqOpts []RequestOption) (*Download, error) {
 	req.Header.Set("Accept", "*/*")
-	if !sameOrigin(req.URL, c.baseURL) {
-		return nil, foreignOrigin(req.URL)
-	}
-	req, finish := c.startCall(req)
-	var resp *http.Response
-	defer func() { finish(resp, err) }()
-	resp, err = c.httpClient.Do(req)
-	if err != nil {
-		return nil, c.transportError(req, err)
-	}
-	if resp.StatusCode >= 400 {
-		defer closeBody(resp.Body)
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, c.apiError(resp, body)
-	}
-	if resp.StatusCode == http.StatusNoContent {
-		_ = resp.Body.Close()
-		return nil, c.wrap(req, fmt.Errorf("%w: 204 where the content was expected", errMalformedReply))
-	}
-	d = &Download{MediaType: resp.Header.Get("Content-Type"), Size: resp.ContentLength, body: resp.Body}
-	if cd := resp.Header.Get("Content-Disposition"); cd != "" {
-		if _, params, err := mime.ParseMediaType(cd); err == nil {
-			d.Name = baseName(params["filename"])
+	var d *Download
+	_, err := c.send(req, reqOpts, reply{stream: func(resp *http.Response) error {
+		if resp.StatusCode == http.StatusNoContent {
+			return fmt.Errorf("%w: 204 where the content was expected", errMalformed)
 		}
-	}
-	return d, nil
+		d = &Download{MediaType: resp.Header.Get("Content-Type"), Size: resp.ContentLength, body: resp.Body}
+		if cd := resp.Header.Get("Content-Disposition"); cd != "" {
+			if _, params, err := mime.ParseMediaType(cd); err == nil {
+				d.Name = baseName(params["filename"])
+			}
+		}
+		return nil
+	}})
+	return d, err
 }
 
 // baseName returns the last element of a file name that may carry a

@@ -106,7 +106,7 @@ func TestDownloadUnknownSizeAndErrors(t *testing.T) {
 	assert.Equal(t, int64(18), got[len(got)-1])
 
 	_, err = c.Attachments.Download(t.Context(), Tasks, "it", "1", "empty")
-	assert.ErrorIs(t, err, errMalformedReply)
+	assert.ErrorIs(t, err, errMalformed)
 	_, err = c.Attachments.Download(t.Context(), Tasks, "it", "1", "gone")
 	assert.ErrorIs(t, err, ErrNotFound)
 	assert.ErrorContains(t, err, "no such attachment")

@@ -27,7 +27,7 @@ func TestEmailRulesAreOne(t *testing.T) {
 			assert.Equal(t, "NewUser.Email", ve.Field)
 			assert.Equal(t, tc.rule, ve.Rule)
 
-			err = c.Records.AddWatchers(t.Context(), Tasks, "it", "1", []string{"ok@example.com", tc.email})
+			err = c.Records.Watchers.Add(t.Context(), Tasks, "it", "1", []string{"ok@example.com", tc.email})
 			require.ErrorAs(t, err, &ve)
 			assert.Equal(t, "emails[1]", ve.Field)
 			assert.Equal(t, tc.rule, ve.Rule)

@@ -105,9 +105,9 @@ func ExampleAttachmentsService_Download() {
 	// printer jams on duplex
 }
 
-// ExampleRecordsService_AddRelatedItem relates an element record to an app
+// ExampleRelatedService_Add relates an element record to an app
 // record, then lists the app record's related items.
-func ExampleRecordsService_AddRelatedItem() {
+func ExampleRelatedService_Add() {
 	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
 	srv.Seed(workflow.Apps, "crm", workflow.Record{"id": "A-1", "Name": "Acme Corp"})
@@ -118,12 +118,12 @@ func ExampleRecordsService_AddRelatedItem() {
 	// The service adds one related item per call, by the related record's
 	// id and (optionally) its definition alias; it answers 201 without a body.
 	part := workflow.RelatedRef{ID: "E-7", Alias: "parts"}
-	if err := c.Records.AddRelatedItem(ctx, workflow.Apps, "crm", "A-1", part); err != nil {
+	if err := c.Records.Related.Add(ctx, workflow.Apps, "crm", "A-1", part); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("related", part, "to A-1")
 
-	for it, err := range c.Records.RelatedItemsAll(ctx, workflow.Apps, "crm", "A-1", nil) {
+	for it, err := range c.Records.Related.All(ctx, workflow.Apps, "crm", "A-1", nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -132,10 +132,10 @@ func ExampleRecordsService_AddRelatedItem() {
 	}
 
 	// An item is removed by its id: the related record's id.
-	if err := c.Records.RemoveRelatedItem(ctx, workflow.Apps, "crm", "A-1", "E-7"); err != nil {
+	if err := c.Records.Related.Remove(ctx, workflow.Apps, "crm", "A-1", "E-7"); err != nil {
 		log.Fatal(err)
 	}
-	page, err := c.Records.ListRelatedItems(ctx, workflow.Apps, "crm", "A-1", nil)
+	page, err := c.Records.Related.List(ctx, workflow.Apps, "crm", "A-1", nil)
 	if err != nil {
 		log.Fatal(err)
 	}

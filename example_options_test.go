@@ -134,7 +134,7 @@ func ExampleWithObserver() {
 			}
 		},
 	}
-	c := srv.Client(workflow.WithObserver(obs), workflow.WithRetry(workflow.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}))
+	c := srv.Client(workflow.WithObserver(obs), workflow.WithRetryPolicy(workflow.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}))
 	if _, err := c.Records.Get(context.Background(), workflow.Tasks, "it-requests", ids[0]); err != nil {
 		log.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-// ExampleRecordsService_AddWatchers makes two users watch a task, by e-mail
+// ExampleWatchersService_Add makes two users watch a task, by e-mail
 // address, then lists who watches it: users and groups.
-func ExampleRecordsService_AddWatchers() {
+func ExampleWatchersService_Add() {
 	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
 	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "T-1", "Title": "New laptop"})
@@ -21,12 +21,12 @@ func ExampleRecordsService_AddWatchers() {
 	c := srv.Client()
 	ctx := context.Background()
 
-	err := c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "T-1",
+	err := c.Records.Watchers.Add(ctx, workflow.Tasks, "it-requests", "T-1",
 		[]string{"ann@example.com", "bo@example.com"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	for w, err := range c.Records.WatchersAll(ctx, workflow.Tasks, "it-requests", "T-1", nil) {
+	for w, err := range c.Records.Watchers.All(ctx, workflow.Tasks, "it-requests", "T-1", nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func ExampleRecordsService_AddWatchers() {
 	}
 
 	// An address is checked before anything is sent.
-	err = c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "T-1", []string{"Ann <ann@example.com>"})
+	err = c.Records.Watchers.Add(ctx, workflow.Tasks, "it-requests", "T-1", []string{"Ann <ann@example.com>"})
 	fmt.Println(err)
 	// Output:
 	// group: IT Support
@@ -47,9 +47,9 @@ func ExampleRecordsService_AddWatchers() {
 	// workflow: invalid emails[0]: must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces
 }
 
-// ExampleRecordsService_AddComment posts a plain-text comment and reads the
+// ExampleCommentsService_Add posts a plain-text comment and reads the
 // comments back, newest first.
-func ExampleRecordsService_AddComment() {
+func ExampleCommentsService_Add() {
 	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
 	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "T-1", "Title": "New laptop"})
@@ -58,13 +58,13 @@ func ExampleRecordsService_AddComment() {
 
 	for _, text := range []string{"Ordered.", "Delivered on Tuesday."} {
 		// The reply is the service's text/plain answer, returned as sent.
-		if _, err := c.Records.AddComment(ctx, workflow.Tasks, "it-requests", "T-1", text); err != nil {
+		if _, err := c.Records.Comments.Add(ctx, workflow.Tasks, "it-requests", "T-1", text); err != nil {
 			log.Fatal(err)
 		}
 	}
 	// Last/Before page backward: the iterator starts at the newest.
 	opts := &workflow.ListOptions{Last: 50}
-	for cm, err := range c.Records.CommentsAll(ctx, workflow.Tasks, "it-requests", "T-1", opts) {
+	for cm, err := range c.Records.Comments.All(ctx, workflow.Tasks, "it-requests", "T-1", opts) {
 		if err != nil {
 			log.Fatal(err)
 		}

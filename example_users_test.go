@@ -61,7 +61,7 @@ func ExampleGroupsService_syncMembers() {
 	wanted := []string{ann, cy, dee}
 
 	current := map[string]bool{}
-	for u, err := range c.Groups.AllUsers(ctx, group, nil) {
+	for u, err := range c.Groups.Members.All(ctx, group, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -81,12 +81,12 @@ func ExampleGroupsService_syncMembers() {
 	slices.Sort(remove) // map order is random; keep the output stable
 
 	if len(add) > 0 {
-		if err := c.Groups.AddUsers(ctx, group, add); err != nil {
+		if err := c.Groups.Members.Add(ctx, group, add); err != nil {
 			log.Fatal(err)
 		}
 	}
 	if len(remove) > 0 {
-		if err := c.Groups.RemoveUsers(ctx, group, remove); err != nil {
+		if err := c.Groups.Members.Remove(ctx, group, remove); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -94,7 +94,7 @@ func ExampleGroupsService_syncMembers() {
 	fmt.Println("removed:", remove)
 
 	var members []string
-	for u, err := range c.Groups.AllUsers(ctx, group, nil) {
+	for u, err := range c.Groups.Members.All(ctx, group, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -173,33 +173,9 @@ func checkList(field string, vs []string) error {
 	return nil
 }
 
-// List returns one page of groups: GET /groups, with the paging options of
-// opts (nil for the first page at the service's default size of 100).
-// The service publishes no filter for groups: opts.Filter must be nil (a
-// *ValidationError otherwise, with nothing sent).
-func (s *GroupsService) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[Group], error) {
-	return listPage[Group](ctx, s.client, "groups", pagedOnly, opts, reqOpts)
-}
-
-// Pages walks the groups page by page from where opts points: GET /groups.
-// See UsersService.Pages for direction, laziness, errors and prefetching.
-func (s *GroupsService) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[Group], error] {
-	return walkPages[Group](ctx, s.client, "groups", pagedOnly, opts, reqOpts)
-}
-
-// All iterates over every group from where opts points, page after page.
-// See UsersService.All.
-func (s *GroupsService) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Group, error] {
-	return walkItems[Group](ctx, s.client, "groups", pagedOnly, opts, reqOpts)
-}
-
 // Get returns one group: GET /groups/{groupId}.
 func (s *GroupsService) Get(ctx context.Context, groupID string, reqOpts ...RequestOption) (*Group, error) {
-	id, err := segment("groupID", groupID)
-	if err != nil {
-		return nil, err
-	}
-	return sendFor[Group](ctx, s.client, http.MethodGet, buildPath("groups", id), nil, "group", false, reqOpts)
+	return fetch[Group](ctx, s.client, http.MethodGet, pathTo("", "groups", "groupID", groupID), nil, "group", false, reqOpts)
 }
 
 // Create creates a group: POST /groups with r as the body (201). r.Name is
@@ -216,7 +192,7 @@ func (s *GroupsService) Create(ctx context.Context, r GroupRequest, reqOpts ...R
 	if err := r.validate(true); err != nil {
 		return nil, err
 	}
-	return sendFor[Group](ctx, s.client, http.MethodPost, "groups", r, "group", true, reqOpts)
+	return fetch[Group](ctx, s.client, http.MethodPost, route{path: "groups"}, r, "group", true, reqOpts)
 }
 
 // Update changes a group: PUT /groups/{groupId} with r as the body (200).
@@ -228,79 +204,61 @@ func (s *GroupsService) Create(ctx context.Context, r GroupRequest, reqOpts ...R
 // group the service sends, or nil and a nil error when it sends none (Get
 // reads the group).
 func (s *GroupsService) Update(ctx context.Context, groupID string, r GroupRequest, reqOpts ...RequestOption) (*Group, error) {
-	id, err := segment("groupID", groupID)
-	if err != nil {
-		return nil, err
-	}
 	if err := r.validate(false); err != nil {
 		return nil, err
 	}
-	return sendFor[Group](ctx, s.client, http.MethodPut, buildPath("groups", id), r, "group", true, reqOpts)
+	return fetch[Group](ctx, s.client, http.MethodPut, pathTo("", "groups", "groupID", groupID), r, "group", true, reqOpts)
 }
 
-// ListUsers returns one page of the members of a group:
+func membersPath(groupID string) route { return pathTo("", "groups", "groupID", groupID, "", "users") }
+
+// List returns one page of the members of a group:
 // GET /groups/{groupId}/users, with the paging options of opts. The
 // service publishes no filter for this list: opts.Filter must be nil.
-func (s *GroupsService) ListUsers(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	id, err := segment("groupID", groupID)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[User](ctx, s.client, buildPath("groups", id, "users"), pagedOnly, opts, reqOpts)
+func (s *MembersService) List(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
+	return listPage[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts)
 }
 
-// UserPages walks the members of a group page by page:
-// GET /groups/{groupId}/users. See UsersService.Pages. An empty groupID is
+// Pages walks the members of a group page by page:
+// GET /groups/{groupId}/users. See RecordsService.Pages. A bad groupID is
 // yielded as a *ValidationError.
-func (s *GroupsService) UserPages(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[User], error] {
-	id, err := segment("groupID", groupID)
-	if err != nil {
-		return errIter[*Page[User]](err)
-	}
-	return walkPages[User](ctx, s.client, buildPath("groups", id, "users"), pagedOnly, opts, reqOpts)
+func (s *MembersService) Pages(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[User], error] {
+	return walkPages[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts)
 }
 
-// AllUsers iterates over every member of a group:
-// GET /groups/{groupId}/users, page after page. See UsersService.All. An
-// empty groupID is yielded as a *ValidationError.
-func (s *GroupsService) AllUsers(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[User, error] {
-	id, err := segment("groupID", groupID)
-	if err != nil {
-		return errIter[User](err)
-	}
-	return walkItems[User](ctx, s.client, buildPath("groups", id, "users"), pagedOnly, opts, reqOpts)
+// All iterates over every member of a group:
+// GET /groups/{groupId}/users, page after page. See RecordsService.All. A
+// bad groupID is yielded as a *ValidationError.
+func (s *MembersService) All(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[User, error] {
+	return walkItems[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts)
 }
 
-// memberChange is the body of AddUsers and RemoveUsers.
+// memberChange is the body of MembersService.Add and Remove.
 type memberChange struct {
 	UserIDs []string `json:"userIds"`
 }
 
-// AddUsers adds users to a group: POST /groups/{groupId}/users with
+// Add adds users to a group: POST /groups/{groupId}/users with
 // {"userIds": [...]} (201, no body). At least one user id is needed and
 // none may be blank; the ids are sent as given, in order. Users already
 // in the group are the service's concern.
-func (s *GroupsService) AddUsers(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
-	return s.changeMembers(ctx, http.MethodPost, groupID, userIDs, reqOpts)
+func (s *MembersService) Add(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
+	return s.change(ctx, http.MethodPost, groupID, userIDs, reqOpts)
 }
 
-// RemoveUsers removes users from a group: DELETE /groups/{groupId}/users
+// Remove removes users from a group: DELETE /groups/{groupId}/users
 // with the JSON body {"userIds": [...]} (200, no body). At least one user
 // id is needed and none may be blank.
-func (s *GroupsService) RemoveUsers(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
-	return s.changeMembers(ctx, http.MethodDelete, groupID, userIDs, reqOpts)
+func (s *MembersService) Remove(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
+	return s.change(ctx, http.MethodDelete, groupID, userIDs, reqOpts)
 }
 
-func (s *GroupsService) changeMembers(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
-	id, err := segment("groupID", groupID)
-	if err != nil {
-		return err
+func (s *MembersService) change(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
+	r := membersPath(groupID)
+	if r.err == nil {
+		r.err = checkUserIDs(userIDs)
 	}
-	if err := checkUserIDs(userIDs); err != nil {
-		return err
-	}
-	return sendNoBody(ctx, s.client, method, buildPath("groups", id, "users"),
-		memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts)
+	return s.client.exec(ctx, method, r, memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts)
 }
 
 // checkUserIDs rejects an empty list and blank ids.

@@ -41,9 +41,9 @@ func TestGroupsNoFilter(t *testing.T) {
 		"List":      func() error { _, err := c.Groups.List(t.Context(), opts); return err },
 		"All":       func() error { return firstErr(c.Groups.All(t.Context(), opts)) },
 		"Pages":     func() error { return firstErr(c.Groups.Pages(t.Context(), opts)) },
-		"ListUsers": func() error { _, err := c.Groups.ListUsers(t.Context(), "g1", opts); return err },
-		"AllUsers":  func() error { return firstErr(c.Groups.AllUsers(t.Context(), "g1", opts)) },
-		"UserPages": func() error { return firstErr(c.Groups.UserPages(t.Context(), "g1", opts)) },
+		"ListUsers": func() error { _, err := c.Groups.Members.List(t.Context(), "g1", opts); return err },
+		"AllUsers":  func() error { return firstErr(c.Groups.Members.All(t.Context(), "g1", opts)) },
+		"UserPages": func() error { return firstErr(c.Groups.Members.Pages(t.Context(), "g1", opts)) },
 	} {
 		var ve *ValidationError
 		require.ErrorAs(t, call(), &ve, name)
@@ -65,7 +65,7 @@ func TestGroupsListPagesBackward(t *testing.T) {
 			`"paging":{"has_next_page":true,"has_previous_page":false,"start_cursor":"c1","end_cursor":"c2"}}`)(r)
 	})
 	var got []User
-	for u, err := range c.Groups.AllUsers(t.Context(), "g 1", &ListOptions{Last: 2}) {
+	for u, err := range c.Groups.Members.All(t.Context(), "g 1", &ListOptions{Last: 2}) {
 		require.NoError(t, err)
 		got = append(got, u)
 	}
@@ -165,15 +165,15 @@ func TestGroupsMembership(t *testing.T) {
 	mt.RegisterResponder(http.MethodPost, mockBase+"/groups/g1/users", capture(&add, jsonReply(201, "")))
 	mt.RegisterResponder(http.MethodDelete, mockBase+"/groups/g1/users", capture(&del, jsonReply(200, "")))
 	ids := []string{"u1", "u2"}
-	require.NoError(t, c.Groups.AddUsers(t.Context(), "g1", ids))
+	require.NoError(t, c.Groups.Members.Add(t.Context(), "g1", ids))
 	assert.JSONEq(t, `{"userIds":["u1","u2"]}`, add.body)
-	require.NoError(t, c.Groups.RemoveUsers(t.Context(), "g1", ids[:1]))
+	require.NoError(t, c.Groups.Members.Remove(t.Context(), "g1", ids[:1]))
 	assert.JSONEq(t, `{"userIds":["u1"]}`, del.body)
 	assert.Equal(t, "application/json", del.contentType, "DELETE carries a JSON body")
 
 	for _, bad := range [][]string{nil, {}, {"u1", " "}} {
 		var ve *ValidationError
-		require.ErrorAs(t, c.Groups.AddUsers(t.Context(), "g1", bad), &ve)
+		require.ErrorAs(t, c.Groups.Members.Add(t.Context(), "g1", bad), &ve)
 		assert.Contains(t, ve.Field, "userIDs")
 	}
 	assert.Equal(t, 2, apiCalls(mt))

@@ -43,7 +43,7 @@ func TestRetryDecidesByTheCallersOwnContext(t *testing.T) {
 		var attempts atomic.Int64
 		c, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example"),
 			WithHTTPClient(&http.Client{Transport: timeoutTransport(2, &attempts)}),
-			WithRetry(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}))
+			WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}))
 		require.NoError(t, err)
 		require.NoError(t, get(t.Context(), c))
 		assert.EqualValues(t, 3, attempts.Load(), "two timed-out attempts, then the answer")
@@ -52,7 +52,7 @@ func TestRetryDecidesByTheCallersOwnContext(t *testing.T) {
 		var attempts atomic.Int64
 		c, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example"),
 			WithHTTPClient(&http.Client{Transport: timeoutTransport(100, &attempts)}),
-			WithRetry(RetryPolicy{MaxAttempts: 2, Sleep: (&sleepRecorder{}).sleep}))
+			WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Sleep: (&sleepRecorder{}).sleep}))
 		require.NoError(t, err)
 		err = get(context.Background(), c)
 		require.ErrorIs(t, err, ErrTimeout)
@@ -74,7 +74,7 @@ func TestRetryDecidesByTheCallersOwnContext(t *testing.T) {
 				cancel()
 				return nil, context.Canceled
 			})}),
-			WithRetry(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}))
+			WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}))
 		require.NoError(t, err)
 		err = get(ctx, c)
 		require.ErrorIs(t, err, context.Canceled)
@@ -237,7 +237,7 @@ func TestAttemptTimeout(t *testing.T) {
 	})
 	var events []RetryEvent
 	var mu sync.Mutex
-	c := newTestClient(t, api, WithRetry(RetryPolicy{
+	c := newTestClient(t, api, WithRetryPolicy(RetryPolicy{
 		// Wide enough for response headers to arrive in time on a busy
 		// machine, so only the hung attempts reach it.
 		AttemptTimeout: 250 * time.Millisecond,
@@ -311,7 +311,7 @@ func TestTokenRepliesAsTheServiceSendsThem(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			c, err := NewClient(WithCredentials("id", "secret"), WithEndpoint(srv.URL+"/v1", srv.URL),
-				WithRetry(RetryPolicy{MaxAttempts: 1}))
+				WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
 			require.NoError(t, err)
 			now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 			c.tokens.now = func() time.Time { return now }

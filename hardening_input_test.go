@@ -48,7 +48,7 @@ func TestPathSegmentsAndTextsAreChecked(t *testing.T) {
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve)
 
-	_, err = c.Records.AddComment(t.Context(), Tasks, "it", "1", " \n\t ")
+	_, err = c.Records.Comments.Add(t.Context(), Tasks, "it", "1", " \n\t ")
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, "text", ve.Field)
 

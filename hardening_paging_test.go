@@ -37,11 +37,11 @@ func TestEndlessEmptyPagesStop(t *testing.T) {
 			n := requests.Add(1)
 			switch {
 			case n%3 == 0 && n < 9:
-				fmt.Fprintf(w, `{"items":[{"data":{"n":"%d"},"cursor":"c%d"}],"paging":{"has_next_page":true,"end_cursor":"c%d"}}`, n, n, n)
+				fmt.Fprintf(w, `{"items":[{"data":{"n":"%d"},"cursor":"c%d"}],"total":9,"paging":{"has_next_page":true,"end_cursor":"c%d"}}`, n, n, n)
 			case n < 9:
-				fmt.Fprintf(w, `{"items":[],"paging":{"has_next_page":true,"end_cursor":"c%d"}}`, n)
+				fmt.Fprintf(w, `{"items":[],"total":9,"paging":{"has_next_page":true,"end_cursor":"c%d"}}`, n)
 			default:
-				fmt.Fprint(w, `{"items":[],"paging":{"has_next_page":false}}`)
+				fmt.Fprint(w, `{"items":[],"total":9,"paging":{"has_next_page":false}}`)
 			}
 		}))
 		var got int
@@ -55,7 +55,7 @@ func TestEndlessEmptyPagesStop(t *testing.T) {
 
 func TestCancelMidPageStopsAtOnce(t *testing.T) {
 	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `{"items":[{"data":{"n":"1"}},{"data":{"n":"2"}},{"data":{"n":"3"}},{"data":{"n":"4"}}],"paging":{"has_next_page":false}}`)
+		fmt.Fprint(w, `{"items":[{"data":{"n":"1"}},{"data":{"n":"2"}},{"data":{"n":"3"}},{"data":{"n":"4"}}],"total":9,"paging":{"has_next_page":false}}`)
 	}))
 	for _, backward := range []bool{false, true} {
 		ctx, cancel := context.WithCancel(t.Context())
@@ -88,10 +88,10 @@ func TestBeforeAloneSendsTheDefaultPageSize(t *testing.T) {
 		n := len(queries)
 		mu.Unlock()
 		if n == 1 {
-			fmt.Fprint(w, `{"items":[{"data":{"n":"2"},"cursor":"c2"}],"paging":{"has_previous_page":true,"start_cursor":"c2"}}`)
+			fmt.Fprint(w, `{"items":[{"data":{"n":"2"},"cursor":"c2"}],"total":9,"paging":{"has_previous_page":true,"start_cursor":"c2"}}`)
 			return
 		}
-		fmt.Fprint(w, `{"items":[{"data":{"n":"1"},"cursor":"c1"}],"paging":{"has_previous_page":false,"start_cursor":"c1"}}`)
+		fmt.Fprint(w, `{"items":[{"data":{"n":"1"},"cursor":"c1"}],"total":9,"paging":{"has_previous_page":false,"start_cursor":"c1"}}`)
 	}))
 	var got int
 	for _, err := range c.Records.All(t.Context(), Tasks, "it", &ListOptions{Before: "c9"}) {

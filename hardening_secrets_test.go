@@ -122,7 +122,7 @@ func TestEchoedSecretsAreRedacted(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	c, err := NewClient(WithCredentials(canaryID, canarySecret), WithEndpoint(srv.URL+"/v1", srv.URL),
-		WithLogger(logger), WithRetry(RetryPolicy{MaxAttempts: 1}))
+		WithLogger(logger), WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
 	require.NoError(t, err)
 
 	call := func(path string) error {

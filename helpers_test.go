@@ -58,7 +58,7 @@ func (ts *testServer) client(t *testing.T, opts ...Option) *Client {
 	base := []Option{
 		WithCredentials("test-id", "test-secret"),
 		WithEndpoint(ts.URL+"/v1", ts.URL),
-		WithRetry(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
+		WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
 	}
 	c, err := NewClient(append(base, opts...)...)
 	if err != nil {
@@ -87,8 +87,6 @@ func (s *sleepRecorder) recorded() []time.Duration {
 	return append([]time.Duration(nil), s.waits...)
 }
 
-// retryTransport returns the client's retry layer, for tests that adjust
-// the policy after construction.
-func (c *Client) retryTransport() *retryTransport {
-	return c.httpClient.Transport.(*retryTransport)
-}
+// retryPolicy returns the client's retry policy, for tests that adjust it
+// after construction.
+func (c *Client) retryPolicy() *RetryPolicy { return &c.defaults.policy }

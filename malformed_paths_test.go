@@ -44,7 +44,7 @@ func TestMalformedAnswersReadAlike(t *testing.T) {
 			return err
 		}},
 		{"comment reply not UTF-8", "\xff\xfe", "/v1/tasks/it/1/comment", func(c *Client) error {
-			_, err := c.Records.AddComment(t.Context(), Tasks, "it", "1", "hello")
+			_, err := c.Records.Comments.Add(t.Context(), Tasks, "it", "1", "hello")
 			return err
 		}},
 	} {

@@ -63,7 +63,7 @@ func newMockClient(t *testing.T, reply func(call mockCall) *http.Response, opts 
 		WithCredentials("mock-id", "mock-secret"),
 		WithEndpoint(mockBase, mockAuth),
 		WithHTTPClient(&http.Client{Transport: mt}),
-		WithRetry(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
+		WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
 	}
 	c, err := NewClient(append(base, opts...)...)
 	if err != nil {

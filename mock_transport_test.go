@@ -27,7 +27,7 @@ func newMockTransport(t *testing.T) (*Client, *httpmock.MockTransport) {
 		WithCredentials("test-id", "test-secret"),
 		WithEndpoint(mockBase, mockOrigin),
 		WithHTTPClient(&http.Client{Transport: mt}),
-		WithRetry(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
+		WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
 	)
 	require.NoError(t, err)
 	return c, mt

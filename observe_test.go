@@ -70,7 +70,7 @@ func TestDebugLogPerAttempt(t *testing.T) {
 	var text syncBuffer
 	logger := slog.New(multiHandler{h, slog.NewTextHandler(&text, &slog.HandlerOptions{Level: slog.LevelDebug})})
 	rr := &retryRecorder{}
-	c := srv.Client(workflow.WithLogger(logger), workflow.WithRetry(rr.policy(3)))
+	c := srv.Client(workflow.WithLogger(logger), workflow.WithRetryPolicy(rr.policy(3)))
 
 	opts := &workflow.ListOptions{Filter: rsql.Field("Title").Ne(canaryFilterValue)}
 	page, err := c.Records.List(t.Context(), workflow.Tasks, "it", opts, workflow.WithHeader("X-Note", canaryHeader))
@@ -175,7 +175,7 @@ func TestObserverEvents(t *testing.T) {
 	srv.Inject(workflowtest.Fault{Route: "GET /v1/{recordType}/{alias}/{id}", Count: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
 	l := &eventLog{}
 	rr := &retryRecorder{}
-	c := srv.Client(workflow.WithObserver(l.observer()), workflow.WithRetry(rr.policy(3)))
+	c := srv.Client(workflow.WithObserver(l.observer()), workflow.WithRetryPolicy(rr.policy(3)))
 
 	var resp workflow.Response
 	_, err := c.Records.Get(t.Context(), workflow.Tasks, "it", ids[0], workflow.WithResponseInto(&resp))

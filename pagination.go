@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"iter"
+	"net/http"
 	"strconv"
 
 	"github.com/seed-a15e58aa/workflow-go/rsql"
@@ -168,7 +169,7 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 				return nil, fmt.Errorf("%w: %d empty pages in a row, each saying more items follow", ErrUnexpectedResponse, empty)
 			}
 			if cursor == "" {
-				return nil, fmt.Errorf("%w: more items reported but no cursor to them", errMalformedList)
+				return nil, fmt.Errorf("%w: more items reported but no cursor to them", errMalformed)
 			}
 			h := maphash.String(seed, cursor)
 			if seen[h] {
@@ -290,4 +291,116 @@ func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward 
 			}
 		}
 	}
+}
+
+// errIter is an iterator that yields err once.
+func errIter[T any](err error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		yield(zero, err)
+	}
+}
+
+// listPage fetches one page of the paged list at r. A filter on a list for
+// which the service publishes none is refused before sending.
+func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) (*Page[T], error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if !filtered && opts != nil && opts.Filter != nil {
+		return nil, invalid("ListOptions.Filter", "must be nil: the service publishes no filter for "+r.path)
+	}
+	q, err := opts.query()
+	if err != nil {
+		return nil, err
+	}
+	p := new(Page[T])
+	if err := c.call(ctx, http.MethodGet, r.path, q, nil, reqOpts, page(p)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// walkPages returns the lazy page iterator of the paged list at r.
+func walkPages[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
+	if r.err != nil {
+		return errIter[*Page[T]](r.err)
+	}
+	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
+		return listPage[T](ctx, c, r, filtered, o, reqOpts)
+	})
+}
+
+// walkItems returns the lazy item iterator of the paged list at r: forward,
+// or from the end towards the start when opts page backward.
+func walkItems[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
+	return items(ctx, walkPages[T](ctx, c, r, filtered, opts, reqOpts), opts.backward())
+}
+
+// recordList is a paged list under one record: its comments, watchers or
+// related items. CommentsService, WatchersService and RelatedService embed
+// it for their List, Pages and All.
+type recordList[T any] struct {
+	client *Client
+	word   string // the path's last word: comment, watchers, related-items
+}
+
+func (l *recordList[T]) at(t RecordType, alias, id string) route {
+	return recordPath(t, alias, "id", id, "", l.word)
+}
+
+// List returns one page of the list under a record:
+// GET /{recordType}/{alias}/{id}/{comment|watchers|related-items} with the
+// paging fields of opts (nil for the service's first page), answered with
+// the paged list envelope. The service publishes no filter for these
+// lists: a Filter is a *ValidationError, and nothing is sent.
+func (l *recordList[T]) List(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
+	return listPage[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts)
+}
+
+// Pages walks the list under a record page by page from where opts
+// points. See RecordsService.Pages for direction, laziness, errors and
+// prefetching.
+func (l *recordList[T]) Pages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
+	return walkPages[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts)
+}
+
+// All iterates over every item of the list under a record from where opts
+// points; going backward, items come from the end of the list towards its
+// start. To resume, pass an item's cursor (where it has one) or the page's
+// Paging.EndCursor (from Pages) as ListOptions.After.
+func (l *recordList[T]) All(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
+	return walkItems[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts)
+}
+
+// topList is a paged list of the workspace: its users or groups.
+// UsersService and GroupsService embed it for their List, Pages and All.
+type topList[T any] struct {
+	client   *Client
+	word     string // users, groups
+	filtered bool   // the service publishes a filter for the list
+}
+
+// List returns one page of the list: GET /users or GET /groups, with the
+// paging options of opts (nil for the first page at the service's default
+// size of 100) and, for users, its RSQL filter. The service publishes no
+// filter for groups: a Filter there is a *ValidationError, and nothing is
+// sent. Resume from the page's Paging.EndCursor (StartCursor going
+// backward).
+func (l *topList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
+	return listPage[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts)
+}
+
+// Pages walks the list page by page from where opts points, forward by
+// default, backward when opts.Last or opts.Before is set. See
+// RecordsService.Pages for laziness, errors and prefetching.
+func (l *topList[T]) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
+	return walkPages[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts)
+}
+
+// All iterates over every item of the list from where opts points, page
+// after page (see Pages); going backward, items come from the end of the
+// list towards its start.
+func (l *topList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
+	return walkItems[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts)
 }

@@ -44,36 +44,6 @@ type RecordItem struct {
 // RecordPage is one page of a record list (the spec's RecordPagedList).
 type RecordPage = Page[RecordItem]
 
-// recordPath validates and escapes the leading segments of a record route:
-// record type, alias and, if given, the record id and further segments.
-func recordPath(t RecordType, alias string, rest ...string) (string, error) {
-	if !t.Valid() {
-		if t == "" {
-			return "", invalid("record type", "must not be empty (use Apps, Elements, Tasks or Transactions)")
-		}
-		return "", invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)
-	}
-	a, err := segment("alias", alias)
-	if err != nil {
-		return "", err
-	}
-	segs := append(make([]string, 0, 2+len(rest)), string(t), a)
-	for i := 0; i < len(rest); i += 2 {
-		// rest alternates field name and value; literal path words are
-		// given with an empty field name.
-		if rest[i] == "" {
-			segs = append(segs, rest[i+1])
-			continue
-		}
-		s, err := segment(rest[i], rest[i+1])
-		if err != nil {
-			return "", err
-		}
-		segs = append(segs, s)
-	}
-	return buildPath(segs...), nil
-}
-
 // List returns one page of the records of type t in the definition alias:
 // GET /{recordType}/{alias}, with the paging options and filter of opts
 // (nil for the first 100 records).
@@ -83,27 +53,7 @@ func recordPath(t RecordType, alias string, rest ...string) (string, error) {
 // (a lookup of the element definition by alias); a direct HTTP client such
 // as this one reaches the record list.
 func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) (*RecordPage, error) {
-	path, err := recordPath(t, alias)
-	if err != nil {
-		return nil, err
-	}
-	return s.list(ctx, path, opts, reqOpts)
-}
-
-func (s *RecordsService) list(ctx context.Context, path string, opts *ListOptions, reqOpts []RequestOption) (*RecordPage, error) {
-	q, err := opts.query()
-	if err != nil {
-		return nil, err
-	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, path, q, nil, reqOpts...)
-	if err != nil {
-		return nil, err
-	}
-	page := new(recordPageDecoder)
-	if _, err := s.client.do(req, page); err != nil {
-		return nil, err
-	}
-	return (*RecordPage)(page), nil
+	return listPage[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts)
 }
 
 // Pages walks the records page by page, starting where opts points
@@ -113,13 +63,7 @@ func (s *RecordsService) list(ctx context.Context, path string, opts *ListOption
 // and with opts.Prefetch fetches the next page while the loop body runs.
 // opts is copied, never modified.
 func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*RecordPage, error] {
-	path, err := recordPath(t, alias)
-	if err != nil {
-		return func(yield func(*RecordPage, error) bool) { yield(nil, err) }
-	}
-	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*RecordPage, error) {
-		return s.list(ctx, path, o, reqOpts)
-	})
+	return walkPages[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts)
 }
 
 // All iterates over every record from where opts points, following the
@@ -129,17 +73,13 @@ func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, 
 // item's Cursor resumes the walk right after it (ListOptions.After, or
 // Before going backward). See Pages for laziness, errors and prefetching.
 func (s *RecordsService) All(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[RecordItem, error] {
-	return items(ctx, s.Pages(ctx, t, alias, opts, reqOpts...), opts.backward())
+	return walkItems[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts)
 }
 
 // Get returns one record: GET /{recordType}/{alias}/{id}. For elements
 // this is also the documented GET /elements/{namespace}/{recordId}.
 func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) (Record, error) {
-	path, err := recordPath(t, alias, "id", id)
-	if err != nil {
-		return nil, err
-	}
-	return s.sendRecord(ctx, http.MethodGet, path, nil, reqOpts)
+	return s.send(ctx, http.MethodGet, recordPath(t, alias, "id", id), nil, reqOpts)
 }
 
 // Create creates a record with the given fields and returns it as the
@@ -152,42 +92,32 @@ func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string
 // A create is not retried after a 5xx or a dropped connection, since the
 // service may have created the record; it is retried after a 429.
 func (s *RecordsService) Create(ctx context.Context, t RecordType, alias string, fields Record, reqOpts ...RequestOption) (Record, error) {
-	path, err := recordPath(t, alias)
-	if err != nil {
-		return nil, err
-	}
-	if len(fields) == 0 {
-		return nil, invalid("fields", "must not be empty")
-	}
-	return s.sendRecord(ctx, http.MethodPost, path, fields, reqOpts)
+	return s.send(ctx, http.MethodPost, recordPath(t, alias), fields, reqOpts)
 }
 
 // Update changes the given fields of a record and returns the record as
 // the service sent it back: PUT /{recordType}/{alias}/{id}. Fields not in
 // the map are left as they are. The reply is read as Create's.
 func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id string, fields Record, reqOpts ...RequestOption) (Record, error) {
-	path, err := recordPath(t, alias, "id", id)
-	if err != nil {
-		return nil, err
-	}
-	if len(fields) == 0 {
-		return nil, invalid("fields", "must not be empty")
-	}
-	return s.sendRecord(ctx, http.MethodPut, path, fields, reqOpts)
+	return s.send(ctx, http.MethodPut, recordPath(t, alias, "id", id), fields, reqOpts)
 }
 
-func (s *RecordsService) sendRecord(ctx context.Context, method, path string, fields Record, reqOpts []RequestOption) (Record, error) {
+// send sends a record request; fields, the body of a create or update,
+// must not be empty.
+func (s *RecordsService) send(ctx context.Context, method string, r route, fields Record, reqOpts []RequestOption) (Record, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
 	var body any // a nil Record would be sent as the JSON body "null"
-	if fields != nil {
+	if method != http.MethodGet {
+		if len(fields) == 0 {
+			return nil, invalid("fields", "must not be empty")
+		}
 		body = fields
 	}
-	req, err := s.client.newRequest(ctx, method, path, nil, body, reqOpts...)
-	if err != nil {
+	var rec Record
+	if err := s.client.call(ctx, method, r.path, nil, body, reqOpts, record(&rec)); err != nil {
 		return nil, err
 	}
-	var out recordBody
-	if _, err := s.client.do(req, &out); err != nil {
-		return nil, err
-	}
-	return out.rec, nil
+	return rec, nil
 }

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"iter"
 	"net/http"
 	"strconv"
 	"strings"
@@ -102,78 +101,23 @@ func (r RelatedRef) validate(field string) error {
 	return nil
 }
 
-// relatedPath is the path of a record's related items.
-func relatedPath(t RecordType, alias, id string) (string, error) {
-	return recordPath(t, alias, "id", id, "", "related-items")
-}
-
-// ListRelatedItems returns one page of the items related to a record:
-// GET /{recordType}/{alias}/{id}/related-items, answered with the paged
-// list envelope {"items", "total", "paging"}.
-//
-// The service publishes no query parameters for this list. With nil opts
-// (or zero paging fields) none are sent; First/After and Last/Before, when
-// set, are sent as for every other paged list of the service, whose
-// convention they are. A Filter is a *ValidationError: the service
-// publishes none for this list.
-func (s *RecordsService) ListRelatedItems(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[RelatedItem], error) {
-	path, err := relatedPath(t, alias, id)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[RelatedItem](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// RelatedItemsPages walks a record's related items page by page from where
-// opts points. The first request carries only the paging fields opts sets
-// (none for nil opts); the walk goes on only while the service reports
-// another page (has_next_page, or has_previous_page going backward), by
-// sending its cursor as after (before), the paging convention of the
-// service's lists. See RecordsService.Pages for laziness, errors and
-// prefetching.
-func (s *RecordsService) RelatedItemsPages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[RelatedItem], error] {
-	path, err := relatedPath(t, alias, id)
-	if err != nil {
-		return errIter[*Page[RelatedItem]](err)
-	}
-	return walkPages[RelatedItem](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// RelatedItemsAll iterates over every item related to a record, following
-// the pages as RelatedItemsPages does; going backward, items come from the
-// end of the list towards its start.
-func (s *RecordsService) RelatedItemsAll(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[RelatedItem, error] {
-	path, err := relatedPath(t, alias, id)
-	if err != nil {
-		return errIter[RelatedItem](err)
-	}
-	return walkItems[RelatedItem](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// AddRelatedItem relates the record ref names to a record:
+// Add relates the record ref names to a record:
 // POST /{recordType}/{alias}/{id}/related-items with {"id", "alias"}. The
 // service answers 201 with no body; any 2xx is success and a body, if one
 // comes, is ignored. The service adds exactly one item per call; use
-// AddRelatedItems for several.
+// AddMany for several.
 //
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the item; it is retried after a 429.
-func (s *RecordsService) AddRelatedItem(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
-	path, err := relatedPath(t, alias, id)
-	if err != nil {
-		return err
+func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
+	r := s.at(t, alias, id)
+	if r.err == nil {
+		r.err = ref.validate("ref")
 	}
-	if err := ref.validate("ref"); err != nil {
-		return err
-	}
-	return s.addRelated(ctx, path, ref, reqOpts)
+	return s.client.exec(ctx, http.MethodPost, r, ref, reqOpts)
 }
 
-func (s *RecordsService) addRelated(ctx context.Context, path string, ref RelatedRef, reqOpts []RequestOption) error {
-	return sendNoBody(ctx, s.client, http.MethodPost, path, ref, reqOpts)
-}
-
-// AddRelatedItems relates several records to a record, one
+// AddMany relates several records to a record, one
 // POST .../related-items per ref, in order (the service adds one item per
 // call).
 //
@@ -186,12 +130,12 @@ func (s *RecordsService) addRelated(ctx context.Context, path string, ref Relate
 // ctx's error and are not sent.
 //
 // A ref whose request failed without an answer (a dropped connection) may
-// have been added by the service nevertheless; check with RelatedItemsAll
+// have been added by the service nevertheless; check with All
 // before adding it again.
-func (s *RecordsService) AddRelatedItems(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
-	path, err := relatedPath(t, alias, id)
-	if err != nil {
-		return err
+func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
+	r := s.at(t, alias, id)
+	if r.err != nil {
+		return r.err
 	}
 	if ctx == nil {
 		return invalid("ctx", "must not be nil")
@@ -204,7 +148,7 @@ func (s *RecordsService) AddRelatedItems(ctx context.Context, t RecordType, alia
 			return err
 		}
 	}
-	if _, err := newRequestConfig(reqOpts, s.client.retry); err != nil {
+	if _, err := s.client.callConfig(reqOpts); err != nil {
 		return err
 	}
 	var failed []RelatedItemFailure
@@ -213,7 +157,7 @@ func (s *RecordsService) AddRelatedItems(ctx context.Context, t RecordType, alia
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
 			continue
 		}
-		if err := s.addRelated(ctx, path, ref, reqOpts); err != nil {
+		if err := s.client.exec(ctx, http.MethodPost, r, ref, reqOpts); err != nil {
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
 		}
 	}
@@ -223,16 +167,16 @@ func (s *RecordsService) AddRelatedItems(ctx context.Context, t RecordType, alia
 	return nil
 }
 
-// RelatedItemsError is returned by AddRelatedItems when some refs could not
+// RelatedItemsError is returned by RelatedService.AddMany when some refs could not
 // be added. Every ref it does not list was added.
 type RelatedItemsError struct {
-	// Total is the number of refs AddRelatedItems was given.
+	// Total is the number of refs AddMany was given.
 	Total int
 	// Failures lists the refs that were not added, in the order given.
 	Failures []RelatedItemFailure
 }
 
-// RelatedItemFailure is one ref that AddRelatedItems could not add.
+// RelatedItemFailure is one ref that AddMany could not add.
 type RelatedItemFailure struct {
 	Index int        // position of the ref in refs
 	Ref   RelatedRef // the ref itself
@@ -274,16 +218,12 @@ func (e *RelatedItemsError) Unwrap() []error {
 	return errs
 }
 
-// RemoveRelatedItem removes an item from a record's related items:
+// Remove removes an item from a record's related items:
 // DELETE /{recordType}/{alias}/{id}/related-items/{itemId}. The service
 // calls itemId "the ID of the related item"; the items it lists carry the
 // related record's id as their id, so relatedID is RelatedItem.ID, the id
 // of the related record (for example "TSK-4"). The service answers 200
 // with no body; any 2xx is success and a body, if one comes, is ignored.
-func (s *RecordsService) RemoveRelatedItem(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
-	path, err := recordPath(t, alias, "id", id, "", "related-items", "relatedID", relatedID)
-	if err != nil {
-		return err
-	}
-	return sendNoBody(ctx, s.client, http.MethodDelete, path, nil, reqOpts)
+func (s *RelatedService) Remove(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
+	return s.client.exec(ctx, http.MethodDelete, recordPath(t, alias, "id", id, "", s.word, "relatedID", relatedID), nil, reqOpts)
 }

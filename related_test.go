@@ -92,7 +92,7 @@ func TestListRelatedItems(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c, m := newMockClient(t, mockReply(http.StatusOK, relatedPage))
-			page, err := c.Records.ListRelatedItems(t.Context(), Tasks, "it requests", "42?7", tc.opts)
+			page, err := c.Records.Related.List(t.Context(), Tasks, "it requests", "42?7", tc.opts)
 			require.NoError(t, err)
 			calls := m.requests()
 			require.Len(t, calls, 1)
@@ -129,7 +129,7 @@ func TestRelatedItemsAllFollowsCursors(t *testing.T) {
 		return mockResponse(http.StatusOK, body)
 	})
 	var ids []string
-	for it, err := range c.Records.RelatedItemsAll(t.Context(), Apps, "crm", "A-0", nil) {
+	for it, err := range c.Records.Related.All(t.Context(), Apps, "crm", "A-0", nil) {
 		require.NoError(t, err)
 		ids = append(ids, it.ID)
 	}
@@ -145,7 +145,7 @@ func TestRelatedItemsPagesOnePageOneRequest(t *testing.T) {
 	t.Parallel()
 	c, m := newMockClient(t, mockReply(http.StatusOK, relatedPage))
 	n := 0
-	for p, err := range c.Records.RelatedItemsPages(t.Context(), Apps, "crm", "A-0", nil) {
+	for p, err := range c.Records.Related.Pages(t.Context(), Apps, "crm", "A-0", nil) {
 		require.NoError(t, err)
 		assert.Len(t, p.Items, 2)
 		n++
@@ -166,7 +166,7 @@ func TestListRelatedItemsMalformed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			c, _ := newMockClient(t, mockReply(http.StatusOK, body))
-			page, err := c.Records.ListRelatedItems(t.Context(), Apps, "crm", "A-1", nil)
+			page, err := c.Records.Related.List(t.Context(), Apps, "crm", "A-1", nil)
 			require.Error(t, err, "a malformed answer is an error, never an empty page")
 			assert.Nil(t, page)
 		})
@@ -191,7 +191,7 @@ func TestAddRelatedItem(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c, m := newMockClient(t, mockReply(tc.status, tc.reply))
-			require.NoError(t, c.Records.AddRelatedItem(t.Context(), Apps, "crm", "A-1", tc.ref))
+			require.NoError(t, c.Records.Related.Add(t.Context(), Apps, "crm", "A-1", tc.ref))
 			calls := m.requests()
 			require.Len(t, calls, 1)
 			assert.Equal(t, http.MethodPost, calls[0].Method)
@@ -205,7 +205,7 @@ func TestAddRelatedItem(t *testing.T) {
 func TestAddRelatedItemErrors(t *testing.T) {
 	t.Parallel()
 	c, _ := newMockClient(t, mockReply(http.StatusUnprocessableEntity, `{"message":"no such record"}`))
-	err := c.Records.AddRelatedItem(t.Context(), Apps, "crm", "A-1", RelatedRef{ID: "X-1"})
+	err := c.Records.Related.Add(t.Context(), Apps, "crm", "A-1", RelatedRef{ID: "X-1"})
 	assert.ErrorIs(t, err, ErrUnprocessable)
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
@@ -223,7 +223,7 @@ func TestAddRelatedItemsPartialFailure(t *testing.T) {
 		return mockResponse(http.StatusCreated, "")
 	})
 	refs := []RelatedRef{{ID: "E-1", Alias: "parts"}, {ID: "E-2", Alias: "parts"}, {ID: "E-3"}}
-	err := c.Records.AddRelatedItems(t.Context(), Apps, "crm", "A-1", refs)
+	err := c.Records.Related.AddMany(t.Context(), Apps, "crm", "A-1", refs)
 	var re *RelatedItemsError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, 3, re.Total)
@@ -245,7 +245,7 @@ func TestAddRelatedItemsPartialFailure(t *testing.T) {
 func TestAddRelatedItemsAllAdded(t *testing.T) {
 	t.Parallel()
 	c, m := newMockClient(t, mockReply(http.StatusCreated, ""))
-	require.NoError(t, c.Records.AddRelatedItems(t.Context(), Apps, "crm", "A-1", []RelatedRef{{ID: "E-1"}, {ID: "E-2"}}))
+	require.NoError(t, c.Records.Related.AddMany(t.Context(), Apps, "crm", "A-1", []RelatedRef{{ID: "E-1"}, {ID: "E-2"}}))
 	assert.Len(t, m.requests(), 2)
 }
 
@@ -257,7 +257,7 @@ func TestAddRelatedItemsContextEnds(t *testing.T) {
 		cancel() // the context ends while the first ref is being added
 		return mockResponse(http.StatusCreated, "")
 	})
-	err := c.Records.AddRelatedItems(ctx, Apps, "crm", "A-1", []RelatedRef{{ID: "E-1"}, {ID: "E-2"}, {ID: "E-3"}})
+	err := c.Records.Related.AddMany(ctx, Apps, "crm", "A-1", []RelatedRef{{ID: "E-1"}, {ID: "E-2"}, {ID: "E-3"}})
 	var re *RelatedItemsError
 	require.ErrorAs(t, err, &re)
 	require.NotEmpty(t, re.Failures)
@@ -274,39 +274,39 @@ func TestRelatedValidation(t *testing.T) {
 		name, field string
 		call        func(rs *RecordsService) error
 	}{
-		{"list: empty id", "id", func(rs *RecordsService) error { _, err := rs.ListRelatedItems(ctx, Tasks, "t", "", nil); return err }},
+		{"list: empty id", "id", func(rs *RecordsService) error { _, err := rs.Related.List(ctx, Tasks, "t", "", nil); return err }},
 		{"list: filter", "ListOptions.Filter", func(rs *RecordsService) error {
-			_, err := rs.ListRelatedItems(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Raw("a==b")})
+			_, err := rs.Related.List(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Raw("a==b")})
 			return err
 		}},
 		{"list: bad page size", "ListOptions.First", func(rs *RecordsService) error {
-			_, err := rs.ListRelatedItems(ctx, Tasks, "t", "1", &ListOptions{First: 1001})
+			_, err := rs.Related.List(ctx, Tasks, "t", "1", &ListOptions{First: 1001})
 			return err
 		}},
 		{"all: bad record type", "record type", func(rs *RecordsService) error {
-			for _, err := range rs.RelatedItemsAll(ctx, "parts", "t", "1", nil) {
+			for _, err := range rs.Related.All(ctx, "parts", "t", "1", nil) {
 				return err
 			}
 			return nil
 		}},
 		{"pages: filter", "ListOptions.Filter", func(rs *RecordsService) error {
-			for _, err := range rs.RelatedItemsPages(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Raw("a==b")}) {
+			for _, err := range rs.Related.Pages(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Raw("a==b")}) {
 				return err
 			}
 			return nil
 		}},
 		{"add: blank id", "ref.ID", func(rs *RecordsService) error {
-			return rs.AddRelatedItem(ctx, Tasks, "t", "1", RelatedRef{ID: " ", Alias: "p"})
+			return rs.Related.Add(ctx, Tasks, "t", "1", RelatedRef{ID: " ", Alias: "p"})
 		}},
 		{"add: blank alias", "ref.Alias", func(rs *RecordsService) error {
-			return rs.AddRelatedItem(ctx, Tasks, "t", "1", RelatedRef{ID: "E-1", Alias: " "})
+			return rs.Related.Add(ctx, Tasks, "t", "1", RelatedRef{ID: "E-1", Alias: " "})
 		}},
-		{"add several: none", "refs", func(rs *RecordsService) error { return rs.AddRelatedItems(ctx, Tasks, "t", "1", nil) }},
+		{"add several: none", "refs", func(rs *RecordsService) error { return rs.Related.AddMany(ctx, Tasks, "t", "1", nil) }},
 		{"add several: second without id", "refs[1].ID", func(rs *RecordsService) error {
-			return rs.AddRelatedItems(ctx, Tasks, "t", "1", []RelatedRef{{ID: "E-1"}, {Alias: "p"}})
+			return rs.Related.AddMany(ctx, Tasks, "t", "1", []RelatedRef{{ID: "E-1"}, {Alias: "p"}})
 		}},
-		{"remove: empty related id", "relatedID", func(rs *RecordsService) error { return rs.RemoveRelatedItem(ctx, Tasks, "t", "1", "") }},
-		{"remove: dot-dot related id", "relatedID", func(rs *RecordsService) error { return rs.RemoveRelatedItem(ctx, Tasks, "t", "1", "..") }},
+		{"remove: empty related id", "relatedID", func(rs *RecordsService) error { return rs.Related.Remove(ctx, Tasks, "t", "1", "") }},
+		{"remove: dot-dot related id", "relatedID", func(rs *RecordsService) error { return rs.Related.Remove(ctx, Tasks, "t", "1", "..") }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -324,7 +324,7 @@ func TestRelatedValidation(t *testing.T) {
 func TestRemoveRelatedItem(t *testing.T) {
 	t.Parallel()
 	c, m := newMockClient(t, mockReply(http.StatusOK, ""))
-	require.NoError(t, c.Records.RemoveRelatedItem(t.Context(), Apps, "crm", "A-1", "TSK 4?x"))
+	require.NoError(t, c.Records.Related.Remove(t.Context(), Apps, "crm", "A-1", "TSK 4?x"))
 	calls := m.requests()
 	require.Len(t, calls, 1)
 	assert.Equal(t, http.MethodDelete, calls[0].Method)
@@ -332,7 +332,7 @@ func TestRemoveRelatedItem(t *testing.T) {
 	assert.Empty(t, calls[0].Body)
 
 	c, _ = newMockClient(t, mockReply(http.StatusNotFound, `{"message":"not related"}`))
-	assert.ErrorIs(t, c.Records.RemoveRelatedItem(t.Context(), Apps, "crm", "A-1", "TSK-4"), ErrNotFound)
+	assert.ErrorIs(t, c.Records.Related.Remove(t.Context(), Apps, "crm", "A-1", "TSK-4"), ErrNotFound)
 }
 
 func TestRelatedItemJSONRoundTrip(t *testing.T) {

@@ -160,7 +160,7 @@ func TestExportUnderFaults(t *testing.T) {
 			// Ten attempts: a request failing ten times in a row has a
 			// probability of about 1e-9, and with the seed the run is
 			// the same every time.
-			c := srv.Client(workflow.WithRetry(rec.policy(10)))
+			c := srv.Client(workflow.WithRetryPolicy(rec.policy(10)))
 
 			start := time.Now()
 			got := make([]workflow.RecordItem, 0, total)
@@ -237,7 +237,7 @@ func TestTokenExpiryMidExport(t *testing.T) {
 	srv := workflowtest.Start(t)
 	seedNumbered(srv, workflow.Tasks, "expiry", total)
 	rec := &retryRecorder{}
-	c := srv.Client(workflow.WithRetry(rec.policy(4)))
+	c := srv.Client(workflow.WithRetryPolicy(rec.policy(4)))
 
 	var got []workflow.RecordItem
 	for it, err := range c.Records.All(t.Context(), workflow.Tasks, "expiry", &workflow.ListOptions{First: pageSize}) {
@@ -293,7 +293,7 @@ func TestCreateIsRetriedOnlyWhereTheServerDidNotAct(t *testing.T) {
 			f.Route, f.Count = route, 1
 			in := srv.Inject(f)
 			rec := &retryRecorder{}
-			c := srv.Client(workflow.WithRetry(rec.policy(4)))
+			c := srv.Client(workflow.WithRetryPolicy(rec.policy(4)))
 
 			created, err := c.Records.Create(t.Context(), workflow.Tasks, alias, workflow.Record{"Title": "Laptop"})
 			held := srv.Records(workflow.Tasks, alias)
@@ -357,7 +357,7 @@ func TestUploadCutByDroppedConnection(t *testing.T) {
 			f.Route, f.Count = "POST "+uploadPath, 1
 			in := srv.Inject(f)
 			rec := &retryRecorder{}
-			c := srv.Client(workflow.WithRetry(rec.policy(4)))
+			c := srv.Client(workflow.WithRetryPolicy(rec.policy(4)))
 
 			_, cut := c.Attachments.UploadFile(t.Context(), workflow.Tasks, alias, "1", path, nil)
 			require.Error(t, cut)
@@ -397,7 +397,7 @@ func TestUploadMeeting429IsRetriedFromTheStart(t *testing.T) {
 	srv.Inject(workflowtest.Fault{Route: "POST " + uploadPath, Status: http.StatusTooManyRequests, RetryAfter: 2 * time.Second, Count: 1})
 	path, sum := writeTestFile(t, "scan.bin", size)
 	rec := &retryRecorder{}
-	c := srv.Client(workflow.WithRetry(rec.policy(4)))
+	c := srv.Client(workflow.WithRetryPolicy(rec.policy(4)))
 
 	att, err := c.Attachments.UploadFile(t.Context(), workflow.Tasks, "docs", "1", path, nil)
 	require.NoError(t, err)
@@ -431,7 +431,7 @@ func TestFailingTokenEndpointBoundedRequests(t *testing.T) {
 	// before it, so the test takes about two seconds.
 	policy.MaxAttempts = 3
 	policy.OnRetry = func(workflow.RetryEvent) { retries.Add(1) }
-	c := srv.Client(workflow.WithRetry(policy))
+	c := srv.Client(workflow.WithRetryPolicy(policy))
 
 	start := time.Now()
 	errs := make([]error, callers)
@@ -470,7 +470,7 @@ func TestTokenEndpointBlipRecovers(t *testing.T) {
 	srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "x"})
 	srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Status: http.StatusServiceUnavailable, Count: 1})
 	rec := &retryRecorder{}
-	c := srv.Client(workflow.WithRetry(rec.policy(4)))
+	c := srv.Client(workflow.WithRetryPolicy(rec.policy(4)))
 	start := time.Now()
 	_, err := c.Records.Get(t.Context(), workflow.Tasks, "it", "1")
 	require.NoError(t, err)
@@ -492,7 +492,7 @@ func TestRefusedCredentialsFailFast(t *testing.T) {
 	srv := workflowtest.Start(t)
 	id, _ := srv.Credentials()
 	rec := &retryRecorder{}
-	c := srv.Client(workflow.WithCredentials(id, "wrong-secret"), workflow.WithRetry(rec.policy(4)))
+	c := srv.Client(workflow.WithCredentials(id, "wrong-secret"), workflow.WithRetryPolicy(rec.policy(4)))
 	start := time.Now()
 	errs := make([]error, callers)
 	var wg sync.WaitGroup
@@ -588,7 +588,7 @@ func TestCancellationAtEveryStage(t *testing.T) {
 			var waiting atomic.Bool
 			policy := workflow.DefaultRetryPolicy() // the real sleeper
 			policy.OnRetry = func(workflow.RetryEvent) { waiting.Store(true) }
-			c := srv.Client(workflow.WithRetry(policy))
+			c := srv.Client(workflow.WithRetryPolicy(policy))
 			return cancelWhen(t, waiting.Load, func(ctx context.Context) error {
 				_, err := c.Records.Get(ctx, workflow.Tasks, alias, "1")
 				return err

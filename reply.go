@@ -2,15 +2,213 @@ package workflow
 
 import (
 	"bytes"
-	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"unicode/utf8"
 
 	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// errMalformedReply is the reason a single-object answer is refused.
-var errMalformedReply = fmt.Errorf("%w: malformed reply", ErrUnexpectedResponse)
+// reply says how the request path reads the body of a success answer.
+// There is one constructor per shape the service answers with: resource
+// (one JSON object, or a bare array), page (the paged list envelope), text
+// (a short text/plain body) and none (the zero reply: the body is read and
+// dropped). Every answer of the wrong shape (an empty body, null, {} or a
+// value of the wrong JSON type where a resource is due, a list without its
+// items, total or paging) is an error matching ErrUnexpectedResponse, which
+// the request path wraps with the request's method and URL.
+type reply struct {
+	// read decodes the body; nil drops it.
+	read func(io.Reader) error
+	// stream, if set, takes the response over: the body stays open for
+	// the caller (downloads).
+	stream func(*http.Response) error
+}
+
+// readBody reads resp's body with r.read. A failure to read the body is
+// reported as such; a body that does not decode is a malformed answer.
+func (r reply) readBody(resp *http.Response) error {
+	if r.read == nil {
+		return nil
+	}
+	body := &readErrs{r: resp.Body}
+	err := r.read(body)
+	switch {
+	case err == nil:
+		return nil
+	case body.err != nil:
+		return fmt.Errorf("reading response: %w", body.err)
+	case errors.Is(err, ErrUnexpectedResponse):
+		return err
+	}
+	return fmt.Errorf("%w: status %d: %w", errMalformed, resp.StatusCode, err)
+}
+
+// readErrs remembers the error of reading the body, other than its end.
+type readErrs struct {
+	r   io.Reader
+	err error
+}
+
+func (b *readErrs) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
+}
+
+// missing is the error of a success answer without the resource it must
+// hold.
+func missing(what string) error {
+	return fmt.Errorf("%w: no %s (an empty or null body, or an object without its id)", errMalformed, what)
+}
+
+// resource reads one JSON value into *v, with the members a model does not
+// know kept in its Extra. The answer must hold it: an empty body, null, an
+// empty object or array-less answer, or an object without its id (see
+// identified) is an error; what names the resource in it.
+func resource[T any](v *T, what string) reply {
+	return reply{read: func(r io.Reader) error {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
+			return missing(what)
+		}
+		var out T
+		if err := json.Unmarshal(data, &out); err != nil {
+			return err
+		}
+		if !present(&out) {
+			return missing(what)
+		}
+		*v = out
+		return nil
+	}}
+}
+
+// optional is resource for an answer that may have no body at all (an
+// upload's 202): then *v stays nil. A body that is there must hold the
+// resource.
+func optional[T any](v **T, what string) reply {
+	return reply{read: func(r io.Reader) error {
+		data, err := io.ReadAll(r)
+		if err != nil || len(bytes.TrimSpace(data)) == 0 {
+			return err
+		}
+		*v = new(T)
+		return resource(*v, what).read(bytes.NewReader(data))
+	}}
+}
+
+// identified is a model that names itself by an id: an answer of such a
+// model without one holds no resource.
+type identified interface{ resourceID() string }
+
+func (u *User) resourceID() string       { return u.ID }
+func (g *Group) resourceID() string      { return g.ID }
+func (a *Attachment) resourceID() string { return a.ID }
+
+// present reports whether a decoded answer holds its resource: a model
+// with its id, a record with fields, an array (even empty).
+func present(v any) bool {
+	switch v := v.(type) {
+	case identified:
+		return v.resourceID() != ""
+	case *Record:
+		return len(*v) > 0
+	}
+	return true
+}
+
+// record reads a record: the flat field map the service publishes, or the
+// same wrapped as {"data": {...}} like the items of a list.
+func record(out *Record) reply {
+	return reply{read: func(r io.Reader) error {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		var w struct {
+			Data jsontext.Value `json:"data"`
+		}
+		if json.Unmarshal(data, &w) == nil && w.Data.Kind() == '{' {
+			data = w.Data
+		}
+		return resource(out, "record").read(bytes.NewReader(data))
+	}}
+}
+
+// page reads the paged list envelope {"items": [...], "total": n,
+// "paging": {...}}. The three members must be there and not null: a list
+// without them would end a walk silently short. A record page is read by
+// the record page decoder (decode.go), which gives the same result faster.
+func page[T any](p *Page[T]) reply {
+	if rp, ok := any(p).(*RecordPage); ok {
+		return reply{read: func(r io.Reader) error { return decodeRecordPage(r, rp) }}
+	}
+	return reply{read: func(r io.Reader) error {
+		var w struct {
+			Items  *[]T         `json:"items"`
+			Total  *int         `json:"total"`
+			Paging *PagingState `json:"paging"`
+		}
+		if err := json.UnmarshalRead(r, &w); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return pageMissing("an empty body")
+			}
+			return err
+		}
+		if err := pageComplete(w.Items != nil, w.Total != nil, w.Paging != nil); err != nil {
+			return err
+		}
+		*p = Page[T]{Items: *w.Items, Total: *w.Total, Paging: *w.Paging}
+		return nil
+	}}
+}
+
+// pageComplete is the one rule for a page's members: every reader of the
+// envelope calls it with which of them it found (present and not null).
+func pageComplete(items, total, paging bool) error {
+	switch {
+	case !items:
+		return pageMissing(`no "items"`)
+	case !total:
+		return pageMissing(`no "total"`)
+	case !paging:
+		return pageMissing(`no "paging"`)
+	}
+	return nil
+}
+
+func pageMissing(what string) error {
+	return fmt.Errorf("%w: malformed paged list: %s", ErrUnexpectedResponse, what)
+}
+
+// maxTextReply bounds a text/plain answer.
+const maxTextReply = 64 << 10
+
+// textBody reads a short text/plain answer, verbatim; it must be valid UTF-8.
+func textBody(s *string) reply {
+	return reply{read: func(r io.Reader) error {
+		b, err := io.ReadAll(io.LimitReader(r, maxTextReply+1))
+		switch {
+		case err != nil:
+			return err
+		case len(b) > maxTextReply:
+			return fmt.Errorf("%w: a text answer longer than %d bytes", errMalformed, maxTextReply)
+		case !utf8.Valid(b):
+			return fmt.Errorf("%w: a text answer that is not valid UTF-8", errMalformed)
+		}
+		*s = string(b)
+		return nil
+	}}
+}
 
 // unmarshalModel decodes data into *p with github.com/go-json-experiment/json,
 // replacing what *p held. T is a method-less copy of a model type whose
@@ -26,61 +224,4 @@ func unmarshalModel[T any](data []byte, p *T) error {
 	}
 	*p = v
 	return nil
-}
-
-// replyBody decodes an answer that is one JSON object of type T. An empty
-// body, or a JSON null, leaves v nil. With required set, Client.do refuses
-// such an answer, or an object without its id (see identifies).
-type replyBody[T any] struct {
-	v        *T
-	required bool   // the answer must hold the object
-	what     string // names T in errors, e.g. "user"
-}
-
-func (b *replyBody[T]) resourcePresent() bool {
-	return !b.required || (b.v != nil && identifies(b.v))
-}
-func (b *replyBody[T]) resourceName() string { return b.what }
-
-func (b *replyBody[T]) decodeBody(r io.Reader) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
-		return nil
-	}
-	v := new(T)
-	if err := json.Unmarshal(data, v); err != nil {
-		return err
-	}
-	b.v = v
-	return nil
-}
-
-// sendFor sends a request whose answer is one object of type T (what
-// names it in errors). An answer without a body (204, or an empty 2xx)
-// gives nil, nil when optional; otherwise it, or an object without its id,
-// is refused by Client.do (see resourceResult).
-func sendFor[T any](ctx context.Context, c *Client, method, path string, body any, what string, optional bool, reqOpts []RequestOption) (*T, error) {
-	req, err := c.newRequest(ctx, method, path, nil, body, reqOpts...)
-	if err != nil {
-		return nil, err
-	}
-	out := replyBody[T]{required: !optional, what: what}
-	if _, err := c.do(req, &out); err != nil {
-		return nil, err
-	}
-	return out.v, nil
-}
-
-// sendNoBody sends a request whose success answer has no body (any body
-// the service sends anyway is read and ignored).
-func sendNoBody(ctx context.Context, c *Client, method, path string, body any, reqOpts []RequestOption) error {
-	req, err := c.newRequest(ctx, method, path, nil, body, reqOpts...)
-	if err != nil {
-		return err
-	}
-	_, err = c.do(req, nil)
-	return err
 }

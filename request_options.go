@@ -12,16 +12,22 @@ import (
 )
 
 // RequestOption changes one call: every service method and iterator takes
-// a trailing list of them. Options are applied in order when the request
-// is built, and checked before anything is sent: a bad option is a
+// a trailing list of them, and so does Client.Do. Options are applied in
+// order and checked before anything is sent: a bad option is a
 // *ValidationError and no request is made. Iterators apply them to every
 // page request.
+//
+// A RequestOption is also an Option: given to NewClient, it applies to
+// every call of the client, before the call's own options (a call's
+// WithRetryPolicy replaces the client's; its WithHeader and WithQuery
+// replace the client's values of the same key).
 type RequestOption func(*requestConfig) error
 
-// requestConfig is what the options of one call set. It travels with the
-// request in its context, so the transports of the one request path (retry,
-// bearer) read it there; no service method looks at it. One is made for
-// each request, so the transports may write to it (attempts).
+func (o RequestOption) applyClient(c *config) { c.callOpts = append(c.callOpts, o) }
+
+// requestConfig is what the options of one call set. The request path
+// (request.go) resolves it once per call and passes it along; no service
+// method looks at it, and nothing writes to it once resolved.
 type requestConfig struct {
 	header http.Header
 	query  url.Values
@@ -29,24 +35,20 @@ type requestConfig struct {
 	retry          *RetryPolicy  // WithRetryPolicy: replaces the client's policy
 	maxAttempts    int           // WithMaxAttempts, 0 when not given
 	attemptTimeout time.Duration // WithAttemptTimeout, 0 when not given
-	// policy is the policy of this call, resolved by newRequest when any
-	// of the three above is set; nil means the client's.
-	policy *RetryPolicy
+	// policy is the call's policy, resolved from the three above.
+	policy RetryPolicy
 
 	response *responseDst // WithResponseInto
-	attempts int          // attempts sent, written by the retry transport
 }
 
-type requestConfigKey struct{}
-
-// newRequestConfig applies opts in order and resolves the call's retry
-// policy from the client's. It returns nil, nil when there are none, so
-// calls without options cost nothing.
-func newRequestConfig(opts []RequestOption, clientPolicy RetryPolicy) (*requestConfig, error) {
-	if len(opts) == 0 {
-		return nil, nil
+// resolve applies opts in order to a copy of base (the client's options,
+// whose policy is the starting point) and resolves the call's retry
+// policy.
+func (base *requestConfig) resolve(opts []RequestOption) (*requestConfig, error) {
+	cfg := &requestConfig{response: base.response, header: base.header.Clone(), policy: base.policy}
+	if base.query != nil {
+		cfg.query = url.Values(http.Header(base.query).Clone())
 	}
-	cfg := &requestConfig{}
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -55,34 +57,25 @@ func newRequestConfig(opts []RequestOption, clientPolicy RetryPolicy) (*requestC
 			return nil, err
 		}
 	}
-	if cfg.retry != nil || cfg.maxAttempts != 0 || cfg.attemptTimeout != 0 {
-		p := clientPolicy
-		if cfg.retry != nil {
-			p = *cfg.retry
-		}
-		if cfg.maxAttempts != 0 {
-			p.MaxAttempts = cfg.maxAttempts
-		}
-		if cfg.attemptTimeout != 0 {
-			p.AttemptTimeout = cfg.attemptTimeout
-		}
-		cfg.policy = &p
+	if cfg.retry != nil {
+		cfg.policy = *cfg.retry
+	}
+	if cfg.maxAttempts != 0 {
+		cfg.policy.MaxAttempts = cfg.maxAttempts
+	}
+	if cfg.attemptTimeout != 0 {
+		cfg.policy.AttemptTimeout = cfg.attemptTimeout
 	}
 	return cfg, nil
 }
 
-// withRequestConfig returns ctx carrying cfg.
-func withRequestConfig(ctx context.Context, cfg *requestConfig) context.Context {
-	if cfg == nil {
-		return ctx
+// callConfig returns the configuration of a call with opts: the client's
+// own when there are none, so that such calls cost nothing.
+func (c *Client) callConfig(opts []RequestOption) (*requestConfig, error) {
+	if len(opts) == 0 {
+		return c.defaults, nil
 	}
-	return context.WithValue(ctx, requestConfigKey{}, cfg)
-}
-
-// requestConfigFrom returns the options of the call ctx belongs to, or nil.
-func requestConfigFrom(ctx context.Context) *requestConfig {
-	cfg, _ := ctx.Value(requestConfigKey{}).(*requestConfig)
-	return cfg
+	return c.defaults.resolve(opts)
 }
 
 // reservedHeaders are set by the SDK (or by Go's HTTP stack) and cannot be
@@ -161,11 +154,11 @@ func WithQuery(key, value string) RequestOption {
 	}
 }
 
-// WithRetryPolicy makes this call retry by p instead of the client's
-// policy (see WithRetry): zero fields take their defaults, as in
-// WithRetry, not the client's values. WithMaxAttempts and
-// WithAttemptTimeout, in any order, override its fields. An invalid policy
-// is a *ValidationError.
+// WithRetryPolicy makes the call retry by p; given to NewClient, it is the
+// client's policy (DefaultRetryPolicy otherwise). Zero fields take their
+// defaults (see DefaultRetryPolicy), not the client's values. A call's
+// WithMaxAttempts and WithAttemptTimeout, in any order, override its
+// fields. An invalid policy is a *ValidationError.
 func WithRetryPolicy(p RetryPolicy) RequestOption {
 	return func(cfg *requestConfig) error {
 		p := p.withDefaults()
@@ -250,9 +243,6 @@ func WithResponseInto(dst *Response) RequestOption {
 // that the method itself already put in the query is refused, so a
 // parameter is never sent twice or silently replaced.
 func (cfg *requestConfig) applyToRequest(req *http.Request) error {
-	if cfg == nil {
-		return nil
-	}
 	if len(cfg.query) > 0 {
 		q := req.URL.Query()
 		for k, v := range cfg.query {
@@ -269,14 +259,14 @@ func (cfg *requestConfig) applyToRequest(req *http.Request) error {
 	return nil
 }
 
-// capture stores the final response (nil after a transport error) in the
-// caller's Response, if one was asked for, its header a copy with known
-// secrets removed by red.
-func (cfg *requestConfig) capture(resp *http.Response, red *redactor) {
-	if cfg == nil || cfg.response == nil {
+// capture stores the final response (nil after a transport error) and the
+// number of attempts in the caller's Response, if one was asked for, its
+// header a copy with known secrets removed by red.
+func (cfg *requestConfig) capture(resp *http.Response, attempts int, red *redactor) {
+	if cfg.response == nil {
 		return
 	}
-	r := Response{Attempts: cfg.attempts}
+	r := Response{Attempts: attempts}
 	if resp != nil {
 		r.StatusCode = resp.StatusCode
 		r.Header = red.redactHeader(resp.Header)
@@ -326,4 +316,126 @@ func validHeaderValue(s string) bool {
 		}
 	}
 	return true
+}
+
+// RetryPolicy says when and how long the client waits before sending a
+// request again. Retried are: 429 (any method: the server did not act),
+// 500, 502, 503 and 504 for the idempotent methods GET, HEAD, OPTIONS, PUT
+// and DELETE, connection errors for idempotent methods, and, for
+// POST, only a connection refused before the request was written. A
+// request whose body cannot be rewound (no GetBody) is sent once.
+//
+// Waits grow exponentially with full jitter; a Retry-After header (seconds
+// or HTTP date) is used as the wait instead. A wait that would pass the
+// context's deadline is not started: the last error is returned at once.
+//
+// A failed token request (an *AuthError) is retried when the token
+// endpoint could not be reached or answered 429 or 5xx. With
+// WithCredentials the endpoint is then asked at most about once a second,
+// however many goroutines use the client: for a second after a failure,
+// an attempt waits for the second to end and shares the next token
+// request with the others (or gets the failure at once when its context
+// would end first). Other failures (refused credentials, another 4xx, a
+// refused redirect) are not retried, and calls within that second get
+// them at once.
+type RetryPolicy struct {
+	// MaxAttempts is the number of attempts including the first; 1
+	// disables retries. Zero means 4.
+	MaxAttempts int
+	// BaseDelay is the first backoff ceiling, doubled at each attempt.
+	// Zero means 250ms.
+	BaseDelay time.Duration
+	// MaxDelay caps one backoff wait. Zero means 30s.
+	MaxDelay time.Duration
+	// MaxRetryAfter is the longest Retry-After the client will wait; a
+	// longer one returns the 429 or 503 at once, as an *APIError carrying
+	// RetryAfter. Zero means 60s.
+	MaxRetryAfter time.Duration
+	// Sleep waits for d or until ctx ends. Nil means a timer; tests inject
+	// a recorder so they never wait.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// OnRetry, if set, is called before each wait, so that long waits do
+	// not look like a hang.
+	OnRetry func(RetryEvent)
+	// AttemptTimeout bounds how long one attempt waits for the response
+	// headers once the request has been written (uploading the body does
+	// not count, nor does reading the response body). An attempt that
+	// times out fails with an error matching ErrTimeout and is retried
+	// like a dropped connection: for GET, HEAD, OPTIONS, PUT and DELETE.
+	// Zero means 30s; a negative value disables the bound. Per call:
+	// WithAttemptTimeout.
+	AttemptTimeout time.Duration
+}
+
+// defaultAttemptTimeout is RetryPolicy.AttemptTimeout's default.
+const defaultAttemptTimeout = 30 * time.Second
+
+// RetryEvent describes a failed attempt that is about to be retried.
+//
+// URL is the request's full URL, query included, as in the SDK's error
+// messages: a list's filter values show there (the client's secret and
+// tokens never do). Unlike the debug log and the Observer events, which
+// carry route templates only, it is meant for the caller's own handling;
+// before recording it where filter values must not go, cut its query.
+type RetryEvent struct {
+	Method     string        // request method
+	URL        string        // request URL, query included (see above)
+	Attempt    int           // the attempt that failed, from 1
+	StatusCode int           // its status, 0 when Err is set
+	Err        error         // its transport error, if any
+	Wait       time.Duration // the wait before the next attempt
+}
+
+// DefaultRetryPolicy returns the policy used when WithRetry is not given:
+// 4 attempts, 250ms base delay, 30s cap, Retry-After up to 60s, 30s for
+// the response headers of one attempt.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{}.withDefaults()
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxAttempts == 0 {
+		p.MaxAttempts = 4
+	}
+	if p.BaseDelay == 0 {
+		p.BaseDelay = 250 * time.Millisecond
+	}
+	if p.MaxDelay == 0 {
+		p.MaxDelay = 30 * time.Second
+	}
+	if p.MaxRetryAfter == 0 {
+		p.MaxRetryAfter = 60 * time.Second
+	}
+	if p.Sleep == nil {
+		p.Sleep = sleepCtx
+	}
+	if p.AttemptTimeout == 0 {
+		p.AttemptTimeout = defaultAttemptTimeout
+	}
+	return p
+}
+
+func (p RetryPolicy) validate() error {
+	switch {
+	case p.MaxAttempts < 1:
+		return invalid("RetryPolicy.MaxAttempts", "must be at least 1")
+	case p.BaseDelay < 0:
+		return invalid("RetryPolicy.BaseDelay", "must not be negative")
+	case p.MaxDelay < p.BaseDelay:
+		return invalid("RetryPolicy.MaxDelay", "must not be less than BaseDelay")
+	case p.MaxRetryAfter < 0:
+		return invalid("RetryPolicy.MaxRetryAfter", "must not be negative")
+	}
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -135,12 +135,16 @@ func TestRequestOptionsRefusedBeforeSending(t *testing.T) {
 			}
 			return nil
 		},
-		"NewRequest with a query of its own": func(ctx context.Context, o RequestOption) error {
-			_, err := c.NewRequest(ctx, http.MethodGet, "tasks/it?expand=x", nil, o)
+		"Do with a query of its own": func(ctx context.Context, o RequestOption) error {
+			req, err := c.NewRequest(ctx, http.MethodGet, "tasks/it?expand=x", nil)
+			require.NoError(t, err)
+			_, err = c.Do(req, nil, o)
 			return err
 		},
-		"NewRequest": func(ctx context.Context, o RequestOption) error {
-			_, err := c.NewRequest(ctx, http.MethodGet, "tasks/it", nil, o)
+		"Do": func(ctx context.Context, o RequestOption) error {
+			req, err := c.NewRequest(ctx, http.MethodGet, "tasks/it", nil)
+			require.NoError(t, err)
+			_, err = c.Do(req, nil, o)
 			return err
 		},
 	}
@@ -165,7 +169,7 @@ func TestRequestOptionAttemptBudget(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
 	sleeps := &sleepRecorder{}
-	c := ts.client(t, WithRetry(RetryPolicy{MaxAttempts: 3, Sleep: sleeps.sleep}))
+	c := ts.client(t, WithRetryPolicy(RetryPolicy{MaxAttempts: 3, Sleep: sleeps.sleep}))
 	var retried []int
 	tests := []struct {
 		name string
@@ -427,12 +431,18 @@ func TestCloseIdleConnectionsLeavesCallersTransport(t *testing.T) {
 }
 
 func TestWithQueryRefusesAKeyTheCallSets(t *testing.T) {
-	c := newTestClient(t, http.NotFoundHandler())
-	_, err := c.NewRequest(t.Context(), http.MethodGet, "tasks/it?expand=x", nil, WithQuery("expand", "y"))
+	var got string
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
+	req, err := c.NewRequest(t.Context(), http.MethodGet, "tasks/it?expand=x", nil)
+	require.NoError(t, err)
+	_, err = c.Do(req, nil, WithQuery("expand", "y"))
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, `WithQuery("expand")`, ve.Field)
-	req, err := c.NewRequest(t.Context(), http.MethodGet, "tasks/it?expand=x", nil, WithQuery("lang", "de"))
+	assert.Empty(t, got, "nothing is sent")
+	req, err = c.NewRequest(t.Context(), http.MethodGet, "tasks/it?expand=x", nil)
 	require.NoError(t, err)
-	assert.Equal(t, "expand=x&lang=de", req.URL.RawQuery)
+	_, err = c.Do(req, nil, WithQuery("lang", "de"))
+	require.NoError(t, err)
+	assert.Equal(t, "expand=x&lang=de", got)
 }

@@ -94,7 +94,7 @@ func TestRetryRules(t *testing.T) {
 func TestRetryAfterIsHonoured(t *testing.T) {
 	h, n := statusSequence(429)
 	rec := &sleepRecorder{}
-	c := newTestClient(t, h, WithRetry(RetryPolicy{Sleep: rec.sleep}))
+	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
 	require.NoError(t, send(t.Context(), c, http.MethodGet, nil))
 	assert.EqualValues(t, 2, n.Load())
 	assert.Equal(t, []time.Duration{2 * time.Second}, rec.recorded())
@@ -116,7 +116,7 @@ func TestRetryAfterBeyondCapReturnsAtOnce(t *testing.T) {
 		n.Add(1)
 		w.Header().Set("Retry-After", "3600")
 		w.WriteHeader(http.StatusTooManyRequests)
-	}), WithRetry(RetryPolicy{Sleep: rec.sleep}))
+	}), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
 	err := send(t.Context(), c, http.MethodGet, nil)
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
@@ -149,9 +149,9 @@ func TestRetryWaitsRecordedWithoutRetryAfter(t *testing.T) {
 	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		w.WriteHeader(http.StatusBadGateway)
-	}), WithRetry(RetryPolicy{Sleep: rec.sleep, MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: 10 * time.Second}))
+	}), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: 10 * time.Second}))
 	var events []RetryEvent
-	c.retryTransport().policy.OnRetry = func(e RetryEvent) { events = append(events, e) }
+	c.retryPolicy().OnRetry = func(e RetryEvent) { events = append(events, e) }
 	err := send(t.Context(), c, http.MethodGet, nil)
 	require.Error(t, err)
 	assert.EqualValues(t, 3, n.Load())
@@ -166,14 +166,14 @@ func TestRetryWaitsRecordedWithoutRetryAfter(t *testing.T) {
 
 func TestContextCancelledDuringBackoff(t *testing.T) {
 	h, n := statusSequence(503, 503, 503)
-	c := newTestClient(t, h, WithRetry(RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxRetryAfter: time.Hour}))
+	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxRetryAfter: time.Hour}))
 	// Use the real sleeper: it must wake up on cancellation (it would
 	// otherwise sleep for an hour). The context is cancelled when the
 	// first attempt has failed, as the wait begins.
-	c.retryTransport().policy.Sleep = sleepCtx
+	c.retryPolicy().Sleep = sleepCtx
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	c.retryTransport().policy.OnRetry = func(RetryEvent) { go cancel() }
+	c.retryPolicy().OnRetry = func(RetryEvent) { go cancel() }
 	err := send(ctx, c, http.MethodGet, nil)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.EqualValues(t, 1, n.Load(), "cancelled during the first wait")
@@ -187,7 +187,7 @@ func TestNoSleepPastDeadline(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	})
 	rec := &sleepRecorder{}
-	c := newTestClient(t, h, WithRetry(RetryPolicy{Sleep: rec.sleep, MaxRetryAfter: 2 * time.Hour}))
+	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxRetryAfter: 2 * time.Hour}))
 	// The deadline is far enough for a slow first request, and before the
 	// end of the hour's wait.
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -236,7 +236,7 @@ func TestConnectionRefusedIsRetriedForPost(t *testing.T) {
 
 	rec := &sleepRecorder{}
 	c, err := NewClient(WithTokenSource(staticTokenSource("t")), WithEndpoint("http://"+addr+"/v1", "http://"+addr),
-		WithRetry(RetryPolicy{Sleep: rec.sleep, MaxAttempts: 3}))
+		WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxAttempts: 3}))
 	require.NoError(t, err)
 	err = send(t.Context(), c, http.MethodPost, map[string]string{"a": "b"})
 	require.Error(t, err)
@@ -279,7 +279,7 @@ func TestRateLimiterWaitsBeforeEachAttempt(t *testing.T) {
 
 func TestRetryPolicyValidation(t *testing.T) {
 	for _, p := range []RetryPolicy{{MaxAttempts: -1}, {BaseDelay: -time.Second}, {BaseDelay: time.Minute, MaxDelay: time.Second}, {MaxRetryAfter: -1}} {
-		_, err := NewClient(WithCredentials("a", "b"), WithRetry(p))
+		_, err := NewClient(WithCredentials("a", "b"), WithRetryPolicy(p))
 		var ve *ValidationError
 		require.ErrorAs(t, err, &ve, "%+v", p)
 		assert.Contains(t, ve.Field, "RetryPolicy.")

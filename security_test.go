@@ -140,37 +140,37 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		}, nil},
 
 		// Related items, watchers, comments.
-		{"ListRelatedItems: empty id", "id", func() error { _, err := rs.ListRelatedItems(ctx, T, A, "", nil); return err }, nil},
+		{"ListRelatedItems: empty id", "id", func() error { _, err := rs.Related.List(ctx, T, A, "", nil); return err }, nil},
 		{"ListRelatedItems: filter", "ListOptions.Filter", func() error {
-			_, err := rs.ListRelatedItems(ctx, T, A, "1", &workflow.ListOptions{Filter: rsql.Field("alias").Eq("p")})
+			_, err := rs.Related.List(ctx, T, A, "1", &workflow.ListOptions{Filter: rsql.Field("alias").Eq("p")})
 			return err
 		}, nil},
-		{"RelatedItemsAll: nil context", "ctx", func() error { return firstErr(rs.RelatedItemsAll(nilCtx, T, A, "1", nil)) }, nil},
+		{"RelatedItemsAll: nil context", "ctx", func() error { return firstErr(rs.Related.All(nilCtx, T, A, "1", nil)) }, nil},
 		{"AddRelatedItem: blank ref id", "ref.ID", func() error {
-			return rs.AddRelatedItem(ctx, T, A, "1", workflow.RelatedRef{ID: " ", Alias: "p"})
+			return rs.Related.Add(ctx, T, A, "1", workflow.RelatedRef{ID: " ", Alias: "p"})
 		}, nil},
 		{"AddRelatedItem: blank ref alias", "ref.Alias", func() error {
-			return rs.AddRelatedItem(ctx, T, A, "1", workflow.RelatedRef{ID: "2", Alias: " "})
+			return rs.Related.Add(ctx, T, A, "1", workflow.RelatedRef{ID: "2", Alias: " "})
 		}, nil},
-		{"AddRelatedItems: none", "refs", func() error { return rs.AddRelatedItems(ctx, T, A, "1", nil) }, nil},
+		{"AddRelatedItems: none", "refs", func() error { return rs.Related.AddMany(ctx, T, A, "1", nil) }, nil},
 		{"AddRelatedItems: second ref without id", "refs[1].ID", func() error {
-			return rs.AddRelatedItems(ctx, T, A, "1", []workflow.RelatedRef{{ID: "2", Alias: "p"}, {Alias: "p"}})
+			return rs.Related.AddMany(ctx, T, A, "1", []workflow.RelatedRef{{ID: "2", Alias: "p"}, {Alias: "p"}})
 		}, nil},
-		{"RemoveRelatedItem: empty related id", "relatedID", func() error { return rs.RemoveRelatedItem(ctx, T, A, "1", "") }, nil},
-		{"ListWatchers: bad record type", "record type", func() error { _, err := rs.ListWatchers(ctx, "users", A, "1", nil); return err }, nil},
+		{"RemoveRelatedItem: empty related id", "relatedID", func() error { return rs.Related.Remove(ctx, T, A, "1", "") }, nil},
+		{"ListWatchers: bad record type", "record type", func() error { _, err := rs.Watchers.List(ctx, "users", A, "1", nil); return err }, nil},
 		{"WatchersPages: filter", "ListOptions.Filter", func() error {
-			return firstErr(rs.WatchersPages(ctx, T, A, "1", &workflow.ListOptions{Filter: rsql.Raw("a==b")}))
+			return firstErr(rs.Watchers.Pages(ctx, T, A, "1", &workflow.ListOptions{Filter: rsql.Raw("a==b")}))
 		}, nil},
-		{"AddWatchers: no addresses", "emails", func() error { return rs.AddWatchers(ctx, T, A, "1", nil) }, nil},
-		{"AddWatchers: a user id, not an address", "emails[0]", func() error { return rs.AddWatchers(ctx, T, A, "1", []string{"u2"}) }, nil},
+		{"AddWatchers: no addresses", "emails", func() error { return rs.Watchers.Add(ctx, T, A, "1", nil) }, nil},
+		{"AddWatchers: a user id, not an address", "emails[0]", func() error { return rs.Watchers.Add(ctx, T, A, "1", []string{"u2"}) }, nil},
 		{"RemoveWatchers: blank address", "emails[1]", func() error {
-			return rs.RemoveWatchers(ctx, T, A, "1", []string{"a@example.com", ""})
+			return rs.Watchers.Remove(ctx, T, A, "1", []string{"a@example.com", ""})
 		}, nil},
-		{"ListComments: empty alias", "alias", func() error { _, err := rs.ListComments(ctx, T, "", "1", nil); return err }, nil},
+		{"ListComments: empty alias", "alias", func() error { _, err := rs.Comments.List(ctx, T, "", "1", nil); return err }, nil},
 		{"CommentsAll: page size 0 is the default, 1001 is not", "ListOptions.First", func() error {
-			return firstErr(rs.CommentsAll(ctx, T, A, "1", &workflow.ListOptions{First: 1001}))
+			return firstErr(rs.Comments.All(ctx, T, A, "1", &workflow.ListOptions{First: 1001}))
 		}, nil},
-		{"AddComment: empty text", "text", func() error { _, err := rs.AddComment(ctx, T, A, "1", ""); return err }, nil},
+		{"AddComment: empty text", "text", func() error { _, err := rs.Comments.Add(ctx, T, A, "1", ""); return err }, nil},
 
 		// Attachments.
 		{"Attachments.List: empty id", "id", func() error { _, err := c.Attachments.List(ctx, T, A, ""); return err }, nil},
@@ -256,7 +256,7 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		{"Groups.All: builder error filter", "ListOptions.Filter", func() error {
 			return firstErr(c.Groups.All(ctx, &workflow.ListOptions{Filter: rsql.Field("name").In()}))
 		}, nil},
-		{"Groups.ListUsers: empty group id", "groupID", func() error { _, err := c.Groups.ListUsers(ctx, "", nil); return err }, nil},
+		{"Groups.ListUsers: empty group id", "groupID", func() error { _, err := c.Groups.Members.List(ctx, "", nil); return err }, nil},
 		{"Groups.List: a filter", "ListOptions.Filter", func() error {
 			_, err := c.Groups.List(ctx, &workflow.ListOptions{Filter: rsql.Field("name").Eq("x")})
 			return err
@@ -266,9 +266,9 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 			_, err := c.Groups.Update(ctx, "g1", workflow.GroupRequest{Dynamic: new(true), UserIDs: []string{"u1"}})
 			return err
 		}, nil},
-		{"Groups.AllUsers: group id .", "groupID", func() error { return firstErr(c.Groups.AllUsers(ctx, ".", nil)) }, nil},
-		{"Groups.AddUsers: no user ids", "userIDs", func() error { return c.Groups.AddUsers(ctx, "g1", nil) }, nil},
-		{"Groups.RemoveUsers: blank user id", "userIDs[0]", func() error { return c.Groups.RemoveUsers(ctx, "g1", []string{"  "}) }, nil},
+		{"Groups.AllUsers: group id .", "groupID", func() error { return firstErr(c.Groups.Members.All(ctx, ".", nil)) }, nil},
+		{"Groups.AddUsers: no user ids", "userIDs", func() error { return c.Groups.Members.Add(ctx, "g1", nil) }, nil},
+		{"Groups.RemoveUsers: blank user id", "userIDs[0]", func() error { return c.Groups.Members.Remove(ctx, "g1", []string{"  "}) }, nil},
 
 		// Client construction and the escape hatch.
 		{"NewClient: base URL without /v1", "base URL", func() error {
@@ -291,7 +291,7 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		{"NewClient: nil HTTP client", "WithHTTPClient", func() error { return newClient(creds, workflow.WithHTTPClient(nil)) }, nil},
 		{"NewClient: nil token source", "WithTokenSource", func() error { return newClient(workflow.WithTokenSource(nil)) }, nil},
 		{"NewClient: retry policy of 0 attempts", "RetryPolicy.MaxAttempts", func() error {
-			return newClient(creds, workflow.WithRetry(workflow.RetryPolicy{MaxAttempts: -1}))
+			return newClient(creds, workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: -1}))
 		}, nil},
 		{"NewRequest: nil context", "ctx", func() error { _, err := c.NewRequest(nilCtx, http.MethodGet, "tasks/it", nil); return err }, nil},
 		{"NewRequest: absolute URL", "path", func() error {
@@ -449,8 +449,8 @@ func TestSecretsNeverLeak(t *testing.T) {
 		_, err := c.Records.Get(ctx, workflow.Tasks, alias, id)
 		return err
 	}
-	once := workflow.WithRetry(workflow.RetryPolicy{MaxAttempts: 1})
-	twice := workflow.WithRetry(workflow.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	once := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 1})
+	twice := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	canaryTokens := workflow.WithTokenSource(oauth2.StaticTokenSource(&oauth2.Token{AccessToken: canaryBearer, TokenType: "Bearer"}))
 	// headerTransport adds a header to every request (to ask the front
 	// for a token redirect).
@@ -555,7 +555,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 				handler = slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})
 			}
 			policy := workflow.RetryPolicy{MaxAttempts: 3, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
-			base := []workflow.Option{workflow.WithLogger(slog.New(handler)), workflow.WithRetry(policy)}
+			base := []workflow.Option{workflow.WithLogger(slog.New(handler)), workflow.WithRetryPolicy(policy)}
 
 			var texts []string
 			show := func(what string, v any) {
@@ -581,7 +581,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 			show("records service", c.Records)
 			show("base URL", c.BaseURL())
 			for i, o := range []workflow.Option{
-				workflow.WithCredentials(canaryClientID, canarySecret), canaryTokens, workflow.WithRetry(policy),
+				workflow.WithCredentials(canaryClientID, canarySecret), canaryTokens, workflow.WithRetryPolicy(policy),
 			} {
 				show(fmt.Sprintf("option %d", i), o)
 			}

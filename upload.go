@@ -524,7 +524,7 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, first, reqOpts...)
+	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, first)
 	if err != nil {
 		return nil, err
 	}
@@ -537,8 +537,8 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 		req.GetBody = func() (io.ReadCloser, error) { return frame.body(src) }
 	}
 
-	var out replyBody[Attachment]
-	_, err = s.client.do(req, &out)
+	var out *Attachment
+	_, err = s.client.send(req, reqOpts, optional(&out, "attachment"))
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		// A read may still be blocked in the caller's reader, holding
 		// the source: do not wait for it.
@@ -556,11 +556,11 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	if err != nil {
 		return nil, err
 	}
-	if out.v == nil {
+	if out == nil {
 		// An answer without a body: what was sent, with no ID.
 		return &Attachment{
 			Name: name, Description: o.Description, MediaType: mt, Size: src.sent(), State: AttachmentProcessing,
 		}, nil
 	}
-	return out.v, nil
+	return out, nil
 }

@@ -800,7 +800,7 @@ func TestUploadLeavesNoGoroutine(t *testing.T) {
 		defer tr.CloseIdleConnections()
 		bad, err := NewClient(WithTokenSource(oauth2.ReuseTokenSource(nil, failingTokenSource{})),
 			WithEndpoint("http://127.0.0.1:1/v1", "http://127.0.0.1:1"), WithHTTPClient(&http.Client{Transport: tr}),
-			WithRetry(RetryPolicy{MaxAttempts: 1}))
+			WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
 		require.NoError(t, err)
 		r := &genReader{n: 1 << 20}
 		_, err = bad.Attachments.Upload(t.Context(), Tasks, "t", "1", "gen.bin", r, nil)

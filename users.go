@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"iter"
 	"net/http"
 	"net/mail"
 	"strings"
@@ -127,31 +126,6 @@ func checkEmail(field, v string) error {
 	return nil
 }
 
-// List returns one page of users: GET /users, with the paging options and
-// RSQL filter of opts (nil for the first page at the service's default
-// size of 100). The answer is the service's paged list
-// {"items": [users], "total", "paging"}; resume from the page's
-// Paging.EndCursor (or StartCursor going backward).
-func (s *UsersService) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	return listPage[User](ctx, s.client, "users", pagedFiltered, opts, reqOpts)
-}
-
-// Pages walks the users page by page from where opts points: GET /users,
-// forward by default, backward when opts.Last or opts.Before is set. It is
-// lazy, copies opts, stops when the loop breaks, yields an error once and
-// stops, and with opts.Prefetch fetches the next page while the loop body
-// runs.
-func (s *UsersService) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[User], error] {
-	return walkPages[User](ctx, s.client, "users", pagedFiltered, opts, reqOpts)
-}
-
-// All iterates over every user from where opts points, page after page
-// (see Pages); going backward, users come from the end of the list towards
-// its start.
-func (s *UsersService) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[User, error] {
-	return walkItems[User](ctx, s.client, "users", pagedFiltered, opts, reqOpts)
-}
-
 // Create creates a user and returns it as the service sent it back
 // (201): POST /users. nu.Email, nu.FirstName and nu.LastName are required;
 // a missing one is a *ValidationError naming it, and nothing is sent.
@@ -163,16 +137,12 @@ func (s *UsersService) Create(ctx context.Context, nu NewUser, reqOpts ...Reques
 	if err := nu.validate(); err != nil {
 		return nil, err
 	}
-	return sendFor[User](ctx, s.client, http.MethodPost, "users", nu, "user", false, reqOpts)
+	return fetch[User](ctx, s.client, http.MethodPost, route{path: "users"}, nu, "user", false, reqOpts)
 }
 
 // Get returns one user: GET /users/{userId}.
 func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	id, err := segment("userID", userID)
-	if err != nil {
-		return nil, err
-	}
-	return sendFor[User](ctx, s.client, http.MethodGet, buildPath("users", id), nil, "user", false, reqOpts)
+	return fetch[User](ctx, s.client, http.MethodGet, pathTo("", "users", "userID", userID), nil, "user", false, reqOpts)
 }
 
 // Deactivate deactivates a user and returns it, now INACTIVE:
@@ -180,9 +150,5 @@ func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...Reques
 // service answer a success without a body, Deactivate returns a nil
 // *User and a nil error: the user is deactivated, and Get reads it.
 func (s *UsersService) Deactivate(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	id, err := segment("userID", userID)
-	if err != nil {
-		return nil, err
-	}
-	return sendFor[User](ctx, s.client, http.MethodPost, buildPath("users", id, "deactivate"), nil, "user", true, reqOpts)
+	return fetch[User](ctx, s.client, http.MethodPost, pathTo("", "users", "userID", userID, "", "deactivate"), nil, "user", true, reqOpts)
 }

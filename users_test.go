@@ -141,10 +141,10 @@ func TestUsersGetAndDeactivate(t *testing.T) {
 	// Get and Create need the user in the answer.
 	mt.RegisterResponder(http.MethodGet, mockBase+"/users/u3", jsonReply(200, ""))
 	_, err = c.Users.Get(t.Context(), "u3")
-	assert.ErrorIs(t, err, errMalformedReply)
+	assert.ErrorIs(t, err, errMalformed)
 	mt.RegisterResponder(http.MethodGet, mockBase+"/users/u3n", jsonReply(200, "null"))
 	_, err = c.Users.Get(t.Context(), "u3n")
-	assert.ErrorIs(t, err, errMalformedReply, "null is no user")
+	assert.ErrorIs(t, err, errMalformed, "null is no user")
 	mt.RegisterResponder(http.MethodGet, mockBase+"/users/u4", jsonReply(200, `{"id":`))
 	_, err = c.Users.Get(t.Context(), "u4")
 	assert.Error(t, err)

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"iter"
 	"net/http"
 	"strconv"
 	"strings"
@@ -111,47 +110,7 @@ type watchersChange struct {
 	Users []string `json:"users"`
 }
 
-// watchersPath is the path of a record's watchers.
-func watchersPath(t RecordType, alias, id string) (string, error) {
-	return recordPath(t, alias, "id", id, "", "watchers")
-}
-
-// ListWatchers returns one page of the watchers of a record:
-// GET /{recordType}/{alias}/{id}/watchers with the paging fields of opts
-// (nil for the service's first page), answered with the paged list
-// envelope. A Filter is a *ValidationError: the service publishes none
-// for this list.
-func (s *RecordsService) ListWatchers(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[Watcher], error) {
-	path, err := watchersPath(t, alias, id)
-	if err != nil {
-		return nil, err
-	}
-	return listPage[Watcher](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// WatchersPages walks a record's watchers page by page from where opts
-// points. See RecordsService.Pages for laziness, errors and prefetching.
-func (s *RecordsService) WatchersPages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[Watcher], error] {
-	path, err := watchersPath(t, alias, id)
-	if err != nil {
-		return errIter[*Page[Watcher]](err)
-	}
-	return walkPages[Watcher](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// WatchersAll iterates over every watcher of a record from where opts
-// points; going backward, watchers come from the end of the list towards
-// its start. Watchers carry no cursor of their own: to resume, pass the
-// page's Paging.EndCursor (from WatchersPages) as ListOptions.After.
-func (s *RecordsService) WatchersAll(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Watcher, error] {
-	path, err := watchersPath(t, alias, id)
-	if err != nil {
-		return errIter[Watcher](err)
-	}
-	return walkItems[Watcher](ctx, s.client, path, pagedOnly, opts, reqOpts)
-}
-
-// AddWatchers makes users watch a record, named by their e-mail addresses:
+// Add makes users watch a record, named by their e-mail addresses:
 // POST /{recordType}/{alias}/{id}/watchers with {"users": [...]}, in one
 // request, in the order given. The service answers 201 with no body; any
 // 2xx is success.
@@ -160,28 +119,23 @@ func (s *RecordsService) WatchersAll(ctx context.Context, t RecordType, alias, i
 // ("ann@example.com", without a display name, angle brackets or spaces);
 // one that is not is a *ValidationError naming its index, and nothing is
 // sent. Groups cannot be added this way: the service takes users only.
-func (s *RecordsService) AddWatchers(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
-	return s.changeWatchers(ctx, http.MethodPost, t, alias, id, emails, reqOpts)
+func (s *WatchersService) Add(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
+	return s.change(ctx, http.MethodPost, s.at(t, alias, id), emails, reqOpts)
 }
 
-// RemoveWatchers makes users stop watching a record, named by their e-mail
+// Remove makes users stop watching a record, named by their e-mail
 // addresses: DELETE /{recordType}/{alias}/{id}/watchers with the same body
-// and checks as AddWatchers. The service answers 200 with no body; any 2xx
+// and checks as Add. The service answers 200 with no body; any 2xx
 // is success.
-func (s *RecordsService) RemoveWatchers(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
-	return s.changeWatchers(ctx, http.MethodDelete, t, alias, id, emails, reqOpts)
+func (s *WatchersService) Remove(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
+	return s.change(ctx, http.MethodDelete, s.at(t, alias, id), emails, reqOpts)
 }
 
-func (s *RecordsService) changeWatchers(ctx context.Context, method string, t RecordType, alias, id string, emails []string, reqOpts []RequestOption) error {
-	path, err := watchersPath(t, alias, id)
-	if err != nil {
-		return err
+func (s *WatchersService) change(ctx context.Context, method string, r route, emails []string, reqOpts []RequestOption) error {
+	if r.err == nil {
+		r.err = checkEmails("emails", emails)
 	}
-	if err := checkEmails("emails", emails); err != nil {
-		return err
-	}
-	return sendNoBody(ctx, s.client, method, path,
-		watchersChange{Users: append([]string(nil), emails...)}, reqOpts)
+	return s.client.exec(ctx, method, r, watchersChange{Users: append([]string(nil), emails...)}, reqOpts)
 }
 
 // checkEmails checks that list holds at least one address and that each is

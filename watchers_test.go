@@ -21,7 +21,7 @@ const watchersPage = `{"items":[
 func TestListWatchers(t *testing.T) {
 	t.Parallel()
 	c, m := newMockClient(t, mockReply(http.StatusOK, watchersPage))
-	page, err := c.Records.ListWatchers(t.Context(), Tasks, "it-requests", "T 1", &ListOptions{First: 2})
+	page, err := c.Records.Watchers.List(t.Context(), Tasks, "it-requests", "T 1", &ListOptions{First: 2})
 	require.NoError(t, err)
 	calls := m.requests()
 	require.Len(t, calls, 1)
@@ -69,11 +69,11 @@ func TestWatchersAllBothDirections(t *testing.T) {
 		return mockResponse(http.StatusOK, page(pos, pos < 3, pos > 1))
 	})
 	var fwd, back []string
-	for w, err := range c.Records.WatchersAll(t.Context(), Tasks, "t", "1", nil) {
+	for w, err := range c.Records.Watchers.All(t.Context(), Tasks, "t", "1", nil) {
 		require.NoError(t, err)
 		fwd = append(fwd, w.Target.Email)
 	}
-	for w, err := range c.Records.WatchersAll(t.Context(), Tasks, "t", "1", &ListOptions{Last: 1}) {
+	for w, err := range c.Records.Watchers.All(t.Context(), Tasks, "t", "1", &ListOptions{Last: 1}) {
 		require.NoError(t, err)
 		back = append(back, w.Target.Email)
 	}
@@ -95,13 +95,13 @@ func TestChangeWatchers(t *testing.T) {
 		call   func(c *Client) error
 	}{
 		{"add answers 201", http.MethodPost, http.StatusCreated, func(c *Client) error {
-			return c.Records.AddWatchers(t.Context(), Elements, "parts", "E-1", emails)
+			return c.Records.Watchers.Add(t.Context(), Elements, "parts", "E-1", emails)
 		}},
 		{"remove answers 200", http.MethodDelete, http.StatusOK, func(c *Client) error {
-			return c.Records.RemoveWatchers(t.Context(), Elements, "parts", "E-1", emails)
+			return c.Records.Watchers.Remove(t.Context(), Elements, "parts", "E-1", emails)
 		}},
 		{"add with 204", http.MethodPost, http.StatusNoContent, func(c *Client) error {
-			return c.Records.AddWatchers(t.Context(), Elements, "parts", "E-1", emails)
+			return c.Records.Watchers.Add(t.Context(), Elements, "parts", "E-1", emails)
 		}},
 	}
 	for _, tc := range tests {
@@ -123,7 +123,7 @@ func TestChangeWatchers(t *testing.T) {
 func TestChangeWatchersErrors(t *testing.T) {
 	t.Parallel()
 	c, _ := newMockClient(t, mockReply(http.StatusUnprocessableEntity, `{"message":"no user nobody@example.com"}`))
-	err := c.Records.AddWatchers(t.Context(), Tasks, "t", "1", []string{"nobody@example.com"})
+	err := c.Records.Watchers.Add(t.Context(), Tasks, "t", "1", []string{"nobody@example.com"})
 	assert.ErrorIs(t, err, ErrUnprocessable)
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
@@ -137,41 +137,41 @@ func TestWatchersValidation(t *testing.T) {
 		name, field string
 		call        func(rs *RecordsService) error
 	}{
-		{"list: empty id", "id", func(rs *RecordsService) error { _, err := rs.ListWatchers(ctx, Tasks, "t", "", nil); return err }},
+		{"list: empty id", "id", func(rs *RecordsService) error { _, err := rs.Watchers.List(ctx, Tasks, "t", "", nil); return err }},
 		{"list: filter", "ListOptions.Filter", func(rs *RecordsService) error {
-			_, err := rs.ListWatchers(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Field("email").Eq("a")})
+			_, err := rs.Watchers.List(ctx, Tasks, "t", "1", &ListOptions{Filter: rsql.Field("email").Eq("a")})
 			return err
 		}},
 		{"all: mixed directions", "ListOptions", func(rs *RecordsService) error {
-			for _, err := range rs.WatchersAll(ctx, Tasks, "t", "1", &ListOptions{First: 1, Last: 1}) {
+			for _, err := range rs.Watchers.All(ctx, Tasks, "t", "1", &ListOptions{First: 1, Last: 1}) {
 				return err
 			}
 			return nil
 		}},
 		{"pages: bad alias", "alias", func(rs *RecordsService) error {
-			for _, err := range rs.WatchersPages(ctx, Tasks, "..", "1", nil) {
+			for _, err := range rs.Watchers.Pages(ctx, Tasks, "..", "1", nil) {
 				return err
 			}
 			return nil
 		}},
-		{"add: none", "emails", func(rs *RecordsService) error { return rs.AddWatchers(ctx, Tasks, "t", "1", nil) }},
+		{"add: none", "emails", func(rs *RecordsService) error { return rs.Watchers.Add(ctx, Tasks, "t", "1", nil) }},
 		{"add: not an address", "emails[1]", func(rs *RecordsService) error {
-			return rs.AddWatchers(ctx, Tasks, "t", "1", []string{"ann@example.com", "u2"})
+			return rs.Watchers.Add(ctx, Tasks, "t", "1", []string{"ann@example.com", "u2"})
 		}},
 		{"add: display name", "emails[0]", func(rs *RecordsService) error {
-			return rs.AddWatchers(ctx, Tasks, "t", "1", []string{"Ann <ann@example.com>"})
+			return rs.Watchers.Add(ctx, Tasks, "t", "1", []string{"Ann <ann@example.com>"})
 		}},
 		{"add: surrounding space", "emails[0]", func(rs *RecordsService) error {
-			return rs.AddWatchers(ctx, Tasks, "t", "1", []string{" ann@example.com"})
+			return rs.Watchers.Add(ctx, Tasks, "t", "1", []string{" ann@example.com"})
 		}},
 		{"remove: empty", "emails[2]", func(rs *RecordsService) error {
-			return rs.RemoveWatchers(ctx, Tasks, "t", "1", []string{"a@example.com", "b@example.com", ""})
+			return rs.Watchers.Remove(ctx, Tasks, "t", "1", []string{"a@example.com", "b@example.com", ""})
 		}},
 		{"remove: two addresses in one", "emails[0]", func(rs *RecordsService) error {
-			return rs.RemoveWatchers(ctx, Tasks, "t", "1", []string{"a@example.com, b@example.com"})
+			return rs.Watchers.Remove(ctx, Tasks, "t", "1", []string{"a@example.com, b@example.com"})
 		}},
 		{"remove: bad record type", "record type", func(rs *RecordsService) error {
-			return rs.RemoveWatchers(ctx, "users", "t", "1", []string{"a@example.com"})
+			return rs.Watchers.Remove(ctx, "users", "t", "1", []string{"a@example.com"})
 		}},
 	}
 	for _, tc := range tests {

@@ -134,63 +134,63 @@ func TestWireRequestOfEveryMethod(t *testing.T) {
 		// Related items.
 		{name: "Records.ListRelatedItems", method: "GET", path: rec + "/related-items", query: paged, reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Records.ListRelatedItems(ctx, Tasks, "it-requests", odd, listOpts, o...)
+				_, err := c.Records.Related.List(ctx, Tasks, "it-requests", odd, listOpts, o...)
 				return err
 			}},
 		{name: "Records.RelatedItemsAll", method: "GET", path: rec + "/related-items", reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return first(c.Records.RelatedItemsAll(ctx, Tasks, "it-requests", odd, nil, o...))
+				return first(c.Records.Related.All(ctx, Tasks, "it-requests", odd, nil, o...))
 			}},
 		{name: "Records.AddRelatedItem", method: "POST", path: rec + "/related-items", reply: mockReply(201, ""),
 			contentType: "application/json", body: `{"id":"P 1","alias":"parts"}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Records.AddRelatedItem(ctx, Tasks, "it-requests", odd, RelatedRef{ID: "P 1", Alias: "parts"}, o...)
+				return c.Records.Related.Add(ctx, Tasks, "it-requests", odd, RelatedRef{ID: "P 1", Alias: "parts"}, o...)
 			}},
 		{name: "Records.AddRelatedItems", method: "POST", path: rec + "/related-items", reply: mockReply(201, ""),
 			contentType: "application/json", body: `{"id":"P 2"}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Records.AddRelatedItems(ctx, Tasks, "it-requests", odd, []RelatedRef{{ID: "P 2"}}, o...)
+				return c.Records.Related.AddMany(ctx, Tasks, "it-requests", odd, []RelatedRef{{ID: "P 2"}}, o...)
 			}},
 		{name: "Records.RemoveRelatedItem", method: "DELETE", path: rec + "/related-items/" + oddEsc, reply: mockReply(200, ""),
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Records.RemoveRelatedItem(ctx, Tasks, "it-requests", odd, odd, o...)
+				return c.Records.Related.Remove(ctx, Tasks, "it-requests", odd, odd, o...)
 			}},
 
 		// Watchers.
 		{name: "Records.ListWatchers", method: "GET", path: rec + "/watchers", query: paged, reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Records.ListWatchers(ctx, Tasks, "it-requests", odd, listOpts, o...)
+				_, err := c.Records.Watchers.List(ctx, Tasks, "it-requests", odd, listOpts, o...)
 				return err
 			}},
 		{name: "Records.WatchersAll", method: "GET", path: rec + "/watchers", reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return first(c.Records.WatchersAll(ctx, Tasks, "it-requests", odd, nil, o...))
+				return first(c.Records.Watchers.All(ctx, Tasks, "it-requests", odd, nil, o...))
 			}},
 		{name: "Records.AddWatchers", method: "POST", path: rec + "/watchers", reply: mockReply(201, ""),
 			contentType: "application/json", body: `{"users":["ann@example.com","bo@example.com"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Records.AddWatchers(ctx, Tasks, "it-requests", odd, []string{"ann@example.com", "bo@example.com"}, o...)
+				return c.Records.Watchers.Add(ctx, Tasks, "it-requests", odd, []string{"ann@example.com", "bo@example.com"}, o...)
 			}},
 		{name: "Records.RemoveWatchers", method: "DELETE", path: rec + "/watchers", reply: mockReply(200, ""),
 			contentType: "application/json", body: `{"users":["ann@example.com"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Records.RemoveWatchers(ctx, Tasks, "it-requests", odd, []string{"ann@example.com"}, o...)
+				return c.Records.Watchers.Remove(ctx, Tasks, "it-requests", odd, []string{"ann@example.com"}, o...)
 			}},
 
 		// Comments.
 		{name: "Records.ListComments", method: "GET", path: rec + "/comment", query: paged, reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Records.ListComments(ctx, Tasks, "it-requests", odd, listOpts, o...)
+				_, err := c.Records.Comments.List(ctx, Tasks, "it-requests", odd, listOpts, o...)
 				return err
 			}},
 		{name: "Records.CommentsAll", method: "GET", path: rec + "/comment", reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return first(c.Records.CommentsAll(ctx, Tasks, "it-requests", odd, nil, o...))
+				return first(c.Records.Comments.All(ctx, Tasks, "it-requests", odd, nil, o...))
 			}},
 		{name: "Records.AddComment", method: "POST", path: rec + "/comment", reply: mockReply(201, "c-1"),
 			accept: "text/plain, application/json;q=0.9", contentType: "text/plain; charset=utf-8", body: "On it: {\"not JSON\"}",
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Records.AddComment(ctx, Tasks, "it-requests", odd, "On it: {\"not JSON\"}", o...)
+				_, err := c.Records.Comments.Add(ctx, Tasks, "it-requests", odd, "On it: {\"not JSON\"}", o...)
 				return err
 			}},
 
@@ -326,22 +326,22 @@ func TestWireRequestOfEveryMethod(t *testing.T) {
 			}},
 		{name: "Groups.ListUsers", method: "GET", path: "/groups/" + oddEsc + "/users", query: paged, reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Groups.ListUsers(ctx, odd, listOpts, o...)
+				_, err := c.Groups.Members.List(ctx, odd, listOpts, o...)
 				return err
 			}},
 		{name: "Groups.AllUsers", method: "GET", path: "/groups/" + oddEsc + "/users", reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return first(c.Groups.AllUsers(ctx, odd, nil, o...))
+				return first(c.Groups.Members.All(ctx, odd, nil, o...))
 			}},
 		{name: "Groups.AddUsers", method: "POST", path: "/groups/" + oddEsc + "/users", reply: mockReply(201, ""),
 			contentType: "application/json", body: `{"userIds":["u 1","u 2"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Groups.AddUsers(ctx, odd, []string{"u 1", "u 2"}, o...)
+				return c.Groups.Members.Add(ctx, odd, []string{"u 1", "u 2"}, o...)
 			}},
 		{name: "Groups.RemoveUsers", method: "DELETE", path: "/groups/" + oddEsc + "/users", reply: mockReply(200, ""),
 			contentType: "application/json", body: `{"userIds":["u 1"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Groups.RemoveUsers(ctx, odd, []string{"u 1"}, o...)
+				return c.Groups.Members.Remove(ctx, odd, []string{"u 1"}, o...)
 			}},
 	}
 
@@ -354,13 +354,13 @@ func TestWireRequestOfEveryMethod(t *testing.T) {
 			return first(c.Records.Pages(ctx, Tasks, "it-requests", listOpts, o...))
 		}},
 		{"Records.RelatedItemsPages", rec + "/related-items", func(ctx context.Context, c *Client, o ...RequestOption) error {
-			return first(c.Records.RelatedItemsPages(ctx, Tasks, "it-requests", odd, listOpts, o...))
+			return first(c.Records.Related.Pages(ctx, Tasks, "it-requests", odd, listOpts, o...))
 		}},
 		{"Records.WatchersPages", rec + "/watchers", func(ctx context.Context, c *Client, o ...RequestOption) error {
-			return first(c.Records.WatchersPages(ctx, Tasks, "it-requests", odd, listOpts, o...))
+			return first(c.Records.Watchers.Pages(ctx, Tasks, "it-requests", odd, listOpts, o...))
 		}},
 		{"Records.CommentsPages", rec + "/comment", func(ctx context.Context, c *Client, o ...RequestOption) error {
-			return first(c.Records.CommentsPages(ctx, Tasks, "it-requests", odd, listOpts, o...))
+			return first(c.Records.Comments.Pages(ctx, Tasks, "it-requests", odd, listOpts, o...))
 		}},
 		{"Users.Pages", "/users", func(ctx context.Context, c *Client, o ...RequestOption) error {
 			return first(c.Users.Pages(ctx, listOpts, o...))
@@ -369,7 +369,7 @@ func TestWireRequestOfEveryMethod(t *testing.T) {
 			return first(c.Groups.Pages(ctx, listOpts, o...))
 		}},
 		{"Groups.UserPages", "/groups/" + oddEsc + "/users", func(ctx context.Context, c *Client, o ...RequestOption) error {
-			return first(c.Groups.UserPages(ctx, odd, listOpts, o...))
+			return first(c.Groups.Members.Pages(ctx, odd, listOpts, o...))
 		}},
 	} {
 		tests = append(tests, wireCase{name: p.name, method: "GET", path: p.path, query: paged, reply: emptyPage, call: p.pages})

@@ -73,7 +73,7 @@ func newSetup(t *testing.T) *setup {
 	s.spy = &tokenSpy{next: s.srv.HTTPClient().Transport}
 	s.c = s.srv.Client(
 		workflow.WithHTTPClient(&http.Client{Transport: s.spy}),
-		workflow.WithRetry(workflow.RetryPolicy{MaxAttempts: 3, Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}),
+		workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 3, Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}),
 		workflow.WithObserver(workflowotel.NewObserver(workflowotel.WithTracerProvider(tp), workflowotel.WithMeterProvider(mp))),
 	)
 	return s

@@ -122,7 +122,7 @@ func TestContractCheckSkipsInjectedFaults(t *testing.T) {
 		srv.ServeHTTP(w, r)
 	})
 	rec := &findings{TB: t}
-	c := checkedClient(t, srv, h, rec, workflow.WithRetry(workflow.RetryPolicy{MaxAttempts: 1}))
+	c := checkedClient(t, srv, h, rec, workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 1}))
 
 	in := srv.Inject(workflowtest.Fault{Route: "GET /v1/users", Count: 1, Status: http.StatusServiceUnavailable})
 	_, err := c.Users.List(ctx, nil)

@@ -165,7 +165,7 @@ func TestE2ERelatedItems(t *testing.T) {
 	c := srv.Client()
 	ctx := t.Context()
 
-	require.NoError(t, c.Records.AddRelatedItems(ctx, workflow.Tasks, "it-requests", "1", []workflow.RelatedRef{
+	require.NoError(t, c.Records.Related.AddMany(ctx, workflow.Tasks, "it-requests", "1", []workflow.RelatedRef{
 		{ID: parts[0], Alias: "parts"}, {ID: parts[1]}, {ID: parts[2], Alias: "parts"},
 	}))
 	want := []string{"elements/parts/" + parts[0], "elements/parts/" + parts[1], "elements/parts/" + parts[2]}
@@ -182,7 +182,7 @@ func TestE2ERelatedItems(t *testing.T) {
 
 	// Without options no paging parameter is sent (the service publishes
 	// none for this list) and every item comes on one page.
-	all, err := c.Records.ListRelatedItems(ctx, workflow.Tasks, "it-requests", "1", nil)
+	all, err := c.Records.Related.List(ctx, workflow.Tasks, "it-requests", "1", nil)
 	require.NoError(t, err)
 	require.Len(t, all.Items, 3)
 	assert.False(t, all.Paging.HasNextPage)
@@ -195,7 +195,7 @@ func TestE2ERelatedItems(t *testing.T) {
 	t.Cleanup(tr.CloseIdleConnections)
 	paging := srv.Client(workflow.WithHTTPClient(&http.Client{Transport: tr}))
 	var got []workflow.RelatedItem
-	for it, err := range paging.Records.RelatedItemsAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{First: 2}) {
+	for it, err := range paging.Records.Related.All(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{First: 2}) {
 		require.NoError(t, err)
 		got = append(got, it)
 	}
@@ -210,16 +210,16 @@ func TestE2ERelatedItems(t *testing.T) {
 		assert.Empty(t, it.Extra, "the fake sends only published members")
 	}
 	// Resume after the first item, with its own cursor.
-	page, err := paging.Records.ListRelatedItems(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{After: got[0].Cursor})
+	page, err := paging.Records.Related.List(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{After: got[0].Cursor})
 	require.NoError(t, err)
 	require.Len(t, page.Items, 2)
 	assert.Equal(t, parts[1], page.Items[0].ID)
 
-	require.NoError(t, c.Records.RemoveRelatedItem(ctx, workflow.Tasks, "it-requests", "1", got[0].ID))
+	require.NoError(t, c.Records.Related.Remove(ctx, workflow.Tasks, "it-requests", "1", got[0].ID))
 	assert.Equal(t, want[1:], srv.Related(workflow.Tasks, "it-requests", "1"))
 
 	// A partial failure says which refs were not added, and why.
-	err = c.Records.AddRelatedItems(ctx, workflow.Tasks, "it-requests", "1", []workflow.RelatedRef{{ID: parts[0]}, {ID: "no-such-part"}})
+	err = c.Records.Related.AddMany(ctx, workflow.Tasks, "it-requests", "1", []workflow.RelatedRef{{ID: parts[0]}, {ID: "no-such-part"}})
 	var re *workflow.RelatedItemsError
 	require.ErrorAs(t, err, &re)
 	require.Len(t, re.Failures, 1)
@@ -227,7 +227,7 @@ func TestE2ERelatedItems(t *testing.T) {
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable)
 	assert.Equal(t, append(want[1:], want[0]), srv.Related(workflow.Tasks, "it-requests", "1"))
 
-	err = c.Records.RemoveRelatedItem(ctx, workflow.Tasks, "it-requests", "1", "no-such-part")
+	err = c.Records.Related.Remove(ctx, workflow.Tasks, "it-requests", "1", "no-such-part")
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 }
 
@@ -239,11 +239,11 @@ func TestE2EWatchers(t *testing.T) {
 	c := srv.Client()
 	ctx := t.Context()
 
-	require.NoError(t, c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{"bob@example.com", workflowtest.DefaultUserEmail}))
+	require.NoError(t, c.Records.Watchers.Add(ctx, workflow.Tasks, "it-requests", "1", []string{"bob@example.com", workflowtest.DefaultUserEmail}))
 	srv.WatchGroup(workflow.Tasks, "it-requests", "1", ops)
 
 	var ws []workflow.Watcher
-	for w, err := range c.Records.WatchersAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{First: 1, Prefetch: true}) {
+	for w, err := range c.Records.Watchers.All(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{First: 1, Prefetch: true}) {
 		require.NoError(t, err)
 		ws = append(ws, w)
 	}
@@ -259,20 +259,20 @@ func TestE2EWatchers(t *testing.T) {
 
 	// Backward, one per page.
 	var back []string
-	for w, err := range c.Records.WatchersAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{Last: 1}) {
+	for w, err := range c.Records.Watchers.All(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{Last: 1}) {
 		require.NoError(t, err)
 		back = append(back, w.Target.ID)
 	}
 	assert.Equal(t, []string{ops, workflowtest.DefaultUserID, bob.UserID}, back)
 
-	require.NoError(t, c.Records.RemoveWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{"bob@example.com"}))
+	require.NoError(t, c.Records.Watchers.Remove(ctx, workflow.Tasks, "it-requests", "1", []string{"bob@example.com"}))
 	assert.Equal(t, []string{workflowtest.DefaultUserID, ops}, srv.Watchers(workflow.Tasks, "it-requests", "1"))
 
-	err := c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{"nobody@example.com"})
+	err := c.Records.Watchers.Add(ctx, workflow.Tasks, "it-requests", "1", []string{"nobody@example.com"})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable)
 	var ve *workflow.ValidationError
 	n := len(srv.Requests())
-	require.ErrorAs(t, c.Records.AddWatchers(ctx, workflow.Tasks, "it-requests", "1", []string{bob.UserID}), &ve)
+	require.ErrorAs(t, c.Records.Watchers.Add(ctx, workflow.Tasks, "it-requests", "1", []string{bob.UserID}), &ve)
 	assert.Equal(t, "emails[0]", ve.Field)
 	assert.Len(t, srv.Requests(), n, "a bad address is refused before sending")
 }
@@ -283,13 +283,13 @@ func TestE2EComments(t *testing.T) {
 	bob := srv.AddUser("bob@example.com", "Bob", "Builder")
 	ctx := t.Context()
 
-	reply, err := srv.Client().Records.AddComment(ctx, workflow.Tasks, "it-requests", "1", "On it.")
+	reply, err := srv.Client().Records.Comments.Add(ctx, workflow.Tasks, "it-requests", "1", "On it.")
 	require.NoError(t, err)
 	bobs := srv.Client(workflow.WithCredentials(bob.ClientID, bob.ClientSecret))
-	_, err = bobs.Records.AddComment(ctx, workflow.Tasks, "it-requests", "1", "Ordered a new toner.\nArrives Tuesday.")
+	_, err = bobs.Records.Comments.Add(ctx, workflow.Tasks, "it-requests", "1", "Ordered a new toner.\nArrives Tuesday.")
 	require.NoError(t, err)
 
-	page, err := srv.Client().Records.ListComments(ctx, workflow.Tasks, "it-requests", "1", nil)
+	page, err := srv.Client().Records.Comments.List(ctx, workflow.Tasks, "it-requests", "1", nil)
 	require.NoError(t, err)
 	require.Len(t, page.Items, 2)
 	cm := page.Items[0]
@@ -304,7 +304,7 @@ func TestE2EComments(t *testing.T) {
 	assert.Equal(t, bob.UserID, page.Items[1].CreatedBy.ID)
 
 	var texts []string
-	for cm, err := range srv.Client().Records.CommentsAll(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{Last: 1}) {
+	for cm, err := range srv.Client().Records.Comments.All(ctx, workflow.Tasks, "it-requests", "1", &workflow.ListOptions{Last: 1}) {
 		require.NoError(t, err)
 		texts = append(texts, cm.Contents)
 	}
@@ -315,7 +315,7 @@ func TestE2EComments(t *testing.T) {
 			assert.Equal(t, http.StatusCreated, r.Status)
 		}
 	}
-	_, err = srv.Client().Records.ListComments(ctx, workflow.Tasks, "it-requests", "9", nil)
+	_, err = srv.Client().Records.Comments.List(ctx, workflow.Tasks, "it-requests", "9", nil)
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 }
 
@@ -326,7 +326,7 @@ func TestE2EDemoRelatedWatchersComments(t *testing.T) {
 	ctx := t.Context()
 	rt, alias, id := workflow.Tasks, workflowtest.DemoTasks, "1"
 
-	related, err := c.Records.ListRelatedItems(ctx, rt, alias, id, nil)
+	related, err := c.Records.Related.List(ctx, rt, alias, id, nil)
 	require.NoError(t, err)
 	require.Len(t, related.Items, 2)
 	for _, it := range related.Items {
@@ -336,7 +336,7 @@ func TestE2EDemoRelatedWatchersComments(t *testing.T) {
 		assert.True(t, ok, "the related part %s exists", it.ID)
 	}
 
-	watchers, err := c.Records.ListWatchers(ctx, rt, alias, id, nil)
+	watchers, err := c.Records.Watchers.List(ctx, rt, alias, id, nil)
 	require.NoError(t, err)
 	require.Len(t, watchers.Items, 3)
 	assert.Equal(t, "alice.anders@example.com", watchers.Items[0].Target.Email)
@@ -345,7 +345,7 @@ func TestE2EDemoRelatedWatchersComments(t *testing.T) {
 	assert.Equal(t, demo.Groups[0], watchers.Items[2].Target.ID)
 	assert.Equal(t, "IT Support", watchers.Items[2].Target.Name)
 
-	comments, err := c.Records.ListComments(ctx, rt, alias, id, nil)
+	comments, err := c.Records.Comments.List(ctx, rt, alias, id, nil)
 	require.NoError(t, err)
 	require.Len(t, comments.Items, 1)
 	cm := comments.Items[0]

@@ -24,7 +24,7 @@ type noWait struct {
 }
 
 func (n *noWait) option() workflow.Option {
-	return workflow.WithRetry(workflow.RetryPolicy{Sleep: func(ctx context.Context, d time.Duration) error {
+	return workflow.WithRetryPolicy(workflow.RetryPolicy{Sleep: func(ctx context.Context, d time.Duration) error {
 		n.mu.Lock()
 		n.waits = append(n.waits, d)
 		n.mu.Unlock()
@@ -369,21 +369,21 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	var ve *workflow.ValidationError
 	require.ErrorAs(t, err, &ve)
 
-	require.NoError(t, c.Groups.AddUsers(ctx, gid, []string{uid(3), uid(4)}))
-	require.NoError(t, c.Groups.RemoveUsers(ctx, gid, []string{uid(1)}))
+	require.NoError(t, c.Groups.Members.Add(ctx, gid, []string{uid(3), uid(4)}))
+	require.NoError(t, c.Groups.Members.Remove(ctx, gid, []string{uid(1)}))
 	assert.Equal(t, []string{uid(3), uid(4)}, srv.Members(gid))
 	var members []string
-	for u, err := range c.Groups.AllUsers(ctx, gid, &workflow.ListOptions{First: 1}) {
+	for u, err := range c.Groups.Members.All(ctx, gid, &workflow.ListOptions{First: 1}) {
 		require.NoError(t, err)
 		members = append(members, u.Email)
 	}
 	assert.Equal(t, []string{"user0@example.com", "user1@example.com"}, members)
-	page, err := c.Groups.ListUsers(ctx, gid, &workflow.ListOptions{Last: 1})
+	page, err := c.Groups.Members.List(ctx, gid, &workflow.ListOptions{Last: 1})
 	require.NoError(t, err)
 	assert.Equal(t, uid(4), page.Items[0].ID)
 	assert.True(t, page.Paging.HasPreviousPage)
 
-	err = c.Groups.AddUsers(ctx, gid, []string{uid(404)})
+	err = c.Groups.Members.Add(ctx, gid, []string{uid(404)})
 	var apiErr *workflow.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 400, apiErr.StatusCode)

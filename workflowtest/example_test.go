@@ -56,7 +56,7 @@ func ExampleServer_Inject() {
 	srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/*", Count: 2, Status: 503, RetryAfter: time.Second})
 
 	// A client whose retries do not really wait.
-	c := srv.Client(workflow.WithRetry(workflow.RetryPolicy{
+	c := srv.Client(workflow.WithRetryPolicy(workflow.RetryPolicy{
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
 	}))
 	page, err := c.Records.List(context.Background(), workflow.Tasks, "it-requests", nil)

@@ -196,7 +196,7 @@ type retryCounter struct {
 }
 
 func (rc *retryCounter) option() workflow.Option {
-	return workflow.WithRetry(workflow.RetryPolicy{
+	return workflow.WithRetryPolicy(workflow.RetryPolicy{
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 		OnRetry: func(ev workflow.RetryEvent) {
 			rc.mu.Lock()

@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		byEmail[normalize(u.Email)] = u
 	}
 	members := map[string]workflow.User{} // by id
-	for u, err := range c.Groups.AllUsers(ctx, g.ID, nil) {
+	for u, err := range c.Groups.Members.All(ctx, g.ID, nil) {
 		if err != nil {
 			return err
 		}
@@ -152,17 +152,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	for batch := range slices.Chunk(ids(adds), batchSize) {
-		if err := c.Groups.AddUsers(ctx, g.ID, batch); err != nil {
+		if err := c.Groups.Members.Add(ctx, g.ID, batch); err != nil {
 			return err
 		}
 	}
 	for batch := range slices.Chunk(ids(removes), batchSize) {
-		if err := c.Groups.RemoveUsers(ctx, g.ID, batch); err != nil {
+		if err := c.Groups.Members.Remove(ctx, g.ID, batch); err != nil {
 			return err
 		}
 	}
 	n := 0
-	for _, err := range c.Groups.AllUsers(ctx, g.ID, nil) {
+	for _, err := range c.Groups.Members.All(ctx, g.ID, nil) {
 		if err != nil {
 			return err
 		}

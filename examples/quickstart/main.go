@@ -289,11 +289,11 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 	}
 	part := workflow.RelatedRef{ID: parts.Items[0].Data["id"], Alias: workflowtest.DemoElements}
 	t.say("found %q: %s", parts.Items[0].Data["Name"], part)
-	if err := c.Records.AddRelatedItem(ctx, t.rt, t.alias, req.ID, part); err != nil {
+	if err := c.Records.Related.Add(ctx, t.rt, t.alias, req.ID, part); err != nil {
 		return err
 	}
 	t.say("related it to request %s", req.ID)
-	for it, err := range c.Records.RelatedItemsAll(ctx, t.rt, t.alias, req.ID, nil) {
+	for it, err := range c.Records.Related.All(ctx, t.rt, t.alias, req.ID, nil) {
 		if err != nil {
 			return err
 		}
@@ -308,11 +308,11 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 	t.heading("Watchers")
 	// Watchers are added and removed by e-mail address.
 	alice, bruno := "alice.anders@example.com", "bruno.berg@example.com"
-	if err := c.Records.AddWatchers(ctx, t.rt, t.alias, req.ID, []string{alice, bruno}); err != nil {
+	if err := c.Records.Watchers.Add(ctx, t.rt, t.alias, req.ID, []string{alice, bruno}); err != nil {
 		return err
 	}
 	t.say("added %s and %s as watchers", alice, bruno)
-	for w, err := range c.Records.WatchersAll(ctx, t.rt, t.alias, req.ID, nil) {
+	for w, err := range c.Records.Watchers.All(ctx, t.rt, t.alias, req.ID, nil) {
 		if err != nil {
 			return err
 		}
@@ -334,7 +334,7 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 		if err != nil {
 			return err
 		}
-		members, err := c.Groups.ListUsers(ctx, g.ID, &workflow.ListOptions{First: 1})
+		members, err := c.Groups.Members.List(ctx, g.ID, &workflow.ListOptions{First: 1})
 		if err != nil {
 			return err
 		}
@@ -343,11 +343,11 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 			support = g.ID
 		}
 	}
-	if err := c.Groups.AddUsers(ctx, support, []string{grace.ID}); err != nil {
+	if err := c.Groups.Members.Add(ctx, support, []string{grace.ID}); err != nil {
 		return err
 	}
 	t.say("added %s to group %s; its members now:", grace.ID, support)
-	for u, err := range c.Groups.AllUsers(ctx, support, nil) {
+	for u, err := range c.Groups.Members.All(ctx, support, nil) {
 		if err != nil {
 			return err
 		}
@@ -493,12 +493,12 @@ func (t *tour) upload(id string) error {
 // comment adds a comment to record id and lists its comments.
 func (t *tour) comment(id, text string) error {
 	t.heading("Comments")
-	reply, err := t.c.Records.AddComment(t.ctx, t.rt, t.alias, id, text)
+	reply, err := t.c.Records.Comments.Add(t.ctx, t.rt, t.alias, id, text)
 	if err != nil {
 		return err
 	}
 	t.say("added a comment; the service answered %q", reply)
-	for cm, err := range t.c.Records.CommentsAll(t.ctx, t.rt, t.alias, id, nil) {
+	for cm, err := range t.c.Records.Comments.All(t.ctx, t.rt, t.alias, id, nil) {
 		if err != nil {
 			return err
 		}
@@ -558,7 +558,7 @@ func (t *tour) account() error {
 
 		id := rec[idField]
 		t.heading("Related items, attachments, watchers and comments")
-		related, err := c.Records.ListRelatedItems(ctx, t.rt, t.alias, id, nil)
+		related, err := c.Records.Related.List(ctx, t.rt, t.alias, id, nil)
 		if err != nil {
 			return err
 		}
@@ -566,11 +566,11 @@ func (t *tour) account() error {
 		if err != nil {
 			return err
 		}
-		watchers, err := c.Records.ListWatchers(ctx, t.rt, t.alias, id, nil)
+		watchers, err := c.Records.Watchers.List(ctx, t.rt, t.alias, id, nil)
 		if err != nil {
 			return err
 		}
-		comments, err := c.Records.ListComments(ctx, t.rt, t.alias, id, nil)
+		comments, err := c.Records.Comments.List(ctx, t.rt, t.alias, id, nil)
 		if err != nil {
 			return err
 		}
@@ -594,7 +594,7 @@ func (t *tour) account() error {
 		if err != nil {
 			return err
 		}
-		members, err := c.Groups.ListUsers(ctx, g.ID, &workflow.ListOptions{First: 1})
+		members, err := c.Groups.Members.List(ctx, g.ID, &workflow.ListOptions{First: 1})
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,530 @@
+package workflow
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/google/go-querystring/query"
+)
+
+// This file is the one request path. Every call of every service goes:
+//
+//  1. build: newRequest (route, query, body) and the call's options,
+//     checked before anything is sent (callConfig);
+//  2. send: the attempt loop of Client.send (send, classify, wait, send
+//     again), each attempt through the client's http.Client, whose
+//     transport adds the bearer token and waits for the rate limiter
+//     (auth.go);
+//  3. read: the final response becomes an *APIError, or is read by the
+//     call's reply reader (reply.go);
+//  4. report: observers, the debug log and WithResponseInto are fed from
+//     the loop (observe.go holds their types).
+
+// NewRequest builds a request for the API, for an operation the SDK does
+// not model. path is relative to the base URL (for example
+// "tasks/it-requests"), with each segment already escaped with
+// url.PathEscape; a leading "/" is ignored so the "/v1" prefix is kept.
+// body, if not nil, is sent as JSON (an io.Reader is sent as it is, with
+// the Content-Type left to the caller). The request carries the SDK's
+// Accept and User-Agent headers; authentication, retries and the per-call
+// options are added when it is sent with Do.
+func (c *Client) NewRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
+	return c.newRequest(ctx, method, path, nil, body)
+}
+
+// Do sends req (built with NewRequest, or any request to the API's host)
+// through the SDK's one request path: the per-call options reqOpts,
+// authentication, retries, observers and error decoding. The bearer token
+// is attached only to requests for the API's own scheme, host and port
+// (those of the base URL): a request for any other is refused before
+// anything is sent, with a *ValidationError. A status of 400 or more is
+// returned as an *APIError. Otherwise, when v is an io.Writer the body is
+// copied into it, and when v is any other non-nil value the JSON body is
+// decoded into it (an empty body leaves v as it was). The response body is
+// always read to the end and closed; the returned response is for its
+// status and header.
+func (c *Client) Do(req *http.Request, v any, reqOpts ...RequestOption) (*http.Response, error) {
+	var rd reply
+	switch v := v.(type) {
+	case nil:
+	case io.Writer:
+		rd.read = func(r io.Reader) error { _, err := io.Copy(v, r); return err }
+	default:
+		rd.read = func(r io.Reader) error {
+			err := json.NewDecoder(r).Decode(v)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+	return c.send(req, reqOpts, rd)
+}
+
+// newRequest builds a request; q, if not nil, is a struct encoded with
+// go-querystring "url" tags, or url.Values.
+func (c *Client) newRequest(ctx context.Context, method, path string, q, body any) (*http.Request, error) {
+	if ctx == nil {
+		return nil, invalid("ctx", "must not be nil")
+	}
+	rel, err := url.Parse(strings.TrimLeft(path, "/"))
+	if err != nil {
+		return nil, &ValidationError{Field: "path", Rule: "must be a relative URL path", Err: err}
+	}
+	if rel.IsAbs() || rel.Host != "" {
+		return nil, invalid("path", "must be relative to the base URL")
+	}
+	u := c.baseURL.ResolveReference(rel)
+	if q != nil {
+		vals, ok := q.(url.Values)
+		if !ok {
+			if vals, err = query.Values(q); err != nil {
+				return nil, &ValidationError{Field: "options", Rule: "must encode as a query", Err: err}
+			}
+		}
+		if enc := vals.Encode(); enc != "" {
+			if u.RawQuery != "" {
+				u.RawQuery += "&"
+			}
+			u.RawQuery += enc
+		}
+	}
+	var (
+		rdr         io.Reader
+		contentType string
+	)
+	switch b := body.(type) {
+	case nil:
+	case io.Reader:
+		rdr = b
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			return nil, &ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
+		}
+		rdr, contentType = bytes.NewReader(buf), "application/json"
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rdr)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	return req, nil
+}
+
+// call sends a request built from its parts and reads the reply with rd:
+// what every service method comes down to.
+func (c *Client) call(ctx context.Context, method, path string, q, body any, reqOpts []RequestOption, rd reply) error {
+	req, err := c.newRequest(ctx, method, path, q, body)
+	if err != nil {
+		return err
+	}
+	_, err = c.send(req, reqOpts, rd)
+	return err
+}
+
+// fetch sends a call whose answer is one resource of type T (what names
+// it in errors). With optional, an answer without a body gives nil, nil.
+func fetch[T any](ctx context.Context, c *Client, method string, r route, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	var v *T
+	rd := optional(&v, what)
+	if !optionalBody {
+		v = new(T)
+		rd = resource(v, what)
+	}
+	if err := c.call(ctx, method, r.path, nil, body, reqOpts, rd); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// exec sends a call whose success answer has no body of interest (any
+// body the service sends anyway is read and dropped).
+func (c *Client) exec(ctx context.Context, method string, r route, body any, reqOpts []RequestOption) error {
+	if r.err != nil {
+		return r.err
+	}
+	return c.call(ctx, method, r.path, nil, body, reqOpts, reply{})
+}
+
+// send is the attempt loop: it sends req by the call's retry policy,
+// reads the final response with rd, and reports the call.
+func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (resp *http.Response, err error) {
+	if req == nil || req.URL == nil {
+		return nil, invalid("request", "must not be nil and must have a URL")
+	}
+	cfg, err := c.callConfig(reqOpts)
+	if err == nil {
+		err = cfg.applyToRequest(req)
+	}
+	if err == nil && !sameOrigin(req.URL, c.baseURL) {
+		err = foreignOrigin(req.URL)
+	}
+	if err != nil {
+		closeRequestBody(req)
+		return nil, err
+	}
+	ctx := req.Context()
+	ct := c.hooks.startCall(ctx, req)
+	if ct != nil && ct.ctx != ctx {
+		ctx = ct.ctx
+		req = req.WithContext(ctx)
+	}
+	policy := cfg.policy
+	attempts := 0
+	defer func() {
+		decodeErr := err != nil && resp != nil && resp.StatusCode < 400
+		cfg.capture(resp, attempts, c.red)
+		ct.end(resp, attempts, err, decodeErr)
+	}()
+
+	rewindable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+	for {
+		attempts++
+		r := req
+		if attempts > 1 && req.GetBody != nil {
+			body, gerr := req.GetBody()
+			if gerr != nil {
+				return nil, c.wrap(req, gerr)
+			}
+			r = req.Clone(ctx)
+			r.Body = body
+		}
+		at := c.hooks.startAttempt(r, attempts)
+		resp, err = c.attempt(at.request(r), policy.AttemptTimeout)
+		wait, again := retryWait(policy, req, attempts, rewindable, resp, err)
+		at.end(r, resp, err, again, wait)
+		if !again {
+			break
+		}
+		ev := RetryEvent{Method: req.Method, URL: c.red.redact(redactURL(req.URL)), Attempt: attempts, Err: err, Wait: wait}
+		if resp != nil {
+			ev.StatusCode = resp.StatusCode
+			closeBody(resp.Body)
+		}
+		if policy.OnRetry != nil {
+			policy.OnRetry(ev)
+		}
+		if ev.StatusCode == http.StatusTooManyRequests {
+			c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait)
+		}
+		if serr := policy.Sleep(ctx, wait); serr != nil {
+			if ctx.Err() != nil {
+				serr = ctx.Err()
+			}
+			return nil, c.wrap(req, serr)
+		}
+	}
+	if err != nil {
+		return nil, c.transportError(req, err)
+	}
+	if resp.StatusCode >= 400 {
+		defer closeBody(resp.Body)
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return resp, c.apiError(resp, body)
+	}
+	if rd.stream != nil {
+		if err := rd.stream(resp); err != nil {
+			closeBody(resp.Body)
+			return resp, c.wrap(req, err)
+		}
+		return resp, nil
+	}
+	defer closeBody(resp.Body)
+	if err := rd.readBody(resp); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = ctxErr
+		}
+		return resp, c.wrap(req, err)
+	}
+	return resp, nil
+}
+
+// attempt sends one attempt through the client's http.Client, bounding
+// the wait for its response headers by d (RetryPolicy.AttemptTimeout; 0 or
+// less: no bound). The clock starts when the request has been written, and
+// stops when the headers arrive; the body is then read under the caller's
+// context only.
+func (c *Client) attempt(r *http.Request, d time.Duration) (*http.Response, error) {
+	if d <= 0 {
+		return c.httpClient.Do(r)
+	}
+	parent := r.Context()
+	ctx, cancel := context.WithCancelCause(parent)
+	var (
+		mu       sync.Mutex
+		timer    *time.Timer
+		finished bool
+	)
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case finished:
+		case timer == nil:
+			timer = time.AfterFunc(d, func() { cancel(errAttemptTimedOut) })
+		case timer.Stop():
+			timer.Reset(d) // written again (a replay after a 401)
+		}
+	}}
+	resp, err := c.httpClient.Do(r.WithContext(httptrace.WithClientTrace(ctx, trace)))
+	mu.Lock()
+	finished = true
+	fired := timer != nil && !timer.Stop()
+	mu.Unlock()
+	timedOut := fired && parent.Err() == nil && errors.Is(context.Cause(ctx), errAttemptTimedOut)
+	if err != nil || timedOut {
+		if resp != nil {
+			closeBody(resp.Body)
+		}
+		cancel(nil)
+		if timedOut {
+			return nil, &timeoutError{what: "no response headers within RetryPolicy.AttemptTimeout (" + d.String() + ")"}
+		}
+		return nil, err
+	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil) }}
+	return resp, nil
+}
+
+// errAttemptTimedOut is the cause of an attempt's context cancelled by
+// RetryPolicy.AttemptTimeout.
+var errAttemptTimedOut = errors.New("attempt timed out")
+
+// cancelOnClose releases an attempt's context when its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel func()
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// retryWait decides whether the attempt's outcome is retried, and after
+// which wait: a Retry-After the service sent (0 meaning now), else the
+// policy's backoff. A Retry-After longer than the policy's MaxRetryAfter,
+// or a wait that would outlive the caller's deadline, ends the call.
+func retryWait(policy RetryPolicy, req *http.Request, attempt int, rewindable bool, resp *http.Response, err error) (time.Duration, bool) {
+	ctx := req.Context()
+	if attempt >= policy.MaxAttempts || !rewindable || !retryable(ctx, req.Method, resp, err) {
+		return 0, false
+	}
+	wait := policy.backoff(attempt)
+	if resp != nil {
+		if ra, ok := retryAfter(resp.Header, time.Now()); ok {
+			if ra > policy.MaxRetryAfter {
+				return 0, false // the caller sees the 429 with its RetryAfter
+			}
+			wait = ra
+		}
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		return 0, false
+	}
+	return wait, true
+}
+
+// backoff returns the full-jitter wait before attempt+1.
+func (p RetryPolicy) backoff(attempt int) time.Duration {
+	ceiling := p.BaseDelay << min(attempt-1, 30)
+	if ceiling <= 0 || ceiling > p.MaxDelay {
+		ceiling = p.MaxDelay
+	}
+	if ceiling <= 0 {
+		return 0
+	}
+	return rand.N(ceiling + 1)
+}
+
+// maxRetryAfter is where a Retry-After is cut, so that its duration cannot
+// overflow; any policy's MaxRetryAfter is far below it in practice.
+const maxRetryAfter = 24 * time.Hour
+
+// retryAfter reads a Retry-After header, in seconds or as an HTTP date. ok
+// is false when there is none, or it cannot be used: negative, unparseable
+// or in the past (the ordinary backoff then applies). "0" means now. A
+// number of seconds too large to represent is read as maxRetryAfter, so
+// that it is longer than a policy allows to wait, never a short one.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if strings.Trim(v, "0123456789") == "" {
+		d := time.Duration(0)
+		for _, ch := range v {
+			d = d*10 + time.Duration(ch-'0')
+			if d > maxRetryAfter/time.Second {
+				return maxRetryAfter, true
+			}
+		}
+		return d * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return min(d, maxRetryAfter), true
+		}
+	}
+	return 0, false
+}
+
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// retryable reports whether an attempt's outcome may be retried. Failures
+// are classified by their cause first: a failed token request (the API
+// request was never sent), a refused redirect or request, a connection
+// that could not be made; only then does the caller's own context count
+// (ctx.Err(), never the error's text or wrapping: a connect timeout or an
+// attempt timeout matches context.DeadlineExceeded or ErrTimeout without
+// being the caller's deadline).
+func retryable(ctx context.Context, method string, resp *http.Response, err error) bool {
+	if err != nil {
+		var ae *AuthError
+		if errors.As(err, &ae) {
+			// The API request was never sent: a token endpoint that is
+			// down or busy may recover; refused credentials will not.
+			return ae.temporary()
+		}
+		var ve *ValidationError
+		var le *limiterDeadlineError
+		if isRedirect(err) || errors.As(err, &ve) || errors.As(err, &le) {
+			return false
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		if notSent(err) {
+			return true
+		}
+		return idempotent(method)
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests:
+		return true
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable,
+		http.StatusGatewayTimeout:
+		return idempotent(method)
+	}
+	return false
+}
+
+func isRedirect(err error) bool {
+	var re *RedirectError
+	return errors.As(err, &re)
+}
+
+// notSent reports a connection error that happened before the request was
+// written: the server cannot have acted on it.
+func notSent(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// wrap prefixes err with the request's method and URL, known secrets
+// removed; errors.Is and errors.As still see err.
+func (c *Client) wrap(req *http.Request, err error) error {
+	msg := "workflow: " + req.Method + " " + c.red.redact(redactURL(req.URL)) + ": " + c.red.redact(err.Error())
+	return &redactedError{msg: msg, err: err}
+}
+
+// apiError builds the *APIError of a response, known secrets removed from
+// its message, header copy, body excerpt and URL.
+func (c *Client) apiError(resp *http.Response, body []byte) *APIError {
+	e := newAPIError(resp, c.red.redactBytes(body))
+	e.Header = c.red.redactHeader(resp.Header)
+	e.Message = c.red.redact(e.Message)
+	e.URL = c.red.redact(e.URL)
+	return e
+}
+
+// transportError unwraps what http.Client wraps, so that callers see
+// *AuthError, *RedirectError and *ValidationError directly, and any other
+// failure wrapped with the request's method and URL.
+func (c *Client) transportError(req *http.Request, err error) error {
+	if ctxErr := req.Context().Err(); ctxErr != nil {
+		return c.wrap(req, ctxErr)
+	}
+	var (
+		ae *AuthError
+		re *RedirectError
+		ve *ValidationError
+	)
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, &re):
+		return re
+	case errors.As(err, &ve):
+		return ve
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var le *limiterDeadlineError
+	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !errors.As(err, &le) {
+		// A deadline that is not the caller's (theirs was checked
+		// above): a connect timeout of the transport, for example.
+		err = &timeoutError{what: c.red.redact(err.Error()), err: err}
+	}
+	return c.wrap(req, err)
+}
+
+// closeBody drains a bounded amount of the body so the connection can be
+// reused, then closes it.
+func closeBody(b io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, b, 256<<10)
+	_ = b.Close()
+}
+
+func closeRequestBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
+
+// limiterDeadlineError is a rate-limiter wait that would pass the
+// context's deadline: it matches context.DeadlineExceeded, as the
+// deadline would have been exceeded by waiting.
+type limiterDeadlineError struct{}
+
+func (*limiterDeadlineError) Error() string {
+	return "waiting for the rate limiter would pass the context's deadline"
+}
+func (*limiterDeadlineError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// errMalformed is the reason a success answer is refused: it matches
+// ErrUnexpectedResponse.
+var errMalformed = fmt.Errorf("%w: malformed reply", ErrUnexpectedResponse)
