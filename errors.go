@@ -152,12 +152,13 @@ func sentinelFor(status int) error {
 
 // newAPIError builds an APIError from a response whose body has been read.
 func newAPIError(resp *http.Response, body []byte) *APIError {
+	wait, _ := retryAfter(resp.Header, time.Now())
 	e := &APIError{
 		StatusCode: resp.StatusCode,
 		Header:     resp.Header,
 		Body:       body,
 		Message:    errorMessage(body),
-		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		RetryAfter: wait,
 		RequestID:  requestID(resp.Header),
 	}
 	if resp.Request != nil {
@@ -251,29 +252,6 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// parseRetryAfter reads a Retry-After header in seconds or as an HTTP date.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		if secs > int64(24*time.Hour/time.Second) {
-			secs = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(secs) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
 }
 
 // ValidationError is bad input that the SDK rejects before sending any

@@ -100,13 +100,61 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	assert.Equal(t, []time.Duration{2 * time.Second}, rec.recorded())
 }
 
-func TestRetryAfterHTTPDate(t *testing.T) {
+func TestRetryAfterValues(t *testing.T) {
 	now := time.Now()
-	d := parseRetryAfter(now.Add(90*time.Second).UTC().Format(http.TimeFormat), now)
-	assert.InDelta(t, 90*time.Second, d, float64(time.Second))
-	assert.Zero(t, parseRetryAfter("soon", now))
-	assert.Zero(t, parseRetryAfter("-3", now))
-	assert.Equal(t, 7*time.Second, parseRetryAfter(" 7 ", now))
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{now.Add(90 * time.Second).UTC().Format(http.TimeFormat), 90 * time.Second, true},
+		{now.Add(-time.Minute).UTC().Format(http.TimeFormat), 0, false}, // past: absent
+		{"soon", 0, false},
+		{"-3", 0, false},
+		{"1.5", 0, false},
+		{"", 0, false},
+		{" 7 ", 7 * time.Second, true},
+		{"0", 0, true}, // now
+		{"86400000", maxRetryAfter, true},
+		{"99999999999999999999999", maxRetryAfter, true}, // overflows int64: still the largest wait
+	}
+	for _, tc := range tests {
+		d, ok := retryAfter(http.Header{"Retry-After": {tc.in}}, now)
+		assert.Equal(t, tc.ok, ok, tc.in)
+		assert.InDelta(t, tc.want, d, float64(time.Second), tc.in)
+	}
+}
+
+// TestAbsurdRetryAfterReturnsAtOnce: a Retry-After past MaxRetryAfter,
+// one too large for any integer included, ends the call at once; an
+// unusable one is the ordinary backoff, and 0 retries at once.
+func TestAbsurdRetryAfterReturnsAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		value    string
+		requests int64
+		waits    []time.Duration
+	}{
+		{"99999999999999999999999", 1, nil},
+		{"86400000", 1, nil},
+		{"0", 2, []time.Duration{0}},
+	} {
+		var n atomic.Int64
+		rec := &sleepRecorder{}
+		c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) == 1 {
+				w.Header().Set("Retry-After", tc.value)
+				w.WriteHeader(http.StatusTooManyRequests)
+			}
+		}), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
+		err := send(t.Context(), c, http.MethodGet, nil)
+		assert.Equal(t, tc.requests, n.Load(), tc.value)
+		assert.Equal(t, tc.waits, rec.recorded(), tc.value)
+		if tc.requests == 1 {
+			var ae *APIError
+			require.ErrorAs(t, err, &ae, tc.value)
+			assert.Equal(t, maxRetryAfter, ae.RetryAfter, tc.value)
+		}
+	}
 }
 
 func TestRetryAfterBeyondCapReturnsAtOnce(t *testing.T) {
