@@ -298,6 +298,9 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // for; a blocked read is left to finish on its own (its goroutine ends
 // when the read returns), and r is not read again.
 func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
+	}
 	at := attachmentsPath(t, alias, id)
 	if at.err != nil {
 		return nil, at.err
@@ -331,6 +334,9 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 // fs.ErrNotExist) for a missing file); a directory or other non-regular
 // file is a *ValidationError.
 func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias, id, path string, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
+	}
 	r := attachmentsPath(t, alias, id)
 	if r.err != nil {
 		return nil, r.err
@@ -437,8 +443,8 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 	if err != nil {
 		return nil, err
 	}
-	if ctx == nil {
-		return nil, invalid("ctx", "must not be nil")
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
 	}
 	for {
 		att, err := fetch[Attachment](ctx, s.client, http.MethodGet, r, nil, "attachment", false, reqOpts)

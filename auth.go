@@ -277,9 +277,11 @@ func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
 	if err != nil {
 		return nil, c.authError(&AuthError{StatusCode: resp.StatusCode, Err: c.transportCause(ctx, err)})
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		ae := &AuthError{StatusCode: resp.StatusCode, Body: truncate(string(raw), 512)}
-		ae.ErrorCode, ae.Description = tokenErrorFields(raw)
+	// RFC 6749 section 5.2's error members are read from any answer: some
+	// gateways send them with a 200.
+	code, desc := tokenErrorFields(raw)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || code != "" {
+		ae := &AuthError{StatusCode: resp.StatusCode, ErrorCode: code, Description: desc, Body: truncate(string(raw), 512)}
 		return nil, c.authError(ae)
 	}
 	t, err := parseTokenReply(resp.Header.Get("Content-Type"), raw, issued)
@@ -308,7 +310,7 @@ func (c *tokenCache) transportCause(ctx context.Context, err error) error {
 	if errors.As(err, &rd) {
 		return rd
 	}
-	return err
+	return ownTimeout(err)
 }
 
 // authError completes ae with the token URL and removes known secrets.

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -29,6 +30,7 @@ type authServer struct {
 	mu            sync.Mutex
 	current       string // token the API accepts
 	tokenStatus   int    // when non-zero, the token endpoint fails with it
+	tokenBody     string // when set, the token endpoint's body (with tokenStatus, or 200)
 	expiresIn     any    // expires_in sent, nil for none
 	tokenDelay    chan struct{}
 	rejectAll     bool // the API answers 401 to every token
@@ -59,10 +61,10 @@ func newAuthServer(t *testing.T) *authServer {
 		}
 		as.mu.Lock()
 		defer as.mu.Unlock()
-		if as.tokenStatus != 0 {
+		if as.tokenStatus != 0 || as.tokenBody != "" {
 			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(as.tokenStatus)
-			_, _ = w.Write([]byte(`{"error":"temporarily_unavailable"}`))
+			w.WriteHeader(cmp.Or(as.tokenStatus, http.StatusOK))
+			_, _ = w.Write([]byte(cmp.Or(as.tokenBody, `{"error":"temporarily_unavailable"}`)))
 			return
 		}
 		as.current = fmt.Sprintf("token-%d", n)
@@ -338,4 +340,67 @@ func TestAuthErrorHidesTheSecret(t *testing.T) {
 
 func staticTokenSource(tok string) oauth2.TokenSource {
 	return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: tok})
+}
+
+// TestTokenErrorInAnyAnswer: the OAuth error members are read from a 2xx
+// or 4xx token answer, invalid_client and unauthorized_client match
+// ErrUnauthorized there, and a 5xx stays the endpoint's failure.
+func TestTokenErrorInAnyAnswer(t *testing.T) {
+	tests := []struct {
+		status       int
+		code         string
+		unauthorized bool
+	}{
+		{http.StatusOK, "invalid_client", true},
+		{http.StatusOK, "unauthorized_client", true},
+		{http.StatusOK, "invalid_scope", false},
+		{http.StatusForbidden, "invalid_client", true},
+		{http.StatusForbidden, "access_denied", false},
+		{http.StatusBadRequest, "invalid_request", true},
+		{http.StatusServiceUnavailable, "invalid_client", false},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.status, " ", tc.code), func(t *testing.T) {
+			as := newAuthServer(t)
+			as.tokenStatus = tc.status
+			as.tokenBody = `{"error":"` + tc.code + `","error_description":"the gateway says no"}`
+			err := get(t.Context(), as.client(t, WithRetryPolicy(RetryPolicy{MaxAttempts: 1})))
+			var ae *AuthError
+			require.ErrorAs(t, err, &ae)
+			assert.Equal(t, tc.status, ae.StatusCode)
+			assert.Equal(t, tc.code, ae.ErrorCode)
+			assert.Equal(t, "the gateway says no", ae.Description)
+			assert.Equal(t, tc.unauthorized, errors.Is(err, ErrUnauthorized))
+			assert.Contains(t, err.Error(), tc.code+": the gateway says no")
+		})
+	}
+}
+
+// TestTokenRequestTimeoutsAreTheSDKs: a token request ended by a time
+// limit that is not the caller's (its own bound, a transport's
+// response-header timeout) matches ErrTimeout, never
+// context.DeadlineExceeded, as API requests do.
+func TestTokenRequestTimeoutsAreTheSDKs(t *testing.T) {
+	as := newAuthServer(t)
+	hang := make(chan struct{})
+	as.onToken = func(r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-hang:
+		}
+	}
+	t.Cleanup(func() { close(hang) })
+	slowHeaders := &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 50 * time.Millisecond}}
+	own := as.client(t, WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
+	own.tokens.timeout = 50 * time.Millisecond
+	for name, c := range map[string]*Client{
+		"response-header timeout": as.client(t, WithHTTPClient(slowHeaders), WithRetryPolicy(RetryPolicy{MaxAttempts: 1})),
+		"token request bound":     own,
+	} {
+		err := get(context.Background(), c)
+		var ae *AuthError
+		require.ErrorAs(t, err, &ae, name)
+		assert.ErrorIs(t, err, ErrTimeout, name)
+		assert.NotErrorIs(t, err, context.DeadlineExceeded, name)
+	}
 }

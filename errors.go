@@ -328,10 +328,15 @@ func (e *AuthError) Error() string {
 func (e *AuthError) Unwrap() error { return e.Err }
 
 // Is matches ErrUnauthorized when the token endpoint refused the
-// credentials (400 or 401).
+// credentials: a 400 or 401, or any 2xx or 4xx answer whose OAuth error
+// code (RFC 6749 section 5.2) is invalid_client or unauthorized_client.
+// A 5xx is the endpoint's failure, never a refusal, whatever it says.
 func (e *AuthError) Is(target error) bool {
-	return target == ErrUnauthorized &&
-		(e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusBadRequest)
+	if target != ErrUnauthorized || e.StatusCode < 200 || e.StatusCode >= 500 {
+		return false
+	}
+	return e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusBadRequest ||
+		e.ErrorCode == "invalid_client" || e.ErrorCode == "unauthorized_client"
 }
 
 // RedirectError is returned when the service redirects a request to another

@@ -135,8 +135,8 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 		o = *opts
 	}
 	return func(yield func(*Page[T], error) bool) {
-		if ctx == nil {
-			yield(nil, invalid("ctx", "must not be nil"))
+		if err := checkCtx(ctx); err != nil {
+			yield(nil, err)
 			return
 		}
 		if _, err := o.query(); err != nil {

@@ -137,8 +137,8 @@ func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id st
 	if r.err != nil {
 		return r.err
 	}
-	if ctx == nil {
-		return invalid("ctx", "must not be nil")
+	if err := checkCtx(ctx); err != nil {
+		return err
 	}
 	if len(refs) == 0 {
 		return invalid("refs", "must name at least one record")

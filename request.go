@@ -77,8 +77,8 @@ func (c *Client) Do(req *http.Request, v any, reqOpts ...RequestOption) (*http.R
 // newRequest builds a request; q, if not nil, is a struct encoded with
 // go-querystring "url" tags, or url.Values.
 func (c *Client) newRequest(ctx context.Context, method, path string, q, body any) (*http.Request, error) {
-	if ctx == nil {
-		return nil, invalid("ctx", "must not be nil")
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
 	}
 	rel, err := url.Parse(strings.TrimLeft(path, "/"))
 	if err != nil {
@@ -127,6 +127,16 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q, body an
 		req.Header.Set("Content-Type", contentType)
 	}
 	return req, nil
+}
+
+// checkCtx is the one check of a caller's context: newRequest makes it for
+// every call, and the entry points that use the context before building a
+// request (uploads, iterators, waits, batches) make it first.
+func checkCtx(ctx context.Context) error {
+	if ctx == nil {
+		return invalid("ctx", "must not be nil")
+	}
+	return nil
 }
 
 // call sends a request built from its parts and reads the reply with rd:
@@ -493,13 +503,20 @@ func (c *Client) transportError(req *http.Request, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
+	return c.wrap(req, ownTimeout(err))
+}
+
+// ownTimeout makes a deadline that is not the caller's (the caller's
+// context was checked first) an error matching ErrTimeout, not
+// context.DeadlineExceeded, which callers read as their own deadline: a
+// transport's connect or response-header timeout, for example. It is the
+// one rule for API and token requests alike.
+func ownTimeout(err error) error {
 	var le *limiterDeadlineError
 	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !errors.As(err, &le) {
-		// A deadline that is not the caller's (theirs was checked
-		// above): a connect timeout of the transport, for example.
-		err = &timeoutError{what: c.red.redact(err.Error()), err: err}
+		return &timeoutError{what: err.Error(), err: err}
 	}
-	return c.wrap(req, err)
+	return err
 }
 
 // closeBody drains a bounded amount of the body so the connection can be
