@@ -15,11 +15,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 )
 
 func TestMain(m *testing.M) {
+	exampletest.RunMain(main) // for TestHelp
 	goleak.VerifyTestMain(m)
 }
+
+// TestHelp checks -h exits with status 0 and a bad flag does not.
+func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "addr") }
 
 // TestServeTokenAndList runs the server on a random port, asks for a token
 // with the printed credentials and lists the printed tasks list with a
