@@ -6,8 +6,9 @@
 //
 // The file is streamed (memory use does not grow with its size); a file over
 // the service's 250 MB limit (250,000,000 bytes) is refused before anything
-// is sent. A progress line on stderr shows the bytes sent and the rate;
-// -quiet turns it off.
+// is sent. A progress line on stderr shows the bytes sent and the rate,
+// redrawn in place on a terminal; a stderr redirected to a file or a pipe
+// gets only its last state, as one plain line. -quiet turns it off.
 // After the upload (202 Accepted, state PROCESSING) the command waits with
 // AttachmentsService.WaitProcessed, for at most -wait, and prints the final
 // state: VALID when the service has processed the file; ERROR makes the

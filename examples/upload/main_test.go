@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,6 +59,20 @@ func TestUploadOnFake(t *testing.T) {
 	// The progress line reached the whole file, and was ended.
 	assert.Contains(t, stderr.String(), "uploading  300.0 kB of 300.0 kB  100%")
 	assert.True(t, strings.HasSuffix(stderr.String(), "\n"), "the line is ended: %q", stderr.String())
+}
+
+// TestUploadProgressRedirected checks that a stderr redirected to a file
+// gets the progress as one plain line, without carriage returns.
+func TestUploadProgressRedirected(t *testing.T) {
+	path, _ := tempFile(t, "scan.bin", 300_000)
+	stderr, err := os.Create(filepath.Join(t.TempDir(), "stderr.txt"))
+	require.NoError(t, err)
+	defer stderr.Close()
+	require.NoError(t, run(t.Context(), []string{"-fake", "-file", path}, io.Discard, stderr))
+	got, err := os.ReadFile(stderr.Name())
+	require.NoError(t, err)
+	assert.NotContains(t, string(got), "\r")
+	assert.Regexp(t, `^uploading  300.0 kB of 300.0 kB  100%.*\n$`, string(got))
 }
 
 func TestUploadToAccount(t *testing.T) {
