@@ -1,7 +1,7 @@
 // Command upload attaches a file to a record, showing the upload's progress,
 // then waits until the service has processed it.
 //
-//	go run ./examples/upload -fake -file report.pdf                          # on an embedded fake
+//	go run ./examples/upload -fake -file examples/upload/testdata/report.pdf   # on an embedded fake
 //	go run ./examples/upload -alias it-requests -id 42 -file report.pdf -description Q3
 //
 // The file is streamed (memory use does not grow with its size); a file over
@@ -18,7 +18,8 @@
 //
 // Without -fake it uses the account of the WORKFLOW_* environment variables.
 // -fake starts an in-process fake of the service (package workflowtest) with
-// one task record to attach to.
+// one task record to attach to. testdata/report.pdf is a one-page sample
+// file to upload.
 package main
 
 import (

@@ -61,6 +61,19 @@ func TestUploadOnFake(t *testing.T) {
 	assert.True(t, strings.HasSuffix(stderr.String(), "\n"), "the line is ended: %q", stderr.String())
 }
 
+// TestSample runs the command of the package documentation as written,
+// from the repository's root, on the sample file.
+func TestSample(t *testing.T) {
+	t.Chdir("../..")
+	var stdout bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-fake", "-file", "examples/upload/testdata/report.pdf"}, &stdout, io.Discard))
+	assert.Regexp(t, `^uploading report.pdf \(\d+ bytes\) to tasks/it-requests/1
+attachment a1: report.pdf, \d+ bytes, application/pdf, state PROCESSING
+waiting for processing ...
+attachment a1: VALID
+$`, stdout.String())
+}
+
 // TestUploadProgressRedirected checks that a stderr redirected to a file
 // gets the progress as one plain line, without carriage returns.
 func TestUploadProgressRedirected(t *testing.T) {
