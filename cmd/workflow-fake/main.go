@@ -7,10 +7,12 @@
 //
 //	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-v]
 //
-// It prints the base URL, the auth URL, the demo credentials, the path of
-// each seeded record list and two curl commands to paste (a token request,
-// then a list of tasks), and serves until SIGINT or SIGTERM, then shuts
-// down gracefully. State lives in memory only. A request for an unknown
+// It prints the base URL, the auth URL, the demo credentials and their
+// user (admin@example.com, the default user of the embedded fake: both
+// serve the same demo data, workflowtest's SeedDemo), the path of each
+// seeded record list, the groups by name and id, and two curl commands to
+// paste (a token request, then a list of tasks), and serves until SIGINT
+// or SIGTERM, then shuts down gracefully. State lives in memory only. A request for an unknown
 // route answers 404 naming the nearest route (/comments: did you mean
 // /comment?).
 package main
@@ -33,12 +35,12 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-// Demo credentials. They use only characters that form encoding leaves
-// alone, so that curl -u id:secret sends them as RFC 6749 requires.
+// Demo credentials of the default user (workflowtest.DefaultUserEmail, as
+// in the embedded fake). They use only characters that form encoding
+// leaves alone, so that curl -u id:secret sends them as RFC 6749 requires.
 const (
 	demoClientID     = "demo-client"
 	demoClientSecret = "demo-secret"
-	demoEmail        = "demo@example.com"
 )
 
 // shutdownTimeout bounds the graceful shutdown.
@@ -48,9 +50,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "workflow-fake:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h: the usage was printed; status 0, as the flag package's own
 		}
+		fmt.Fprintln(os.Stderr, "workflow-fake:", err)
 		os.Exit(2)
 	}
 }
@@ -92,7 +95,7 @@ Flags:
 	}
 	opts := []workflowtest.Option{
 		workflowtest.WithListener(l),
-		workflowtest.WithUser(demoEmail, *clientID, *secret),
+		workflowtest.WithUser(workflowtest.DefaultUserEmail, *clientID, *secret),
 		workflowtest.WithRequestLogLimit(10_000),
 	}
 	if *verbose {
@@ -106,6 +109,7 @@ Flags:
 	fmt.Fprintf(stdout, "auth URL:      %s (token endpoint %s/oauth/token)\n", srv.AuthURL(), srv.AuthURL())
 	fmt.Fprintf(stdout, "client id:     %s\n", *clientID)
 	fmt.Fprintf(stdout, "client secret: %s\n", *secret)
+	fmt.Fprintf(stdout, "user:          %s\n", workflowtest.DefaultUserEmail)
 	fmt.Fprintf(stdout, "record lists:\n")
 	for _, p := range demo.Lists {
 		fmt.Fprintf(stdout, "  /v1%s\n", p)
@@ -117,7 +121,15 @@ Flags:
 		}
 		fmt.Fprintf(stdout, "%s (%s / %s)", u.UserID, u.ClientID, u.ClientSecret)
 	}
-	fmt.Fprintf(stdout, "\ngroups:        %v\n", demo.Groups)
+	fmt.Fprintf(stdout, "\ngroups:        ")
+	for i, id := range demo.Groups {
+		if i > 0 {
+			fmt.Fprint(stdout, ", ")
+		}
+		g, _ := srv.Group(id)
+		fmt.Fprintf(stdout, "%s (%s)", g.Name, id)
+	}
+	fmt.Fprintln(stdout)
 	for _, c := range demo.Contents {
 		fmt.Fprintf(stdout, "file content:  %s\n", c)
 	}

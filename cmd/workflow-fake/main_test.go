@@ -15,11 +15,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
 func TestMain(m *testing.M) {
+	exampletest.RunMain(main) // for TestHelp
 	goleak.VerifyTestMain(m)
 }
+
+// TestHelp checks -h exits with status 0 and a bad flag does not.
+func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "addr") }
 
 // TestServeTokenAndList runs the server on a random port, asks for a token
 // with the printed credentials and lists the printed tasks list with a
@@ -97,27 +104,57 @@ func TestServeTokenAndList(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 
-	u := strings.TrimSuffix(base, "/v1") + lists[0] + "?" + url.Values{"filter": {"Status==Open;Priority=ge=4"}, "first": {"5"}}.Encode()
-	req, err = http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	resp, err = hc.Do(req)
-	require.NoError(t, err)
+	get := func(u string, into any) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(into))
+	}
+
 	var page struct {
 		Items []struct {
 			Data map[string]string `json:"data"`
 		} `json:"items"`
 		Total int `json:"total"`
 	}
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&page))
-	resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
+	get(strings.TrimSuffix(base, "/v1")+lists[0]+"?"+url.Values{"filter": {"Status==Open;Priority=ge=4"}, "first": {"5"}}.Encode(), &page)
 	assert.Len(t, page.Items, 5)
 	assert.Greater(t, page.Total, 5)
 	assert.Less(t, page.Total, 1000)
 	for _, it := range page.Items {
 		assert.Equal(t, "Open", it.Data["Status"])
 	}
+
+	// The demo data is the embedded fake's: the same users, the default
+	// user included, and the groups, printed by name and id.
+	embedded := workflowtest.NewServer()
+	defer embedded.Close()
+	demo := embedded.SeedDemo()
+	var wantEmails, gotEmails, wantGroups []string
+	for _, u := range embedded.Users() {
+		wantEmails = append(wantEmails, u.Email)
+	}
+	var users struct {
+		Items []struct {
+			Email string `json:"email"`
+		} `json:"items"`
+	}
+	get(base+"/users?first=100", &users)
+	for _, u := range users.Items {
+		gotEmails = append(gotEmails, u.Email)
+	}
+	assert.Equal(t, wantEmails, gotEmails)
+	assert.Equal(t, workflowtest.DefaultUserEmail, printed["user"])
+	for _, id := range demo.Groups {
+		g, _ := embedded.Group(id)
+		wantGroups = append(wantGroups, g.Name+" ("+id+")")
+	}
+	assert.Equal(t, strings.Join(wantGroups, ", "), printed["groups"])
 
 	// The demo attachment's content, at the printed path.
 	require.True(t, strings.HasPrefix(printed["file content"], "/v1/"), "%q", printed["file content"])

@@ -15,7 +15,9 @@
 // page being fetched while the current one is written (ListOptions.Prefetch).
 // A progress bar on stderr shows the records written of the total the
 // service reports (after -resume: of the records left), the rate and the
-// time left; -quiet turns it off.
+// time left. It is drawn only when stderr is a terminal (a redirected
+// stderr gets no carriage returns, only the closing summary line); -quiet
+// turns it off.
 //
 // # Formats
 //
@@ -76,6 +78,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
@@ -87,9 +90,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "export:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h: the usage was printed; status 0, as the flag package's own
 		}
+		fmt.Fprintln(os.Stderr, "export:", err)
 		os.Exit(1)
 	}
 }
@@ -377,7 +381,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if ctx.Err() != nil { // a page fetched ahead before Ctrl-C is not written
 			return errors.Join(interrupted(), checkpoint())
 		}
-		if bar == nil && !cfg.quiet && page.Total > 0 {
+		if bar == nil && !cfg.quiet && page.Total > 0 && isTerminal(stderr) {
 			bar = newBar(int64(page.Total), st.Done, stderr)
 		}
 		if bar != nil && int64(page.Total)-st.Done > bar.GetMax64() {
@@ -417,6 +421,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "exported %d records of %s/%s to %s (%s)\n", st.Done, cfg.rt, cfg.alias, where, cfg.format)
 	return nil
+}
+
+// isTerminal reports whether w is a terminal: the progress bar redraws its
+// line with carriage returns, which only a terminal shows as intended.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // newBar returns a progress bar of the records left to write.

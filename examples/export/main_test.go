@@ -26,9 +26,13 @@ import (
 var check *contract.FakeCheck
 
 func TestMain(m *testing.M) {
+	exampletest.RunMain(main) // for TestHelp
 	check = contract.CheckFakes()
 	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
 }
+
+// TestHelp checks -h exits with status 0 and a bad flag does not.
+func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "fake") }
 
 // export runs the command and returns its stdout and stderr.
 func export(t *testing.T, ctx context.Context, args ...string) (string, string, error) {
@@ -82,15 +86,29 @@ func TestExportJSONLToFile(t *testing.T) {
 	assert.JSONEq(t, `{"id":"1","Title":"Request 00001","Status":"Open","Priority":"1",
 		"Due Date":"2025-01-06T08:00:00.000Z","Notes":"line one of 1, \"quoted\"\nline two"}`, first)
 
-	// The progress bar counts records of the total, with a rate.
-	assert.Contains(t, stderr, "250/250")
-	assert.Contains(t, stderr, "records/s")
-	assert.Contains(t, stderr, "exported 250 records of tasks/it-requests to "+out+" (jsonl)")
+	// stderr is no terminal: no progress bar, only the summary.
+	assert.Equal(t, "exported 250 records of tasks/it-requests to "+out+" (jsonl)\n", stderr)
 
 	st := readState(t, statePath)
 	assert.True(t, st.Complete)
 	assert.EqualValues(t, 250, st.Done)
 	assert.EqualValues(t, len(b), st.Offset)
+}
+
+// TestProgressBar checks the bar a terminal gets: records of the total,
+// with a rate; and that a file is not taken for a terminal.
+func TestProgressBar(t *testing.T) {
+	var out bytes.Buffer
+	bar := newBar(250, 0, &out)
+	require.NoError(t, bar.Add(250))
+	assert.Contains(t, out.String(), "250/250")
+	assert.Contains(t, out.String(), "records/s")
+
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr.txt"))
+	require.NoError(t, err)
+	defer f.Close()
+	assert.False(t, isTerminal(f), "a regular file")
+	assert.False(t, isTerminal(&out), "a buffer")
 }
 
 func TestExportCSVWithFilter(t *testing.T) {

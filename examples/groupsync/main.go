@@ -2,8 +2,8 @@
 // addresses: it adds the users the list names and removes the members it
 // does not. It only prints the plan unless -apply is given.
 //
-//	go run ./examples/groupsync -fake -group "IT Support" -csv team.csv          # dry run on an embedded fake
-//	go run ./examples/groupsync -group "IT Support" -csv team.csv -apply         # change the group of the WORKFLOW_* account
+//	go run ./examples/groupsync -fake -group "IT Support" -csv examples/groupsync/testdata/team.csv   # dry run on an embedded fake
+//	go run ./examples/groupsync -group "IT Support" -csv team.csv -apply   # change the group of the WORKFLOW_* account
 //
 // -group is a group id (a UUID, as the service gives them) or an exact
 // group name. The CSV's addresses are in
@@ -19,7 +19,12 @@
 // changes are sent in batches of 100 user ids per request.
 //
 // -fake starts an in-process fake of the service (package workflowtest) with
-// its demo users and groups ("IT Support" has Alice, Bruno and Chen).
+// its demo users and groups: "IT Support" has Alice, Bruno and Chen
+// (alice.anders@example.com, bruno.berg@example.com, chen.cho@example.com).
+// The sample testdata/team.csv keeps Alice and Bruno, adds Dana
+// (dana.diaz@example.com, a demo user in no group), so Chen is removed, and
+// names grace.hopper@example.com, whom no user has: the dry run plans one
+// addition and one removal and reports the unknown address.
 package main
 
 import (
@@ -45,9 +50,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "groupsync:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h: the usage was printed; status 0, as the flag package's own
 		}
+		fmt.Fprintln(os.Stderr, "groupsync:", err)
 		os.Exit(1)
 	}
 }

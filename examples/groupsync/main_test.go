@@ -23,9 +23,13 @@ import (
 var check *contract.FakeCheck
 
 func TestMain(m *testing.M) {
+	exampletest.RunMain(main) // for TestHelp
 	check = contract.CheckFakes()
 	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
 }
+
+// TestHelp checks -h exits with status 0 and a bad flag does not.
+func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "fake") }
 
 func writeCSV(t *testing.T, content string) string {
 	t.Helper()
@@ -60,6 +64,21 @@ func TestDryRunOnFake(t *testing.T) {
 ! skip    nobody@example.com: no user has this address
 dry run: 1 to add, 2 to remove; run again with -apply to make these changes
 `, gid(1), path, uid(5), uid(3), uid(4)), stdout.String())
+}
+
+// TestSample runs the command of the package documentation as written,
+// from the repository's root, on the sample file.
+func TestSample(t *testing.T) {
+	t.Chdir("../..")
+	const sample = "examples/groupsync/testdata/team.csv"
+	var stdout bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-fake", "-group", "IT Support", "-csv", sample}, &stdout, &bytes.Buffer{}))
+	assert.Equal(t, fmt.Sprintf(`group %s "IT Support": 3 members; %s lists 4 addresses
++ add     dana.diaz@example.com (%s)
+- remove  chen.cho@example.com (%s)
+! skip    grace.hopper@example.com: no user has this address
+dry run: 1 to add, 1 to remove; run again with -apply to make these changes
+`, gid(1), sample, uid(5), uid(4)), stdout.String())
 }
 
 func TestApply(t *testing.T) {

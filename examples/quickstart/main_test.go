@@ -25,9 +25,13 @@ var update = flag.Bool("update", false, "rewrite testdata/tour.golden with the t
 var check *contract.FakeCheck
 
 func TestMain(m *testing.M) {
+	exampletest.RunMain(main) // for TestHelp
 	check = contract.CheckFakes()
 	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
 }
+
+// TestHelp checks -h exits with status 0 and a bad flag does not.
+func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "write") }
 
 // clearEnv makes sure no WORKFLOW_* variable of the machine leaks into a
 // test.

@@ -1,13 +1,14 @@
 // Command upload attaches a file to a record, showing the upload's progress,
 // then waits until the service has processed it.
 //
-//	go run ./examples/upload -fake -file report.pdf                          # on an embedded fake
+//	go run ./examples/upload -fake -file examples/upload/testdata/report.pdf   # on an embedded fake
 //	go run ./examples/upload -alias it-requests -id 42 -file report.pdf -description Q3
 //
 // The file is streamed (memory use does not grow with its size); a file over
 // the service's 250 MB limit (250,000,000 bytes) is refused before anything
-// is sent. A progress line on stderr shows the bytes sent and the rate;
-// -quiet turns it off.
+// is sent. A progress line on stderr shows the bytes sent and the rate,
+// redrawn in place on a terminal; a stderr redirected to a file or a pipe
+// gets only its last state, as one plain line. -quiet turns it off.
 // After the upload (202 Accepted, state PROCESSING) the command waits with
 // AttachmentsService.WaitProcessed, for at most -wait, and prints the final
 // state: VALID when the service has processed the file; ERROR makes the
@@ -17,7 +18,8 @@
 //
 // Without -fake it uses the account of the WORKFLOW_* environment variables.
 // -fake starts an in-process fake of the service (package workflowtest) with
-// one task record to attach to.
+// one task record to attach to. testdata/report.pdf is a one-page sample
+// file to upload.
 package main
 
 import (
@@ -39,9 +41,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "upload:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h: the usage was printed; status 0, as the flag package's own
 		}
+		fmt.Fprintln(os.Stderr, "upload:", err)
 		os.Exit(1)
 	}
 }

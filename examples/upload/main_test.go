@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,9 +28,13 @@ import (
 var check *contract.FakeCheck
 
 func TestMain(m *testing.M) {
+	exampletest.RunMain(main) // for TestHelp
 	check = contract.CheckFakes()
 	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
 }
+
+// TestHelp checks -h exits with status 0 and a bad flag does not.
+func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "fake") }
 
 // tempFile writes n random bytes to a file named name and returns its path
 // and the hex SHA-256 of its content.
@@ -54,6 +59,33 @@ func TestUploadOnFake(t *testing.T) {
 	// The progress line reached the whole file, and was ended.
 	assert.Contains(t, stderr.String(), "uploading  300.0 kB of 300.0 kB  100%")
 	assert.True(t, strings.HasSuffix(stderr.String(), "\n"), "the line is ended: %q", stderr.String())
+}
+
+// TestSample runs the command of the package documentation as written,
+// from the repository's root, on the sample file.
+func TestSample(t *testing.T) {
+	t.Chdir("../..")
+	var stdout bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-fake", "-file", "examples/upload/testdata/report.pdf"}, &stdout, io.Discard))
+	assert.Regexp(t, `^uploading report.pdf \(\d+ bytes\) to tasks/it-requests/1
+attachment a1: report.pdf, \d+ bytes, application/pdf, state PROCESSING
+waiting for processing ...
+attachment a1: VALID
+$`, stdout.String())
+}
+
+// TestUploadProgressRedirected checks that a stderr redirected to a file
+// gets the progress as one plain line, without carriage returns.
+func TestUploadProgressRedirected(t *testing.T) {
+	path, _ := tempFile(t, "scan.bin", 300_000)
+	stderr, err := os.Create(filepath.Join(t.TempDir(), "stderr.txt"))
+	require.NoError(t, err)
+	defer stderr.Close()
+	require.NoError(t, run(t.Context(), []string{"-fake", "-file", path}, io.Discard, stderr))
+	got, err := os.ReadFile(stderr.Name())
+	require.NoError(t, err)
+	assert.NotContains(t, string(got), "\r")
+	assert.Regexp(t, `^uploading  300.0 kB of 300.0 kB  100%.*\n$`, string(got))
 }
 
 func TestUploadToAccount(t *testing.T) {

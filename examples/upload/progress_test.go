@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSIBytes(t *testing.T) {
@@ -101,7 +105,7 @@ func TestProgressLine(t *testing.T) {
 			var out bytes.Buffer
 			c := &clock{t: time.Unix(1_700_000_000, 0)}
 			p := newProgress(&out)
-			p.now = c.now
+			p.now, p.tty = c.now, true // as on a terminal
 			tt.steps(p, c)
 			if tt.want == nil {
 				assert.Empty(t, out.String())
@@ -113,4 +117,48 @@ func TestProgressLine(t *testing.T) {
 	}
 	var p *progress
 	p.finish() // -quiet: no progress, and finish does nothing
+}
+
+// TestProgressNotOnTerminal checks that a progress line on a writer that
+// is no terminal writes no carriage return, only the line's last state,
+// once, at the end.
+func TestProgressNotOnTerminal(t *testing.T) {
+	var out bytes.Buffer
+	c := &clock{t: time.Unix(1_700_000_000, 0)}
+	p := newProgress(&out)
+	p.now = c.now
+	p.update(0, 4000)
+	c.advance(time.Second)
+	p.update(2000, 4000)
+	c.advance(time.Second)
+	p.update(4000, 4000)
+	assert.Empty(t, out.String(), "nothing before the end")
+	p.finish()
+	assert.Equal(t, "uploading  4.0 kB of 4.0 kB  100%  2.0 kB/s\n", out.String())
+}
+
+func TestIsTerminal(t *testing.T) {
+	file, err := os.Create(filepath.Join(t.TempDir(), "stderr.txt"))
+	require.NoError(t, err)
+	defer file.Close()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+	for name, tt := range map[string]struct {
+		w    io.Writer
+		want bool
+	}{
+		"a buffer":       {&bytes.Buffer{}, false},
+		"a regular file": {file, false},
+		"a pipe":         {w, false},
+	} {
+		assert.Equal(t, tt.want, isTerminal(tt.w), name)
+	}
+	if dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		defer dev.Close()
+		if fi, err := dev.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			assert.True(t, isTerminal(dev), "a character device, as a terminal is")
+		}
+	}
 }
