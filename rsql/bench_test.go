@@ -3,6 +3,7 @@ package rsql
 import (
 	"strconv"
 	"testing"
+	"time"
 )
 
 // The filter of BenchmarkFilter20 in the root package: 20 comparisons
@@ -84,5 +85,49 @@ func BenchmarkParseQuotedEscapes(b *testing.B) {
 		if _, err := Parse(s); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// benchPage is a filter as a program sends it with a list request: a
+// few comparisons under one AND, one of them on a time.
+func benchPage() Expr {
+	return And(
+		Field("Status").In("Open", "In Progress"),
+		Field("Priority").Ge(3),
+		Field("Due Date").Lt(time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)),
+		Field("Assignee").ILike("user7"),
+	)
+}
+
+// BenchmarkPrinters prints the same conjunctions through render (with
+// its fast path for conjunctions) and through the general algorithm
+// alone (renderDNF), in one run so the figures compare.
+func BenchmarkPrinters(b *testing.B) {
+	for _, f := range []struct {
+		name  string
+		build func() Expr
+	}{{"page", benchPage}, {"filter20", benchFilter20}} {
+		e := f.build()
+		for _, p := range []struct {
+			name  string
+			print func(Expr) (string, error)
+		}{{"render", render}, {"general", renderDNF}} {
+			b.Run(f.name+"/"+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					s, err := p.print(e)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sink = s
+				}
+			})
+		}
+		b.Run(f.name+"/build-and-print", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sink = f.build().String()
+			}
+		})
 	}
 }
