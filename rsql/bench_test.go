@@ -3,6 +3,7 @@ package rsql
 import (
 	"strconv"
 	"testing"
+	"time"
 )
 
 // The filter of BenchmarkFilter20 in the root package: 20 comparisons
@@ -17,8 +18,8 @@ func benchFilter20() Expr {
 	return And(es...)
 }
 
-// benchDNF20 has an OR under an AND, so it is printed by the general
-// algorithm: 4 groups of 5 comparisons.
+// benchDNF20 has an OR under an AND, distributed into 4 groups of 5
+// comparisons.
 func benchDNF20() Expr {
 	return And(
 		Or(Field("Status").Eq("open"), Field("Status").Eq("pending"), Field("Escalated").Eq(true), Field("Owner").IsNull()),
@@ -84,5 +85,31 @@ func BenchmarkParseQuotedEscapes(b *testing.B) {
 		if _, err := Parse(s); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// benchPage is a filter as a program sends it with a list request: a
+// few comparisons under one AND, one of them on a time.
+func benchPage() Expr {
+	return And(
+		Field("Status").In("Open", "In Progress"),
+		Field("Priority").Ge(3),
+		Field("Due Date").Lt(time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)),
+		Field("Assignee").ILike("user7"),
+	)
+}
+
+func BenchmarkPrintPage(b *testing.B) {
+	e := benchPage()
+	b.ReportAllocs()
+	for b.Loop() {
+		sink = e.String()
+	}
+}
+
+func BenchmarkBuildAndPrintPage(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sink = benchPage().String()
 	}
 }

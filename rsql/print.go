@@ -36,14 +36,6 @@ func render(e Expr) (string, error) {
 		}
 		return renderRaw(string(*r))
 	}
-	if s, ok := printConjunction(e); ok {
-		return s, nil
-	}
-	return renderDNF(e)
-}
-
-// renderDNF validates e and prints it by way of its disjunctive normal form.
-func renderDNF(e Expr) (string, error) {
 	d, err := toDNF(e)
 	if err != nil {
 		return "", err
@@ -352,6 +344,13 @@ func sameComparison(a, b *Comparison) bool {
 		}
 	}
 	return true
+}
+
+func sameValue(a, b Value) bool {
+	if a.Null || b.Null {
+		return a.Null == b.Null
+	}
+	return a.Text == b.Text
 }
 
 // mergeable reports the field of a clause that is a single == or =in=

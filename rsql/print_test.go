@@ -372,3 +372,74 @@ func TestWalk(t *testing.T) {
 	assert.Equal(t, []string{"a", "b", "d"}, all)
 	Walk(nil, func(Expr) bool { t.Fatal("called for nil"); return true })
 }
+
+// TestPrintConjunctions covers the conjunctions a program builds most:
+// duplicates dropped (null values equal whatever their Text), aliases
+// and ':' rewrites deduplicated against the comparisons they produce,
+// the size bound counted after deduplication, and which error wins.
+func TestPrintConjunctions(t *testing.T) {
+	f := Field
+	a := f("a").Eq(1)
+	notInAlias := &Comparison{Field: "x", Op: "!in=", Values: []Value{{Text: "a"}}}
+	numbered := func(n int, field func(i int) string) []Expr {
+		es := make([]Expr, n)
+		for i := range es {
+			es[i] = f(field(i)).Eq(i)
+		}
+		return es
+	}
+	byIndex := func(i int) string { return fmt.Sprint("f", i) }
+	sameField := func(int) string { return "x" }
+	tests := []struct {
+		name string
+		e    Expr
+		want string // the text, or the error's text when it starts with "rsql: "
+	}{
+		{"repeated comparison", And(a, a), "a==1"},
+		{"repeats across nesting", And(a, And(f("b").Eq(2), a), f("b").Eq(2)), "a==1;b==2"},
+		{"null equals null whatever its text", And(f("x").Eq(Value{Text: "v", Null: true}), f("x").IsNull()), "x==null"},
+		{"the string null is not null", And(f("x").Eq(Value{Text: "null"}), f("x").IsNull()), `x=="null";x==null`},
+		{"the empty string is not null", And(f("x").Eq(""), f("x").Eq(Value{Null: true})), `x=="";x==null`},
+		{"alias equals its canonical operator", And(notInAlias, f("x").NotIn("a")), "x=out=a"},
+		{"rewritten range equals its bounds", And(f("d").Between("1:0", "2:0"), f("d").Ge("1:0"), f("d").Le("2:0")), "d=ge=1:0;d=le=2:0"},
+		{"range of one point keeps both bounds", f("d").Between("1:0", "1:0"), "d=ge=1:0;d=le=1:0"},
+		{"rewritten not-in drops repeated values", f("t").NotIn("1:0", "2:0", "1:0"), "t!=1:0;t!=2:0"},
+		{"rewritten not-in equals its inequalities", And(f("t").NotIn("1:0", "b"), f("t").Ne("b"), f("t").NotIn("b", "1:0")), "t!=1:0;t!=b"},
+		{"in of one colon value", f("t").In("1:0", "1:0"), "t==1:0"},
+		{"rewritten in under and", And(f("t").In("1:0", "2:0"), a), "t==1:0;a==1,t==2:0;a==1"},
+		{"list values are kept as given", f("x").In("a", "a"), "x=in=a:a"},
+		{"list values quoted one by one", f("x").In("a b", `c"d\e`, "", "null", Value{Null: true}), `x=in="a b":"c\"d\\e":"":"null":null`},
+		{"257 comparisons", And(numbered(257, byIndex)...), errTooLarge.Error()},
+		{"300 after merging groups", And(And(numbered(200, byIndex)...), And(numbered(100, sameField)...)), errTooLarge.Error()},
+		{"the bound, reached before a later invalid operand", And(append(numbered(257, byIndex), f("").Eq(1))...), errTooLarge.Error()},
+		{"an invalid operand inside an operand, before the bound", And(And(numbered(200, byIndex)...), And(append(numbered(100, sameField), f("").Eq(1))...)), "rsql: empty field name"},
+		{"300 repeats of one field", And(numbered(300, sameField)...), errTooLarge.Error()},
+		{"nil *AndExpr operand", And(a, (*AndExpr)(nil)), "rsql: nil *AndExpr"},
+		{"empty And operand", And(a, And()), "rsql: And with no operands"},
+		{"first error in operand order", And(a, f("x").Eq(nil), f("").Eq(1)), `rsql: field "x": == value: nil is not a value`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.e.Validate()
+			if strings.HasPrefix(tt.want, "rsql: ") {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.want)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, tt.e.String())
+		})
+	}
+	t.Run("256 comparisons, repeats not counted", func(t *testing.T) {
+		for _, e := range []Expr{
+			And(numbered(256, byIndex)...),
+			And(append(numbered(256, byIndex), numbered(10, byIndex)...)...),
+		} {
+			require.NoError(t, e.Validate())
+			s := e.String()
+			assert.Equal(t, 256, strings.Count(s, "=="))
+			assert.True(t, strings.HasPrefix(s, "f0==0;f1==1;"), s[:20])
+			assert.True(t, strings.HasSuffix(s, ";f255==255"))
+		}
+	})
+}
