@@ -33,8 +33,9 @@ type requestConfig struct {
 	// of the three above is set; nil means the client's.
 	policy *RetryPolicy
 
-	response *responseDst // WithResponseInto
-	attempts int          // attempts sent, written by the retry transport
+	response    *responseDst                                       // WithResponseInto
+	attempts    int                                                // attempts sent, written by the retry transport
+	attemptHook func(context.Context) (func(AttemptResult), error) // WithAttemptHook
 }
 
 type requestConfigKey struct{}
@@ -205,6 +206,29 @@ func WithAttemptTimeout(d time.Duration) RequestOption {
 	}
 }
 
+// WithAttemptHook calls before before each attempt of this call is sent
+// (the first, and each retry after its wait), with the call's context. An
+// error from before ends the call with that error: that attempt is not
+// sent, nor is any later one. Otherwise after, if not nil, is called once
+// with the attempt's outcome, when its response headers arrived or it
+// failed and the retry decision is made, before any wait for the next
+// attempt (AttemptResult.RetryAfter holds the response's Retry-After).
+// Hooks see every attempt, which a caller's error only sums up: use them to
+// hold a limit of your own on the requests sent (package upsert's adaptive
+// limiter does), or to count them. before and after run on the goroutine
+// of the call, and must be safe for concurrent use when the option is
+// given to an iterator with prefetch or to concurrent calls. A later
+// WithAttemptHook replaces an earlier one; before must not be nil.
+func WithAttemptHook(before func(ctx context.Context) (after func(AttemptResult), err error)) RequestOption {
+	return func(cfg *requestConfig) error {
+		if before == nil {
+			return invalid("WithAttemptHook", "must not be nil")
+		}
+		cfg.attemptHook = before
+		return nil
+	}
+}
+
 // Response is what WithResponseInto captures of a call's final response.
 type Response struct {
 	// StatusCode is the final response's HTTP status; 0 when no response
@@ -226,14 +250,13 @@ type Response struct {
 // ID in *dst when the call returns, whether it succeeded or failed with an
 // *APIError; after a transport error only Attempts is set, and a call
 // refused before sending (a *ValidationError) leaves *dst as it was. An
-// iterator
-// stores each page's response as it arrives, so after the loop *dst
-// describes the last page requested. With ListOptions.Prefetch the next
-// page's response may be stored while the loop body runs: read *dst after
-// the loop then. Sync stores the response of each request it sends, from
-// several goroutines (the stores of one WithResponseInto are serialized):
-// after Sync returns, *dst describes one of them; do not read it before.
-// dst must not be nil.
+// iterator stores each page's response as it arrives, so after the loop
+// *dst describes the last page requested. With ListOptions.Prefetch the
+// next page's response may be stored while the loop body runs: read *dst
+// after the loop then. Package upsert stores the response of each request
+// it sends, from several goroutines (the stores of one WithResponseInto
+// are serialized): after it returns, *dst describes one of them; do not
+// read it before. dst must not be nil.
 func WithResponseInto(dst *Response) RequestOption {
 	// One destination for every request the option is applied to.
 	d := &responseDst{dst: dst}
@@ -286,7 +309,7 @@ func (cfg *requestConfig) capture(resp *http.Response, red *redactor) {
 }
 
 // responseDst is WithResponseInto's destination. The requests of one call
-// may end concurrently (Sync sends many at once, an iterator's prefetch
+// may end concurrently (package upsert sends many at once, an iterator's prefetch
 // runs beside the caller), so the stores are serialized: the last one
 // wins.
 type responseDst struct {

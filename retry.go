@@ -165,32 +165,14 @@ func idempotent(method string) bool {
 func retryable(ctx context.Context, method string, resp *http.Response, err error) bool {
 	if err != nil {
 		var ae *AuthError
-		if errors.As(err, &ae) {
-			// The API request was never sent: a token endpoint that is
-			// down or busy may recover; refused credentials will not.
-			return ae.temporary()
+		if !errors.As(err, &ae) && ctx.Err() != nil {
+			return false // (a failed token request is judged by its own cause)
 		}
-		var ve *ValidationError
-		var le *limiterDeadlineError
-		if isRedirect(err) || errors.As(err, &ve) || errors.As(err, &le) {
-			return false
-		}
-		if ctx.Err() != nil {
-			return false
-		}
-		if notSent(err) {
-			return true
-		}
-		return idempotent(method)
+		return Temporary(err) && (idempotent(method) || !OutcomeUnknown(err))
 	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests:
-		return true
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable,
-		http.StatusGatewayTimeout:
-		return idempotent(method)
-	}
-	return false
+	// A 429 says the service did not act; a 5xx leaves it unknown.
+	return temporaryStatus(resp.StatusCode) &&
+		(idempotent(method) || resp.StatusCode == http.StatusTooManyRequests)
 }
 
 func isRedirect(err error) bool {
@@ -240,10 +222,17 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if cfg != nil {
 			cfg.attempts = attempt
 		}
+		var after func(AttemptResult)
+		if cfg != nil && cfg.attemptHook != nil {
+			var err error
+			if after, err = cfg.attemptHook(ctx); err != nil {
+				return nil, err
+			}
+		}
 		at := t.hooks.startAttempt(r, attempt)
 		resp, err := t.attempt(at.request(r), policy.AttemptTimeout)
 		wait, again := retryWait(policy, req, attempt, rewindable, resp, err)
-		at.end(r, resp, err, again, wait)
+		at.end(r, resp, err, again, wait, after)
 		if !again {
 			return resp, err
 		}

@@ -1,11 +1,11 @@
-package workflow_test
+package upsert_test
 
-// Benchmarks of Records.Sync against two hand-written baselines, on the
+// Benchmarks of Records against two hand-written baselines, on the
 // fake with a rate limit and a latency per request (see BENCHMARKS.md for
 // the recorded run). One run syncs 5,000 records at 50 requests/s, so it
 // takes minutes: run each once, e.g.
 //
-//	go test -run '^$' -bench 'BenchmarkSync' -benchtime 1x -timeout 30m .
+//	go test -run '^$' -bench . -benchtime 1x -timeout 30m ./upsert
 //
 // -short syncs 500 records instead; -sync.records and -sync.latency change
 // the number of records and the latency (e.g. -sync.latency 100ms). The benchmarks report, besides the
@@ -30,6 +30,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
+	"github.com/seed-a15e58aa/workflow-go/upsert"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -39,8 +40,8 @@ const (
 )
 
 var (
-	benchRecords = flag.Int("sync.records", 5000, "records synced by BenchmarkSync* (500 with -short)")
-	benchLatency = flag.Duration("sync.latency", 20*time.Millisecond, "latency per request of the fake in BenchmarkSync*")
+	benchRecords = flag.Int("sync.records", 5000, "records synced by BenchmarkRecords* (500 with -short)")
+	benchLatency = flag.Duration("sync.latency", 20*time.Millisecond, "latency per request of the fake in BenchmarkRecords*")
 )
 
 // benchInput returns the n inputs and seeds the server: the first half of
@@ -130,8 +131,8 @@ func benchRun(b *testing.B, faults bool, run func(ctx context.Context, c *workfl
 	}
 }
 
-// BenchmarkSync is Records.Sync with its defaults.
-func BenchmarkSync(b *testing.B) {
+// BenchmarkRecords is Records with its defaults.
+func BenchmarkRecords(b *testing.B) {
 	for _, faults := range []bool{false, true} {
 		name := "clean"
 		if faults {
@@ -139,13 +140,13 @@ func BenchmarkSync(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			benchRun(b, faults, func(ctx context.Context, c *workflow.Client, in []workflow.Record) (int, error) {
-				sum, err := c.Records.Sync(ctx, workflow.Apps, benchAlias, func(yield func(workflow.Record) bool) {
+				sum, err := upsert.Records(ctx, c.Records, workflow.Apps, benchAlias, func(yield func(workflow.Record) bool) {
 					for _, r := range in {
 						if !yield(r) {
 							return
 						}
 					}
-				}, &workflow.SyncOptions{KeyField: "Email"})
+				}, &upsert.Options{KeyField: "Email"})
 				if sum != nil {
 					b.Logf("%d inputs: created %d, updated %d, unchanged %d, failed %d; %d requests, %d batches, %d look-ups, %d re-checks, %d throttled, %d overloaded, %s",
 						sum.Read, sum.Created, sum.Updated, sum.Unchanged, sum.Failed, sum.Requests, sum.Batches, sum.Lookups, sum.Rechecks, sum.Throttled, sum.Overloaded, sum.Elapsed.Round(time.Millisecond))
@@ -178,9 +179,9 @@ func syncOne(ctx context.Context, c *workflow.Client, r workflow.Record) error {
 	return nil
 }
 
-// BenchmarkSyncBaselineSequential is baseline (a): one record after the
+// BenchmarkBaselineSequential is baseline (a): one record after the
 // other, find then create or update.
-func BenchmarkSyncBaselineSequential(b *testing.B) {
+func BenchmarkBaselineSequential(b *testing.B) {
 	benchRun(b, false, func(ctx context.Context, c *workflow.Client, in []workflow.Record) (int, error) {
 		failed := 0
 		for _, r := range in {
@@ -193,9 +194,9 @@ func BenchmarkSyncBaselineSequential(b *testing.B) {
 	})
 }
 
-// BenchmarkSyncBaselineErrgroup is baseline (b): 16 workers of an
+// BenchmarkBaselineErrgroup is baseline (b): 16 workers of an
 // errgroup, with the client's default retries and no attention to 429s.
-func BenchmarkSyncBaselineErrgroup(b *testing.B) {
+func BenchmarkBaselineErrgroup(b *testing.B) {
 	benchRun(b, false, func(ctx context.Context, c *workflow.Client, in []workflow.Record) (int, error) {
 		var g errgroup.Group
 		g.SetLimit(16)

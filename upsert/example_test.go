@@ -1,4 +1,4 @@
-package workflow_test
+package upsert_test
 
 import (
 	"context"
@@ -7,10 +7,11 @@ import (
 	"slices"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/upsert"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-func ExampleRecordsService_Sync() {
+func ExampleRecords() {
 	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
 	srv.Seed(workflow.Apps, "customers",
@@ -26,10 +27,10 @@ func ExampleRecordsService_Sync() {
 		{"Email": "grace@example.com", "Plan": "pro"}, // new
 		{"Email": "", "Plan": "pro"},                  // bad input: fails alone
 	}
-	results := map[int]workflow.SyncResult{}
-	sum, err := c.Records.Sync(context.Background(), workflow.Apps, "customers", slices.Values(source), &workflow.SyncOptions{
+	results := map[int]upsert.Result{}
+	sum, err := upsert.Records(context.Background(), c.Records, workflow.Apps, "customers", slices.Values(source), &upsert.Options{
 		KeyField: "Email",
-		OnResult: func(r workflow.SyncResult) { results[r.Index] = r },
+		OnResult: func(r upsert.Result) { results[r.Index] = r },
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -1,4 +1,4 @@
-package workflow_test
+package upsert_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/upsert"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -37,14 +39,14 @@ func syncServer(t *testing.T, opts ...workflowtest.Option) (*workflowtest.Server
 // collect gathers the results of a sync by input position.
 type collect struct {
 	mu      sync.Mutex
-	results map[int]workflow.SyncResult
+	results map[int]upsert.Result
 }
 
-func (c *collect) add(r workflow.SyncResult) {
+func (c *collect) add(r upsert.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.results == nil {
-		c.results = map[int]workflow.SyncResult{}
+		c.results = map[int]upsert.Result{}
 	}
 	if _, dup := c.results[r.Index]; dup {
 		panic(fmt.Sprintf("input %d reported twice", r.Index))
@@ -68,7 +70,7 @@ func customer(i int, plan string) workflow.Record {
 	return workflow.Record{"Email": fmt.Sprintf("c%04d@example.com", i), "Name": "Customer " + strconv.Itoa(i), "Plan": plan}
 }
 
-func TestSyncCreatesUpdatesAndSkips(t *testing.T) {
+func TestRecordsCreatesUpdatesAndSkips(t *testing.T) {
 	srv, c := syncServer(t)
 	// 0..9 exist unchanged, 10..19 exist with another plan, 20..29 are new.
 	for i := range 20 {
@@ -86,10 +88,10 @@ func TestSyncCreatesUpdatesAndSkips(t *testing.T) {
 	}
 	srv.ResetRequests()
 	var got collect
-	var progress []workflow.SyncSummary
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in), &workflow.SyncOptions{
+	var progress []upsert.Summary
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in), &upsert.Options{
 		KeyField: "Email", BatchSize: 8, OnResult: got.add,
-		OnProgress: func(s workflow.SyncSummary) { progress = append(progress, s) },
+		OnProgress: func(s upsert.Summary) { progress = append(progress, s) },
 	})
 	require.NoError(t, err)
 
@@ -102,12 +104,12 @@ func TestSyncCreatesUpdatesAndSkips(t *testing.T) {
 	for i := range 30 {
 		r := got.results[i]
 		assert.Equal(t, in[i]["Email"], r.Key)
-		want := map[bool]workflow.SyncAction{true: workflow.SyncUnchanged}[i < 10]
+		want := map[bool]upsert.Action{true: upsert.Unchanged}[i < 10]
 		switch {
 		case i >= 20:
-			want = workflow.SyncCreated
+			want = upsert.Created
 		case i >= 10:
-			want = workflow.SyncUpdated
+			want = upsert.Updated
 			assert.Equal(t, []string{"Plan"}, r.Changed, "input %d", i)
 		}
 		assert.Equal(t, want, r.Action, "input %d: %v", i, r.Err)
@@ -136,7 +138,7 @@ func TestSyncCreatesUpdatesAndSkips(t *testing.T) {
 
 	// A second run changes nothing and sends only look-ups.
 	srv.ResetRequests()
-	sum, err = c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in), &workflow.SyncOptions{KeyField: "Email", BatchSize: 8})
+	sum, err = upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in), &upsert.Options{KeyField: "Email", BatchSize: 8})
 	require.NoError(t, err)
 	assert.Equal(t, 30, sum.Unchanged)
 	assert.Equal(t, map[string]int{"GET": 4}, countRoutes(srv))
@@ -145,7 +147,7 @@ func TestSyncCreatesUpdatesAndSkips(t *testing.T) {
 // The exactly-once test: creates fail with 503 or lose their answer after
 // the record was created, look-ups and updates meet 503s; every input ends
 // up exactly once in the service, none lost, none twice.
-func TestSyncExactlyOnceUnderFaults(t *testing.T) {
+func TestRecordsExactlyOnceUnderFaults(t *testing.T) {
 	srv, c := syncServer(t, workflowtest.WithSeed(7))
 	const n = 400
 	var in []workflow.Record
@@ -162,9 +164,9 @@ func TestSyncExactlyOnceUnderFaults(t *testing.T) {
 	put503 := srv.Inject(workflowtest.Fault{Route: "PUT /v1/apps/" + syncAlias + "/*", Probability: 0.1, Status: http.StatusBadGateway})
 
 	var got collect
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in), &workflow.SyncOptions{
-		KeyField: "Email", BatchSize: 50, MaxAttempts: 20, OnResult: got.add,
-	})
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in), &upsert.Options{
+		KeyField: "Email", BatchSize: 50, MaxCreates: 20, OnResult: got.add,
+	}, workflow.WithMaxAttempts(20))
 	require.NoError(t, err)
 	t.Logf("faults fired: POST 503 %d, POST lost answers %d, GET 503 %d, PUT 502 %d; summary %+v",
 		post503.Fired(), lost.Fired(), get503.Fired(), put503.Fired(), *sum)
@@ -202,7 +204,7 @@ func TestSyncExactlyOnceUnderFaults(t *testing.T) {
 	}
 }
 
-func TestSyncBadInputFailsOnlyItself(t *testing.T) {
+func TestRecordsBadInputFailsOnlyItself(t *testing.T) {
 	srv, c := syncServer(t)
 	in := []workflow.Record{
 		customer(0, "pro"),
@@ -215,7 +217,7 @@ func TestSyncBadInputFailsOnlyItself(t *testing.T) {
 	}
 	srv.ResetRequests()
 	var got collect
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in), &workflow.SyncOptions{KeyField: "Email", OnResult: got.add})
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in), &upsert.Options{KeyField: "Email", OnResult: got.add})
 	require.NoError(t, err)
 	assert.Equal(t, 2, sum.Created)
 	assert.Equal(t, 5, sum.Failed)
@@ -223,7 +225,7 @@ func TestSyncBadInputFailsOnlyItself(t *testing.T) {
 		var ve *workflow.ValidationError
 		require.ErrorAs(t, got.results[i].Err, &ve, "input %d", i)
 		assert.Equal(t, field, ve.Field)
-		assert.Equal(t, workflow.SyncFailed, got.results[i].Action)
+		assert.Equal(t, upsert.Failed, got.results[i].Action)
 	}
 	assert.Contains(t, got.results[4].Err.Error(), "records[0]", "names the first occurrence")
 	// One look-up and the two creates: nothing for the bad inputs.
@@ -231,68 +233,68 @@ func TestSyncBadInputFailsOnlyItself(t *testing.T) {
 	assert.Equal(t, "pro", srv.Records(workflow.Apps, syncAlias)[0]["Plan"], "the first occurrence wins")
 }
 
-func TestSyncOptionsValidation(t *testing.T) {
+func TestRecordsOptionsValidation(t *testing.T) {
 	srv, c := syncServer(t)
 	srv.ResetRequests()
 	one := slices.Values([]workflow.Record{customer(1, "pro")})
 	for _, tc := range []struct {
 		name  string
-		opts  *workflow.SyncOptions
+		opts  *upsert.Options
 		field string
 	}{
-		{"nil", nil, "SyncOptions.KeyField"},
-		{"no key", &workflow.SyncOptions{}, "SyncOptions.KeyField"},
-		{"key is id", &workflow.SyncOptions{KeyField: "id"}, "SyncOptions.KeyField"},
-		{"key is IDField", &workflow.SyncOptions{KeyField: "Ref", IDField: "Ref"}, "SyncOptions.KeyField"},
-		{"bad field name", &workflow.SyncOptions{KeyField: "a=b"}, "SyncOptions.KeyField"},
-		{"batch too big", &workflow.SyncOptions{KeyField: "Email", BatchSize: 1001}, "SyncOptions.BatchSize"},
-		{"window under batch", &workflow.SyncOptions{KeyField: "Email", BatchSize: 100, Window: 10}, "SyncOptions.Window"},
-		{"negative concurrency", &workflow.SyncOptions{KeyField: "Email", MaxConcurrency: -1}, "SyncOptions.MaxConcurrency"},
+		{"nil", nil, "Options.KeyField"},
+		{"no key", &upsert.Options{}, "Options.KeyField"},
+		{"key is id", &upsert.Options{KeyField: "id"}, "Options.KeyField"},
+		{"key is IDField", &upsert.Options{KeyField: "Ref", IDField: "Ref"}, "Options.KeyField"},
+		{"bad field name", &upsert.Options{KeyField: "a=b"}, "Options.KeyField"},
+		{"batch too big", &upsert.Options{KeyField: "Email", BatchSize: 1001}, "Options.BatchSize"},
+		{"window under batch", &upsert.Options{KeyField: "Email", BatchSize: 100, Window: 10}, "Options.Window"},
+		{"negative concurrency", &upsert.Options{KeyField: "Email", MaxConcurrency: -1}, "Options.MaxConcurrency"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, one, tc.opts)
+			_, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, one, tc.opts)
 			var ve *workflow.ValidationError
 			require.ErrorAs(t, err, &ve)
 			assert.Equal(t, tc.field, ve.Field)
 		})
 	}
-	_, err := c.Records.Sync(t.Context(), "", syncAlias, one, &workflow.SyncOptions{KeyField: "Email"})
+	_, err := upsert.Records(t.Context(), c.Records, "", syncAlias, one, &upsert.Options{KeyField: "Email"})
 	var ve *workflow.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.Empty(t, srv.Requests(), "nothing sent")
 }
 
-func TestSyncDuplicateKeyInService(t *testing.T) {
+func TestRecordsDuplicateKeyInService(t *testing.T) {
 	srv, c := syncServer(t)
 	srv.Seed(workflow.Apps, syncAlias, customer(1, "basic"), customer(1, "basic"), customer(2, "basic"))
 	var got collect
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias,
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias,
 		slices.Values([]workflow.Record{customer(1, "pro"), customer(2, "pro")}),
-		&workflow.SyncOptions{KeyField: "Email", OnResult: got.add})
+		&upsert.Options{KeyField: "Email", OnResult: got.add})
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.Failed)
-	assert.ErrorIs(t, got.results[0].Err, workflow.ErrDuplicateKey)
+	assert.ErrorIs(t, got.results[0].Err, upsert.ErrDuplicateKey)
 	assert.Contains(t, got.results[0].Err.Error(), `"1", "2"`, "names the ids")
-	assert.Equal(t, workflow.SyncUpdated, got.results[1].Action)
+	assert.Equal(t, upsert.Updated, got.results[1].Action)
 	recs := srv.Records(workflow.Apps, syncAlias)
 	assert.Equal(t, "basic", recs[0]["Plan"])
 	assert.Equal(t, "basic", recs[1]["Plan"])
 	assert.Equal(t, "pro", recs[2]["Plan"])
 }
 
-func TestSyncDryRunSendsNoWrites(t *testing.T) {
+func TestRecordsDryRunSendsNoWrites(t *testing.T) {
 	srv, c := syncServer(t)
 	srv.Seed(workflow.Apps, syncAlias, customer(1, "basic"), customer(2, "pro"))
 	srv.ResetRequests()
 	var got collect
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias,
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias,
 		slices.Values([]workflow.Record{customer(1, "pro"), customer(2, "pro"), customer(3, "pro")}),
-		&workflow.SyncOptions{KeyField: "Email", DryRun: true, OnResult: got.add})
+		&upsert.Options{KeyField: "Email", DryRun: true, OnResult: got.add})
 	require.NoError(t, err)
 	assert.True(t, sum.DryRun)
 	assert.Equal(t, []int{1, 1, 1}, []int{sum.Created, sum.Updated, sum.Unchanged})
 	assert.Equal(t, []string{"Plan"}, got.results[0].Changed)
-	assert.Equal(t, workflow.SyncCreated, got.results[2].Action)
+	assert.Equal(t, upsert.Created, got.results[2].Action)
 	assert.Equal(t, map[string]int{"GET": 1}, countRoutes(srv))
 	assert.Equal(t, "basic", srv.Records(workflow.Apps, syncAlias)[0]["Plan"])
 }
@@ -300,7 +302,7 @@ func TestSyncDryRunSendsNoWrites(t *testing.T) {
 // Keys with ':' are printed as == alternatives by the rsql printer, and
 // long keys make long URLs: batches are cut so that every look-up's query
 // stays under MaxSyncLookupQuery, and every key is still found.
-func TestSyncLookupBatchesStayShort(t *testing.T) {
+func TestRecordsLookupBatchesStayShort(t *testing.T) {
 	srv, c := syncServer(t)
 	var in []workflow.Record
 	for i := range 300 {
@@ -315,8 +317,8 @@ func TestSyncLookupBatchesStayShort(t *testing.T) {
 		}
 	}
 	srv.ResetRequests()
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
-		&workflow.SyncOptions{KeyField: "Email", BatchSize: 1000})
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in),
+		&upsert.Options{KeyField: "Email", BatchSize: 1000})
 	require.NoError(t, err)
 	assert.Equal(t, 150, sum.Unchanged)
 	assert.Equal(t, 150, sum.Created)
@@ -324,7 +326,7 @@ func TestSyncLookupBatchesStayShort(t *testing.T) {
 	for _, r := range srv.Requests() {
 		if r.Method == http.MethodGet {
 			gets++
-			assert.LessOrEqual(t, len(r.Query.Encode()), workflow.MaxSyncLookupQuery)
+			assert.LessOrEqual(t, len(r.Query.Encode()), upsert.MaxLookupQuery)
 		}
 	}
 	assert.Greater(t, gets, 1, "the batches were cut by length")
@@ -336,20 +338,20 @@ func TestSyncLookupBatchesStayShort(t *testing.T) {
 
 // The service compares numbers as numbers: a look-up of "1" also finds
 // "1.0". Only the exact key counts.
-func TestSyncKeyMatchesExactly(t *testing.T) {
+func TestRecordsKeyMatchesExactly(t *testing.T) {
 	srv, c := syncServer(t)
 	srv.Define(workflow.Apps, syncAlias) // no required field
 	srv.Seed(workflow.Apps, syncAlias, workflow.Record{"Ref": "1.0", "Name": "a"})
 	var got collect
-	_, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias,
+	_, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias,
 		slices.Values([]workflow.Record{{"Ref": "1", "Name": "b"}}),
-		&workflow.SyncOptions{KeyField: "Ref", OnResult: got.add})
+		&upsert.Options{KeyField: "Ref", OnResult: got.add})
 	require.NoError(t, err)
-	assert.Equal(t, workflow.SyncCreated, got.results[0].Action)
+	assert.Equal(t, upsert.Created, got.results[0].Action)
 	assert.Equal(t, map[string]int{"1.0": 1, "1": 1}, srv.KeyCounts(workflow.Apps, syncAlias, "Ref"))
 }
 
-func TestSyncStopsOnForbidden(t *testing.T) {
+func TestRecordsStopsOnForbidden(t *testing.T) {
 	srv, c := syncServer(t)
 	srv.Deny(workflowtest.DefaultUserID, workflow.Apps, syncAlias)
 	var in []workflow.Record
@@ -357,15 +359,15 @@ func TestSyncStopsOnForbidden(t *testing.T) {
 		in = append(in, customer(i, "pro"))
 	}
 	srv.ResetRequests()
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
-		&workflow.SyncOptions{KeyField: "Email", BatchSize: 10, Window: 20})
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in),
+		&upsert.Options{KeyField: "Email", BatchSize: 10, Window: 20})
 	require.ErrorIs(t, err, workflow.ErrForbidden)
 	assert.Equal(t, sum.Read, sum.Failed)
 	assert.Less(t, sum.Read, 100, "reading stopped")
 	assert.LessOrEqual(t, countRoutes(srv)["GET"], 2, "at most the look-ups already sent")
 }
 
-func TestSyncAsEncodesValues(t *testing.T) {
+func TestRecordsAsEncodesValues(t *testing.T) {
 	type Customer struct {
 		Email string
 		Seats int `workflow:"Seats,omitempty"`
@@ -374,9 +376,9 @@ func TestSyncAsEncodesValues(t *testing.T) {
 	srv, c := syncServer(t)
 	since := time.Date(2024, 5, 1, 8, 0, 0, 0, time.UTC)
 	var got collect
-	sum, err := workflow.SyncAs(t.Context(), c.Records, workflow.Apps, syncAlias,
+	sum, err := upsert.RecordsAs(t.Context(), c.Records, workflow.Apps, syncAlias,
 		slices.Values([]Customer{{Email: "a@example.com", Seats: 3, Since: since}, {Email: "b@example.com"}}),
-		&workflow.SyncOptions{KeyField: "Email", OnResult: got.add})
+		&upsert.Options{KeyField: "Email", OnResult: got.add})
 	require.NoError(t, err)
 	assert.Equal(t, 2, sum.Created)
 	rec, ok := srv.Record(workflow.Apps, syncAlias, got.results[0].ID)
@@ -387,7 +389,7 @@ func TestSyncAsEncodesValues(t *testing.T) {
 // Cancelling the context stops the sync promptly: every input read is
 // reported, the error is the context's, and no goroutine is left behind
 // (TestMain runs goleak).
-func TestSyncCancel(t *testing.T) {
+func TestRecordsCancel(t *testing.T) {
 	srv, c := syncServer(t)
 	// Hold every create until the test lets it go, so that the sync is
 	// surely in the middle of its work when it is cancelled.
@@ -422,12 +424,12 @@ func TestSyncCancel(t *testing.T) {
 	var got collect
 	done := make(chan struct{})
 	var (
-		sum *workflow.SyncSummary
+		sum *upsert.Summary
 		err error
 	)
 	go func() {
 		defer close(done)
-		sum, err = c.Records.Sync(ctx, workflow.Apps, syncAlias, endless, &workflow.SyncOptions{KeyField: "Email", BatchSize: 10, Window: 50, OnResult: got.add})
+		sum, err = upsert.Records(ctx, c.Records, workflow.Apps, syncAlias, endless, &upsert.Options{KeyField: "Email", BatchSize: 10, Window: 50, OnResult: got.add})
 	}()
 	<-release
 	select {
@@ -439,7 +441,7 @@ func TestSyncCancel(t *testing.T) {
 	assert.Equal(t, sum.Read, len(got.results), "every input read is reported")
 	assert.LessOrEqual(t, sum.Read, 50, "the window bounds what was read")
 	for _, r := range got.results {
-		if r.Action == workflow.SyncFailed {
+		if r.Action == upsert.Failed {
 			assert.True(t, errors.Is(r.Err, context.Canceled), "%v", r.Err)
 		}
 	}
@@ -447,7 +449,7 @@ func TestSyncCancel(t *testing.T) {
 
 // Batches stay full when the window is the bottleneck: with 400 inputs,
 // a window of 100 and batches of 20, there are exactly 20 look-ups.
-func TestSyncBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
+func TestRecordsBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
 	srv, c := syncServer(t)
 	var in []workflow.Record
 	for i := range 400 {
@@ -457,8 +459,8 @@ func TestSyncBatchesStayFullWhenTheWindowIsFull(t *testing.T) {
 		}
 	}
 	srv.ResetRequests()
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
-		&workflow.SyncOptions{KeyField: "Email", BatchSize: 20, Window: 100})
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in),
+		&upsert.Options{KeyField: "Email", BatchSize: 20, Window: 100})
 	require.NoError(t, err)
 	assert.Equal(t, 20, sum.Batches)
 	assert.Equal(t, map[string]int{"GET": 20, "POST": 200, "PUT": 200}, countRoutes(srv))
@@ -482,9 +484,10 @@ func (a advanceOn429) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // Under the fake's rate limit, 429s are waited out (Retry-After, shared by
-// all workers) and retried by Sync itself, never by the client's retry
-// policy: nothing fails and every 429 the fake sent is in the summary.
-func TestSyncUnderRateLimit(t *testing.T) {
+// all workers) and retried by the client's retry loop, whose every attempt
+// the adaptive limiter sees: nothing fails and every 429 the fake sent is
+// in the summary.
+func TestRecordsUnderRateLimit(t *testing.T) {
 	// The server's clock stands still: the burst of 40 is all there is
 	// until a 429 moves the clock on and refills the bucket, whatever the
 	// speed of the machine. 61 requests cannot fit, so the sync meets the
@@ -499,8 +502,8 @@ func TestSyncUnderRateLimit(t *testing.T) {
 	for i := range 60 {
 		in = append(in, customer(i, "pro"))
 	}
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
-		&workflow.SyncOptions{KeyField: "Email", MaxAttempts: 50})
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in),
+		&upsert.Options{KeyField: "Email"}, workflow.WithMaxAttempts(50))
 	require.NoError(t, err)
 	assert.Equal(t, 60, sum.Created)
 	assert.Zero(t, sum.Failed)
@@ -518,53 +521,58 @@ func TestSyncUnderRateLimit(t *testing.T) {
 	}
 }
 
-// TestSyncSendsEachRequestOnceWhateverTheRetryPolicy: a caller's per-call
-// retry policy cannot make the client retry Sync's requests: every 429
-// reaches Sync's own limiter, and OnRetry never runs.
-func TestSyncSendsEachRequestOnceWhateverTheRetryPolicy(t *testing.T) {
+// TestRecordsRetriesAreTheClients: the client's retry loop retries the
+// requests Records sends, by the per-call options' budget (OnRetry sees
+// each retry), and the adaptive limiter still sees every 429.
+func TestRecordsRetriesAreTheClients(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		opts []workflow.RequestOption
+		name            string
+		opts            []workflow.RequestOption
+		created, failed int
+		retries         int
 	}{
-		{"per-call policy", nil},
-		{"attempts after the policy", []workflow.RequestOption{workflow.WithMaxAttempts(6)}},
+		{"per-call policy", nil, 2, 0, 2},
+		{"one attempt after the policy", []workflow.RequestOption{workflow.WithMaxAttempts(1)}, 0, 2, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, c := syncServer(t)
 			throttled := srv.Inject(workflowtest.Fault{Route: "POST /v1/apps/" + syncAlias, Count: 2, Status: http.StatusTooManyRequests})
-			var retries sync.Mutex
-			nRetries := 0
+			var retries atomic.Int32
 			policy := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 6, Sleep: noWait, OnRetry: func(workflow.RetryEvent) {
-				retries.Lock()
-				nRetries++
-				retries.Unlock()
+				retries.Add(1)
 			}})
 			in := []workflow.Record{customer(1, "pro"), customer(2, "pro")}
-			sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
-				&workflow.SyncOptions{KeyField: "Email"}, append([]workflow.RequestOption{policy}, tc.opts...)...)
+			var got collect
+			sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in),
+				&upsert.Options{KeyField: "Email", OnResult: got.add}, append([]workflow.RequestOption{policy}, tc.opts...)...)
 			require.NoError(t, err)
 			require.Equal(t, 2, throttled.Fired())
-			assert.Equal(t, 2, sum.Created)
-			assert.Equal(t, 2, sum.Throttled, "Sync saw every 429 itself")
-			retries.Lock()
-			defer retries.Unlock()
-			assert.Zero(t, nRetries, "the client retried none of Sync's requests")
+			assert.Equal(t, tc.created, sum.Created)
+			assert.Equal(t, tc.failed, sum.Failed)
+			for _, r := range got.results {
+				if r.Action == upsert.Failed {
+					assert.ErrorIs(t, r.Err, workflow.ErrRateLimited)
+				}
+			}
+			assert.Equal(t, 2, sum.Throttled, "the limiter saw every 429")
+			assert.Equal(t, 1+2+tc.retries, sum.Requests, "the look-up, the creates and their retries")
+			assert.Equal(t, tc.retries, int(retries.Load()), "retries by the client")
 		})
 	}
 }
 
-// TestSyncLimiterWaitPastTheDeadline: a SyncOptions.Limiter wait that
+// TestRecordsLimiterWaitPastTheDeadline: a SyncOptions.Limiter wait that
 // would pass ctx's deadline fails the input at once with an error that
 // matches context.DeadlineExceeded, as the client's own limiter does, and
 // nothing more is sent for it (no re-check of a create never sent).
-func TestSyncLimiterWaitPastTheDeadline(t *testing.T) {
+func TestRecordsLimiterWaitPastTheDeadline(t *testing.T) {
 	srv, c := syncServer(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
 	defer cancel()
 	lim := rate.NewLimiter(rate.Every(24*time.Hour), 1) // the look-up takes the only token
 	var got collect
-	sum, err := c.Records.Sync(ctx, workflow.Apps, syncAlias, slices.Values([]workflow.Record{customer(1, "pro")}),
-		&workflow.SyncOptions{KeyField: "Email", Limiter: lim, OnResult: got.add})
+	sum, err := upsert.Records(ctx, c.Records, workflow.Apps, syncAlias, slices.Values([]workflow.Record{customer(1, "pro")}),
+		&upsert.Options{KeyField: "Email", Limiter: lim, OnResult: got.add})
 	require.NoError(t, err)
 	assert.Equal(t, 1, sum.Failed)
 	assert.Zero(t, sum.Rechecks)
@@ -573,18 +581,18 @@ func TestSyncLimiterWaitPastTheDeadline(t *testing.T) {
 	assert.Equal(t, map[string]int{http.MethodGet: 1}, countRoutes(srv), "only the look-up was sent")
 }
 
-// TestSyncWithResponseInto: Sync's concurrent requests may all store their
+// TestRecordsWithResponseInto: Sync's concurrent requests may all store their
 // response in one WithResponseInto destination (no data race, run with
 // -race); after Sync it describes one of Sync's responses.
-func TestSyncWithResponseInto(t *testing.T) {
+func TestRecordsWithResponseInto(t *testing.T) {
 	_, c := syncServer(t)
 	var in []workflow.Record
 	for i := range 40 {
 		in = append(in, customer(i, "pro"))
 	}
 	var resp workflow.Response
-	sum, err := c.Records.Sync(t.Context(), workflow.Apps, syncAlias, slices.Values(in),
-		&workflow.SyncOptions{KeyField: "Email", BatchSize: 5, MaxConcurrency: 8}, workflow.WithResponseInto(&resp))
+	sum, err := upsert.Records(t.Context(), c.Records, workflow.Apps, syncAlias, slices.Values(in),
+		&upsert.Options{KeyField: "Email", BatchSize: 5, MaxConcurrency: 8}, workflow.WithResponseInto(&resp))
 	require.NoError(t, err)
 	assert.Equal(t, 40, sum.Created)
 	assert.Contains(t, []int{http.StatusOK, http.StatusCreated}, resp.StatusCode)
