@@ -44,12 +44,12 @@
 // `workflow:"Field Name"` tags; AllItemsAs also yields each record's cursor,
 // so a typed walk can be resumed.
 //
-// RecordsService.Sync (and SyncAs for struct types) makes the records of a
-// definition match a stream of inputs by a key field: batched look-ups,
-// creates and updates of changed fields only, concurrency that adapts to
-// the service's rate limit, and a look-up before creating again when the
-// answer to a create was lost, instead of creating it again (Sync's
-// documentation says precisely what is guaranteed).
+// Package upsert (Records, and RecordsAs for struct types) makes the
+// records of a definition match a stream of inputs by a key field: batched
+// look-ups, creates and updates of changed fields only, concurrency that
+// adapts to the service's rate limit, and a look-up before creating again
+// when the answer to a create was lost, instead of creating it again
+// (upsert.Records' documentation says precisely what is guaranteed).
 //
 // # Attachments, users and groups
 //

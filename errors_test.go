@@ -2,10 +2,14 @@ package workflow
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,4 +70,37 @@ func TestValidationErrorNamesFieldAndRule(t *testing.T) {
 	assert.Equal(t, "workflow: invalid file: must be at most 250 MB: workflow: file too large", err.Error())
 	assert.ErrorIs(t, err, ErrTooLarge)
 	assert.True(t, bytes.Contains([]byte(invalid("alias", "must not be empty").Error()), []byte("alias")))
+}
+
+// TestTemporaryAndOutcomeUnknown: the two questions the client's retries
+// (and package upsert) ask of a failed request.
+func TestTemporaryAndOutcomeUnknown(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}
+	tests := []struct {
+		name               string
+		err                error
+		temporary, unknown bool
+	}{
+		{"nil", nil, false, false},
+		{"429", &APIError{StatusCode: 429}, true, false},
+		{"500", &APIError{StatusCode: 500}, true, true},
+		{"503", &APIError{StatusCode: 503}, true, true},
+		{"501", &APIError{StatusCode: 501}, false, true},
+		{"404", &APIError{StatusCode: 404}, false, false},
+		{"token endpoint down", &AuthError{StatusCode: 503}, true, false},
+		{"credentials refused", &AuthError{StatusCode: 401}, false, false},
+		{"validation", invalid("alias", "must not be empty"), false, false},
+		{"redirect", &RedirectError{From: "a", To: "b"}, false, false},
+		{"limiter past the deadline", fmt.Errorf("x: %w", &limiterDeadlineError{}), false, false},
+		{"connection refused", fmt.Errorf("workflow: POST x: %w", refused), true, false},
+		{"connection lost", fmt.Errorf("workflow: POST x: %w", io.ErrUnexpectedEOF), true, true},
+		{"attempt timeout", &timeoutError{what: "no headers"}, true, true},
+		{"canceled", fmt.Errorf("workflow: POST x: %w", context.Canceled), false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.temporary, Temporary(tt.err), "Temporary")
+			assert.Equal(t, tt.unknown, OutcomeUnknown(tt.err), "OutcomeUnknown")
+		})
+	}
 }

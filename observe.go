@@ -95,6 +95,9 @@ type AttemptResult struct {
 	Duration  time.Duration // until the response headers arrived or the failure
 	Retry     bool          // whether another attempt follows
 	Wait      time.Duration // the wait before that attempt
+	// RetryAfter is the wait the response asked for with its Retry-After
+	// header (seconds or an HTTP date), 0 when it sent none.
+	RetryAfter time.Duration
 }
 
 // TokenFetchInfo describes a request to the token endpoint.
@@ -265,17 +268,24 @@ func (at *attemptTrace) request(r *http.Request) *http.Request {
 // route, attempt, status, duration, request ID, the wait before the next
 // attempt, and the error class and text (with the request's query cut
 // out). Never a URL, body, header value, secret or token.
-func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, retry bool, wait time.Duration) {
-	if !at.log && !at.h.observed() {
+func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, retry bool, wait time.Duration, after func(AttemptResult)) {
+	if after == nil && !at.log && !at.h.observed() {
 		return
 	}
 	res := AttemptResult{Err: err, Duration: time.Since(at.start), Retry: retry, Wait: wait}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
+		res.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	}
 	if err != nil || res.StatusCode >= 400 {
 		res.ErrorType = errorType(resp, err)
+	}
+	if after != nil {
+		after(res)
+	}
+	if !at.log && !at.h.observed() {
+		return
 	}
 	for _, o := range at.h.observers {
 		if o.AttemptEnd != nil {

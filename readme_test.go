@@ -62,6 +62,7 @@ var readmeImports = map[string]string{
 	"rate":         "golang.org/x/time/rate",
 	"workflow":     modulePath,
 	"rsql":         modulePath + "/rsql",
+	"upsert":       modulePath + "/upsert",
 	"workflowtest": modulePath + "/workflowtest",
 }
 

@@ -220,10 +220,16 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 			r = req.Clone(ctx)
 			r.Body = body
 		}
+		var after func(AttemptResult)
+		if cfg.attemptHook != nil {
+			if after, err = cfg.attemptHook(ctx); err != nil {
+				return nil, c.transportError(req, err)
+			}
+		}
 		at := c.hooks.startAttempt(r, attempts)
 		resp, err = c.attempt(at.request(r), policy.AttemptTimeout)
 		wait, again := retryWait(policy, req, attempts, rewindable, resp, err)
-		at.end(r, resp, err, again, wait)
+		at.end(r, resp, err, again, wait, after)
 		if !again {
 			break
 		}
@@ -409,42 +415,23 @@ func idempotent(method string) bool {
 	return false
 }
 
-// retryable reports whether an attempt's outcome may be retried. Failures
-// are classified by their cause first: a failed token request (the API
-// request was never sent), a refused redirect or request, a connection
-// that could not be made; only then does the caller's own context count
-// (ctx.Err(), never the error's text or wrapping: a connect timeout or an
-// attempt timeout matches context.DeadlineExceeded or ErrTimeout without
-// being the caller's deadline).
+// retryable reports whether an attempt's outcome may be retried: by
+// Temporary and OutcomeUnknown (errors.go), the one classification the
+// SDK and package upsert share. A failure is judged by its cause first (a
+// failed token request: the API request was never sent), and only then
+// by the caller's own context (ctx.Err(), never the error's text or
+// wrapping: a connect or attempt timeout is not the caller's deadline).
 func retryable(ctx context.Context, method string, resp *http.Response, err error) bool {
 	if err != nil {
 		var ae *AuthError
-		if errors.As(err, &ae) {
-			// The API request was never sent: a token endpoint that is
-			// down or busy may recover; refused credentials will not.
-			return ae.temporary()
-		}
-		var ve *ValidationError
-		var le *limiterDeadlineError
-		if isRedirect(err) || errors.As(err, &ve) || errors.As(err, &le) {
+		if !errors.As(err, &ae) && ctx.Err() != nil {
 			return false
 		}
-		if ctx.Err() != nil {
-			return false
-		}
-		if notSent(err) {
-			return true
-		}
-		return idempotent(method)
+		return Temporary(err) && (idempotent(method) || !OutcomeUnknown(err))
 	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests:
-		return true
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable,
-		http.StatusGatewayTimeout:
-		return idempotent(method)
-	}
-	return false
+	// A 429 says the service did not act; a 5xx leaves it unknown.
+	return temporaryStatus(resp.StatusCode) &&
+		(idempotent(method) || resp.StatusCode == http.StatusTooManyRequests)
 }
 
 func isRedirect(err error) bool {

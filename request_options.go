@@ -38,14 +38,15 @@ type requestConfig struct {
 	// policy is the call's policy, resolved from the three above.
 	policy RetryPolicy
 
-	response *responseDst // WithResponseInto
+	response    *responseDst                                       // WithResponseInto
+	attemptHook func(context.Context) (func(AttemptResult), error) // WithAttemptHook
 }
 
 // resolve applies opts in order to a copy of base (the client's options,
 // whose policy is the starting point) and resolves the call's retry
 // policy.
 func (base *requestConfig) resolve(opts []RequestOption) (*requestConfig, error) {
-	cfg := &requestConfig{response: base.response, header: base.header.Clone(), policy: base.policy}
+	cfg := &requestConfig{response: base.response, attemptHook: base.attemptHook, header: base.header.Clone(), policy: base.policy}
 	if base.query != nil {
 		cfg.query = url.Values(http.Header(base.query).Clone())
 	}
@@ -198,6 +199,29 @@ func WithAttemptTimeout(d time.Duration) RequestOption {
 	}
 }
 
+// WithAttemptHook calls before before each attempt of this call is sent
+// (the first, and each retry after its wait), with the call's context. An
+// error from before ends the call with that error: that attempt is not
+// sent, nor is any later one. Otherwise after, if not nil, is called once
+// with the attempt's outcome, when its response headers arrived or it
+// failed and the retry decision is made, before any wait for the next
+// attempt (AttemptResult.RetryAfter holds the response's Retry-After).
+// Hooks see every attempt, which a caller's error only sums up: use them to
+// hold a limit of your own on the requests sent (package upsert's adaptive
+// limiter does), or to count them. before and after run on the goroutine
+// of the call, and must be safe for concurrent use when the option is
+// given to an iterator with prefetch or to concurrent calls. A later
+// WithAttemptHook replaces an earlier one; before must not be nil.
+func WithAttemptHook(before func(ctx context.Context) (after func(AttemptResult), err error)) RequestOption {
+	return func(cfg *requestConfig) error {
+		if before == nil {
+			return invalid("WithAttemptHook", "must not be nil")
+		}
+		cfg.attemptHook = before
+		return nil
+	}
+}
+
 // Response is what WithResponseInto captures of a call's final response.
 type Response struct {
 	// StatusCode is the final response's HTTP status; 0 when no response
@@ -223,9 +247,10 @@ type Response struct {
 // stores each page's response as it arrives, so after the loop *dst
 // describes the last page requested. With ListOptions.Prefetch the next
 // page's response may be stored while the loop body runs: read *dst after
-// the loop then. Sync stores the response of each request it sends, from
-// several goroutines (the stores of one WithResponseInto are serialized):
-// after Sync returns, *dst describes one of them; do not read it before.
+// the loop then. Package upsert stores the response of each request it
+// sends, from several goroutines (the stores of one WithResponseInto are
+// serialized): after it returns, *dst describes one of them; do not read
+// it before.
 // dst must not be nil.
 func WithResponseInto(dst *Response) RequestOption {
 	// One destination for every request the option is applied to.
@@ -276,7 +301,7 @@ func (cfg *requestConfig) capture(resp *http.Response, attempts int, red *redact
 }
 
 // responseDst is WithResponseInto's destination. The requests of one call
-// may end concurrently (Sync sends many at once, an iterator's prefetch
+// may end concurrently (package upsert sends many at once, an iterator's prefetch
 // runs beside the caller), so the stores are serialized: the last one
 // wins.
 type responseDst struct {

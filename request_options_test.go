@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -445,4 +447,65 @@ func TestWithQueryRefusesAKeyTheCallSets(t *testing.T) {
 	_, err = c.Do(req, nil, WithQuery("lang", "de"))
 	require.NoError(t, err)
 	assert.Equal(t, "expand=x&lang=de", got)
+}
+
+// TestWithAttemptHook: the hook runs before every attempt, retries
+// included, and after each with its outcome and Retry-After; an error from
+// it ends the call with that error and sends nothing more.
+func TestWithAttemptHook(t *testing.T) {
+	errStop := errors.New("stop here")
+	tests := []struct {
+		name     string
+		stopAt   int // the attempt whose before fails; 0: none
+		sent     int
+		statuses []int
+		after    []time.Duration // RetryAfter seen by after
+	}{
+		{"every attempt", 0, 3, []int{429, 503, 200}, []time.Duration{2 * time.Second, 0, 0}},
+		{"stop before the first", 1, 0, nil, nil},
+		{"stop before a retry", 2, 1, []int{429}, []time.Duration{2 * time.Second}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := newMockTransport(t)
+			throttled := httpmock.NewStringResponse(http.StatusTooManyRequests, "")
+			throttled.Header.Set("Retry-After", "2")
+			mt.RegisterResponder(http.MethodGet, mockBase+"/tasks/it/1", httpmock.ResponderFromMultipleResponses([]*http.Response{
+				throttled,
+				httpmock.NewStringResponse(http.StatusServiceUnavailable, ""),
+				mockResponse(http.StatusOK, `{"id":"1"}`),
+			}))
+			var (
+				befores  int
+				statuses []int
+				after    []time.Duration
+			)
+			hook := WithAttemptHook(func(ctx context.Context) (func(AttemptResult), error) {
+				befores++
+				if befores == tt.stopAt {
+					return nil, errStop
+				}
+				return func(r AttemptResult) {
+					statuses = append(statuses, r.StatusCode)
+					after = append(after, r.RetryAfter)
+					assert.Equal(t, r.StatusCode != http.StatusOK, r.Retry, "retry decided before after runs")
+				}, nil
+			})
+			_, err := c.Records.Get(t.Context(), Tasks, "it", "1", hook)
+			if tt.stopAt > 0 {
+				require.ErrorIs(t, err, errStop)
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tt.sent, apiCalls(mt))
+			assert.Equal(t, tt.statuses, statuses)
+			assert.Equal(t, tt.after, after)
+		})
+	}
+	c, mt := newMockTransport(t)
+	var ve *ValidationError
+	_, err := c.Records.Get(t.Context(), Tasks, "it", "1", WithAttemptHook(nil))
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "WithAttemptHook", ve.Field)
+	assert.Zero(t, apiCalls(mt))
 }

@@ -17,7 +17,7 @@
 // A row without a key, with an empty key, or repeating the key of an
 // earlier row fails (and is printed with its line number) without
 // stopping the others; the exit status is then 1. -v prints every row's outcome, not only failures
-// and changes. The sync itself is workflow.RecordsService.Sync: batched
+// and changes. The sync itself is upsert.Records: batched
 // look-ups, concurrency that adapts to the service's rate limit, and no
 // duplicate when the answer to a create is lost.
 //
@@ -39,6 +39,7 @@ import (
 	"text/tabwriter"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/upsert"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -93,24 +94,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w (or try -fake)", err)
 	}
 
-	verb := map[workflow.SyncAction]string{
-		workflow.SyncCreated: "create", workflow.SyncUpdated: "update",
-		workflow.SyncUnchanged: "same", workflow.SyncFailed: "FAILED",
+	verb := map[upsert.Action]string{
+		upsert.Created: "create", upsert.Updated: "update",
+		upsert.Unchanged: "same", upsert.Failed: "FAILED",
 	}
 	if *apply {
-		verb[workflow.SyncCreated], verb[workflow.SyncUpdated] = "created", "updated"
+		verb[upsert.Created], verb[upsert.Updated] = "created", "updated"
 	}
-	sum, err := c.Records.Sync(ctx, workflow.RecordType(*rt), *alias, rows.all, &workflow.SyncOptions{
+	sum, err := upsert.Records(ctx, c.Records, workflow.RecordType(*rt), *alias, rows.all, &upsert.Options{
 		KeyField: *key,
 		DryRun:   !*apply,
-		OnResult: func(r workflow.SyncResult) {
+		OnResult: func(r upsert.Result) {
 			line := rows.line(r.Index)
 			switch {
-			case r.Action == workflow.SyncFailed:
+			case r.Action == upsert.Failed:
 				fmt.Fprintf(stdout, "line %d  %-7s %s: %v\n", line, verb[r.Action], r.Key, r.Err)
-			case r.Action == workflow.SyncUpdated:
+			case r.Action == upsert.Updated:
 				fmt.Fprintf(stdout, "line %d  %-7s %s (%s): %s\n", line, verb[r.Action], r.Key, r.ID, strings.Join(r.Changed, ", "))
-			case r.Action == workflow.SyncCreated || *verbose:
+			case r.Action == upsert.Created || *verbose:
 				id := ""
 				if r.ID != "" {
 					id = " (" + r.ID + ")"
@@ -193,7 +194,7 @@ func (rs *rows) line(i int) int {
 	return l
 }
 
-func printSummary(w io.Writer, s *workflow.SyncSummary) {
+func printSummary(w io.Writer, s *upsert.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	mode := "applied"
 	if s.DryRun {

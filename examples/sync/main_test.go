@@ -113,5 +113,5 @@ func TestFlags(t *testing.T) {
 	err := run(t.Context(), []string{"-fake", "-csv", sample, "-key", ""}, &out, &errOut)
 	var ve *workflow.ValidationError
 	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, "SyncOptions.KeyField", ve.Field)
+	assert.Equal(t, "Options.KeyField", ve.Field)
 }
