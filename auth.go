@@ -627,30 +627,6 @@ func waitLimiter(ctx context.Context, l *rate.Limiter) error {
 	return nil
 }
 
-// sameOrigin reports whether u has the scheme, host and port of origin.
-func sameOrigin(u, origin *url.URL) bool {
-	return origin == nil || strings.EqualFold(u.Scheme, origin.Scheme) &&
-		strings.EqualFold(u.Hostname(), origin.Hostname()) && effectivePort(u) == effectivePort(origin)
-}
-
-func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return "443"
-	case "http":
-		return "80"
-	}
-	return ""
-}
-
-// foreignOrigin is the error for a request to a host other than the API's.
-func foreignOrigin(u *url.URL) error {
-	return &ValidationError{Field: "request URL", Rule: "must have the API's scheme, host and port (the access token is sent nowhere else), got " + u.Scheme + "://" + u.Host}
-}
-
 func withBearer(req *http.Request, tok *oauth2.Token, body io.ReadCloser) *http.Request {
 	r := req.Clone(req.Context())
 	r.Body = body

@@ -455,16 +455,6 @@ func sameOriginRedirects(next func(*http.Request, []*http.Request) error, red *r
 	}
 }
 
-// redactURL prints u without user information.
-func redactURL(u *url.URL) string {
-	if u.User == nil {
-		return u.String()
-	}
-	v := *u
-	v.User = nil
-	return v.String()
-}
-
 // maxConnsPerHost is how many connections the default transport opens to
 // one host; more concurrent requests wait for a free one.
 const maxConnsPerHost = 64

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -351,69 +350,4 @@ type RedirectError struct {
 // Error describes the refused redirect.
 func (e *RedirectError) Error() string {
 	return "workflow: refused redirect from " + e.From + " to " + e.To + " (another scheme, host or port)"
-}
-
-// Temporary reports whether sending again the request that failed with err
-// may succeed: the service answered 429, 500, 502, 503 or 504, the token
-// request failed in a way that may pass (unreachable, 429 or 5xx), the
-// connection failed or was lost, or a time limit of the SDK's own ended
-// the attempt (ErrTimeout). It is false for nil, for another status, a
-// *ValidationError, a refused redirect, a rate-limiter wait that would
-// pass the context's deadline, and context.Canceled. Whether sending again
-// is safe is another question: see OutcomeUnknown. The client's retries
-// follow both; a call's error has already been retried by its policy.
-func Temporary(err error) bool {
-	var (
-		api  *APIError
-		auth *AuthError
-		ve   *ValidationError
-		le   *limiterDeadlineError
-	)
-	switch {
-	case err == nil:
-		return false
-	case errors.As(err, &auth):
-		return auth.temporary()
-	case errors.As(err, &api):
-		return temporaryStatus(api.StatusCode)
-	case isRedirect(err) || errors.As(err, &ve) || errors.As(err, &le) || errors.Is(err, context.Canceled):
-		return false
-	}
-	return true
-}
-
-// OutcomeUnknown reports whether the service may have acted on the request
-// that failed with err although no success reached the caller: it answered
-// 500 or above, or the connection was lost, an attempt timed out or the
-// answer could not be read after the request was written. It is false for
-// nil, for the answers by which the service says it did not act (4xx,
-// 429 included), and when the request was never sent: bad input, a failed
-// token request, a refused redirect, a rate-limiter wait that would pass
-// the context's deadline, a refused connection or a failed dial. A request with an unknown outcome is sent again by the client only
-// when its method is idempotent (GET, HEAD, OPTIONS, PUT, DELETE).
-func OutcomeUnknown(err error) bool {
-	var (
-		api  *APIError
-		auth *AuthError
-		ve   *ValidationError
-		le   *limiterDeadlineError
-	)
-	switch {
-	case err == nil || errors.As(err, &auth) || errors.As(err, &ve) || errors.As(err, &le) || isRedirect(err):
-		return false
-	case errors.As(err, &api):
-		return api.StatusCode >= 500
-	}
-	return !notSent(err)
-}
-
-// temporaryStatus reports whether an answer of this status may change if
-// the request is sent again.
-func temporaryStatus(code int) bool {
-	switch code {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
 }
