@@ -1,7 +1,9 @@
 package doccheck
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -138,4 +140,18 @@ func TestRepositoryDocs(t *testing.T) {
 		}
 		assert.True(t, run, "%s has -fake but documents no command that runs without an account", dir)
 	}
+}
+
+// TestReadmeFirstRun checks that the README says, right after the block of
+// its two first commands, how long their first run takes, and why.
+func TestReadmeFirstRun(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	block, after, ok := strings.Cut(string(b), "go test -race ./...")
+	require.True(t, ok, "README.md has no go test -race ./... command")
+	assert.Contains(t, block[strings.LastIndex(block, "```"):], "go run ./examples/quickstart", "the two commands are in one block")
+	_, after, _ = strings.Cut(after, "```\n")
+	next, _, _ := strings.Cut(strings.TrimLeft(after, "\n"), "\n")
+	assert.Regexp(t, `(?i)first run .*2 to 3 minutes on a two-core machine, most of it Go building its standard library`, next,
+		"the line after the commands' block")
 }
