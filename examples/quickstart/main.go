@@ -15,13 +15,13 @@
 // against that account instead, on the records named by -type and -alias,
 // and only reads:
 //
-//	go run ./examples/quickstart -type tasks -alias it-requests
+//	go run ./examples/quickstart -type tasks -alias it-requests   # on the WORKFLOW_* account
 //
 // -write adds the steps that change data there: it creates one record with
 // the fields given by -field (repeatable), comments on it and attaches a
 // small text file to it:
 //
-//	go run ./examples/quickstart -alias it-requests -write -field Title=Hello -field Status=Open
+//	go run ./examples/quickstart -alias it-requests -write -field Title=Hello -field Status=Open   # on the WORKFLOW_* account
 //
 // -v logs every request to stderr (the SDK's WithLogger; no secret is
 // logged).
