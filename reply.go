@@ -73,23 +73,31 @@ func missing(what string) error {
 // identified) is an error; what names the resource in it.
 func resource[T any](v *T, what string) reply {
 	return reply{read: func(r io.Reader) error {
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
-			return missing(what)
-		}
 		var out T
-		if err := json.Unmarshal(data, &out); err != nil {
+		if err := decodeResource(r, &out, what); err != nil {
 			return err
-		}
-		if !present(&out) {
-			return missing(what)
 		}
 		*v = out
 		return nil
 	}}
+}
+
+// decodeResource is resource's rule for a value v points at.
+func decodeResource(r io.Reader, v any, what string) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
+		return missing(what)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	if !present(v) {
+		return missing(what)
+	}
+	return nil
 }
 
 // optional is resource for an answer that may have no body at all (an

@@ -1,0 +1,70 @@
+package workflow
+
+import (
+	"context"
+	"io"
+	"iter"
+)
+
+// This file is the request path's exported face, for the operations this
+// package does not model and for the packages built on it (package admin,
+// the workspace configuration): the same build, attempt loop, reply rules
+// and reports as every method of this package, never a second path.
+
+// Segment checks one path segment (an alias, an id) and escapes it with
+// url.PathEscape. An empty or blank value, "." or "..", a "/" and control
+// characters are refused with a *ValidationError naming field.
+func Segment(field, value string) (string, error) { return segment(field, value) }
+
+// Call sends one operation of the API: method, path (relative to the base
+// URL, its segments escaped with Segment), query (url.Values or a struct
+// with go-querystring "url" tags; nil for none) and body (sent as JSON;
+// nil for none), with the per-call options reqOpts. A status of 400 or
+// more is an *APIError. A success answer is read into out: nil drops the
+// body; a *string takes a text answer verbatim; a *jsontext.Value takes the
+// JSON value as it is; any other pointer is decoded with
+// go-json-experiment/json, members the type does not model kept where it
+// has a fallback field. Where out wants a value, an empty body, null, or a
+// value of the wrong JSON type is an error matching ErrUnexpectedResponse
+// that names the request.
+func (c *Client) Call(ctx context.Context, method, path string, query, body, out any, reqOpts ...RequestOption) error {
+	var rd reply
+	switch out := out.(type) {
+	case nil:
+	case *string:
+		rd = textBody(out)
+	default:
+		rd.read = func(r io.Reader) error { return decodeResource(r, out, "JSON value") }
+	}
+	return c.call(ctx, method, path, query, body, reqOpts, rd)
+}
+
+// PagedList is one paged list of the service, at Path: the pager of every
+// list of this package (forward and backward, prefetch, resume, loop
+// guards), for the packages built on it.
+type PagedList[T any] struct {
+	Client *Client
+	// Path is relative to the base URL, its segments escaped with Segment.
+	Path string
+	// Filtered says that the service publishes an RSQL filter for the
+	// list; otherwise ListOptions.Filter is a *ValidationError.
+	Filtered bool
+}
+
+// List returns one page: GET Path with the paging options and filter of
+// opts, answered with the paged envelope {"items", "total", "paging"}.
+func (l PagedList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
+	return listPage[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts)
+}
+
+// Pages walks the list page by page from where opts points. See
+// RecordsService.Pages.
+func (l PagedList[T]) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
+	return walkPages[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts)
+}
+
+// All iterates over every item from where opts points. See
+// RecordsService.All.
+func (l PagedList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
+	return walkItems[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts)
+}

@@ -1,0 +1,94 @@
+package workflow
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
+)
+
+func TestCallReadsEachReplyShape(t *testing.T) {
+	type thing struct {
+		Name string `json:"name"`
+	}
+	tests := []struct {
+		name, body string
+		out        func() any
+		want       any
+		malformed  bool
+	}{
+		{"struct", `{"name":"a"}`, func() any { return new(thing) }, &thing{Name: "a"}, false},
+		{"raw JSON kept as sent", `{"b": 1, "a": [true]}`, func() any { return new(jsontext.Value) }, ptr(jsontext.Value(`{"b": 1, "a": [true]}`)), false},
+		{"text", `c-1`, func() any { return new(string) }, ptr("c-1"), false},
+		{"empty body", ``, func() any { return new(thing) }, nil, true},
+		{"null", `null`, func() any { return new(jsontext.Value) }, nil, true},
+		{"wrong type", `[1]`, func() any { return new(thing) }, nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, m := newMockClient(t, mockReply(http.StatusOK, tc.body))
+			out := tc.out()
+			err := c.Call(t.Context(), http.MethodPost, "aspects/compose", url.Values{"x": {"1"}}, map[string]int{"n": 1}, out, WithHeader("X-Trace", "t"))
+			if tc.malformed {
+				assert.ErrorIs(t, err, ErrUnexpectedResponse)
+				assert.Contains(t, err.Error(), "POST "+mockBase+"/aspects/compose?x=1", "the error names the request")
+			} else {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, out)
+			}
+			calls := m.requests()
+			require.Len(t, calls, 1)
+			assert.Equal(t, "/aspects/compose", calls[0].Path)
+			assert.Equal(t, "x=1", calls[0].Query)
+			assert.JSONEq(t, `{"n":1}`, string(calls[0].Body))
+			assert.Equal(t, "t", calls[0].Header.Get("X-Trace"))
+		})
+	}
+}
+
+func TestCallWithoutOutDropsTheBody(t *testing.T) {
+	c, _ := newMockClient(t, mockReply(http.StatusNoContent, ""))
+	require.NoError(t, c.Call(t.Context(), http.MethodDelete, "tables/1", nil, nil, nil))
+	c, _ = newMockClient(t, mockReply(http.StatusNotFound, `{"message":"no table"}`))
+	assert.ErrorIs(t, c.Call(t.Context(), http.MethodDelete, "tables/1", nil, nil, nil), ErrNotFound)
+}
+
+func TestPagedListWalksTheOnePager(t *testing.T) {
+	c, m := newMockClient(t, func(call mockCall) *http.Response {
+		if call.Query == "after=c1&first=1" {
+			return mockResponse(http.StatusOK, `{"items":["b"],"total":2,"paging":{"has_next_page":false,"end_cursor":"c2"}}`)
+		}
+		return mockResponse(http.StatusOK, `{"items":["a"],"total":2,"paging":{"has_next_page":true,"end_cursor":"c1"}}`)
+	})
+	l := PagedList[string]{Client: c, Path: "tables"}
+	var got []string
+	for s, err := range l.All(t.Context(), &ListOptions{First: 1}) {
+		require.NoError(t, err)
+		got = append(got, s)
+	}
+	assert.Equal(t, []string{"a", "b"}, got)
+	assert.Len(t, m.requests(), 2)
+	_, err := l.List(t.Context(), &ListOptions{Filter: rsql.Raw("a==b")})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve, "no filter is published for the list")
+	assert.Equal(t, "ListOptions.Filter", ve.Field)
+}
+
+func TestSegmentChecksAndEscapes(t *testing.T) {
+	s, err := Segment("id", "a b?")
+	require.NoError(t, err)
+	assert.Equal(t, "a%20b%3F", s)
+	for _, bad := range []string{"", " ", "..", "a/b", "a\nb"} {
+		_, err := Segment("id", bad)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, bad)
+		assert.Equal(t, "id", ve.Field)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
