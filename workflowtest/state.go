@@ -121,6 +121,29 @@ var routes = []route{
 	r(http.MethodPost, "/groups/{groupId}/users", (*Server).addGroupUsers),
 	r(http.MethodDelete, "/groups/{groupId}/users", (*Server).removeGroupUsers),
 
+	// The routes of the workspace configuration come before the record
+	// routes, whose shapes some of them share (see each family's file).
+
+	// workspace configuration: domains
+
+	// workspace configuration: automations
+
+	// workspace configuration: views
+
+	// workspace configuration: elements
+
+	// workspace configuration: apps
+
+	// workspace configuration: flows
+
+	// workspace configuration: agents
+
+	// workspace configuration: skills
+
+	// workspace configuration: tables
+
+	// workspace configuration: search tables
+
 	r(http.MethodGet, "/{recordType}/{alias}", (*Server).listRecords),
 	r(http.MethodPost, "/{recordType}/{alias}", (*Server).createRecord),
 	r(http.MethodGet, recordBase, (*Server).getRecord),
@@ -139,6 +162,7 @@ var routes = []route{
 	r(http.MethodDelete, recordBase+"/watchers", (*Server).removeWatchers),
 	r(http.MethodGet, recordBase+"/comment", (*Server).listComments),
 	r(http.MethodPost, recordBase+"/comment", (*Server).addComment),
+
 }
 
 // match finds the route of a request. When the path matches routes of

@@ -1,0 +1,73 @@
+// Package admin is the workspace configuration of the records and
+// workflow-automation API: the operations beyond the records API that
+// configure a workspace (its e-mail domains, apps, automations, flows,
+// views, elements, tables with their joins and mappings, search tables,
+// agents and skills). An integrator who keeps a workspace's configuration
+// in version control, or promotes it from a staging workspace to
+// production, uses it beside package workflow:
+//
+//	c, err := workflow.NewClientFromEnv()
+//	ws := admin.New(c)
+//
+// It is a package of its own so that the records API's package stays
+// small; every operation goes through the client's one request path
+// (workflow.Client.Call and workflow.PagedList): the same per-call
+// options, authentication, retries, observers, errors and reply rules.
+package admin
+
+import workflow "github.com/seed-a15e58aa/workflow-go"
+
+// Workspace is the configuration of the workspace a client reaches. Its
+// services are safe for concurrent use, as the client is.
+type Workspace struct {
+	client *workflow.Client
+
+	// services, one per family:
+
+	// domains
+
+	// automations
+
+	// views
+
+	// elements
+
+	// apps
+
+	// flows
+
+	// agents
+
+	// skills
+
+	// tables
+
+	// search tables
+}
+
+// New returns the workspace configuration reached through c.
+func New(c *workflow.Client) *Workspace {
+	ws := &Workspace{client: c}
+
+	// domains
+
+	// automations
+
+	// views
+
+	// elements
+
+	// apps
+
+	// flows
+
+	// agents
+
+	// skills
+
+	// tables
+
+	// search tables
+
+	return ws
+}
