@@ -299,7 +299,7 @@ func BenchmarkDecodePage(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		runSDK(b, "decode", func() {
 			var p RecordPage
-			if err := decodeRecordPage(bytes.NewReader(data), &p); err != nil {
+			if err := page(&p).read(bytes.NewReader(data)); err != nil {
 				b.Fatal(err)
 			}
 		})

@@ -154,12 +154,9 @@ func record(out *Record) reply {
 
 // page reads the paged list envelope {"items": [...], "total": n,
 // "paging": {...}}. The three members must be there and not null: a list
-// without them would end a walk silently short. A record page is read by
-// the record page decoder (decode.go), which gives the same result faster.
+// without them would end a walk silently short. (The records of a record
+// page read themselves: see Record.UnmarshalJSONFrom.)
 func page[T any](p *Page[T]) reply {
-	if rp, ok := any(p).(*RecordPage); ok {
-		return reply{read: func(r io.Reader) error { return decodeRecordPage(r, rp) }}
-	}
 	return reply{read: func(r io.Reader) error {
 		var w struct {
 			Items  *[]T         `json:"items"`

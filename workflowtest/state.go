@@ -162,7 +162,6 @@ var routes = []route{
 	r(http.MethodDelete, recordBase+"/watchers", (*Server).removeWatchers),
 	r(http.MethodGet, recordBase+"/comment", (*Server).listComments),
 	r(http.MethodPost, recordBase+"/comment", (*Server).addComment),
-
 }
 
 // match finds the route of a request. When the path matches routes of
