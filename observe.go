@@ -447,27 +447,22 @@ func requestID(h http.Header) string {
 	return ""
 }
 
-// Route templates of the API, as spec/API.md names them, relative to the
-// base URL. They are what logs, spans and metrics show instead of a path:
-// a template holds no alias, id or query, and has few distinct values.
-const (
-	routeUsers          = "/users"
-	routeUser           = "/users/{userId}"
-	routeUserDeactivate = "/users/{userId}/deactivate"
-	routeGroups         = "/groups"
-	routeGroup          = "/groups/{groupId}"
-	routeGroupUsers     = "/groups/{groupId}/users"
-	routeRecords        = "/{recordType}/{alias}"
-	routeRecord         = "/{recordType}/{alias}/{id}"
-	routeToken          = "/oauth/token"
-)
+// routeToken is the route template of the token endpoint.
+const routeToken = "/oauth/token"
 
-// recordSubroutes are the literal words after /{recordType}/{alias}/{id}.
-var recordSubroutes = map[string]string{
-	"related-items": routeRecord + "/related-items",
-	"attachments":   routeRecord + "/attachments",
-	"watchers":      routeRecord + "/watchers",
-	"comment":       routeRecord + "/comment",
+// routeTemplates are the route templates of the API, as spec/API.md names
+// them, relative to the base URL. They are what logs, spans and metrics
+// show instead of a path: a template holds no alias, id or query, and has
+// few distinct values. A template with a method matches that method only;
+// the first match wins.
+var routeTemplates = [][]string{
+	{"/users"}, {"/users/{userId}"}, {"/users/{userId}/deactivate"},
+	{"/groups"}, {"/groups/{groupId}"}, {"/groups/{groupId}/users"},
+	{"/{recordType}/{alias}"}, {"/{recordType}/{alias}/{id}"},
+	{"/{recordType}/{alias}/{id}/related-items"}, {"/{recordType}/{alias}/{id}/related-items/{relationId}"},
+	{"/{recordType}/{alias}/{id}/attachments"}, {"/{recordType}/{alias}/{id}/attachments/url-links", http.MethodPost},
+	{"/{recordType}/{alias}/{id}/attachments/{attachmentId}"}, {"/{recordType}/{alias}/{id}/attachments/{attachmentId}/content"},
+	{"/{recordType}/{alias}/{id}/watchers"}, {"/{recordType}/{alias}/{id}/comment"},
 }
 
 // routeOf returns the route template of a request to the API whose base
@@ -485,61 +480,25 @@ func routeOf(basePath string, req *http.Request) string {
 // routeTemplate maps an escaped path relative to the base URL (such as
 // "tasks/it-requests/42/watchers") to its template.
 func routeTemplate(method, rel string) string {
-	rel = strings.TrimSuffix(rel, "/")
-	if rel == "" {
-		return ""
-	}
-	segs := strings.Split(rel, "/")
-	for _, s := range segs {
-		if s == "" {
-			return ""
+	segs := strings.Split(strings.TrimSuffix(rel, "/"), "/")
+	for _, rt := range routeTemplates {
+		words := strings.Split(rt[0][1:], "/")
+		if len(words) != len(segs) || len(rt) > 1 && rt[1] != method {
+			continue
 		}
-	}
-	switch segs[0] {
-	case "users":
-		switch {
-		case len(segs) == 1:
-			return routeUsers
-		case len(segs) == 2:
-			return routeUser
-		case len(segs) == 3 && segs[2] == "deactivate":
-			return routeUserDeactivate
-		}
-		return ""
-	case "groups":
-		switch {
-		case len(segs) == 1:
-			return routeGroups
-		case len(segs) == 2:
-			return routeGroup
-		case len(segs) == 3 && segs[2] == "users":
-			return routeGroupUsers
-		}
-		return ""
-	}
-	if !RecordType(segs[0]).Valid() {
-		return ""
-	}
-	switch len(segs) {
-	case 2:
-		return routeRecords
-	case 3:
-		return routeRecord
-	case 4:
-		return recordSubroutes[segs[3]]
-	case 5:
-		switch segs[3] {
-		case "related-items":
-			return routeRecord + "/related-items/{relationId}"
-		case "attachments":
-			if segs[4] == "url-links" && method == http.MethodPost {
-				return routeRecord + "/attachments/url-links"
+		match := true
+		for i, w := range words {
+			switch {
+			case segs[i] == "":
+				return ""
+			case w == "{recordType}":
+				match = match && RecordType(segs[i]).Valid()
+			case w[0] != '{':
+				match = match && w == segs[i]
 			}
-			return routeRecord + "/attachments/{attachmentId}"
 		}
-	case 6:
-		if segs[3] == "attachments" && segs[5] == "content" {
-			return routeRecord + "/attachments/{attachmentId}/content"
+		if match {
+			return rt[0]
 		}
 	}
 	return ""
