@@ -330,8 +330,10 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 // *ValidationError for the field "file" that matches ErrTooLarge. The
 // request has an exact Content-Length, and a retry (after a 429, or a
 // refused connection) sends the whole file again from its start. A path
-// that cannot be opened returns the *fs.PathError (errors.Is(err,
-// fs.ErrNotExist) for a missing file); a directory or other non-regular
+// that cannot be opened is an error naming the operation and the path
+// ("workflow: upload file: open report.pdf: no such file or directory")
+// that wraps the *fs.PathError (errors.Is(err, fs.ErrNotExist) for a
+// missing file); a directory or other non-regular
 // file is a *ValidationError.
 func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias, id, path string, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
 	if err := checkCtx(ctx); err != nil {
@@ -355,12 +357,12 @@ func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias
 	o.Size = 0
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("workflow: upload file: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("workflow: upload file: %w", err)
 	}
 	if !st.Mode().IsRegular() {
 		return nil, invalid("path", "must name a regular file (got "+st.Mode().Type().String()+")")

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -364,27 +365,34 @@ func NewClient(opts ...Option) (*Client, error) {
 // be left out of the environment only when opts set WithEndpoint. opts are
 // applied after the environment, so they can override it.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
-	id, secret := os.Getenv(EnvClientID), os.Getenv(EnvClientSecret)
-	if id == "" {
-		return nil, invalid(EnvClientID, "environment variable must be set")
+	var given config
+	for _, o := range opts {
+		if o != nil {
+			o.applyClient(&given)
+		}
 	}
-	if secret == "" {
-		return nil, invalid(EnvClientSecret, "environment variable must be set")
+	env := map[string]string{}
+	var missing []string
+	for _, k := range []string{EnvClientID, EnvClientSecret, EnvBaseURL, EnvAuthURL} {
+		if env[k] = os.Getenv(k); env[k] == "" {
+			missing = append(missing, k)
+		}
 	}
-	env := []Option{WithCredentials(id, secret)}
-	base, auth := os.Getenv(EnvBaseURL), os.Getenv(EnvAuthURL)
+	if (given.baseURL != "" || given.authURL != "") && env[EnvBaseURL] == "" && env[EnvAuthURL] == "" {
+		// Both URLs may be left out when opts give WithEndpoint.
+		missing = slices.DeleteFunc(missing, func(k string) bool { return k == EnvBaseURL || k == EnvAuthURL })
+	}
 	switch {
-	case base != "" && auth != "":
-		env = append(env, WithEndpoint(base, auth))
-	case base != "" || auth != "":
-		return nil, invalid(EnvBaseURL+"/"+EnvAuthURL, "set both or neither")
+	case len(missing) == 1:
+		return nil, invalid(missing[0], "environment variable must be set")
+	case len(missing) > 1:
+		return nil, invalid(strings.Join(missing, ", "), "environment variables must be set (the two URLs may be left out when WithEndpoint is given)")
 	}
-	c, err := NewClient(append(env, opts...)...)
-	var ve *ValidationError
-	if errors.As(err, &ve) && ve.Field == "endpoint" {
-		return nil, invalid(EnvBaseURL, "environment variable must be set, with "+EnvAuthURL+" (or pass WithEndpoint)")
+	base := []Option{WithCredentials(env[EnvClientID], env[EnvClientSecret])}
+	if env[EnvBaseURL] != "" {
+		base = append(base, WithEndpoint(env[EnvBaseURL], env[EnvAuthURL]))
 	}
-	return c, err
+	return NewClient(append(base, opts...)...)
 }
 
 // checkEndpoint parses an endpoint URL and enforces https unless the host

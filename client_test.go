@@ -94,21 +94,38 @@ func TestNewClientFromEnv(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "https://other.example.com/v1/", c.BaseURL().String())
 
-	t.Setenv(EnvAuthURL, "")
-	_, err = NewClientFromEnv()
+	// Every missing variable is named, in one error.
 	var ve *ValidationError
-	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, EnvBaseURL+"/"+EnvAuthURL, ve.Field)
-
-	t.Setenv(EnvBaseURL, "")
-	_, err = NewClientFromEnv()
-	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, EnvBaseURL, ve.Field, "the message names the variables to set")
-
-	t.Setenv(EnvClientSecret, "")
-	_, err = NewClientFromEnv()
-	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, EnvClientSecret, ve.Field)
+	for _, tc := range []struct {
+		unset   []string
+		opts    []Option
+		field   string
+		message string
+	}{
+		{unset: []string{EnvAuthURL}, field: EnvAuthURL},
+		{unset: []string{EnvBaseURL, EnvAuthURL}, field: EnvBaseURL + ", " + EnvAuthURL},
+		{unset: []string{EnvBaseURL, EnvAuthURL}, opts: []Option{WithEndpoint("https://other.example.com/v1", "https://other.example.com")}},
+		{unset: []string{EnvClientSecret, EnvBaseURL, EnvAuthURL}, field: EnvClientSecret + ", " + EnvBaseURL + ", " + EnvAuthURL},
+		{unset: []string{EnvClientID, EnvClientSecret, EnvBaseURL, EnvAuthURL},
+			message: "workflow: invalid WORKFLOW_CLIENT_ID, WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL, WORKFLOW_AUTH_URL: environment variables must be set (the two URLs may be left out when WithEndpoint is given)"},
+	} {
+		for _, k := range []string{EnvClientID, EnvClientSecret, EnvBaseURL, EnvAuthURL} {
+			t.Setenv(k, map[string]string{EnvClientID: "env-id", EnvClientSecret: "env-secret", EnvBaseURL: "https://eu.api.example.com/v1", EnvAuthURL: "https://eu.auth.example.com"}[k])
+		}
+		for _, k := range tc.unset {
+			t.Setenv(k, "")
+		}
+		_, err = NewClientFromEnv(tc.opts...)
+		switch {
+		case tc.message != "":
+			assert.EqualError(t, err, tc.message)
+		case tc.field == "":
+			assert.NoError(t, err, "unset %v", tc.unset)
+		default:
+			require.ErrorAs(t, err, &ve, "unset %v", tc.unset)
+			assert.Equal(t, tc.field, ve.Field)
+		}
+	}
 }
 
 func TestCallerHTTPClientIsNotModified(t *testing.T) {

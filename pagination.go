@@ -187,10 +187,8 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 		if !o.Prefetch {
 			cur := &o
 			for cur != nil {
-				if err := ctx.Err(); err != nil {
-					yield(nil, err)
-					return
-				}
+				// A context that has ended fails the fetch at once,
+				// naming its request, and nothing is sent.
 				p, err := fetch(ctx, cur)
 				if err != nil {
 					yield(nil, err)
@@ -269,7 +267,7 @@ func prefetchPages[T any](ctx context.Context, first *ListOptions, fetch fetchPa
 // yielded last to first, so the whole walk runs from the end of the list
 // towards its start. ctx is checked before each item: once it has ended,
 // the rest of the page is not yielded, only ctx's error.
-func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward bool) iter.Seq2[T, error] {
+func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward bool, stopped func(error) error) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		for p, err := range seq {
@@ -282,7 +280,7 @@ func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward 
 					i = len(p.Items) - 1 - i
 				}
 				if ctx != nil && ctx.Err() != nil {
-					yield(zero, ctx.Err())
+					yield(zero, stopped(ctx.Err()))
 					return
 				}
 				if !yield(p.Items[i], nil) {
@@ -334,7 +332,12 @@ func walkPages[T any](ctx context.Context, c *Client, r route, filtered bool, op
 // walkItems returns the lazy item iterator of the paged list at r: forward,
 // or from the end towards the start when opts page backward.
 func walkItems[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
-	return items(ctx, walkPages[T](ctx, c, r, filtered, opts, reqOpts), opts.backward())
+	// A walk ended by its context between two requests names the list,
+	// as a single call's error names its request.
+	stopped := func(err error) error {
+		return c.wrap(&http.Request{Method: http.MethodGet, URL: c.baseURL.JoinPath(r.path)}, err)
+	}
+	return items(ctx, walkPages[T](ctx, c, r, filtered, opts, reqOpts), opts.backward(), stopped)
 }
 
 // recordList is a paged list under one record: its comments, watchers or

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -677,7 +679,7 @@ func TestPagesPrefetchCancelsBlockedFetch(t *testing.T) {
 		return nil, ctx.Err()
 	}
 	n := 0
-	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false) {
+	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }) {
 		require.NoError(t, err)
 		require.Equal(t, 1, v)
 		<-blocked
@@ -703,7 +705,7 @@ func TestPagesPrefetchParentContextCancelled(t *testing.T) {
 	}
 	var got []int
 	var errs []error
-	for v, err := range items(ctx, pages(ctx, &ListOptions{Prefetch: true}, fetch), false) {
+	for v, err := range items(ctx, pages(ctx, &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -721,7 +723,7 @@ func TestPagesAtMostOnePageAhead(t *testing.T) {
 	var calls atomic.Int64
 	fetch := fakeFetch(9, &calls)
 	var got []int
-	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false) {
+	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }) {
 		require.NoError(t, err)
 		got = append(got, v)
 		page := (len(got)-1)/2 + 1
@@ -755,5 +757,66 @@ func TestListOptionsQuery(t *testing.T) {
 	for _, o := range []ListOptions{{First: 1}, {First: 1000}, {Last: 1}, {Last: 1000}, {After: "a"}, {Before: "b"}, {First: 0, Last: 0}} {
 		_, err := o.query()
 		assert.NoError(t, err, "%+v", o)
+	}
+}
+
+// TestIteratorsNameTheRequestWhenCanceled: a walk ended by its context,
+// before a page or between two items, says which list it was walking, as
+// a single call names its request; errors.Is still sees the context's
+// error, and nothing more is sent.
+func TestIteratorsNameTheRequestWhenCanceled(t *testing.T) {
+	page := `{"items":[{"data":{"id":"1"},"cursor":"c1"},{"data":{"id":"2"},"cursor":"c2"}],"total":2,"paging":{"has_next_page":false}}`
+	walks := map[string]func(ctx context.Context, c *Client) iter.Seq2[any, error]{
+		"Records.All": func(ctx context.Context, c *Client) iter.Seq2[any, error] {
+			return anySeq(c.Records.All(ctx, Tasks, "it-requests", nil))
+		},
+		"Users.All": func(ctx context.Context, c *Client) iter.Seq2[any, error] { return anySeq(c.Users.All(ctx, nil)) },
+		"Records.Comments.All": func(ctx context.Context, c *Client) iter.Seq2[any, error] {
+			return anySeq(c.Records.Comments.All(ctx, Tasks, "it-requests", "1", nil))
+		},
+		"Groups.Members.All": func(ctx context.Context, c *Client) iter.Seq2[any, error] {
+			return anySeq(c.Groups.Members.All(ctx, "g1", nil))
+		},
+	}
+	for name, walk := range walks {
+		t.Run(name+" before the first page", func(t *testing.T) {
+			c, m := newMockClient(t, mockReply(http.StatusOK, page))
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			for _, err := range walk(ctx, c) {
+				require.ErrorIs(t, err, context.Canceled)
+				assert.Regexp(t, `^workflow: GET `+regexp.QuoteMeta(mockBase)+`/\S+: context canceled$`, err.Error())
+				break
+			}
+			assert.Empty(t, m.requests())
+		})
+		t.Run(name+" between two items", func(t *testing.T) {
+			c, m := newMockClient(t, mockReply(http.StatusOK, page))
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			n := 0
+			for _, err := range walk(ctx, c) {
+				if n++; n == 1 {
+					require.NoError(t, err)
+					cancel()
+					continue
+				}
+				require.ErrorIs(t, err, context.Canceled)
+				assert.Regexp(t, `^workflow: GET `+regexp.QuoteMeta(mockBase)+`/\S+: context canceled$`, err.Error())
+			}
+			assert.Equal(t, 2, n, "one item, then the error")
+			assert.Len(t, m.requests(), 1)
+		})
+	}
+}
+
+// anySeq makes an iterator of any item type comparable in a table.
+func anySeq[T any](seq iter.Seq2[T, error]) iter.Seq2[any, error] {
+	return func(yield func(any, error) bool) {
+		for v, err := range seq {
+			if !yield(v, err) {
+				return
+			}
+		}
 	}
 }

@@ -411,7 +411,7 @@ type RetryEvent struct {
 	Wait       time.Duration // the wait before the next attempt
 }
 
-// DefaultRetryPolicy returns the policy used when WithRetry is not given:
+// DefaultRetryPolicy returns the policy used when WithRetryPolicy is not given to NewClient:
 // 4 attempts, 250ms base delay, 30s cap, Retry-After up to 60s, 30s for
 // the response headers of one attempt.
 func DefaultRetryPolicy() RetryPolicy {

@@ -554,8 +554,13 @@ func TestUploadValidation(t *testing.T) {
 	t.Run("missing file", func(t *testing.T) {
 		t.Parallel()
 		c, srv := newSubClient(t, subReply(http.StatusAccepted, `{}`))
-		_, err := c.Attachments.UploadFile(t.Context(), Tasks, "a", "1", filepath.Join(dir, "nope.pdf"), nil)
+		missing := filepath.Join(dir, "nope.pdf")
+		_, err := c.Attachments.UploadFile(t.Context(), Tasks, "a", "1", missing, nil)
 		assert.ErrorIs(t, err, fs.ErrNotExist)
+		var pe *fs.PathError
+		require.ErrorAs(t, err, &pe)
+		assert.Equal(t, "workflow: upload file: open "+missing+": no such file or directory", err.Error(),
+			"the error names the operation and the path, as the SDK's other errors do")
 		assert.Empty(t, srv.requests())
 	})
 }

@@ -285,7 +285,7 @@ func (s *Server) HTTPClient() *http.Client {
 // user's credentials: WithCredentials, WithEndpoint(BaseURL(), AuthURL())
 // and WithHTTPClient(HTTPClient()), followed by opts, which may override
 // any of them (for example WithCredentials with an Account of AddUser, or
-// WithRetry with a sleeper that does not wait). It panics if
+// WithRetryPolicy with a sleeper that does not wait). It panics if
 // workflow.NewClient reports a configuration error, which can only come
 // from opts.
 func (s *Server) Client(opts ...workflow.Option) *workflow.Client {
