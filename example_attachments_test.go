@@ -14,6 +14,32 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
+// ExampleAttachmentsService_Upload uploads the content of any io.Reader.
+// A reader that tells its size (Len, Seek or Stat) is sent with an exact
+// Content-Length, and one that can seek is sent again from its start after
+// a 429; a size over MaxUploadSize is refused before anything is sent.
+func ExampleAttachmentsService_Upload() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	srv.Seed(workflow.Tasks, "it-requests", workflow.Record{"id": "T-1", "Title": "Printer jammed"})
+	c := srv.Client()
+	ctx := context.Background()
+
+	att, err := c.Attachments.Upload(ctx, workflow.Tasks, "it-requests", "T-1", "printer.log",
+		strings.NewReader("paper jam at tray 2\n"), &workflow.UploadOptions{Description: "printer log", MediaType: "text/plain"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(att.ID, att.Name, att.MediaType, att.Size, "bytes:", att.State)
+
+	_, err = c.Attachments.Upload(ctx, workflow.Tasks, "it-requests", "T-1", "huge.bin",
+		strings.NewReader("..."), &workflow.UploadOptions{Size: workflow.MaxUploadSize + 1})
+	fmt.Println(errors.Is(err, workflow.ErrTooLarge), err)
+	// Output:
+	// a1 printer.log text/plain 20 bytes: PROCESSING
+	// true workflow: invalid file: must be at most 250000000 bytes (got 250000001): workflow: file too large
+}
+
 // ExampleAttachmentsService_UploadFile uploads a file to a task, waits
 // until the service has processed it, and downloads it again.
 func ExampleAttachmentsService_UploadFile() {
@@ -103,45 +129,4 @@ func ExampleAttachmentsService_Download() {
 	// Output:
 	// notes.txt application/octet-stream 23 bytes
 	// printer jams on duplex
-}
-
-// ExampleRelatedService_Add relates an element record to an app
-// record, then lists the app record's related items.
-func ExampleRelatedService_Add() {
-	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
-	defer srv.Close()
-	srv.Seed(workflow.Apps, "crm", workflow.Record{"id": "A-1", "Name": "Acme Corp"})
-	srv.Seed(workflow.Elements, "parts", workflow.Record{"id": "E-7", "Name": "Hinge"})
-	c := srv.Client()
-	ctx := context.Background()
-
-	// The service adds one related item per call, by the related record's
-	// id and (optionally) its definition alias; it answers 201 without a body.
-	part := workflow.RelatedRef{ID: "E-7", Alias: "parts"}
-	if err := c.Records.Related.Add(ctx, workflow.Apps, "crm", "A-1", part); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("related", part, "to A-1")
-
-	for it, err := range c.Records.Related.All(ctx, workflow.Apps, "crm", "A-1", nil) {
-		if err != nil {
-			log.Fatal(err)
-		}
-		rt, _ := it.RecordType()
-		fmt.Println(it.ID, it.Type, it.Alias, "->", rt)
-	}
-
-	// An item is removed by its id: the related record's id.
-	if err := c.Records.Related.Remove(ctx, workflow.Apps, "crm", "A-1", "E-7"); err != nil {
-		log.Fatal(err)
-	}
-	page, err := c.Records.Related.List(ctx, workflow.Apps, "crm", "A-1", nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(len(page.Items), "related items left")
-	// Output:
-	// related parts/E-7 to A-1
-	// E-7 ELEMENT parts -> elements
-	// 0 related items left
 }

@@ -185,3 +185,39 @@ func ExampleClient_CloseIdleConnections() {
 	fmt.Println("done")
 	// Output: done
 }
+
+// A retry policy given to the client is the default of every call; one
+// given to a call replaces it for that call. OnRetry reports each retry,
+// so that a long wait never looks like a hang.
+func ExampleWithRetryPolicy() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	ids := srv.Seed(workflow.Tasks, "it-requests", exampleRequests...)
+	srv.Inject(workflowtest.Fault{Route: "GET /v1/{recordType}/{alias}/{id}", Count: 2, Status: http.StatusServiceUnavailable})
+	c := srv.Client(workflow.WithRetryPolicy(workflow.RetryPolicy{
+		MaxAttempts: 6,
+		BaseDelay:   time.Millisecond, // short waits, for the example
+		MaxDelay:    10 * time.Millisecond,
+		OnRetry: func(ev workflow.RetryEvent) {
+			fmt.Println("attempt", ev.Attempt, "failed with", ev.StatusCode, "- retrying")
+		},
+	}))
+	ctx := context.Background()
+
+	rec, err := c.Records.Get(ctx, workflow.Tasks, "it-requests", ids[0])
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rec["Title"])
+
+	// This call makes one attempt only.
+	srv.Inject(workflowtest.Fault{Route: "GET /v1/{recordType}/{alias}/{id}", Count: 1, Status: http.StatusServiceUnavailable})
+	_, err = c.Records.Get(ctx, workflow.Tasks, "it-requests", ids[0], workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 1}))
+	var apiErr *workflow.APIError
+	fmt.Println(errors.As(err, &apiErr), apiErr.StatusCode)
+	// Output:
+	// attempt 1 failed with 503 - retrying
+	// attempt 2 failed with 503 - retrying
+	// Printer jammed
+	// true 503
+}

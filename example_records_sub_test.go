@@ -74,3 +74,44 @@ func ExampleCommentsService_Add() {
 	// admin@example.com via API: Delivered on Tuesday.
 	// admin@example.com via API: Ordered.
 }
+
+// ExampleRelatedService_Add relates an element record to an app
+// record, then lists the app record's related items.
+func ExampleRelatedService_Add() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	srv.Seed(workflow.Apps, "crm", workflow.Record{"id": "A-1", "Name": "Acme Corp"})
+	srv.Seed(workflow.Elements, "parts", workflow.Record{"id": "E-7", "Name": "Hinge"})
+	c := srv.Client()
+	ctx := context.Background()
+
+	// The service adds one related item per call, by the related record's
+	// id and (optionally) its definition alias; it answers 201 without a body.
+	part := workflow.RelatedRef{ID: "E-7", Alias: "parts"}
+	if err := c.Records.Related.Add(ctx, workflow.Apps, "crm", "A-1", part); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("related", part, "to A-1")
+
+	for it, err := range c.Records.Related.All(ctx, workflow.Apps, "crm", "A-1", nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		rt, _ := it.RecordType()
+		fmt.Println(it.ID, it.Type, it.Alias, "->", rt)
+	}
+
+	// An item is removed by its id: the related record's id.
+	if err := c.Records.Related.Remove(ctx, workflow.Apps, "crm", "A-1", "E-7"); err != nil {
+		log.Fatal(err)
+	}
+	page, err := c.Records.Related.List(ctx, workflow.Apps, "crm", "A-1", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(page.Items), "related items left")
+	// Output:
+	// related parts/E-7 to A-1
+	// E-7 ELEMENT parts -> elements
+	// 0 related items left
+}

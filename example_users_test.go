@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -42,10 +43,10 @@ func ExampleUsersService_Deactivate() {
 	// ...beef: 404 no user with id "00000000-0000-4000-8000-00000000beef"
 }
 
-// ExampleGroupsService_syncMembers makes a group's members exactly a wanted
-// list of users: it reads the current members, computes who to add and who
-// to remove, and applies both changes.
-func ExampleGroupsService_syncMembers() {
+// ExampleMembersService_Add makes a group's members exactly a wanted list
+// of users: it reads the current members, computes who to add and who to
+// remove, and applies both changes.
+func ExampleMembersService_Add() {
 	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
 	defer srv.Close()
 	// The fake numbers its users' UUIDs: ...0001 (its default user),
@@ -163,4 +164,31 @@ func ExampleGroupsService_Create() {
 	// Output:
 	// 10000000-0000-4000-8000-000000000001 Approvers assignable: true dynamic: false
 	// 10000000-0000-4000-8000-000000000001 Approvers assignable: false dynamic: true domain: example.com
+}
+
+// ExampleMembersService_All walks a group's members, here one per page.
+// The service publishes no filter for this list: a Filter is refused
+// before anything is sent.
+func ExampleMembersService_All() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	ann := srv.AddUser("ann@example.com", "Ann", "Adams").UserID
+	bo := srv.AddUser("bo@example.com", "Bo", "Berg").UserID
+	group := srv.AddGroup("IT Support", ann, bo)
+	c := srv.Client()
+	ctx := context.Background()
+
+	for u, err := range c.Groups.Members.All(ctx, group, &workflow.ListOptions{First: 1}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(u.Email, u.FirstName, u.LastName, u.Status)
+	}
+
+	_, err := c.Groups.Members.List(ctx, group, &workflow.ListOptions{Filter: rsql.Field("email").Eq("ann@example.com")})
+	fmt.Println(err)
+	// Output:
+	// ann@example.com Ann Adams ACTIVE
+	// bo@example.com Bo Berg ACTIVE
+	// workflow: invalid ListOptions.Filter: must be nil: the service publishes no filter for groups/10000000-0000-4000-8000-000000000001/users
 }

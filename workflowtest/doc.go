@@ -47,11 +47,57 @@
 //	// connection), and srv.Records(workflow.Tasks, "it-requests") holds
 //	// the record.
 //
+// # Without Go: cmd/workflow-fake
+//
+// cmd/workflow-fake serves the same fake on a port, seeded with demo data
+// (four record definitions, 1,000 tasks, users and groups), for curl or for
+// clients written in other languages:
+//
+//	go run ./cmd/workflow-fake -addr 127.0.0.1:8080   # from a checkout of the repository
+//
+// It prints the base URL, the auth URL, the demo client id and secret
+// (demo-client / demo-secret), the path of each seeded record list
+// (/v1/tasks/it-requests, /v1/apps/crm-accounts, /v1/elements/parts,
+// /v1/transactions/invoices), the other demo users, the groups and the
+// download path of the seeded attachment a1 of task 1, then two curl
+// commands to paste. Ctrl+C stops it; all state is in memory; -v logs every
+// request. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
+// WORKFLOW_CLIENT_SECRET=demo-secret WORKFLOW_BASE_URL=http://127.0.0.1:8080/v1
+// WORKFLOW_AUTH_URL=http://127.0.0.1:8080.
+//
+// A token is asked for with HTTP Basic (an id or secret with characters
+// such as + / = % form-urlencoded inside the header, as RFC 6749 section
+// 2.3.1 says) and a form body; a filter is URL-encoded:
+//
+//	TOKEN=$(curl -s -u demo-client:demo-secret -d grant_type=client_credentials \
+//	  http://127.0.0.1:8080/oauth/token | jq -r .access_token)
+//	curl -s -G -H "Authorization: Bearer $TOKEN" \
+//	  --data-urlencode 'filter=Status==Open;Priority=ge=4' --data-urlencode 'first=5' \
+//	  http://127.0.0.1:8080/v1/tasks/it-requests
+//
+// The answer has items (each with data and cursor), total and paging; pass
+// paging.end_cursor as after, with the same filter, for the next page.
+// A comment is the text itself (text/plain, answered 201 text/plain with
+// the new comment's id); watchers are added by e-mail address; an upload
+// is multipart with a file part and an optional description part:
+//
+//	curl -s -H "Authorization: Bearer $TOKEN" -H 'Content-Type: text/plain' \
+//	  --data-binary 'Looking into it.' http://127.0.0.1:8080/v1/tasks/it-requests/1/comment
+//	curl -s -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+//	  -d '{"users": ["chen.cho@example.com"]}' http://127.0.0.1:8080/v1/tasks/it-requests/1/watchers
+//	curl -s -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8080/v1/tasks/it-requests/1/watchers
+//	curl -s -H "Authorization: Bearer $TOKEN" -F file=@examples/upload/testdata/report.pdf \
+//	  -F description=Q3 http://127.0.0.1:8080/v1/tasks/it-requests/1/attachments
+//	# 202: {"id":"a2","name":"report.pdf",...,"state":"PROCESSING","contentUrl":"/v1/tasks/it-requests/1/attachments/a2/content",...}
+//	curl -s -OJ -H "Authorization: Bearer $TOKEN" \
+//	  http://127.0.0.1:8080/v1/tasks/it-requests/1/attachments/a2/content
+//
 // # Where the specification is silent
 //
 // Where the published documents are silent, the fake decides as follows.
 // Where the SDK has to decide the same question, it decides the same way
-// (the README's "What is still assumed" lists those choices).
+// (package workflow's documentation, "What is still assumed", lists those
+// choices).
 //
 // Errors and authentication:
 //   - Every failure has the body {"status": <status>, "message": "<text>"}
