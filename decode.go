@@ -10,79 +10,155 @@ import (
 // UnmarshalJSONFrom reads a record, a JSON object whose values are strings
 // (or null, read as ""), for github.com/go-json-experiment/json, which the
 // SDK reads every answer with: the pages of a record list (thousands of
-// records of the same fields) are read through it. It costs two
-// allocations a record, whatever its number of fields: field names are
-// shared with earlier records that have the same ones, and the values are
-// slices of one string per record. A value kept from a record thus keeps
-// that record's text alive (a few hundred bytes), never the page's. A
-// value of another JSON type is an error; the record is left as it was.
+// records of the same fields) are read through it and RecordItem's. It
+// costs two allocations a record, whatever its number of fields: field
+// names are shared with earlier records that have the same ones, and the
+// values are slices of one string per record. A value kept from a record
+// thus keeps that record's text alive (a few hundred bytes), never the
+// page's. A value of another JSON type is an error; the record is left as
+// it was.
 func (r *Record) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case 'n':
+	var rt recordText
+	rt.init()
+	found, err := rt.object(dec)
+	if err == nil {
+		*r = rt.record(found, string(rt.text))
+	}
+	return err
+}
+
+// UnmarshalJSONFrom reads a list item, {"data": {...}, "cursor": "..."},
+// as Record's does: its cursor shares the record's string. Other members
+// are skipped; null leaves the item as it was.
+func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == 'n' {
 		_, err := dec.ReadToken()
-		*r = nil
 		return err
-	case '{':
-	default:
-		_, err := dec.ReadValue()
-		if err == nil {
-			err = errors.New("a record must be a JSON object of strings")
-		}
-		return err
+	}
+	if dec.PeekKind() != '{' {
+		return skipAs(dec, "a record item must be a JSON object")
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	type field struct {
-		name     string
-		off, end int
-	}
-	var (
-		fields []field
-		local  [32]field
-		text   []byte
-		buf    [1024]byte
-	)
-	fields, text = local[:0], buf[:0]
+	var rt recordText
+	rt.init()
+	found, cursor, hasCursor := false, [2]int{}, false
 	for dec.PeekKind() != '}' {
 		raw, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		name := internName(raw)
-		switch dec.PeekKind() {
-		case '"':
-			v, err := dec.ReadValue()
-			if err != nil {
+		switch name, _ := jsontext.AppendUnquote(nil, raw); string(name) {
+		case "data":
+			if found, err = rt.object(dec); err != nil {
 				return err
 			}
-			start := len(text)
-			if text, err = jsontext.AppendUnquote(text, v); err != nil {
+		case "cursor":
+			start := len(rt.text)
+			if hasCursor, err = rt.str(dec); err != nil {
 				return err
 			}
-			fields = append(fields, field{name, start, len(text)})
-		case 'n':
-			if _, err := dec.ReadToken(); err != nil {
-				return err
-			}
-			fields = append(fields, field{name, len(text), len(text)})
+			cursor = [2]int{start, len(rt.text)}
 		default:
-			if _, err := dec.ReadValue(); err != nil {
+			if err := dec.SkipValue(); err != nil {
 				return err
 			}
-			return errors.New("record field " + name + " is not a string")
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	all := string(text)
-	rec := make(Record, len(fields))
-	for _, f := range fields {
+	all := string(rt.text)
+	it.Data = rt.record(found, all)
+	if hasCursor {
+		it.Cursor = all[cursor[0]:cursor[1]]
+	}
+	return nil
+}
+
+// recordText collects the fields of a record and the unquoted text of
+// their values (and of its item's cursor), which become one string.
+type recordText struct {
+	fields []recordField
+	text   []byte
+	local  [32]recordField
+	buf    [1024]byte
+}
+
+type recordField struct {
+	name     string
+	off, end int
+}
+
+func (rt *recordText) init() { rt.fields, rt.text = rt.local[:0], rt.buf[:0] }
+
+// object reads a record object into rt's fields, or null (found false).
+func (rt *recordText) object(dec *jsontext.Decoder) (found bool, err error) {
+	switch dec.PeekKind() {
+	case 'n':
+		_, err := dec.ReadToken()
+		return false, err
+	case '{':
+	default:
+		return false, skipAs(dec, "a record must be a JSON object of strings")
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return false, err
+	}
+	rt.fields = rt.fields[:0]
+	for dec.PeekKind() != '}' {
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return false, err
+		}
+		name, start := internName(raw), len(rt.text)
+		if _, err := rt.str(dec); err != nil {
+			return false, err
+		}
+		rt.fields = append(rt.fields, recordField{name, start, len(rt.text)})
+	}
+	_, err = dec.ReadToken()
+	return true, err
+}
+
+// str reads a string value into rt's text, or null (ok false, nothing
+// added); any other value is an error.
+func (rt *recordText) str(dec *jsontext.Decoder) (ok bool, err error) {
+	switch dec.PeekKind() {
+	case 'n':
+		_, err := dec.ReadToken()
+		return false, err
+	case '"':
+		v, err := dec.ReadValue()
+		if err != nil {
+			return false, err
+		}
+		rt.text, err = jsontext.AppendUnquote(rt.text, v)
+		return true, err
+	}
+	return false, skipAs(dec, "a record value must be a JSON string")
+}
+
+// record returns the fields as a Record whose values are slices of all
+// (rt's text as one string); nil when no object was found.
+func (rt *recordText) record(found bool, all string) Record {
+	if !found {
+		return nil
+	}
+	rec := make(Record, len(rt.fields))
+	for _, f := range rt.fields {
 		rec[f.name] = all[f.off:f.end]
 	}
-	*r = rec
-	return nil
+	return rec
+}
+
+// skipAs skips a value of the wrong kind and reports why.
+func skipAs(dec *jsontext.Decoder, why string) error {
+	if _, err := dec.ReadValue(); err != nil {
+		return err
+	}
+	return errors.New(why)
 }
 
 // Bounds of the shared field names.
