@@ -116,6 +116,9 @@ func (l *adaptiveLimiter) tryAcquire() (ticket, time.Duration, <-chan struct{}, 
 // acquire waits until a request may start, or ctx ends.
 func (l *adaptiveLimiter) acquire(ctx context.Context) (ticket, error) {
 	for {
+		if err := ctx.Err(); err != nil {
+			return ticket{}, err
+		}
 		t, wait, changed, ok := l.tryAcquire()
 		if ok {
 			return t, nil
@@ -135,9 +138,6 @@ func (l *adaptiveLimiter) acquire(ctx context.Context) (ticket, error) {
 		}
 		if tm != nil {
 			tm.Stop()
-		}
-		if err := ctx.Err(); err != nil {
-			return ticket{}, err
 		}
 	}
 }
