@@ -262,6 +262,7 @@ func (sc scenario) run() simResult {
 		tokens         float64
 		lastFill       = start
 		assigned, succ int
+		lastRate       float64
 	)
 	admit := func(now time.Time) bool {
 		res.sent++
@@ -274,9 +275,10 @@ func (sc scenario) run() simResult {
 		r := sc.rate(now.Sub(start))
 		tokens = min(r, tokens+r*now.Sub(lastFill).Seconds())
 		lastFill = now
-		if res.sent == 1 {
-			tokens = r
+		if res.sent == 1 || r != lastRate {
+			tokens = r // a new limit starts with a full bucket, as the fake's
 		}
+		lastRate = r
 		if tokens >= 1 {
 			tokens--
 			return true
