@@ -219,15 +219,15 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r = req.Clone(ctx)
 			r.Body = body
 		}
-		if cfg != nil {
-			cfg.attempts = attempt
-		}
 		var after func(AttemptResult)
 		if cfg != nil && cfg.attemptHook != nil {
 			var err error
 			if after, err = cfg.attemptHook(ctx); err != nil {
-				return nil, err
+				return nil, err // this attempt is not sent
 			}
+		}
+		if cfg != nil {
+			cfg.attempts = attempt
 		}
 		at := t.hooks.startAttempt(r, attempt)
 		resp, err := t.attempt(at.request(r), policy.AttemptTimeout)
