@@ -146,7 +146,8 @@ type Result struct {
 	Recovered bool
 	// Err is why the input failed: a *workflow.ValidationError naming the
 	// input's position for bad input, an error wrapping ErrDuplicateKey, a
-	// *workflow.APIError, or a transport or context error.
+	// *workflow.APIError, or a transport or context error. It is nil
+	// unless Action is Failed.
 	Err error
 }
 
