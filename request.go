@@ -223,6 +223,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		var after func(AttemptResult)
 		if cfg.attemptHook != nil {
 			if after, err = cfg.attemptHook(ctx); err != nil {
+				attempts-- // this attempt is not sent
 				return nil, c.transportError(req, err)
 			}
 		}

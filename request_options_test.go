@@ -491,7 +491,8 @@ func TestWithAttemptHook(t *testing.T) {
 					assert.Equal(t, r.StatusCode != http.StatusOK, r.Retry, "retry decided before after runs")
 				}, nil
 			})
-			_, err := c.Records.Get(t.Context(), Tasks, "it", "1", hook)
+			var resp Response
+			_, err := c.Records.Get(t.Context(), Tasks, "it", "1", hook, WithResponseInto(&resp))
 			if tt.stopAt > 0 {
 				require.ErrorIs(t, err, errStop)
 			} else {
@@ -500,6 +501,9 @@ func TestWithAttemptHook(t *testing.T) {
 			assert.Equal(t, tt.sent, apiCalls(mt))
 			assert.Equal(t, tt.statuses, statuses)
 			assert.Equal(t, tt.after, after)
+			if tt.sent > 0 {
+				assert.Equal(t, tt.sent, resp.Attempts, "attempts sent")
+			}
 		})
 	}
 	c, mt := newMockTransport(t)

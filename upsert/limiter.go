@@ -2,25 +2,27 @@ package upsert
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 )
 
-// The adaptive limiter of Sync. It combines two limits, each adapted to
-// what the service answers:
+// The adaptive limiter of Records. It combines two limits, each adapted
+// to what the service answers:
 //
 //   - a concurrency limit (requests in flight), grown by one per round of
 //     successes (+1/limit per success) and halved on an overload answer
 //     (502, 503, 504): additive increase, multiplicative decrease;
 //   - a rate (requests started per second), unlimited until the first 429.
-//     A 429 cuts it to rateCut times the rate it was sent at (the first
-//     time: the rate of successes measured so far, over at most the last
-//     second and at least 250ms). Until a second 429 shows where the
-//     service's limit is, the rate grows by rateStartGrowth per success
-//     (50% a second at full pace); after that by rateFastGrowth (10% a
-//     second) until it is back near the rate of the last cut, and by
-//     rateSlowGrowth (1% a second) above it, so that it probes the limit
-//     slowly and meets few 429s.
+//     A 429 cuts it to rateCut times the rate the service accepted since
+//     the cut before (or since the start): a 429 comes when the service's
+//     allowance is spent, so between two of them it accepted just its
+//     limit. After a cut the rate doubles every slowStart while below that
+//     estimate (and, while no second 429 has confirmed it, above it too,
+//     so that one lone 429 costs little); once at the estimate it probes
+//     upward, slowly at first (probeGrowth a second), then faster, the
+//     growth doubling every probeDouble, so that it meets a raised limit
+//     within seconds and few 429s at a steady one.
 //
 // A Retry-After (on a 429 or 503) pauses every request until it has
 // passed: one pause shared by all workers, never one per worker. Only the
@@ -38,29 +40,32 @@ type adaptiveLimiter struct {
 	conc     float64 // the concurrency limit, 1..maxConc
 	inflight int
 
-	rate     float64   // requests per second; 0 means not limited
-	lastMax  float64   // the rate at the last cut from a paced rate; 0 until then
-	first    time.Time // the first success
-	next     time.Time // when the next request may start, pacing the rate
-	paused   time.Time // no request starts before then (Retry-After)
-	rateEp   uint64    // epoch of the rate: bumped by each cut
-	concEp   uint64    // epoch of the concurrency limit
-	changed  chan struct{}
-	success  []time.Time // ring of the last successes' times
-	succNext int
+	rate      float64   // requests per second; 0 means not limited
+	estimate  float64   // the service's limit as measured at the last cut
+	confirmed bool      // whether the last two cuts measured about the same limit
+	grown     time.Time // when rate was last grown
+	probing   time.Time // when the rate reached the estimate; zero before
+	next      time.Time // when the next request may start, pacing the rate
+	paused    time.Time // no request starts before then (Retry-After)
+	rateEp    uint64    // epoch of the rate: bumped by each cut
+	concEp    uint64    // epoch of the concurrency limit
+	changed   chan struct{}
+
+	since     time.Time // the start of the measurement: the last cut, or the first request
+	successes int       // successes since then
 
 	throttles int // 429 answers seen
 	overloads int // 502/503/504 answers seen
 }
 
 const (
-	rateCut         = 0.7  // a 429 cuts the rate to 70% of the rate sent at
-	rateStartGrowth = 0.5  // per success, while the limit is unknown
-	rateFastGrowth  = 0.1  // per success, below rateNear of the last cut
-	rateSlowGrowth  = 0.01 // per success, at or above it
-	rateNear        = 0.95
-	minRate         = 0.5 // requests per second, the rate's floor
-	successRing     = 2048
+	rateCut     = 0.8                    // a 429 cuts the rate to 80% of the rate measured
+	slowStart   = 50 * time.Millisecond  // the rate doubles in this time up to the estimate
+	probeGrowth = 0.05                   // above it, it first grows by 5% a second
+	probeDouble = 700 * time.Millisecond // and that growth doubles in this time
+	minRate     = 0.5                    // requests per second, the rate's floor
+	confirmed   = 0.25                   // a cut confirms the estimate when within 25% of it
+	noLimit     = 16                     // a rate of 16 times the estimate is no limit
 )
 
 // ticket is a request that has started.
@@ -86,7 +91,6 @@ func newAdaptiveLimiter(maxConc, initial int, now func() time.Time) *adaptiveLim
 		maxConc: maxConc,
 		conc:    float64(min(max(initial, 1), maxConc)),
 		changed: make(chan struct{}),
-		success: make([]time.Time, 0, successRing),
 	}
 }
 
@@ -106,6 +110,9 @@ func (l *adaptiveLimiter) tryAcquire() (ticket, time.Duration, <-chan struct{}, 
 		return ticket{}, l.next.Sub(now), l.changed, false
 	}
 	l.inflight++
+	if l.since.IsZero() {
+		l.since = now
+	}
 	if l.rate > 0 {
 		// No credit for idle time: requests are spaced by 1/rate from now.
 		l.next = later(l.next, now).Add(time.Duration(float64(time.Second) / l.rate))
@@ -116,6 +123,9 @@ func (l *adaptiveLimiter) tryAcquire() (ticket, time.Duration, <-chan struct{}, 
 // acquire waits until a request may start, or ctx ends.
 func (l *adaptiveLimiter) acquire(ctx context.Context) (ticket, error) {
 	for {
+		if err := ctx.Err(); err != nil {
+			return ticket{}, err
+		}
 		t, wait, changed, ok := l.tryAcquire()
 		if ok {
 			return t, nil
@@ -136,9 +146,6 @@ func (l *adaptiveLimiter) acquire(ctx context.Context) (ticket, error) {
 		if tm != nil {
 			tm.Stop()
 		}
-		if err := ctx.Err(); err != nil {
-			return ticket{}, err
-		}
 	}
 }
 
@@ -155,35 +162,18 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	switch o {
 	case outcomeOK:
 		l.conc = min(float64(l.maxConc), l.conc+1/l.conc)
-		switch {
-		case l.rate == 0:
-		case l.lastMax == 0:
-			l.rate += rateStartGrowth
-		case l.rate < rateNear*l.lastMax:
-			l.rate += rateFastGrowth
-		default:
-			l.rate += rateSlowGrowth
-		}
-		if l.first.IsZero() {
-			l.first = now
-		}
-		if len(l.success) < successRing {
-			l.success = append(l.success, now)
-		} else {
-			l.success[l.succNext] = now
-			l.succNext = (l.succNext + 1) % successRing
-		}
+		l.successes++
+		l.grow(now)
 	case outcomeThrottled:
 		l.throttles++
 		if t.rateEp == l.rateEp {
-			sent := l.rate
-			if sent == 0 {
-				sent = l.successRate(now)
-			} else {
-				l.lastMax = sent
-			}
-			l.rate = max(rateCut*sent, minRate)
+			elapsed := max(now.Sub(l.since), time.Millisecond)
+			m := max(float64(l.successes)/elapsed.Seconds(), minRate)
+			l.confirmed = math.Abs(m-l.estimate) <= confirmed*l.estimate
+			l.estimate = m
+			l.rate = max(rateCut*l.estimate, minRate)
 			l.next = now.Add(time.Duration(float64(time.Second) / l.rate))
+			l.since, l.successes, l.grown, l.probing = now, 0, now, time.Time{}
 			l.rateEp++
 		}
 	case outcomeOverloaded:
@@ -197,21 +187,34 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	l.changed = make(chan struct{})
 }
 
-// successRate is the rate of successes over the time since the first one,
-// counting at most the last second and at least 250ms.
-func (l *adaptiveLimiter) successRate(now time.Time) float64 {
-	window := min(max(now.Sub(l.first), 250*time.Millisecond), time.Second)
-	if l.first.IsZero() {
-		window = time.Second
+// grow raises the rate for the time since it was last grown: doubling
+// every slowStart below the estimate (and above it until a second cut
+// confirms it), then probing above it. A rate of noLimit times the
+// estimate is no limit any more.
+func (l *adaptiveLimiter) grow(now time.Time) {
+	if l.rate == 0 {
+		return
 	}
-	from := now.Add(-window)
-	n := 0
-	for _, t := range l.success {
-		if t.After(from) {
-			n++
+	dt := now.Sub(l.grown).Seconds()
+	l.grown = now
+	gap := time.Duration(float64(time.Second) / l.rate)
+	switch {
+	case l.rate < l.estimate || !l.confirmed:
+		l.rate *= math.Exp2(dt / slowStart.Seconds())
+		if l.confirmed && l.rate >= l.estimate {
+			l.rate, l.probing = l.estimate, now
 		}
+	case l.probing.IsZero():
+		l.probing = now
+	default:
+		l.rate *= 1 + dt*probeGrowth*math.Exp2(now.Sub(l.probing).Seconds()/probeDouble.Seconds())
 	}
-	return float64(n) / window.Seconds()
+	if l.rate > noLimit*l.estimate {
+		l.rate = 0
+		return
+	}
+	// The next start moves closer with the higher rate.
+	l.next = l.next.Add(time.Duration(float64(time.Second)/l.rate) - gap)
 }
 
 // limits returns the current concurrency limit and rate (0: unlimited).

@@ -2,6 +2,7 @@ package upsert
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -72,22 +73,26 @@ func TestLimiterConcurrencyGrowsAndHalves(t *testing.T) {
 	assert.Equal(t, 1, conc, "never below one")
 }
 
-func TestLimiterRateCutOnceAndProbesUp(t *testing.T) {
+// A 429 cuts the rate to 80% of the rate the service accepted since the
+// cut before (the first time: since the first request); until a second
+// cut confirms that estimate, the rate then doubles every slowStart, past
+// it too.
+func TestLimiterCutThenSlowStart(t *testing.T) {
 	l, clk := newTestLimiter(16, 16)
-	// 40 successes over a second, then a burst of 429s.
 	for range 40 {
-		clk.advance(25 * time.Millisecond)
 		l.release(take(t, l), outcomeOK, 0)
+		clk.advance(25 * time.Millisecond)
 	}
 	burst := []ticket{take(t, l), take(t, l), take(t, l)}
 	for _, tk := range burst {
 		l.release(tk, outcomeThrottled, 0)
 	}
 	_, rate := l.limits()
-	assert.InDelta(t, rateCut*40, rate, 1e-9, "cut once, to 70% of the success rate")
+	assert.InDelta(t, rateCut*40, rate, 1e-9, "cut once, to 80% of 40 successes in a second")
 	assert.Equal(t, 3, l.throttles)
+	assert.False(t, l.confirmed)
 
-	// Requests are paced at the rate: 1/28 s apart.
+	// Requests are paced at the rate.
 	gap := time.Duration(float64(time.Second) / rate)
 	clk.advance(gap)
 	tk := take(t, l)
@@ -95,56 +100,68 @@ func TestLimiterRateCutOnceAndProbesUp(t *testing.T) {
 	require.False(t, ok)
 	assert.Equal(t, gap, wait)
 
-	// The limit is not known yet: the rate grows fast, 0.5 per success.
+	// Slow start: the rate doubles every slowStart, past the estimate.
+	clk.advance(slowStart - gap)
 	l.release(tk, outcomeOK, 0)
 	_, rate = l.limits()
-	assert.InDelta(t, 28.5, rate, 1e-9)
-	for range 24 {
-		clk.advance(time.Second)
+	assert.InDelta(t, 2*rateCut*40, rate, 1e-6)
+	clk.advance(slowStart)
+	l.release(take(t, l), outcomeOK, 0)
+	_, rate = l.limits()
+	assert.InDelta(t, 4*rateCut*40, rate, 1e-6, "past the estimate of 40/s while it is not confirmed")
+	for range 3 {
+		clk.advance(slowStart)
 		l.release(take(t, l), outcomeOK, 0)
 	}
 	_, rate = l.limits()
-	assert.InDelta(t, 40.5, rate, 1e-9)
-
-	// A 429 at a paced rate marks the limit: cut to 70%, then back up by
-	// 0.1 per success to 95% of it, and by 0.01 above.
-	clk.advance(time.Second)
-	l.release(take(t, l), outcomeThrottled, 0)
-	_, rate = l.limits()
-	assert.InDelta(t, rateCut*40.5, rate, 1e-9)
-	clk.advance(time.Second)
-	l.release(take(t, l), outcomeOK, 0)
-	_, next := l.limits()
-	assert.InDelta(t, rate+rateFastGrowth, next, 1e-9)
-	for rate < rateNear*40.5 {
-		clk.advance(time.Second)
-		l.release(take(t, l), outcomeOK, 0)
-		_, rate = l.limits()
-	}
-	before := rate
-	clk.advance(time.Second)
-	l.release(take(t, l), outcomeOK, 0)
-	_, rate = l.limits()
-	assert.InDelta(t, before+rateSlowGrowth, rate, 1e-9)
-
-	// The next 429 cuts from the current rate.
-	clk.advance(time.Second)
-	l.release(take(t, l), outcomeThrottled, 0)
-	_, after := l.limits()
-	assert.InDelta(t, rateCut*rate, after, 1e-9)
+	assert.Zero(t, rate, "16 times the estimate is no limit any more")
 }
 
-// Right after the start, the first cut measures the successes over the
-// time since the first one (at least 250ms), not over a whole second.
-func TestLimiterFirstCutMeasuresSinceStart(t *testing.T) {
+// A second cut that measures about the same limit confirms it: the rate
+// then returns to the estimate in slow start, and probes above it slowly
+// at first, faster as no 429 comes. A cut that measures another limit
+// (it moved) does not confirm it.
+func TestLimiterConfirmedLimitIsProbed(t *testing.T) {
 	l, clk := newTestLimiter(16, 16)
-	for range 10 {
-		clk.advance(10 * time.Millisecond)
+	cutAfter := func(n int, every time.Duration) float64 {
+		for range n {
+			clk.advance(every)
+			l.release(take(t, l), outcomeOK, 0)
+		}
+		clk.advance(every)
+		l.release(take(t, l), outcomeThrottled, time.Second)
+		clk.advance(time.Second)
+		_, rate := l.limits()
+		return rate
+	}
+	cutAfter(50, 20*time.Millisecond) // 50/s
+	rate := cutAfter(150, 10*time.Millisecond)
+	assert.InDelta(t, rateCut*150/2.51, rate, 1e-9, "150 successes in the 2.51s since the cut, the pause included")
+	assert.True(t, l.confirmed, "about 60/s is within 25% of 50/s")
+
+	// Back to the estimate in slow start (48/s doubled in slowStart), not
+	// past it.
+	clk.advance(slowStart)
+	l.release(take(t, l), outcomeOK, 0)
+	_, rate = l.limits()
+	assert.InDelta(t, l.estimate, rate, 1e-9)
+
+	// Then probing: 5% a second at first, the growth doubling every
+	// probeDouble.
+	clk.advance(time.Second / 10)
+	l.release(take(t, l), outcomeOK, 0)
+	_, next := l.limits()
+	assert.InDelta(t, rate*(1+probeGrowth*math.Exp2(0.1/probeDouble.Seconds())*0.1), next, 1e-9)
+	for range 30 {
+		clk.advance(time.Second / 10)
 		l.release(take(t, l), outcomeOK, 0)
 	}
-	l.release(take(t, l), outcomeThrottled, time.Second)
-	_, rate := l.limits()
-	assert.InDelta(t, rateCut*10/0.25, rate, 1e-9, "10 successes in under 250ms count as 40/s")
+	_, rate = l.limits()
+	assert.Greater(t, rate, 2*l.estimate, "three seconds of probing find a limit raised to twice or more")
+
+	// A cut far from the estimate does not confirm it.
+	cutAfter(10, 100*time.Millisecond) // under 10/s since the last cut
+	assert.False(t, l.confirmed)
 }
 
 // A Retry-After pauses every request once, however many answers carry it:
@@ -204,4 +221,148 @@ func TestLimiterAcquireWaitsAndCancels(t *testing.T) {
 	cancel()
 	assert.ErrorIs(t, <-got, context.Canceled)
 	l.release(tk, outcomeOK, 0)
+}
+
+// scenario is a simulated run of the limiter against a service, on a fake
+// clock: workers send requests of one latency through the limiter, the
+// service admits them by a token bucket holding one second of its rate
+// (unlimited when rate gives 0), and answers 429 with retryAfter when it is
+// empty, or when the request is the throttleAt-th one.
+type scenario struct {
+	requests   int                         // successes needed
+	latency    time.Duration               // of every request
+	rate       func(time.Duration) float64 // the service's limit at a time from the start; nil: none
+	retryAfter time.Duration               // of every 429
+	throttleAt int                         // a lone 429 on this request (from 1), 0 for none
+}
+
+// outcome of a simulated run.
+type simResult struct {
+	elapsed   time.Duration
+	sent      int
+	throttled int
+	accepted  []time.Duration // the time of each success
+}
+
+func (sc scenario) run() simResult {
+	const workers, maxConc = 16, 8
+	step := sc.latency / 20
+	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	start := clk.t
+	l := newAdaptiveLimiter(maxConc, 4, clk.now)
+	type worker struct {
+		busy, ok bool
+		ready    time.Time
+		done     time.Time
+		tk       ticket
+	}
+	ws := make([]worker, workers)
+	var (
+		res            simResult
+		tokens         float64
+		lastFill       = start
+		assigned, succ int
+		lastRate       float64
+	)
+	admit := func(now time.Time) bool {
+		res.sent++
+		if res.sent == sc.throttleAt {
+			return false
+		}
+		if sc.rate == nil {
+			return true
+		}
+		r := sc.rate(now.Sub(start))
+		tokens = min(r, tokens+r*now.Sub(lastFill).Seconds())
+		lastFill = now
+		if res.sent == 1 || r != lastRate {
+			tokens = r // a new limit starts with a full bucket, as the fake's
+		}
+		lastRate = r
+		if tokens >= 1 {
+			tokens--
+			return true
+		}
+		return false
+	}
+	for succ < sc.requests {
+		now := clk.now()
+		for i := range ws {
+			w := &ws[i]
+			if w.busy && !now.Before(w.done) {
+				w.busy = false
+				if w.ok {
+					succ++
+					res.accepted = append(res.accepted, now.Sub(start))
+					l.release(w.tk, outcomeOK, 0)
+				} else {
+					res.throttled++
+					l.release(w.tk, outcomeThrottled, sc.retryAfter)
+					w.ready = now.Add(max(sc.retryAfter, 100*time.Millisecond)) // the client's wait
+					assigned--
+				}
+			}
+		}
+		for i := range ws {
+			w := &ws[i]
+			if w.busy || now.Before(w.ready) || assigned >= sc.requests {
+				continue
+			}
+			tk, _, _, ok := l.tryAcquire()
+			if !ok {
+				break
+			}
+			assigned++
+			*w = worker{busy: true, ok: admit(now), done: now.Add(sc.latency), tk: tk}
+		}
+		clk.advance(step)
+	}
+	res.elapsed = clk.now().Sub(start)
+	return res
+}
+
+// rateIn is the rate of successes in [from, to).
+func (r simResult) rateIn(from, to time.Duration) float64 {
+	n := 0
+	for _, t := range r.accepted {
+		if t >= from && t < to {
+			n++
+		}
+	}
+	return float64(n) / (to - from).Seconds()
+}
+
+// TestLimiterSimulated runs the limiter on a fake clock against the
+// services of the goals: a lone 429 against an unlimited service costs at
+// most twice the time without it, beyond the wait it asks for, wherever it
+// comes; a fixed limit is used at 95% or more; a limit that changes (50,
+// 20, then 100 requests a second, 8 seconds each) is tracked within 4
+// seconds, at 85% to 105% of it.
+func TestLimiterSimulated(t *testing.T) {
+	base := scenario{requests: 2000, latency: time.Millisecond}.run()
+	for _, at := range []int{3, 50, 500} {
+		for _, ra := range []time.Duration{0, time.Second} {
+			r := scenario{requests: 2000, latency: time.Millisecond, throttleAt: at, retryAfter: ra}.run()
+			ratio := float64(r.elapsed-ra) / float64(base.elapsed)
+			t.Logf("a 429 on request %d, Retry-After %v: %v, %.2fx the time without it (%v) beyond the wait", at, ra, r.elapsed, ratio, base.elapsed)
+			assert.LessOrEqual(t, ratio, 2.0, "429 on request %d, Retry-After %v", at, ra)
+		}
+	}
+
+	fixed := scenario{requests: 1000, latency: 20 * time.Millisecond, retryAfter: time.Second,
+		rate: func(time.Duration) float64 { return 50 }}.run()
+	best := 20 * time.Second // 1,000 requests at 50 a second
+	t.Logf("a limit of 50/s: %v, %.1f%% of the best possible, %d 429s", fixed.elapsed, 100*best.Seconds()/fixed.elapsed.Seconds(), fixed.throttled)
+	assert.GreaterOrEqual(t, best.Seconds()/fixed.elapsed.Seconds(), 0.95)
+
+	limits := []float64{50, 20, 100}
+	changing := scenario{requests: 1600, latency: 20 * time.Millisecond, retryAfter: time.Second,
+		rate: func(d time.Duration) float64 { return limits[min(int(d/(8*time.Second)), 2)] }}.run()
+	require.GreaterOrEqual(t, changing.elapsed, 24*time.Second, "the run covers every limit")
+	for i, limit := range limits {
+		from := time.Duration(i)*8*time.Second + 4*time.Second
+		got := changing.rateIn(from, from+4*time.Second) / limit
+		t.Logf("a limit of %v/s from %v: %.0f%% of it from %v", limit, from-4*time.Second, 100*got, from)
+		assert.InDelta(t, 0.95, got, 0.1, "limit %v", limit)
+	}
 }

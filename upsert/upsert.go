@@ -103,9 +103,14 @@ const (
 	Created                 // no record had the key: one was created
 	Updated                 // the record with the key differed: its changed fields were sent
 	Unchanged               // the record with the key had the input's values: nothing was sent
+	// NotAttempted: Records stopped, for the cause it returns (ctx ended,
+	// or the service refused the credentials or the definition), before
+	// anything was changed for the input; Err is nil.
+	NotAttempted
 )
 
-// String returns "failed", "created", "updated" or "unchanged".
+// String returns "failed", "created", "updated", "unchanged" or "not
+// attempted".
 func (a Action) String() string {
 	switch a {
 	case Created:
@@ -116,6 +121,8 @@ func (a Action) String() string {
 		return "unchanged"
 	case Failed:
 		return "failed"
+	case NotAttempted:
+		return "not attempted"
 	}
 	return "Action(" + strconv.Itoa(int(a)) + ")"
 }
@@ -139,18 +146,21 @@ type Result struct {
 	Recovered bool
 	// Err is why the input failed: a *workflow.ValidationError naming the
 	// input's position for bad input, an error wrapping ErrDuplicateKey, a
-	// *workflow.APIError, or a transport or context error.
+	// *workflow.APIError, or a transport or context error. It is nil
+	// unless Action is Failed.
 	Err error
 }
 
 // Summary holds the totals of Records.
 type Summary struct {
-	Read      int  // inputs read
-	Created   int  // inputs created (or that would be, in a dry run)
-	Updated   int  // inputs updated (or that would be)
-	Unchanged int  // inputs that needed nothing
-	Failed    int  // inputs that failed
-	DryRun    bool // whether nothing was written
+	Read      int // inputs read
+	Created   int // inputs created (or that would be, in a dry run)
+	Updated   int // inputs updated (or that would be)
+	Unchanged int // inputs that needed nothing
+	Failed    int // inputs that failed
+	// NotAttempted counts the inputs left alone because Records stopped.
+	NotAttempted int
+	DryRun       bool // whether nothing was written
 	// Requests counts the attempts Records sent, the client's retries
 	// included: look-ups, re-checks, creates and updates.
 	Requests int
@@ -227,20 +237,22 @@ type Summary struct {
 // conflict return a *workflow.ValidationError and send nothing.
 //
 // Records returns when every input read has been reported. It returns an
-// error only when it could not go on: ctx ended (inputs not done are
-// reported failed with ctx's error; no goroutine is left behind), or the
-// service refused the credentials or the definition (401, 403, a failed
-// token request, a 404 or a request refused before sending on a look-up,
-// a 404 on a create), which ends the sync. Failed inputs alone are not an
-// error: see Summary.Failed and OnResult.
+// error only when it could not go on: ctx ended (no goroutine is left
+// behind), or the service refused the credentials or the definition (401,
+// 403, a failed token request, a 404 or a request refused before sending
+// on a look-up, a 404 on a create), which ends the sync. The cause is
+// returned once: the inputs it left alone are reported NotAttempted, with
+// no error of their own; an input whose write was in flight and whose
+// outcome is unknown is reported Failed with its own error. Failed inputs
+// alone are not an error: see Summary.Failed and OnResult.
 //
 // The input sequence is read from one goroutine, once, and may be
 // unbounded; reading stops early when Records stops.
 func Records(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType, alias string, records iter.Seq[workflow.Record], opts *Options, reqOpts ...workflow.RequestOption) (*Summary, error) {
+	if records == nil {
+		return nil, invalid("records", "must not be nil (the inputs to sync)")
+	}
 	return run(ctx, s, t, alias, func(yield func(workflow.Record, error) bool) {
-		if records == nil {
-			return
-		}
 		for r := range records {
 			if !yield(r, nil) {
 				return
@@ -254,10 +266,10 @@ func Records(ctx context.Context, s *workflow.RecordsService, t workflow.RecordT
 // fails as a *workflow.ValidationError naming its position, with nothing
 // sent for it.
 func RecordsAs[T any](ctx context.Context, s *workflow.RecordsService, t workflow.RecordType, alias string, values iter.Seq[T], opts *Options, reqOpts ...workflow.RequestOption) (*Summary, error) {
+	if values == nil {
+		return nil, invalid("values", "must not be nil (the inputs to sync)")
+	}
 	return run(ctx, s, t, alias, func(yield func(workflow.Record, error) bool) {
-		if values == nil {
-			return
-		}
 		for v := range values {
 			r, err := workflow.Encode(v)
 			if !yield(r, err) {
@@ -288,6 +300,7 @@ type task struct {
 }
 
 type syncer struct {
+	reqCtx   context.Context // the caller's, for the requests
 	svc      *workflow.RecordsService
 	ropts    []workflow.RequestOption // the caller's
 	rt       workflow.RecordType
@@ -369,9 +382,14 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 	if err != nil {
 		return nil, err
 	}
+	// ctx ends when the sync stops: no request starts after that, but the
+	// requests in flight run on under the caller's context, so that their
+	// outcome is known.
+	reqCtx := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	e := &syncer{
+		reqCtx:  reqCtx,
 		svc:     s,
 		ropts:   slices.Clip(reqOpts),
 		rt:      t,
@@ -412,6 +430,8 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 			sum.Updated++
 		case Unchanged:
 			sum.Unchanged++
+		case NotAttempted:
+			sum.NotAttempted++
 		default:
 			sum.Failed++
 		}
@@ -569,14 +589,15 @@ func lookupKeyCost(field, key string) (int, bool) {
 	return len(url.QueryEscape(text)) - len(url.QueryEscape(field+"==")) + 3, false // ":key"
 }
 
-// call runs one call of the SDK (fn, with the request options to give it)
-// under the limits: each of its attempts, the client's retries included,
-// waits for the adaptive limiter and Options.Limiter, and reports its
+// call runs one call of the SDK (fn, with the context and the request
+// options to give it) under the limits: each of its attempts, the client's
+// retries included, waits for the adaptive limiter and Options.Limiter,
+// and none starts once ctx, the sync's, has ended; each reports its
 // outcome to the limiter and the counters. *sent, if sent is not nil, is
 // set once an attempt starts.
 func (e *syncer) call(ctx context.Context, lookup bool, sent *bool, fn func(context.Context, []workflow.RequestOption) error) error {
 	var limErr error // the wait for Options.Limiter that ended the call
-	hook := workflow.WithAttemptHook(func(ctx context.Context) (func(workflow.AttemptResult), error) {
+	hook := workflow.WithAttemptHook(func(context.Context) (func(workflow.AttemptResult), error) {
 		t, err := e.lim.acquire(ctx)
 		if err != nil {
 			return nil, err
@@ -608,7 +629,7 @@ func (e *syncer) call(ctx context.Context, lookup bool, sent *bool, fn func(cont
 			e.lim.release(t, o, r.RetryAfter)
 		}, nil
 	})
-	err := fn(ctx, append(e.ropts, hook))
+	err := fn(e.reqCtx, append(e.ropts, hook))
 	if err != nil && limErr != nil {
 		return limErr
 	}
@@ -642,12 +663,7 @@ func (e *syncer) stop(ctx context.Context, err error, definition, refused bool) 
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return true
 	}
-	var (
-		auth *workflow.AuthError
-		ve   *workflow.ValidationError
-	)
-	if errors.Is(err, workflow.ErrUnauthorized) || errors.Is(err, workflow.ErrForbidden) || errors.As(err, &auth) ||
-		definition && errors.Is(err, workflow.ErrNotFound) || refused && errors.As(err, &ve) {
+	if fatal(err, definition, refused) {
 		e.fatalMu.Lock()
 		if e.fatal == nil {
 			e.fatal = err
@@ -659,18 +675,31 @@ func (e *syncer) stop(ctx context.Context, err error, definition, refused bool) 
 	return false
 }
 
+// fatal reports whether err ends the whole sync; see stop.
+func fatal(err error, definition, refused bool) bool {
+	var (
+		auth *workflow.AuthError
+		ve   *workflow.ValidationError
+	)
+	return errors.Is(err, workflow.ErrUnauthorized) || errors.Is(err, workflow.ErrForbidden) || errors.As(err, &auth) ||
+		definition && errors.Is(err, workflow.ErrNotFound) || refused && errors.As(err, &ve)
+}
+
 func (e *syncer) fatalErr() error {
 	e.fatalMu.Lock()
 	defer e.fatalMu.Unlock()
 	return e.fatal
 }
 
-// failure is the error an item reports after err ended its work.
-func (e *syncer) failure(ctx context.Context, err error) error {
-	if f := e.fatalErr(); f != nil && ctx.Err() != nil {
-		return f
+// halted is the result of an item whose write ended with err, for a cause
+// not its own: when the sync stopped, not attempted if nothing was sent
+// for it or the service refused it for that cause, failed if a write in
+// flight may have been done.
+func halted(ctx context.Context, it *item, err error, definition bool) Result {
+	if ctx.Err() != nil && (!it.sent || fatal(err, definition, false)) {
+		return Result{Action: NotAttempted}
 	}
-	return err
+	return Result{Err: err}
 }
 
 // find looks keys up (every page) and returns the service's records by key.
@@ -711,9 +740,13 @@ func (e *syncer) lookup(ctx context.Context, batch []*item) {
 	}
 	found, err := e.find(ctx, keys)
 	if err != nil {
-		err = e.failure(ctx, err)
+		r := Result{Err: err}
+		if ctx.Err() != nil {
+			r = Result{Action: NotAttempted}
+		}
 		for _, it := range batch {
-			e.results <- Result{Index: it.index, Key: it.key, Err: err}
+			r.Index, r.Key = it.index, it.key
+			e.results <- r
 		}
 		return
 	}
@@ -777,10 +810,6 @@ func (e *syncer) write(ctx context.Context, it *item) {
 		r = e.update(ctx, it)
 	}
 	r.Index, r.Key = it.index, it.key
-	if r.Err != nil {
-		r.Action = Failed
-		r.Err = e.failure(ctx, r.Err)
-	}
 	e.results <- r
 }
 
@@ -797,7 +826,9 @@ func (e *syncer) update(ctx context.Context, it *item) Result {
 		return err
 	})
 	if err != nil {
-		e.stop(ctx, err, false, false)
+		if e.stop(ctx, err, false, false) {
+			return halted(ctx, it, err, false)
+		}
 		return Result{Err: err}
 	}
 	return Result{Action: Updated, ID: it.id, Record: rec, Changed: changed}
@@ -816,7 +847,9 @@ func (e *syncer) create(ctx context.Context, it *item) Result {
 		switch {
 		case err == nil:
 			return Result{Action: Created, ID: rec[e.o.IDField], Record: rec}
-		case e.stop(ctx, err, true, false) || !workflow.OutcomeUnknown(err):
+		case e.stop(ctx, err, true, false):
+			return halted(ctx, it, err, true)
+		case !workflow.OutcomeUnknown(err):
 			return Result{Err: err}
 		case creates >= e.o.MaxCreates:
 			return Result{Err: fmt.Errorf("upsert: the outcome of creating the record is unknown after %d creates (run the sync again to settle it): %w", creates, err)}

@@ -13,11 +13,12 @@
 //	go run ./examples/sync -fake -csv examples/sync/testdata/customers.csv -apply        # the same, applied
 //	go run ./examples/sync -type apps -alias customers -key Email -csv customers.csv     # on the WORKFLOW_* account
 //
-// The rows are streamed: memory stays bounded however long the file is.
-// A row without a key, with an empty key, or repeating the key of an
-// earlier row fails (and is printed with its line number) without
-// stopping the others; the exit status is then 1. -v prints every row's outcome, not only failures
-// and changes. The sync itself is upsert.Records: batched
+// The rows are streamed: memory stays bounded however long the file is (a
+// few bytes per row, for its line number). Each row's outcome is printed
+// in the file's order, numbered by its line (line 1 is the header). A row
+// without a key, with an empty key, or repeating the key of an earlier
+// row fails without stopping the others; the exit status is then 1. -v
+// prints every row's outcome, not only failures and changes. The sync itself is upsert.Records: batched
 // look-ups, concurrency that adapts to the service's rate limit, and no
 // duplicate when the answer to a create is lost.
 //
@@ -35,6 +36,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -96,29 +99,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	verb := map[upsert.Action]string{
 		upsert.Created: "create", upsert.Updated: "update",
-		upsert.Unchanged: "same", upsert.Failed: "FAILED",
+		upsert.Unchanged: "same", upsert.Failed: "FAILED", upsert.NotAttempted: "skipped",
 	}
 	if *apply {
 		verb[upsert.Created], verb[upsert.Updated] = "created", "updated"
 	}
+	// Outcomes arrive as they become known; they are printed in input
+	// order, each row numbered by its line in the file.
+	fmt.Fprintf(stdout, "%s, in row order; line 1 is the header:\n", *csvPath)
+	out := &printer{w: stdout, rows: rows, verb: verb, verbose: *verbose, pending: map[int]upsert.Result{}}
 	sum, err := upsert.Records(ctx, c.Records, workflow.RecordType(*rt), *alias, rows.all, &upsert.Options{
 		KeyField: *key,
 		DryRun:   !*apply,
-		OnResult: func(r upsert.Result) {
-			line := rows.line(r.Index)
-			switch {
-			case r.Action == upsert.Failed:
-				fmt.Fprintf(stdout, "line %d  %-7s %s: %v\n", line, verb[r.Action], r.Key, r.Err)
-			case r.Action == upsert.Updated:
-				fmt.Fprintf(stdout, "line %d  %-7s %s (%s): %s\n", line, verb[r.Action], r.Key, r.ID, strings.Join(r.Changed, ", "))
-			case r.Action == upsert.Created || *verbose:
-				id := ""
-				if r.ID != "" {
-					id = " (" + r.ID + ")"
-				}
-				fmt.Fprintf(stdout, "line %d  %-7s %s%s\n", line, verb[r.Action], r.Key, id)
-			}
-		},
+		OnResult: out.add,
 	})
 	if sum != nil {
 		printSummary(stdout, sum)
@@ -139,7 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 type rows struct {
 	r      *csv.Reader
 	header []string
-	lines  map[int]int // input index -> line number, for the rows in flight
+	lines  []int // line number of each row read, by input index
 	err    error
 }
 
@@ -159,7 +152,7 @@ func newRows(r io.Reader) (*rows, error) {
 			return nil, fmt.Errorf("column %d of the header row has no name", i+1)
 		}
 	}
-	return &rows{r: cr, header: header, lines: map[int]int{}}, nil
+	return &rows{r: cr, header: header}, nil
 }
 
 // all yields the records, one per row; it stops at the first malformed
@@ -175,7 +168,7 @@ func (rs *rows) all(yield func(workflow.Record) bool) {
 			return
 		}
 		line, _ := rs.r.FieldPos(0)
-		rs.lines[i] = line
+		rs.lines = append(rs.lines, line)
 		rec := make(workflow.Record, len(cells))
 		for j, v := range cells {
 			rec[rs.header[j]] = v
@@ -186,12 +179,67 @@ func (rs *rows) all(yield func(workflow.Record) bool) {
 	}
 }
 
-// line returns (and forgets) the line number of input i. OnResult runs on
-// the goroutine that reads the rows, so no lock is needed.
-func (rs *rows) line(i int) int {
-	l := rs.lines[i]
-	delete(rs.lines, i)
-	return l
+// printer prints the outcomes of the rows in input order: OnResult gives
+// them in the order they become known, so each waits in pending until the
+// rows before it are printed (at most the sync's window of them). OnResult
+// runs on the goroutine that reads the rows, so no lock is needed.
+type printer struct {
+	w       io.Writer
+	rows    *rows
+	verb    map[upsert.Action]string
+	verbose bool
+	pending map[int]upsert.Result
+	next    int // the index of the next row to print
+}
+
+func (p *printer) add(r upsert.Result) {
+	p.pending[r.Index] = r
+	for {
+		r, ok := p.pending[p.next]
+		if !ok {
+			return
+		}
+		delete(p.pending, p.next)
+		p.next++
+		p.print(r)
+	}
+}
+
+func (p *printer) print(r upsert.Result) {
+	line := p.rows.lines[r.Index]
+	switch {
+	case r.Action == upsert.Failed:
+		fmt.Fprintf(p.w, "line %d  %-7s %s: %s\n", line, p.verb[r.Action], r.Key, p.describe(r.Err))
+	case r.Action == upsert.Updated:
+		fmt.Fprintf(p.w, "line %d  %-7s %s (%s): %s\n", line, p.verb[r.Action], r.Key, r.ID, strings.Join(r.Changed, ", "))
+	case r.Action == upsert.Created || p.verbose:
+		id := ""
+		if r.ID != "" {
+			id = " (" + r.ID + ")"
+		}
+		fmt.Fprintf(p.w, "line %d  %-7s %s%s\n", line, p.verb[r.Action], r.Key, id)
+	}
+}
+
+// inputRef is how the library names an input: by its index from 0, and
+// a field of it after a dot.
+var inputRef = regexp.MustCompile(`records\[(\d+)\](\.?)`)
+
+// describe returns err's text with the inputs it names by index named by
+// their line instead, so that the output has one numbering: "records[4]"
+// becomes "line 6", and "records[4].Email", the row's own field, "Email".
+func (p *printer) describe(err error) string {
+	return inputRef.ReplaceAllStringFunc(err.Error(), func(ref string) string {
+		m := inputRef.FindStringSubmatch(ref)
+		i, _ := strconv.Atoi(m[1])
+		switch {
+		case m[2] == ".":
+			return ""
+		case i < len(p.rows.lines):
+			return "line " + strconv.Itoa(p.rows.lines[i])
+		}
+		return ref
+	})
 }
 
 func printSummary(w io.Writer, s *upsert.Summary) {
@@ -204,8 +252,10 @@ func printSummary(w io.Writer, s *upsert.Summary) {
 	for _, row := range []struct {
 		name string
 		n    int
-	}{{"created", s.Created}, {"updated", s.Updated}, {"unchanged", s.Unchanged}, {"failed", s.Failed}, {"total", s.Read}} {
-		fmt.Fprintf(tw, "%s\t%d\t\n", row.name, row.n)
+	}{{"created", s.Created}, {"updated", s.Updated}, {"unchanged", s.Unchanged}, {"failed", s.Failed}, {"not attempted", s.NotAttempted}, {"total", s.Read}} {
+		if row.n > 0 || row.name != "not attempted" {
+			fmt.Fprintf(tw, "%s\t%d\t\n", row.name, row.n)
+		}
 	}
 	fmt.Fprintf(tw, "requests\t%d\t\n", s.Requests)
 	_ = tw.Flush()

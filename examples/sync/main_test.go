@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,14 +45,33 @@ func TestDryRunOnFake(t *testing.T) {
 		"line 3  update  alan@example.com (2): Plan\n",
 		"line 5  create  linus@example.com\n",
 		"line 7  create  margaret@example.com\n",
-		"line 6  FAILED  : workflow: invalid records[4].Email: must not be empty",
-		`line 8  FAILED  ada@example.com: workflow: invalid records[6].Email: must be unique in the input: records[0] has the same key "ada@example.com"`,
+		"line 6  FAILED  : workflow: invalid Email: must not be empty",
+		`line 8  FAILED  ada@example.com: workflow: invalid Email: must be unique in the input: line 2 has the same key "ada@example.com"`,
 		"dry run   rows", "created      2", "updated      1", "unchanged      2", "failed      2", "total      7",
 		"nothing was written; run again with -apply",
 	} {
 		assert.Contains(t, s, want)
 	}
 	assert.NotContains(t, s, "same    ", "unchanged rows are printed with -v only")
+}
+
+// The rows are printed in input order, with one numbering (their line in
+// the file, which the output's first line says), though the sync reports
+// them in the order their outcomes become known.
+func TestRowsInInputOrderWithOneNumbering(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.Error(t, run(t.Context(), []string{"-fake", "-v", "-csv", sample}, &out, &errOut))
+	lines := strings.Split(out.String(), "\n")
+	assert.Equal(t, sample+", in row order; line 1 is the header:", lines[0])
+	var numbers []int
+	for _, l := range lines[1:] {
+		var n int
+		if _, err := fmt.Sscanf(l, "line %d ", &n); err == nil {
+			numbers = append(numbers, n)
+		}
+	}
+	assert.Equal(t, []int{2, 3, 4, 5, 6, 7, 8}, numbers)
+	assert.NotContains(t, out.String(), "records[", "no second numbering from 0")
 }
 
 func TestApplyOnAccount(t *testing.T) {
