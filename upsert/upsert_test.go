@@ -28,7 +28,7 @@ func mockClient(t *testing.T) (*workflow.Client, *httpmock.MockTransport) {
 		workflow.WithTokenSource(oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "token"})),
 		workflow.WithEndpoint(mockOrigin+"/v1", mockOrigin),
 		workflow.WithHTTPClient(&http.Client{Transport: mt}),
-		workflow.WithRetry(workflow.RetryPolicy{Sleep: noWait}),
+		workflow.WithRetryPolicy(workflow.RetryPolicy{Sleep: noWait}),
 	)
 	require.NoError(t, err)
 	return c, mt
