@@ -32,6 +32,9 @@ type Workspace struct {
 
 	// elements
 
+	// Elements is the definitions of the workspace's elements.
+	Elements *ElementsService
+
 	// apps
 
 	// flows
@@ -56,6 +59,7 @@ func New(c *workflow.Client) *Workspace {
 	// views
 
 	// elements
+	ws.Elements = &ElementsService{client: c}
 
 	// apps
 

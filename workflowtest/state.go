@@ -27,6 +27,8 @@ type state struct {
 	deniedAdmin map[string]bool            // user id -> denied users/groups routes
 
 	next counters
+
+	catalog *catalog // elements, apps, flows, agents, skills (admin_elements.go)
 }
 
 // counters hand out ids and sequence numbers; they restart with Reset so
@@ -131,6 +133,9 @@ var routes = []route{
 	// workspace configuration: views
 
 	// workspace configuration: elements
+	r(http.MethodPost, "/elements", (*Server).createElement),
+	r(http.MethodGet, "/elements/{alias}", (*Server).getElementOrRecords),
+	r(http.MethodPut, "/elements/{alias}", (*Server).updateElement),
 
 	// workspace configuration: apps
 
@@ -162,7 +167,6 @@ var routes = []route{
 	r(http.MethodDelete, recordBase+"/watchers", (*Server).removeWatchers),
 	r(http.MethodGet, recordBase+"/comment", (*Server).listComments),
 	r(http.MethodPost, recordBase+"/comment", (*Server).addComment),
-
 }
 
 // match finds the route of a request. When the path matches routes of
