@@ -37,6 +37,9 @@ type Workspace struct {
 
 	// apps
 
+	// Apps composes the workspace's apps.
+	Apps *AppsService
+
 	// flows
 
 	// agents
@@ -62,6 +65,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Elements = &ElementsService{client: c}
 
 	// apps
+	ws.Apps = &AppsService{client: c}
 
 	// flows
 

@@ -23,6 +23,7 @@ import (
 type catalog struct {
 	elements   []*element
 	elementIDs uint64
+	apps       passStore // admin_apps.go
 }
 
 // cat returns the state's catalog, creating it on first use.

@@ -2,10 +2,12 @@ package workflowtest_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -59,4 +61,16 @@ func TestContractElements(t *testing.T) {
 		require.NoError(t, err)
 	})
 	assertSeen(t, seen, "createElement", "getElement", "updateElement")
+}
+
+func TestContractApps(t *testing.T) {
+	seen := seenThrough(t, func(ctx context.Context, ws *admin.Workspace, _ *workflowtest.Server) {
+		app, err := ws.Apps.Compose(ctx, jsontext.Value(`{"name":"IT","namespace":"it"}`))
+		require.NoError(t, err)
+		var m struct{ ID string }
+		require.NoError(t, json.Unmarshal(app, &m))
+		_, err = ws.Apps.Update(ctx, m.ID, jsontext.Value(`{"name":"IT 2"}`))
+		require.NoError(t, err)
+	})
+	assertSeen(t, seen, "composeApp", "updateApp")
 }

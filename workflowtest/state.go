@@ -138,6 +138,8 @@ var routes = []route{
 	r(http.MethodPut, "/elements/{alias}", (*Server).updateElement),
 
 	// workspace configuration: apps
+	r(http.MethodPost, "/aspects/compose", (*Server).composeApp),
+	r(http.MethodPut, "/aspects/compose/{id}", (*Server).updateApp),
 
 	// workspace configuration: flows
 
