@@ -42,6 +42,9 @@ type Workspace struct {
 
 	// flows
 
+	// Flows is the workspace's flows.
+	Flows *FlowsService
+
 	// agents
 
 	// skills
@@ -68,6 +71,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Apps = &AppsService{client: c}
 
 	// flows
+	ws.Flows = &FlowsService{client: c}
 
 	// agents
 

@@ -30,6 +30,12 @@ var passOps = []passOp{
 	{"apps update", http.StatusOK, func(ctx context.Context, ws *admin.Workspace, id string, b jsontext.Value) (jsontext.Value, error) {
 		return ws.Apps.Update(ctx, id, b)
 	}, "PUT", "/aspects/compose/x%201"},
+	{"flows create", http.StatusCreated, func(ctx context.Context, ws *admin.Workspace, _ string, b jsontext.Value) (jsontext.Value, error) {
+		return ws.Flows.Create(ctx, b)
+	}, "POST", "/flows/create"},
+	{"flows update", http.StatusOK, func(ctx context.Context, ws *admin.Workspace, id string, b jsontext.Value) (jsontext.Value, error) {
+		return ws.Flows.Update(ctx, id, b)
+	}, "PUT", "/flows/x%201"},
 }
 
 const passReply = `{"id": "a-1", "layout": {"tabs": [1, 2.50]}, "n": 12345678901234567890}`

@@ -24,6 +24,10 @@ func TestPassthroughRefuseBadBodies(t *testing.T) {
 		{"compose: namespace taken", http.MethodPost, "/aspects/compose", map[string]any{"namespace": "it"}, http.StatusUnprocessableEntity, "exists"},
 		{"update: unknown app", http.MethodPut, "/aspects/compose/nothing", map[string]any{}, http.StatusNotFound, "no composed app"},
 		{"update: null", http.MethodPut, "/aspects/compose/" + seqUUID(uuidApp, 1), []byte(`null`), http.StatusBadRequest, "JSON object"},
+		{"flow: malformed JSON", http.MethodPost, "/flows/create", []byte(`{`), http.StatusBadRequest, "malformed body"},
+		{"flow: a string", http.MethodPost, "/flows/create", []byte(`"x"`), http.StatusBadRequest, "JSON object"},
+		{"flow: unknown flow", http.MethodPut, "/flows/" + seqUUID(uuidFlow, 9), map[string]any{}, http.StatusNotFound, "no flow"},
+		{"flow: GET is not served", http.MethodGet, "/flows/create", nil, http.StatusMethodNotAllowed, "PUT"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -24,6 +24,7 @@ type catalog struct {
 	elements   []*element
 	elementIDs uint64
 	apps       passStore // admin_apps.go
+	flows      passStore // admin_flows.go
 }
 
 // cat returns the state's catalog, creating it on first use.

@@ -74,3 +74,15 @@ func TestContractApps(t *testing.T) {
 	})
 	assertSeen(t, seen, "composeApp", "updateApp")
 }
+
+func TestContractFlows(t *testing.T) {
+	seen := seenThrough(t, func(ctx context.Context, ws *admin.Workspace, _ *workflowtest.Server) {
+		flow, err := ws.Flows.Create(ctx, jsontext.Value(`{"name":"Escalate"}`))
+		require.NoError(t, err)
+		var m struct{ ID string }
+		require.NoError(t, json.Unmarshal(flow, &m))
+		_, err = ws.Flows.Update(ctx, m.ID, jsontext.Value(`{"name":"Escalate 2"}`))
+		require.NoError(t, err)
+	})
+	assertSeen(t, seen, "createFlow", "updateFlow")
+}

@@ -142,6 +142,8 @@ var routes = []route{
 	r(http.MethodPut, "/aspects/compose/{id}", (*Server).updateApp),
 
 	// workspace configuration: flows
+	r(http.MethodPost, "/flows/create", (*Server).createFlow),
+	r(http.MethodPut, "/flows/{id}", (*Server).updateFlow),
 
 	// workspace configuration: agents
 
