@@ -47,6 +47,9 @@ type Workspace struct {
 
 	// agents
 
+	// Agents is the AI agents of the workspace's apps.
+	Agents *AgentsService
+
 	// skills
 
 	// tables
@@ -74,6 +77,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Flows = &FlowsService{client: c}
 
 	// agents
+	ws.Agents = &AgentsService{client: c}
 
 	// skills
 

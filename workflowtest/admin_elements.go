@@ -23,8 +23,10 @@ import (
 type catalog struct {
 	elements   []*element
 	elementIDs uint64
-	apps       passStore // admin_apps.go
-	flows      passStore // admin_flows.go
+	apps       passStore            // admin_apps.go
+	flows      passStore            // admin_flows.go
+	agents     map[string]*[]*agent // by app alias (admin_agents.go)
+	agentIDs   uint64
 }
 
 // cat returns the state's catalog, creating it on first use.

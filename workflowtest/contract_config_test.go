@@ -86,3 +86,19 @@ func TestContractFlows(t *testing.T) {
 	})
 	assertSeen(t, seen, "createFlow", "updateFlow")
 }
+
+func TestContractAgents(t *testing.T) {
+	seen := seenThrough(t, func(ctx context.Context, ws *admin.Workspace, srv *workflowtest.Server) {
+		srv.Define(workflow.Apps, "it")
+		b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: "Triage", MaxLength: new(int32(500))}}}
+		created, err := ws.Agents.Create(ctx, "it", b)
+		require.NoError(t, err)
+		var m struct{ ID string }
+		require.NoError(t, json.Unmarshal(created, &m))
+		_, err = ws.Agents.Update(ctx, "it", m.ID, b)
+		require.NoError(t, err)
+		_, err = ws.Agents.List(ctx, "it", nil)
+		require.NoError(t, err)
+	})
+	assertSeen(t, seen, "listAgents", "createAgent", "updateAgent")
+}

@@ -146,6 +146,9 @@ var routes = []route{
 	r(http.MethodPut, "/flows/{id}", (*Server).updateFlow),
 
 	// workspace configuration: agents
+	r(http.MethodGet, "/apps/{alias}/agents", (*Server).listAgents),
+	r(http.MethodPost, "/apps/{alias}/agents", (*Server).createAgent),
+	r(http.MethodPut, "/apps/{alias}/agents/{id}", (*Server).updateAgent),
 
 	// workspace configuration: skills
 

@@ -291,6 +291,7 @@ func cases() []exchangeCase {
 	c = append(c, elementsCases()...)
 	c = append(c, appsCases()...)
 	c = append(c, flowsCases()...)
+	c = append(c, agentsCases()...)
 	return c
 }
 
@@ -453,6 +454,6 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 37, "API.md's 26 operations, the download, group create and update, the token endpoint, and the workspace configuration's elements (3), apps (2) and flows (2)")
+	assert.Len(t, v.Operations(), 40, "API.md's 26 operations, the download, group create and update, the token endpoint, and the workspace configuration's elements (3), apps (2), flows (2) and agents (3)")
 	assert.Equal(t, v.Operations(), v.Seen())
 }
