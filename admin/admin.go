@@ -32,11 +32,23 @@ type Workspace struct {
 
 	// elements
 
+	// Elements is the definitions of the workspace's elements.
+	Elements *ElementsService
+
 	// apps
+
+	// Apps composes the workspace's apps.
+	Apps *AppsService
 
 	// flows
 
+	// Flows is the workspace's flows.
+	Flows *FlowsService
+
 	// agents
+
+	// Agents is the AI agents of the workspace's apps.
+	Agents *AgentsService
 
 	// skills
 
@@ -56,12 +68,16 @@ func New(c *workflow.Client) *Workspace {
 	// views
 
 	// elements
+	ws.Elements = &ElementsService{client: c}
 
 	// apps
+	ws.Apps = &AppsService{client: c}
 
 	// flows
+	ws.Flows = &FlowsService{client: c}
 
 	// agents
+	ws.Agents = &AgentsService{client: c}
 
 	// skills
 

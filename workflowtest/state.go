@@ -27,6 +27,8 @@ type state struct {
 	deniedAdmin map[string]bool            // user id -> denied users/groups routes
 
 	next counters
+
+	catalog *catalog // elements, apps, flows, agents, skills (admin_elements.go)
 }
 
 // counters hand out ids and sequence numbers; they restart with Reset so
@@ -131,12 +133,22 @@ var routes = []route{
 	// workspace configuration: views
 
 	// workspace configuration: elements
+	r(http.MethodPost, "/elements", (*Server).createElement),
+	r(http.MethodGet, "/elements/{alias}", (*Server).getElementOrRecords),
+	r(http.MethodPut, "/elements/{alias}", (*Server).updateElement),
 
 	// workspace configuration: apps
+	r(http.MethodPost, "/aspects/compose", (*Server).composeApp),
+	r(http.MethodPut, "/aspects/compose/{id}", (*Server).updateApp),
 
 	// workspace configuration: flows
+	r(http.MethodPost, "/flows/create", (*Server).createFlow),
+	r(http.MethodPut, "/flows/{id}", (*Server).updateFlow),
 
 	// workspace configuration: agents
+	r(http.MethodGet, "/apps/{alias}/agents", (*Server).listAgents),
+	r(http.MethodPost, "/apps/{alias}/agents", (*Server).createAgent),
+	r(http.MethodPut, "/apps/{alias}/agents/{id}", (*Server).updateAgent),
 
 	// workspace configuration: skills
 

@@ -1,0 +1,250 @@
+package admin
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"strconv"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// AgentsService is the AI agents of an app: GET and POST
+// /apps/{alias}/agents, PUT /apps/{alias}/agents/{id}.
+//
+// /apps/{alias}/agents has the shape of a record of the app alias whose id
+// is "agents" (GET /{recordType}/{alias}/{id}). These methods always mean
+// the agents; the fake serves them so, and a record whose id is "agents"
+// cannot be reached there. Which one a service answers is not published.
+type AgentsService struct {
+	client *workflow.Client
+}
+
+// ReasoningEffort is how much hidden reasoning an agent's model may do
+// before it answers.
+type ReasoningEffort string
+
+// The reasoning efforts the service publishes.
+const (
+	ReasoningMinimal ReasoningEffort = "MINIMAL"
+	ReasoningLow     ReasoningEffort = "LOW"
+	ReasoningMedium  ReasoningEffort = "MEDIUM"
+	ReasoningHigh    ReasoningEffort = "HIGH"
+)
+
+// Agent is an agent as the agents list publishes it (a summary). The
+// answers of Create and Update are Passthrough objects; decode one into an
+// Agent (json.Unmarshal) to read these members of it.
+//
+// Members the SDK does not model are kept in Extra and written back when
+// the agent is encoded again, with encoding/json as with
+// github.com/go-json-experiment/json.
+type Agent struct {
+	// ID identifies the agent (a UUID) in paths.
+	ID string `json:"id,omitzero"`
+	// Type is the agent's variant: AgentElementum, AgentSystem,
+	// AgentBrowserUse, AgentSnowflake, AgentBedrock or AgentExternal.
+	Type        string `json:"type,omitzero"`
+	Name        string `json:"name,omitzero"`
+	Description string `json:"description,omitzero"`
+	// MaxLength is the most tokens the model may return per turn.
+	MaxLength       int32           `json:"maxLength,omitzero"`
+	ReasoningEffort ReasoningEffort `json:"reasoningEffort,omitzero"`
+	// Temperature is the model's sampling temperature (typically 0 to 2).
+	Temperature float64 `json:"temperature,omitzero"`
+	// Extra holds every member the fields above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// UnmarshalJSON reads an agent; unknown members go to Extra.
+func (a *Agent) UnmarshalJSON(data []byte) error {
+	type plain Agent
+	return decodeKeep(data, (*plain)(a))
+}
+
+// MarshalJSON writes the agent with its Extra members.
+func (a Agent) MarshalJSON() ([]byte, error) {
+	type plain Agent
+	return json.Marshal(plain(a))
+}
+
+// AgentSettings are the settings of an agent of the service's own kind
+// (the service's AgentSubtypeCreateInput and AgentSubtypeUpdateInput).
+// Only what is set is sent; an Update changes only that.
+type AgentSettings struct {
+	Name        string `json:"name,omitzero"`
+	Description string `json:"description,omitzero"`
+	// Instructions is the system prompt that steers the agent.
+	Instructions string `json:"instructions,omitzero"`
+	// FirstMessage is what the agent posts when a conversation starts.
+	FirstMessage    string          `json:"firstMessage,omitzero"`
+	MaxLength       *int32          `json:"maxLength,omitzero"`
+	ReasoningEffort ReasoningEffort `json:"reasoningEffort,omitzero"`
+	Temperature     *float64        `json:"temperature,omitzero"`
+	// AvatarAttachmentID is the attachment (a UUID) of the avatar image.
+	AvatarAttachmentID string `json:"avatarAttachmentId,omitzero"`
+	// AIProviderConnectorID is the AI provider connector (a UUID).
+	AIProviderConnectorID string `json:"aiProviderConnectorId,omitzero"`
+	// Extra holds the less common settings the service forwards as they
+	// are (voiceConfig, runAs, startingActions, ...).
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+func (a *AgentSettings) validate(field string) error {
+	if err := checkUUID(field+".AvatarAttachmentID", a.AvatarAttachmentID, false); err != nil {
+		return err
+	}
+	return checkUUID(field+".AIProviderConnectorID", a.AIProviderConnectorID, false)
+}
+
+// AgentInput is the agent of a create or update body: one variant, of
+// which the service publishes one, Elementum, its own kind of agent.
+// Another variant goes in Extra under its name.
+type AgentInput struct {
+	Elementum *AgentSettings `json:"elementum,omitzero"`
+	// Extra holds a variant the service may add, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+func (a *AgentInput) validate(field string) error {
+	if n := len(a.Extra) + btoi(a.Elementum != nil); n != 1 {
+		return invalid(field, "must set exactly one variant (Elementum), not "+strconv.Itoa(n))
+	}
+	if a.Elementum != nil {
+		return a.Elementum.validate(field + ".Elementum")
+	}
+	return nil
+}
+
+// AgentBundle is the body of AgentsService.Create (POST
+// /apps/{alias}/agents, the service's AgentBundleCreateRequest) and
+// Update (PUT /apps/{alias}/agents/{id}, its AgentBundleUpdateRequest).
+type AgentBundle struct {
+	// Agent is the agent. Required.
+	Agent AgentInput `json:"agent"`
+	// Tools are tools to attach, JSON objects forwarded as they are. Nil
+	// sends none; on Update, a non-nil list (even empty) replaces the
+	// agent's tools.
+	Tools []jsontext.Value `json:"tools,omitzero"`
+	// A2ASkills are A2A skills to attach, as for Tools.
+	A2ASkills []jsontext.Value `json:"a2aSkills,omitzero"`
+}
+
+func (b *AgentBundle) validate() error {
+	if err := b.Agent.validate("AgentBundle.Agent"); err != nil {
+		return err
+	}
+	if err := checkObjects("AgentBundle.Tools", b.Tools); err != nil {
+		return err
+	}
+	return checkObjects("AgentBundle.A2ASkills", b.A2ASkills)
+}
+
+// checkObjects requires every value of a list to be one JSON object.
+func checkObjects(field string, vs []jsontext.Value) error {
+	for i, v := range vs {
+		if v.Kind() != '{' || !v.IsValid() {
+			return invalid(field+"["+strconv.Itoa(i)+"]", "must be one JSON object")
+		}
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// list is the paged list of the app alias's agents.
+func (s *AgentsService) list(alias string) (workflow.PagedList[Agent], error) {
+	p, err := workflow.Segment("alias", alias)
+	return workflow.PagedList[Agent]{Client: s.client, Path: "apps/" + p + "/agents", Filtered: true}, err
+}
+
+// List returns one page of the agents of the app alias (its namespace or
+// its UUID): GET /apps/{alias}/agents with the paging options and RSQL
+// filter of opts (the service publishes both for this list).
+func (s *AgentsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Agent], error) {
+	l, err := s.list(alias)
+	if err != nil {
+		return nil, err
+	}
+	return l.List(ctx, opts, reqOpts...)
+}
+
+// Pages walks the agents of the app alias page by page from where opts
+// points, following the answer's cursors.
+func (s *AgentsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Agent], error] {
+	l, err := s.list(alias)
+	if err != nil {
+		return failedSeq[*workflow.Page[Agent]](err)
+	}
+	return l.Pages(ctx, opts, reqOpts...)
+}
+
+// All iterates over the agents of the app alias from where opts points.
+func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Agent, error] {
+	l, err := s.list(alias)
+	if err != nil {
+		return failedSeq[Agent](err)
+	}
+	return l.All(ctx, opts, reqOpts...)
+}
+
+// Create creates an agent under the app alias: POST /apps/{alias}/agents
+// with b as the body (201). b.Agent must set exactly one variant; a broken
+// rule is a *workflow.ValidationError and nothing is sent. The answer is a
+// Passthrough object, returned as it came. Like every POST, it is not
+// retried after a 5xx or a dropped connection.
+func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
+	l, err := s.list(alias)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.validate(); err != nil {
+		return nil, err
+	}
+	return callObject(ctx, s.client, http.MethodPost, l.Path, b, reqOpts)
+}
+
+// Update changes the agent id of the app alias: PUT
+// /apps/{alias}/agents/{id} with b as the body (200). The settings b
+// leaves out keep their value; Tools and A2ASkills, when not nil, replace
+// the agent's. The answer is a Passthrough object, returned as it came.
+func (s *AgentsService) Update(ctx context.Context, alias, id string, b AgentBundle, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
+	l, err := s.list(alias)
+	if err != nil {
+		return nil, err
+	}
+	p, err := workflow.Segment("id", id)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.validate(); err != nil {
+		return nil, err
+	}
+	return callObject(ctx, s.client, http.MethodPut, l.Path+"/"+p, b, reqOpts)
+}
+
+// callObject sends a typed body and returns the Passthrough answer, which
+// must be one JSON object.
+func callObject(ctx context.Context, c *workflow.Client, method, path string, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, &workflow.ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
+	}
+	return sendObject(ctx, c, method, path, raw, reqOpts)
+}
+
+// failedSeq yields err once.
+func failedSeq[T any](err error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		yield(zero, err)
+	}
+}

@@ -1,0 +1,109 @@
+package admin_test
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// apiStatus returns the status of an *workflow.APIError, 0 for any other
+// error.
+func apiStatus(err error) int {
+	var e *workflow.APIError
+	if errors.As(err, &e) {
+		return e.StatusCode
+	}
+	return 0
+}
+
+func TestElementsThroughTheFake(t *testing.T) {
+	srv := workflowtest.Start(t)
+	ws := admin.New(srv.Client())
+	ctx := t.Context()
+
+	created, err := ws.Elements.Create(ctx, admin.NewElement{
+		Name: "Spare Parts", CategoryID: catID, Description: "what we stock",
+		Fields: []admin.ElementField{{Name: "Weight", Type: admin.FieldDecimal}},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "spareparts", created.Namespace, "derived from the name's letters")
+	assert.Equal(t, "SPAREPARTS", created.Handle)
+	assert.Equal(t, admin.SourceElementum, created.SourceType)
+	assert.Equal(t, "AspectElement", created.TypeName)
+	assert.Equal(t, catID, created.Category.ID)
+
+	imported, err := ws.Elements.Create(ctx, admin.NewElement{
+		Name: "Assets", Namespace: "assets", Handle: "AST", CategoryID: catID,
+		CloudLinkID: linkID, Database: "DB", Schema: "S", Table: "ASSETS",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, admin.SourceSnowflake, imported.SourceType)
+	assert.NotEqual(t, created.ID, imported.ID)
+
+	for _, alias := range []string{"spareparts", created.ID} {
+		got, err := ws.Elements.Get(ctx, alias)
+		require.NoError(t, err)
+		assert.Equal(t, created, got, "read by namespace and by id")
+	}
+
+	updated, err := ws.Elements.Update(ctx, "spareparts", admin.ElementUpdate{Name: "Parts", Color: "#123456"})
+	require.NoError(t, err)
+	assert.Equal(t, "Parts", updated.Name)
+	assert.Equal(t, "#123456", updated.Color)
+	assert.Equal(t, "what we stock", updated.Description, "what the update leaves out is kept")
+	got, err := ws.Elements.Get(ctx, created.ID)
+	require.NoError(t, err)
+	assert.Equal(t, updated, got)
+
+	// Errors of the service.
+	_, err = ws.Elements.Get(ctx, "nothing")
+	assert.ErrorIs(t, err, workflow.ErrNotFound)
+	_, err = ws.Elements.Update(ctx, "nothing", admin.ElementUpdate{Name: "X"})
+	assert.ErrorIs(t, err, workflow.ErrNotFound)
+	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "Assets", Namespace: "assets", Handle: "A", CategoryID: catID})
+	assert.Equal(t, http.StatusUnprocessableEntity, apiStatus(err), "a namespace is unique: %v", err)
+	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "123", CategoryID: catID})
+	assert.Equal(t, http.StatusUnprocessableEntity, apiStatus(err), "no namespace can be derived: %v", err)
+}
+
+// TestElementsBesideTheRecordList: GET /elements/{alias} stays the record
+// list for an alias that has records and no element definition, and for
+// any request with a paging parameter.
+func TestElementsBesideTheRecordList(t *testing.T) {
+	srv := workflowtest.Start(t)
+	c := srv.Client()
+	ws := admin.New(c)
+	ctx := t.Context()
+	srv.Seed(workflow.Elements, "racks", workflow.Record{"Name": "R1"})
+
+	page, err := c.Records.List(ctx, workflow.Elements, "racks", nil)
+	require.NoError(t, err)
+	assert.Len(t, page.Items, 1)
+	_, err = ws.Elements.Get(ctx, "racks")
+	assert.ErrorIs(t, err, workflow.ErrUnexpectedResponse, "the record list is not taken for a definition")
+	assert.Contains(t, err.Error(), "record list")
+
+	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "Racks", Namespace: "racks", Handle: "RCK", CategoryID: catID})
+	require.NoError(t, err)
+	def, err := ws.Elements.Get(ctx, "racks")
+	require.NoError(t, err)
+	assert.Equal(t, "Racks", def.Name)
+	page, err = c.Records.List(ctx, workflow.Elements, "racks", &workflow.ListOptions{First: 10})
+	require.NoError(t, err, "a paging parameter reaches the record list")
+	assert.Len(t, page.Items, 1)
+
+	var routes []string
+	for _, r := range srv.Requests() {
+		if r.Method == http.MethodGet {
+			routes = append(routes, r.Route)
+		}
+	}
+	assert.Equal(t, []string{"GET /v1/{recordType}/{alias}", "GET /v1/{recordType}/{alias}", "GET /v1/elements/{alias}", "GET /v1/{recordType}/{alias}"}, routes)
+}

@@ -1,0 +1,42 @@
+package workflowtest
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+func TestAgentsRefuseBadBodies(t *testing.T) {
+	a := newAPI(t)
+	a.srv.Define(workflow.Apps, "it")
+	ok := map[string]any{"agent": map[string]any{"elementum": map[string]any{"name": "A"}}}
+	require.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/apps/it/agents", ok).status)
+	tests := []struct {
+		name, method, path string
+		body               any
+		status             int
+		msg                string
+	}{
+		{"malformed JSON", http.MethodPost, "/apps/it/agents", []byte(`{"agent":`), http.StatusBadRequest, "malformed body"},
+		{"unknown member", http.MethodPost, "/apps/it/agents", map[string]any{"agent": ok["agent"], "skills": []any{}}, http.StatusBadRequest, "skills"},
+		{"no variant", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{}}, http.StatusBadRequest, "exactly one variant"},
+		{"other variant", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"system": map[string]any{}}}, http.StatusUnprocessableEntity, "elementum"},
+		{"wrong type", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"elementum": map[string]any{"maxLength": "long"}}}, http.StatusBadRequest, "agent.elementum"},
+		{"unknown effort", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"elementum": map[string]any{"reasoningEffort": "MAX"}}}, http.StatusBadRequest, "reasoningEffort"},
+		{"unknown app", http.MethodPost, "/apps/nowhere/agents", ok, http.StatusNotFound, "no app"},
+		{"unknown agent", http.MethodPut, "/apps/it/agents/nothing", ok, http.StatusNotFound, "no agent"},
+		{"a filter that does not parse", http.MethodGet, "/apps/it/agents?filter=%3D%3D", nil, http.StatusBadRequest, "invalid filter"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Contains(t, expectError(t, a.do(tc.method, tc.path, tc.body), tc.status), tc.msg)
+		})
+	}
+	// The record routes of the app are served as before.
+	ids := a.srv.Seed(workflow.Apps, "it", workflow.Record{"Title": "T"})
+	assert.Equal(t, http.StatusOK, a.get("/apps/it/"+ids[0]).status)
+}

@@ -1,0 +1,303 @@
+package workflowtest
+
+import (
+	"net/http"
+	"strings"
+	"unicode"
+)
+
+// The element definitions of the workspace configuration:
+// POST /elements, GET and PUT /elements/{alias}.
+//
+// GET /elements/{alias} is also the record list of the elements with that
+// alias. The fake answers it with the element's definition (an Aspect)
+// when an element with that alias (its namespace or its id) was created
+// with POST /elements and the request carries none of the record list's
+// query parameters (first, after, last, before, filter); otherwise it is
+// the record list, as before. An element created here is not a record
+// definition: define one with Define to store records under its alias.
+
+// catalog holds the workspace configuration of elements, composed apps,
+// flows, agents and skills. It lives in the server's state, so Reset
+// empties it; the caller holds s.mu.
+type catalog struct {
+	elements   []*element
+	elementIDs uint64
+	apps       passStore            // admin_apps.go
+	flows      passStore            // admin_flows.go
+	agents     map[string]*[]*agent // by app alias (admin_agents.go)
+	agentIDs   uint64
+}
+
+// cat returns the state's catalog, creating it on first use.
+func (st *state) cat() *catalog {
+	if st.catalog == nil {
+		st.catalog = &catalog{}
+	}
+	return st.catalog
+}
+
+// uuidElement is the seqUUID kind of element ids.
+const uuidElement = 'e'
+
+// element is an element definition.
+type element struct {
+	seq         uint64
+	id          string
+	name        string
+	namespace   string
+	handle      string
+	description string
+	icon        string
+	color       string
+	categoryID  string
+	readOnly    bool
+	source      string // ELEMENTUM or SNOWFLAKE
+}
+
+// aspectJSON is the service's Aspect.
+type aspectJSON struct {
+	ID          string        `json:"id"`
+	TypeName    string        `json:"__typename"`
+	Name        string        `json:"name"`
+	Namespace   string        `json:"namespace"`
+	Handle      string        `json:"handle"`
+	Description string        `json:"description,omitempty"`
+	Icon        string        `json:"icon,omitempty"`
+	Color       string        `json:"color,omitempty"`
+	Status      string        `json:"status"`
+	Configured  bool          `json:"configured"`
+	ReadOnly    bool          `json:"readOnly"`
+	SourceType  string        `json:"sourceType"`
+	Category    *categoryJSON `json:"category,omitempty"`
+}
+
+type categoryJSON struct {
+	ID string `json:"id"`
+}
+
+func (e *element) json() aspectJSON {
+	return aspectJSON{
+		ID: e.id, TypeName: "AspectElement", Name: e.name, Namespace: e.namespace, Handle: e.handle,
+		Description: e.description, Icon: e.icon, Color: e.color, Status: "ACTIVE", Configured: true,
+		ReadOnly: e.readOnly, SourceType: e.source, Category: &categoryJSON{ID: e.categoryID},
+	}
+}
+
+// elementFieldBody is the service's AspectFieldInput.
+type elementFieldBody struct {
+	Name            *string  `json:"name"`
+	Type            *string  `json:"type"`
+	Description     string   `json:"description"`
+	ColumnName      string   `json:"columnName"`
+	Required        bool     `json:"required"`
+	RequiredOnClose bool     `json:"requiredOnClose"`
+	ShowOnCreate    bool     `json:"showOnCreate"`
+	LockOnCreate    bool     `json:"lockOnCreate"`
+	Tags            []string `json:"tags"`
+	SemanticTags    []string `json:"semanticTags"`
+}
+
+// elementUpdateBody is the service's ElementUpdateRequest; nil members
+// were not sent.
+type elementUpdateBody struct {
+	Name                         *string          `json:"name"`
+	Description                  *string          `json:"description"`
+	Icon                         *string          `json:"icon"`
+	Color                        *string          `json:"color"`
+	CategoryID                   *string          `json:"categoryId"`
+	AllowForwardedEmailIngestion *bool            `json:"allowForwardedEmailIngestion"`
+	AllowAnonymousEmailCreation  *bool            `json:"allowAnonymousEmailCreation"`
+	AllowInlineImageIngestion    *bool            `json:"allowInlineImageIngestion"`
+	WorkflowValuePerAutomation   *float64         `json:"workflowValuePerAutomation"`
+	RecordCreateTypes            *map[string]bool `json:"recordCreateTypes"`
+}
+
+// elementCreateBody is the service's ElementCreateRequest.
+type elementCreateBody struct {
+	elementUpdateBody
+	Namespace          *string `json:"namespace"`
+	Handle             *string `json:"handle"`
+	ReadOnly           bool    `json:"readOnly"`
+	CloudLinkID        *string `json:"cloudLinkId"`
+	Database           string  `json:"database"`
+	Schema             string  `json:"schema"`
+	Table              string  `json:"table"`
+	IDColumn           string  `json:"idColumn"`
+	TitleColumn        string  `json:"titleColumn"`
+	SnowflakeWarehouse string  `json:"snowflakeWarehouse"`
+	CloudOptions       *struct {
+		Snowflake *struct {
+			HybridTable bool `json:"hybridTable"`
+		} `json:"snowflake"`
+	} `json:"cloudOptions"`
+	Fields []elementFieldBody `json:"fields"`
+}
+
+// findElement finds an element by namespace or id; the caller holds s.mu.
+func (st *state) findElement(alias string) *element {
+	for _, e := range st.cat().elements {
+		if e.namespace == alias || e.id == alias {
+			return e
+		}
+	}
+	return nil
+}
+
+// lettersOf keeps the letters of s that keep(r) accepts, mapped by to.
+func lettersOf(s string, to func(rune) rune) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < unicode.MaxASCII && unicode.IsLetter(r) {
+			b.WriteRune(to(r))
+		}
+	}
+	return b.String()
+}
+
+// isUUID reports whether s is a textual UUID.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if r != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkElementUpdate checks the members an update and a create share.
+func checkElementUpdate(b *elementUpdateBody) *httpError {
+	if b.Name != nil && strings.TrimSpace(*b.Name) == "" {
+		return errf(http.StatusBadRequest, "name must not be blank")
+	}
+	if b.CategoryID != nil && !isUUID(*b.CategoryID) {
+		return errf(http.StatusBadRequest, "categoryId must be a UUID (got %q)", *b.CategoryID)
+	}
+	return nil
+}
+
+// createElement is POST /elements: 201 with the new element's Aspect.
+func (s *Server) createElement(rq *request, _ []string) response {
+	var b elementCreateBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return fail(e)
+	}
+	if b.Name == nil || b.CategoryID == nil {
+		return failf(http.StatusBadRequest, "name and categoryId are required")
+	}
+	if e := checkElementUpdate(&b.elementUpdateBody); e != nil {
+		return fail(e)
+	}
+	if b.CloudLinkID != nil && !isUUID(*b.CloudLinkID) {
+		return failf(http.StatusBadRequest, "cloudLinkId must be a UUID (got %q)", *b.CloudLinkID)
+	}
+	for i, f := range b.Fields {
+		if f.Name == nil || f.Type == nil {
+			return failf(http.StatusBadRequest, "fields[%d]: name and type are required", i)
+		}
+	}
+	imports := b.Database != "" || b.Schema != "" || b.Table != ""
+	switch {
+	case imports && b.CloudLinkID == nil:
+		return failf(http.StatusUnprocessableEntity, "importing a source table needs cloudLinkId")
+	case imports && (b.Database == "" || b.Schema == "" || b.Table == ""):
+		return failf(http.StatusUnprocessableEntity, "importing a source table needs database, schema and table")
+	case imports && len(b.Fields) > 0:
+		return failf(http.StatusUnprocessableEntity, "fields must be omitted when importing a source table")
+	}
+	e := &element{name: *b.Name, categoryID: *b.CategoryID, readOnly: b.ReadOnly, source: "ELEMENTUM"}
+	if b.CloudLinkID != nil {
+		e.source = "SNOWFLAKE"
+	}
+	e.namespace = lettersOf(e.name, unicode.ToLower)
+	if b.Namespace != nil {
+		e.namespace = *b.Namespace
+	}
+	e.handle = lettersOf(e.name, unicode.ToUpper)
+	if b.Handle != nil {
+		e.handle = *b.Handle
+	}
+	if e.namespace == "" || e.handle == "" {
+		return failf(http.StatusUnprocessableEntity, "no namespace or handle can be derived from name %q: send them", e.name)
+	}
+	if b.Description != nil {
+		e.description = *b.Description
+	}
+	if b.Icon != nil {
+		e.icon = *b.Icon
+	}
+	if b.Color != nil {
+		e.color = *b.Color
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.findElement(e.namespace) != nil {
+		return failf(http.StatusUnprocessableEntity, "an element with namespace %q exists", e.namespace)
+	}
+	c := s.st.cat()
+	e.seq = s.st.next.nextSeq()
+	e.id = s.st.next.uuid(uuidElement, &c.elementIDs)
+	c.elements = append(c.elements, e)
+	return reply(http.StatusCreated, e.json())
+}
+
+// getElementOrRecords is GET /elements/{alias}: the element's definition,
+// or the record list (see the top of this file).
+func (s *Server) getElementOrRecords(rq *request, segs []string) response {
+	q := rq.r.URL.Query()
+	listing := false
+	for _, name := range []string{"first", "after", "last", "before", "filter"} {
+		_, has := q[name]
+		listing = listing || has
+	}
+	if !listing {
+		s.mu.RLock()
+		e := s.st.findElement(segs[1])
+		var body aspectJSON
+		if e != nil {
+			body = e.json()
+		}
+		s.mu.RUnlock()
+		if e != nil {
+			return reply(http.StatusOK, body)
+		}
+	}
+	rq.route = "GET /v1/{recordType}/{alias}"
+	return s.listRecords(rq, segs)
+}
+
+// updateElement is PUT /elements/{alias}: what the body sets changes.
+func (s *Server) updateElement(rq *request, segs []string) response {
+	var b elementUpdateBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return fail(e)
+	}
+	if e := checkElementUpdate(&b); e != nil {
+		return fail(e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.st.findElement(segs[1])
+	if e == nil {
+		return failf(http.StatusNotFound, "no element with alias %q", segs[1])
+	}
+	for _, f := range []struct {
+		dst *string
+		src *string
+	}{{&e.name, b.Name}, {&e.description, b.Description}, {&e.icon, b.Icon}, {&e.color, b.Color}, {&e.categoryID, b.CategoryID}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	return reply(http.StatusOK, e.json())
+}
