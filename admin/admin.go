@@ -42,6 +42,10 @@ type Workspace struct {
 
 	// tables
 
+	// Tables is the workspace's tables, with their joins and join-field
+	// mappings.
+	Tables *TablesService
+
 	// search tables
 }
 
@@ -66,6 +70,7 @@ func New(c *workflow.Client) *Workspace {
 	// skills
 
 	// tables
+	ws.Tables = newTablesService(c)
 
 	// search tables
 

@@ -27,6 +27,8 @@ type state struct {
 	deniedAdmin map[string]bool            // user id -> denied users/groups routes
 
 	next counters
+
+	tables *tablesState // admin_tables.go
 }
 
 // counters hand out ids and sequence numbers; they restart with Reset so
@@ -141,6 +143,17 @@ var routes = []route{
 	// workspace configuration: skills
 
 	// workspace configuration: tables
+	r(http.MethodGet, "/tables", (*Server).listTables),
+	r(http.MethodPost, "/tables", (*Server).createTable),
+	r(http.MethodGet, "/tables/{id}", (*Server).getTable),
+	r(http.MethodPut, "/tables/{id}", (*Server).updateTable),
+	r(http.MethodDelete, "/tables/{id}", (*Server).deleteTable),
+	r(http.MethodPost, "/tables/{id}/joins", (*Server).createJoin),
+	r(http.MethodPut, "/tables/{id}/joins/{joinId}", (*Server).updateJoin),
+	r(http.MethodDelete, "/tables/{id}/joins/{joinId}", (*Server).deleteJoin),
+	r(http.MethodPost, "/tables/{id}/join-fields/{joinFieldsId}/mappings", (*Server).changeMappings),
+	r(http.MethodPut, "/tables/{id}/join-fields/{joinFieldsId}/mappings", (*Server).changeMappings),
+	r(http.MethodDelete, "/tables/{id}/join-fields/{joinFieldsId}/mappings", (*Server).changeMappings),
 
 	// workspace configuration: search tables
 
@@ -162,7 +175,6 @@ var routes = []route{
 	r(http.MethodDelete, recordBase+"/watchers", (*Server).removeWatchers),
 	r(http.MethodGet, recordBase+"/comment", (*Server).listComments),
 	r(http.MethodPost, recordBase+"/comment", (*Server).addComment),
-
 }
 
 // match finds the route of a request. When the path matches routes of
