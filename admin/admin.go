@@ -47,6 +47,9 @@ type Workspace struct {
 	Tables *TablesService
 
 	// search tables
+
+	// SearchTables is the search tables of the workspace's aspects.
+	SearchTables *SearchTablesService
 }
 
 // New returns the workspace configuration reached through c.
@@ -73,6 +76,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Tables = newTablesService(c)
 
 	// search tables
+	ws.SearchTables = &SearchTablesService{client: c}
 
 	return ws
 }

@@ -112,3 +112,28 @@ func ExampleTableJoinsService_Create() {
 	// Output:
 	// LEFT {"edges":[{"node":{"source":"open","target":"OPEN"}},{"node":{"source":"shipped","target":"DONE"}}]}
 }
+
+func ExampleSearchTablesService_Create() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+
+	st, err := ws.SearchTables.Create(ctx, ordersAspect, admin.SnowflakeSearchTableRequest{
+		AttributeFieldIDs: []string{reports}, Duration: admin.TimeUnitMinutes, TargetLag: 15,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st, err = ws.SearchTables.Update(ctx, ordersAspect, st.ID, admin.SearchTableUpdate{
+		Snowflake: &admin.SnowflakeSearchTableUpdate{TargetLag: new(1), Duration: admin.TimeUnitHours},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Status, st.TargetLag, st.Duration)
+	// Output:
+	// READY 1 HOURS
+}

@@ -14,9 +14,10 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
-// TestTablesContractCoverage drives every operation of the tables family
-// through the fake with the SDK, checking each exchange against the
-// contract document, and asserts that each operation was seen.
+// TestTablesContractCoverage drives every operation of the tables and
+// search tables families through the fake with the SDK, checking each
+// exchange against the contract document, and asserts that each
+// operation was seen.
 func TestTablesContractCoverage(t *testing.T) {
 	srv := workflowtest.Start(t)
 	v, err := contract.New()
@@ -49,9 +50,20 @@ func TestTablesContractCoverage(t *testing.T) {
 	require.NoError(t, ws.Tables.Joins.Delete(ctx, tb.ID, j.ID))
 	require.NoError(t, ws.Tables.Delete(ctx, tb.ID))
 
+	const aspect = "50000000-0000-4000-8000-000000000003"
+	st, err := ws.SearchTables.Create(ctx, aspect, admin.SnowflakeSearchTableRequest{Duration: admin.TimeUnitSeconds, TargetLag: 30})
+	require.NoError(t, err)
+	_, err = ws.SearchTables.Get(ctx, aspect, st.ID)
+	require.NoError(t, err)
+	_, err = ws.SearchTables.Update(ctx, aspect, st.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: "WH"}})
+	require.NoError(t, err)
+	_, err = ws.SearchTables.CreateLinked(ctx, aspect, admin.LinkedSearchTableRequest{CloudLinkID: aspect, Database: "D", Schema: "S", ServiceName: "N"})
+	require.NoError(t, err)
+
 	seen := v.Seen()
 	for _, op := range []string{"listTables", "createTable", "getTable", "updateTable", "deleteTable", "createTableJoin",
-		"updateTableJoin", "deleteTableJoin", "createTableJoinMapping", "updateTableJoinMapping", "deleteTableJoinMapping"} {
+		"updateTableJoin", "deleteTableJoin", "createTableJoinMapping", "updateTableJoinMapping", "deleteTableJoinMapping",
+		"createSnowflakeSearchTable", "createLinkedSearchTable", "getSearchTable", "updateSearchTable"} {
 		assert.True(t, slices.Contains(seen, op), "operation %s is exercised", op)
 	}
 }

@@ -28,7 +28,8 @@ type state struct {
 
 	next counters
 
-	tables *tablesState // admin_tables.go
+	tables       *tablesState       // admin_tables.go
+	searchTables *searchTablesState // admin_search_tables.go
 }
 
 // counters hand out ids and sequence numbers; they restart with Reset so
@@ -156,6 +157,10 @@ var routes = []route{
 	r(http.MethodDelete, "/tables/{id}/join-fields/{joinFieldsId}/mappings", (*Server).changeMappings),
 
 	// workspace configuration: search tables
+	r(http.MethodPost, "/aspects/{aspectId}/search-tables", (*Server).createSearchTable),
+	r(http.MethodPost, "/aspects/{aspectId}/linked-search-tables", (*Server).createLinkedSearchTable),
+	r(http.MethodGet, "/aspects/{aspectId}/search-tables/{id}", (*Server).getSearchTable),
+	r(http.MethodPut, "/aspects/{aspectId}/search-tables/{id}", (*Server).updateSearchTable),
 
 	r(http.MethodGet, "/{recordType}/{alias}", (*Server).listRecords),
 	r(http.MethodPost, "/{recordType}/{alias}", (*Server).createRecord),

@@ -289,6 +289,7 @@ func cases() []exchangeCase {
 			respBody: paged(strings.Replace(commentJSON, "2026-04-04T03:25:38.045Z", "04/04/2026", 1)), want: []string{`at "/items/0/createdAt"`}},
 	}
 	c = append(c, tableCases()...)
+	c = append(c, searchTableCases()...)
 	return c
 }
 
@@ -451,6 +452,6 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 30+11, "API.md's 26 operations, the download, group create and update, the token endpoint; the tables family's 11")
+	assert.Len(t, v.Operations(), 30+11+4, "API.md's 26 operations, the download, group create and update, the token endpoint; tables 11, search tables 4")
 	assert.Equal(t, v.Operations(), v.Seen())
 }
