@@ -256,11 +256,11 @@ func (v TableDataView) MarshalJSON() ([]byte, error) {
 // as at least one); what is empty is left out.
 type TableCreateRequest struct {
 	Name         string              `json:"name"`
-	Handle       string              `json:"handle"`               // record-handle prefix
-	Source       string              `json:"source"`               // the source aspect's or table's id
-	CategoryID   string              `json:"categoryId"`           // the aspect category to file the table under
-	Fields       []TableFieldInput   `json:"fields"`               // see TableFieldInput
-	Description  string              `json:"description,omitzero"` //
+	Handle       string              `json:"handle"`     // record-handle prefix
+	Source       string              `json:"source"`     // the source aspect's or table's id
+	CategoryID   string              `json:"categoryId"` // the aspect category to file the table under
+	Fields       []TableFieldInput   `json:"fields"`     // see TableFieldInput
+	Description  string              `json:"description,omitzero"`
 	Icon         string              `json:"icon,omitzero"`
 	Color        string              `json:"color,omitzero"`
 	Filter       jsontext.Value      `json:"filter,omitzero"`  // opaque Filter JSON
