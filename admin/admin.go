@@ -54,7 +54,14 @@ type Workspace struct {
 
 	// tables
 
+	// Tables is the workspace's tables, with their joins and join-field
+	// mappings.
+	Tables *TablesService
+
 	// search tables
+
+	// SearchTables is the search tables of the workspace's aspects.
+	SearchTables *SearchTablesService
 }
 
 // New returns the workspace configuration reached through c.
@@ -82,8 +89,10 @@ func New(c *workflow.Client) *Workspace {
 	// skills
 
 	// tables
+	ws.Tables = newTablesService(c)
 
 	// search tables
+	ws.SearchTables = &SearchTablesService{client: c}
 
 	return ws
 }

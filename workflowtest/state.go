@@ -29,6 +29,8 @@ type state struct {
 	next counters
 
 	catalog *catalog // elements, apps, flows, agents, skills (admin_elements.go)
+	tables       *tablesState       // admin_tables.go
+	searchTables *searchTablesState // admin_search_tables.go
 }
 
 // counters hand out ids and sequence numbers; they restart with Reset so
@@ -153,8 +155,23 @@ var routes = []route{
 	// workspace configuration: skills
 
 	// workspace configuration: tables
+	r(http.MethodGet, "/tables", (*Server).listTables),
+	r(http.MethodPost, "/tables", (*Server).createTable),
+	r(http.MethodGet, "/tables/{id}", (*Server).getTable),
+	r(http.MethodPut, "/tables/{id}", (*Server).updateTable),
+	r(http.MethodDelete, "/tables/{id}", (*Server).deleteTable),
+	r(http.MethodPost, "/tables/{id}/joins", (*Server).createJoin),
+	r(http.MethodPut, "/tables/{id}/joins/{joinId}", (*Server).updateJoin),
+	r(http.MethodDelete, "/tables/{id}/joins/{joinId}", (*Server).deleteJoin),
+	r(http.MethodPost, "/tables/{id}/join-fields/{joinFieldsId}/mappings", (*Server).changeMappings),
+	r(http.MethodPut, "/tables/{id}/join-fields/{joinFieldsId}/mappings", (*Server).changeMappings),
+	r(http.MethodDelete, "/tables/{id}/join-fields/{joinFieldsId}/mappings", (*Server).changeMappings),
 
 	// workspace configuration: search tables
+	r(http.MethodPost, "/aspects/{aspectId}/search-tables", (*Server).createSearchTable),
+	r(http.MethodPost, "/aspects/{aspectId}/linked-search-tables", (*Server).createLinkedSearchTable),
+	r(http.MethodGet, "/aspects/{aspectId}/search-tables/{id}", (*Server).getSearchTable),
+	r(http.MethodPut, "/aspects/{aspectId}/search-tables/{id}", (*Server).updateSearchTable),
 
 	r(http.MethodGet, "/{recordType}/{alias}", (*Server).listRecords),
 	r(http.MethodPost, "/{recordType}/{alias}", (*Server).createRecord),

@@ -292,6 +292,8 @@ func cases() []exchangeCase {
 	c = append(c, appsCases()...)
 	c = append(c, flowsCases()...)
 	c = append(c, agentsCases()...)
+	c = append(c, tableCases()...)
+	c = append(c, searchTableCases()...)
 	return c
 }
 
@@ -454,6 +456,6 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 40, "API.md's 26 operations, the download, group create and update, the token endpoint, and the workspace configuration's elements (3), apps (2), flows (2) and agents (3)")
+	assert.Len(t, v.Operations(), 30+10+15, "API.md's 26 operations, the download, group create and update, the token endpoint; the workspace configuration's elements (3), apps (2), flows (2), agents (3), tables (11) and search tables (4)")
 	assert.Equal(t, v.Operations(), v.Seen())
 }

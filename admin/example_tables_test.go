@@ -1,0 +1,139 @@
+package admin_test
+
+import (
+	"context"
+	"fmt"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// The ids of the source aspect and the category a table is filed under,
+// as a workspace would have them.
+const (
+	ordersAspect = "5f0e8400-e29b-41d4-a716-446655440000"
+	reports      = "5f0e8400-e29b-41d4-a716-446655440001"
+)
+
+func ExampleTablesService_Create() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+
+	t, err := ws.Tables.Create(ctx, admin.TableCreateRequest{
+		Name: "Open orders", Handle: "OPN", Source: ordersAspect, CategoryID: reports,
+		Fields: []admin.TableFieldInput{
+			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldTypeText}}},
+			{Calculation: &admin.TableCalculationField{Name: "Net", Text: "Total - Tax"}},
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(t.Handle, t.Fields[0].Typename, t.Fields[1].Typename)
+
+	// A rule broken before sending: the field is named, nothing is sent.
+	_, err = ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "No handle", Source: ordersAspect, CategoryID: reports})
+	fmt.Println(err)
+	// Output:
+	// OPN TableFieldCloud TableFieldCalculation
+	// workflow: invalid TableCreateRequest.Handle: must not be empty (the service requires it)
+}
+
+func ExampleTablesService_All() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+	for _, h := range []string{"AAA", "BBB", "CCC"} {
+		_, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: h, Handle: h, Source: ordersAspect, CategoryID: reports,
+			Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: "One", Text: "1"}}}})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	// Two tables a page; the iterator follows the cursors.
+	for t, err := range ws.Tables.All(ctx, &workflow.ListOptions{First: 2}) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(t.Handle)
+	}
+	// Output:
+	// AAA
+	// BBB
+	// CCC
+}
+
+func ExampleTableJoinsService_Create() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+	status := admin.TableFieldInput{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldTypeText}}}
+	orders, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Orders", Handle: "ORD", Source: ordersAspect, CategoryID: reports,
+		Fields: []admin.TableFieldInput{status}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	codes, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Status codes", Handle: "STC", Source: ordersAspect, CategoryID: reports,
+		Fields: []admin.TableFieldInput{status}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// Join the codes in on the status, then map the orders' values to the
+	// codes' values on that field pair.
+	join, err := ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: codes.ID, Type: admin.JoinLeft,
+		JoinOn: []admin.TableJoinOn{{LeftFieldID: orders.Fields[0].ID, RightFieldID: codes.Fields[0].ID}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pair := join.OnFields[0].ID
+	err = ws.Tables.JoinMappings.Create(ctx, orders.ID, pair, []admin.JoinMapping{{Source: "open", Target: "OPEN"}, {Source: "shipped", Target: "DONE"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, err := ws.Tables.Get(ctx, orders.ID)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(t.Joins[0].Type, string(t.Joins[0].OnFields[0].JoinMappings))
+	// Output:
+	// LEFT {"edges":[{"node":{"source":"open","target":"OPEN"}},{"node":{"source":"shipped","target":"DONE"}}]}
+}
+
+func ExampleSearchTablesService_Create() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+
+	st, err := ws.SearchTables.Create(ctx, ordersAspect, admin.SnowflakeSearchTableRequest{
+		AttributeFieldIDs: []string{reports}, Duration: admin.TimeUnitMinutes, TargetLag: 15,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st, err = ws.SearchTables.Update(ctx, ordersAspect, st.ID, admin.SearchTableUpdate{
+		Snowflake: &admin.SnowflakeSearchTableUpdate{TargetLag: new(1), Duration: admin.TimeUnitHours},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Status, st.TargetLag, st.Duration)
+	// Output:
+	// READY 1 HOURS
+}

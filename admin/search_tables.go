@@ -1,0 +1,289 @@
+package admin
+
+import (
+	"context"
+	"net/http"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// Search tables: POST /aspects/{aspectId}/search-tables (Snowflake),
+// POST /aspects/{aspectId}/linked-search-tables (linked to an existing
+// Cortex Search Service), GET and PUT
+// /aspects/{aspectId}/search-tables/{id}. "aspects" is not a record type:
+// none of these paths shares a shape with the record routes. The service
+// publishes no list and no delete of search tables.
+
+// SearchTablesService is the search tables of the workspace's aspects
+// (apps and elements), ws.SearchTables.
+type SearchTablesService struct{ client *workflow.Client }
+
+// SearchTableTimeUnit is the unit of a search table's refresh lag.
+type SearchTableTimeUnit string
+
+// The time units the service publishes.
+const (
+	TimeUnitSeconds SearchTableTimeUnit = "SECONDS"
+	TimeUnitMinutes SearchTableTimeUnit = "MINUTES"
+	TimeUnitHours   SearchTableTimeUnit = "HOURS"
+	TimeUnitDays    SearchTableTimeUnit = "DAYS"
+)
+
+// SearchTableStatus is where a search table stands. The document names
+// PENDING, READY and FAILED and says there are more: other values are
+// kept as sent.
+type SearchTableStatus string
+
+// The statuses the document names.
+const (
+	SearchTablePending SearchTableStatus = "PENDING"
+	SearchTableReady   SearchTableStatus = "READY"
+	SearchTableFailed  SearchTableStatus = "FAILED"
+)
+
+// SearchTable is a search table: the service's SearchTable. Typename is
+// AspectSearchSnowflakeTable or AspectLinkedSearchTable; the Linked*
+// members are those of linked tables, ErrorMessage is set when Status is
+// SearchTableFailed. Members the SDK does not model are kept in Extra and
+// written back, with encoding/json as with go-json-experiment/json; so
+// are those of the models below.
+type SearchTable struct {
+	ID                  string              `json:"id,omitzero"`
+	Typename            string              `json:"__typename,omitzero"`
+	DisplayName         string              `json:"displayName,omitzero"`
+	Status              SearchTableStatus   `json:"status,omitzero"`
+	ErrorMessage        string              `json:"errorMessage,omitzero"`
+	Warehouse           string              `json:"warehouse,omitzero"`
+	TargetLag           int                 `json:"targetLag,omitzero"`
+	Duration            SearchTableTimeUnit `json:"duration,omitzero"`
+	Field               *SearchTableField   `json:"field,omitzero"`
+	AIProviderConnector *ConnectorRef       `json:"aiProviderConnector,omitzero"`
+	AttributeFields     []SearchTableField  `json:"attributeFields,omitzero"`
+	TextIndexFields     []SearchTableField  `json:"textIndexFields,omitzero"`
+	VectorIndexes       []VectorIndex       `json:"vectorIndexes,omitzero"`
+	LinkedDatabase      string              `json:"linkedDatabase,omitzero"`
+	LinkedSchema        string              `json:"linkedSchema,omitzero"`
+	LinkedServiceName   string              `json:"linkedServiceName,omitzero"`
+	// Extra holds the members the fields above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// SearchTableField is a field of the aspect a search table indexes; Type
+// names its variant (AspectTextField, AspectNumberField, ...).
+type SearchTableField struct {
+	ID   string `json:"id,omitzero"`
+	Name string `json:"name,omitzero"`
+	Type string `json:"type,omitzero"`
+	// Extra holds the members the fields above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// VectorIndex is a vectorized field and its embedding provider.
+type VectorIndex struct {
+	Field               *SearchTableField `json:"field,omitzero"`
+	AIProviderConnector *ConnectorRef     `json:"aiProviderConnector,omitzero"`
+	// Extra holds the members the fields above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// ConnectorRef names an AI provider connector (the service's
+// AiProviderConnectorRef).
+type ConnectorRef struct {
+	ID string `json:"id,omitzero"`
+	// Extra holds the members the fields above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// UnmarshalJSON reads a search table; unknown members go to Extra.
+func (s *SearchTable) UnmarshalJSON(b []byte) error {
+	type plain SearchTable
+	return json.Unmarshal(b, (*plain)(s))
+}
+
+// MarshalJSON writes the search table with its Extra members.
+func (s SearchTable) MarshalJSON() ([]byte, error) {
+	type plain SearchTable
+	return json.Marshal(plain(s))
+}
+
+// UnmarshalJSON reads a field; unknown members go to Extra.
+func (f *SearchTableField) UnmarshalJSON(b []byte) error {
+	type plain SearchTableField
+	return json.Unmarshal(b, (*plain)(f))
+}
+
+// MarshalJSON writes the field with its Extra members.
+func (f SearchTableField) MarshalJSON() ([]byte, error) {
+	type plain SearchTableField
+	return json.Marshal(plain(f))
+}
+
+// UnmarshalJSON reads a vector index; unknown members go to Extra.
+func (v *VectorIndex) UnmarshalJSON(b []byte) error {
+	type plain VectorIndex
+	return json.Unmarshal(b, (*plain)(v))
+}
+
+// MarshalJSON writes the vector index with its Extra members.
+func (v VectorIndex) MarshalJSON() ([]byte, error) {
+	type plain VectorIndex
+	return json.Marshal(plain(v))
+}
+
+// UnmarshalJSON reads a connector reference; unknown members go to Extra.
+func (c *ConnectorRef) UnmarshalJSON(b []byte) error {
+	type plain ConnectorRef
+	return json.Unmarshal(b, (*plain)(c))
+}
+
+// MarshalJSON writes the connector reference with its Extra members.
+func (c ConnectorRef) MarshalJSON() ([]byte, error) {
+	type plain ConnectorRef
+	return json.Marshal(plain(c))
+}
+
+// SnowflakeSearchTableRequest is the body of SearchTablesService.Create:
+// the service's AspectSearchTableSnowflakeCreateRequest. Duration and a
+// TargetLag of at least 1 are required; AttributeFieldIDs is required by
+// the service and sent as [] when nil. FieldID and AIProviderConnectorID
+// are the legacy single index; prefer VectorIndexes.
+type SnowflakeSearchTableRequest struct {
+	AttributeFieldIDs     []string            `json:"attributeFieldIds"`
+	Duration              SearchTableTimeUnit `json:"duration"`
+	TargetLag             int                 `json:"targetLag"`
+	Warehouse             string              `json:"warehouse,omitzero"`
+	TextIndexFieldIDs     []string            `json:"textIndexFieldIds,omitzero"`
+	VectorIndexes         []VectorIndexInput  `json:"vectorIndexes,omitzero"`
+	FieldID               string              `json:"fieldId,omitzero"`
+	AIProviderConnectorID string              `json:"aiProviderConnectorId,omitzero"`
+	// Extra holds further members of the body, for members the service
+	// may add later; a key that names a member above fails the call with
+	// a *workflow.ValidationError, and nothing is sent.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// VectorIndexInput vectorizes an aspect field with an embedding
+// provider; both ids are required.
+type VectorIndexInput struct {
+	FieldID               string `json:"fieldId"`
+	AIProviderConnectorID string `json:"aiProviderConnectorId"`
+}
+
+// LinkedSearchTableRequest is the body of SearchTablesService.CreateLinked:
+// the service's AspectLinkedSearchTableCreateRequest. All but Warehouse
+// are required.
+type LinkedSearchTableRequest struct {
+	CloudLinkID string `json:"cloudLinkId"` // the cloud link holding the service
+	Database    string `json:"database"`
+	Schema      string `json:"schema"`
+	ServiceName string `json:"serviceName"` // the existing Cortex Search Service
+	Warehouse   string `json:"warehouse,omitzero"`
+	// Extra holds further members of the body, as for
+	// SnowflakeSearchTableRequest.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// SearchTableUpdate is the body of SearchTablesService.Update: the
+// service's AspectSearchTableUpdateInput. Only Snowflake search tables
+// have settings to change today; only what is set is sent.
+type SearchTableUpdate struct {
+	Snowflake *SnowflakeSearchTableUpdate `json:"snowflake,omitzero"`
+	// Extra holds further members of the body, as for
+	// SnowflakeSearchTableRequest.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// SnowflakeSearchTableUpdate are the settings of a Snowflake search
+// table to change; a TargetLag, when set, is at least 1.
+type SnowflakeSearchTableUpdate struct {
+	Warehouse string              `json:"warehouse,omitzero"`
+	TargetLag *int                `json:"targetLag,omitzero"`
+	Duration  SearchTableTimeUnit `json:"duration,omitzero"`
+}
+
+// MarshalJSON writes the body with its Extra members.
+func (r SnowflakeSearchTableRequest) MarshalJSON() ([]byte, error) {
+	type plain SnowflakeSearchTableRequest
+	return json.Marshal(plain(r))
+}
+
+// MarshalJSON writes the body with its Extra members.
+func (r LinkedSearchTableRequest) MarshalJSON() ([]byte, error) {
+	type plain LinkedSearchTableRequest
+	return json.Marshal(plain(r))
+}
+
+// MarshalJSON writes the body with its Extra members.
+func (r SearchTableUpdate) MarshalJSON() ([]byte, error) {
+	type plain SearchTableUpdate
+	return json.Marshal(plain(r))
+}
+
+func (r *SnowflakeSearchTableRequest) validate(c *tableCheck) {
+	const f = "SnowflakeSearchTableRequest."
+	c.need(f+"Duration", string(r.Duration))
+	if r.TargetLag < 1 {
+		c.fail(f+"TargetLag", "must be at least 1")
+	}
+	for i, id := range r.AttributeFieldIDs {
+		c.need(at(f+"AttributeFieldIDs", i), id)
+	}
+	for i, id := range r.TextIndexFieldIDs {
+		c.need(at(f+"TextIndexFieldIDs", i), id)
+	}
+	for i, v := range r.VectorIndexes {
+		c.need(at(f+"VectorIndexes", i)+".FieldID", v.FieldID)
+		c.need(at(f+"VectorIndexes", i)+".AIProviderConnectorID", v.AIProviderConnectorID)
+	}
+}
+
+func searchTablePath(pairs ...string) (string, error) {
+	return segPath(append([]string{"", "aspects"}, pairs...)...)
+}
+
+// Create creates a Snowflake-backed search table on the aspect aspectID:
+// POST /aspects/{aspectId}/search-tables with r as the body, answered 201
+// with the search table. Broken rules of r (see
+// SnowflakeSearchTableRequest) are a *workflow.ValidationError, and
+// nothing is sent.
+func (s *SearchTablesService) Create(ctx context.Context, aspectID string, r SnowflakeSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
+	p, err := searchTablePath("aspectID", aspectID, "", "search-tables")
+	c := &tableCheck{err: err}
+	r.validate(c)
+	return callTyped[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
+}
+
+// CreateLinked creates a search table linked to an existing Cortex
+// Search Service: POST /aspects/{aspectId}/linked-search-tables with r as
+// the body, answered 201 with the search table.
+func (s *SearchTablesService) CreateLinked(ctx context.Context, aspectID string, r LinkedSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
+	p, err := searchTablePath("aspectID", aspectID, "", "linked-search-tables")
+	c := &tableCheck{err: err}
+	c.need("LinkedSearchTableRequest.CloudLinkID", r.CloudLinkID)
+	c.need("LinkedSearchTableRequest.Database", r.Database)
+	c.need("LinkedSearchTableRequest.Schema", r.Schema)
+	c.need("LinkedSearchTableRequest.ServiceName", r.ServiceName)
+	return callTyped[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
+}
+
+// Get returns one search table: GET /aspects/{aspectId}/search-tables/{id}.
+func (s *SearchTablesService) Get(ctx context.Context, aspectID, searchTableID string, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
+	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "searchTableID", searchTableID)
+	return callTyped[SearchTable](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
+}
+
+// Update changes a search table's settings:
+// PUT /aspects/{aspectId}/search-tables/{id} with what r sets, answered
+// with the search table. The document publishes Snowflake settings only;
+// the fake answers 422 to an update of a linked search table.
+func (s *SearchTablesService) Update(ctx context.Context, aspectID, searchTableID string, r SearchTableUpdate, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
+	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "searchTableID", searchTableID)
+	c := &tableCheck{err: err}
+	if r.Snowflake != nil && r.Snowflake.TargetLag != nil && *r.Snowflake.TargetLag < 1 {
+		c.fail("SearchTableUpdate.Snowflake.TargetLag", "must be at least 1")
+	}
+	return callTyped[SearchTable](ctx, s.client, http.MethodPut, p, c.err, r, reqOpts)
+}

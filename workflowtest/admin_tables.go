@@ -1,0 +1,770 @@
+package workflowtest
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// The tables of the workspace configuration: GET and POST /tables, GET,
+// PUT and DELETE /tables/{id}, the joins of a table and the value
+// mappings of a join's field pairs. None of these paths shares a shape
+// with the record routes ("tables" is not a record type).
+//
+// What the fake decides where the document is silent:
+//   - A table is answered with the members of the service's Table, plus
+//     the "description", "icon", "color" and "categoryId" it was given
+//     (members the SDK does not model, kept in its Extra).
+//   - A missing required member, a field that does not set exactly one
+//     of cloud, reference and calculation, or an unknown join type is a
+//     400. A join whose source is not a table of the fake, a join pair
+//     whose left field is not the table's or right field not the joined
+//     table's, an unknown field id in an update, a handle another table
+//     has, a value mapped twice and deleting a table another one joins
+//     are 422. Joins given to POST /tables are checked on their right
+//     side only: the new table's field ids do not exist yet.
+//   - PUT keeps what its body leaves out. Changing a join's pairs gives
+//     the new pairs new ids and no mappings.
+//   - A pair's "joinMappings" is a connection {"edges": [{"node":
+//     {"source", "target"}}]}, in the order the sources were first mapped.
+//   - Deleting mappings of sources that are not mapped is not an error.
+
+// uuidTables is the seqUUID kind of tables, their fields, joins and join
+// pairs (one counter for all).
+const uuidTables = '7'
+
+// tablesState is the tables of a server; nil until the first is made.
+type tablesState struct {
+	n    uint64
+	used uint64       // n when the change under way began, or when it succeeded
+	list []*fakeTable // in creation order
+	byID map[string]*fakeTable
+}
+
+type fakeTable struct {
+	seq uint64
+	t   tableJSON
+}
+
+type idRef struct {
+	ID string `json:"id"`
+}
+
+type tableJSON struct {
+	ID          string          `json:"id"`
+	Typename    string          `json:"__typename"`
+	Name        string          `json:"name"`
+	Handle      string          `json:"handle"`
+	Source      idRef           `json:"source"`
+	Fields      []tableFieldOut `json:"fields"`
+	Joins       []tableJoinOut  `json:"joins"`
+	DataView    *dataViewOut    `json:"dataView,omitempty"`
+	Filter      json.RawMessage `json:"filter,omitempty"`
+	OrderBy     json.RawMessage `json:"orderBy,omitempty"`
+	Limit       json.RawMessage `json:"limit,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Icon        string          `json:"icon,omitempty"`
+	Color       string          `json:"color,omitempty"`
+	CategoryID  string          `json:"categoryId"`
+}
+
+type tableFieldOut struct {
+	ID          string    `json:"id"`
+	Typename    string    `json:"__typename"`
+	Name        string    `json:"name"`
+	FieldType   string    `json:"fieldType,omitempty"`
+	ColumnName  string    `json:"columnName,omitempty"`
+	Tags        []string  `json:"tags,omitempty"`
+	Aggregation string    `json:"aggregation,omitempty"`
+	Expanded    string    `json:"expanded,omitempty"`
+	Calculation *calcText `json:"calculation,omitempty"`
+	Field       *idRef    `json:"field,omitempty"`
+}
+
+type calcText struct {
+	Text string `json:"text"`
+}
+
+type dataViewOut struct {
+	ID           string `json:"id"`
+	Typename     string `json:"__typename"`
+	DatabaseName string `json:"databaseName,omitempty"`
+	SchemaName   string `json:"schemaName,omitempty"`
+	Name         string `json:"name,omitempty"`
+}
+
+type tableJoinOut struct {
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Source   idRef           `json:"source"`
+	OnFields []joinPairOut   `json:"onFields"`
+	Filter   json.RawMessage `json:"filter,omitempty"`
+}
+
+type joinPairOut struct {
+	ID           string       `json:"id"`
+	LeftField    idRef        `json:"leftField"`
+	RightField   idRef        `json:"rightField"`
+	JoinMappings mappingsConn `json:"joinMappings"`
+}
+
+type mappingsConn struct {
+	Edges []mappingEdge `json:"edges"`
+}
+
+type mappingEdge struct {
+	Node mappingNode `json:"node"`
+}
+
+type mappingNode struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+}
+
+// Request bodies; nil members were not sent.
+type tableCreateBody struct {
+	Name         *string           `json:"name"`
+	Handle       *string           `json:"handle"`
+	Source       *string           `json:"source"`
+	CategoryID   *string           `json:"categoryId"`
+	Fields       *[]fieldInputBody `json:"fields"`
+	Description  *string           `json:"description"`
+	Icon         *string           `json:"icon"`
+	Color        *string           `json:"color"`
+	Filter       json.RawMessage   `json:"filter"`
+	OrderBy      json.RawMessage   `json:"orderBy"`
+	Limit        json.RawMessage   `json:"limit"`
+	Join         *joinInputBody    `json:"join"`
+	Joins        []joinInputBody   `json:"joins"`
+	CloudMapping json.RawMessage   `json:"cloudMapping"`
+	DataView     *dataViewBody     `json:"dataView"`
+}
+
+type tableUpdateBody struct {
+	Name         *string           `json:"name"`
+	Source       *string           `json:"source"`
+	CategoryID   *string           `json:"categoryId"`
+	Description  *string           `json:"description"`
+	Icon         *string           `json:"icon"`
+	Color        *string           `json:"color"`
+	Filter       json.RawMessage   `json:"filter"`
+	OrderBy      json.RawMessage   `json:"orderBy"`
+	Limit        json.RawMessage   `json:"limit"`
+	Fields       *fieldChangesBody `json:"fields"`
+	CloudMapping json.RawMessage   `json:"cloudMapping"`
+	DataView     *dataViewBody     `json:"dataView"`
+}
+
+type fieldInputBody struct {
+	Cloud *struct {
+		Name      *string  `json:"name"`
+		Snowflake *colBody `json:"snowflake"`
+		BigQuery  *colBody `json:"bigQuery"`
+		Tags      []string `json:"tags"`
+	} `json:"cloud"`
+	Reference *struct {
+		Name        *string  `json:"name"`
+		Field       *string  `json:"field"`
+		Aggregation string   `json:"aggregation"`
+		Expanded    string   `json:"expanded"`
+		Tags        []string `json:"tags"`
+	} `json:"reference"`
+	Calculation *struct {
+		Name *string  `json:"name"`
+		Text *string  `json:"text"`
+		Tags []string `json:"tags"`
+	} `json:"calculation"`
+}
+
+type colBody struct {
+	ColumnName string `json:"columnName"`
+	Type       string `json:"type"`
+}
+
+type fieldChangesBody struct {
+	Creates []struct {
+		Field fieldInputBody `json:"field"`
+		Index *int           `json:"index"`
+	} `json:"creates"`
+	Updates []struct {
+		ID    string         `json:"id"`
+		Field fieldInputBody `json:"field"`
+		Index *int           `json:"index"`
+	} `json:"updates"`
+	Deletes []struct {
+		ID string `json:"id"`
+	} `json:"deletes"`
+}
+
+type dataViewBody struct {
+	Snowflake *struct {
+		DatabaseName string `json:"databaseName"`
+		SchemaName   string `json:"schemaName"`
+		Name         string `json:"name"`
+	} `json:"snowflake"`
+}
+
+type joinInputBody struct {
+	Source *string `json:"source"`
+	Type   *string `json:"type"`
+	JoinOn *[]struct {
+		LeftFieldID  string `json:"leftFieldId"`
+		RightFieldID string `json:"rightFieldId"`
+	} `json:"joinOn"`
+	Filter json.RawMessage `json:"filter"`
+}
+
+type mappingsInputBody struct {
+	Entries *[]struct {
+		Source *string `json:"source"`
+		Target *string `json:"target"`
+	} `json:"entries"`
+}
+
+func (st *state) tablesForWrite() *tablesState {
+	if st.tables == nil {
+		st.tables = &tablesState{byID: map[string]*fakeTable{}}
+	}
+	return st.tables
+}
+
+// keepIDs starts a change that may fail: the ids it hands out are taken
+// back by the function it returns unless the change marks them used, so
+// that a failed request does not move the ids of the next one.
+func (ts *tablesState) keepIDs() func() {
+	ts.used = ts.n
+	return func() { ts.n = ts.used }
+}
+
+func (ts *tablesState) uuid() string { return seqUUID(uuidTables, ts.nextN()) }
+
+func (ts *tablesState) nextN() uint64 { ts.n++; return ts.n }
+
+// findTable finds the table segs[1]. The caller holds s.mu.
+func (s *Server) findTable(segs []string) (*fakeTable, *httpError) {
+	var t *fakeTable
+	if s.st.tables != nil {
+		t = s.st.tables.byID[segs[1]]
+	}
+	if t == nil {
+		return nil, errf(http.StatusNotFound, "no table with id %q", segs[1])
+	}
+	return t, nil
+}
+
+func tableJSONOf(t *fakeTable) any { return json.RawMessage(encodeJSON(&t.t)) }
+func tableSeq(t *fakeTable) uint64 { return t.seq }
+
+func blank(p *string) bool { return p == nil || strings.TrimSpace(*p) == "" }
+
+// listTables is GET /tables: paged, without filter.
+func (s *Server) listTables(rq *request, _ []string) response {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, e := parseSubPaging(rq, "tables")
+	if e != nil {
+		return fail(e)
+	}
+	var list []*fakeTable
+	if s.st.tables != nil {
+		list = s.st.tables.list
+	}
+	res := selectPage(list, tableSeq, noFields[*fakeTable], p)
+	return reply(http.StatusOK, buildPlainList(res, p, tableSeq, tableJSONOf))
+}
+
+// getTable is GET /tables/{id}.
+func (s *Server) getTable(_ *request, segs []string) response {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, e := s.findTable(segs)
+	if e != nil {
+		return fail(e)
+	}
+	return reply(http.StatusOK, tableJSONOf(t))
+}
+
+// createTable is POST /tables: 201 with the table.
+func (s *Server) createTable(rq *request, _ []string) response {
+	var b tableCreateBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return fail(e)
+	}
+	if blank(b.Name) || blank(b.Handle) || blank(b.Source) || blank(b.CategoryID) || b.Fields == nil {
+		return failf(http.StatusBadRequest, "name, handle, source, categoryId and fields are required")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ts := s.st.tablesForWrite()
+	defer ts.keepIDs()()
+	t := tableJSON{ID: ts.uuid(), Typename: "Table", Name: *b.Name, Handle: *b.Handle, Source: idRef{*b.Source},
+		CategoryID: *b.CategoryID, Fields: []tableFieldOut{}, Joins: []tableJoinOut{}}
+	for i := range *b.Fields {
+		f, e := ts.newField(&(*b.Fields)[i])
+		if e != nil {
+			return fail(e)
+		}
+		t.Fields = append(t.Fields, f)
+	}
+	if b.Join != nil {
+		b.Joins = append([]joinInputBody{*b.Join}, b.Joins...)
+	}
+	for i := range b.Joins {
+		j := tableJoinOut{ID: ts.uuid()}
+		if e := s.applyJoin(&t, &j, &b.Joins[i], true); e != nil {
+			return fail(e)
+		}
+		t.Joins = append(t.Joins, j)
+	}
+	applyTableCommon(&t, b.Description, b.Icon, b.Color, b.Filter, b.OrderBy, b.Limit)
+	if e := ts.applyDataView(&t, b.DataView, true); e != nil {
+		return fail(e)
+	}
+	if slices.ContainsFunc(ts.list, func(o *fakeTable) bool { return o.t.Handle == *b.Handle }) {
+		return failf(http.StatusUnprocessableEntity, "a table with handle %q exists", *b.Handle)
+	}
+	ts.used = ts.n
+	ft := &fakeTable{seq: s.st.next.nextSeq(), t: t}
+	ts.list = append(ts.list, ft)
+	ts.byID[t.ID] = ft
+	return reply(http.StatusCreated, tableJSONOf(ft))
+}
+
+func applyTableCommon(t *tableJSON, desc, icon, color *string, filter, orderBy, limit json.RawMessage) {
+	for _, p := range []struct{ dst, src *string }{{&t.Description, desc}, {&t.Icon, icon}, {&t.Color, color}} {
+		if p.src != nil {
+			*p.dst = *p.src
+		}
+	}
+	for _, p := range []struct{ dst, src *json.RawMessage }{{&t.Filter, &filter}, {&t.OrderBy, &orderBy}, {&t.Limit, &limit}} {
+		if *p.src != nil {
+			*p.dst = slices.Clone(*p.src)
+		}
+	}
+}
+
+func (ts *tablesState) applyDataView(t *tableJSON, b *dataViewBody, create bool) *httpError {
+	if b == nil || b.Snowflake == nil {
+		return nil
+	}
+	v := b.Snowflake
+	if create && (v.DatabaseName == "" || v.SchemaName == "" || v.Name == "") {
+		return errf(http.StatusBadRequest, "dataView.snowflake needs databaseName, schemaName and name")
+	}
+	if t.DataView == nil {
+		t.DataView = &dataViewOut{ID: ts.uuid(), Typename: "TableDataViewSnowflake"}
+	}
+	for _, p := range []struct {
+		dst *string
+		src string
+	}{{&t.DataView.DatabaseName, v.DatabaseName}, {&t.DataView.SchemaName, v.SchemaName}, {&t.DataView.Name, v.Name}} {
+		if p.src != "" {
+			*p.dst = p.src
+		}
+	}
+	return nil
+}
+
+// newField makes a table field of a create input.
+func (ts *tablesState) newField(b *fieldInputBody) (tableFieldOut, *httpError) {
+	f := tableFieldOut{ID: ts.uuid()}
+	return f, f.apply(b, true)
+}
+
+// apply checks a field input and changes f; create says whether the
+// field is new (its kind is set, and the members a create requires are
+// required).
+func (f *tableFieldOut) apply(b *fieldInputBody, create bool) *httpError {
+	kinds := map[string]bool{"TableFieldCloud": b.Cloud != nil, "TableFieldReference": b.Reference != nil, "TableFieldCalculation": b.Calculation != nil}
+	kind, n := "", 0
+	for k, set := range kinds {
+		if set {
+			kind, n = k, n+1
+		}
+	}
+	switch {
+	case n != 1:
+		return errf(http.StatusBadRequest, "a field sets exactly one of cloud, reference and calculation")
+	case create:
+		f.Typename = kind
+	case f.Typename != kind:
+		return errf(http.StatusUnprocessableEntity, "field %s is a %s, not a %s", f.ID, f.Typename, kind)
+	}
+	var name *string
+	switch {
+	case b.Cloud != nil:
+		c := b.Cloud
+		if blank(c.Name) {
+			return errf(http.StatusBadRequest, "cloud.name is required")
+		}
+		name, f.Tags = c.Name, orKeep(c.Tags, f.Tags)
+		for _, col := range []*colBody{c.Snowflake, c.BigQuery} {
+			if col != nil {
+				if col.ColumnName == "" || col.Type == "" {
+					return errf(http.StatusBadRequest, "a column needs columnName and type")
+				}
+				f.ColumnName, f.FieldType = col.ColumnName, col.Type
+			}
+		}
+	case b.Reference != nil:
+		r := b.Reference
+		if create && (blank(r.Name) || blank(r.Field)) {
+			return errf(http.StatusBadRequest, "reference.name and reference.field are required")
+		}
+		name, f.Tags = r.Name, orKeep(r.Tags, f.Tags)
+		if r.Field != nil {
+			f.Field = &idRef{*r.Field}
+		}
+		f.Aggregation, f.Expanded = orKeepS(r.Aggregation, f.Aggregation), orKeepS(r.Expanded, f.Expanded)
+	default:
+		c := b.Calculation
+		if create && (blank(c.Name) || blank(c.Text)) {
+			return errf(http.StatusBadRequest, "calculation.name and calculation.text are required")
+		}
+		name, f.Tags = c.Name, orKeep(c.Tags, f.Tags)
+		if c.Text != nil {
+			f.Calculation = &calcText{*c.Text}
+		}
+	}
+	if name != nil {
+		f.Name = *name
+	}
+	return nil
+}
+
+func orKeep(v, old []string) []string {
+	if v != nil {
+		return slices.Clone(v)
+	}
+	return old
+}
+
+func orKeepS(v, old string) string {
+	if v != "" {
+		return v
+	}
+	return old
+}
+
+// applyJoin checks a join input against t and changes j; create says
+// whether j is new (and the members a create requires are required).
+// onNewTable says that t is being created, so its fields cannot be
+// named yet. The caller holds s.mu.
+func (s *Server) applyJoin(t *tableJSON, j *tableJoinOut, b *joinInputBody, onNewTable bool) *httpError {
+	create := j.Type == ""
+	if create && (blank(b.Source) || b.Type == nil || b.JoinOn == nil || len(*b.JoinOn) == 0) {
+		return errf(http.StatusBadRequest, "a join needs source, type and at least one joinOn pair")
+	}
+	if b.Type != nil {
+		if !slices.Contains([]string{"FULL", "INNER", "LEFT", "RIGHT"}, *b.Type) {
+			return errf(http.StatusBadRequest, "unknown join type %q (one of FULL, INNER, LEFT, RIGHT)", *b.Type)
+		}
+		j.Type = *b.Type
+	}
+	if b.Source != nil {
+		if s.st.tables.byID[*b.Source] == nil {
+			return errf(http.StatusUnprocessableEntity, "join source %q is not a table", *b.Source)
+		}
+		j.Source = idRef{*b.Source}
+	}
+	src := &s.st.tables.byID[j.Source.ID].t
+	if b.JoinOn != nil {
+		ts := s.st.tables
+		j.OnFields = []joinPairOut{}
+		for _, on := range *b.JoinOn {
+			if !onNewTable && !hasField(t, on.LeftFieldID) {
+				return errf(http.StatusUnprocessableEntity, "left field %q is not a field of table %s", on.LeftFieldID, t.ID)
+			}
+			if !hasField(src, on.RightFieldID) {
+				return errf(http.StatusUnprocessableEntity, "right field %q is not a field of the joined table %s", on.RightFieldID, src.ID)
+			}
+			j.OnFields = append(j.OnFields, joinPairOut{ID: ts.uuid(), LeftField: idRef{on.LeftFieldID},
+				RightField: idRef{on.RightFieldID}, JoinMappings: mappingsConn{Edges: []mappingEdge{}}})
+		}
+	}
+	if b.Filter != nil {
+		j.Filter = slices.Clone(b.Filter)
+	}
+	return nil
+}
+
+func hasField(t *tableJSON, id string) bool {
+	return slices.ContainsFunc(t.Fields, func(f tableFieldOut) bool { return f.ID == id })
+}
+
+// updateTable is PUT /tables/{id}: 200 with the table; what the body
+// leaves out is kept.
+func (s *Server) updateTable(rq *request, segs []string) response {
+	if e := s.precheck(func() *httpError { _, e := s.findTable(segs); return e }); e != nil {
+		return fail(e)
+	}
+	var b tableUpdateBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return fail(e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ft, e := s.findTable(segs)
+	if e != nil {
+		return fail(e)
+	}
+	ts := s.st.tables
+	defer ts.keepIDs()()
+	var work tableJSON
+	_ = json.Unmarshal(encodeJSON(&ft.t), &work) // a deep copy, changed and kept only if every change is allowed
+	for _, p := range []struct{ dst, src *string }{{&work.Name, b.Name}, {&work.Source.ID, b.Source}, {&work.CategoryID, b.CategoryID}} {
+		if p.src != nil {
+			if strings.TrimSpace(*p.src) == "" {
+				return failf(http.StatusBadRequest, "name, source and categoryId must not be blank")
+			}
+			*p.dst = *p.src
+		}
+	}
+	applyTableCommon(&work, b.Description, b.Icon, b.Color, b.Filter, b.OrderBy, b.Limit)
+	if e := ts.applyDataView(&work, b.DataView, false); e != nil {
+		return fail(e)
+	}
+	if e := ts.changeFields(&work, b.Fields); e != nil {
+		return fail(e)
+	}
+	ft.t, ts.used = work, ts.n
+	return reply(http.StatusOK, tableJSONOf(ft))
+}
+
+func (ts *tablesState) changeFields(t *tableJSON, b *fieldChangesBody) *httpError {
+	if b == nil {
+		return nil
+	}
+	index := func(id string) int {
+		return slices.IndexFunc(t.Fields, func(f tableFieldOut) bool { return f.ID == id })
+	}
+	place := func(f tableFieldOut, at *int) {
+		i := len(t.Fields)
+		if at != nil {
+			i = min(max(*at, 0), len(t.Fields))
+		}
+		t.Fields = slices.Insert(t.Fields, i, f)
+	}
+	for _, d := range b.Deletes {
+		i := index(d.ID)
+		if i < 0 {
+			return errf(http.StatusUnprocessableEntity, "no field %q in table %s", d.ID, t.ID)
+		}
+		t.Fields = slices.Delete(t.Fields, i, i+1)
+	}
+	for _, u := range b.Updates {
+		i := index(u.ID)
+		if i < 0 {
+			return errf(http.StatusUnprocessableEntity, "no field %q in table %s", u.ID, t.ID)
+		}
+		f := t.Fields[i]
+		if e := f.apply(&u.Field, false); e != nil {
+			return e
+		}
+		if u.Index != nil {
+			t.Fields = slices.Delete(t.Fields, i, i+1)
+			place(f, u.Index)
+		} else {
+			t.Fields[i] = f
+		}
+	}
+	for _, c := range b.Creates {
+		f, e := ts.newField(&c.Field)
+		if e != nil {
+			return e
+		}
+		place(f, c.Index)
+	}
+	return nil
+}
+
+// deleteTable is DELETE /tables/{id}: 204. A table another one joins
+// stays (422).
+func (s *Server) deleteTable(_ *request, segs []string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ft, e := s.findTable(segs)
+	if e != nil {
+		return fail(e)
+	}
+	ts := s.st.tables
+	for _, o := range ts.list {
+		if o != ft && slices.ContainsFunc(o.t.Joins, func(j tableJoinOut) bool { return j.Source.ID == ft.t.ID }) {
+			return failf(http.StatusUnprocessableEntity, "table %s is joined by table %s", ft.t.ID, o.t.ID)
+		}
+	}
+	ts.list = slices.DeleteFunc(ts.list, func(o *fakeTable) bool { return o == ft })
+	delete(ts.byID, ft.t.ID)
+	return response{status: http.StatusNoContent}
+}
+
+// changeJoin decodes a join body and calls change with the table, under
+// the lock.
+func (s *Server) changeJoin(rq *request, segs []string, change func(*fakeTable, *joinInputBody) response) response {
+	if e := s.precheck(func() *httpError { _, e := s.findTable(segs); return e }); e != nil {
+		return fail(e)
+	}
+	var b joinInputBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return fail(e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ft, e := s.findTable(segs)
+	if e != nil {
+		return fail(e)
+	}
+	defer s.st.tables.keepIDs()()
+	resp := change(ft, &b)
+	if resp.status < 400 {
+		s.st.tables.used = s.st.tables.n
+	}
+	return resp
+}
+
+// findJoin finds the join segs[3] of ft. The caller holds s.mu.
+func findJoin(ft *fakeTable, segs []string) (int, *httpError) {
+	i := slices.IndexFunc(ft.t.Joins, func(j tableJoinOut) bool { return j.ID == segs[3] })
+	if i < 0 {
+		return -1, errf(http.StatusNotFound, "no join with id %q in table %s", segs[3], ft.t.ID)
+	}
+	return i, nil
+}
+
+// createJoin is POST /tables/{id}/joins: 201 with the join.
+func (s *Server) createJoin(rq *request, segs []string) response {
+	return s.changeJoin(rq, segs, func(ft *fakeTable, b *joinInputBody) response {
+		j := tableJoinOut{ID: s.st.tables.uuid()}
+		if e := s.applyJoin(&ft.t, &j, b, false); e != nil {
+			return fail(e)
+		}
+		ft.t.Joins = append(ft.t.Joins, j)
+		return response{status: http.StatusCreated, rawBody: encodeJSON(j)}
+	})
+}
+
+// updateJoin is PUT /tables/{id}/joins/{joinId}: 200 with the join.
+func (s *Server) updateJoin(rq *request, segs []string) response {
+	return s.changeJoin(rq, segs, func(ft *fakeTable, b *joinInputBody) response {
+		i, e := findJoin(ft, segs)
+		if e != nil {
+			return fail(e)
+		}
+		j := ft.t.Joins[i]
+		if e := s.applyJoin(&ft.t, &j, b, false); e != nil {
+			return fail(e)
+		}
+		ft.t.Joins[i] = j
+		return response{status: http.StatusOK, rawBody: encodeJSON(j)}
+	})
+}
+
+// deleteJoin is DELETE /tables/{id}/joins/{joinId}: 204.
+func (s *Server) deleteJoin(_ *request, segs []string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ft, e := s.findTable(segs)
+	if e != nil {
+		return fail(e)
+	}
+	i, e := findJoin(ft, segs)
+	if e != nil {
+		return fail(e)
+	}
+	ft.t.Joins = slices.Delete(ft.t.Joins, i, i+1)
+	return response{status: http.StatusNoContent}
+}
+
+// findPair finds the join pair segs[3] among the joins of table segs[1].
+// The caller holds s.mu.
+func (s *Server) findPair(segs []string) (*joinPairOut, *httpError) {
+	ft, e := s.findTable(segs)
+	if e != nil {
+		return nil, e
+	}
+	for ji := range ft.t.Joins {
+		for pi := range ft.t.Joins[ji].OnFields {
+			if p := &ft.t.Joins[ji].OnFields[pi]; p.ID == segs[3] {
+				return p, nil
+			}
+		}
+	}
+	return nil, errf(http.StatusNotFound, "no join fields with id %q in table %s", segs[3], ft.t.ID)
+}
+
+// changeMappings is the three mapping routes: POST creates (201; a source
+// already mapped is a 422), PUT upserts (200), DELETE removes (204).
+func (s *Server) changeMappings(rq *request, segs []string) response {
+	if e := s.precheck(func() *httpError { _, e := s.findPair(segs); return e }); e != nil {
+		return fail(e)
+	}
+	var b mappingsInputBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return fail(e)
+	}
+	method := rq.r.Method
+	if b.Entries == nil || len(*b.Entries) == 0 {
+		return failf(http.StatusBadRequest, "entries must have at least one entry")
+	}
+	for _, en := range *b.Entries {
+		if en.Source == nil || (method != http.MethodDelete && en.Target == nil) {
+			return failf(http.StatusBadRequest, "every entry needs a source and (except to delete) a target")
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, e := s.findPair(segs)
+	if e != nil {
+		return fail(e)
+	}
+	edges := slices.Clone(p.JoinMappings.Edges)
+	for _, en := range *b.Entries {
+		i := slices.IndexFunc(edges, func(m mappingEdge) bool { return m.Node.Source == *en.Source })
+		switch {
+		case method == http.MethodDelete && i >= 0:
+			edges = slices.Delete(edges, i, i+1)
+		case method == http.MethodDelete:
+		case i >= 0 && method == http.MethodPost:
+			return failf(http.StatusUnprocessableEntity, "source value %q is mapped already (PUT changes it)", *en.Source)
+		case i >= 0:
+			edges[i].Node.Target = *en.Target
+		default:
+			edges = append(edges, mappingEdge{Node: mappingNode{Source: *en.Source, Target: *en.Target}})
+		}
+	}
+	p.JoinMappings.Edges = edges
+	status := map[string]int{http.MethodPost: http.StatusCreated, http.MethodPut: http.StatusOK, http.MethodDelete: http.StatusNoContent}[method]
+	return response{status: status}
+}
+
+// TableInfo describes a table of the fake, for assertions.
+type TableInfo struct {
+	ID, Name, Handle string
+	Fields           []string            // field ids, in order
+	Joins            []string            // join ids, in order
+	Mappings         map[string][]string // join pair id -> "source=target", in order
+}
+
+// Table returns a table by id, and whether it exists.
+func (s *Server) Table(id string) (TableInfo, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ft, e := s.findTable([]string{"tables", id})
+	if e != nil {
+		return TableInfo{}, false
+	}
+	info := TableInfo{ID: ft.t.ID, Name: ft.t.Name, Handle: ft.t.Handle, Mappings: map[string][]string{}}
+	for _, f := range ft.t.Fields {
+		info.Fields = append(info.Fields, f.ID)
+	}
+	for _, j := range ft.t.Joins {
+		info.Joins = append(info.Joins, j.ID)
+		for _, p := range j.OnFields {
+			for _, m := range p.JoinMappings.Edges {
+				info.Mappings[p.ID] = append(info.Mappings[p.ID], m.Node.Source+"="+m.Node.Target)
+			}
+		}
+	}
+	return info, true
+}
