@@ -26,6 +26,10 @@ type Workspace struct {
 
 	// domains
 
+	// Domains configures the organisation's domains and the e-mail
+	// domains of dynamic groups.
+	Domains *DomainsService
+
 	// automations
 
 	// views
@@ -50,6 +54,7 @@ func New(c *workflow.Client) *Workspace {
 	ws := &Workspace{client: c}
 
 	// domains
+	ws.Domains = &DomainsService{client: c, Groups: &GroupDomainsService{client: c}}
 
 	// automations
 

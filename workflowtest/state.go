@@ -23,6 +23,8 @@ type state struct {
 
 	attachments map[string]*attachment // by id, all records
 
+	orgDomains domainsState // admin_domains.go
+
 	denied      map[string]map[defKey]bool // user id -> denied definitions
 	deniedAdmin map[string]bool            // user id -> denied users/groups routes
 
@@ -125,6 +127,10 @@ var routes = []route{
 	// routes, whose shapes some of them share (see each family's file).
 
 	// workspace configuration: domains
+	r(http.MethodPost, "/groups/{groupId}/domains", (*Server).addGroupDomains),
+	r(http.MethodDelete, "/groups/{groupId}/domains", (*Server).removeGroupDomains),
+	r(http.MethodPost, "/domains", (*Server).createOrgDomain),
+	r(http.MethodPut, "/domains/{domainId}", (*Server).updateOrgDomain),
 
 	// workspace configuration: automations
 
@@ -162,7 +168,6 @@ var routes = []route{
 	r(http.MethodDelete, recordBase+"/watchers", (*Server).removeWatchers),
 	r(http.MethodGet, recordBase+"/comment", (*Server).listComments),
 	r(http.MethodPost, recordBase+"/comment", (*Server).addComment),
-
 }
 
 // match finds the route of a request. When the path matches routes of

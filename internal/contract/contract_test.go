@@ -288,6 +288,7 @@ func cases() []exchangeCase {
 		{name: "comment with a bad time", method: "GET", path: rec + "/comment", status: 200, respType: "application/json",
 			respBody: paged(strings.Replace(commentJSON, "2026-04-04T03:25:38.045Z", "04/04/2026", 1)), want: []string{`at "/items/0/createdAt"`}},
 	}
+	c = append(c, configCasesA()...)
 	return c
 }
 
@@ -450,6 +451,6 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 30, "API.md's 26 operations, the download, group create and update, and the token endpoint")
+	assert.Len(t, v.Operations(), 30+4, "API.md's 26 operations, the download, group create and update, the token endpoint, and the workspace configuration's domains (4)")
 	assert.Equal(t, v.Operations(), v.Seen())
 }

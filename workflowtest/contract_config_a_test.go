@@ -1,0 +1,40 @@
+package workflowtest_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// TestContractConfigurationA sends every operation of the workspace
+// configuration's domains through the fake, checked against the contract
+// by a validator of its own, and asserts that each was seen.
+func TestContractConfigurationA(t *testing.T) {
+	ctx := t.Context()
+	srv := workflowtest.Start(t)
+	v, err := contract.New()
+	require.NoError(t, err)
+	hc := srv.HTTPClient()
+	hc.Transport = v.Transport(t, hc.Transport)
+	ws := admin.New(srv.Client(workflow.WithHTTPClient(hc)))
+
+	d, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "mail.example.com"}})
+	require.NoError(t, err)
+	_, err = ws.Domains.Update(ctx, d.ID, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "send.example.com"}})
+	require.NoError(t, err)
+	g := srv.AddDynamicGroup("Partners", "example.com")
+	_, err = ws.Domains.Groups.Add(ctx, g, []string{"example.org"})
+	require.NoError(t, err)
+	_, err = ws.Domains.Groups.Remove(ctx, g, []string{"example.org"})
+	require.NoError(t, err)
+
+	assert.Subset(t, v.Seen(), []string{
+		"addDomainsToGroup", "removeDomainsFromGroup", "createOrganizationDomain", "updateOrganizationDomain",
+	})
+}
