@@ -32,6 +32,9 @@ type Workspace struct {
 
 	// automations
 
+	// Automations configures the automations of apps and elements.
+	Automations *AutomationsService
+
 	// views
 
 	// elements
@@ -57,6 +60,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Domains = &DomainsService{client: c, Groups: &GroupDomainsService{client: c}}
 
 	// automations
+	ws.Automations = &AutomationsService{client: c}
 
 	// views
 

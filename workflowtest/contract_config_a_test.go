@@ -3,6 +3,8 @@ package workflowtest_test
 import (
 	"testing"
 
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -13,7 +15,7 @@ import (
 )
 
 // TestContractConfigurationA sends every operation of the workspace
-// configuration's domains through the fake, checked against the contract
+// configuration's domains and automations through the fake, checked against the contract
 // by a validator of its own, and asserts that each was seen.
 func TestContractConfigurationA(t *testing.T) {
 	ctx := t.Context()
@@ -34,7 +36,25 @@ func TestContractConfigurationA(t *testing.T) {
 	_, err = ws.Domains.Groups.Remove(ctx, g, []string{"example.org"})
 	require.NoError(t, err)
 
+	srv.Define(workflow.Apps, "itm")
+	def := admin.Automation{"name": jsontext.Value(`"Escalate"`)}
+	_, err = ws.Automations.Validate(ctx, workflow.Apps, "itm", def)
+	require.NoError(t, err)
+	a, err := ws.Automations.Create(ctx, workflow.Apps, "itm", def)
+	require.NoError(t, err)
+	var id string
+	require.NoError(t, json.Unmarshal(a["id"], &id))
+	_, err = ws.Automations.List(ctx, workflow.Apps, "itm")
+	require.NoError(t, err)
+	_, err = ws.Automations.Get(ctx, workflow.Apps, "itm", id)
+	require.NoError(t, err)
+	_, err = ws.Automations.Update(ctx, workflow.Apps, "itm", id, def)
+	require.NoError(t, err)
+	_, err = ws.Automations.Delete(ctx, workflow.Apps, "itm", id)
+	require.NoError(t, err)
+
 	assert.Subset(t, v.Seen(), []string{
 		"addDomainsToGroup", "removeDomainsFromGroup", "createOrganizationDomain", "updateOrganizationDomain",
+		"listAutomations", "createAutomation", "validateAutomation", "getAutomation", "updateAutomation", "deleteAutomation",
 	})
 }

@@ -23,7 +23,8 @@ type state struct {
 
 	attachments map[string]*attachment // by id, all records
 
-	orgDomains domainsState // admin_domains.go
+	orgDomains  domainsState     // admin_domains.go
+	automations automationsState // admin_automations.go
 
 	denied      map[string]map[defKey]bool // user id -> denied definitions
 	deniedAdmin map[string]bool            // user id -> denied users/groups routes
@@ -133,6 +134,12 @@ var routes = []route{
 	r(http.MethodPut, "/domains/{domainId}", (*Server).updateOrgDomain),
 
 	// workspace configuration: automations
+	r(http.MethodGet, "/{recordType}/{alias}/automations", (*Server).listAutomations),
+	r(http.MethodPost, "/{recordType}/{alias}/automations", (*Server).createAutomation),
+	r(http.MethodPost, "/{recordType}/{alias}/automations/validate", (*Server).validateAutomation),
+	r(http.MethodGet, "/{recordType}/{alias}/automations/{id}", (*Server).getAutomation),
+	r(http.MethodPut, "/{recordType}/{alias}/automations/{id}", (*Server).updateAutomation),
+	r(http.MethodDelete, "/{recordType}/{alias}/automations/{id}", (*Server).deleteAutomation),
 
 	// workspace configuration: views
 
