@@ -37,6 +37,9 @@ type Workspace struct {
 
 	// views
 
+	// Views configures the views of apps.
+	Views *ViewsService
+
 	// elements
 
 	// apps
@@ -63,6 +66,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Automations = &AutomationsService{client: c}
 
 	// views
+	ws.Views = &ViewsService{client: c}
 
 	// elements
 

@@ -15,7 +15,7 @@ import (
 )
 
 // TestContractConfigurationA sends every operation of the workspace
-// configuration's domains and automations through the fake, checked against the contract
+// configuration's domains, automations and views through the fake, checked against the contract
 // by a validator of its own, and asserts that each was seen.
 func TestContractConfigurationA(t *testing.T) {
 	ctx := t.Context()
@@ -53,8 +53,20 @@ func TestContractConfigurationA(t *testing.T) {
 	_, err = ws.Automations.Delete(ctx, workflow.Apps, "itm", id)
 	require.NoError(t, err)
 
+	srv.AddGroup("IT")
+	view := admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{Name: "Open"}}, Share: &admin.ViewShareInput{Groups: []string{"IT"}}}
+	_, err = ws.Views.Create(ctx, "itm", "open", view)
+	require.NoError(t, err)
+	_, err = ws.Views.Update(ctx, "itm", "open", view)
+	require.NoError(t, err)
+	_, err = ws.Views.Get(ctx, "itm", "open")
+	require.NoError(t, err)
+	_, err = ws.Views.List(ctx, "itm", &workflow.ListOptions{First: 5})
+	require.NoError(t, err)
+
 	assert.Subset(t, v.Seen(), []string{
 		"addDomainsToGroup", "removeDomainsFromGroup", "createOrganizationDomain", "updateOrganizationDomain",
 		"listAutomations", "createAutomation", "validateAutomation", "getAutomation", "updateAutomation", "deleteAutomation",
+		"listViews", "createView", "getView", "updateView",
 	})
 }

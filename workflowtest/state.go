@@ -25,6 +25,7 @@ type state struct {
 
 	orgDomains  domainsState     // admin_domains.go
 	automations automationsState // admin_automations.go
+	views       viewsState       // admin_views.go
 
 	denied      map[string]map[defKey]bool // user id -> denied definitions
 	deniedAdmin map[string]bool            // user id -> denied users/groups routes
@@ -142,6 +143,10 @@ var routes = []route{
 	r(http.MethodDelete, "/{recordType}/{alias}/automations/{id}", (*Server).deleteAutomation),
 
 	// workspace configuration: views
+	r(http.MethodGet, "/apps/{alias}/views", (*Server).listViews),
+	r(http.MethodPost, "/apps/{alias}/views", (*Server).createView),
+	r(http.MethodGet, "/apps/{alias}/views/{id}", (*Server).getView),
+	r(http.MethodPut, "/apps/{alias}/views/{id}", (*Server).updateView),
 
 	// workspace configuration: elements
 

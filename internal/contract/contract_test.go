@@ -451,6 +451,6 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 30+4+6, "API.md's 26 operations, the download, group create and update, the token endpoint, and the workspace configuration's domains (4) and automations (6)")
+	assert.Len(t, v.Operations(), 30+4+6+4, "API.md's 26 operations, the download, group create and update, the token endpoint, and the workspace configuration's domains (4), automations (6) and views (4)")
 	assert.Equal(t, v.Operations(), v.Seen())
 }
