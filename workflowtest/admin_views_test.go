@@ -127,3 +127,22 @@ func TestViews(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.status, "only apps have views: a task whose id is views is read")
 	assert.Contains(t, string(res.body), "a task")
 }
+
+// TestDemoConfiguration: the demo app has automations and views, served
+// through the API.
+func TestDemoConfiguration(t *testing.T) {
+	a := newAPI(t)
+	a.srv.SeedDemo()
+	assert.Len(t, a.srv.Automations(workflow.Apps, DemoApps), 3)
+	var handles []string
+	for _, v := range a.srv.Views(DemoApps) {
+		handles = append(handles, v.Handle)
+	}
+	assert.Equal(t, []string{"all-accounts", "gold-accounts", "by-tier"}, handles)
+	res := a.get("/apps/" + DemoApps + "/automations")
+	require.Equal(t, http.StatusOK, res.status)
+	assert.Contains(t, string(res.body), "Welcome new accounts")
+	res = a.get("/apps/" + DemoApps + "/views/gold-accounts")
+	require.Equal(t, http.StatusOK, res.status)
+	assert.Contains(t, string(res.body), `"filter":{"Tier":"Gold"}`)
+}
