@@ -26,9 +26,19 @@ type Workspace struct {
 
 	// domains
 
+	// Domains configures the organisation's domains and the e-mail
+	// domains of dynamic groups.
+	Domains *DomainsService
+
 	// automations
 
+	// Automations configures the automations of apps and elements.
+	Automations *AutomationsService
+
 	// views
+
+	// Views configures the views of apps.
+	Views *ViewsService
 
 	// elements
 
@@ -69,10 +79,13 @@ func New(c *workflow.Client) *Workspace {
 	ws := &Workspace{client: c}
 
 	// domains
+	ws.Domains = &DomainsService{client: c, Groups: &GroupDomainsService{client: c}}
 
 	// automations
+	ws.Automations = &AutomationsService{client: c}
 
 	// views
+	ws.Views = &ViewsService{client: c}
 
 	// elements
 	ws.Elements = &ElementsService{client: c}

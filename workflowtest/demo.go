@@ -40,7 +40,9 @@ const (
 // with credentials and job titles, two groups of members and one dynamic
 // group, and on task 1 two related parts, three watchers (two users and a
 // group), a comment and a processed text attachment ("notes.txt") whose
-// content can be downloaded. It is what cmd/workflow-fake serves and what
+// content can be downloaded; and the workspace configuration of app
+// "crm-accounts": three automations and three views (see
+// seedDemoConfiguration). It is what cmd/workflow-fake serves and what
 // the quickstart example reads.
 func (s *Server) SeedDemo() Demo {
 	base := time.Date(2025, 1, 6, 8, 0, 0, 0, time.UTC)
@@ -131,6 +133,7 @@ func (s *Server) SeedDemo() Demo {
 	s.WatchGroup(workflow.Tasks, DemoTasks, "1", d.Groups[0])
 
 	d.Contents = append(d.Contents, s.seedDemoAttachment(base))
+	s.seedDemoConfiguration()
 
 	d.Lists = []string{
 		"/" + string(workflow.Tasks) + "/" + DemoTasks,
@@ -171,4 +174,24 @@ func (s *Server) seedDemoAttachment(at time.Time) string {
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)
 	return a.contentURL()
+}
+
+// seedDemoConfiguration gives app "crm-accounts" three automations and
+// three views (with the handles "all-accounts", "gold-accounts" and
+// "by-tier").
+func (s *Server) seedDemoConfiguration() {
+	for _, a := range []map[string]any{
+		{"name": "Welcome new accounts", "triggers": []any{map[string]any{"type": "RECORD_CREATED"}},
+			"tasks": []any{map[string]any{"type": "SEND_EMAIL", "template": "welcome"}}},
+		{"name": "Flag gold accounts", "triggers": []any{map[string]any{"type": "FIELD_CHANGED", "field": "Tier"}},
+			"tasks": []any{map[string]any{"type": "NOTIFY_GROUP", "group": "Finance"}}},
+		{"name": "Archive closed accounts", "triggers": []any{map[string]any{"type": "SCHEDULE", "cron": "0 3 * * 1"}},
+			"tasks": []any{map[string]any{"type": "UPDATE_FIELD", "field": "Status", "value": "Archived"}}},
+	} {
+		s.AddAutomation(workflow.Apps, DemoApps, a)
+	}
+	s.AddView(DemoApps, "all-accounts", "list", map[string]any{"name": "All accounts", "rows": 50,
+		"sort": map[string]any{"field": "Name", "direction": "ASC"}})
+	s.AddView(DemoApps, "gold-accounts", "list", map[string]any{"name": "Gold accounts", "filter": map[string]any{"Tier": "Gold"}})
+	s.AddView(DemoApps, "by-tier", "kanban", map[string]any{"name": "Accounts by tier", "allowRecordCreation": true})
 }

@@ -23,12 +23,16 @@ type state struct {
 
 	attachments map[string]*attachment // by id, all records
 
+	orgDomains  domainsState     // admin_domains.go
+	automations automationsState // admin_automations.go
+	views       viewsState       // admin_views.go
+
 	denied      map[string]map[defKey]bool // user id -> denied definitions
 	deniedAdmin map[string]bool            // user id -> denied users/groups routes
 
 	next counters
 
-	catalog *catalog // elements, apps, flows, agents, skills (admin_elements.go)
+	catalog      *catalog           // elements, apps, flows, agents, skills (admin_elements.go)
 	tables       *tablesState       // admin_tables.go
 	searchTables *searchTablesState // admin_search_tables.go
 }
@@ -129,10 +133,24 @@ var routes = []route{
 	// routes, whose shapes some of them share (see each family's file).
 
 	// workspace configuration: domains
+	r(http.MethodPost, "/groups/{groupId}/domains", (*Server).addGroupDomains),
+	r(http.MethodDelete, "/groups/{groupId}/domains", (*Server).removeGroupDomains),
+	r(http.MethodPost, "/domains", (*Server).createOrgDomain),
+	r(http.MethodPut, "/domains/{domainId}", (*Server).updateOrgDomain),
 
 	// workspace configuration: automations
+	r(http.MethodGet, "/{recordType}/{alias}/automations", (*Server).listAutomations),
+	r(http.MethodPost, "/{recordType}/{alias}/automations", (*Server).createAutomation),
+	r(http.MethodPost, "/{recordType}/{alias}/automations/validate", (*Server).validateAutomation),
+	r(http.MethodGet, "/{recordType}/{alias}/automations/{id}", (*Server).getAutomation),
+	r(http.MethodPut, "/{recordType}/{alias}/automations/{id}", (*Server).updateAutomation),
+	r(http.MethodDelete, "/{recordType}/{alias}/automations/{id}", (*Server).deleteAutomation),
 
 	// workspace configuration: views
+	r(http.MethodGet, "/apps/{alias}/views", (*Server).listViews),
+	r(http.MethodPost, "/apps/{alias}/views", (*Server).createView),
+	r(http.MethodGet, "/apps/{alias}/views/{id}", (*Server).getView),
+	r(http.MethodPut, "/apps/{alias}/views/{id}", (*Server).updateView),
 
 	// workspace configuration: elements
 	r(http.MethodPost, "/elements", (*Server).createElement),

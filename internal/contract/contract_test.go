@@ -288,6 +288,7 @@ func cases() []exchangeCase {
 		{name: "comment with a bad time", method: "GET", path: rec + "/comment", status: 200, respType: "application/json",
 			respBody: paged(strings.Replace(commentJSON, "2026-04-04T03:25:38.045Z", "04/04/2026", 1)), want: []string{`at "/items/0/createdAt"`}},
 	}
+	c = append(c, configCasesA()...)
 	c = append(c, elementsCases()...)
 	c = append(c, appsCases()...)
 	c = append(c, flowsCases()...)
@@ -456,6 +457,6 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 30+10+15, "API.md's 26 operations, the download, group create and update, the token endpoint; the workspace configuration's elements (3), apps (2), flows (2), agents (3), tables (11) and search tables (4)")
+	assert.Len(t, v.Operations(), 30+14+10+15, "API.md's 26 operations, the download, group create and update, the token endpoint; the workspace configuration's domains (4), automations (6), views (4), elements (3), apps (2), flows (2), agents (3), tables (11) and search tables (4)")
 	assert.Equal(t, v.Operations(), v.Seen())
 }

@@ -1,0 +1,155 @@
+package admin
+
+import (
+	"context"
+	"net/http"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// Automations of an app or element live at /{recordType}/{alias}/automations.
+//
+// Route overlap: GET /{recordType}/{alias}/automations has the shape of a
+// record get (GET /{recordType}/{alias}/{id}) whose id is "automations",
+// and GET, PUT and DELETE /{recordType}/{alias}/automations/{id} have the
+// shape of a record's sub-resources (/{id}/related-items, /attachments,
+// /watchers, /comment) for that record. These methods send exactly the
+// paths below and read the answers as automations; which one the service
+// routes a record whose id is "automations" to is not published. The fake
+// (workflowtest) routes these paths to the automations, so such a record
+// cannot be read there.
+
+// Automation is an automation's workflow as the service sends and takes
+// it: a JSON object ("Passthrough": the service publishes no members; it
+// calls an automation's workflow "in full-state form, with triggers,
+// tasks and output properties"). Every member is kept as raw JSON, and
+// written back as it came, members in sorted order.
+type Automation map[string]jsontext.Value
+
+// MarshalJSON writes the object with its members in sorted order, so the
+// same automation always encodes to the same bytes (for version control,
+// and for comparing two workspaces).
+func (a Automation) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]jsontext.Value(a), json.Deterministic(true))
+}
+
+// AutomationsService configures the automations of apps and elements.
+type AutomationsService struct{ client *workflow.Client }
+
+// automationsPath is /{recordType}/{alias}/automations with further
+// segments (each checked and escaped with workflow.Segment).
+func automationsPath(t workflow.RecordType, alias string, rest ...string) (string, error) {
+	if !t.Valid() {
+		return "", &workflow.ValidationError{Field: "record type", Rule: `must be one of "apps", "elements", "tasks", "transactions" (got "` + string(t) + `")`}
+	}
+	a, err := workflow.Segment("alias", alias)
+	if err != nil {
+		return "", err
+	}
+	p := string(t) + "/" + a + "/automations"
+	for i := 0; i+1 < len(rest); i += 2 {
+		s, err := workflow.Segment(rest[i], rest[i+1])
+		if err != nil {
+			return "", err
+		}
+		p += "/" + s
+	}
+	return p, nil
+}
+
+// automationCall checks the path and the definition and sends one
+// operation of the automations.
+func (s *AutomationsService) automationCall(ctx context.Context, method string, t workflow.RecordType, alias, id string, def Automation, out any, reqOpts []workflow.RequestOption) error {
+	var rest []string
+	if id != "" || method != http.MethodPost {
+		rest = []string{"id", id}
+	}
+	p, err := automationsPath(t, alias, rest...)
+	if err != nil {
+		return err
+	}
+	var body any
+	if method == http.MethodPost || method == http.MethodPut {
+		if len(def) == 0 {
+			return &workflow.ValidationError{Field: "automation", Rule: "must have at least one member (the automation's definition)"}
+		}
+		body = def
+	}
+	return s.client.Call(ctx, method, p, nil, body, out, reqOpts...)
+}
+
+// List returns the automations of an app or element:
+// GET /{recordType}/{alias}/automations (200, AutomationList: an array,
+// not paged). See the route overlap above.
+func (s *AutomationsService) List(ctx context.Context, t workflow.RecordType, alias string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
+	p, err := automationsPath(t, alias)
+	if err != nil {
+		return nil, err
+	}
+	var out []Automation
+	if err := s.client.Call(ctx, http.MethodGet, p, nil, nil, &out, reqOpts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Get returns one automation: GET /{recordType}/{alias}/automations/{id}
+// (200). The service answers an AutomationList: the automation's active
+// and/or draft workflow, so Get returns one or two objects.
+func (s *AutomationsService) Get(ctx context.Context, t workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
+	var out []Automation
+	if err := s.automationCall(ctx, http.MethodGet, t, alias, id, nil, &out, reqOpts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Create creates an automation and returns what the service answers
+// (201): POST /{recordType}/{alias}/automations with def as the body. An
+// empty def is a *workflow.ValidationError, and nothing is sent. Like
+// every POST, it is not retried after a 5xx or a dropped connection.
+func (s *AutomationsService) Create(ctx context.Context, t workflow.RecordType, alias string, def Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
+	var out Automation
+	if err := s.automationCall(ctx, http.MethodPost, t, alias, "", def, &out, reqOpts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Validate asks the service to check an automation without creating it:
+// POST /{recordType}/{alias}/automations/validate with def as the body
+// (200). It returns the service's verdict, a JSON object whose members
+// are not published (the fake answers {"valid": bool, "errors": [...]}).
+func (s *AutomationsService) Validate(ctx context.Context, t workflow.RecordType, alias string, def Automation, reqOpts ...workflow.RequestOption) (map[string]jsontext.Value, error) {
+	var out map[string]jsontext.Value
+	if err := s.automationCall(ctx, http.MethodPost, t, alias, "validate", def, &out, reqOpts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Update replaces an automation's definition and returns what the
+// service answers (200): PUT /{recordType}/{alias}/automations/{id} with
+// def as the body. An empty def is a *workflow.ValidationError.
+func (s *AutomationsService) Update(ctx context.Context, t workflow.RecordType, alias, id string, def Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
+	var out Automation
+	if err := s.automationCall(ctx, http.MethodPut, t, alias, id, def, &out, reqOpts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Delete deletes an automation: DELETE
+// /{recordType}/{alias}/automations/{id} (200). It returns the object the
+// service answers (its members are not published; the fake answers the
+// deleted automation).
+func (s *AutomationsService) Delete(ctx context.Context, t workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (map[string]jsontext.Value, error) {
+	var out map[string]jsontext.Value
+	if err := s.automationCall(ctx, http.MethodDelete, t, alias, id, nil, &out, reqOpts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,245 @@
+package admin
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// DomainsService configures the organisation's domains: POST /domains and
+// PUT /domains/{domainId}, and, as Groups, the e-mail domains of dynamic
+// groups. The service publishes no list or get of organisation domains.
+type DomainsService struct {
+	client *workflow.Client
+	// Groups adds and removes the e-mail domains that assign users to a
+	// dynamic group.
+	Groups *GroupDomainsService
+}
+
+// GroupDomainsService adds and removes the e-mail domains of a dynamic
+// group: POST and DELETE /groups/{groupId}/domains.
+type GroupDomainsService struct{ client *workflow.Client }
+
+// DomainType is the kind of an organisation domain: DomainManaged or
+// DomainEmail, as the service publishes them. Other values are kept as
+// sent.
+type DomainType string
+
+// The domain types the service publishes.
+const (
+	DomainManaged DomainType = "MANAGED" // a domain the organisation manages (sign-in, SSO)
+	DomainEmail   DomainType = "EMAIL"   // an e-mail sending domain
+)
+
+// Domain is an organisation domain: the service's OrganizationDomain
+// {"id", "type", "domain", "name", "internal", "approved", "startUrl",
+// "selfRegistration", "sso"}. The members after Domain are published for
+// managed domains only.
+//
+// Members the SDK does not model are kept in Extra and written back when
+// the domain is encoded again, with encoding/json as with
+// github.com/go-json-experiment/json.
+type Domain struct {
+	// ID identifies the domain (a UUID) in PUT /domains/{domainId}.
+	ID string `json:"id,omitzero"`
+	// Type is DomainManaged or DomainEmail, as sent.
+	Type DomainType `json:"type,omitzero"`
+	// Domain is the domain name, e.g. "example.com".
+	Domain string `json:"domain,omitzero"`
+	// Name is the display name.
+	Name string `json:"name,omitzero"`
+	// Internal reports whether the domain's users are internal to the
+	// organisation.
+	Internal bool `json:"internal,omitzero"`
+	// Approved reports whether the domain is approved.
+	Approved bool `json:"approved,omitzero"`
+	// StartURL is the SSO start URL.
+	StartURL string `json:"startUrl,omitzero"`
+	// SelfRegistration reports whether users may register themselves.
+	SelfRegistration bool `json:"selfRegistration,omitzero"`
+	// SSO reports whether single sign-on is on.
+	SSO bool `json:"sso,omitzero"`
+	// Extra holds every member that the fields above do not model, as
+	// raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// UnmarshalJSON reads a domain object; unknown members go to Extra.
+func (d *Domain) UnmarshalJSON(data []byte) error {
+	type plain Domain
+	return json.Unmarshal(data, (*plain)(d))
+}
+
+// MarshalJSON writes the domain object with its Extra members.
+func (d Domain) MarshalJSON() ([]byte, error) {
+	type plain Domain
+	return json.Marshal(plain(d))
+}
+
+// DomainRequest is the body of DomainsService.Create and Update: the
+// service's OrganizationDomainRequest. Exactly one of Managed and Email
+// is set.
+type DomainRequest struct {
+	// Managed is a managed domain (ManagedDomainInput).
+	Managed *ManagedDomain `json:"managedDomain,omitzero"`
+	// Email is an e-mail sending domain (EmailDomainInput).
+	Email *EmailDomain `json:"emailDomain,omitzero"`
+	// Extra holds further members of the body, for members the service
+	// may add later. A key that names a member above is a duplicate: the
+	// call fails with a *workflow.ValidationError and nothing is sent.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// MarshalJSON writes the request body.
+func (r DomainRequest) MarshalJSON() ([]byte, error) {
+	type plain DomainRequest
+	return json.Marshal(plain(r))
+}
+
+// ManagedDomain is a managed domain to create or change. Only what is set
+// is sent: an empty string and a nil flag are left out (new(false) sends
+// false), so that an Update sends just what changes.
+type ManagedDomain struct {
+	// Domain is the domain name, e.g. "example.com". Required by Create.
+	Domain string `json:"domain,omitzero"`
+	// Name is the display name.
+	Name string `json:"name,omitzero"`
+	// Internal: the domain's users are internal to the organisation.
+	Internal *bool `json:"internal,omitzero"`
+	// Approved: the domain is approved.
+	Approved *bool `json:"approved,omitzero"`
+	// StartURL is the SSO start URL.
+	StartURL string `json:"startUrl,omitzero"`
+	// SelfRegistration: users may register themselves. Excludes SSO.
+	SelfRegistration *bool `json:"selfRegistration,omitzero"`
+	// SSO: single sign-on is on. Excludes SelfRegistration.
+	SSO *bool `json:"sso,omitzero"`
+	// Extra holds further members, as for DomainRequest.Extra.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// MarshalJSON writes the managed domain with its Extra members.
+func (m ManagedDomain) MarshalJSON() ([]byte, error) {
+	type plain ManagedDomain
+	return json.Marshal(plain(m))
+}
+
+// EmailDomain is an e-mail sending domain to create or change.
+type EmailDomain struct {
+	// Domain is the sending domain, e.g. "mail.example.com". Required by
+	// Create.
+	Domain string `json:"domain,omitzero"`
+	// Extra holds further members, as for DomainRequest.Extra.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// MarshalJSON writes the e-mail domain with its Extra members.
+func (e EmailDomain) MarshalJSON() ([]byte, error) {
+	type plain EmailDomain
+	return json.Marshal(plain(e))
+}
+
+// validate checks a request before sending; create needs a domain name.
+func (r *DomainRequest) validate(create bool) error {
+	switch {
+	case (r.Managed == nil) == (r.Email == nil):
+		return &workflow.ValidationError{Field: "DomainRequest", Rule: "must set exactly one of Managed and Email"}
+	case r.Managed != nil:
+		m := r.Managed
+		if m.SSO != nil && *m.SSO && m.SelfRegistration != nil && *m.SelfRegistration {
+			return &workflow.ValidationError{Field: "DomainRequest.Managed.SSO", Rule: "must not be true with SelfRegistration (the service allows one of them)"}
+		}
+		return checkDomain("DomainRequest.Managed.Domain", m.Domain, create)
+	default:
+		return checkDomain("DomainRequest.Email.Domain", r.Email.Domain, create)
+	}
+}
+
+// checkDomain accepts a bare domain name ("example.com"); an empty one
+// only when !required.
+func checkDomain(field, d string, required bool) error {
+	if d == "" && !required {
+		return nil
+	}
+	if strings.TrimSpace(d) == "" || strings.ContainsAny(d, "@/ \t\r\n") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || !strings.Contains(d, ".") {
+		return &workflow.ValidationError{Field: field, Rule: `must be a bare domain such as "example.com" (got ` + strconv.Quote(d) + ")"}
+	}
+	return nil
+}
+
+// Create creates an organisation domain and returns it (201):
+// POST /domains. Exactly one of r.Managed and r.Email is set, with its
+// Domain; SSO and SelfRegistration are not both true. A broken rule is a
+// *workflow.ValidationError, and nothing is sent. Like every POST, it is
+// not retried after a 5xx or a dropped connection.
+func (s *DomainsService) Create(ctx context.Context, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
+	if err := r.validate(true); err != nil {
+		return nil, err
+	}
+	return call[Domain](ctx, s.client, http.MethodPost, "domains", r, reqOpts)
+}
+
+// Update changes an organisation domain and returns it (200):
+// PUT /domains/{domainId}. Exactly one of r.Managed and r.Email is set;
+// only what it sets is sent. The service does not publish whether a
+// member the body leaves out is reset or kept (the fake keeps it), nor
+// whether a domain may change its type (the fake refuses it with 422).
+func (s *DomainsService) Update(ctx context.Context, domainID string, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
+	id, err := workflow.Segment("domainID", domainID)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.validate(false); err != nil {
+		return nil, err
+	}
+	return call[Domain](ctx, s.client, http.MethodPut, "domains/"+id, r, reqOpts)
+}
+
+// groupDomains is the body of GroupDomainsService.Add and Remove: the
+// service's GroupDomainsInput.
+type groupDomains struct {
+	Domains []string `json:"domains"`
+}
+
+// Add adds e-mail domains to a dynamic group: POST
+// /groups/{groupId}/domains with {"domains": [...]} (201). It returns
+// the list the service answers with (GroupDomainList; the fake answers
+// the group's domains after the change). At least one domain is needed,
+// each a bare domain such as "example.com".
+func (s *GroupDomainsService) Add(ctx context.Context, groupID string, domains []string, reqOpts ...workflow.RequestOption) ([]workflow.GroupDomain, error) {
+	return s.change(ctx, http.MethodPost, groupID, domains, reqOpts)
+}
+
+// Remove removes e-mail domains from a dynamic group: DELETE
+// /groups/{groupId}/domains with {"domains": [...]} (200). It returns
+// the list the service answers with (the fake: the group's domains that
+// remain).
+func (s *GroupDomainsService) Remove(ctx context.Context, groupID string, domains []string, reqOpts ...workflow.RequestOption) ([]workflow.GroupDomain, error) {
+	return s.change(ctx, http.MethodDelete, groupID, domains, reqOpts)
+}
+
+func (s *GroupDomainsService) change(ctx context.Context, method, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
+	id, err := workflow.Segment("groupID", groupID)
+	if err != nil {
+		return nil, err
+	}
+	if len(domains) == 0 {
+		return nil, &workflow.ValidationError{Field: "domains", Rule: "must name at least one domain"}
+	}
+	for i, d := range domains {
+		if err := checkDomain("domains["+strconv.Itoa(i)+"]", d, true); err != nil {
+			return nil, err
+		}
+	}
+	var out []workflow.GroupDomain
+	if err := s.client.Call(ctx, method, "groups/"+id+"/domains", nil, groupDomains{Domains: domains}, &out, reqOpts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

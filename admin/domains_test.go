@@ -1,0 +1,215 @@
+package admin_test
+
+import (
+	stdjson "encoding/json"
+	"errors"
+	"net/http"
+	"testing"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+)
+
+const (
+	domainReply       = `{"id":"d1","type":"MANAGED","domain":"example.com","name":"Example","sso":true,"verifiedAt":"2026-01-01T00:00:00Z"}`
+	groupDomainsReply = `[{"id":"g-d1","domain":"example.com"}]`
+)
+
+// wireCase is one call and the request it must send.
+type wireCase struct {
+	name   string
+	status int
+	reply  string
+	call   func(t *testing.T, ws *admin.Workspace) error
+	method string
+	path   string
+	query  string
+	body   string // exact JSON, "" for no body
+}
+
+// runWire runs exact-wire cases: each sends one request with the method,
+// path, query, body and headers given.
+func runWire(t *testing.T, cases []wireCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ws, m := newMockWorkspace(t, c.status, c.reply)
+			require.NoError(t, c.call(t, ws))
+			reqs := m.requests()
+			require.Len(t, reqs, 1)
+			got := reqs[0]
+			assert.Equal(t, c.method, got.Method)
+			assert.Equal(t, c.path, got.Path)
+			assert.Equal(t, c.query, got.Query)
+			assert.Equal(t, "Bearer t", got.Header.Get("Authorization"))
+			if c.body == "" {
+				assert.Empty(t, got.Body)
+				return
+			}
+			assert.JSONEq(t, c.body, got.Body)
+			assert.Equal(t, c.body, got.Body, "members in the order of the published schema")
+			assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
+		})
+	}
+}
+
+// invalidCase is a call the SDK refuses before sending.
+type invalidCase struct {
+	name  string
+	call  func(ws *admin.Workspace) error
+	field string
+}
+
+// runInvalid checks that each call fails with a *workflow.ValidationError
+// naming field, and sends nothing.
+func runInvalid(t *testing.T, cases []invalidCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ws, m := newMockWorkspace(t, http.StatusOK, `{}`)
+			err := c.call(ws)
+			var ve *workflow.ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, c.field, ve.Field, ve.Error())
+			assert.Empty(t, m.requests(), "nothing is sent")
+		})
+	}
+}
+
+func TestDomainsWire(t *testing.T) {
+	ctx := t.Context()
+	runWire(t, []wireCase{
+		{name: "create managed", status: 201, reply: domainReply, method: "POST", path: "/domains",
+			body: `{"managedDomain":{"domain":"example.com","name":"Example","approved":false,"sso":true}}`,
+			call: func(t *testing.T, ws *admin.Workspace) error {
+				d, err := ws.Domains.Create(ctx, admin.DomainRequest{Managed: &admin.ManagedDomain{
+					Domain: "example.com", Name: "Example", Approved: new(false), SSO: new(true)}})
+				if err == nil {
+					assert.Equal(t, admin.DomainManaged, d.Type)
+					assert.Equal(t, "d1", d.ID)
+					assert.True(t, d.SSO)
+				}
+				return err
+			}},
+		{name: "create e-mail", status: 201, reply: `{"id":"d2","type":"EMAIL","domain":"mail.example.com"}`, method: "POST", path: "/domains",
+			body: `{"emailDomain":{"domain":"mail.example.com"}}`,
+			call: func(t *testing.T, ws *admin.Workspace) error {
+				d, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "mail.example.com"}})
+				if err == nil {
+					assert.Equal(t, admin.DomainEmail, d.Type)
+				}
+				return err
+			}},
+		{name: "update sends only what is set", status: 200, reply: domainReply, method: "PUT", path: "/domains/d%201",
+			body: `{"managedDomain":{"selfRegistration":true,"sso":false}}`,
+			call: func(t *testing.T, ws *admin.Workspace) error {
+				_, err := ws.Domains.Update(ctx, "d 1", admin.DomainRequest{Managed: &admin.ManagedDomain{SelfRegistration: new(true), SSO: new(false)}})
+				return err
+			}},
+		{name: "add group domains", status: 201, reply: groupDomainsReply, method: "POST", path: "/groups/g1/domains",
+			body: `{"domains":["example.com","example.org"]}`,
+			call: func(t *testing.T, ws *admin.Workspace) error {
+				ds, err := ws.Domains.Groups.Add(ctx, "g1", []string{"example.com", "example.org"})
+				if err == nil {
+					assert.Equal(t, []workflow.GroupDomain{{ID: "g-d1", Domain: "example.com"}}, ds)
+				}
+				return err
+			}},
+		{name: "remove group domains", status: 200, reply: `[]`, method: "DELETE", path: "/groups/g1/domains",
+			body: `{"domains":["example.com"]}`,
+			call: func(t *testing.T, ws *admin.Workspace) error {
+				ds, err := ws.Domains.Groups.Remove(ctx, "g1", []string{"example.com"})
+				if err == nil {
+					assert.Empty(t, ds)
+				}
+				return err
+			}},
+	})
+}
+
+func TestDomainsInvalid(t *testing.T) {
+	ctx := t.Context()
+	managed := func(m admin.ManagedDomain) admin.DomainRequest { return admin.DomainRequest{Managed: &m} }
+	runInvalid(t, []invalidCase{
+		{"neither kind", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Create(ctx, admin.DomainRequest{})
+			return err
+		}, "DomainRequest"},
+		{"both kinds", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Create(ctx, admin.DomainRequest{Managed: &admin.ManagedDomain{Domain: "a.com"}, Email: &admin.EmailDomain{Domain: "b.com"}})
+			return err
+		}, "DomainRequest"},
+		{"create without a domain", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Create(ctx, managed(admin.ManagedDomain{Name: "x"}))
+			return err
+		}, "DomainRequest.Managed.Domain"},
+		{"an address, not a domain", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "ops@example.com"}})
+			return err
+		}, "DomainRequest.Email.Domain"},
+		{"sso with self-registration", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Update(ctx, "d1", managed(admin.ManagedDomain{SSO: new(true), SelfRegistration: new(true)}))
+			return err
+		}, "DomainRequest.Managed.SSO"},
+		{"update of no domain", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Update(ctx, " ", managed(admin.ManagedDomain{Name: "x"}))
+			return err
+		}, "domainID"},
+		{"a member twice", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "b.com"},
+				Extra: map[string]jsontext.Value{"emailDomain": jsontext.Value(`{}`)}})
+			return err
+		}, "body"},
+		{"no group domains", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Groups.Add(ctx, "g1", nil)
+			return err
+		}, "domains"},
+		{"a blank group domain", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Groups.Remove(ctx, "g1", []string{"example.com", " "})
+			return err
+		}, "domains[1]"},
+		{"group domains of no group", func(ws *admin.Workspace) error {
+			_, err := ws.Domains.Groups.Add(ctx, "../users", []string{"example.com"})
+			return err
+		}, "groupID"},
+	})
+}
+
+// TestDomainKeepsUnknownMembers: members the SDK does not model survive a
+// round trip through both JSON packages.
+func TestDomainKeepsUnknownMembers(t *testing.T) {
+	var d admin.Domain
+	require.NoError(t, stdjson.Unmarshal([]byte(domainReply), &d))
+	assert.Equal(t, `"2026-01-01T00:00:00Z"`, string(d.Extra["verifiedAt"]))
+	for _, marshal := range []func(any) ([]byte, error){stdjson.Marshal, func(v any) ([]byte, error) { return json.Marshal(v) }} {
+		out, err := marshal(d)
+		require.NoError(t, err)
+		assert.JSONEq(t, domainReply, string(out))
+	}
+}
+
+func TestDomainsErrorStatuses(t *testing.T) {
+	for _, c := range []struct {
+		status int
+		want   error
+	}{
+		{404, workflow.ErrNotFound},
+		{422, workflow.ErrUnprocessable},
+		{403, workflow.ErrForbidden},
+	} {
+		ws, _ := newMockWorkspace(t, c.status, `{"status":1,"message":"no"}`)
+		_, err := ws.Domains.Update(t.Context(), "d1", admin.DomainRequest{Email: &admin.EmailDomain{Domain: "mail.example.com"}})
+		assert.ErrorIs(t, err, c.want)
+		var apiErr *workflow.APIError
+		assert.True(t, errors.As(err, &apiErr))
+	}
+	// A success without the domain is no domain.
+	ws, _ := newMockWorkspace(t, 201, "")
+	_, err := ws.Domains.Create(t.Context(), admin.DomainRequest{Email: &admin.EmailDomain{Domain: "mail.example.com"}})
+	assert.ErrorIs(t, err, workflow.ErrUnexpectedResponse)
+}

@@ -1,0 +1,236 @@
+package workflowtest
+
+import (
+	"encoding/json"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// The automations of apps and elements: GET and POST
+// /{recordType}/{alias}/automations, POST .../automations/validate, and
+// GET, PUT and DELETE .../automations/{id}. The definition (recordType,
+// alias) must exist (404 otherwise) and be open to the user (403), as for
+// its records.
+//
+// Route overlap: these routes come before the record routes, so the
+// fake's GET /{recordType}/{alias}/automations lists automations, and
+// GET, PUT and DELETE /{recordType}/{alias}/automations/{word} reach the
+// automation {word}: a record whose id is "automations" cannot be read
+// (nor its related items, attachments, watchers or comments listed)
+// through the fake. PUT /{recordType}/{alias}/automations still updates
+// that record.
+//
+// The service publishes no members of an automation (a free-form JSON
+// object). The fake's conventions: it keeps every member as sent, stamps
+// the automation's id (a UUID it mints, replacing any "id" sent) into an
+// "id" member, and requires a "name" member holding a non-empty string
+// (422 otherwise, and Validate's verdict lists the problem). A body that
+// is not a JSON object is answered 400. GET .../automations/{id} answers
+// an array holding the one automation (the service's AutomationList: "the
+// active and/or draft workflow"). DELETE answers the deleted automation.
+
+// uuidAutomation is the seqUUID kind of automations.
+const uuidAutomation = '4'
+
+// automationsState is the automations of every definition; its zero
+// value is empty.
+type automationsState struct {
+	byDef map[defKey][]*automation // in creation order
+	n     uint64                   // ids handed out
+}
+
+// automation is one automation: its members, "id" included.
+type automation struct {
+	id      string
+	members map[string]json.RawMessage
+}
+
+// checkAutomation lists what the fake's rules find wrong with a
+// definition.
+func checkAutomation(m map[string]json.RawMessage) []string {
+	var name string
+	if json.Unmarshal(m["name"], &name) != nil || strings.TrimSpace(name) == "" {
+		return []string{`"name" must be a non-empty string`}
+	}
+	return nil
+}
+
+// decodeMembers reads a request body that must be a JSON object.
+func decodeMembers(r *http.Request) (map[string]json.RawMessage, *httpError) {
+	raw, e := readJSONBody(r)
+	if e != nil {
+		return nil, e
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, errf(http.StatusBadRequest, "malformed body: it must be a JSON object")
+	}
+	return m, nil
+}
+
+// AddAutomation adds an automation to the definition (rt, alias), which
+// it creates if needed, and returns its id. def holds the automation's
+// members (a "name" among them, by the fake's rule); each is encoded as
+// JSON. It panics if a member does not encode, or rt is not a record
+// type.
+func (s *Server) AddAutomation(rt workflow.RecordType, alias string, def map[string]any) string {
+	mustType(rt)
+	m := make(map[string]json.RawMessage, len(def))
+	for k, v := range def {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic("workflowtest: AddAutomation: member " + k + ": " + err.Error())
+		}
+		m[k] = b
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.define(defKey{rt, alias})
+	return s.st.addAutomation(defKey{rt, alias}, m).id
+}
+
+func (st *state) addAutomation(k defKey, m map[string]json.RawMessage) *automation {
+	as := &st.automations
+	if as.byDef == nil {
+		as.byDef = map[defKey][]*automation{}
+	}
+	as.n++
+	a := &automation{id: seqUUID(uuidAutomation, as.n), members: m}
+	a.members["id"], _ = json.Marshal(a.id)
+	as.byDef[k] = append(as.byDef[k], a)
+	return a
+}
+
+// Automations returns the automations of a definition in creation order,
+// each as the JSON object the API answers.
+func (s *Server) Automations(rt workflow.RecordType, alias string) []json.RawMessage {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []json.RawMessage
+	for _, a := range s.st.automations.byDef[defKey{rt, alias}] {
+		out = append(out, encodeJSON(a.members))
+	}
+	return out
+}
+
+// findAutomation finds the automation segs[3] of the definition of segs.
+// The caller holds s.mu.
+func (s *Server) findAutomation(rq *request, segs []string) (*definition, int, *httpError) {
+	d, e := s.lookupDef(rq, segs)
+	if e != nil {
+		return nil, 0, e
+	}
+	i := slices.IndexFunc(s.st.automations.byDef[d.key], func(a *automation) bool { return a.id == segs[3] })
+	if i < 0 {
+		return nil, 0, errf(http.StatusNotFound, "no automation with id %q in %s", segs[3], d.key)
+	}
+	return d, i, nil
+}
+
+// listAutomations is GET /{recordType}/{alias}/automations: 200 with
+// every automation of the definition, an array (not paged).
+func (s *Server) listAutomations(rq *request, segs []string) response {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, e := s.lookupDef(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	out := []map[string]json.RawMessage{}
+	for _, a := range s.st.automations.byDef[d.key] {
+		out = append(out, a.members)
+	}
+	return reply(http.StatusOK, out)
+}
+
+// readAutomation prechecks the route with lookup, then reads the body.
+func (s *Server) readAutomation(rq *request, lookup func() *httpError) (map[string]json.RawMessage, *httpError) {
+	if e := s.precheck(lookup); e != nil {
+		return nil, e
+	}
+	return decodeMembers(rq.r)
+}
+
+// createAutomation is POST /{recordType}/{alias}/automations: 201 with the
+// new automation.
+func (s *Server) createAutomation(rq *request, segs []string) response {
+	m, e := s.readAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
+	if e != nil {
+		return fail(e)
+	}
+	if probs := checkAutomation(m); probs != nil {
+		return failf(http.StatusUnprocessableEntity, "invalid automation: %s", strings.Join(probs, "; "))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, e := s.lookupDef(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	return reply(http.StatusCreated, s.st.addAutomation(d.key, m).members)
+}
+
+// validateAutomation is POST /{recordType}/{alias}/automations/validate:
+// 200 with {"valid": bool, "errors": [...]}; nothing is created.
+func (s *Server) validateAutomation(rq *request, segs []string) response {
+	m, e := s.readAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
+	if e != nil {
+		return fail(e)
+	}
+	probs := checkAutomation(m)
+	return reply(http.StatusOK, map[string]any{"valid": probs == nil, "errors": append([]string{}, probs...)})
+}
+
+// getAutomation is GET /{recordType}/{alias}/automations/{id}: 200 with
+// an array holding the automation.
+func (s *Server) getAutomation(rq *request, segs []string) response {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, i, e := s.findAutomation(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	return reply(http.StatusOK, []map[string]json.RawMessage{s.st.automations.byDef[d.key][i].members})
+}
+
+// updateAutomation is PUT /{recordType}/{alias}/automations/{id}: the
+// body replaces the automation's members (its id stays); 200 with the
+// automation.
+func (s *Server) updateAutomation(rq *request, segs []string) response {
+	m, e := s.readAutomation(rq, func() *httpError { _, _, e := s.findAutomation(rq, segs); return e })
+	if e != nil {
+		return fail(e)
+	}
+	if probs := checkAutomation(m); probs != nil {
+		return failf(http.StatusUnprocessableEntity, "invalid automation: %s", strings.Join(probs, "; "))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, i, e := s.findAutomation(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	a := s.st.automations.byDef[d.key][i]
+	a.members = maps.Clone(m)
+	a.members["id"], _ = json.Marshal(a.id)
+	return reply(http.StatusOK, a.members)
+}
+
+// deleteAutomation is DELETE /{recordType}/{alias}/automations/{id}: 200
+// with the deleted automation.
+func (s *Server) deleteAutomation(rq *request, segs []string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, i, e := s.findAutomation(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	list := s.st.automations.byDef[d.key]
+	a := list[i]
+	s.st.automations.byDef[d.key] = slices.Delete(list, i, i+1)
+	return reply(http.StatusOK, a.members)
+}

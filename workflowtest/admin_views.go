@@ -1,0 +1,342 @@
+package workflowtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// The views of apps: GET and POST /apps/{alias}/views, GET and PUT
+// /apps/{alias}/views/{id}. The app definition must exist (404) and be
+// open to the user (403), as for its records.
+//
+// Route overlap: these routes come before the record routes, so GET
+// /apps/{alias}/views lists views and GET /apps/{alias}/views/{word}
+// reaches the view {word}: an app record whose id is "views" cannot be
+// read (nor its related items, attachments, watchers or comments listed)
+// through the fake.
+//
+// The fake's reading of what the service leaves open: {id} in GET and
+// PUT is the view's id or its client handle (the handle Create was
+// given); a handle names one view of an app (a second create with it is
+// 422); a share set names users by id or e-mail address and groups by id
+// or name (an unknown one is 422); the variant's configuration is kept
+// member by member, and answered merged into the view, "agentId" as
+// "agent": {"id"}. The list is paged like the record list, without
+// filter. A body outside the published schema is 400 (the field ids of
+// columns, displayByField, allowedFilterFields and agentId must be
+// UUIDs); a broken rule (not exactly one variant, a blank handle) is 422.
+
+// uuidView is the seqUUID kind of views.
+const uuidView = '5'
+
+// viewsState is the views of every app; its zero value is empty.
+type viewsState struct {
+	byApp map[string][]*view // by app alias, in creation order
+	n     uint64             // ids handed out
+}
+
+// view is a view of an app.
+type view struct {
+	seq           uint64
+	order         int // displayOrder
+	id, handle    string
+	typ           string                     // AspectViewList, ...
+	config        map[string]json.RawMessage // the variant's members as sent
+	users, groups []string                   // ids of whom it is shared with
+}
+
+// viewTypes maps the variants of a view request to the view's type.
+var viewTypes = map[string]string{
+	"list": "AspectViewList", "kanban": "AspectViewKanban", "calendar": "AspectViewCalendar",
+	"dashboard": "AspectViewDashboard", "agent": "AspectViewAgent",
+}
+
+// viewRequestBody is AspectViewCreateRequest and AspectViewUpdateRequest.
+type viewRequestBody struct {
+	Handle *string                     `json:"handle"`
+	View   *map[string]json.RawMessage `json:"view"`
+	Share  *struct {
+		Groups []string `json:"groups"`
+		Users  []string `json:"users"`
+	} `json:"share"`
+}
+
+// variantBody holds the members of a view variant whose types are known.
+type variantBody struct {
+	Name                *string         `json:"name"`
+	AllowRecordCreation *bool           `json:"allowRecordCreation"`
+	Filter              *map[string]any `json:"filter"`
+	Sort                *map[string]any `json:"sort"`
+	Columns             []string        `json:"columns"`
+	Density             *string         `json:"density"`
+	Rows                *int32          `json:"rows"`
+	DisplayByField      *string         `json:"displayByField"`
+	AllowedFilterFields []string        `json:"allowedFilterFields"`
+	AgentID             *string         `json:"agentId"`
+	DashboardID         *string         `json:"dashboardId"`
+}
+
+
+// parseView reads the view member of a request into a type and a
+// configuration.
+func parseView(raw map[string]json.RawMessage) (string, map[string]json.RawMessage, *httpError) {
+	var typ string
+	var cfg json.RawMessage
+	for k, v := range raw {
+		t, ok := viewTypes[k]
+		switch {
+		case !ok:
+			return "", nil, errf(http.StatusBadRequest, "malformed body: unknown view variant %q", k)
+		case typ != "":
+			return "", nil, errf(http.StatusUnprocessableEntity, "view must set exactly one of list, kanban, calendar, dashboard, agent")
+		}
+		typ, cfg = t, v
+	}
+	if typ == "" {
+		return "", nil, errf(http.StatusUnprocessableEntity, "view must set exactly one of list, kanban, calendar, dashboard, agent")
+	}
+	var vb variantBody
+	var m map[string]json.RawMessage
+	if json.Unmarshal(cfg, &m) != nil || m == nil || json.Unmarshal(cfg, &vb) != nil {
+		return "", nil, errf(http.StatusBadRequest, "malformed body: the view's configuration must be an object of the published member types")
+	}
+	ids := append(slices.Clone(vb.Columns), vb.AllowedFilterFields...)
+	for _, p := range []*string{vb.DisplayByField, vb.AgentID} {
+		if p != nil {
+			ids = append(ids, *p)
+		}
+	}
+	for _, id := range ids {
+		if !isUUID(id) {
+			return "", nil, errf(http.StatusBadRequest, "malformed body: field and agent ids must be UUIDs (got %q)", id)
+		}
+	}
+	return typ, m, nil
+}
+
+// resolveShare turns a share set's handles into user and group ids. The
+// caller holds s.mu.
+func (s *Server) resolveShare(users, groups []string) ([]string, []string, *httpError) {
+	var uids, gids []string
+	for _, h := range users {
+		i := slices.IndexFunc(s.st.users, func(u *user) bool { return u.id == h || strings.EqualFold(u.email, h) })
+		if i < 0 {
+			return nil, nil, errf(http.StatusUnprocessableEntity, "share: no user %q", h)
+		}
+		uids = append(uids, s.st.users[i].id)
+	}
+	for _, h := range groups {
+		i := slices.IndexFunc(s.st.groups, func(g *group) bool { return g.id == h || g.name == h })
+		if i < 0 {
+			return nil, nil, errf(http.StatusUnprocessableEntity, "share: no group %q", h)
+		}
+		gids = append(gids, s.st.groups[i].id)
+	}
+	return uids, gids, nil
+}
+
+// json is the view as the service's AspectView. The caller holds s.mu.
+func (s *Server) viewJSON(v *view) map[string]any {
+	out := make(map[string]any, len(v.config)+6)
+	for k, val := range v.config {
+		out[k] = val
+	}
+	if id, ok := v.config["agentId"]; ok {
+		delete(out, "agentId")
+		out["agent"] = map[string]json.RawMessage{"id": id}
+	}
+	share := struct {
+		Groups []groupJSON `json:"groups"`
+		Users  []userJSON  `json:"users"`
+	}{Groups: []groupJSON{}, Users: []userJSON{}}
+	for _, id := range v.groups {
+		share.Groups = append(share.Groups, s.st.groupsByID[id].json())
+	}
+	for _, id := range v.users {
+		share.Users = append(share.Users, s.st.usersByID[id].json())
+	}
+	out["id"], out["clientHandle"], out["type"], out["displayOrder"], out["share"] = v.id, v.handle, v.typ, v.order, share
+	return out
+}
+
+// findView finds the app of segs and, when len(segs) > 3, its view
+// segs[3] by id or handle. The caller holds s.mu.
+func (s *Server) findView(rq *request, segs []string) (string, *view, *httpError) {
+	d, e := s.lookupDef(rq, []string{string(workflow.Apps), segs[1]})
+	if e != nil || len(segs) < 4 {
+		return segs[1], nil, e
+	}
+	for _, v := range s.st.views.byApp[d.key.alias] {
+		if v.id == segs[3] || v.handle == segs[3] {
+			return d.key.alias, v, nil
+		}
+	}
+	return "", nil, errf(http.StatusNotFound, "no view %q in app %s", segs[3], d.key.alias)
+}
+
+// readView prechecks the route, then reads and checks the body; create
+// says whether it is a create (with a handle) or an update (without).
+func (s *Server) readView(rq *request, segs []string, create bool) (*viewRequestBody, string, map[string]json.RawMessage, *httpError) {
+	if e := s.precheck(func() *httpError { _, _, e := s.findView(rq, segs); return e }); e != nil {
+		return nil, "", nil, e
+	}
+	var b viewRequestBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return nil, "", nil, e
+	}
+	switch {
+	case b.View == nil:
+		return nil, "", nil, errf(http.StatusBadRequest, "view is required")
+	case create && b.Handle == nil:
+		return nil, "", nil, errf(http.StatusBadRequest, "handle is required")
+	case !create && b.Handle != nil:
+		return nil, "", nil, errf(http.StatusBadRequest, "malformed body: the handle of an update is on the path")
+	case create && strings.TrimSpace(*b.Handle) == "":
+		return nil, "", nil, errf(http.StatusUnprocessableEntity, "handle must not be blank")
+	}
+	typ, cfg, e := parseView(*b.View)
+	return &b, typ, cfg, e
+}
+
+// listViews is GET /apps/{alias}/views: the app's views, paged like the
+// record list, without filter.
+func (s *Server) listViews(rq *request, segs []string) response {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	alias, _, e := s.findView(rq, segs)
+	if e == nil {
+		e = noFilter(rq)
+	}
+	var p *paging
+	if e == nil {
+		p, e = parsePaging(rq, "views of "+alias)
+	}
+	if e != nil {
+		return fail(e)
+	}
+	seq := func(v *view) uint64 { return v.seq }
+	res := selectPage(s.st.views.byApp[alias], seq, noFields[*view], p)
+	return reply(http.StatusOK, buildPlainList(res, p, seq, func(v *view) any { return s.viewJSON(v) }))
+}
+
+// getView is GET /apps/{alias}/views/{id}: 200 with the view.
+func (s *Server) getView(rq *request, segs []string) response {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, v, e := s.findView(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	return reply(http.StatusOK, s.viewJSON(v))
+}
+
+// createView is POST /apps/{alias}/views: 201 with the new view.
+func (s *Server) createView(rq *request, segs []string) response {
+	b, typ, cfg, e := s.readView(rq, segs, true)
+	if e != nil {
+		return fail(e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	alias, _, e := s.findView(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	vs := &s.st.views
+	if slices.ContainsFunc(vs.byApp[alias], func(v *view) bool { return v.handle == *b.Handle }) {
+		return failf(http.StatusUnprocessableEntity, "app %s has a view with handle %q already", alias, *b.Handle)
+	}
+	v := &view{handle: *b.Handle, typ: typ, config: cfg}
+	if b.Share != nil {
+		if v.users, v.groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
+			return fail(e)
+		}
+	}
+	return reply(http.StatusCreated, s.viewJSON(s.st.addView(alias, v)))
+}
+
+// updateView is PUT /apps/{alias}/views/{id}: the body's view replaces
+// the view's variant and configuration; a share set replaces whom it is
+// shared with, and its absence leaves that as it is. 200 with the view.
+func (s *Server) updateView(rq *request, segs []string) response {
+	b, typ, cfg, e := s.readView(rq, segs, false)
+	if e != nil {
+		return fail(e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, v, e := s.findView(rq, segs)
+	if e != nil {
+		return fail(e)
+	}
+	users, groups := v.users, v.groups
+	if b.Share != nil {
+		if users, groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
+			return fail(e)
+		}
+	}
+	v.typ, v.config, v.users, v.groups = typ, cfg, users, groups
+	return reply(http.StatusOK, s.viewJSON(v))
+}
+
+// AddView adds a view to the app appAlias (whose definition it creates
+// if needed) and returns its id. variant is one of "list", "kanban",
+// "calendar", "dashboard" and "agent"; config holds the variant's
+// members, each encoded as JSON. It panics on an unknown variant, a
+// handle the app has already, or a member that does not encode.
+func (s *Server) AddView(appAlias, handle, variant string, config map[string]any) string {
+	raw, err := json.Marshal(map[string]any{variant: config})
+	if err != nil {
+		panic("workflowtest: AddView: " + err.Error())
+	}
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &m)
+	typ, cfg, e := parseView(m)
+	if e != nil {
+		panic("workflowtest: AddView: " + e.msg)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.define(defKey{workflow.Apps, appAlias})
+	vs := &s.st.views
+	if slices.ContainsFunc(vs.byApp[appAlias], func(v *view) bool { return v.handle == handle }) {
+		panic("workflowtest: AddView: app " + appAlias + " has a view with handle " + handle)
+	}
+	return s.st.addView(appAlias, &view{handle: handle, typ: typ, config: cfg}).id
+}
+
+// addView stores a new view of an app, giving it its id and place.
+func (st *state) addView(alias string, v *view) *view {
+	vs := &st.views
+	if vs.byApp == nil {
+		vs.byApp = map[string][]*view{}
+	}
+	vs.n++
+	v.id, v.seq, v.order = seqUUID(uuidView, vs.n), st.next.nextSeq(), len(vs.byApp[alias])+1
+	vs.byApp[alias] = append(vs.byApp[alias], v)
+	return v
+}
+
+// ViewInfo describes a view of the fake, for assertions.
+type ViewInfo struct {
+	ID, Handle, Type string
+	Config           json.RawMessage // the variant's configuration as stored
+	Users, Groups    []string        // ids of whom it is shared with
+}
+
+// Views returns the views of an app in creation order.
+func (s *Server) Views(appAlias string) []ViewInfo {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []ViewInfo
+	for _, v := range s.st.views.byApp[appAlias] {
+		out = append(out, ViewInfo{ID: v.id, Handle: v.handle, Type: v.typ, Config: bytes.TrimSpace(encodeJSON(v.config)),
+			Users: slices.Clone(v.users), Groups: slices.Clone(v.groups)})
+	}
+	return out
+}
