@@ -161,20 +161,11 @@ func checkComparison(c *Comparison) (*Comparison, error) {
 	if err := checkField(c.Field); err != nil {
 		return nil, err
 	}
-	op, ok := c.Op.canonical()
-	if !ok {
-		return nil, fmt.Errorf("rsql: field %q: unknown operator %q", c.Field, string(c.Op))
+	if err := CheckComparison(c); err != nil {
+		return nil, err
 	}
-	n := len(c.Values)
-	switch {
-	case op.isRange() && n != 2:
-		return nil, fmt.Errorf("rsql: field %q: %s needs exactly two values (low and high), got %d", c.Field, op, n)
-	case op.isList() && n == 0:
-		return nil, fmt.Errorf("rsql: field %q: %s needs at least one value", c.Field, op)
-	case !op.isMulti() && n != 1:
-		return nil, fmt.Errorf("rsql: field %q: %s needs exactly one value, got %d", c.Field, op, n)
-	}
-	vals := make([]Value, n)
+	op, _ := c.Op.canonical()
+	vals := make([]Value, len(c.Values))
 	for i, v := range c.Values {
 		if v.Null {
 			vals[i] = Value{Null: true}

@@ -108,9 +108,11 @@
 //     an empty page has empty start and end cursors.
 //   - Filters are parsed with rsql.Parse (parentheses, quoted values and
 //     the (a,b) list form are accepted); a syntax error or an unknown
-//     operator is 400 with the parser's message; a filter that parses but
-//     has no meaning (null with an ordering, range or contains operator)
-//     is 422, the status the specification lists for the record list.
+//     operator is 400 with the parser's message; a comparison that breaks
+//     a rule of rsql.CheckComparison (null with an ordering, range or
+//     contains operator, in any case of null) is 422, the status the
+//     specification lists for the record list. The rules are rsql's, so
+//     a filter the SDK validates is one the fake accepts.
 //     Evaluation rules: field names are matched exactly; a field the
 //     record does not have is absent; null matches absent and empty
 //     fields; ==, !=, =in= and =out= compare the text exactly, byte

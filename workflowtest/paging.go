@@ -80,6 +80,9 @@ func parsePaging(rq *request, list string) (*paging, *httpError) {
 	if text := q.Get("filter"); text != "" {
 		rq.filterText = text
 		e, err := rsql.Parse(text)
+		if rule := (*rsql.RuleError)(nil); errors.As(err, &rule) {
+			return nil, errf(http.StatusUnprocessableEntity, "unusable filter %q: %v", text, err)
+		}
 		if err != nil {
 			return nil, errf(http.StatusBadRequest, "invalid filter %q: %v", text, err)
 		}
