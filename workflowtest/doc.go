@@ -58,6 +58,8 @@
 //     and Content-Type application/json. The token endpoint's failures
 //     also carry the OAuth 2.0 "error" code (invalid_client,
 //     invalid_request, unsupported_grant_type; RFC 6749 section 5.2).
+//   - Every JSON request body is an object: an absent or empty body, null,
+//     an array or any other value is 400 "malformed body: ...".
 //   - The token response is {"access_token", "token_type": "Bearer",
 //     "expires_in": 86400} with Cache-Control: no-store. Tokens expire
 //     24 hours after issue on the server's clock. The client authenticates
