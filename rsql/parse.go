@@ -391,9 +391,6 @@ func (p *parser) operator() (Operator, error) {
 	for j < len(p.s) && isLetter(p.s[j]) {
 		j++
 	}
-	if j == start+1 {
-		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j]))
-	}
 	if j >= len(p.s) || p.s[j] != '=' {
 		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j]))
 	}
@@ -481,7 +478,7 @@ func (p *parser) value(colon bool) (Value, error) {
 		return Value{}, p.fail("value")
 	}
 	if len(text) == 4 && strings.EqualFold(text, "null") {
-		if p.null < 0 {
+		if p.null == -1 {
 			p.null = start
 		}
 		return Value{Null: true}, nil
