@@ -109,23 +109,36 @@ func TestAndCopiesOperands(t *testing.T) {
 // Exported, so that the embedded fields can be read.
 type (
 	Depth1 struct{ time.Time }
-	Depth2 struct{ Depth1 }
-	Depth3 struct{ *Depth2 }
-	Depth4 struct{ Depth3 }
-	Depth5 struct{ Depth4 }
-	Depth6 struct{ Depth5 }
-	Depth7 struct{ Depth6 }
-	Depth8 struct{ Depth7 }
+	Depth2 struct {
+		Note string
+		Depth1
+	}
+	Depth3  struct{ *Depth2 }
+	Depth4  struct{ Depth3 }
+	Depth5  struct{ Depth4 }
+	Depth6  struct{ Depth5 }
+	Depth7  struct{ Depth6 }
+	Depth8  struct{ Depth7 }
+	Depth9  struct{ Depth8 }
+	Depth10 struct{ Depth9 }
+	Plain   struct{ Name string }
+	Wrapper struct {
+		Plain
+		N int
+	}
 )
 
 func TestTimesEmbeddedUpToSevenLevels(t *testing.T) {
 	tm := time.Date(2024, 3, 5, 15, 41, 12, 345678901, time.FixedZone("X", 3600))
-	d7 := Depth7{Depth6{Depth5{Depth4{Depth3{&Depth2{Depth1{tm}}}}}}}
-	assert.Equal(t, "x==2024-03-05T14:41:12.345Z", Field("x").Eq(Depth2{Depth1{tm}}).String())
+	d7 := Depth7{Depth6{Depth5{Depth4{Depth3{&Depth2{"n", Depth1{tm}}}}}}}
+	assert.Equal(t, "x==2024-03-05T14:41:12.345Z", Field("x").Eq(Depth2{"n", Depth1{tm}}).String())
 	assert.Equal(t, "x==2024-03-05T14:41:12.345Z", Field("x").Eq(d7).String())
 	assert.Equal(t, "x==2024-03-05T14:41:12.345Z", Field("x").Eq(&d7).String())
 	assert.Equal(t, "x==2024-03-05T15:41:12.345678901+01:00", Field("x").Eq(Depth8{d7}).String(),
 		"deeper: the promoted MarshalText")
+	assert.Equal(t, "x==2024-03-05T15:41:12.345678901+01:00", Field("x").Eq(Depth10{Depth9{Depth8{d7}}}).String())
+	assert.ErrorContains(t, Field("x").Eq(Wrapper{}).Validate(), "unsupported value type rsql.Wrapper",
+		"an embedded struct without a time")
 	assert.EqualError(t, Field("x").Eq(Depth3{}).Validate(), `rsql: field "x": == value: rsql.Depth3: the time it embeds is behind a nil pointer`)
 	assert.EqualError(t, Field("x").Gt(Stamped{}).Validate(), `rsql: field "x": =gt= value: rsql.Stamped: the time it embeds is behind a nil pointer`)
 }

@@ -61,6 +61,7 @@ func TestParseTree(t *testing.T) {
 		{"x=out=nUlL:a", cmp("x", OpNotIn, null, v("a"))},
 		{"x==nulls", cmp("x", OpEq, v("nulls"))},
 		{"x==a\x80", cmp("x", OpEq, v("a\x80"))},
+		{"x\u3000==a\u00a0;\u2003y==b", and(cmp("x", OpEq, v("a")), cmp("y", OpEq, v("b")))},
 		{"x\x80 ==a", cmp("x\x80", OpEq, v("a"))},
 		{"x=in=a:null", cmp("x", OpIn, v("a"), null)},
 		{`x=="a,b"`, cmp("x", OpEq, v("a,b"))},

@@ -351,3 +351,61 @@ func TestNullInAnyCaseIsQuoted(t *testing.T) {
 	s := Field("f").Eq("nullable").String()
 	assert.Equal(t, `f==nullable`, s)
 }
+
+// otherExpr is an implementation of Expr outside the package.
+type otherExpr struct {
+	text string
+	err  error
+}
+
+func (o otherExpr) String() string               { return o.text }
+func (o otherExpr) MarshalText() ([]byte, error) { return []byte(o.text), o.err }
+func (o otherExpr) Validate() error              { return o.err }
+
+func TestPrintOtherNodes(t *testing.T) {
+	a, b := Field("a").Eq(1), Field("b").Eq(2)
+	raw := RawExpr("(a==1,b==2)")
+	tests := []struct {
+		name string
+		e    Expr
+		want string // the text, or the error's text when it starts with "rsql: "
+	}{
+		{"*RawExpr alone, verbatim", &raw, "(a==1,b==2)"},
+		{"*RawExpr in And, parsed", And(&raw, Field("c").Eq(3)), "a==1;c==3,b==2;c==3"},
+		{"nil *RawExpr in And", And(a, (*RawExpr)(nil)), "rsql: nil *RawExpr"},
+		{"nil *OrExpr in And", And(a, (*OrExpr)(nil)), "rsql: nil *OrExpr"},
+		{"another Expr, by its text", And(otherExpr{text: "x==1,y==2"}, b), "x==1;b==2,y==2;b==2"},
+		{"another Expr that is invalid", Or(a, otherExpr{err: errors.New("rsql: mine")}), "rsql: mine"},
+		{"another Expr whose text does not parse", Or(a, otherExpr{text: "x=="}), "rsql: at offset 3: expected value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.e.Validate()
+			if strings.HasPrefix(tt.want, "rsql: ") {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.want)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, tt.e.String())
+		})
+	}
+}
+
+// TestPrintLargeSets covers the sets searched through keys once they
+// hold more than smallSet members.
+func TestPrintLargeSets(t *testing.T) {
+	groups := make([]Expr, 20)
+	for i := range groups {
+		groups[i] = And(Field(fmt.Sprint("f", i)).Eq(i), Field("g").IsNull())
+	}
+	e := Or(append(groups, And(Field("g").IsNull(), Field("f3").Eq(3)))...)
+	require.NoError(t, e.Validate())
+	assert.Equal(t, 19, strings.Count(e.String(), ","), "20 groups: the repeated one (in another order) is dropped")
+
+	cmps := distinct("f", 20)
+	cmps = append(cmps, Field("n").IsNull(), Field("n").Eq(Value{Text: "x", Null: true}), Field("n").Eq("null"))
+	s := And(cmps...).String()
+	assert.Equal(t, 1, strings.Count(s, "n==null"), s)
+	assert.True(t, strings.HasSuffix(s, `;f19==19;n==null;n=="null"`), s)
+}
