@@ -374,10 +374,10 @@ func readJSONBody(r *http.Request) ([]byte, *httpError) {
 	if err != nil {
 		return nil, errf(http.StatusBadRequest, "reading the body: %v", err)
 	}
-	switch string(bytes.TrimSpace(body)) {
-	case "":
+	switch t := bytes.TrimSpace(body); {
+	case len(t) == 0:
 		return nil, errf(http.StatusBadRequest, "malformed body: empty (a JSON object is required)")
-	case "null":
+	case bytes.Equal(t, []byte("null")):
 		return nil, errf(http.StatusBadRequest, "malformed body: null (a JSON object is required)")
 	}
 	return body, nil
