@@ -121,6 +121,7 @@ type (
 	Depth8  struct{ Depth7 }
 	Depth9  struct{ Depth8 }
 	Depth10 struct{ Depth9 }
+	Loop    struct{ *Loop }
 	Plain   struct{ Name string }
 	Wrapper struct {
 		Plain
@@ -139,6 +140,8 @@ func TestTimesEmbeddedUpToSevenLevels(t *testing.T) {
 	assert.Equal(t, "x==2024-03-05T15:41:12.345678901+01:00", Field("x").Eq(Depth10{Depth9{Depth8{d7}}}).String())
 	assert.ErrorContains(t, Field("x").Eq(Wrapper{}).Validate(), "unsupported value type rsql.Wrapper",
 		"an embedded struct without a time")
+	assert.ErrorContains(t, Field("x").Eq(Loop{&Loop{}}).Validate(), "unsupported value type rsql.Loop",
+		"a type that embeds itself, searched to a bounded depth")
 	assert.EqualError(t, Field("x").Eq(Depth3{}).Validate(), `rsql: field "x": == value: rsql.Depth3: the time it embeds is behind a nil pointer`)
 	assert.EqualError(t, Field("x").Gt(Stamped{}).Validate(), `rsql: field "x": =gt= value: rsql.Stamped: the time it embeds is behind a nil pointer`)
 }
