@@ -2,6 +2,7 @@ package rsql
 
 import (
 	"encoding"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -141,7 +142,9 @@ func toValue(v any) (Value, error) {
 	if rv.Kind() == reflect.Pointer && rv.IsNil() {
 		return Value{}, fmt.Errorf("nil %T is not a value", v)
 	}
-	if t, ok := asTime(rv); ok {
+	if t, ok, err := asTime(rv); err != nil {
+		return Value{}, fmt.Errorf("%T: %w", v, err)
+	} else if ok {
 		// A *time.Time, or a type embedding time.Time, would otherwise
 		// print through its MarshalText or String, with its own offset
 		// and nanoseconds.
@@ -186,20 +189,23 @@ var timeType = reflect.TypeFor[time.Time]()
 
 // asTime returns the time a value is or embeds: a time.Time, a non-nil
 // pointer to one, or a struct (or pointer to a struct) with an embedded
-// time.Time or non-nil *time.Time, at any depth.
-func asTime(rv reflect.Value) (time.Time, bool) {
+// time.Time or non-nil *time.Time, at most seven levels deep (deeper, the
+// value prints through the promoted MarshalText, in its own zone). A nil
+// pointer on the way to the time is an error: the methods the value
+// promotes from it would panic.
+func asTime(rv reflect.Value) (time.Time, bool, error) {
 	for depth := 0; depth < 8; depth++ {
 		for rv.Kind() == reflect.Pointer {
 			if rv.IsNil() {
-				return time.Time{}, false
+				return time.Time{}, false, errNilEmbedded
 			}
 			rv = rv.Elem()
 		}
 		if rv.Type() == timeType {
-			return rv.Interface().(time.Time), true
+			return rv.Interface().(time.Time), true, nil
 		}
 		if rv.Kind() != reflect.Struct {
-			return time.Time{}, false
+			return time.Time{}, false, nil
 		}
 		found := false
 		for i := range rv.NumField() {
@@ -211,19 +217,19 @@ func asTime(rv reflect.Value) (time.Time, bool) {
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			if ft == timeType || ft.Kind() == reflect.Struct {
-				if ft == timeType || hasEmbeddedTime(ft, 8-depth) {
-					rv, found = rv.Field(i), true
-					break
-				}
+			if ft == timeType || hasEmbeddedTime(ft, 8-depth) {
+				rv, found = rv.Field(i), true
+				break
 			}
 		}
 		if !found {
-			return time.Time{}, false
+			return time.Time{}, false, nil
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, false, nil
 }
+
+var errNilEmbedded = errors.New("the time it embeds is behind a nil pointer")
 
 // hasEmbeddedTime reports whether struct type t embeds time.Time, at most
 // depth levels down.

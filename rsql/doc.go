@@ -24,6 +24,13 @@
 //
 // The spec documents neither parentheses nor quoting.
 //
+// Beyond the grammar, an operator takes a number of values: two for =bt=
+// and =nbt=, at least one for =in= and =out=, one for the others; and
+// only ==, !=, =in= and =out= take null (an ordering, range or contains
+// operator compares with a value, and null is none). [CheckComparison]
+// holds these rules; Validate, [Parse] and the fake server of package
+// workflowtest apply them, the first two reporting a [*RuleError].
+//
 // # Building and printing
 //
 // Build expressions with [Field], [And], [Or] and [Raw], then use String or
@@ -92,8 +99,10 @@
 // separator), and whitespace around ; , ( and ). Unquoted values run up to
 // the next ; , ( or ) (or ':' in a list) and are trimmed of surrounding
 // whitespace; inner spaces are kept. Operator names are matched without
-// regard to case; the null literal must be lower case. Parse keeps the tree
+// regard to case, and so is the null literal (null, NULL, Null: the
+// printer quotes such strings). Parse keeps the tree
 // as written (no normal form) and returns *[Comparison], *[AndExpr] and
 // *[OrExpr] nodes, flattening directly nested nodes of the same kind. Errors
-// are *[ParseError] values carrying the byte offset.
+// are *[ParseError] values carrying the byte offset; for a comparison that
+// breaks a rule of [CheckComparison] its Rule is the *[RuleError].
 package rsql

@@ -241,3 +241,27 @@ func FuzzParse(f *testing.F) {
 		require.Equal(t, e2, n2)
 	})
 }
+
+// normalize returns the tree that Parse produces from e's printed form.
+func normalize(e Expr) (Expr, error) {
+	d, err := toDNF(e)
+	if err != nil {
+		return nil, err
+	}
+	ors := make([]Expr, len(d))
+	for i, c := range d {
+		if len(c) == 1 {
+			ors[i] = c[0]
+			continue
+		}
+		ands := make([]Expr, len(c))
+		for j, x := range c {
+			ands[j] = x
+		}
+		ors[i] = &AndExpr{Operands: ands}
+	}
+	if len(ors) == 1 {
+		return ors[0], nil
+	}
+	return &OrExpr{Operands: ors}, nil
+}

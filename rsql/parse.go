@@ -17,11 +17,28 @@ type ParseError struct {
 	Offset   int    // byte offset in Input where the problem was found
 	Expected string // what the parser expected, e.g. "operator"
 	Found    string // what it found, e.g. "';'", "\"=foo=\"" or "end of input"
+
+	// Rule is the rule of CheckComparison that a well-formed comparison
+	// breaks (Offset is then that of the offending value), nil for a
+	// syntax error.
+	Rule *RuleError
 }
 
-// Error returns "rsql: at offset N: expected X, found Y".
+// Error returns "rsql: at offset N: expected X, found Y", or for a broken
+// rule "rsql: at offset N: field "F": OP RULE".
 func (e *ParseError) Error() string {
+	if e.Rule != nil {
+		return fmt.Sprintf("rsql: at offset %d: %s", e.Offset, e.Rule.text())
+	}
 	return fmt.Sprintf("rsql: at offset %d: expected %s, found %s", e.Offset, e.Expected, e.Found)
+}
+
+// Unwrap returns Rule, so that errors.As finds the *RuleError.
+func (e *ParseError) Unwrap() error {
+	if e.Rule == nil {
+		return nil
+	}
+	return e.Rule
 }
 
 // lookupOp returns the operator =name= (or !name= if bang), matching the
@@ -108,6 +125,7 @@ type parser struct {
 	cmpsLeft int          // upper bound of the comparisons still to parse
 	vals     []Value      // values of the current chunk; cap is the chunk
 	list     int          // start in vals of the values being parsed
+	null     int          // offset of the first null of these values, or -1
 	valsLeft int          // upper bound of the values still to parse
 	stack    []Expr       // operands of the nodes being parsed
 }
@@ -136,7 +154,7 @@ func (p *parser) allocComparison() *Comparison {
 
 // beginValues starts the values of a comparison; addValue appends one,
 // and endValues returns them.
-func (p *parser) beginValues() { p.list = len(p.vals) }
+func (p *parser) beginValues() { p.list, p.null = len(p.vals), -1 }
 
 func (p *parser) addValue(v Value) {
 	if len(p.vals) == cap(p.vals) {
@@ -345,8 +363,12 @@ func (p *parser) comparison() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	vals := p.endValues()
+	if r := checkValues(field, op, vals); r != nil {
+		return nil, &ParseError{Input: p.s, Offset: p.null, Expected: "a value " + string(op) + " takes", Found: "null", Rule: r}
+	}
 	c := p.allocComparison()
-	c.Field, c.Op, c.Values = field, op, p.endValues()
+	c.Field, c.Op, c.Values = field, op, vals
 	return c, nil
 }
 
@@ -368,9 +390,6 @@ func (p *parser) operator() (Operator, error) {
 	j := start + 1
 	for j < len(p.s) && isLetter(p.s[j]) {
 		j++
-	}
-	if j == start+1 {
-		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j]))
 	}
 	if j >= len(p.s) || p.s[j] != '=' {
 		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j]))
@@ -458,7 +477,10 @@ func (p *parser) value(colon bool) (Value, error) {
 	if text == "" {
 		return Value{}, p.fail("value")
 	}
-	if text == "null" {
+	if len(text) == 4 && strings.EqualFold(text, "null") {
+		if p.null == -1 {
+			p.null = start
+		}
 		return Value{Null: true}, nil
 	}
 	return Value{Text: text}, nil

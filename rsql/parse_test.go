@@ -1,8 +1,10 @@
 package rsql
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +55,14 @@ func TestParseTree(t *testing.T) {
 		{"x=IN=a", cmp("x", OpIn, v("a"))},
 		{"x==null", cmp("x", OpEq, null)},
 		{`x=="null"`, cmp("x", OpEq, v("null"))},
-		{"x==NULL", cmp("x", OpEq, v("NULL"))},
+		{"x==NULL", cmp("x", OpEq, null)},
+		{"x!=Null", cmp("x", OpNe, null)},
+		{`x=="NULL"`, cmp("x", OpEq, v("NULL"))},
+		{"x=out=nUlL:a", cmp("x", OpNotIn, null, v("a"))},
+		{"x==nulls", cmp("x", OpEq, v("nulls"))},
+		{"x==a\x80", cmp("x", OpEq, v("a\x80"))},
+		{"x\u3000==a\u00a0;\u2003y==b", and(cmp("x", OpEq, v("a")), cmp("y", OpEq, v("b")))},
+		{"x\x80 ==a", cmp("x\x80", OpEq, v("a"))},
 		{"x=in=a:null", cmp("x", OpIn, v("a"), null)},
 		{`x=="a,b"`, cmp("x", OpEq, v("a,b"))},
 		{`x=="a;b"`, cmp("x", OpEq, v("a;b"))},
@@ -139,6 +148,17 @@ func TestParseErrors(t *testing.T) {
 		{"a=1", 1, "operator", `"="`},
 		{"a=gt1", 1, "operator", `"=gt"`},
 		{"a;b==1", 1, "operator", "';'"},
+		{"x=a=1", 1, "operator", `"=a="`},
+		{"x=z=1", 1, "operator", `"=z="`},
+		{"x=A=1", 1, "operator", `"=A="`},
+		{"x=Z=1", 1, "operator", `"=Z="`},
+		{"x=", 1, "operator", `"="`},
+		{"x!", 1, "operator", `"!"`},
+		{"x=!=1", 1, "operator", `"="`},
+		{"x=gt", 1, "operator", `"=gt"`},
+		{"x!LK", 1, "operator", `"!LK"`},
+		{"a==\"1\"\xff", 6, "';', ',' or end of input", "byte 0xff"},
+		{"a==\"1\"\ufffd", 6, "';', ',' or end of input", "'\ufffd'"},
 		{"==1", 0, "field name", "'='"},
 		{"a==1;", 5, "field name", "end of input"},
 		{"a==1,,b==2", 5, "field name", "','"},
@@ -163,6 +183,7 @@ func TestParseErrors(t *testing.T) {
 		{"x==a(b)", 4, "';', ',' or end of input", "'('"},
 		{"x==1 (", 5, "';', ',' or end of input", "'('"},
 		{"x\xff", 2, "operator", "end of input"},
+		{"x==1;\x80", 6, "operator", "end of input"},
 		{"x==1;\xff", 6, "operator", "end of input"},
 		{"\"x\"==1", 0, "field name", `'"'`},
 		{strings.Repeat("(", 101) + "a==1", 100, "at most 100 nested parentheses", "'('"},
@@ -189,9 +210,64 @@ func TestParseErrorMessage(t *testing.T) {
 	assert.Equal(t, "rsql: at offset 6: expected operator, found end of input", err.Error())
 }
 
+func TestParseDepthCountsNestingNotGroups(t *testing.T) {
+	s := strings.Repeat("(a==1);", 150) + "(b==2)"
+	e, err := Parse(s)
+	require.NoError(t, err)
+	assert.Equal(t, "a==1;b==2", e.String())
+}
+
 func TestParseDepthLimitAccepts100(t *testing.T) {
 	s := strings.Repeat("(", 100) + "a==1" + strings.Repeat(")", 100)
 	e, err := Parse(s)
 	require.NoError(t, err)
 	assert.Equal(t, "a==1", e.String())
+}
+
+// TestParseSlabs checks the allocation scheme of the parser: the bounds
+// it sizes its slabs from are exact for input without quoted separators
+// (nothing is left over), every value of a tree shares one array, and a
+// quoted value without escapes is a substring of the input.
+func TestParseSlabs(t *testing.T) {
+	for _, n := range []int{1, 3, 64, 70, 200} {
+		var sb strings.Builder
+		for i := range n {
+			if i > 0 {
+				sb.WriteString([]string{";", ","}[i%2])
+			}
+			fmt.Fprintf(&sb, "f%d=in=a:b:%d", i, i)
+		}
+		p := parser{s: sb.String()}
+		p.init()
+		e, err := p.or()
+		require.NoError(t, err)
+		assert.Equal(t, 0, p.cmpsLeft, "comparisons bound, n=%d", n)
+		assert.Equal(t, 0, p.valsLeft, "values bound, n=%d", n)
+		assert.Empty(t, p.cmps, "unused comparisons, n=%d", n)
+		if 3*n > maxChunk {
+			continue
+		}
+		assert.Equal(t, len(p.vals), cap(p.vals), "unused values, n=%d", n)
+		var first *Value
+		i := 0
+		Walk(e, func(x Expr) bool {
+			if c, ok := x.(*Comparison); ok {
+				if first == nil {
+					first = &c.Values[0]
+				}
+				assert.Equal(t, unsafe.Add(unsafe.Pointer(first), 3*i*int(unsafe.Sizeof(Value{}))), unsafe.Pointer(&c.Values[0]), "one array, n=%d", n)
+				i++
+			}
+			return true
+		})
+		assert.Equal(t, n, i)
+	}
+	in := `x=="a b";y=='c'`
+	e, err := Parse(in)
+	require.NoError(t, err)
+	start := uintptr(unsafe.Pointer(unsafe.StringData(in)))
+	for _, c := range e.(*AndExpr).Operands {
+		at := uintptr(unsafe.Pointer(unsafe.StringData(c.(*Comparison).Values[0].Text)))
+		assert.True(t, at > start && at < start+uintptr(len(in)), "%v is a substring of the input", c)
+	}
 }

@@ -27,14 +27,8 @@ type clause []*Comparison
 
 // render validates e and returns its filter text.
 func render(e Expr) (string, error) {
-	switch r := e.(type) {
-	case RawExpr:
+	if r, ok := e.(RawExpr); ok { // a *RawExpr calls its value's methods
 		return renderRaw(string(r))
-	case *RawExpr:
-		if r == nil {
-			return "", errors.New("rsql: nil expression")
-		}
-		return renderRaw(string(*r))
 	}
 	d, err := toDNF(e)
 	if err != nil {
@@ -50,35 +44,10 @@ func renderRaw(s string) (string, error) {
 	return s, nil
 }
 
-// normalize returns the tree that Parse produces from e's printed form.
-func normalize(e Expr) (Expr, error) {
-	d, err := toDNF(e)
-	if err != nil {
-		return nil, err
-	}
-	ors := make([]Expr, len(d))
-	for i, c := range d {
-		if len(c) == 1 {
-			ors[i] = c[0]
-			continue
-		}
-		ands := make([]Expr, len(c))
-		for j, x := range c {
-			ands[j] = x
-		}
-		ors[i] = &AndExpr{Operands: ands}
-	}
-	if len(ors) == 1 {
-		return ors[0], nil
-	}
-	return &OrExpr{Operands: ors}, nil
-}
-
-// toDNF validates e and converts it to simplified disjunctive normal form.
+// toDNF validates e, which is not nil (And and Or check their operands),
+// and converts it to simplified disjunctive normal form.
 func toDNF(e Expr) ([]clause, error) {
 	switch n := e.(type) {
-	case nil:
-		return nil, errors.New("rsql: nil expression")
 	case *Comparison:
 		if n == nil {
 			return nil, errors.New("rsql: nil *Comparison")
@@ -161,20 +130,11 @@ func checkComparison(c *Comparison) (*Comparison, error) {
 	if err := checkField(c.Field); err != nil {
 		return nil, err
 	}
-	op, ok := c.Op.canonical()
-	if !ok {
-		return nil, fmt.Errorf("rsql: field %q: unknown operator %q", c.Field, string(c.Op))
+	if err := CheckComparison(c); err != nil {
+		return nil, err
 	}
-	n := len(c.Values)
-	switch {
-	case op.isRange() && n != 2:
-		return nil, fmt.Errorf("rsql: field %q: %s needs exactly two values (low and high), got %d", c.Field, op, n)
-	case op.isList() && n == 0:
-		return nil, fmt.Errorf("rsql: field %q: %s needs at least one value", c.Field, op)
-	case !op.isMulti() && n != 1:
-		return nil, fmt.Errorf("rsql: field %q: %s needs exactly one value, got %d", c.Field, op, n)
-	}
-	vals := make([]Value, n)
+	op, _ := c.Op.canonical()
+	vals := make([]Value, len(c.Values))
 	for i, v := range c.Values {
 		if v.Null {
 			vals[i] = Value{Null: true}
@@ -200,11 +160,9 @@ func checkField(name string) error {
 	return nil
 }
 
-// startsWithSpace reports whether s starts with a rune unicode.IsSpace accepts.
+// startsWithSpace reports whether s, which is not empty, starts with a
+// rune unicode.IsSpace accepts.
 func startsWithSpace(s string) bool {
-	if s == "" {
-		return false
-	}
 	if c := s[0]; c < utf8.RuneSelf {
 		return asciiSpace[c]
 	}

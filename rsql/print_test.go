@@ -266,111 +266,10 @@ func TestPrintBound(t *testing.T) {
 	})
 }
 
-func TestBuilderErrors(t *testing.T) {
-	f := Field
-	ok := f("ok").Eq(1)
-	tests := []struct {
-		name string
-		e    Expr
-		want string
-	}{
-		{"empty field", f("").Eq(1), "rsql: empty field name"},
-		{"leading space", f(" a").Eq(1), `rsql: field name " a" must not start or end with whitespace`},
-		{"trailing space", f("a\t").Eq(1), `rsql: field name "a\t" must not start or end with whitespace`},
-		{"equals in field", f("a=b").Eq(1), `rsql: field name "a=b" must not contain "=" (reserved by the filter syntax)`},
-		{"bang in field", f("a!b").Eq(1), `must not contain "!"`},
-		{"semicolon in field", f("a;b").Eq(1), `must not contain ";"`},
-		{"comma in field", f("a,b").Eq(1), `must not contain ","`},
-		{"paren in field", f("a(b").Eq(1), `must not contain "("`},
-		{"close paren in field", f("a)b").Eq(1), `must not contain ")"`},
-		{"double quote in field", f(`a"b`).Eq(1), `must not contain "\""`},
-		{"single quote in field", f("a'b").Eq(1), `must not contain "'"`},
-		{"nil value", f("x").Eq(nil), `rsql: field "x": == value: nil is not a value (use IsNull/NotNull`},
-		{"nil pointer", f("x").Eq((*time.Time)(nil)), `rsql: field "x": == value: nil *time.Time is not a value`},
-		{"unsupported type", f("x").Like(struct{}{}), `rsql: field "x": =lk= value: unsupported value type struct {}`},
-		{"slice", f("x").Eq([]string{"a"}), `unsupported value type []string`},
-		{"NaN", f("x").Gt(math.NaN()), `rsql: field "x": =gt= value: NaN cannot be written in a filter`},
-		{"Inf", f("x").Gt(math.Inf(1)), `+Inf cannot be written`},
-		{"marshal error", f("x").Eq(badText{}), `rsql: field "x": == value: MarshalText of rsql.badText: boom`},
-		{"empty in", f("x").In(), `rsql: field "x": =in= needs at least one value`},
-		{"empty not in", f("x").NotIn(), `rsql: field "x": =out= needs at least one value`},
-		{"nil bound", f("x").Between(1, nil), `rsql: field "x": =bt= value 2: nil is not a value`},
-		{"nil in list", f("x").In("a", nil), `rsql: field "x": =in= value 2: nil is not a value`},
-		{"empty and", And(), "rsql: And with no operands"},
-		{"empty or", Or(), "rsql: Or with no operands"},
-		{"nil operand", And(ok, nil), "rsql: And operand 2 is nil"},
-		{"nil or operand", Or(nil), "rsql: Or operand 1 is nil"},
-		{"typed nil operand", And(ok, (*Comparison)(nil)), "rsql: nil *Comparison"},
-		{"error propagates through and", And(ok, f("").Eq(1)), "rsql: empty field name"},
-		{"error propagates through or/and", Or(ok, And(ok, f("x").Eq(nil))), `field "x"`},
-		{"bad raw", Raw("x=foo=1"), `rsql: at offset 1: expected operator, found "=foo="`},
-		{"bad raw inside and", And(ok, Raw("")), "rsql: at offset 0: expected field name, found end of input"},
-		{"unknown operator literal", &Comparison{Field: "x", Op: "=zz=", Values: []Value{{Text: "1"}}}, `rsql: field "x": unknown operator "=zz="`},
-		{"no value literal", &Comparison{Field: "x", Op: OpEq}, `rsql: field "x": == needs exactly one value, got 0`},
-		{"two values for eq", &Comparison{Field: "x", Op: OpLike, Values: []Value{{Text: "1"}, {Text: "2"}}}, `=lk= needs exactly one value, got 2`},
-		{"one value for range", &Comparison{Field: "x", Op: OpBetween, Values: []Value{{Text: "1"}}}, `rsql: field "x": =bt= needs exactly two values (low and high), got 1`},
-		{"nil expr in and", And(Expr(nil)), "rsql: And operand 1 is nil"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.e.Validate()
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.want)
-			assert.Equal(t, "", tt.e.String())
-			b, merr := tt.e.MarshalText()
-			assert.Nil(t, b)
-			assert.Equal(t, err, merr)
-		})
-	}
-}
-
 func TestRawParseErrorType(t *testing.T) {
 	var pe *ParseError
 	require.ErrorAs(t, Raw("a==1;").Validate(), &pe)
 	assert.Equal(t, 5, pe.Offset)
-}
-
-func TestConstructorsReturnPointers(t *testing.T) {
-	assert.IsType(t, &Comparison{}, Field("x").Eq(1))
-	assert.IsType(t, &Comparison{}, Field("x").In())
-	assert.IsType(t, &AndExpr{}, And())
-	assert.IsType(t, &OrExpr{}, Or())
-	assert.IsType(t, RawExpr(""), Raw(""))
-}
-
-func TestAndCopiesOperands(t *testing.T) {
-	es := []Expr{Field("a").Eq(1), Field("b").Eq(2)}
-	e := And(es...)
-	es[0] = Field("c").Eq(3)
-	assert.Equal(t, "a==1;b==2", e.String())
-}
-
-func TestWalk(t *testing.T) {
-	e := Or(And(Field("a").Eq(1), Field("b").Eq(2)), Raw("c==3"), Field("d").Eq(4))
-	var seen []string
-	Walk(e, func(x Expr) bool {
-		switch n := x.(type) {
-		case *OrExpr:
-			seen = append(seen, "or")
-		case *AndExpr:
-			seen = append(seen, "and")
-			return false
-		default:
-			seen = append(seen, n.String())
-		}
-		return true
-	})
-	assert.Equal(t, []string{"or", "and", "c==3", "d==4"}, seen)
-
-	var all []string
-	Walk(e, func(x Expr) bool {
-		if c, ok := x.(*Comparison); ok {
-			all = append(all, c.Field)
-		}
-		return true
-	})
-	assert.Equal(t, []string{"a", "b", "d"}, all)
-	Walk(nil, func(Expr) bool { t.Fatal("called for nil"); return true })
 }
 
 // TestPrintConjunctions covers the conjunctions a program builds most:
@@ -442,4 +341,71 @@ func TestPrintConjunctions(t *testing.T) {
 			assert.True(t, strings.HasSuffix(s, ";f255==255"))
 		}
 	})
+}
+
+func TestNullInAnyCaseIsQuoted(t *testing.T) {
+	for _, v := range []string{"null", "NULL", "Null", "nUlL"} {
+		s := Field("f").Eq(v).String()
+		assert.Equal(t, `f=="`+v+`"`, s)
+	}
+	s := Field("f").Eq("nullable").String()
+	assert.Equal(t, `f==nullable`, s)
+}
+
+// otherExpr is an implementation of Expr outside the package.
+type otherExpr struct {
+	text string
+	err  error
+}
+
+func (o otherExpr) String() string               { return o.text }
+func (o otherExpr) MarshalText() ([]byte, error) { return []byte(o.text), o.err }
+func (o otherExpr) Validate() error              { return o.err }
+
+func TestPrintOtherNodes(t *testing.T) {
+	a, b := Field("a").Eq(1), Field("b").Eq(2)
+	raw := RawExpr("(a==1,b==2)")
+	tests := []struct {
+		name string
+		e    Expr
+		want string // the text, or the error's text when it starts with "rsql: "
+	}{
+		{"*RawExpr alone, verbatim", &raw, "(a==1,b==2)"},
+		{"*RawExpr in And, parsed", And(&raw, Field("c").Eq(3)), "a==1;c==3,b==2;c==3"},
+		{"nil *RawExpr in And", And(a, (*RawExpr)(nil)), "rsql: nil *RawExpr"},
+		{"nil *OrExpr in And", And(a, (*OrExpr)(nil)), "rsql: nil *OrExpr"},
+		{"another Expr, by its text", And(otherExpr{text: "x==1,y==2"}, b), "x==1;b==2,y==2;b==2"},
+		{"another Expr that is invalid", Or(a, otherExpr{err: errors.New("rsql: mine")}), "rsql: mine"},
+		{"another Expr whose text does not parse", Or(a, otherExpr{text: "x=="}), "rsql: at offset 3: expected value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.e.Validate()
+			if strings.HasPrefix(tt.want, "rsql: ") {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.want)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, tt.e.String())
+		})
+	}
+}
+
+// TestPrintLargeSets covers the sets searched through keys once they
+// hold more than smallSet members.
+func TestPrintLargeSets(t *testing.T) {
+	groups := make([]Expr, 20)
+	for i := range groups {
+		groups[i] = And(Field(fmt.Sprint("f", i)).Eq(i), Field("g").IsNull())
+	}
+	e := Or(append(groups, And(Field("g").IsNull(), Field("f3").Eq(3)))...)
+	require.NoError(t, e.Validate())
+	assert.Equal(t, 19, strings.Count(e.String(), ","), "20 groups: the repeated one (in another order) is dropped")
+
+	cmps := distinct("f", 20)
+	cmps = append(cmps, Field("n").IsNull(), Field("n").Eq(Value{Text: "x", Null: true}), Field("n").Eq("null"))
+	s := And(cmps...).String()
+	assert.Equal(t, 1, strings.Count(s, "n==null"), s)
+	assert.True(t, strings.HasSuffix(s, `;f19==19;n==null;n=="null"`), s)
 }

@@ -60,7 +60,8 @@ type Expr interface {
 	// MarshalText returns the filter text, or the error Validate reports.
 	// It lets an Expr be used directly as a query-string field.
 	MarshalText() ([]byte, error)
-	// Validate reports builder mistakes, an expression too large to print
+	// Validate reports builder mistakes, a comparison that breaks a rule
+	// of CheckComparison (a *RuleError), an expression too large to print
 	// (more than 256 comparisons in disjunctive normal form), and for a
 	// RawExpr the error from parsing it.
 	Validate() error

@@ -104,6 +104,8 @@
 //     and Content-Type application/json. The token endpoint's failures
 //     also carry the OAuth 2.0 "error" code (invalid_client,
 //     invalid_request, unsupported_grant_type; RFC 6749 section 5.2).
+//   - Every JSON request body is an object: an absent or empty body, null,
+//     an array or any other value is 400 "malformed body: ...".
 //   - The token response is {"access_token", "token_type": "Bearer",
 //     "expires_in": 86400} with Cache-Control: no-store. Tokens expire
 //     24 hours after issue on the server's clock. The client authenticates
@@ -154,9 +156,11 @@
 //     an empty page has empty start and end cursors.
 //   - Filters are parsed with rsql.Parse (parentheses, quoted values and
 //     the (a,b) list form are accepted); a syntax error or an unknown
-//     operator is 400 with the parser's message; a filter that parses but
-//     has no meaning (null with an ordering, range or contains operator)
-//     is 422, the status the specification lists for the record list.
+//     operator is 400 with the parser's message; a comparison that breaks
+//     a rule of rsql.CheckComparison (null with an ordering, range or
+//     contains operator, in any case of null) is 422, the status the
+//     specification lists for the record list. The rules are rsql's, so
+//     a filter the SDK validates is one the fake accepts.
 //     Evaluation rules: field names are matched exactly; a field the
 //     record does not have is absent; null matches absent and empty
 //     fields; ==, !=, =in= and =out= compare the text exactly, byte

@@ -12,8 +12,9 @@ import (
 // filter.
 type matcher func(fields map[string]string) bool
 
-// compile turns a parsed filter into a matcher. It reports the uses of
-// null that have no meaning (ordering, range and contains operators).
+// compile turns a parsed filter into a matcher. It refuses the
+// comparisons that rsql.CheckComparison refuses, the rules of the filter
+// language written once in package rsql (Parse applies them already).
 //
 // Evaluation rules:
 //   - A field that the item does not have is absent; a field with the
@@ -136,27 +137,8 @@ func compileComparison(c *rsql.Comparison) (matcher, error) {
 	for i, v := range c.Values {
 		ops[i] = newOperand(v)
 	}
-	want := 1
-	switch c.Op {
-	case rsql.OpBetween, rsql.OpNotBetween:
-		want = 2
-	case rsql.OpIn, rsql.OpNotIn:
-		want = -1
-		if len(ops) == 0 {
-			return nil, fmt.Errorf("%s%s needs at least one value", field, c.Op)
-		}
-	}
-	if want > 0 && len(ops) != want {
-		return nil, fmt.Errorf("%s%s needs %d value(s), got %d", field, c.Op, want, len(ops))
-	}
-	switch c.Op {
-	case rsql.OpEq, rsql.OpNe, rsql.OpIn, rsql.OpNotIn:
-	default:
-		for _, o := range ops {
-			if o.null {
-				return nil, fmt.Errorf("%s%s: null can only be used with ==, !=, =in= and =out=", field, c.Op)
-			}
-		}
+	if err := rsql.CheckComparison(c); err != nil {
+		return nil, err
 	}
 	has := func(f map[string]string) (string, bool) {
 		v, ok := f[field]

@@ -1,6 +1,10 @@
 package workflowtest
 
 import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -111,12 +115,95 @@ func TestFilterEvaluation(t *testing.T) {
 	}
 }
 
-func TestFilterSemanticErrors(t *testing.T) {
-	for _, f := range []string{"A=gt=null", "A=bt=null:1", "A=lk=null", "A=lki=null", "A!lk=null"} {
-		e, err := rsql.Parse(f)
-		require.NoError(t, err, f)
-		_, err = compile(e)
-		assert.Error(t, err, f)
+// TestCompileAppliesRsqlRules: a comparison that rsql.CheckComparison
+// refuses (built, so that Parse has not refused it already) is refused by
+// the fake with the same error.
+func TestCompileAppliesRsqlRules(t *testing.T) {
+	null, one := rsql.Value{Null: true}, rsql.Value{Text: "1"}
+	for _, c := range []*rsql.Comparison{
+		{Field: "A", Op: rsql.OpGt, Values: []rsql.Value{null}},
+		{Field: "A", Op: rsql.OpBetween, Values: []rsql.Value{null, one}},
+		{Field: "A", Op: rsql.OpNotILike, Values: []rsql.Value{null}},
+		{Field: "A", Op: rsql.OpBetween, Values: []rsql.Value{one}},
+		{Field: "A", Op: rsql.OpIn},
+		{Field: "A", Op: rsql.OpEq, Values: []rsql.Value{one, one}},
+		{Field: "A", Op: "=zz=", Values: []rsql.Value{one}},
+	} {
+		want := rsql.CheckComparison(c)
+		require.Error(t, want)
+		_, err := compile(&rsql.AndExpr{Operands: []rsql.Expr{c}})
+		assert.Equal(t, want, err, "%+v", c)
+	}
+}
+
+// TestFilterRulesAgreeWithRsql holds the fake's answers to the rsql
+// package's verdicts, for every operator spelling and kind of value: a
+// filter rsql accepts is 200, one that breaks a rule of
+// rsql.CheckComparison is 422 (and a built comparison with the same
+// values is refused by the same rule), a syntax error is 400.
+func TestFilterRulesAgreeWithRsql(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 3)
+	type value struct {
+		text string
+		v    rsql.Value
+	}
+	null := rsql.Value{Null: true}
+	kinds := []value{
+		{"1", rsql.Value{Text: "1"}},
+		{"2024-01-01T00:00:00.000Z", rsql.Value{Text: "2024-01-01T00:00:00.000Z"}},
+		{"null", null}, {"NULL", null}, {"Null", null},
+		{`"null"`, rsql.Value{Text: "null"}},
+		{`""`, rsql.Value{}},
+		{`"a b"`, rsql.Value{Text: "a b"}},
+	}
+	verdict := func(err error) int {
+		var rule *rsql.RuleError
+		switch {
+		case err == nil:
+			return http.StatusOK
+		case errors.As(err, &rule):
+			return http.StatusUnprocessableEntity
+		}
+		return http.StatusBadRequest
+	}
+	check := func(op string, vals []value) {
+		t.Helper()
+		texts := make([]string, len(vals))
+		built := make([]rsql.Value, len(vals))
+		for i, v := range vals {
+			texts[i], built[i] = v.text, v.v
+		}
+		filter := "Status" + op + "(" + strings.Join(texts, ",") + ")"
+		if len(vals) == 1 && !strings.HasSuffix(op, "in=") && !strings.HasSuffix(op, "out=") {
+			filter = "Status" + op + texts[0]
+		}
+		_, err := rsql.Parse(filter)
+		want := verdict(err)
+		res := a.get("/tasks/it?filter=" + url.QueryEscape(filter))
+		require.Equal(t, want, res.status, "%s: rsql says %v; the fake: %s", filter, err, res.body)
+		if want != http.StatusOK {
+			assert.Contains(t, res.message(), err.Error(), filter)
+		}
+		if op == strings.ToLower(op) && want != http.StatusBadRequest {
+			c := &rsql.Comparison{Field: "Status", Op: rsql.Operator(op), Values: built}
+			assert.Equal(t, want, verdict(c.Validate()), "built %s: %v", filter, c.Validate())
+		}
+	}
+	single := []string{"==", "!=", "=gt=", "=ge=", "=lt=", "=le=", "=lk=", "!lk=", "=lki=", "!lki=", "=GT=", "!LKI="}
+	multi := []string{"=bt=", "=nbt=", "!bt=", "=in=", "=out=", "!in=", "=Bt=", "=IN="}
+	for _, op := range single {
+		for _, k := range kinds {
+			check(op, []value{k})
+		}
+	}
+	for _, op := range multi {
+		for _, k1 := range kinds {
+			check(op, []value{k1})
+			for _, k2 := range kinds {
+				check(op, []value{k1, k2})
+			}
+		}
 	}
 }
 
@@ -149,4 +236,28 @@ func TestCanonicalFilter(t *testing.T) {
 	ea, _ = rsql.Parse(`a=="null"`)
 	eb, _ = rsql.Parse(`a==null`)
 	assert.NotEqual(t, canonical(ea), canonical(eb))
+}
+
+func TestEqualityComparesTextExactly(t *testing.T) {
+	cases := []struct {
+		filter, value string
+		want          bool
+	}{
+		{`n==7`, "007", false},
+		{`n==7`, "7", true},
+		{`n==1`, "1.0", false},
+		{`n!=7`, "007", true},
+		{`n=in=(7,8)`, "07", false},
+		{`n=out=(7,8)`, "07", true},
+		{`n=gt=7`, "10", true},  // ordering: numeric when both are numbers
+		{`n=ge=7`, "007", true}, // 7 >= 7 numerically
+		{`n=lt=b`, "a", true},   // strings otherwise
+	}
+	for _, tc := range cases {
+		e, err := rsql.Parse(tc.filter)
+		require.NoError(t, err)
+		m, err := compile(e)
+		require.NoError(t, err, tc.filter)
+		assert.Equal(t, tc.want, m(map[string]string{"n": tc.value}), "%s on %q", tc.filter, tc.value)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -164,3 +165,45 @@ func expectError(t *testing.T, res *result, status int) string {
 func uid(n uint64) string { return seqUUID(uuidUser, n) }
 func gid(n uint64) string { return seqUUID(uuidGroup, n) }
 func did(n uint64) string { return seqUUID(uuidDomain, n) }
+
+// subPage is a decoded Paged<X> list: the items are the objects themselves.
+type subPage[T any] struct {
+	Items  []T          `json:"items"`
+	Total  int          `json:"total"`
+	Paging pagingStatus `json:"paging"`
+}
+
+// getPage fetches a Paged<X> list and requires a 200 with a JSON body.
+func getPage[T any](a *api, path string, q url.Values) subPage[T] {
+	a.t.Helper()
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	res := a.get(path)
+	require.Equal(a.t, http.StatusOK, res.status, "GET %s: %s", path, res.body)
+	require.Equal(a.t, "application/json", res.header.Get("Content-Type"))
+	var p subPage[T]
+	res.decode(&p)
+	require.NotNil(a.t, p.Items, "items is [] when empty, never null or absent")
+	return p
+}
+
+// doText sends an API request with a text body and the given Content-Type
+// (none when empty).
+func (a *api) doText(method, path, contentType, body string) *result {
+	a.t.Helper()
+	req, err := http.NewRequestWithContext(a.t.Context(), method, a.srv.BaseURL()+path, strings.NewReader(body))
+	require.NoError(a.t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	return a.send(req)
+}
+
+// requireNoBody requires a status and an empty body.
+func requireNoBody(t *testing.T, res *result, status int) {
+	t.Helper()
+	require.Equal(t, status, res.status, "body: %s", res.body)
+	assert.Empty(t, res.body)
+}

@@ -80,7 +80,11 @@ func parsePaging(rq *request, list string) (*paging, *httpError) {
 	if text := q.Get("filter"); text != "" {
 		rq.filterText = text
 		e, err := rsql.Parse(text)
-		if err != nil {
+		var rule *rsql.RuleError
+		switch {
+		case errors.As(err, &rule): // well formed, but breaks a rule of the language
+			return nil, errf(http.StatusUnprocessableEntity, "unusable filter %q: %v", text, err)
+		case err != nil:
 			return nil, errf(http.StatusBadRequest, "invalid filter %q: %v", text, err)
 		}
 		expr = e

@@ -346,7 +346,7 @@ func decodeFields(r *http.Request) (workflow.Record, *httpError) {
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return nil, errf(http.StatusBadRequest, "the body must be a JSON object of field names to string values")
+		return nil, errf(http.StatusBadRequest, "malformed body: a JSON object of field names to string values is required")
 	}
 	out := make(workflow.Record, len(m))
 	for k, v := range m {
@@ -359,7 +359,10 @@ func decodeFields(r *http.Request) (workflow.Record, *httpError) {
 	return out, nil
 }
 
-// readJSONBody reads a request body that must be JSON.
+// readJSONBody reads a request body that must be JSON. Every JSON body
+// the contract defines is an object, so an empty body and the value null
+// are malformed here, for every route, as an array or a string is where
+// the body is decoded.
 func readJSONBody(r *http.Request) ([]byte, *httpError) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -371,8 +374,11 @@ func readJSONBody(r *http.Request) ([]byte, *httpError) {
 	if err != nil {
 		return nil, errf(http.StatusBadRequest, "reading the body: %v", err)
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, errf(http.StatusBadRequest, "the body is empty (a JSON object is required)")
+	switch t := bytes.TrimSpace(body); {
+	case len(t) == 0:
+		return nil, errf(http.StatusBadRequest, "malformed body: empty (a JSON object is required)")
+	case bytes.Equal(t, []byte("null")):
+		return nil, errf(http.StatusBadRequest, "malformed body: null (a JSON object is required)")
 	}
 	return body, nil
 }

@@ -6,13 +6,16 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/contract"
 )
 
 // seedTasks defines tasks/it with a required Title and seeds n records
@@ -419,4 +422,79 @@ func TestSeedKeepsGivenIDs(t *testing.T) {
 	assert.Panics(t, func() { srv.Seed(workflow.Apps, "crm", workflow.Record{"id": "x"}) })
 	assert.Panics(t, func() { srv.Seed("nope", "crm") })
 	assert.Panics(t, func() { srv.Define(workflow.Apps, "") })
+}
+
+// TestJSONBodyMustBeAnObject: every JSON body of the contract is an
+// object, so an absent or empty body, null, an array and a string are
+// 400 on every route that takes one, in the usual error shape, and
+// nothing changes. The table covers every operation of the contract
+// document with a JSON request body.
+func TestJSONBodyMustBeAnObject(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	g := a.srv.AddGroup("Support", uid(1))
+	routes := []struct{ op, method, path string }{
+		{"createRecord", http.MethodPost, "/tasks/it"},
+		{"updateRecord", http.MethodPut, "/tasks/it/1"},
+		{"createRecordRelatedItem", http.MethodPost, "/tasks/it/1/related-items"},
+		{"createRecordLink", http.MethodPost, "/tasks/it/1/attachments/url-links"},
+		{"createRecordWatchers", http.MethodPost, "/tasks/it/1/watchers"},
+		{"deleteRecordWatchers", http.MethodDelete, "/tasks/it/1/watchers"},
+		{"createUser", http.MethodPost, "/users"},
+		{"createGroup", http.MethodPost, "/groups"},
+		{"updateGroup", http.MethodPut, "/groups/" + g},
+		{"addUsersToGroup", http.MethodPost, "/groups/" + g + "/users"},
+		{"removeUsersFromGroup", http.MethodDelete, "/groups/" + g + "/users"},
+	}
+	bodies := []struct {
+		name string
+		body []byte // nil: no body and no Content-Type
+	}{
+		{"absent", nil},
+		{"empty", []byte{}},
+		{"blank", []byte(" \n")},
+		{"null", []byte("null")},
+		{"null in spaces", []byte(" null\n")},
+		{"array", []byte("[]")},
+		{"string", []byte(`"x"`)},
+	}
+	var ops []string
+	for _, r := range routes {
+		ops = append(ops, r.op)
+		for _, b := range bodies {
+			t.Run(r.op+"/"+b.name, func(t *testing.T) {
+				a.t = t
+				var body any
+				if b.body != nil {
+					body = b.body
+				}
+				msg := expectError(t, a.do(r.method, r.path, body), http.StatusBadRequest)
+				if r.op != "createRecordRelatedItem" || b.name != "array" { // which says: one item per call
+					assert.True(t, strings.HasPrefix(msg, "malformed body: "), msg)
+				}
+			})
+		}
+	}
+	a.t = t
+	var rec map[string]string
+	a.get("/tasks/it/1").decode(&rec)
+	assert.Equal(t, "Task 1", rec["Title"], "the record is unchanged")
+	assert.Contains(t, string(a.get("/groups/"+g).body), `"name":"Support"`, "the group is unchanged")
+	assert.ElementsMatch(t, jsonBodyOperations(t), ops)
+}
+
+// jsonBodyOperations returns the operationId of every operation of the
+// contract document that takes a JSON request body.
+func jsonBodyOperations(t *testing.T) []string {
+	doc, err := openapi3.NewLoader().LoadFromData(contract.Document())
+	require.NoError(t, err)
+	var ops []string
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody != nil && op.RequestBody.Value.Content.Get("application/json") != nil {
+				ops = append(ops, op.OperationID)
+			}
+		}
+	}
+	return ops
 }
