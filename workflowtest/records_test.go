@@ -433,6 +433,25 @@ func TestJSONBodyMustBeAnObject(t *testing.T) {
 	a := newAPI(t)
 	seedTasks(a.srv, 1)
 	g := a.srv.AddGroup("Support", uid(1))
+	dg := a.srv.AddDynamicGroup("Staff", "example.com")
+	a.srv.Define(workflow.Apps, "crm")
+	auto := a.srv.AddAutomation(workflow.Tasks, "it", map[string]any{"name": "Notify"})
+	view := a.srv.AddView("crm", "all", "list", map[string]any{})
+	created := func(method, path, body string) string {
+		res := a.do(method, path, []byte(body))
+		require.Equal(t, http.StatusCreated, res.status, "body: %s", res.body)
+		var v struct {
+			ID string `json:"id"`
+		}
+		res.decode(&v)
+		return v.ID
+	}
+	domain := created(http.MethodPost, "/domains", `{"emailDomain":{"domain":"mail.example.com"}}`)
+	table := "/tables/" + created(http.MethodPost, "/tables", tableBody)
+	join := created(http.MethodPost, table+"/joins", `{"source":"`+tabID(1)+`","type":"LEFT","joinOn":[{"leftFieldId":"`+tabID(2)+`","rightFieldId":"`+tabID(2)+`"}]}`)
+	mappings := table + "/join-fields/" + tabID(4) + "/mappings"
+	aspect := "/aspects/50000000-0000-4000-8000-000000000001"
+	search := created(http.MethodPost, aspect+"/search-tables", `{"attributeFieldIds":[],"duration":"DAYS","targetLag":1}`)
 	routes := []struct{ op, method, path string }{
 		{"createRecord", http.MethodPost, "/tasks/it"},
 		{"updateRecord", http.MethodPut, "/tasks/it/1"},
@@ -445,6 +464,34 @@ func TestJSONBodyMustBeAnObject(t *testing.T) {
 		{"updateGroup", http.MethodPut, "/groups/" + g},
 		{"addUsersToGroup", http.MethodPost, "/groups/" + g + "/users"},
 		{"removeUsersFromGroup", http.MethodDelete, "/groups/" + g + "/users"},
+		// The workspace configuration.
+		{"addDomainsToGroup", http.MethodPost, "/groups/" + dg + "/domains"},
+		{"removeDomainsFromGroup", http.MethodDelete, "/groups/" + dg + "/domains"},
+		{"createOrganizationDomain", http.MethodPost, "/domains"},
+		{"updateOrganizationDomain", http.MethodPut, "/domains/" + domain},
+		{"createAutomation", http.MethodPost, "/tasks/it/automations"},
+		{"validateAutomation", http.MethodPost, "/tasks/it/automations/validate"},
+		{"updateAutomation", http.MethodPut, "/tasks/it/automations/" + auto},
+		{"createView", http.MethodPost, "/apps/crm/views"},
+		{"updateView", http.MethodPut, "/apps/crm/views/" + view},
+		{"createElement", http.MethodPost, "/elements"},
+		{"updateElement", http.MethodPut, "/elements/parts"},
+		{"composeApp", http.MethodPost, "/aspects/compose"},
+		{"updateApp", http.MethodPut, "/aspects/compose/" + uid(9)},
+		{"createFlow", http.MethodPost, "/flows/create"},
+		{"updateFlow", http.MethodPut, "/flows/" + uid(9)},
+		{"createAgent", http.MethodPost, "/apps/crm/agents"},
+		{"updateAgent", http.MethodPut, "/apps/crm/agents/" + uid(9)},
+		{"createTable", http.MethodPost, "/tables"},
+		{"updateTable", http.MethodPut, table},
+		{"createTableJoin", http.MethodPost, table + "/joins"},
+		{"updateTableJoin", http.MethodPut, table + "/joins/" + join},
+		{"createTableJoinMapping", http.MethodPost, mappings},
+		{"updateTableJoinMapping", http.MethodPut, mappings},
+		{"deleteTableJoinMapping", http.MethodDelete, mappings},
+		{"createSnowflakeSearchTable", http.MethodPost, "/aspects/" + uid(9) + "/search-tables"},
+		{"createLinkedSearchTable", http.MethodPost, "/aspects/" + uid(9) + "/linked-search-tables"},
+		{"updateSearchTable", http.MethodPut, aspect + "/search-tables/" + search},
 	}
 	bodies := []struct {
 		name string
