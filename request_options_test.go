@@ -509,3 +509,12 @@ func TestWithAttemptHook(t *testing.T) {
 	assert.Equal(t, "WithAttemptHook", ve.Field)
 	assert.Zero(t, apiCalls(mt))
 }
+
+func TestRetryPolicyValidation(t *testing.T) {
+	for _, p := range []RetryPolicy{{MaxAttempts: -1}, {BaseDelay: -time.Second}, {BaseDelay: time.Minute, MaxDelay: time.Second}, {MaxRetryAfter: -1}} {
+		_, err := NewClient(WithCredentials("a", "b"), WithRetryPolicy(p))
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%+v", p)
+		assert.Contains(t, ve.Field, "RetryPolicy.")
+	}
+}

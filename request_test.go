@@ -3,12 +3,18 @@ package workflow
 import (
 	"context"
 	"io"
+	"net"
+	"net/http"
 	"reflect"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
 )
 
 // TestEveryEntryPointRefusesANilContext calls every exported method of
@@ -96,4 +102,313 @@ func firstError(t *testing.T, out []reflect.Value) error {
 		return []reflect.Value{reflect.ValueOf(false)}
 	})})
 	return err
+}
+
+// statusSequence answers with the given statuses in turn, then 200.
+func statusSequence(statuses ...int) (http.Handler, *atomic.Int64) {
+	var n atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1)) - 1
+		_, _ = io.Copy(io.Discard, r.Body)
+		if i < len(statuses) {
+			if statuses[i] == http.StatusTooManyRequests || statuses[i] == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", "2")
+			}
+			w.WriteHeader(statuses[i])
+			_, _ = w.Write([]byte(`{"message":"failed"}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}), &n
+}
+
+func send(ctx context.Context, c *Client, method string, body any) error {
+	req, err := c.NewRequest(ctx, method, "things", body)
+	if err != nil {
+		return err
+	}
+	_, err = c.Do(req, nil)
+	return err
+}
+
+func TestRetryRules(t *testing.T) {
+	tests := []struct {
+		name     string
+		method   string
+		statuses []int
+		attempts int64 // requests the server sees
+		wantErr  error
+	}{
+		{"GET 503 then ok", http.MethodGet, []int{503}, 2, nil},
+		{"GET 500 retried", http.MethodGet, []int{500, 500}, 3, nil},
+		{"PUT 502 retried", http.MethodPut, []int{502}, 2, nil},
+		{"DELETE 504 retried", http.MethodDelete, []int{504}, 2, nil},
+		{"GET 503 up to the limit", http.MethodGet, []int{503, 503, 503, 503, 503}, 4, nil},
+		{"POST 500 not retried", http.MethodPost, []int{500}, 1, nil},
+		{"POST 503 not retried", http.MethodPost, []int{503}, 1, nil},
+		{"POST 429 retried", http.MethodPost, []int{429}, 2, nil},
+		{"GET 404 not retried", http.MethodGet, []int{404}, 1, ErrNotFound},
+		{"GET 403 not retried", http.MethodGet, []int{403}, 1, ErrForbidden},
+		{"GET 400 not retried", http.MethodGet, []int{400}, 1, nil},
+		{"GET 429 exhausted", http.MethodGet, []int{429, 429, 429, 429}, 4, ErrRateLimited},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h, n := statusSequence(tt.statuses...)
+			c := newTestClient(t, h)
+			var body any
+			if tt.method != http.MethodGet {
+				body = map[string]string{"a": "b"}
+			}
+			err := send(t.Context(), c, tt.method, body)
+			assert.Equal(t, tt.attempts, n.Load(), "attempts")
+			wantFail := int(tt.attempts) <= len(tt.statuses)
+			if !wantFail {
+				require.NoError(t, err)
+				return
+			}
+			var ae *APIError
+			require.ErrorAs(t, err, &ae)
+			assert.Equal(t, tt.statuses[tt.attempts-1], ae.StatusCode)
+			assert.Equal(t, tt.method, ae.Method)
+			if tt.wantErr != nil {
+				assert.ErrorIs(t, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestRetryAfterIsHonoured(t *testing.T) {
+	h, n := statusSequence(429)
+	rec := &sleepRecorder{}
+	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
+	require.NoError(t, send(t.Context(), c, http.MethodGet, nil))
+	assert.EqualValues(t, 2, n.Load())
+	assert.Equal(t, []time.Duration{2 * time.Second}, rec.recorded())
+}
+
+func TestRetryAfterValues(t *testing.T) {
+	now := time.Now()
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{now.Add(90 * time.Second).UTC().Format(http.TimeFormat), 90 * time.Second, true},
+		{now.Add(-time.Minute).UTC().Format(http.TimeFormat), 0, false}, // past: absent
+		{"soon", 0, false},
+		{"-3", 0, false},
+		{"1.5", 0, false},
+		{"", 0, false},
+		{" 7 ", 7 * time.Second, true},
+		{"0", 0, true}, // now
+		{"86400000", maxRetryAfter, true},
+		{"99999999999999999999999", maxRetryAfter, true}, // overflows int64: still the largest wait
+	}
+	for _, tc := range tests {
+		d, ok := retryAfter(http.Header{"Retry-After": {tc.in}}, now)
+		assert.Equal(t, tc.ok, ok, tc.in)
+		assert.InDelta(t, tc.want, d, float64(time.Second), tc.in)
+	}
+}
+
+// TestAbsurdRetryAfterReturnsAtOnce: a Retry-After past MaxRetryAfter,
+// one too large for any integer included, ends the call at once; an
+// unusable one is the ordinary backoff, and 0 retries at once.
+func TestAbsurdRetryAfterReturnsAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		value    string
+		requests int64
+		waits    []time.Duration
+	}{
+		{"99999999999999999999999", 1, nil},
+		{"86400000", 1, nil},
+		{"0", 2, []time.Duration{0}},
+	} {
+		var n atomic.Int64
+		rec := &sleepRecorder{}
+		c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) == 1 {
+				w.Header().Set("Retry-After", tc.value)
+				w.WriteHeader(http.StatusTooManyRequests)
+			}
+		}), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
+		err := send(t.Context(), c, http.MethodGet, nil)
+		assert.Equal(t, tc.requests, n.Load(), tc.value)
+		assert.Equal(t, tc.waits, rec.recorded(), tc.value)
+		if tc.requests == 1 {
+			var ae *APIError
+			require.ErrorAs(t, err, &ae, tc.value)
+			assert.Equal(t, maxRetryAfter, ae.RetryAfter, tc.value)
+		}
+	}
+}
+
+func TestRetryAfterBeyondCapReturnsAtOnce(t *testing.T) {
+	var n atomic.Int64
+	rec := &sleepRecorder{}
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
+	err := send(t.Context(), c, http.MethodGet, nil)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.ErrorIs(t, err, ErrRateLimited)
+	assert.Equal(t, time.Hour, ae.RetryAfter)
+	assert.EqualValues(t, 1, n.Load())
+	assert.Empty(t, rec.recorded(), "no sleep past the cap")
+}
+
+func TestBackoffGrowsWithFullJitter(t *testing.T) {
+	p := RetryPolicy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}.withDefaults()
+	for attempt, ceiling := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 3: 400 * time.Millisecond, 5: time.Second, 40: time.Second} {
+		var lowest, highest time.Duration = ceiling, 0
+		for range 200 {
+			d := p.backoff(attempt)
+			require.GreaterOrEqual(t, d, time.Duration(0))
+			require.LessOrEqual(t, d, ceiling, "attempt %d", attempt)
+			lowest, highest = min(lowest, d), max(highest, d)
+		}
+		// Full jitter spreads the waits over [0, ceiling]: 200 draws all
+		// in one quarter of it would mean no jitter (or no growth).
+		assert.Less(t, lowest, ceiling/4, "attempt %d", attempt)
+		assert.Greater(t, highest, ceiling*3/4, "attempt %d", attempt)
+	}
+}
+
+func TestRetryWaitsRecordedWithoutRetryAfter(t *testing.T) {
+	var n atomic.Int64
+	rec := &sleepRecorder{}
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.WriteHeader(http.StatusBadGateway)
+	}), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: 10 * time.Second}))
+	var events []RetryEvent
+	c.retryPolicy().OnRetry = func(e RetryEvent) { events = append(events, e) }
+	err := send(t.Context(), c, http.MethodGet, nil)
+	require.Error(t, err)
+	assert.EqualValues(t, 3, n.Load())
+	waits := rec.recorded()
+	require.Len(t, waits, 2)
+	assert.LessOrEqual(t, waits[0], time.Second)
+	assert.LessOrEqual(t, waits[1], 2*time.Second)
+	require.Len(t, events, 2)
+	assert.Equal(t, 1, events[0].Attempt)
+	assert.Equal(t, http.StatusBadGateway, events[1].StatusCode)
+}
+
+func TestContextCancelledDuringBackoff(t *testing.T) {
+	h, n := statusSequence(503, 503, 503)
+	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxRetryAfter: time.Hour}))
+	// Use the real sleeper: it must wake up on cancellation (it would
+	// otherwise sleep for an hour). The context is cancelled when the
+	// first attempt has failed, as the wait begins.
+	c.retryPolicy().Sleep = sleepCtx
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	c.retryPolicy().OnRetry = func(RetryEvent) { go cancel() }
+	err := send(ctx, c, http.MethodGet, nil)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.EqualValues(t, 1, n.Load(), "cancelled during the first wait")
+}
+
+func TestNoSleepPastDeadline(t *testing.T) {
+	var n atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	rec := &sleepRecorder{}
+	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxRetryAfter: 2 * time.Hour}))
+	// The deadline is far enough for a slow first request, and before the
+	// end of the hour's wait.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	err := send(ctx, c, http.MethodGet, nil)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, http.StatusServiceUnavailable, ae.StatusCode)
+	assert.EqualValues(t, 1, n.Load())
+	assert.Empty(t, rec.recorded())
+}
+
+func TestBodyResentOnRetry(t *testing.T) {
+	var bodies []string
+	var n atomic.Int64
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, string(b))
+		if n.Add(1) == 1 {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+	}))
+	require.NoError(t, send(t.Context(), c, http.MethodPost, map[string]string{"Title": "x"}))
+	assert.Equal(t, []string{`{"Title":"x"}`, `{"Title":"x"}`}, bodies)
+}
+
+func TestUnrewindableBodyIsSentOnce(t *testing.T) {
+	h, n := statusSequence(429)
+	c := newTestClient(t, h)
+	// A plain reader (no GetBody) cannot be sent twice.
+	req, err := c.NewRequest(t.Context(), http.MethodPost, "things", io.MultiReader(strings.NewReader("data")))
+	require.NoError(t, err)
+	_, err = c.Do(req, nil)
+	assert.ErrorIs(t, err, ErrRateLimited)
+	assert.EqualValues(t, 1, n.Load())
+}
+
+func TestConnectionRefusedIsRetriedForPost(t *testing.T) {
+	// A port with nothing listening: the request is never written.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+
+	rec := &sleepRecorder{}
+	c, err := NewClient(WithTokenSource(staticTokenSource("t")), WithEndpoint("http://"+addr+"/v1", "http://"+addr),
+		WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxAttempts: 3}))
+	require.NoError(t, err)
+	err = send(t.Context(), c, http.MethodPost, map[string]string{"a": "b"})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, syscall.ECONNREFUSED)
+	assert.Len(t, rec.recorded(), 2, "retried: the server cannot have acted")
+}
+
+func TestDroppedConnectionOnPostIsNotRetried(t *testing.T) {
+	var n atomic.Int64
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			_ = conn.Close()
+		}
+	}))
+	err := send(t.Context(), c, http.MethodPost, map[string]string{"a": "b"})
+	require.Error(t, err)
+	assert.EqualValues(t, 1, n.Load(), "the server may have acted")
+
+	n.Store(0)
+	err = send(t.Context(), c, http.MethodGet, nil)
+	require.Error(t, err)
+	assert.EqualValues(t, 4, n.Load(), "GET is retried up to the limit")
+}
+
+func TestRateLimiterWaitsBeforeEachAttempt(t *testing.T) {
+	h, n := statusSequence()
+	lim := rate.NewLimiter(rate.Every(time.Hour), 2)
+	c := newTestClient(t, h, WithRateLimit(lim))
+	require.NoError(t, send(t.Context(), c, http.MethodGet, nil))
+	require.NoError(t, send(t.Context(), c, http.MethodGet, nil))
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	err := send(ctx, c, http.MethodGet, nil)
+	require.Error(t, err, "the third request must wait for the limiter")
+	assert.EqualValues(t, 2, n.Load())
 }
