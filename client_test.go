@@ -441,3 +441,15 @@ func TestSecretsNeverAppearInLogsOrErrors(t *testing.T) {
 		assert.Contains(t, logs.String(), "workflow: request", "requests are logged at debug level")
 	}
 }
+
+func TestWithEndpointRefusesAnAuthURLWithAPath(t *testing.T) {
+	for _, auth := range []string{"https://auth.example/v1", "https://auth.example/oauth/token", "https://auth.example/oauth/token/", "https://auth.example/x/v1/"} {
+		_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", auth))
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, auth)
+		assert.Equal(t, "auth URL", ve.Field)
+		assert.Contains(t, ve.Rule, "/oauth/token")
+	}
+	_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example/tenant"))
+	require.NoError(t, err, "another path prefix is allowed")
+}

@@ -2,11 +2,13 @@ package workflow
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -411,4 +413,152 @@ func TestRateLimiterWaitsBeforeEachAttempt(t *testing.T) {
 	err := send(ctx, c, http.MethodGet, nil)
 	require.Error(t, err, "the third request must wait for the limiter")
 	assert.EqualValues(t, 2, n.Load())
+}
+
+func textResponse(r *http.Request, status int, body string) *http.Response {
+	return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), Request: r}
+}
+
+// timeoutTransport answers token requests, and fails the first `fail` API
+// attempts with the error of a dialer that timed out (which matches
+// context.DeadlineExceeded although no caller's deadline passed).
+func timeoutTransport(fail int64, attempts *atomic.Int64) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Path == "/oauth/token" {
+			return textResponse(r, 200, `{"access_token":"tok","token_type":"bearer","expires_in":3600}`), nil
+		}
+		if attempts.Add(1) <= fail {
+			return nil, fmt.Errorf("dial tcp 10.0.0.1:443: i/o timeout: %w", context.DeadlineExceeded)
+		}
+		return textResponse(r, 200, `{}`), nil
+	})
+}
+
+func TestRetryDecidesByTheCallersOwnContext(t *testing.T) {
+	t.Run("a timeout that is not the caller's is retried", func(t *testing.T) {
+		var attempts atomic.Int64
+		c, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example"),
+			WithHTTPClient(&http.Client{Transport: timeoutTransport(2, &attempts)}),
+			WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}))
+		require.NoError(t, err)
+		require.NoError(t, get(t.Context(), c))
+		assert.EqualValues(t, 3, attempts.Load(), "two timed-out attempts, then the answer")
+	})
+	t.Run("without a deadline of their own the caller never sees DeadlineExceeded", func(t *testing.T) {
+		var attempts atomic.Int64
+		c, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example"),
+			WithHTTPClient(&http.Client{Transport: timeoutTransport(100, &attempts)}),
+			WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Sleep: (&sleepRecorder{}).sleep}))
+		require.NoError(t, err)
+		err = get(context.Background(), c)
+		require.ErrorIs(t, err, ErrTimeout)
+		assert.NotErrorIs(t, err, context.DeadlineExceeded)
+		assert.EqualValues(t, 2, attempts.Load())
+		var ne interface{ Timeout() bool }
+		require.ErrorAs(t, err, &ne)
+		assert.True(t, ne.Timeout())
+	})
+	t.Run("the caller's own expired deadline is not retried", func(t *testing.T) {
+		var attempts atomic.Int64
+		ctx, cancel := context.WithCancel(t.Context())
+		c, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example"),
+			WithHTTPClient(&http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if r.URL.Path == "/oauth/token" {
+					return textResponse(r, 200, `{"access_token":"tok","expires_in":3600}`), nil
+				}
+				attempts.Add(1)
+				cancel()
+				return nil, context.Canceled
+			})}),
+			WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}))
+		require.NoError(t, err)
+		err = get(ctx, c)
+		require.ErrorIs(t, err, context.Canceled)
+		assert.EqualValues(t, 1, attempts.Load())
+	})
+}
+
+func TestAttemptTimeout(t *testing.T) {
+	var attempts atomic.Int64
+	release := make(chan struct{})
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := attempts.Add(1)
+		switch {
+		case r.URL.Path == "/slow-body":
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			// Three attempt timeouts: the client's timer started before
+			// this handler ran, so it has surely passed when the body ends.
+			time.Sleep(750 * time.Millisecond)
+			_, _ = w.Write([]byte(`{"ok":true}`))
+		case n == 1:
+			select { // the first attempt hangs until the client gives up
+			case <-r.Context().Done():
+			case <-release:
+			}
+		default:
+			_, _ = w.Write([]byte(`{"ok":true}`))
+		}
+	})
+	var events []RetryEvent
+	var mu sync.Mutex
+	c := newTestClient(t, api, WithRetryPolicy(RetryPolicy{
+		// Wide enough for response headers to arrive in time on a busy
+		// machine, so only the hung attempts reach it.
+		AttemptTimeout: 250 * time.Millisecond,
+		Sleep:          (&sleepRecorder{}).sleep,
+		OnRetry:        func(e RetryEvent) { mu.Lock(); events = append(events, e); mu.Unlock() },
+	}))
+	t.Cleanup(func() { close(release) }) // before the server closes
+
+	t.Run("a hung GET is retried", func(t *testing.T) {
+		// A deadline that only a missing attempt timeout would reach.
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		require.NoError(t, get(ctx, c))
+		mu.Lock()
+		defer mu.Unlock()
+		require.NotEmpty(t, events)
+		assert.ErrorIs(t, events[0].Err, ErrTimeout)
+	})
+	t.Run("a hung POST is not retried", func(t *testing.T) {
+		attempts.Store(0)
+		req, err := c.NewRequest(t.Context(), http.MethodPost, "ping", map[string]int{"a": 1})
+		require.NoError(t, err)
+		_, err = c.Do(req, nil)
+		require.ErrorIs(t, err, ErrTimeout)
+		assert.NotErrorIs(t, err, context.DeadlineExceeded)
+		assert.EqualValues(t, 1, attempts.Load())
+	})
+	t.Run("reading the body is not bounded", func(t *testing.T) {
+		req, err := c.NewRequest(t.Context(), http.MethodGet, "slow-body", nil)
+		require.NoError(t, err)
+		var out map[string]bool
+		_, err = c.Do(req, &out)
+		require.NoError(t, err)
+		assert.True(t, out["ok"])
+	})
+	assert.Equal(t, 30*time.Second, DefaultRetryPolicy().AttemptTimeout)
+}
+
+func TestContextErrorsNameTheRequest(t *testing.T) {
+	hold := make(chan struct{})
+	ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+	}))
+	c := ts.client(t)
+	t.Cleanup(func() { close(hold) })
+	ctx, cancel := context.WithCancel(t.Context())
+	req, err := c.NewRequest(ctx, http.MethodGet, "tasks/it", nil)
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() { _, err := c.Do(req, nil); done <- err }()
+	cancel()
+	err = <-done
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "GET "+ts.URL+"/v1/tasks/it")
 }
