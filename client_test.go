@@ -453,3 +453,20 @@ func TestWithEndpointRefusesAnAuthURLWithAPath(t *testing.T) {
 	_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example/tenant"))
 	require.NoError(t, err, "another path prefix is allowed")
 }
+
+func TestClientValueIsSafeToPrint(t *testing.T) {
+	c, err := NewClient(WithCredentials(canaryID, canarySecret), WithEndpoint("https://api.example/v1", "https://auth.example"))
+	require.NoError(t, err)
+	cp := *c
+	want := c.String()
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%T %v"} {
+		s := fmt.Sprintf(verb, cp)
+		assertNoSecret(t, verb, s)
+		assert.NotContains(t, s, canaryID, verb)
+		if !strings.HasPrefix(verb, "%T") && verb != "%x" && verb != "%d" {
+			assert.Equal(t, want, s, verb)
+		}
+	}
+	assert.Equal(t, `"`+want+`"`, fmt.Sprintf("%q", cp))
+	assertNoSecret(t, "pointer", fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprintf("%q", c))
+}

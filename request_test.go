@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"sync"
@@ -561,4 +563,41 @@ func TestContextErrorsNameTheRequest(t *testing.T) {
 	err = <-done
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), "GET "+ts.URL+"/v1/tasks/it")
+}
+
+func TestDoSendsTheTokenOnlyToTheAPIOrigin(t *testing.T) {
+	var elsewhere atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+	}))
+	t.Cleanup(other.Close)
+	ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	c := ts.client(t)
+	otherURL, _ := url.Parse(other.URL)
+	apiURL, _ := url.Parse(ts.URL)
+
+	for _, target := range []string{
+		other.URL + "/v1/ping",                                  // another port
+		"https://" + apiURL.Host + "/v1/ping",                   // another scheme
+		"http://localhost:" + apiURL.Port() + "/v1/ping",        // another host name
+		"http://" + otherURL.Host + "/v1/ping?via=" + ts.URL,    // another host with the API in its query
+		"http://" + apiURL.Host + "@" + otherURL.Host + "/ping", // user information posing as the host
+	} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, target, nil)
+		require.NoError(t, err)
+		_, err = c.Do(req, nil)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, target)
+		assert.Equal(t, "request URL", ve.Field)
+	}
+	assert.Zero(t, elsewhere.Load(), "nothing reached another origin")
+	assert.Zero(t, ts.tokenRequests.Load(), "refused before a token was even fetched")
+
+	// The API's own origin, written out in full, is fine.
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/v1/ping", nil)
+	require.NoError(t, err)
+	_, err = c.Do(req, nil)
+	require.NoError(t, err)
 }
