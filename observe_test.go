@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -138,4 +139,50 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestObserversSeeAMissingResource: the check that a success answer holds
+// its resource is made on the one request path, so the call's observers
+// see the error the caller gets, for records and models alike.
+func TestObserversSeeAMissingResource(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		call func(c *Client) error
+	}{
+		{"Records.Get", func(c *Client) error { _, err := c.Records.Get(t.Context(), Tasks, "it", "1"); return err }},
+		{"Users.Get", func(c *Client) error { _, err := c.Users.Get(t.Context(), "u"); return err }},
+		{"Attachments.List", func(c *Client) error {
+			_, err := c.Attachments.List(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []CallResult
+			obs := &Observer{CallEnd: func(_ context.Context, _ CallInfo, res CallResult) { got = append(got, res) }}
+			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusOK) // and no body
+			}), WithObserver(obs))
+			err := tc.call(c)
+			require.ErrorIs(t, err, ErrUnexpectedResponse)
+			require.Len(t, got, 1)
+			assert.ErrorIs(t, got[0].Err, ErrUnexpectedResponse)
+			assert.Equal(t, "response_decode", got[0].ErrorType)
+		})
+	}
+}
+
+// TestResponseIntoHeaderIsRedacted: WithResponseInto's header copy never
+// holds the token, even when the service echoes it.
+func TestResponseIntoHeaderIsRedacted(t *testing.T) {
+	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
+		w.Header().Set("X-Request-Id", "rq-1")
+		_, _ = w.Write([]byte(`{"id":"u"}`))
+	}))
+	var resp Response
+	_, err := c.Users.Get(t.Context(), "u", WithResponseInto(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, "Bearer "+redacted, resp.Header.Get("X-Echo"))
+	assert.Equal(t, "rq-1", resp.Header.Get("X-Request-Id"))
+	assert.NotContains(t, fmt.Sprintf("%v %+v %#v", resp, resp, resp), testToken)
 }
