@@ -1,9 +1,22 @@
 package workflow_test
 
+// End-to-end tests of what the SDK reports: per-attempt logs, observer
+// events, and that no secret (client secret, access token, or their base64
+// and URL-encoded forms) ever appears in logs, errors, or the printed or
+// JSON form of SDK values, whatever fails.
+
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +25,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2"
 	"golang.org/x/time/rate"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -224,4 +238,330 @@ func TestObserverClientRateLimit(t *testing.T) {
 	_, err = c.Records.Get(t.Context(), workflow.Tasks, "it", ids[0])
 	require.NoError(t, err)
 	assert.Contains(t, l.list(), event, "a wait for the limiter is reported")
+}
+
+// Canary secrets, chosen so that their URL-encoded forms differ from them.
+const (
+	canaryClientID  = "canary-client-7Hq"
+	canarySecret    = "canary-secret-Qw8/+=%&?x"
+	canaryWrong     = "canary-wrong-secret-Zr5/+=&"
+	canaryBearer    = "canary-bearer-Vn2+/=&"
+	canaryUserEmail = "canary-owner@example.com"
+)
+
+// secretForms returns s and the forms it may take on the way: URL-encoded
+// (query and path), base64 in its four variants, and, for credentials,
+// the Basic header's base64 of "id:secret" both raw and form-encoded.
+func secretForms(s string) []string {
+	out := []string{s, url.QueryEscape(s), url.PathEscape(s)}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		out = append(out,
+			enc.EncodeToString([]byte(s)),
+			enc.EncodeToString([]byte(canaryClientID+":"+s)),
+			enc.EncodeToString([]byte(url.QueryEscape(canaryClientID)+":"+url.QueryEscape(s))),
+		)
+	}
+	return out
+}
+
+// tokenRecorder is a front that records the bearer tokens the SDK sends,
+// so that the test knows the tokens the fake generated.
+type tokenRecorder struct {
+	mu     sync.Mutex
+	tokens map[string]bool
+}
+
+func (r *tokenRecorder) record(req *http.Request) {
+	if tok, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer "); ok {
+		r.mu.Lock()
+		r.tokens[tok] = true
+		r.mu.Unlock()
+	}
+}
+
+func (r *tokenRecorder) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for tok := range r.tokens {
+		out = append(out, tok)
+	}
+	return out
+}
+
+// closedURL returns the address of a port nobody listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return "http://" + addr
+}
+
+// TestSecretsNeverLeak drives every error path (token endpoint 400, 401,
+// 500, timeout, refused connection and refused redirect; API 4xx and 5xx,
+// 429, a cut answer, a dropped connection, a timeout, a refused connection
+// and a refused redirect) with debug logging into a buffer, under both
+// slog handlers. No canary secret or token, nor their base64 or
+// URL-encoded forms, appears in the logs, in err.Error(), in %v, %+v or
+// %#v of the errors (and of their causes), of the options or of the
+// client, or in the JSON of SDK values.
+func TestSecretsNeverLeak(t *testing.T) {
+	t.Parallel()
+	srv := workflowtest.Start(t, workflowtest.WithUser(canaryUserEmail, canaryClientID, canarySecret),
+		workflowtest.WithMaxUploadSize(1024))
+	srv.Define(workflow.Tasks, "vault", "Title")
+	srv.Seed(workflow.Tasks, "vault", workflow.Record{"Title": "kept"})
+	srv.Define(workflow.Tasks, "denied")
+	srv.Deny(workflowtest.DefaultUserID, workflow.Tasks, "denied")
+
+	// Nothing may ever reach this second host: redirects to it are refused.
+	var strayMu sync.Mutex
+	var stray []string
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		strayMu.Lock()
+		stray = append(stray, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
+		strayMu.Unlock()
+	}))
+	t.Cleanup(elsewhere.Close)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(elsewhere.URL, "http://"))
+	elsewhereURL := "http://localhost:" + port // another host than 127.0.0.1
+
+	seen := &tokenRecorder{tokens: map[string]bool{}}
+	front := startFront(t, srv, func(w http.ResponseWriter, r *http.Request) bool {
+		seen.record(r)
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/v1/tasks/moved"):
+			http.Redirect(w, r, elsewhereURL+r.URL.Path, http.StatusTemporaryRedirect)
+			return true
+		case r.URL.Path == "/oauth/token" && r.Header.Get("X-Test-Redirect") != "":
+			http.Redirect(w, r, elsewhereURL+"/oauth/token", http.StatusTemporaryRedirect)
+			return true
+		}
+		return false
+	})
+	refused := closedURL(t)
+
+	type path struct {
+		name string
+		run  func(t *testing.T, ctx context.Context, o []workflow.Option) error
+	}
+	// client returns a client of the fake through the front, with the
+	// canary credentials, the test's logger and options, and opts.
+	client := func(t *testing.T, base []workflow.Option, opts ...workflow.Option) *workflow.Client {
+		all := append([]workflow.Option{
+			workflow.WithCredentials(canaryClientID, canarySecret),
+			workflow.WithEndpoint(front.URL+"/v1", front.URL),
+			workflow.WithHTTPClient(front.Client()),
+		}, base...)
+		c, err := workflow.NewClient(append(all, opts...)...)
+		require.NoError(t, err)
+		return c
+	}
+	get := func(c *workflow.Client, ctx context.Context, alias, id string) error {
+		_, err := c.Records.Get(ctx, workflow.Tasks, alias, id)
+		return err
+	}
+	once := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 1})
+	twice := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	canaryTokens := workflow.WithTokenSource(oauth2.StaticTokenSource(&oauth2.Token{AccessToken: canaryBearer, TokenType: "Bearer"}))
+	// headerTransport adds a header to every request (to ask the front
+	// for a token redirect).
+	redirectToken := workflow.WithHTTPClient(&http.Client{Transport: headerTransport{front.Client().Transport}})
+
+	paths := []path{
+		{"token 400", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Status: http.StatusBadRequest, Count: 1})
+			defer in.Remove()
+			return get(client(t, o, once), ctx, "vault", "1")
+		}},
+		{"token 401 (wrong secret)", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o, workflow.WithCredentials(canaryClientID, canaryWrong)), ctx, "vault", "1")
+		}},
+		{"token 500", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Status: http.StatusInternalServerError, Count: 1})
+			defer in.Remove()
+			return get(client(t, o, once), ctx, "vault", "1")
+		}},
+		{"token timeout", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Delay: 2 * time.Second, Count: 1})
+			defer in.Remove()
+			ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			defer cancel()
+			return get(client(t, o, once), ctx, "vault", "1")
+		}},
+		{"token endpoint refuses connections", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o, once, workflow.WithEndpoint(front.URL+"/v1", refused)), ctx, "vault", "1")
+		}},
+		{"token endpoint redirects elsewhere", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o, once, redirectToken), ctx, "vault", "1")
+		}},
+		{"API 404", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o), ctx, "vault", "404")
+		}},
+		{"API 403", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o), ctx, "denied", "1")
+		}},
+		{"API 400", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			_, err := client(t, o).Records.Create(ctx, workflow.Tasks, "vault", workflow.Record{"Other": "x"})
+			return err
+		}},
+		{"API 401 (unknown token)", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o, canaryTokens), ctx, "vault", "1")
+		}},
+		{"API 413", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			_, err := client(t, o).Attachments.Upload(ctx, workflow.Tasks, "vault", "1", "big.bin", bytes.NewReader(make([]byte, 4096)), nil)
+			return err
+		}},
+		{"API 500 after a retry", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Status: http.StatusInternalServerError, Count: 2})
+			defer in.Remove()
+			return get(client(t, o, twice), ctx, "vault", "1")
+		}},
+		{"API 503 on a create", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/vault", Status: http.StatusServiceUnavailable, Count: 1})
+			defer in.Remove()
+			_, err := client(t, o).Records.Create(ctx, workflow.Tasks, "vault", workflow.Record{"Title": "x"})
+			return err
+		}},
+		{"API 429 after a retry", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Status: http.StatusTooManyRequests, RetryAfter: time.Second, Count: 2})
+			defer in.Remove()
+			return get(client(t, o, twice), ctx, "vault", "1")
+		}},
+		{"API answer cut in half", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Malformed: true, Count: 1})
+			defer in.Remove()
+			return get(client(t, o), ctx, "vault", "1")
+		}},
+		{"API connection dropped", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			in := srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/vault", Drop: true, Count: 1})
+			defer in.Remove()
+			_, err := client(t, o).Records.Create(ctx, workflow.Tasks, "vault", workflow.Record{"Title": "x"})
+			return err
+		}},
+		{"API timeout", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			c := client(t, o)
+			require.NoError(t, get(c, ctx, "vault", "1")) // the token first
+			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Delay: 2 * time.Second, Count: 1})
+			defer in.Remove()
+			ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			defer cancel()
+			return get(c, ctx, "vault", "1")
+		}},
+		{"API refuses connections", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o, twice, canaryTokens, workflow.WithEndpoint(refused+"/v1", refused)), ctx, "vault", "1")
+		}},
+		{"API redirects elsewhere", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o), ctx, "moved", "1")
+		}},
+		{"API redirects elsewhere (token source)", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
+			return get(client(t, o, canaryTokens), ctx, "moved", "1")
+		}},
+	}
+
+	for _, h := range []string{"text", "json"} {
+		t.Run(h, func(t *testing.T) {
+			var logs syncBuffer
+			var handler slog.Handler = slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})
+			if h == "json" {
+				handler = slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})
+			}
+			policy := workflow.RetryPolicy{MaxAttempts: 3, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+			base := []workflow.Option{workflow.WithLogger(slog.New(handler)), workflow.WithRetryPolicy(policy)}
+
+			var texts []string
+			show := func(what string, v any) {
+				texts = append(texts, fmt.Sprintf("%s: %v | %+v | %#v | %s", what, v, v, v, v))
+				if b, err := json.Marshal(v); err == nil {
+					texts = append(texts, what+" JSON: "+string(b))
+				}
+			}
+			for _, p := range paths {
+				err := p.run(t, t.Context(), base)
+				require.Error(t, err, p.name)
+				assert.NotContains(t, err.Error(), "\n", "%s: the error is one line", p.name)
+				texts = append(texts, p.name+": "+err.Error())
+				// The error and each of its causes.
+				for e := err; e != nil; e = errors.Unwrap(e) {
+					show(p.name+" error", e)
+				}
+				t.Logf("%-38s -> %v", p.name, err)
+			}
+			// The client, its options and the SDK's option values.
+			c := client(t, base)
+			show("client", c)
+			show("records service", c.Records)
+			show("base URL", c.BaseURL())
+			for i, o := range []workflow.Option{
+				workflow.WithCredentials(canaryClientID, canarySecret), canaryTokens, workflow.WithRetryPolicy(policy),
+			} {
+				show(fmt.Sprintf("option %d", i), o)
+			}
+			show("retry policy", policy)
+			show("default retry policy", workflow.DefaultRetryPolicy())
+			show("list options", &workflow.ListOptions{First: 5, Filter: rsql.Field("a").Eq("b")})
+			show("upload options", &workflow.UploadOptions{Description: "d"})
+			show("auth error", &workflow.AuthError{StatusCode: 401, ErrorCode: "invalid_client"})
+			texts = append(texts, logs.String())
+
+			tokens := seen.list()
+			require.NotEmpty(t, tokens, "the fake's tokens were captured")
+			var canaries []string
+			for _, s := range []string{canarySecret, canaryWrong, canaryBearer} {
+				canaries = append(canaries, secretForms(s)...)
+			}
+			for _, tok := range tokens {
+				canaries = append(canaries, secretForms(tok)...)
+			}
+			leaks := 0
+			for _, text := range texts {
+				for _, canary := range canaries {
+					if i := strings.Index(text, canary); i >= 0 {
+						leaks++
+						t.Errorf("secret %q leaked in: …%s…", canary, text[max(0, i-200):min(len(text), i+len(canary)+50)])
+					}
+				}
+			}
+			log := logs.String()
+			for _, want := range []string{"workflow: request", "workflow: request failed, retrying", "workflow: token request failed", "workflow: new access token"} {
+				assert.Contains(t, log, want, "debug logging was exercised")
+			}
+			assert.NotContains(t, log, "Basic ")
+			assert.NotContains(t, log, "Bearer ")
+			t.Logf("%s handler: %d error paths, %d log lines (%d bytes), %d texts checked against %d canary forms of 3 secrets and %d tokens: %d leaks",
+				h, len(paths), strings.Count(log, "\n"), len(log), len(texts), len(canaries), len(tokens), leaks)
+		})
+	}
+	strayMu.Lock()
+	defer strayMu.Unlock()
+	assert.Empty(t, stray, "nothing reached the host redirected to")
+}
+
+// headerTransport asks the front to redirect token requests elsewhere.
+type headerTransport struct{ next http.RoundTripper }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Test-Redirect", "1")
+	return h.next.RoundTrip(r)
+}
+
+// startFront serves srv through a handler of the test's own: intercept
+// gets every request first and returns true when it has answered it (a
+// redirect, say: something the fake's faults do not do).
+func startFront(t *testing.T, srv *workflowtest.Server, intercept func(w http.ResponseWriter, r *http.Request) bool) *httptest.Server {
+	t.Helper()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if intercept != nil && intercept(w, r) {
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	// Runs first: closing the fake ends the requests it holds in an
+	// injected delay, which the front would otherwise wait for.
+	t.Cleanup(srv.Close)
+	return front
 }

@@ -1,5 +1,8 @@
 package workflow_test
 
+// End-to-end tests of AllItemsAs: resuming from an item's cursor, and the
+// cursor of an item that does not decode.
+
 import (
 	"errors"
 	"testing"
