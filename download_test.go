@@ -2,10 +2,13 @@ package workflow
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -343,4 +346,42 @@ func TestDownloadAttachmentQueryKeyOfBoth(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, d.Close())
 	assert.Equal(t, []string{"sig=s3cr3t&v=1&w=2"}, sent)
+}
+
+// TestDownloadWire: every download method sends its exact request (see checkWire).
+func TestDownloadWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Attachments.Download", method: "GET", path: wireRec + "/attachments/" + oddEsc + "/content", accept: "*/*",
+			reply: func(mockCall) *http.Response {
+				r := mockResponse(200, "file bytes")
+				r.Header.Set("Content-Type", "application/octet-stream")
+				return r
+			},
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				dl, err := c.Attachments.Download(ctx, Tasks, "it-requests", odd, odd, o...)
+				if err != nil {
+					return err
+				}
+				_, err = io.Copy(io.Discard, dl)
+				return errors.Join(err, dl.Close())
+			}},
+		{name: "Attachments.DownloadAttachment", method: "GET", path: "/tasks/it-requests/R%201/attachments/a%2F1/content", accept: "*/*",
+			query: url.Values{"sig": {"s 1"}},
+			reply: func(mockCall) *http.Response {
+				r := mockResponse(200, "file bytes")
+				r.Header.Set("Content-Type", "application/octet-stream")
+				return r
+			},
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				dl, err := c.Attachments.DownloadAttachment(ctx, Tasks, "it-requests", "R 1",
+					&Attachment{ID: "a/1", ContentURL: "/v1/tasks/it-requests/R%201/attachments/a%2F1/content?sig=s+1"}, o...)
+				if err != nil {
+					return err
+				}
+				_, err = io.Copy(io.Discard, dl)
+				return errors.Join(err, dl.Close())
+			}},
+
+		// Users.
+	})
 }

@@ -1,13 +1,20 @@
 package workflow
 
 import (
+	"context"
+	"encoding/json"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Addresses of the API and the token endpoint behind the mock transport.
@@ -95,4 +102,129 @@ func mockResponse(status int, body string) *http.Response {
 		resp.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	}
 	return resp
+}
+
+// wirePart is a part of a multipart/form-data body.
+type wirePart struct {
+	name, filename, contentType, content string
+}
+
+// wireCase is one service method and the exact request it must send.
+type wireCase struct {
+	name  string
+	call  func(ctx context.Context, c *Client, o ...RequestOption) error
+	reply func(mockCall) *http.Response
+
+	method string
+	path   string     // escaped, after /v1
+	query  url.Values // the method's own parameters (the per-call x=1 is added)
+	accept string     // "" means application/json
+
+	contentType string     // "" means no body and no Content-Type
+	body        string     // JSON compared as JSON, anything else byte for byte
+	parts       []wirePart // for multipart/form-data, in order
+}
+
+// odd is an id that needs escaping in a path segment.
+const (
+	odd    = "a b#c?d"
+	oddEsc = "a%20b%23c%3Fd"
+)
+
+func emptyPage(mockCall) *http.Response {
+	return mockResponse(http.StatusOK, `{"items":[],"total":0,"paging":{"has_next_page":false,"has_previous_page":false}}`)
+}
+
+// first runs an iterator for its first request only.
+func first[T any](seq func(yield func(T, error) bool)) error {
+	var err error
+	for _, e := range seq {
+		err = e
+		break
+	}
+	return err
+}
+
+// The record, objects and list options the wire cases share.
+const (
+	wireRec   = "/tasks/it-requests/" + oddEsc
+	wireUser  = `{"id":"u 1","email":"ann@example.com","firstName":"Ann","lastName":"Lee","status":"ACTIVE"}`
+	wireGroup = `{"id":"g 1","name":"Ops","assignable":true,"watchable":false,"mentionable":false,"managed":false,"dynamic":false,"domains":[]}`
+	wireAtt   = `{"id":"att 1","name":"notes.txt","mediaType":"text/plain","size":11,"state":"VALID"}`
+)
+
+var (
+	wireListOpts = &ListOptions{First: 2, After: "c 1"}
+	wirePaged    = url.Values{"first": {"2"}, "after": {"c 1"}}
+)
+
+// checkWire sends each case's call once through an httpmock transport,
+// with a per-call WithHeader and WithQuery, and checks the exact request on
+// the wire: method, escaped path, query, headers, body and content type,
+// and that the per-call header and query reached it.
+func checkWire(t *testing.T, tests []wireCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, m := newMockClient(t, tc.reply)
+			require.NoError(t, tc.call(t.Context(), c, WithHeader("X-Trace", "t1"), WithQuery("x", "1")))
+			calls := m.requests()
+			require.Len(t, calls, 1, "one request")
+			got := calls[0]
+
+			assert.Equal(t, tc.method, got.Method)
+			assert.Equal(t, tc.path, got.Path, "escaped path")
+			wantQuery := url.Values{"x": {"1"}}
+			for k, vs := range tc.query {
+				wantQuery[k] = vs
+			}
+			gotQuery, err := url.ParseQuery(got.Query)
+			require.NoError(t, err)
+			assert.Equal(t, wantQuery, gotQuery, "query %q", got.Query)
+
+			accept := tc.accept
+			if accept == "" {
+				accept = "application/json"
+			}
+			assert.Equal(t, accept, got.Header.Get("Accept"))
+			assert.Equal(t, "Bearer mock-token", got.Header.Get("Authorization"))
+			assert.Equal(t, defaultUserAgent, got.Header.Get("User-Agent"))
+			assert.Equal(t, []string{"t1"}, got.Header.Values("X-Trace"), "per-call header")
+
+			mediaType, params, _ := mime.ParseMediaType(got.Header.Get("Content-Type"))
+			switch {
+			case tc.contentType == "":
+				assert.Empty(t, got.Header.Get("Content-Type"))
+				assert.Empty(t, got.Body)
+			case tc.parts != nil:
+				assert.Equal(t, tc.contentType, mediaType)
+				assert.Equal(t, tc.parts, readParts(t, got.Body, params["boundary"]))
+			case mediaType == "application/json":
+				assert.Equal(t, tc.contentType, got.Header.Get("Content-Type"))
+				assert.True(t, json.Valid(got.Body), "%s", got.Body)
+				assert.JSONEq(t, tc.body, string(got.Body))
+			default:
+				assert.Equal(t, tc.contentType, got.Header.Get("Content-Type"))
+				assert.Equal(t, tc.body, string(got.Body))
+			}
+		})
+	}
+}
+
+// readParts returns the parts of a multipart/form-data body in order.
+func readParts(t *testing.T, body []byte, boundary string) []wirePart {
+	t.Helper()
+	require.NotEmpty(t, boundary, "multipart boundary")
+	r := multipart.NewReader(strings.NewReader(string(body)), boundary)
+	var out []wirePart
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			return out
+		}
+		require.NoError(t, err)
+		b, err := io.ReadAll(p)
+		require.NoError(t, err)
+		out = append(out, wirePart{name: p.FormName(), filename: p.FileName(), contentType: p.Header.Get("Content-Type"), content: string(b)})
+	}
 }

@@ -974,3 +974,29 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 		})
 	}
 }
+
+// TestUploadWire: every upload method sends its exact request (see checkWire).
+func TestUploadWire(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	require.NoError(t, os.WriteFile(file, []byte("hello notes"), 0o600))
+	checkWire(t, []wireCase{
+		{name: "Attachments.Upload", method: "POST", path: wireRec + "/attachments", reply: mockReply(202, wireAtt),
+			contentType: "multipart/form-data",
+			parts: []wirePart{ // the description first, so that it arrives before the file's bytes
+				{name: "description", content: "Q3"},
+				{name: "file", filename: "q3 report.csv", contentType: "text/csv", content: "a,b\n1,2\n"},
+			},
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Attachments.Upload(ctx, Tasks, "it-requests", odd, "q3 report.csv", strings.NewReader("a,b\n1,2\n"),
+					&UploadOptions{Description: "Q3", MediaType: "text/csv"}, o...)
+				return err
+			}},
+		{name: "Attachments.UploadFile", method: "POST", path: wireRec + "/attachments", reply: mockReply(202, ""),
+			contentType: "multipart/form-data",
+			parts:       []wirePart{{name: "file", filename: "notes.txt", contentType: "text/plain; charset=utf-8", content: "hello notes"}},
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Attachments.UploadFile(ctx, Tasks, "it-requests", odd, file, nil, o...)
+				return err
+			}},
+	})
+}

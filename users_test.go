@@ -1,8 +1,10 @@
 package workflow
 
 import (
+	"context"
 	stdjson "encoding/json"
 	"net/http"
+	"net/url"
 	"testing"
 
 	json "github.com/go-json-experiment/json"
@@ -274,4 +276,41 @@ func TestEmailRulesAreOne(t *testing.T) {
 			assert.Equal(t, tc.rule, ve.Rule)
 		})
 	}
+}
+
+// TestUsersWire: every Users method sends its exact request (see checkWire).
+func TestUsersWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Users.List", method: "GET", path: "/users", query: url.Values{"first": {"2"}, "after": {"c 1"}, "filter": {"status==ACTIVE"}}, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.List(ctx, &ListOptions{First: 2, After: "c 1", Filter: rsql.Field("status").Eq("ACTIVE")}, o...)
+				return err
+			}},
+		{name: "Users.All", method: "GET", path: "/users", query: url.Values{"last": {"3"}}, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Users.All(ctx, &ListOptions{Last: 3}, o...))
+			}},
+		{name: "Users.Get", method: "GET", path: "/users/" + oddEsc, reply: mockReply(200, wireUser),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.Get(ctx, odd, o...)
+				return err
+			}},
+		{name: "Users.Create", method: "POST", path: "/users", reply: mockReply(201, wireUser),
+			contentType: "application/json", body: `{"email":"ann@example.com","firstName":"Ann","lastName":"Lee","jobTitle":"Clerk","neverNotify":true}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.Create(ctx, NewUser{Email: "ann@example.com", FirstName: "Ann", LastName: "Lee", JobTitle: "Clerk", NeverNotify: true}, o...)
+				return err
+			}},
+		{name: "Users.Deactivate", method: "POST", path: "/users/" + oddEsc + "/deactivate", reply: mockReply(200, wireUser),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.Deactivate(ctx, odd, o...)
+				return err
+			}},
+
+		// Groups.
+		{name: "Users.Pages", method: "GET", path: "/users", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Users.Pages(ctx, wireListOpts, o...))
+			}},
+	})
 }
