@@ -2,6 +2,9 @@ package workflow
 
 import (
 	"context"
+	"maps"
+	"slices"
+
 	stdjson "encoding/json"
 	"net/http"
 	"strings"
@@ -238,4 +241,9 @@ func TestAttachmentsWire(t *testing.T) {
 				return err
 			}},
 	})
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -19,9 +20,48 @@ import (
 
 // Addresses of the API and the token endpoint behind the mock transport.
 const (
-	mockBase = "https://api.example.test/v1"
-	mockAuth = "https://auth.example.test"
+	mockOrigin   = "https://api.example.test"
+	mockBase     = mockOrigin + "/v1"
+	mockAuth     = "https://auth.example.test"
+	mockTokenURL = mockAuth + "/oauth/token"
 )
+
+// newMockTransport returns a client whose requests all go to an httpmock
+// transport: the token endpoint hands out testToken, and every API route
+// is registered by the test (an unregistered one fails the request).
+// Retries do not wait.
+func newMockTransport(t *testing.T, opts ...Option) (*Client, *httpmock.MockTransport) {
+	t.Helper()
+	mt := httpmock.NewMockTransport()
+	mt.RegisterResponder(http.MethodPost, mockTokenURL,
+		httpmock.NewStringResponder(http.StatusOK, `{"access_token":"`+testToken+`","token_type":"Bearer","expires_in":86400}`).
+			HeaderSet(http.Header{"Content-Type": {"application/json"}}))
+	base := []Option{
+		WithCredentials("mock-id", "mock-secret"),
+		WithEndpoint(mockBase, mockAuth),
+		WithHTTPClient(&http.Client{Transport: mt}),
+		WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
+	}
+	c, err := NewClient(append(base, opts...)...)
+	require.NoError(t, err)
+	return c, mt
+}
+
+// apiCalls is the number of requests other than token requests.
+func apiCalls(mt *httpmock.MockTransport) int {
+	n := 0
+	for k, v := range mt.GetCallCountInfo() {
+		if k != "POST "+mockTokenURL {
+			n += v
+		}
+	}
+	return n
+}
+
+// tokenCalls is the number of token requests.
+func tokenCalls(mt *httpmock.MockTransport) int {
+	return mt.GetCallCountInfo()["POST "+mockTokenURL]
+}
 
 // mockCall is an API request as the mock transport saw it.
 type mockCall struct {
@@ -32,51 +72,64 @@ type mockCall struct {
 	Body   []byte
 }
 
-// mockAPI answers the client's API requests through an httpmock
-// transport and records them; the token endpoint always hands out a token.
+// mockAPI records the API requests of a mock client.
 type mockAPI struct {
 	mu    sync.Mutex
 	calls []mockCall
-	reply func(call mockCall) *http.Response
 }
 
-// newMockClient returns a client whose requests all go to an httpmock
-// transport: API requests are recorded and answered by reply; retries do
-// not wait.
+// newMockClient returns a client of newMockTransport whose API requests
+// are all recorded and answered by reply.
 func newMockClient(t *testing.T, reply func(call mockCall) *http.Response, opts ...Option) (*Client, *mockAPI) {
 	t.Helper()
-	m := &mockAPI{reply: reply}
-	mt := httpmock.NewMockTransport()
-	mt.RegisterResponder(http.MethodPost, mockAuth+"/oauth/token",
-		httpmock.NewStringResponder(http.StatusOK, `{"access_token":"mock-token","token_type":"Bearer","expires_in":86400}`).
-			HeaderSet(http.Header{"Content-Type": {"application/json"}}))
+	c, mt := newMockTransport(t, opts...)
+	m := &mockAPI{}
 	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		checkMockURL(t, req)
 		call := mockCall{Method: req.Method, Query: req.URL.RawQuery, Header: req.Header.Clone()}
 		call.Path, _ = strings.CutPrefix(req.URL.EscapedPath(), "/v1")
 		if req.Body != nil {
 			call.Body, _ = io.ReadAll(req.Body)
 		}
-		if !strings.HasPrefix(req.URL.String(), mockBase+"/") {
-			t.Errorf("request outside the API: %s %s", req.Method, req.URL)
-		}
 		m.mu.Lock()
 		m.calls = append(m.calls, call)
 		m.mu.Unlock()
-		resp := m.reply(call)
+		resp := reply(call)
 		resp.Request = req
 		return resp, nil
 	})
-	base := []Option{
-		WithCredentials("mock-id", "mock-secret"),
-		WithEndpoint(mockBase, mockAuth),
-		WithHTTPClient(&http.Client{Transport: mt}),
-		WithRetryPolicy(RetryPolicy{Sleep: (&sleepRecorder{}).sleep}),
-	}
-	c, err := NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return c, m
+}
+
+// newHandlerClient returns a client of newMockTransport whose API
+// requests api answers in process, as a server mounting it under /v1
+// would: the handler sees the path without the /v1 prefix.
+func newHandlerClient(t *testing.T, api http.Handler, opts ...Option) *Client {
+	t.Helper()
+	c, mt := newMockTransport(t, opts...)
+	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		checkMockURL(t, req)
+		r := req.Clone(req.Context())
+		r.URL.Path, _ = strings.CutPrefix(r.URL.Path, "/v1")
+		r.URL.RawPath, _ = strings.CutPrefix(r.URL.RawPath, "/v1")
+		r.RequestURI, r.Host = r.URL.RequestURI(), r.URL.Host
+		if r.Body == nil {
+			r.Body = http.NoBody
+		}
+		w := httptest.NewRecorder()
+		api.ServeHTTP(w, r)
+		resp := w.Result()
+		resp.Request = req
+		return resp, nil
+	})
+	return c
+}
+
+// checkMockURL fails the test for a request outside the API.
+func checkMockURL(t *testing.T, req *http.Request) {
+	if !strings.HasPrefix(req.URL.String(), mockBase+"/") {
+		t.Errorf("request outside the API: %s %s", req.Method, req.URL)
+	}
 }
 
 // requests returns the API requests made so far.
@@ -187,7 +240,7 @@ func checkWire(t *testing.T, tests []wireCase) {
 				accept = "application/json"
 			}
 			assert.Equal(t, accept, got.Header.Get("Accept"))
-			assert.Equal(t, "Bearer mock-token", got.Header.Get("Authorization"))
+			assert.Equal(t, "Bearer "+testToken, got.Header.Get("Authorization"))
 			assert.Equal(t, defaultUserAgent, got.Header.Get("User-Agent"))
 			assert.Equal(t, []string{"t1"}, got.Header.Values("X-Trace"), "per-call header")
 
@@ -226,5 +279,30 @@ func readParts(t *testing.T, body []byte, boundary string) []wirePart {
 		b, err := io.ReadAll(p)
 		require.NoError(t, err)
 		out = append(out, wirePart{name: p.FormName(), filename: p.FileName(), contentType: p.Header.Get("Content-Type"), content: string(b)})
+	}
+}
+
+// jsonReply answers status with a JSON body (none when body is "").
+func jsonReply(status int, body string) httpmock.Responder {
+	if body == "" {
+		return httpmock.NewBytesResponder(status, nil)
+	}
+	return httpmock.NewStringResponder(status, body).HeaderSet(http.Header{"Content-Type": {"application/json"}})
+}
+
+// seen records what a responder received, then answers with next.
+type seen struct {
+	method, path, query, body, contentType, auth string
+}
+
+func capture(dst *seen, next httpmock.Responder) httpmock.Responder {
+	return func(r *http.Request) (*http.Response, error) {
+		*dst = seen{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery,
+			contentType: r.Header.Get("Content-Type"), auth: r.Header.Get("Authorization")}
+		if r.Body != nil {
+			b, _ := io.ReadAll(r.Body)
+			dst.body = string(b)
+		}
+		return next(r)
 	}
 }

@@ -314,3 +314,12 @@ func TestUsersWire(t *testing.T) {
 			}},
 	})
 }
+
+// userIDs returns the ids of us.
+func userIDs(us []User) []string {
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.ID
+	}
+	return out
+}
