@@ -313,7 +313,7 @@ func TestTokenFetchIsNotCancelledByOneCaller(t *testing.T) {
 
 func TestWithTokenSource(t *testing.T) {
 	var seen atomic.Value
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen.Store(r.Header.Get("Authorization"))
 		_, _ = w.Write([]byte(`{}`))
 	}), WithTokenSource(staticTokenSource("from-source")))

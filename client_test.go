@@ -134,7 +134,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func TestRequestHeadersAndEscapeHatch(t *testing.T) {
 	var got *http.Request
 	var body []byte
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = r
 		body, _ = io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -172,7 +172,7 @@ func TestRequestHeadersAndEscapeHatch(t *testing.T) {
 func TestPathSegmentsAreEscaped(t *testing.T) {
 	var paths []string
 	var mu sync.Mutex
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		paths = append(paths, r.URL.EscapedPath())
 		mu.Unlock()
@@ -198,7 +198,7 @@ func TestPathSegmentsAreEscaped(t *testing.T) {
 
 func TestBadSegmentsAreValidationErrors(t *testing.T) {
 	var n atomic.Int64
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
 	for _, tt := range []struct{ alias, id, field string }{
 		{"a", "", "id"},
 		{"a", ".", "id"},
@@ -340,7 +340,7 @@ func TestRedirectsToAnotherOriginAreRefused(t *testing.T) {
 
 func TestSameOriginRedirectIsFollowedWithToken(t *testing.T) {
 	var auth string
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/old" {
 			http.Redirect(w, r, "/v1/new", http.StatusMovedPermanently)
 			return

@@ -56,7 +56,7 @@ func TestDownloadHeaders(t *testing.T) {
 		{"malformed header", `attachment; filename="unterminated`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				assert.Equal(t, "/tasks/it/1/attachments/a%3F1/content", r.URL.EscapedPath())
 				assert.Equal(t, "Bearer "+testToken, r.Header.Get("Authorization"))
 				if tc.disposition != "" {
@@ -80,7 +80,7 @@ func TestDownloadHeaders(t *testing.T) {
 }
 
 func TestDownloadUnknownSizeAndErrors(t *testing.T) {
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/tasks/it/1/attachments/chunked/content":
 			w.Header().Set("Content-Type", "application/octet-stream")
@@ -121,7 +121,7 @@ func TestDownloadUnknownSizeAndErrors(t *testing.T) {
 // Read, and nothing is sent again.
 func TestDownloadRetriesOnlyBeforeTheBody(t *testing.T) {
 	var cs contentServer
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cs.record(r)
 		if n, _ := cs.seen(); len(n) == 1 {
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -217,7 +217,7 @@ func TestDownloadAttachmentFollowsContentURL(t *testing.T) {
 
 func TestDownloadSaveFile(t *testing.T) {
 	content := bytes.Repeat([]byte("abc"), 50_000)
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(content)))
 		if strings.Contains(r.URL.Path, "broken") {
 			_, _ = w.Write(content[:1000])
@@ -258,7 +258,7 @@ func TestDownloadSaveFile(t *testing.T) {
 func TestDownloadStreams(t *testing.T) {
 	const size = 64 << 20
 	chunk := make([]byte, 1<<20)
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(size))
 		for range size / len(chunk) {
 			if _, err := w.Write(chunk); err != nil {
@@ -292,7 +292,7 @@ func TestDownloadGoesThroughTheOneRequestPath(t *testing.T) {
 		{"content", http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("X-Request-Id", "rq-7")
 				w.WriteHeader(tc.status)
 				if tc.status >= 400 {
@@ -330,7 +330,7 @@ func TestDownloadGoesThroughTheOneRequestPath(t *testing.T) {
 // sent twice.
 func TestDownloadAttachmentQueryKeyOfBoth(t *testing.T) {
 	var sent []string
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sent = append(sent, r.URL.RawQuery)
 		_, _ = w.Write([]byte("content"))
 	}))

@@ -47,7 +47,7 @@ func TestAPIErrorMatchesSentinels(t *testing.T) {
 }
 
 func TestAPIErrorIsOneLineAndBounded(t *testing.T) {
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "5")
 		w.WriteHeader(http.StatusUnprocessableEntity)
 		_, _ = w.Write([]byte(`{"message":"bad"}` + strings.Repeat(" ", 100<<10)))

@@ -159,7 +159,7 @@ func TestObserversSeeAMissingResource(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []CallResult
 			obs := &Observer{CallEnd: func(_ context.Context, _ CallInfo, res CallResult) { got = append(got, res) }}
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(http.StatusOK) // and no body
 			}), WithObserver(obs))
 			err := tc.call(c)
@@ -174,7 +174,7 @@ func TestObserversSeeAMissingResource(t *testing.T) {
 // TestResponseIntoHeaderIsRedacted: WithResponseInto's header copy never
 // holds the token, even when the service echoes it.
 func TestResponseIntoHeaderIsRedacted(t *testing.T) {
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
 		w.Header().Set("X-Request-Id", "rq-1")
 		_, _ = w.Write([]byte(`{"id":"u"}`))

@@ -762,7 +762,7 @@ func TestEndlessEmptyPagesStop(t *testing.T) {
 	for _, prefetch := range []bool{false, true} {
 		t.Run(fmt.Sprint("prefetch=", prefetch), func(t *testing.T) {
 			var requests atomic.Int64
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				n := requests.Add(1)
 				fmt.Fprintf(w, `{"items":[],"total":5,"paging":{"has_next_page":true,"end_cursor":"c%d"}}`, n)
 			}))
@@ -779,7 +779,7 @@ func TestEndlessEmptyPagesStop(t *testing.T) {
 	}
 	t.Run("a few empty pages between full ones are fine", func(t *testing.T) {
 		var requests atomic.Int64
-		c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			n := requests.Add(1)
 			switch {
 			case n%3 == 0 && n < 9:
@@ -800,7 +800,7 @@ func TestEndlessEmptyPagesStop(t *testing.T) {
 }
 
 func TestCancelMidPageStopsAtOnce(t *testing.T) {
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"items":[{"data":{"n":"1"}},{"data":{"n":"2"}},{"data":{"n":"3"}},{"data":{"n":"4"}}],"total":9,"paging":{"has_next_page":false}}`)
 	}))
 	for _, backward := range []bool{false, true} {
@@ -828,7 +828,7 @@ func TestCancelMidPageStopsAtOnce(t *testing.T) {
 func TestBeforeAloneSendsTheDefaultPageSize(t *testing.T) {
 	var queries []string
 	var mu sync.Mutex
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		queries = append(queries, r.URL.RawQuery)
 		n := len(queries)
@@ -878,7 +878,7 @@ func TestPageSayingMoreWithoutACursor(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				_, _ = w.Write([]byte(tc.body))
 			}))
 			require.ErrorIs(t, tc.walk(c), ErrUnexpectedResponse)

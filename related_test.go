@@ -57,7 +57,7 @@ func (s *subServer) requests() []subRequest {
 func newSubClient(t *testing.T, reply func(w http.ResponseWriter, r *http.Request, body []byte), opts ...Option) (*Client, *subServer) {
 	t.Helper()
 	srv := &subServer{reply: reply}
-	return newTestClient(t, srv, opts...), srv
+	return newHandlerClient(t, srv, opts...), srv
 }
 
 // subReply answers with status and a JSON body (none when body is empty).

@@ -195,18 +195,18 @@ func TestResourceMissingFromA2xxIsAnError(t *testing.T) {
 	for _, body := range []string{"", "null", "{}", `{"data":{}}`} {
 		for name, call := range calls {
 			t.Run(name+" "+body, func(t *testing.T) {
-				c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					w.Header().Set("Content-Type", "application/json")
 					_, _ = w.Write([]byte(body))
 				}))
 				_, err := call(c)
 				require.ErrorIs(t, err, ErrUnexpectedResponse)
-				assert.Regexp(t, `workflow: (GET|POST|PUT) http://\S+/v1/`, err.Error(), "the error names the operation")
+				assert.Regexp(t, `workflow: (GET|POST|PUT) https?://\S+/v1/`, err.Error(), "the error names the operation")
 			})
 		}
 	}
 	t.Run("204", func(t *testing.T) {
-		c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent)
 		}))
 		_, err := c.Records.Get(t.Context(), Tasks, "it", "1")
@@ -223,7 +223,7 @@ func TestRecordListWithoutItemsOrPaging(t *testing.T) {
 		`{"items":[{"data":{"a":"1"}}],"paging":null,"total":3}`,    // null paging
 	} {
 		t.Run(body, func(t *testing.T) {
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				_, _ = w.Write([]byte(body))
 			}))
 			_, err := c.Records.List(t.Context(), Tasks, "it", nil)
@@ -240,7 +240,7 @@ func TestRecordListWithoutItemsOrPaging(t *testing.T) {
 			assert.Zero(t, n)
 		})
 	}
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"items":[],"paging":{"has_next_page":false},"total":0}`))
 	}))
 	p, err := c.Records.List(t.Context(), Tasks, "it", nil)
@@ -287,14 +287,14 @@ func TestMalformedAnswersReadAlike(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				_, _ = w.Write([]byte(tc.body))
 			}))
 			err := tc.call(c)
 			require.ErrorIs(t, err, ErrUnexpectedResponse)
 			msg := err.Error()
-			assert.Regexp(t, `^workflow: (GET|POST) http://\S+`+tc.wantPath+`(\?\S*)?: `, msg)
-			assert.Equal(t, 1, strings.Count(msg, "http://"), "the request is named once: %s", msg)
+			assert.Regexp(t, `^workflow: (GET|POST) https?://\S+`+tc.wantPath+`(\?\S*)?: `, msg)
+			assert.Equal(t, 1, strings.Count(msg, "://"), "the request is named once: %s", msg)
 		})
 	}
 }

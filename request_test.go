@@ -160,7 +160,7 @@ func TestRetryRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h, n := statusSequence(tt.statuses...)
-			c := newTestClient(t, h)
+			c := newHandlerClient(t, h)
 			var body any
 			if tt.method != http.MethodGet {
 				body = map[string]string{"a": "b"}
@@ -186,7 +186,7 @@ func TestRetryRules(t *testing.T) {
 func TestRetryAfterIsHonoured(t *testing.T) {
 	h, n := statusSequence(429)
 	rec := &sleepRecorder{}
-	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
+	c := newHandlerClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep}))
 	require.NoError(t, send(t.Context(), c, http.MethodGet, nil))
 	assert.EqualValues(t, 2, n.Load())
 	assert.Equal(t, []time.Duration{2 * time.Second}, rec.recorded())
@@ -232,7 +232,7 @@ func TestAbsurdRetryAfterReturnsAtOnce(t *testing.T) {
 	} {
 		var n atomic.Int64
 		rec := &sleepRecorder{}
-		c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if n.Add(1) == 1 {
 				w.Header().Set("Retry-After", tc.value)
 				w.WriteHeader(http.StatusTooManyRequests)
@@ -252,7 +252,7 @@ func TestAbsurdRetryAfterReturnsAtOnce(t *testing.T) {
 func TestRetryAfterBeyondCapReturnsAtOnce(t *testing.T) {
 	var n atomic.Int64
 	rec := &sleepRecorder{}
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		w.Header().Set("Retry-After", "3600")
 		w.WriteHeader(http.StatusTooManyRequests)
@@ -286,7 +286,7 @@ func TestBackoffGrowsWithFullJitter(t *testing.T) {
 func TestRetryWaitsRecordedWithoutRetryAfter(t *testing.T) {
 	var n atomic.Int64
 	rec := &sleepRecorder{}
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		w.WriteHeader(http.StatusBadGateway)
 	}), WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: 10 * time.Second}))
@@ -306,7 +306,7 @@ func TestRetryWaitsRecordedWithoutRetryAfter(t *testing.T) {
 
 func TestContextCancelledDuringBackoff(t *testing.T) {
 	h, n := statusSequence(503, 503, 503)
-	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxRetryAfter: time.Hour}))
+	c := newHandlerClient(t, h, WithRetryPolicy(RetryPolicy{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxRetryAfter: time.Hour}))
 	// Use the real sleeper: it must wake up on cancellation (it would
 	// otherwise sleep for an hour). The context is cancelled when the
 	// first attempt has failed, as the wait begins.
@@ -327,7 +327,7 @@ func TestNoSleepPastDeadline(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	})
 	rec := &sleepRecorder{}
-	c := newTestClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxRetryAfter: 2 * time.Hour}))
+	c := newHandlerClient(t, h, WithRetryPolicy(RetryPolicy{Sleep: rec.sleep, MaxRetryAfter: 2 * time.Hour}))
 	// The deadline is far enough for a slow first request, and before the
 	// end of the hour's wait.
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -343,7 +343,7 @@ func TestNoSleepPastDeadline(t *testing.T) {
 func TestBodyResentOnRetry(t *testing.T) {
 	var bodies []string
 	var n atomic.Int64
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		bodies = append(bodies, string(b))
 		if n.Add(1) == 1 {
@@ -358,7 +358,7 @@ func TestBodyResentOnRetry(t *testing.T) {
 
 func TestUnrewindableBodyIsSentOnce(t *testing.T) {
 	h, n := statusSequence(429)
-	c := newTestClient(t, h)
+	c := newHandlerClient(t, h)
 	// A plain reader (no GetBody) cannot be sent twice.
 	req, err := c.NewRequest(t.Context(), http.MethodPost, "things", io.MultiReader(strings.NewReader("data")))
 	require.NoError(t, err)
@@ -386,7 +386,7 @@ func TestConnectionRefusedIsRetriedForPost(t *testing.T) {
 
 func TestDroppedConnectionOnPostIsNotRetried(t *testing.T) {
 	var n atomic.Int64
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		_, _ = io.Copy(io.Discard, r.Body)
 		conn, _, err := w.(http.Hijacker).Hijack()
@@ -407,7 +407,7 @@ func TestDroppedConnectionOnPostIsNotRetried(t *testing.T) {
 func TestRateLimiterWaitsBeforeEachAttempt(t *testing.T) {
 	h, n := statusSequence()
 	lim := rate.NewLimiter(rate.Every(time.Hour), 2)
-	c := newTestClient(t, h, WithRateLimit(lim))
+	c := newHandlerClient(t, h, WithRateLimit(lim))
 	require.NoError(t, send(t.Context(), c, http.MethodGet, nil))
 	require.NoError(t, send(t.Context(), c, http.MethodGet, nil))
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
@@ -505,7 +505,7 @@ func TestAttemptTimeout(t *testing.T) {
 	})
 	var events []RetryEvent
 	var mu sync.Mutex
-	c := newTestClient(t, api, WithRetryPolicy(RetryPolicy{
+	c := newServerClient(t, api, WithRetryPolicy(RetryPolicy{
 		// Wide enough for response headers to arrive in time on a busy
 		// machine, so only the hung attempts reach it.
 		AttemptTimeout: 250 * time.Millisecond,

@@ -126,7 +126,7 @@ func (s *uploadServer) uploads() []uploadSeen {
 func newUploadClient(t *testing.T, replies ...int) (*Client, *uploadServer) {
 	t.Helper()
 	srv := &uploadServer{t: t, replies: replies}
-	return newTestClient(t, srv), srv
+	return newServerClient(t, srv), srv
 }
 
 // writeTemp writes content to a file named name in a fresh directory.

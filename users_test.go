@@ -254,7 +254,7 @@ func TestUsersAllErrorOnSecondPageAndBreak(t *testing.T) {
 // TestEmailRulesAreOne: Users.Create and AddWatchers check an e-mail
 // address by the same rules, with the same words, before sending.
 func TestEmailRulesAreOne(t *testing.T) {
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("nothing may be sent: %s %s", r.Method, r.URL)
 	}))
 	for _, tc := range []struct{ email, rule string }{
