@@ -58,11 +58,6 @@ func apiCalls(mt *httpmock.MockTransport) int {
 	return n
 }
 
-// tokenCalls is the number of token requests.
-func tokenCalls(mt *httpmock.MockTransport) int {
-	return mt.GetCallCountInfo()["POST "+mockTokenURL]
-}
-
 // mockCall is an API request as the mock transport saw it.
 type mockCall struct {
 	Method string

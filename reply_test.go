@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"encoding/json"
-	stdjson "encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -353,15 +352,15 @@ func FuzzModelRoundTrip(f *testing.F) {
 
 func roundTrip[T any](t *testing.T, in string) {
 	var v T
-	if stdjson.Unmarshal([]byte(in), &v) != nil {
+	if json.Unmarshal([]byte(in), &v) != nil {
 		return
 	}
-	out, err := stdjson.Marshal(v)
+	out, err := json.Marshal(v)
 	if err != nil {
 		t.Fatalf("%T from %q does not encode: %v", v, in, err)
 	}
 	var again T
-	if err := stdjson.Unmarshal(out, &again); err != nil {
+	if err := json.Unmarshal(out, &again); err != nil {
 		t.Fatalf("%T: %q does not decode again: %v", v, out, err)
 	}
 	if !reflect.DeepEqual(normalize(v), normalize(again)) {
@@ -372,8 +371,8 @@ func roundTrip[T any](t *testing.T, in string) {
 // normalize makes values comparable: encoding writes Extra members
 // compactly, so raw values are compared after re-encoding.
 func normalize(v any) any {
-	b, _ := stdjson.Marshal(v)
+	b, _ := json.Marshal(v)
 	var m any
-	_ = stdjson.Unmarshal(b, &m)
+	_ = json.Unmarshal(b, &m)
 	return m
 }
