@@ -2,6 +2,9 @@ package workflow
 
 import (
 	"context"
+	"maps"
+	"slices"
+
 	stdjson "encoding/json"
 	"net/http"
 	"strings"
@@ -206,4 +209,41 @@ func TestUploadWithoutBody(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a9", att.ID)
 	assert.Equal(t, "/v1/x", att.ContentURL)
+}
+
+// TestAttachmentsWire: every other Attachments method sends its exact request (see checkWire).
+func TestAttachmentsWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Attachments.List", method: "GET", path: wireRec + "/attachments", reply: mockReply(200, `[]`),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Attachments.List(ctx, Tasks, "it-requests", odd, o...)
+				return err
+			}},
+		{name: "Attachments.Get", method: "GET", path: wireRec + "/attachments/" + oddEsc, reply: mockReply(200, wireAtt),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Attachments.Get(ctx, Tasks, "it-requests", odd, odd, o...)
+				return err
+			}},
+		{name: "Attachments.WaitProcessed", method: "GET", path: wireRec + "/attachments/" + oddEsc, reply: mockReply(200, wireAtt),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Attachments.WaitProcessed(ctx, Tasks, "it-requests", odd, odd, nil, o...)
+				return err
+			}},
+		{name: "Attachments.Delete", method: "DELETE", path: wireRec + "/attachments/" + oddEsc, reply: mockReply(200, ""),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Attachments.Delete(ctx, Tasks, "it-requests", odd, odd, o...)
+			}},
+		{name: "Attachments.AddLink", method: "POST", path: wireRec + "/attachments/url-links",
+			reply:       mockReply(201, `{"url":"https://example.com/spec?v=2","description":"Spec"}`),
+			contentType: "application/json", body: `{"url":"https://example.com/spec?v=2","description":"Spec"}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Attachments.AddLink(ctx, Tasks, "it-requests", odd, Link{URL: "https://example.com/spec?v=2", Description: "Spec"}, o...)
+				return err
+			}},
+	})
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -151,7 +151,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func TestRequestHeadersAndEscapeHatch(t *testing.T) {
 	var got *http.Request
 	var body []byte
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = r
 		body, _ = io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -189,7 +189,7 @@ func TestRequestHeadersAndEscapeHatch(t *testing.T) {
 func TestPathSegmentsAreEscaped(t *testing.T) {
 	var paths []string
 	var mu sync.Mutex
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		paths = append(paths, r.URL.EscapedPath())
 		mu.Unlock()
@@ -215,7 +215,7 @@ func TestPathSegmentsAreEscaped(t *testing.T) {
 
 func TestBadSegmentsAreValidationErrors(t *testing.T) {
 	var n atomic.Int64
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
 	for _, tt := range []struct{ alias, id, field string }{
 		{"a", "", "id"},
 		{"a", ".", "id"},
@@ -357,7 +357,7 @@ func TestRedirectsToAnotherOriginAreRefused(t *testing.T) {
 
 func TestSameOriginRedirectIsFollowedWithToken(t *testing.T) {
 	var auth string
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/old" {
 			http.Redirect(w, r, "/v1/new", http.StatusMovedPermanently)
 			return
@@ -457,4 +457,94 @@ func TestSecretsNeverAppearInLogsOrErrors(t *testing.T) {
 		}
 		assert.Contains(t, logs.String(), "workflow: request", "requests are logged at debug level")
 	}
+}
+
+func TestWithEndpointRefusesAnAuthURLWithAPath(t *testing.T) {
+	for _, auth := range []string{"https://auth.example/v1", "https://auth.example/oauth/token", "https://auth.example/oauth/token/", "https://auth.example/x/v1/"} {
+		_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", auth))
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, auth)
+		assert.Equal(t, "auth URL", ve.Field)
+		assert.Contains(t, ve.Rule, "/oauth/token")
+	}
+	_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://api.example/v1", "https://auth.example/tenant"))
+	require.NoError(t, err, "another path prefix is allowed")
+}
+
+func TestClientValueIsSafeToPrint(t *testing.T) {
+	c, err := NewClient(WithCredentials(canaryID, canarySecret), WithEndpoint("https://api.example/v1", "https://auth.example"))
+	require.NoError(t, err)
+	cp := *c
+	want := c.String()
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%T %v"} {
+		s := fmt.Sprintf(verb, cp)
+		assertNoSecret(t, verb, s)
+		assert.NotContains(t, s, canaryID, verb)
+		if !strings.HasPrefix(verb, "%T") && verb != "%x" && verb != "%d" {
+			assert.Equal(t, want, s, verb)
+		}
+	}
+	assert.Equal(t, `"`+want+`"`, fmt.Sprintf("%q", cp))
+	assertNoSecret(t, "pointer", fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprintf("%q", c))
+}
+
+func TestPathSegmentsAndTextsAreChecked(t *testing.T) {
+	var requests atomic.Int64
+	ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		_, _ = w.Write([]byte(`{"id":"1","a":"1"}`))
+	}))
+	c := ts.client(t)
+	bad := []struct{ name, field, value string }{
+		{"traversal", "id", "../../users/u1"},
+		{"slash", "id", "a/b"},
+		{"dot", "id", "."},
+		{"dot dot", "id", ".."},
+		{"newline", "id", "a\nb"},
+		{"carriage return", "id", "a\rb"},
+		{"NUL", "id", "a\x00b"},
+		{"DEL", "id", "a\x7fb"},
+		{"spaces", "id", "   "},
+		{"tab", "id", "\t"},
+		{"alias slash", "alias", "a/.."},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			alias, id := "it", "1"
+			if tc.field == "alias" {
+				alias = tc.value
+			} else {
+				id = tc.value
+			}
+			_, err := c.Records.Get(t.Context(), Tasks, alias, id)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, tc.field, ve.Field)
+		})
+	}
+	_, err := c.Users.Get(t.Context(), "../groups")
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+
+	_, err = c.Records.Comments.Add(t.Context(), Tasks, "it", "1", " \n\t ")
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "text", ve.Field)
+
+	for _, u := range []string{"mailto:team@example.com", "javascript:alert(1)", "ftp://example.com/x", "file:///etc/passwd", "//example.com/x", "https:///nohost"} {
+		_, err = c.Attachments.AddLink(t.Context(), Tasks, "it", "1", Link{URL: u})
+		require.ErrorAs(t, err, &ve, u)
+		assert.Equal(t, "Link.URL", ve.Field)
+	}
+	assert.Zero(t, requests.Load(), "nothing was sent")
+	assert.Zero(t, ts.tokenRequests.Load(), "not even a token request")
+
+	// "?", "#" and "%" stay allowed, escaped.
+	var got string
+	ts2 := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.URL.EscapedPath()
+		_, _ = w.Write([]byte(`{"a":"1"}`))
+	}))
+	_, err = ts2.client(t).Records.Get(t.Context(), Tasks, "it", "a?b#c%d e")
+	require.NoError(t, err)
+	assert.Equal(t, "/tasks/it/"+url.PathEscape("a?b#c%d e"), got)
 }

@@ -764,3 +764,19 @@ func TestDecodeErrorUnwrap(t *testing.T) {
 	assert.ErrorIs(t, e, sentinel)
 	assert.Less(t, len(e.Error()), 250, "long values are shortened in the message")
 }
+
+func TestCodecFloatsAreBase10Only(t *testing.T) {
+	type row struct {
+		F float64 `workflow:"f"`
+	}
+	for _, in := range []string{"0x1p4", "1_000.5", "Inf", "-Inf", "NaN", "infinity", "0X10", "1e", ".", "+"} {
+		var r row
+		err := Decode(Record{"f": in}, &r)
+		assert.Error(t, err, in)
+	}
+	for in, want := range map[string]float64{"16": 16, "-1.5": -1.5, "+2": 2, "1e3": 1000, ".5": 0.5, "5.": 5, "1.25E-2": 0.0125} {
+		var r row
+		require.NoError(t, Decode(Record{"f": in}, &r), in)
+		assert.Equal(t, want, r.F, in)
+	}
+}

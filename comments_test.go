@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -216,4 +217,31 @@ func TestCommentJSONRoundTrip(t *testing.T) {
 	out, err = json.Marshal(Comment{ID: "c2", Contents: "x"})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"id":"c2","source":"","contents":"x"}`, string(out))
+}
+
+// TestCommentsWire: every Records.Comments method sends its exact request (see checkWire).
+func TestCommentsWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Records.ListComments", method: "GET", path: wireRec + "/comment", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.Comments.List(ctx, Tasks, "it-requests", odd, wireListOpts, o...)
+				return err
+			}},
+		{name: "Records.CommentsAll", method: "GET", path: wireRec + "/comment", reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.Comments.All(ctx, Tasks, "it-requests", odd, nil, o...))
+			}},
+		{name: "Records.AddComment", method: "POST", path: wireRec + "/comment", reply: mockReply(201, "c-1"),
+			accept: "text/plain, application/json;q=0.9", contentType: "text/plain; charset=utf-8", body: "On it: {\"not JSON\"}",
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.Comments.Add(ctx, Tasks, "it-requests", odd, "On it: {\"not JSON\"}", o...)
+				return err
+			}},
+
+		// Attachments.
+		{name: "Records.CommentsPages", method: "GET", path: wireRec + "/comment", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.Comments.Pages(ctx, Tasks, "it-requests", odd, wireListOpts, o...))
+			}},
+	})
 }

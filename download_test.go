@@ -2,9 +2,13 @@ package workflow
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -52,7 +56,7 @@ func TestDownloadHeaders(t *testing.T) {
 		{"malformed header", `attachment; filename="unterminated`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				assert.Equal(t, "/tasks/it/1/attachments/a%3F1/content", r.URL.EscapedPath())
 				assert.Equal(t, "Bearer "+testToken, r.Header.Get("Authorization"))
 				if tc.disposition != "" {
@@ -76,7 +80,7 @@ func TestDownloadHeaders(t *testing.T) {
 }
 
 func TestDownloadUnknownSizeAndErrors(t *testing.T) {
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/tasks/it/1/attachments/chunked/content":
 			w.Header().Set("Content-Type", "application/octet-stream")
@@ -117,7 +121,7 @@ func TestDownloadUnknownSizeAndErrors(t *testing.T) {
 // Read, and nothing is sent again.
 func TestDownloadRetriesOnlyBeforeTheBody(t *testing.T) {
 	var cs contentServer
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cs.record(r)
 		if n, _ := cs.seen(); len(n) == 1 {
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -213,7 +217,7 @@ func TestDownloadAttachmentFollowsContentURL(t *testing.T) {
 
 func TestDownloadSaveFile(t *testing.T) {
 	content := bytes.Repeat([]byte("abc"), 50_000)
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(content)))
 		if strings.Contains(r.URL.Path, "broken") {
 			_, _ = w.Write(content[:1000])
@@ -254,7 +258,7 @@ func TestDownloadSaveFile(t *testing.T) {
 func TestDownloadStreams(t *testing.T) {
 	const size = 64 << 20
 	chunk := make([]byte, 1<<20)
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(size))
 		for range size / len(chunk) {
 			if _, err := w.Write(chunk); err != nil {
@@ -274,4 +278,110 @@ func TestDownloadStreams(t *testing.T) {
 	// The server's own writes allocate nothing per chunk; the bound is
 	// far below the content's size.
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(size/8), "bytes allocated during the download")
+}
+
+// TestDownloadGoesThroughTheOneRequestPath: a download's error answer is
+// redacted like any other call's, and WithResponseInto sees its response.
+func TestDownloadGoesThroughTheOneRequestPath(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+	}{
+		{"error status echoing the token", http.StatusForbidden},
+		{"204 without content", http.StatusNoContent},
+		{"content", http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("X-Request-Id", "rq-7")
+				w.WriteHeader(tc.status)
+				if tc.status >= 400 {
+					_, _ = fmt.Fprintf(w, `{"message":"token %s refused"}`, r.Header.Get("Authorization"))
+				} else if tc.status == http.StatusOK {
+					_, _ = w.Write([]byte("content"))
+				}
+			}))
+			var resp Response
+			d, err := c.Attachments.Download(t.Context(), RecordType("tasks"), "it", "1", "a1", WithResponseInto(&resp))
+			assert.Equal(t, tc.status, resp.StatusCode)
+			assert.Equal(t, "rq-7", resp.RequestID)
+			assert.Equal(t, 1, resp.Attempts)
+			switch tc.status {
+			case http.StatusOK:
+				require.NoError(t, err)
+				require.NoError(t, d.Close())
+			case http.StatusNoContent:
+				require.ErrorIs(t, err, ErrUnexpectedResponse)
+				assert.Contains(t, err.Error(), "GET ")
+				assert.Contains(t, err.Error(), "/attachments/a1/content")
+			default:
+				var ae *APIError
+				require.ErrorAs(t, err, &ae)
+				assert.Contains(t, ae.Message, "token Bearer "+redacted)
+				assert.NotContains(t, string(ae.Body), testToken)
+				assert.NotContains(t, err.Error(), testToken)
+			}
+		})
+	}
+}
+
+// TestDownloadAttachmentQueryKeyOfBoth: a WithQuery key that the
+// ContentURL's own query already has is refused before sending, never
+// sent twice.
+func TestDownloadAttachmentQueryKeyOfBoth(t *testing.T) {
+	var sent []string
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent = append(sent, r.URL.RawQuery)
+		_, _ = w.Write([]byte("content"))
+	}))
+	att := &Attachment{ID: "a1", ContentURL: "/v1/tasks/it/1/attachments/a1/content?sig=s3cr3t&v=1"}
+	_, err := c.Attachments.DownloadAttachment(t.Context(), Tasks, "it", "1", att, WithQuery("v", "2"))
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, `WithQuery("v")`, ve.Field)
+	assert.NotContains(t, err.Error(), "s3cr3t")
+	assert.Empty(t, sent)
+
+	d, err := c.Attachments.DownloadAttachment(t.Context(), Tasks, "it", "1", att, WithQuery("w", "2"))
+	require.NoError(t, err)
+	require.NoError(t, d.Close())
+	assert.Equal(t, []string{"sig=s3cr3t&v=1&w=2"}, sent)
+}
+
+// TestDownloadWire: every download method sends its exact request (see checkWire).
+func TestDownloadWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Attachments.Download", method: "GET", path: wireRec + "/attachments/" + oddEsc + "/content", accept: "*/*",
+			reply: func(mockCall) *http.Response {
+				r := mockResponse(200, "file bytes")
+				r.Header.Set("Content-Type", "application/octet-stream")
+				return r
+			},
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				dl, err := c.Attachments.Download(ctx, Tasks, "it-requests", odd, odd, o...)
+				if err != nil {
+					return err
+				}
+				_, err = io.Copy(io.Discard, dl)
+				return errors.Join(err, dl.Close())
+			}},
+		{name: "Attachments.DownloadAttachment", method: "GET", path: "/tasks/it-requests/R%201/attachments/a%2F1/content", accept: "*/*",
+			query: url.Values{"sig": {"s 1"}},
+			reply: func(mockCall) *http.Response {
+				r := mockResponse(200, "file bytes")
+				r.Header.Set("Content-Type", "application/octet-stream")
+				return r
+			},
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				dl, err := c.Attachments.DownloadAttachment(ctx, Tasks, "it-requests", "R 1",
+					&Attachment{ID: "a/1", ContentURL: "/v1/tasks/it-requests/R%201/attachments/a%2F1/content?sig=s+1"}, o...)
+				if err != nil {
+					return err
+				}
+				_, err = io.Copy(io.Discard, dl)
+				return errors.Join(err, dl.Close())
+			}},
+
+		// Users.
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,7 +47,7 @@ func TestAPIErrorMatchesSentinels(t *testing.T) {
 }
 
 func TestAPIErrorIsOneLineAndBounded(t *testing.T) {
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "5")
 		w.WriteHeader(http.StatusUnprocessableEntity)
 		_, _ = w.Write([]byte(`{"message":"bad"}` + strings.Repeat(" ", 100<<10)))
@@ -103,4 +104,17 @@ func TestTemporaryAndOutcomeUnknown(t *testing.T) {
 			assert.Equal(t, tt.unknown, OutcomeUnknown(tt.err), "OutcomeUnknown")
 		})
 	}
+}
+
+func TestAPIErrorTruncatesOnARuneBoundary(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 199, 200, 201} {
+		s := strings.Repeat("é", 150) + strings.Repeat("€", 100)
+		got := truncate(s, n)
+		assert.True(t, utf8.ValidString(got), "n=%d", n)
+		assert.LessOrEqual(t, len(got), n+len("…"))
+	}
+	body := []byte(`{"message":"` + strings.Repeat("€", 400) + `"}`)
+	e := newAPIError(&http.Response{StatusCode: 400, Header: http.Header{}}, body)
+	assert.True(t, utf8.ValidString(e.Error()))
+	assert.True(t, strings.HasSuffix(e.Message, "…"))
 }

@@ -1,14 +1,16 @@
 package workflow
 
 import (
+	"context"
 	stdjson "encoding/json"
 	"net/http"
 	"testing"
 
 	json "github.com/go-json-experiment/json"
-	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
 func TestGroupJSONRoundTrip(t *testing.T) {
@@ -177,4 +179,63 @@ func TestGroupsMembership(t *testing.T) {
 		assert.Contains(t, ve.Field, "userIDs")
 	}
 	assert.Equal(t, 2, apiCalls(mt))
+}
+
+// TestGroupsWire: every Groups and Groups.Members method sends its exact request (see checkWire).
+func TestGroupsWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Groups.List", method: "GET", path: "/groups", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Groups.List(ctx, wireListOpts, o...)
+				return err
+			}},
+		{name: "Groups.All", method: "GET", path: "/groups", reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Groups.All(ctx, nil, o...))
+			}},
+		{name: "Groups.Get", method: "GET", path: "/groups/" + oddEsc, reply: mockReply(200, wireGroup),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Groups.Get(ctx, odd, o...)
+				return err
+			}},
+		{name: "Groups.Create", method: "POST", path: "/groups", reply: mockReply(201, wireGroup),
+			contentType: "application/json", body: `{"name":"Ops","assignable":true,"hidden":false,"tags":["it"],"userIds":["u 1"]}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Groups.Create(ctx, GroupRequest{Name: "Ops", Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{"u 1"}}, o...)
+				return err
+			}},
+		{name: "Groups.Update", method: "PUT", path: "/groups/" + oddEsc, reply: mockReply(200, wireGroup),
+			contentType: "application/json", body: `{"watchable":true,"dynamic":true,"domains":["example.com"]}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Groups.Update(ctx, odd, GroupRequest{Watchable: new(true), Dynamic: new(true), Domains: []string{"example.com"}}, o...)
+				return err
+			}},
+		{name: "Groups.ListUsers", method: "GET", path: "/groups/" + oddEsc + "/users", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Groups.Members.List(ctx, odd, wireListOpts, o...)
+				return err
+			}},
+		{name: "Groups.AllUsers", method: "GET", path: "/groups/" + oddEsc + "/users", reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Groups.Members.All(ctx, odd, nil, o...))
+			}},
+		{name: "Groups.AddUsers", method: "POST", path: "/groups/" + oddEsc + "/users", reply: mockReply(201, ""),
+			contentType: "application/json", body: `{"userIds":["u 1","u 2"]}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Groups.Members.Add(ctx, odd, []string{"u 1", "u 2"}, o...)
+			}},
+		{name: "Groups.RemoveUsers", method: "DELETE", path: "/groups/" + oddEsc + "/users", reply: mockReply(200, ""),
+			contentType: "application/json", body: `{"userIds":["u 1"]}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Groups.Members.Remove(ctx, odd, []string{"u 1"}, o...)
+			}},
+		{name: "Groups.Pages", method: "GET", path: "/groups", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Groups.Pages(ctx, wireListOpts, o...))
+			}},
+		{name: "Groups.UserPages", method: "GET", path: "/groups/" + oddEsc + "/users", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Groups.Members.Pages(ctx, odd, wireListOpts, o...))
+			}},
+	})
 }

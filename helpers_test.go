@@ -44,9 +44,12 @@ func newTestServer(t *testing.T, api http.Handler) *testServer {
 	return ts
 }
 
-// newTestClient returns a client of a test server serving api under /v1.
-// Retries do not wait (the sleeper records the waits instead).
-func newTestClient(t *testing.T, api http.Handler, opts ...Option) *Client {
+// newServerClient returns a client of a test server serving api under
+// /v1, for the tests that need a real server: connection behaviour,
+// timeouts, bodies streamed or cut in the middle. Every other test uses
+// the httpmock harness (mock_test.go) or the fake. Retries do not wait
+// (the sleeper records the waits instead).
+func newServerClient(t *testing.T, api http.Handler, opts ...Option) *Client {
 	t.Helper()
 	ts := newTestServer(t, api)
 	return ts.client(t, opts...)

@@ -1,293 +1,188 @@
-package workflow_test
+package workflow
 
 import (
+	"bytes"
 	"context"
-	"errors"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/time/rate"
-
-	workflow "github.com/seed-a15e58aa/workflow-go"
-	"github.com/seed-a15e58aa/workflow-go/rsql"
-	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+	"golang.org/x/oauth2"
 )
 
-// captureHandler is a slog handler that keeps every record.
-type captureHandler struct {
-	mu      sync.Mutex
-	records []slog.Record
-}
+const (
+	canaryID     = "canary-id"
+	canarySecret = "canary-secret-4711/+="
+	canaryToken  = "canary-token-0815"
+)
 
-func (h *captureHandler) Enabled(context.Context, slog.Level) bool { return true }
-func (h *captureHandler) Handle(_ context.Context, r slog.Record) error {
-	h.mu.Lock()
-	h.records = append(h.records, r.Clone())
-	h.mu.Unlock()
-	return nil
-}
-func (h *captureHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h *captureHandler) WithGroup(string) slog.Handler      { return h }
-
-// attempts returns the attributes of the per-attempt records, in order.
-func (h *captureHandler) attempts() []map[string]string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []map[string]string
-	for _, r := range h.records {
-		if !strings.HasPrefix(r.Message, "workflow: request") {
-			continue
-		}
-		m := map[string]string{"msg": r.Message}
-		r.Attrs(func(a slog.Attr) bool {
-			m[a.Key] = a.Value.String()
-			return true
-		})
-		out = append(out, m)
+// secretForms lists the forms of the secret and the token that must never
+// show.
+func secretForms() []string {
+	out := []string{
+		canarySecret, url.QueryEscape(canarySecret), canaryToken,
+		base64.StdEncoding.EncodeToString([]byte(canaryID + ":" + canarySecret)),
+		base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(canaryID) + ":" + url.QueryEscape(canarySecret))),
+		base64.StdEncoding.EncodeToString([]byte(canarySecret)),
+		base64.StdEncoding.EncodeToString([]byte(canaryToken)),
 	}
 	return out
 }
 
-// canaryFilterValue and canaryHeader must never be logged or observed.
-const (
-	canaryFilterValue = "CANARY-filter-7f3a"
-	canaryHeader      = "CANARY-header-91be"
-)
-
-func TestDebugLogPerAttempt(t *testing.T) {
-	srv := workflowtest.Start(t)
-	srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "a"})
-	srv.Inject(workflowtest.Fault{Route: "GET /v1/{recordType}/{alias}", Count: 1, Status: http.StatusServiceUnavailable})
-	h := &captureHandler{}
-	// The token fetch logs from its own goroutine: a buffer safe for it.
-	var text syncBuffer
-	logger := slog.New(multiHandler{h, slog.NewTextHandler(&text, &slog.HandlerOptions{Level: slog.LevelDebug})})
-	rr := &retryRecorder{}
-	c := srv.Client(workflow.WithLogger(logger), workflow.WithRetryPolicy(rr.policy(3)))
-
-	opts := &workflow.ListOptions{Filter: rsql.Field("Title").Ne(canaryFilterValue)}
-	page, err := c.Records.List(t.Context(), workflow.Tasks, "it", opts, workflow.WithHeader("X-Note", canaryHeader))
-	require.NoError(t, err)
-	require.Len(t, page.Items, 1)
-
-	reqs := srv.Requests()
-	var ids []string
-	for _, r := range reqs {
-		if r.Method == http.MethodGet && r.Path == "/v1/tasks/it" {
-			ids = append(ids, r.RequestID)
+func assertNoSecret(t *testing.T, what string, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		for _, f := range secretForms() {
+			assert.NotContains(t, s, f, what)
 		}
 	}
-	require.Len(t, ids, 2)
-	got := h.attempts()
-	require.Len(t, got, 2, "one record per attempt")
-	for i, want := range []map[string]string{
-		{"msg": "workflow: request failed, retrying", "method": "GET", "route": "/{recordType}/{alias}", "attempt": "1", "status": "503", "request_id": ids[0], "wait": rr.recordedWaits()[0].String()},
-		{"msg": "workflow: request", "method": "GET", "route": "/{recordType}/{alias}", "attempt": "2", "status": "200", "request_id": ids[1]},
-	} {
-		for k, v := range want {
-			assert.Equal(t, v, got[i][k], "attempt %d: %s", i+1, k)
-		}
-		assert.NotEmpty(t, got[i]["duration"])
-		if i == 1 {
-			assert.NotContains(t, got[i], "wait", "the last attempt has no wait")
-		}
-	}
-	_, secret := srv.Credentials()
-	for _, canary := range []string{canaryFilterValue, canaryHeader, secret, "Bearer ", "tasks/it"} {
-		assert.NotContains(t, text.String(), canary)
-	}
 }
 
-// multiHandler sends each record to every handler.
-type multiHandler []slog.Handler
-
-func (m multiHandler) Enabled(context.Context, slog.Level) bool { return true }
-func (m multiHandler) Handle(ctx context.Context, r slog.Record) error {
-	for _, h := range m {
-		if err := h.Handle(ctx, r.Clone()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-func (m multiHandler) WithAttrs([]slog.Attr) slog.Handler { return m }
-func (m multiHandler) WithGroup(string) slog.Handler      { return m }
-
-// eventLog is an Observer recording every event as a line.
-type eventLog struct {
-	mu     sync.Mutex
-	events []string
+// printed returns every printed form of v.
+func printed(v any) []string {
+	js, _ := json.Marshal(v)
+	return []string{fmt.Sprint(v), fmt.Sprintf("%+v", v), fmt.Sprintf("%#v", v), fmt.Sprintf("%q", v), string(js)}
 }
 
-func (l *eventLog) add(s string) {
-	l.mu.Lock()
-	l.events = append(l.events, s)
-	l.mu.Unlock()
-}
-
-func (l *eventLog) list() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.events...)
-}
-
-type ctxKey struct{}
-
-func (l *eventLog) observer() *workflow.Observer {
-	return &workflow.Observer{
-		CallStart: func(ctx context.Context, c workflow.CallInfo) context.Context {
-			l.add("call " + c.Method + " " + c.Route)
-			return context.WithValue(ctx, ctxKey{}, "call")
-		},
-		CallEnd: func(ctx context.Context, c workflow.CallInfo, r workflow.CallResult) {
-			l.add("end call " + strconv.Itoa(r.StatusCode) + " attempts=" + strconv.Itoa(r.Attempts) + " err=" + r.ErrorType + " ctx=" + ctx.Value(ctxKey{}).(string) + " id=" + r.RequestID)
-		},
-		AttemptStart: func(ctx context.Context, a workflow.AttemptInfo) context.Context {
-			l.add("attempt " + strconv.Itoa(a.Attempt) + " " + a.Route + " parent=" + ctx.Value(ctxKey{}).(string))
-			return context.WithValue(ctx, ctxKey{}, "attempt")
-		},
-		AttemptEnd: func(ctx context.Context, a workflow.AttemptInfo, r workflow.AttemptResult) {
-			l.add("end attempt " + strconv.Itoa(a.Attempt) + " " + strconv.Itoa(r.StatusCode) + " retry=" + strconv.FormatBool(r.Retry) + " err=" + r.ErrorType)
-		},
-		TokenFetchStart: func(ctx context.Context, f workflow.TokenFetchInfo) context.Context {
-			l.add("token " + f.Route + " parent=" + ctx.Value(ctxKey{}).(string))
-			return nil
-		},
-		TokenFetchEnd: func(ctx context.Context, f workflow.TokenFetchInfo, r workflow.TokenFetchResult) {
-			l.add("end token err=" + r.ErrorType)
-		},
-		RateLimitWait: func(ctx context.Context, w workflow.RateLimitWait) {
-			l.add("rate limit " + w.Source + " " + w.Route)
-		},
-	}
-}
-
-func TestObserverEvents(t *testing.T) {
-	srv := workflowtest.Start(t)
-	ids := srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "a"})
-	srv.Inject(workflowtest.Fault{Route: "GET /v1/{recordType}/{alias}/{id}", Count: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
-	l := &eventLog{}
-	rr := &retryRecorder{}
-	c := srv.Client(workflow.WithObserver(l.observer()), workflow.WithRetryPolicy(rr.policy(3)))
-
-	var resp workflow.Response
-	_, err := c.Records.Get(t.Context(), workflow.Tasks, "it", ids[0], workflow.WithResponseInto(&resp))
-	require.NoError(t, err)
-	_, err = c.Records.Get(t.Context(), workflow.Tasks, "it", "nope")
-	require.ErrorIs(t, err, workflow.ErrNotFound)
-	var ae *workflow.APIError
-	require.ErrorAs(t, err, &ae)
-
-	assert.Equal(t, []string{
-		"call GET /{recordType}/{alias}/{id}",
-		"attempt 1 /{recordType}/{alias}/{id} parent=call",
-		"token /oauth/token parent=attempt",
-		"end token err=",
-		"end attempt 1 429 retry=true err=429",
-		"rate limit server /{recordType}/{alias}/{id}",
-		"attempt 2 /{recordType}/{alias}/{id} parent=call",
-		"end attempt 2 200 retry=false err=",
-		"end call 200 attempts=2 err= ctx=call id=" + resp.RequestID,
-		"call GET /{recordType}/{alias}/{id}",
-		"attempt 1 /{recordType}/{alias}/{id} parent=call",
-		"end attempt 1 404 retry=false err=404",
-		"end call 404 attempts=1 err=404 ctx=call id=" + ae.RequestID,
-	}, l.list())
-	assert.NotEmpty(t, resp.RequestID)
-	assert.Equal(t, 2, resp.Attempts)
-}
-
-func TestObserverClientRateLimit(t *testing.T) {
-	srv := workflowtest.Start(t)
-	ids := srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "a"})
-	l := &eventLog{}
-	// One token every 50ms, burst 1.
-	lim := rate.NewLimiter(rate.Every(50*time.Millisecond), 1)
-	c := srv.Client(workflow.WithObserver(l.observer()), workflow.WithRateLimit(lim))
-	_, err := c.Records.Get(t.Context(), workflow.Tasks, "it", ids[0])
-	require.NoError(t, err)
-	const event = "rate limit client /{recordType}/{alias}/{id}"
-	assert.NotContains(t, l.list(), event, "a token was there: no wait, no event")
-
-	// Take the next 20 tokens ahead: the next call finds none for a
-	// second, twenty times more than it needs on a busy machine to reach
-	// the limiter, and the event is reported once its wait is over.
-	for range 20 {
-		require.True(t, lim.Reserve().OK())
-	}
-	_, err = c.Records.Get(t.Context(), workflow.Tasks, "it", ids[0])
-	require.NoError(t, err)
-	assert.Contains(t, l.list(), event, "a wait for the limiter is reported")
-}
-
-func TestAllItemsAsResumes(t *testing.T) {
-	type task struct {
-		N int `workflow:"n"`
-	}
-	for _, prefetch := range []bool{false, true} {
-		srv := workflowtest.Start(t)
-		const total = 23
-		seedNumbered(srv, workflow.Tasks, "it", total)
-		c := srv.Client()
-		opts := &workflow.ListOptions{First: 4, Prefetch: prefetch}
-
-		// The first run stops after 10 records, in the middle of a page,
-		// and saves the cursor of the last record it handled.
-		var got []int
-		var saved string
-		for it, err := range workflow.AllItemsAs[task](t.Context(), c.Records, workflow.Tasks, "it", opts) {
-			require.NoError(t, err)
-			got = append(got, it.Value.N)
-			saved = it.Cursor
-			if len(got) == 10 {
-				break
+func TestEchoedSecretsAreRedacted(t *testing.T) {
+	// The token fetch logs its failure from its own goroutine, after the
+	// caller has its error: a buffer safe for that write, and a wait for it.
+	var logs lockedBuffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	var tokenStatus atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		if r.URL.Path == "/oauth/token" {
+			if st := tokenStatus.Load(); st != 0 {
+				w.WriteHeader(int(st))
+				body, _ := json.Marshal(map[string]string{"error": "invalid_client",
+					"error_description": "bad credentials " + auth + " secret=" + canarySecret + " " + url.QueryEscape(canarySecret)})
+				_, _ = w.Write(body)
+				return
 			}
+			_, _ = w.Write([]byte(`{"access_token":"` + canaryToken + `","expires_in":3600}`))
+			return
 		}
-		require.NotEmpty(t, saved)
+		switch r.URL.Path {
+		case "/v1/echo":
+			w.Header().Set("X-Echo-Authorization", auth)
+			w.Header().Set("Authorization", auth)
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = fmt.Fprintf(w, `{"message":"bad token %s (%s)"}`, canaryToken, base64.StdEncoding.EncodeToString([]byte(canaryToken)))
+		case "/v1/redirect":
+			http.Redirect(w, r, "https://elsewhere.example/steal?token="+canaryToken, http.StatusFound)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewClient(WithCredentials(canaryID, canarySecret), WithEndpoint(srv.URL+"/v1", srv.URL),
+		WithLogger(logger), WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
+	require.NoError(t, err)
 
-		// The second run, from the saved cursor only, gets the rest.
-		resume := &workflow.ListOptions{First: 4, After: saved, Prefetch: prefetch}
-		for it, err := range workflow.AllItemsAs[*task](t.Context(), c.Records, workflow.Tasks, "it", resume) {
-			require.NoError(t, err)
-			got = append(got, it.Value.N)
-		}
-		want := make([]int, total)
-		for i := range want {
-			want[i] = i
-		}
-		assert.Equal(t, want, got, "prefetch=%v: every record once, none lost, in order", prefetch)
+	call := func(path string) error {
+		req, err := c.NewRequest(t.Context(), http.MethodGet, path, nil)
+		require.NoError(t, err)
+		_, err = c.Do(req, nil)
+		return err
+	}
+
+	err = call("echo")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Contains(t, ae.Message, "bad token "+redacted)
+	assertNoSecret(t, "APIError", append(printed(ae), err.Error(), string(ae.Body), fmt.Sprint(ae.Header))...)
+	assert.Equal(t, redacted, ae.Header.Get("Authorization"))
+
+	err = call("redirect")
+	var re *RedirectError
+	require.ErrorAs(t, err, &re)
+	assertNoSecret(t, "RedirectError", append(printed(re), err.Error(), re.To)...)
+
+	tokenStatus.Store(http.StatusUnauthorized)
+	c.tokens.invalidate(&oauth2.Token{AccessToken: canaryToken})
+	err = call("echo")
+	var aue *AuthError
+	require.ErrorAs(t, err, &aue)
+	assert.Contains(t, err.Error(), "bad credentials", "the server's own message is kept")
+	assertNoSecret(t, "AuthError", append(printed(aue), err.Error(), aue.Body, aue.Description)...)
+
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "token request failed") },
+		20*time.Second, time.Millisecond, "the failed token request is logged")
+	assert.Contains(t, logs.String(), "bad credentials", "the logged line carries the server's message")
+	assertNoSecret(t, "log", logs.String())
+}
+
+// lockedBuffer is a bytes.Buffer safe for the concurrent writes of a
+// logger and the test's reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestObserversSeeAMissingResource: the check that a success answer holds
+// its resource is made on the one request path, so the call's observers
+// see the error the caller gets, for records and models alike.
+func TestObserversSeeAMissingResource(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		call func(c *Client) error
+	}{
+		{"Records.Get", func(c *Client) error { _, err := c.Records.Get(t.Context(), Tasks, "it", "1"); return err }},
+		{"Users.Get", func(c *Client) error { _, err := c.Users.Get(t.Context(), "u"); return err }},
+		{"Attachments.List", func(c *Client) error {
+			_, err := c.Attachments.List(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []CallResult
+			obs := &Observer{CallEnd: func(_ context.Context, _ CallInfo, res CallResult) { got = append(got, res) }}
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusOK) // and no body
+			}), WithObserver(obs))
+			err := tc.call(c)
+			require.ErrorIs(t, err, ErrUnexpectedResponse)
+			require.Len(t, got, 1)
+			assert.ErrorIs(t, got[0].Err, ErrUnexpectedResponse)
+			assert.Equal(t, "response_decode", got[0].ErrorType)
+		})
 	}
 }
 
-func TestAllItemsAsDecodeErrorCursor(t *testing.T) {
-	type task struct {
-		N int `workflow:"n"`
-	}
-	srv := workflowtest.Start(t)
-	srv.Seed(workflow.Tasks, "it", workflow.Record{"n": "1"}, workflow.Record{"n": "x"}, workflow.Record{"n": "3"})
-	c := srv.Client()
-	var last workflow.Item[task]
-	var derr error
-	for it, err := range workflow.AllItemsAs[task](t.Context(), c.Records, workflow.Tasks, "it", nil) {
-		if err != nil {
-			last, derr = it, err
-			break
-		}
-	}
-	var de *workflow.DecodeError
-	require.True(t, errors.As(derr, &de))
-	assert.Equal(t, de.Cursor, last.Cursor, "the failing item carries its cursor")
-	var rest []int
-	for it, err := range workflow.AllItemsAs[task](t.Context(), c.Records, workflow.Tasks, "it", &workflow.ListOptions{After: last.Cursor}) {
-		require.NoError(t, err)
-		rest = append(rest, it.Value.N)
-	}
-	assert.Equal(t, []int{3}, rest, "resuming skips the bad record")
+// TestResponseIntoHeaderIsRedacted: WithResponseInto's header copy never
+// holds the token, even when the service echoes it.
+func TestResponseIntoHeaderIsRedacted(t *testing.T) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
+		w.Header().Set("X-Request-Id", "rq-1")
+		_, _ = w.Write([]byte(`{"id":"u"}`))
+	}))
+	var resp Response
+	_, err := c.Users.Get(t.Context(), "u", WithResponseInto(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, "Bearer "+redacted, resp.Header.Get("X-Echo"))
+	assert.Equal(t, "rq-1", resp.Header.Get("X-Request-Id"))
+	assert.NotContains(t, fmt.Sprintf("%v %+v %#v", resp, resp, resp), testToken)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -481,4 +482,40 @@ func TestTypedRecordsDecodeError(t *testing.T) {
 	_, err = GetAs[int](t.Context(), c.Records, Tasks, "t", "9")
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "pointer to a struct"), err.Error())
+}
+
+// TestRecordsWire: every Records method sends its exact request (see checkWire).
+func TestRecordsWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Records.List", method: "GET", path: "/tasks/it-requests", query: url.Values{"first": {"2"}, "after": {"c 1"}, "filter": {"Status==Open"}}, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.List(ctx, Tasks, "it-requests", &ListOptions{First: 2, After: "c 1", Filter: rsql.Field("Status").Eq("Open")}, o...)
+				return err
+			}},
+		{name: "Records.All", method: "GET", path: "/tasks/it-requests", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.All(ctx, Tasks, "it-requests", wireListOpts, o...))
+			}},
+		{name: "Records.Get", method: "GET", path: wireRec, reply: mockReply(200, `{"id":"x"}`),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.Get(ctx, Tasks, "it-requests", odd, o...)
+				return err
+			}},
+		{name: "Records.Create", method: "POST", path: "/tasks/it-requests", reply: mockReply(201, `{"id":"x"}`),
+			contentType: "application/json", body: `{"Title":"Printer jams"}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.Create(ctx, Tasks, "it-requests", Record{"Title": "Printer jams"}, o...)
+				return err
+			}},
+		{name: "Records.Update", method: "PUT", path: wireRec, reply: mockReply(200, `{"id":"x"}`),
+			contentType: "application/json", body: `{"Status":"Done"}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.Update(ctx, Tasks, "it-requests", odd, Record{"Status": "Done"}, o...)
+				return err
+			}},
+		{name: "Records.Pages", method: "GET", path: "/tasks/it-requests", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.Pages(ctx, Tasks, "it-requests", wireListOpts, o...))
+			}},
+	})
 }

@@ -12,9 +12,10 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
 // subRequest is a request as the test server of the record sub-resource
@@ -56,7 +57,7 @@ func (s *subServer) requests() []subRequest {
 func newSubClient(t *testing.T, reply func(w http.ResponseWriter, r *http.Request, body []byte), opts ...Option) (*Client, *subServer) {
 	t.Helper()
 	srv := &subServer{reply: reply}
-	return newTestClient(t, srv, opts...), srv
+	return newHandlerClient(t, srv, opts...), srv
 }
 
 // subReply answers with status and a JSON body (none when body is empty).
@@ -389,4 +390,39 @@ func TestRelatedItemsErrorUnwrap(t *testing.T) {
 	assert.False(t, errors.Is(e, ErrNotFound))
 	assert.Contains(t, e.Error(), "2 of 2 related items not added: refs[0] E-1: ")
 	assert.Contains(t, e.Error(), "; refs[1] parts/E-2: unexpected EOF")
+}
+
+// TestRelatedWire: every Records.Related method sends its exact request (see checkWire).
+func TestRelatedWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Records.ListRelatedItems", method: "GET", path: wireRec + "/related-items", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.Related.List(ctx, Tasks, "it-requests", odd, wireListOpts, o...)
+				return err
+			}},
+		{name: "Records.RelatedItemsAll", method: "GET", path: wireRec + "/related-items", reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.Related.All(ctx, Tasks, "it-requests", odd, nil, o...))
+			}},
+		{name: "Records.AddRelatedItem", method: "POST", path: wireRec + "/related-items", reply: mockReply(201, ""),
+			contentType: "application/json", body: `{"id":"P 1","alias":"parts"}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Records.Related.Add(ctx, Tasks, "it-requests", odd, RelatedRef{ID: "P 1", Alias: "parts"}, o...)
+			}},
+		{name: "Records.AddRelatedItems", method: "POST", path: wireRec + "/related-items", reply: mockReply(201, ""),
+			contentType: "application/json", body: `{"id":"P 2"}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Records.Related.AddMany(ctx, Tasks, "it-requests", odd, []RelatedRef{{ID: "P 2"}}, o...)
+			}},
+		{name: "Records.RemoveRelatedItem", method: "DELETE", path: wireRec + "/related-items/" + oddEsc, reply: mockReply(200, ""),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Records.Related.Remove(ctx, Tasks, "it-requests", odd, odd, o...)
+			}},
+
+		// Watchers.
+		{name: "Records.RelatedItemsPages", method: "GET", path: wireRec + "/related-items", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.Related.Pages(ctx, Tasks, "it-requests", odd, wireListOpts, o...))
+			}},
+	})
 }

@@ -1,9 +1,11 @@
 package workflow
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -179,3 +181,198 @@ func TestReplyReadErrorIsNotMalformed(t *testing.T) {
 type iotestErr struct{ err error }
 
 func (e iotestErr) Read([]byte) (int, error) { return 0, e.err }
+
+func TestResourceMissingFromA2xxIsAnError(t *testing.T) {
+	calls := map[string]func(c *Client) (any, error){
+		"Records.Get":     func(c *Client) (any, error) { return c.Records.Get(t.Context(), Tasks, "it", "1") },
+		"Records.Create":  func(c *Client) (any, error) { return c.Records.Create(t.Context(), Tasks, "it", Record{"a": "1"}) },
+		"Records.Update":  func(c *Client) (any, error) { return c.Records.Update(t.Context(), Tasks, "it", "1", Record{"a": "1"}) },
+		"Users.Get":       func(c *Client) (any, error) { return c.Users.Get(t.Context(), "u1") },
+		"Groups.Get":      func(c *Client) (any, error) { return c.Groups.Get(t.Context(), "g1") },
+		"Attachments.Get": func(c *Client) (any, error) { return c.Attachments.Get(t.Context(), Tasks, "it", "1", "a1") },
+	}
+	for _, body := range []string{"", "null", "{}", `{"data":{}}`} {
+		for name, call := range calls {
+			t.Run(name+" "+body, func(t *testing.T) {
+				c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", "application/json")
+					_, _ = w.Write([]byte(body))
+				}))
+				_, err := call(c)
+				require.ErrorIs(t, err, ErrUnexpectedResponse)
+				assert.Regexp(t, `workflow: (GET|POST|PUT) https?://\S+/v1/`, err.Error(), "the error names the operation")
+			})
+		}
+	}
+	t.Run("204", func(t *testing.T) {
+		c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusNoContent)
+		}))
+		_, err := c.Records.Get(t.Context(), Tasks, "it", "1")
+		require.ErrorIs(t, err, ErrUnexpectedResponse)
+	})
+}
+
+func TestRecordListWithoutItemsOrPaging(t *testing.T) {
+	for _, body := range []string{
+		`null`, `{}`, `{"total":3}`,
+		`{"items":[{"data":{"a":"1"}}],"total":3}`,                  // no paging
+		`{"items":null,"paging":{"has_next_page":false},"total":3}`, // null items
+		`{"paging":{"has_next_page":false},"total":3}`,              // no items
+		`{"items":[{"data":{"a":"1"}}],"paging":null,"total":3}`,    // null paging
+	} {
+		t.Run(body, func(t *testing.T) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = w.Write([]byte(body))
+			}))
+			_, err := c.Records.List(t.Context(), Tasks, "it", nil)
+			require.ErrorIs(t, err, ErrUnexpectedResponse)
+			assert.Contains(t, err.Error(), "GET ")
+			var n int
+			for _, err := range c.Records.All(t.Context(), Tasks, "it", nil) {
+				if err != nil {
+					assert.ErrorIs(t, err, ErrUnexpectedResponse)
+					break
+				}
+				n++
+			}
+			assert.Zero(t, n)
+		})
+	}
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"items":[],"paging":{"has_next_page":false},"total":0}`))
+	}))
+	p, err := c.Records.List(t.Context(), Tasks, "it", nil)
+	require.NoError(t, err, "an empty list is a list")
+	assert.Empty(t, p.Items)
+}
+
+// TestMalformedAnswersReadAlike: every kind of answer the SDK cannot use
+// (a missing resource, a list without its envelope, a body of the wrong
+// shape) is an error matching ErrUnexpectedResponse that names the request
+// once.
+func TestMalformedAnswersReadAlike(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, wantPath string
+		call                 func(c *Client) error
+	}{
+		{"record without fields", `{}`, "/v1/tasks/it/1", func(c *Client) error {
+			_, err := c.Records.Get(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+		{"user without id", `{"email":"a@b.c"}`, "/v1/users/u", func(c *Client) error {
+			_, err := c.Users.Get(t.Context(), "u")
+			return err
+		}},
+		{"attachment list empty", ``, "/v1/tasks/it/1/attachments", func(c *Client) error {
+			_, err := c.Attachments.List(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+		{"attachment list not an array", `{}`, "/v1/tasks/it/1/attachments", func(c *Client) error {
+			_, err := c.Attachments.List(t.Context(), Tasks, "it", "1")
+			return err
+		}},
+		{"record list without items", `{"paging":{}}`, "/v1/tasks/it", func(c *Client) error {
+			_, err := c.Records.List(t.Context(), Tasks, "it", nil)
+			return err
+		}},
+		{"paged list without items", `{"paging":{}}`, "/v1/users", func(c *Client) error {
+			_, err := c.Users.List(t.Context(), nil)
+			return err
+		}},
+		{"comment reply not UTF-8", "\xff\xfe", "/v1/tasks/it/1/comment", func(c *Client) error {
+			_, err := c.Records.Comments.Add(t.Context(), Tasks, "it", "1", "hello")
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			err := tc.call(c)
+			require.ErrorIs(t, err, ErrUnexpectedResponse)
+			msg := err.Error()
+			assert.Regexp(t, `^workflow: (GET|POST) https?://\S+`+tc.wantPath+`(\?\S*)?: `, msg)
+			assert.Equal(t, 1, strings.Count(msg, "://"), "the request is named once: %s", msg)
+		})
+	}
+}
+
+// TestModelsUnmarshalAlike: every model reads JSON the same way: a null
+// leaves the value as it was (encoding/json's rule), a body that does not
+// decode is an error that leaves it as it was too, and a new object
+// replaces it whole.
+func TestModelsUnmarshalAlike(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		value func() (target any, id func() string)
+	}{
+		{"User", func() (any, func() string) { v := &User{ID: "old"}; return v, func() string { return v.ID } }},
+		{"Group", func() (any, func() string) { v := &Group{ID: "old"}; return v, func() string { return v.ID } }},
+		{"Attachment", func() (any, func() string) { v := &Attachment{ID: "old"}; return v, func() string { return v.ID } }},
+		{"Comment", func() (any, func() string) { v := &Comment{ID: "old"}; return v, func() string { return v.ID } }},
+		{"Watcher", func() (any, func() string) { v := &Watcher{ID: "old"}; return v, func() string { return v.ID } }},
+		{"WatcherTarget", func() (any, func() string) { v := &WatcherTarget{ID: "old"}; return v, func() string { return v.ID } }},
+		{"RelatedItem", func() (any, func() string) { v := &RelatedItem{ID: "old"}; return v, func() string { return v.ID } }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, id := tc.value()
+			require.NoError(t, json.Unmarshal([]byte(`null`), v))
+			assert.Equal(t, "old", id(), "null leaves the value")
+
+			v, id = tc.value()
+			require.Error(t, json.Unmarshal([]byte(`{"id": 7}`), v))
+			assert.Equal(t, "old", id(), "a failed decoding leaves the value")
+
+			v, id = tc.value()
+			require.NoError(t, json.Unmarshal([]byte(`{"id": "new"}`), v))
+			assert.Equal(t, "new", id())
+		})
+	}
+}
+
+// FuzzModelRoundTrip: whatever decodes into a User, Group or Attachment
+// encodes again (with encoding/json) into JSON that decodes to the same
+// value: the lossless round trip holds for any input, not only the seeds.
+func FuzzModelRoundTrip(f *testing.F) {
+	for _, s := range []string{
+		adaJSON,
+		`{"id":"g","name":"n","assignable":true,"watchable":false,"mentionable":true,"managed":false,"dynamic":true,"domains":[{"id":"d","domain":"a.com","x":[1]}],"z":{"a":null}}`,
+		`{"id":"a","size":3,"state":"valid","createdAt":"2026-02-03T10:30:00.123+01:00","contentUrl":"/v1/x","viewState":"PUBLIC","e":"\u00e9"}`,
+		`{}`, `null`, `{"Email":"case differs"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		roundTrip[User](t, in)
+		roundTrip[Group](t, in)
+		roundTrip[Attachment](t, in)
+	})
+}
+
+func roundTrip[T any](t *testing.T, in string) {
+	var v T
+	if json.Unmarshal([]byte(in), &v) != nil {
+		return
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%T from %q does not encode: %v", v, in, err)
+	}
+	var again T
+	if err := json.Unmarshal(out, &again); err != nil {
+		t.Fatalf("%T: %q does not decode again: %v", v, out, err)
+	}
+	if !reflect.DeepEqual(normalize(v), normalize(again)) {
+		t.Fatalf("%T changed in a round trip:\n in  %q\n out %q\n %#v\n %#v", v, in, out, v, again)
+	}
+}
+
+// normalize makes values comparable: encoding writes Extra members
+// compactly, so raw values are compared after re-encoding.
+func normalize(v any) any {
+	b, _ := json.Marshal(v)
+	var m any
+	_ = json.Unmarshal(b, &m)
+	return m
+}

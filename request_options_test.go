@@ -60,7 +60,7 @@ func (h *pagedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func TestRequestOptionsReachTheWire(t *testing.T) {
 	h := &pagedHandler{}
-	c := newTestClient(t, h)
+	c := newHandlerClient(t, h)
 	ctx := t.Context()
 
 	_, err := c.Records.Get(ctx, Tasks, "it", "7", WithHeader("x-call", "get"), WithQuery("expand", "all"), WithQuery("expand", "fields"))
@@ -202,7 +202,7 @@ func TestRequestOptionAttemptBudget(t *testing.T) {
 
 func TestWithResponseInto(t *testing.T) {
 	h := &pagedHandler{}
-	c := newTestClient(t, h)
+	c := newHandlerClient(t, h)
 
 	var resp Response
 	_, err := c.Records.Get(t.Context(), Tasks, "it", "1", WithResponseInto(&resp))
@@ -220,7 +220,7 @@ func TestWithResponseInto(t *testing.T) {
 	assert.Equal(t, "rid-c4", resp.RequestID, "the last page's response")
 
 	// An error's response is captured too.
-	ec := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ec := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Correlation-Id", "corr-9")
 		http.Error(w, `{"message":"gone"}`, http.StatusNotFound)
 	}))
@@ -270,7 +270,7 @@ func TestPerCallAttemptTimeout(t *testing.T) {
 		release = make(chan struct{})
 	)
 	defer close(release)
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1) == 1 {
 			// The first attempt never answers: the client must give up.
 			select {
@@ -298,7 +298,7 @@ func TestAttemptTimeoutPOSTNotResent(t *testing.T) {
 	var n atomic.Int64
 	release := make(chan struct{})
 	defer close(release)
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		select {
 		case <-r.Context().Done():
@@ -434,7 +434,7 @@ func TestCloseIdleConnectionsLeavesCallersTransport(t *testing.T) {
 
 func TestWithQueryRefusesAKeyTheCallSets(t *testing.T) {
 	var got string
-	c := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
 	req, err := c.NewRequest(t.Context(), http.MethodGet, "tasks/it?expand=x", nil)
 	require.NoError(t, err)
 	_, err = c.Do(req, nil, WithQuery("expand", "y"))
@@ -512,4 +512,13 @@ func TestWithAttemptHook(t *testing.T) {
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, "WithAttemptHook", ve.Field)
 	assert.Zero(t, apiCalls(mt))
+}
+
+func TestRetryPolicyValidation(t *testing.T) {
+	for _, p := range []RetryPolicy{{MaxAttempts: -1}, {BaseDelay: -time.Second}, {BaseDelay: time.Minute, MaxDelay: time.Second}, {MaxRetryAfter: -1}} {
+		_, err := NewClient(WithCredentials("a", "b"), WithRetryPolicy(p))
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%+v", p)
+		assert.Contains(t, ve.Field, "RetryPolicy.")
+	}
 }

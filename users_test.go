@@ -1,15 +1,18 @@
 package workflow
 
 import (
+	"context"
 	stdjson "encoding/json"
 	"net/http"
+	"net/url"
 	"testing"
 
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
 const adaJSON = `{"id":"3f0c9a52-8f1e-4b8e-9a47-0c0e6c1d2b11","email":"ada@example.com","firstName":"Ada",` +
@@ -246,4 +249,77 @@ func TestUsersAllErrorOnSecondPageAndBreak(t *testing.T) {
 	assert.Equal(t, 1, apiCalls(mt), "no second page after a break")
 	_ = c.Users.All(t.Context(), nil) // lazy: nothing until ranged
 	assert.Equal(t, 1, apiCalls(mt))
+}
+
+// TestEmailRulesAreOne: Users.Create and AddWatchers check an e-mail
+// address by the same rules, with the same words, before sending.
+func TestEmailRulesAreOne(t *testing.T) {
+	c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("nothing may be sent: %s %s", r.Method, r.URL)
+	}))
+	for _, tc := range []struct{ email, rule string }{
+		{"", "must not be empty"},
+		{"not an address", "must be an e-mail address such as name@example.com"},
+		{"Ann <ann@example.com>", "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces"},
+		{"<ann@example.com>", "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces"},
+	} {
+		t.Run(tc.email, func(t *testing.T) {
+			_, err := c.Users.Create(t.Context(), NewUser{Email: tc.email, FirstName: "A", LastName: "B"})
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "NewUser.Email", ve.Field)
+			assert.Equal(t, tc.rule, ve.Rule)
+
+			err = c.Records.Watchers.Add(t.Context(), Tasks, "it", "1", []string{"ok@example.com", tc.email})
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "emails[1]", ve.Field)
+			assert.Equal(t, tc.rule, ve.Rule)
+		})
+	}
+}
+
+// TestUsersWire: every Users method sends its exact request (see checkWire).
+func TestUsersWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Users.List", method: "GET", path: "/users", query: url.Values{"first": {"2"}, "after": {"c 1"}, "filter": {"status==ACTIVE"}}, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.List(ctx, &ListOptions{First: 2, After: "c 1", Filter: rsql.Field("status").Eq("ACTIVE")}, o...)
+				return err
+			}},
+		{name: "Users.All", method: "GET", path: "/users", query: url.Values{"last": {"3"}}, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Users.All(ctx, &ListOptions{Last: 3}, o...))
+			}},
+		{name: "Users.Get", method: "GET", path: "/users/" + oddEsc, reply: mockReply(200, wireUser),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.Get(ctx, odd, o...)
+				return err
+			}},
+		{name: "Users.Create", method: "POST", path: "/users", reply: mockReply(201, wireUser),
+			contentType: "application/json", body: `{"email":"ann@example.com","firstName":"Ann","lastName":"Lee","jobTitle":"Clerk","neverNotify":true}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.Create(ctx, NewUser{Email: "ann@example.com", FirstName: "Ann", LastName: "Lee", JobTitle: "Clerk", NeverNotify: true}, o...)
+				return err
+			}},
+		{name: "Users.Deactivate", method: "POST", path: "/users/" + oddEsc + "/deactivate", reply: mockReply(200, wireUser),
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Users.Deactivate(ctx, odd, o...)
+				return err
+			}},
+
+		// Groups.
+		{name: "Users.Pages", method: "GET", path: "/users", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Users.Pages(ctx, wireListOpts, o...))
+			}},
+	})
+}
+
+// userIDs returns the ids of us.
+func userIDs(us []User) []string {
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.ID
+	}
+	return out
 }

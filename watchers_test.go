@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -206,4 +207,35 @@ func TestWatcherJSONRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		assert.JSONEq(t, in, string(out), "go-json-experiment/json")
 	}
+}
+
+// TestWatchersWire: every Records.Watchers method sends its exact request (see checkWire).
+func TestWatchersWire(t *testing.T) {
+	checkWire(t, []wireCase{
+		{name: "Records.ListWatchers", method: "GET", path: wireRec + "/watchers", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				_, err := c.Records.Watchers.List(ctx, Tasks, "it-requests", odd, wireListOpts, o...)
+				return err
+			}},
+		{name: "Records.WatchersAll", method: "GET", path: wireRec + "/watchers", reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.Watchers.All(ctx, Tasks, "it-requests", odd, nil, o...))
+			}},
+		{name: "Records.AddWatchers", method: "POST", path: wireRec + "/watchers", reply: mockReply(201, ""),
+			contentType: "application/json", body: `{"users":["ann@example.com","bo@example.com"]}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Records.Watchers.Add(ctx, Tasks, "it-requests", odd, []string{"ann@example.com", "bo@example.com"}, o...)
+			}},
+		{name: "Records.RemoveWatchers", method: "DELETE", path: wireRec + "/watchers", reply: mockReply(200, ""),
+			contentType: "application/json", body: `{"users":["ann@example.com"]}`,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return c.Records.Watchers.Remove(ctx, Tasks, "it-requests", odd, []string{"ann@example.com"}, o...)
+			}},
+
+		// Comments.
+		{name: "Records.WatchersPages", method: "GET", path: wireRec + "/watchers", query: wirePaged, reply: emptyPage,
+			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
+				return first(c.Records.Watchers.Pages(ctx, Tasks, "it-requests", odd, wireListOpts, o...))
+			}},
+	})
 }

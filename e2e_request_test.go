@@ -1,39 +1,215 @@
 package workflow_test
 
-// Security tests on the fake service: bad input is refused before any
-// request (no token request either), and no secret (client secret, access
-// token, or their base64 and URL-encoded forms) ever appears in logs,
-// errors, or the printed or JSON form of SDK values, whatever fails.
+// End-to-end tests of the request path: bad input is refused before any
+// request (no token request either), no retry where the server may have
+// acted, and prompt cancellation at every stage without leaking goroutines.
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
-	"log/slog"
 	"math"
-	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/oauth2"
+	"go.uber.org/goleak"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
-	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
+
+// TestCreateIsRetriedOnlyWhereTheServerDidNotAct: a create (POST) that
+// meets a 5xx, a dropped connection or a cut answer is not retried, so the
+// fake holds at most one record; a create that meets a 429 is retried and
+// the fake holds exactly one.
+func TestCreateIsRetriedOnlyWhereTheServerDidNotAct(t *testing.T) {
+	t.Parallel()
+	const alias = "orders"
+	const route = "POST /v1/tasks/" + alias
+	tests := []struct {
+		name        string
+		fault       workflowtest.Fault // injected on route, once
+		wantErr     bool
+		wantRecords int // what the fake holds afterwards
+		wantPosts   int // POSTs the fake received
+	}{
+		{"500 before handling", workflowtest.Fault{Status: http.StatusInternalServerError}, true, 0, 1},
+		{"503 before handling", workflowtest.Fault{Status: http.StatusServiceUnavailable, RetryAfter: time.Second}, true, 0, 1},
+		{"connection dropped before handling", workflowtest.Fault{Drop: true}, true, 0, 1},
+		{"handled, then the answer cut in half", workflowtest.Fault{Malformed: true}, true, 1, 1},
+		{"handled, then the connection dropped", workflowtest.Fault{DropAfter: true}, true, 1, 1},
+		{"429 is retried", workflowtest.Fault{Status: http.StatusTooManyRequests, RetryAfter: time.Second}, false, 1, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := workflowtest.Start(t)
+			srv.Define(workflow.Tasks, alias, "Title")
+			f := tt.fault
+			f.Route, f.Count = route, 1
+			in := srv.Inject(f)
+			rec := &retryRecorder{}
+			c := srv.Client(workflow.WithRetryPolicy(rec.policy(4)))
+
+			created, err := c.Records.Create(t.Context(), workflow.Tasks, alias, workflow.Record{"Title": "Laptop"})
+			held := srv.Records(workflow.Tasks, alias)
+			posts := countRequests(srv, http.MethodPost, "/v1/tasks/"+alias)
+			if tt.wantErr {
+				require.Error(t, err)
+			} else {
+				require.NoError(t, err)
+				assert.Equal(t, held[0]["id"], created["id"])
+			}
+			assert.Len(t, held, tt.wantRecords)
+			assert.LessOrEqual(t, len(held), 1, "never two records")
+			assert.Equal(t, tt.wantPosts, posts)
+			assert.Len(t, rec.retries(), tt.wantPosts-1)
+			assert.Equal(t, 1, in.Fired())
+			t.Logf("create: %d POST request(s), %d retries, fake holds %d record(s), error: %v",
+				posts, len(rec.retries()), len(held), err)
+		})
+	}
+}
+
+// cancelBound is how long a cancelled call may take to return: a liveness
+// check, not a benchmark, so it is wide enough for a busy machine under the
+// race detector. Every stage would take longer without the cancellation (a
+// minute's hold, a 50 s Retry-After, a 200 MB stream at 3.2 MB/s at most).
+const cancelBound = 30 * time.Second
+
+// cancelWhen runs call with a context that is cancelled once ready reports
+// true, and returns how long call took to return after the cancellation,
+// and its error.
+func cancelWhen(t *testing.T, ready func() bool, call func(ctx context.Context) error) (time.Duration, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- call(ctx) }()
+	require.Eventually(t, ready, cancelBound, time.Millisecond, "the call never reached the stage to cancel")
+	cancelled := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		return time.Since(cancelled), err
+	case <-time.After(cancelBound):
+		t.Fatalf("the call did not return within %v of the cancellation", cancelBound)
+		return 0, nil
+	}
+}
+
+// slowReader is an endless reader that hands out 32 KiB every 10 ms and
+// counts what it handed out.
+type slowReader struct{ n atomic.Int64 }
+
+func (r *slowReader) Read(p []byte) (int, error) {
+	time.Sleep(10 * time.Millisecond)
+	p = p[:min(len(p), 32<<10)]
+	clear(p)
+	r.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+// TestCancellationAtEveryStage cancels a call while the token is being
+// fetched, while the request is in flight, during a backoff wait (with
+// the real sleeper), while the next page is prefetched, and while an
+// upload streams its content. Each returns context.Canceled promptly and
+// no goroutine is left behind. Not parallel: it counts goroutines.
+func TestCancellationAtEveryStage(t *testing.T) {
+	const alias = "cancel"
+	stages := []struct {
+		name string
+		// run sets the stage up on srv and cancels the call at it.
+		run func(t *testing.T, srv *workflowtest.Server) (time.Duration, error)
+	}{
+		{"token fetch", func(t *testing.T, srv *workflowtest.Server) (time.Duration, error) {
+			held := srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Delay: time.Minute})
+			c := srv.Client()
+			return cancelWhen(t, func() bool { return held.Fired() == 1 }, func(ctx context.Context) error {
+				_, err := c.Records.Get(ctx, workflow.Tasks, alias, "1")
+				return err
+			})
+		}},
+		{"request in flight", func(t *testing.T, srv *workflowtest.Server) (time.Duration, error) {
+			held := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/" + alias + "/1", Delay: time.Minute})
+			c := srv.Client()
+			return cancelWhen(t, func() bool { return held.Fired() == 1 }, func(ctx context.Context) error {
+				_, err := c.Records.Get(ctx, workflow.Tasks, alias, "1")
+				return err
+			})
+		}},
+		{"backoff wait", func(t *testing.T, srv *workflowtest.Server) (time.Duration, error) {
+			srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/" + alias + "/1", Status: http.StatusServiceUnavailable, RetryAfter: 50 * time.Second})
+			var waiting atomic.Bool
+			policy := workflow.DefaultRetryPolicy() // the real sleeper
+			policy.OnRetry = func(workflow.RetryEvent) { waiting.Store(true) }
+			c := srv.Client(workflow.WithRetryPolicy(policy))
+			return cancelWhen(t, waiting.Load, func(ctx context.Context) error {
+				_, err := c.Records.Get(ctx, workflow.Tasks, alias, "1")
+				return err
+			})
+		}},
+		{"prefetch of the next page", func(t *testing.T, srv *workflowtest.Server) (time.Duration, error) {
+			held := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/" + alias, After: 1, Delay: time.Minute})
+			c := srv.Client()
+			var firstPage atomic.Bool
+			return cancelWhen(t, func() bool { return firstPage.Load() && held.Fired() == 1 }, func(ctx context.Context) error {
+				n := 0
+				for _, err := range c.Records.All(ctx, workflow.Tasks, alias, &workflow.ListOptions{First: 10, Prefetch: true}) {
+					if err != nil {
+						if n != 10 {
+							return fmt.Errorf("error after %d records, want 10: %w", n, err)
+						}
+						return err
+					}
+					n++
+					if n == 1 {
+						firstPage.Store(true)
+						// Work on the first record until the prefetch
+						// is held and the context is cancelled.
+						<-ctx.Done()
+					}
+				}
+				return errors.New("the iteration ended without an error")
+			})
+		}},
+		{"upload stream", func(t *testing.T, srv *workflowtest.Server) (time.Duration, error) {
+			c := srv.Client()
+			r := &slowReader{}
+			return cancelWhen(t, func() bool { return r.n.Load() > 1<<20 }, func(ctx context.Context) error {
+				_, err := c.Attachments.Upload(ctx, workflow.Tasks, alias, "1", "big.bin", r,
+					&workflow.UploadOptions{Size: 200 << 20})
+				return err
+			})
+		}},
+	}
+	for _, st := range stages {
+		t.Run(st.name, func(t *testing.T) {
+			before := goleak.IgnoreCurrent()
+			srv := workflowtest.NewServer()
+			seedNumbered(srv, workflow.Tasks, alias, 30)
+			took, err := st.run(t, srv)
+			assert.ErrorIs(t, err, context.Canceled)
+			assert.Less(t, took, cancelBound)
+			// Closing the fake ends its held requests (and a token fetch
+			// that other callers could still be waiting for) and closes
+			// the client's idle connections.
+			srv.Close()
+			goleak.VerifyNone(t, before)
+			t.Logf("cancelled at %s: returned %v after %v", st.name, err, took.Round(time.Microsecond))
+		})
+	}
+}
 
 // firstErr ranges over seq and returns its first error, if any.
 func firstErr[T any](seq iter.Seq2[T, error]) error {
@@ -325,329 +501,3 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 type unreadable struct{}
 
 func (unreadable) Read([]byte) (int, error) { panic("the content was read") }
-
-// Canary secrets, chosen so that their URL-encoded forms differ from them.
-const (
-	canaryClientID  = "canary-client-7Hq"
-	canarySecret    = "canary-secret-Qw8/+=%&?x"
-	canaryWrong     = "canary-wrong-secret-Zr5/+=&"
-	canaryBearer    = "canary-bearer-Vn2+/=&"
-	canaryUserEmail = "canary-owner@example.com"
-)
-
-// secretForms returns s and the forms it may take on the way: URL-encoded
-// (query and path), base64 in its four variants, and, for credentials,
-// the Basic header's base64 of "id:secret" both raw and form-encoded.
-func secretForms(s string) []string {
-	out := []string{s, url.QueryEscape(s), url.PathEscape(s)}
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		out = append(out,
-			enc.EncodeToString([]byte(s)),
-			enc.EncodeToString([]byte(canaryClientID+":"+s)),
-			enc.EncodeToString([]byte(url.QueryEscape(canaryClientID)+":"+url.QueryEscape(s))),
-		)
-	}
-	return out
-}
-
-// tokenRecorder is a front that records the bearer tokens the SDK sends,
-// so that the test knows the tokens the fake generated.
-type tokenRecorder struct {
-	mu     sync.Mutex
-	tokens map[string]bool
-}
-
-func (r *tokenRecorder) record(req *http.Request) {
-	if tok, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer "); ok {
-		r.mu.Lock()
-		r.tokens[tok] = true
-		r.mu.Unlock()
-	}
-}
-
-func (r *tokenRecorder) list() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for tok := range r.tokens {
-		out = append(out, tok)
-	}
-	return out
-}
-
-// closedURL returns the address of a port nobody listens on.
-func closedURL(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	require.NoError(t, l.Close())
-	return "http://" + addr
-}
-
-// TestSecretsNeverLeak drives every error path (token endpoint 400, 401,
-// 500, timeout, refused connection and refused redirect; API 4xx and 5xx,
-// 429, a cut answer, a dropped connection, a timeout, a refused connection
-// and a refused redirect) with debug logging into a buffer, under both
-// slog handlers. No canary secret or token, nor their base64 or
-// URL-encoded forms, appears in the logs, in err.Error(), in %v, %+v or
-// %#v of the errors (and of their causes), of the options or of the
-// client, or in the JSON of SDK values.
-func TestSecretsNeverLeak(t *testing.T) {
-	t.Parallel()
-	srv := workflowtest.Start(t, workflowtest.WithUser(canaryUserEmail, canaryClientID, canarySecret),
-		workflowtest.WithMaxUploadSize(1024))
-	srv.Define(workflow.Tasks, "vault", "Title")
-	srv.Seed(workflow.Tasks, "vault", workflow.Record{"Title": "kept"})
-	srv.Define(workflow.Tasks, "denied")
-	srv.Deny(workflowtest.DefaultUserID, workflow.Tasks, "denied")
-
-	// Nothing may ever reach this second host: redirects to it are refused.
-	var strayMu sync.Mutex
-	var stray []string
-	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		strayMu.Lock()
-		stray = append(stray, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
-		strayMu.Unlock()
-	}))
-	t.Cleanup(elsewhere.Close)
-	_, port, _ := net.SplitHostPort(strings.TrimPrefix(elsewhere.URL, "http://"))
-	elsewhereURL := "http://localhost:" + port // another host than 127.0.0.1
-
-	seen := &tokenRecorder{tokens: map[string]bool{}}
-	front := startFront(t, srv, func(w http.ResponseWriter, r *http.Request) bool {
-		seen.record(r)
-		switch {
-		case strings.HasPrefix(r.URL.Path, "/v1/tasks/moved"):
-			http.Redirect(w, r, elsewhereURL+r.URL.Path, http.StatusTemporaryRedirect)
-			return true
-		case r.URL.Path == "/oauth/token" && r.Header.Get("X-Test-Redirect") != "":
-			http.Redirect(w, r, elsewhereURL+"/oauth/token", http.StatusTemporaryRedirect)
-			return true
-		}
-		return false
-	})
-	refused := closedURL(t)
-
-	type path struct {
-		name string
-		run  func(t *testing.T, ctx context.Context, o []workflow.Option) error
-	}
-	// client returns a client of the fake through the front, with the
-	// canary credentials, the test's logger and options, and opts.
-	client := func(t *testing.T, base []workflow.Option, opts ...workflow.Option) *workflow.Client {
-		all := append([]workflow.Option{
-			workflow.WithCredentials(canaryClientID, canarySecret),
-			workflow.WithEndpoint(front.URL+"/v1", front.URL),
-			workflow.WithHTTPClient(front.Client()),
-		}, base...)
-		c, err := workflow.NewClient(append(all, opts...)...)
-		require.NoError(t, err)
-		return c
-	}
-	get := func(c *workflow.Client, ctx context.Context, alias, id string) error {
-		_, err := c.Records.Get(ctx, workflow.Tasks, alias, id)
-		return err
-	}
-	once := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 1})
-	twice := workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
-	canaryTokens := workflow.WithTokenSource(oauth2.StaticTokenSource(&oauth2.Token{AccessToken: canaryBearer, TokenType: "Bearer"}))
-	// headerTransport adds a header to every request (to ask the front
-	// for a token redirect).
-	redirectToken := workflow.WithHTTPClient(&http.Client{Transport: headerTransport{front.Client().Transport}})
-
-	paths := []path{
-		{"token 400", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Status: http.StatusBadRequest, Count: 1})
-			defer in.Remove()
-			return get(client(t, o, once), ctx, "vault", "1")
-		}},
-		{"token 401 (wrong secret)", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o, workflow.WithCredentials(canaryClientID, canaryWrong)), ctx, "vault", "1")
-		}},
-		{"token 500", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Status: http.StatusInternalServerError, Count: 1})
-			defer in.Remove()
-			return get(client(t, o, once), ctx, "vault", "1")
-		}},
-		{"token timeout", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "POST /oauth/token", Delay: 2 * time.Second, Count: 1})
-			defer in.Remove()
-			ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-			defer cancel()
-			return get(client(t, o, once), ctx, "vault", "1")
-		}},
-		{"token endpoint refuses connections", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o, once, workflow.WithEndpoint(front.URL+"/v1", refused)), ctx, "vault", "1")
-		}},
-		{"token endpoint redirects elsewhere", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o, once, redirectToken), ctx, "vault", "1")
-		}},
-		{"API 404", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o), ctx, "vault", "404")
-		}},
-		{"API 403", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o), ctx, "denied", "1")
-		}},
-		{"API 400", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			_, err := client(t, o).Records.Create(ctx, workflow.Tasks, "vault", workflow.Record{"Other": "x"})
-			return err
-		}},
-		{"API 401 (unknown token)", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o, canaryTokens), ctx, "vault", "1")
-		}},
-		{"API 413", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			_, err := client(t, o).Attachments.Upload(ctx, workflow.Tasks, "vault", "1", "big.bin", bytes.NewReader(make([]byte, 4096)), nil)
-			return err
-		}},
-		{"API 500 after a retry", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Status: http.StatusInternalServerError, Count: 2})
-			defer in.Remove()
-			return get(client(t, o, twice), ctx, "vault", "1")
-		}},
-		{"API 503 on a create", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/vault", Status: http.StatusServiceUnavailable, Count: 1})
-			defer in.Remove()
-			_, err := client(t, o).Records.Create(ctx, workflow.Tasks, "vault", workflow.Record{"Title": "x"})
-			return err
-		}},
-		{"API 429 after a retry", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Status: http.StatusTooManyRequests, RetryAfter: time.Second, Count: 2})
-			defer in.Remove()
-			return get(client(t, o, twice), ctx, "vault", "1")
-		}},
-		{"API answer cut in half", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Malformed: true, Count: 1})
-			defer in.Remove()
-			return get(client(t, o), ctx, "vault", "1")
-		}},
-		{"API connection dropped", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/vault", Drop: true, Count: 1})
-			defer in.Remove()
-			_, err := client(t, o).Records.Create(ctx, workflow.Tasks, "vault", workflow.Record{"Title": "x"})
-			return err
-		}},
-		{"API timeout", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			c := client(t, o)
-			require.NoError(t, get(c, ctx, "vault", "1")) // the token first
-			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Delay: 2 * time.Second, Count: 1})
-			defer in.Remove()
-			ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-			defer cancel()
-			return get(c, ctx, "vault", "1")
-		}},
-		{"API refuses connections", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o, twice, canaryTokens, workflow.WithEndpoint(refused+"/v1", refused)), ctx, "vault", "1")
-		}},
-		{"API redirects elsewhere", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o), ctx, "moved", "1")
-		}},
-		{"API redirects elsewhere (token source)", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			return get(client(t, o, canaryTokens), ctx, "moved", "1")
-		}},
-	}
-
-	for _, h := range []string{"text", "json"} {
-		t.Run(h, func(t *testing.T) {
-			var logs syncBuffer
-			var handler slog.Handler = slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})
-			if h == "json" {
-				handler = slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})
-			}
-			policy := workflow.RetryPolicy{MaxAttempts: 3, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
-			base := []workflow.Option{workflow.WithLogger(slog.New(handler)), workflow.WithRetryPolicy(policy)}
-
-			var texts []string
-			show := func(what string, v any) {
-				texts = append(texts, fmt.Sprintf("%s: %v | %+v | %#v | %s", what, v, v, v, v))
-				if b, err := json.Marshal(v); err == nil {
-					texts = append(texts, what+" JSON: "+string(b))
-				}
-			}
-			for _, p := range paths {
-				err := p.run(t, t.Context(), base)
-				require.Error(t, err, p.name)
-				assert.NotContains(t, err.Error(), "\n", "%s: the error is one line", p.name)
-				texts = append(texts, p.name+": "+err.Error())
-				// The error and each of its causes.
-				for e := err; e != nil; e = errors.Unwrap(e) {
-					show(p.name+" error", e)
-				}
-				t.Logf("%-38s -> %v", p.name, err)
-			}
-			// The client, its options and the SDK's option values.
-			c := client(t, base)
-			show("client", c)
-			show("records service", c.Records)
-			show("base URL", c.BaseURL())
-			for i, o := range []workflow.Option{
-				workflow.WithCredentials(canaryClientID, canarySecret), canaryTokens, workflow.WithRetryPolicy(policy),
-			} {
-				show(fmt.Sprintf("option %d", i), o)
-			}
-			show("retry policy", policy)
-			show("default retry policy", workflow.DefaultRetryPolicy())
-			show("list options", &workflow.ListOptions{First: 5, Filter: rsql.Field("a").Eq("b")})
-			show("upload options", &workflow.UploadOptions{Description: "d"})
-			show("auth error", &workflow.AuthError{StatusCode: 401, ErrorCode: "invalid_client"})
-			texts = append(texts, logs.String())
-
-			tokens := seen.list()
-			require.NotEmpty(t, tokens, "the fake's tokens were captured")
-			var canaries []string
-			for _, s := range []string{canarySecret, canaryWrong, canaryBearer} {
-				canaries = append(canaries, secretForms(s)...)
-			}
-			for _, tok := range tokens {
-				canaries = append(canaries, secretForms(tok)...)
-			}
-			leaks := 0
-			for _, text := range texts {
-				for _, canary := range canaries {
-					if i := strings.Index(text, canary); i >= 0 {
-						leaks++
-						t.Errorf("secret %q leaked in: …%s…", canary, text[max(0, i-200):min(len(text), i+len(canary)+50)])
-					}
-				}
-			}
-			log := logs.String()
-			for _, want := range []string{"workflow: request", "workflow: request failed, retrying", "workflow: token request failed", "workflow: new access token"} {
-				assert.Contains(t, log, want, "debug logging was exercised")
-			}
-			assert.NotContains(t, log, "Basic ")
-			assert.NotContains(t, log, "Bearer ")
-			t.Logf("%s handler: %d error paths, %d log lines (%d bytes), %d texts checked against %d canary forms of 3 secrets and %d tokens: %d leaks",
-				h, len(paths), strings.Count(log, "\n"), len(log), len(texts), len(canaries), len(tokens), leaks)
-		})
-	}
-	strayMu.Lock()
-	defer strayMu.Unlock()
-	assert.Empty(t, stray, "nothing reached the host redirected to")
-}
-
-// headerTransport asks the front to redirect token requests elsewhere.
-type headerTransport struct{ next http.RoundTripper }
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("X-Test-Redirect", "1")
-	return h.next.RoundTrip(r)
-}
-
-// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
