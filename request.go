@@ -568,23 +568,17 @@ func foreignOrigin(u *url.URL) error {
 // is safe is another question: see OutcomeUnknown. The client's retries
 // follow both; a call's error has already been retried by its policy.
 func Temporary(err error) bool {
-	var (
-		api  *APIError
-		auth *AuthError
-		ve   *ValidationError
-		le   *limiterDeadlineError
-	)
+	var auth *AuthError
 	switch {
 	case err == nil:
 		return false
 	case errors.As(err, &auth):
 		return auth.temporary()
-	case errors.As(err, &api):
-		return temporaryStatus(api.StatusCode)
-	case isRedirect(err) || errors.As(err, &ve) || errors.As(err, &le) || errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled):
 		return false
 	}
-	return true
+	status, sent := outcome(err)
+	return sent && (status == 0 || temporaryStatus(status))
 }
 
 // OutcomeUnknown reports whether the service may have acted on the request
@@ -594,9 +588,19 @@ func Temporary(err error) bool {
 // nil, for the answers by which the service says it did not act (4xx,
 // 429 included), and when the request was never sent: bad input, a failed
 // token request, a refused redirect, a rate-limiter wait that would pass
-// the context's deadline, a refused connection or a failed dial. A request with an unknown outcome is sent again by the client only
-// when its method is idempotent (GET, HEAD, OPTIONS, PUT, DELETE).
+// the context's deadline, a refused connection or a failed dial. A request
+// with an unknown outcome is sent again by the client only when its
+// method is idempotent (GET, HEAD, OPTIONS, PUT, DELETE).
 func OutcomeUnknown(err error) bool {
+	status, sent := outcome(err)
+	return sent && (status == 0 && !notSent(err) || status >= 500)
+}
+
+// outcome is what Temporary and OutcomeUnknown know of a failure: the
+// status of the service's answer (0 for none), and whether the request
+// can have been sent at all (not after bad input, a failed token request,
+// a refused redirect or a rate-limiter wait past the deadline).
+func outcome(err error) (status int, sent bool) {
 	var (
 		api  *APIError
 		auth *AuthError
@@ -605,11 +609,11 @@ func OutcomeUnknown(err error) bool {
 	)
 	switch {
 	case err == nil || errors.As(err, &auth) || errors.As(err, &ve) || errors.As(err, &le) || isRedirect(err):
-		return false
+		return 0, false
 	case errors.As(err, &api):
-		return api.StatusCode >= 500
+		return api.StatusCode, true
 	}
-	return !notSent(err)
+	return 0, true
 }
 
 // temporaryStatus reports whether an answer of this status may change if
