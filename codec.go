@@ -528,8 +528,12 @@ func (f *codecField) decode(sv reflect.Value, s string) error {
 		}
 		return nil
 	}
-	// Convert into a fresh value first, so that a bad value leaves the
-	// field as it was.
+	if !f.ptr && f.kind != kindText {
+		// decodeInto parses before it sets: a bad value leaves the field
+		// as it was.
+		return decodeInto(f, fieldForWrite(sv, f.index).Addr(), s)
+	}
+	// A fresh value first, so that a bad value leaves the field as it was.
 	nv := reflect.New(f.elem)
 	if err := decodeInto(f, nv, s); err != nil {
 		return err
@@ -587,7 +591,7 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 		if err != nil {
 			return err
 		}
-		v.Set(reflect.ValueOf(t))
+		*pv.Interface().(*time.Time) = t
 	case kindText:
 		if !f.unmarshaler {
 			return fmt.Errorf("%s does not implement encoding.TextUnmarshaler", f.elem)

@@ -2,8 +2,11 @@ package workflow
 
 import (
 	"errors"
+	"maps"
 	"sync"
+	"sync/atomic"
 
+	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -18,8 +21,8 @@ import (
 // page's. A value of another JSON type is an error; the record is left as
 // it was.
 func (r *Record) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var rt recordText
-	rt.init()
+	rt := getRecordText()
+	defer recordTexts.Put(rt)
 	found, err := rt.object(dec)
 	if err == nil {
 		*r = rt.record(found, string(rt.text))
@@ -41,15 +44,15 @@ func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
-	var rt recordText
-	rt.init()
+	rt := getRecordText()
+	defer recordTexts.Put(rt)
 	found, cursor, hasCursor := false, [2]int{}, false
 	for dec.PeekKind() != '}' {
 		raw, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		switch name, _ := jsontext.AppendUnquote(nil, raw); string(name) {
+		switch internName(raw) {
 		case "data":
 			if found, err = rt.object(dec); err != nil {
 				return err
@@ -77,21 +80,64 @@ func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return nil
 }
 
+// pageOptions read a page's record items into a slice of their exact
+// number (the library would grow it, about twice the memory), through a
+// scratch slice reused from page to page.
+var pageOptions = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, items *[]RecordItem) error {
+	if dec.PeekKind() != '[' {
+		return errors.ErrUnsupported // null, or the wrong kind: the library's own rules
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	scratch := itemScratch.Get().(*[]RecordItem)
+	defer itemScratch.Put(scratch)
+	list := (*scratch)[:0]
+	for dec.PeekKind() != ']' {
+		var it RecordItem
+		if err := it.UnmarshalJSONFrom(dec); err != nil {
+			return err
+		}
+		list = append(list, it)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	*items = append(make([]RecordItem, 0, len(list)), list...)
+	clear(list)
+	if cap(list) <= 1<<16 {
+		*scratch = list
+	}
+	return nil
+}))
+
+var itemScratch = sync.Pool{New: func() any { return new([]RecordItem) }}
+
 // recordText collects the fields of a record and the unquoted text of
-// their values (and of its item's cursor), which become one string.
+// their values (and of its item's cursor), which become one string. It is
+// scratch space, reused from one record to the next.
 type recordText struct {
 	fields []recordField
 	text   []byte
-	local  [32]recordField
-	buf    [1024]byte
+}
+
+var recordTexts = sync.Pool{New: func() any { return new(recordText) }}
+
+// getRecordText returns an empty recordText; put it back in recordTexts
+// when done. Buffers that grew past a large record's size are dropped.
+func getRecordText() *recordText {
+	rt := recordTexts.Get().(*recordText)
+	if cap(rt.text) > 64<<10 || cap(rt.fields) > 1024 {
+		*rt = recordText{}
+	}
+	rt.fields, rt.text = rt.fields[:0], rt.text[:0]
+	return rt
 }
 
 type recordField struct {
 	name     string
 	off, end int
 }
-
-func (rt *recordText) init() { rt.fields, rt.text = rt.local[:0], rt.buf[:0] }
 
 // object reads a record object into rt's fields, or null (found false).
 func (rt *recordText) object(dec *jsontext.Decoder) (found bool, err error) {
@@ -168,11 +214,12 @@ const (
 )
 
 // interned holds the field names read so far, so that every record of a
-// list shares one string per name.
-var interned = struct {
-	sync.RWMutex
-	m map[string]string
-}{m: map[string]string{}}
+// list shares one string per name. It is read without a lock (a map that
+// is never changed once stored); a new name stores a copy with it added.
+var interned struct {
+	mu sync.Mutex // serializes the stores
+	m  atomic.Pointer[map[string]string]
+}
 
 // internName returns the unquoted member name raw (a JSON string, checked
 // by the tokenizer) as a shared string.
@@ -184,19 +231,25 @@ func internName(raw jsontext.Value) string {
 			return string(s)
 		}
 	}
-	interned.RLock()
-	s, ok := interned.m[string(in)]
-	interned.RUnlock()
-	if ok {
+	if m := interned.m.Load(); m != nil {
+		if s, ok := (*m)[string(in)]; ok {
+			return s
+		}
+	}
+	s := string(in)
+	if len(s) > maxInternedLen {
 		return s
 	}
-	s = string(in)
-	if len(s) <= maxInternedLen {
-		interned.Lock()
-		if len(interned.m) < maxInterned {
-			interned.m[s] = s
+	interned.mu.Lock()
+	defer interned.mu.Unlock()
+	m := map[string]string{}
+	if old := interned.m.Load(); old != nil {
+		if len(*old) >= maxInterned {
+			return s
 		}
-		interned.Unlock()
+		m = maps.Clone(*old)
 	}
+	m[s] = s
+	interned.m.Store(&m)
 	return s
 }

@@ -163,7 +163,7 @@ func page[T any](p *Page[T]) reply {
 			Total  *int         `json:"total"`
 			Paging *PagingState `json:"paging"`
 		}
-		if err := json.UnmarshalRead(r, &w); err != nil {
+		if err := json.UnmarshalRead(r, &w, pageOptions); err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 				return pageMissing("an empty body")
 			}
