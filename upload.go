@@ -441,8 +441,11 @@ func (f *uploadFrame) body(src *uploadSource) (io.ReadCloser, error) {
 
 // checkFileName rejects names that cannot go into the part's header.
 func checkFileName(field, name string) error {
-	if name == "" {
-		return invalid(field, "must not be empty")
+	switch {
+	case name == "" || name == "." || name == "..":
+		return invalid(field, "must be a file name")
+	case strings.ContainsAny(name, `/\`):
+		return invalid(field, `must be a file name without "/" or "\" (the service keeps no folders; pass the path's last element)`)
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f {

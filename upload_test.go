@@ -266,11 +266,11 @@ func TestUploadMultipart(t *testing.T) {
 			fileName: "empty", mediaType: "application/octet-stream", content: []byte{},
 		},
 		{
-			name: "file name with quotes, backslash and accents",
+			name: "file name with quotes and accents",
 			upload: func(t *testing.T, c *Client) (*Attachment, error) {
-				return c.Attachments.Upload(t.Context(), Tasks, "it requests", "T-1", `le "résumé" \ v2.pdf`, strings.NewReader("x"), nil)
+				return c.Attachments.Upload(t.Context(), Tasks, "it requests", "T-1", `le "résumé" v2.pdf`, strings.NewReader("x"), nil)
 			},
-			fileName: `le "résumé" \ v2.pdf`, mediaType: "application/pdf", content: []byte("x"),
+			fileName: `le "résumé" v2.pdf`, mediaType: "application/pdf", content: []byte("x"),
 		},
 	}
 	for _, tc := range cases {
@@ -1004,4 +1004,18 @@ func TestUploadWire(t *testing.T) {
 				return err
 			}},
 	})
+}
+
+// TestUploadRefusesAPathAsAName: a file name with a path separator is
+// refused before anything is sent, and the fake refuses one too instead
+// of keeping its last element: nothing is renamed silently.
+func TestUploadRefusesAPathAsAName(t *testing.T) {
+	for _, name := range []string{"a/b.txt", `a\b.txt`, "..", "/"} {
+		c, m := newMockClient(t, mockReply(http.StatusAccepted, `{"id":"a1"}`))
+		_, err := c.Attachments.Upload(t.Context(), Tasks, "it", "T-1", name, strings.NewReader("x"), nil)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, name)
+		assert.Equal(t, "name", ve.Field)
+		assert.Empty(t, m.requests(), name)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strings"
 	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -385,9 +386,16 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 				return failf(http.StatusBadRequest, "invalid file: only one part named \"file\" is allowed")
 			}
 			seenFile = true
-			name = path.Base(part.FileName())
-			if part.FileName() == "" || name == "." || name == "/" {
+			// The file name as sent: Part.FileName would cut a path to its
+			// last element, and the fake keeps names as they come or
+			// refuses them, never renames them.
+			_, params, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+			name = params["filename"]
+			switch {
+			case name == "" || name == "." || name == "..":
 				return failf(http.StatusBadRequest, "invalid file: the \"file\" part has no file name")
+			case strings.ContainsAny(name, `/\`):
+				return failf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", name)
 			}
 			mediaType = partMediaType(part.Header.Get("Content-Type"), name)
 			sum.h, sum.limit = sha256.New(), s.cfg.maxStored

@@ -177,6 +177,14 @@ func TestUploadErrors(t *testing.T) {
 		w, _ := mw.CreateFormField("file")
 		_, _ = w.Write([]byte("x"))
 	})
+	withName := func(name string) (string, []byte) {
+		return multi(func(mw *multipart.Writer) {
+			w, _ := mw.CreateFormFile("file", name)
+			_, _ = w.Write([]byte("x"))
+		})
+	}
+	slash, slashBody := withName("a/b.txt")
+	backslash, backslashBody := withName(`a\b.txt`)
 	two, twoBody := multi(func(mw *multipart.Writer) {
 		for range 2 {
 			w, _ := mw.CreateFormFile("file", "f.txt")
@@ -195,6 +203,8 @@ func TestUploadErrors(t *testing.T) {
 		{"empty file", empty, emptyBody, 400, "empty"},
 		{"file without a name", noName, noNameBody, 400, "no file name"},
 		{"two files", two, twoBody, 400, "only one"},
+		{"a path as the name", slash, slashBody, 400, `file name "a/b.txt" is a path`},
+		{"a Windows path as the name", backslash, backslashBody, 400, `is a path`},
 		{"not multipart", "application/json", []byte(`{}`), 400, "multipart/form-data"},
 		{"no boundary", "multipart/form-data", []byte("x"), 400, "multipart/form-data"},
 		{"truncated body", noFile, noFileBody[:len(noFileBody)-10], 400, "multipart"},
