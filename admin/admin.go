@@ -62,6 +62,9 @@ type Workspace struct {
 
 	// skills
 
+	// Skills is the skills of the workspace's apps.
+	Skills *SkillsService
+
 	// tables
 
 	// Tables is the workspace's tables, with their joins and join-field
@@ -100,6 +103,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Agents = &AgentsService{client: c}
 
 	// skills
+	ws.Skills = &SkillsService{client: c}
 
 	// tables
 	ws.Tables = newTablesService(c)

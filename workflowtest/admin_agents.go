@@ -99,20 +99,21 @@ func (st *state) appKey(alias string) (string, bool) {
 	return "apps/" + alias, st.defs[defKey{workflow.Apps, alias}] != nil
 }
 
-// agentsOf returns the agents of a known app. The caller holds s.mu.
-func (s *Server) agentsOf(alias string) (*[]*agent, *httpError) {
+// ofApp returns the list in m of a known app, creating it (and m) on
+// first use: the agents or the skills of the app alias names. The caller
+// holds s.mu.
+func ofApp[T any](s *Server, m *map[string]*[]T, alias string) (*[]T, *httpError) {
 	key, ok := s.st.appKey(alias)
 	if !ok {
 		return nil, errf(http.StatusNotFound, "no app with alias %q", alias)
 	}
-	c := s.st.cat()
-	if c.agents == nil {
-		c.agents = map[string]*[]*agent{}
+	if *m == nil {
+		*m = map[string]*[]T{}
 	}
-	if c.agents[key] == nil {
-		c.agents[key] = &[]*agent{}
+	if (*m)[key] == nil {
+		(*m)[key] = &[]T{}
 	}
-	return c.agents[key], nil
+	return (*m)[key], nil
 }
 
 // summary is the service's Agent: the list's item.
@@ -148,9 +149,9 @@ func agentFields(a *agent) map[string]string {
 // listAgents is GET /apps/{alias}/agents: paged, with a filter on the
 // string members of the summary.
 func (s *Server) listAgents(rq *request, segs []string) response {
-	s.mu.Lock() // agentsOf may create the app's (empty) list
+	s.mu.Lock() // ofApp may create the app's (empty) list
 	defer s.mu.Unlock()
-	agents, e := s.agentsOf(segs[1])
+	agents, e := ofApp(s, &s.st.cat().agents, segs[1])
 	if e != nil {
 		return fail(e)
 	}
@@ -180,7 +181,7 @@ func (s *Server) createAgent(rq *request, segs []string) response {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	agents, e := s.agentsOf(segs[1])
+	agents, e := ofApp(s, &s.st.cat().agents, segs[1])
 	if e != nil {
 		return fail(e)
 	}
@@ -205,7 +206,7 @@ func (s *Server) updateAgent(rq *request, segs []string) response {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	agents, e := s.agentsOf(segs[1])
+	agents, e := ofApp(s, &s.st.cat().agents, segs[1])
 	if e != nil {
 		return fail(e)
 	}

@@ -27,6 +27,8 @@ type catalog struct {
 	flows      passStore            // admin_flows.go
 	agents     map[string]*[]*agent // by app alias (admin_agents.go)
 	agentIDs   uint64
+	skills     map[string]*[]*skill // by app alias (admin_skills.go)
+	skillIDs   uint64
 }
 
 // cat returns the state's catalog, creating it on first use.

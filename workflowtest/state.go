@@ -171,6 +171,9 @@ var routes = []route{
 	r(http.MethodPut, "/apps/{alias}/agents/{id}", (*Server).updateAgent),
 
 	// workspace configuration: skills
+	r(http.MethodGet, "/apps/{alias}/skills", (*Server).listSkills),
+	r(http.MethodPost, "/apps/{alias}/skills", (*Server).createSkill),
+	r(http.MethodPut, "/apps/{alias}/skills/{id}", (*Server).updateSkill),
 
 	// workspace configuration: tables
 	r(http.MethodGet, "/tables", (*Server).listTables),
