@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"context"
 	"iter"
 	"net/http"
@@ -129,7 +130,7 @@ func (b *SkillBundle) validate(create bool) error {
 		return invalid("SkillBundle.Skill.Type", `must be "INTERNAL" or "CUSTOM" (got "`+string(s.Type)+`")`)
 	case !oneOf(s.Status, SkillActive, SkillInactive, SkillDraft):
 		return invalid("SkillBundle.Skill.Status", `must be "ACTIVE", "INACTIVE" or "DRAFT" (got "`+string(s.Status)+`")`)
-	case s.Properties != nil && (s.Properties.Kind() != '{' || !s.Properties.IsValid()):
+	case s.Properties != nil && !isObject(s.Properties):
 		return invalid("SkillBundle.Skill.Properties", "must be one JSON object")
 	}
 	return checkObjects("SkillBundle.Tools", b.Tools)
@@ -148,8 +149,8 @@ func oneOf[T ~string](v T, published ...T) bool {
 
 // list is the paged list of the app alias's skills.
 func (s *SkillsService) list(alias string) (workflow.PagedList[Skill], error) {
-	p, err := workflow.Segment("alias", alias)
-	return workflow.PagedList[Skill]{Client: s.client, Path: "apps/" + p + "/skills", Filtered: true}, err
+	p, err := segPath("", "apps", "alias", alias, "", "skills")
+	return workflow.PagedList[Skill]{Client: s.client, Path: p, Filtered: true}, err
 }
 
 // List returns one page of the skills of the app alias (its namespace or
@@ -157,29 +158,20 @@ func (s *SkillsService) list(alias string) (workflow.PagedList[Skill], error) {
 // filter of opts (the service publishes both for this list).
 func (s *SkillsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Skill], error) {
 	l, err := s.list(alias)
-	if err != nil {
-		return nil, err
-	}
-	return l.List(ctx, opts, reqOpts...)
+	return listPage(ctx, l, err, opts, reqOpts)
 }
 
 // Pages walks the skills of the app alias page by page from where opts
 // points, following the answer's cursors.
 func (s *SkillsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Skill], error] {
 	l, err := s.list(alias)
-	if err != nil {
-		return failedSeq[*workflow.Page[Skill]](err)
-	}
-	return l.Pages(ctx, opts, reqOpts...)
+	return listPages(ctx, l, err, opts, reqOpts)
 }
 
 // All iterates over the skills of the app alias from where opts points.
 func (s *SkillsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Skill, error] {
 	l, err := s.list(alias)
-	if err != nil {
-		return failedSeq[Skill](err)
-	}
-	return l.All(ctx, opts, reqOpts...)
+	return listAll(ctx, l, err, opts, reqOpts)
 }
 
 // Create creates a skill under the app alias: POST /apps/{alias}/skills
@@ -189,14 +181,8 @@ func (s *SkillsService) All(ctx context.Context, alias string, opts *workflow.Li
 // *workflow.ValidationError and nothing is sent. Like every POST, it is
 // not retried after a 5xx or a dropped connection.
 func (s *SkillsService) Create(ctx context.Context, alias string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
-	l, err := s.list(alias)
-	if err == nil {
-		err = b.validate(true)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return call[Skill](ctx, s.client, http.MethodPost, l.Path, b, reqOpts)
+	p, err := segPath("", "apps", "alias", alias, "", "skills")
+	return call[Skill](ctx, s.client, http.MethodPost, p, cmp.Or(err, b.validate(true)), b, reqOpts)
 }
 
 // Update changes the skill id of the app alias: PUT
@@ -205,16 +191,6 @@ func (s *SkillsService) Create(ctx context.Context, alias string, b SkillBundle,
 // replaces the skill's tools. The rules are Create's, except that Name
 // may be empty.
 func (s *SkillsService) Update(ctx context.Context, alias, id string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
-	l, err := s.list(alias)
-	if err != nil {
-		return nil, err
-	}
-	p, err := workflow.Segment("id", id)
-	if err == nil {
-		err = b.validate(false)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return call[Skill](ctx, s.client, http.MethodPut, l.Path+"/"+p, b, reqOpts)
+	p, err := segPath("", "apps", "alias", alias, "", "skills", "id", id)
+	return call[Skill](ctx, s.client, http.MethodPut, p, cmp.Or(err, b.validate(false)), b, reqOpts)
 }

@@ -1,8 +1,10 @@
 package workflowtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -23,12 +25,12 @@ const uuidSkill = '3'
 
 // skillInput is SkillCreateInput and SkillUpdateInput.
 type skillInput struct {
-	Type         *string         `json:"type,omitempty"`
-	Status       *string         `json:"status,omitempty"`
-	Name         *string         `json:"name,omitempty"`
-	Description  *string         `json:"description,omitempty"`
-	Instructions *string         `json:"instructions,omitempty"`
-	Properties   json.RawMessage `json:"properties,omitempty"`
+	Type         *string          `json:"type,omitempty"`
+	Status       *string          `json:"status,omitempty"`
+	Name         *string          `json:"name,omitempty"`
+	Description  *string          `json:"description,omitempty"`
+	Instructions *string          `json:"instructions,omitempty"`
+	Properties   *json.RawMessage `json:"properties,omitempty"`
 	Discovery    *struct {
 		RoutingPriority   *float64 `json:"routingPriority,omitempty"`
 		PositiveKeywords  []string `json:"positiveKeywords,omitempty"`
@@ -68,17 +70,10 @@ func decodeSkillBundle(rq *request, create bool) (*skillBundleBody, *httpError) 
 		return nil, errf(http.StatusBadRequest, "unknown skill.type %q", *in.Type)
 	case in.Status != nil && !strings.Contains(" ACTIVE INACTIVE DRAFT ", " "+*in.Status+" "):
 		return nil, errf(http.StatusBadRequest, "unknown skill.status %q", *in.Status)
-	case in.Properties != nil && in.Properties[0] != '{':
+	case in.Properties != nil && (*in.Properties)[0] != '{':
 		return nil, errf(http.StatusBadRequest, "skill.properties must be a JSON object")
 	}
 	return &b, nil
-}
-
-// setTools replaces the skill's tools when the body sends a list.
-func (k *skill) setTools(b *skillBundleBody) {
-	if b.Tools != nil {
-		k.tools = objects(*b.Tools)
-	}
 }
 
 // answer is the service's Skill.
@@ -118,55 +113,33 @@ func (s *Server) listSkills(rq *request, segs []string) response {
 	return reply(http.StatusOK, buildPlainList(res, p, skillSeq, func(k *skill) any { return k.answer() }))
 }
 
-// createSkill is POST /apps/{alias}/skills: 201 with the new skill.
-func (s *Server) createSkill(rq *request, segs []string) response {
-	b, e := decodeSkillBundle(rq, true)
+// changeSkill is POST /apps/{alias}/skills (201 with the new skill) and
+// PUT /apps/{alias}/skills/{id} (200 with the skill).
+func (s *Server) changeSkill(rq *request, segs []string) response {
+	b, e := decodeSkillBundle(rq, len(segs) == 3)
 	if e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	skills, e := ofApp(s, &s.st.cat().skills, segs[1])
-	if e != nil {
-		return fail(e)
-	}
 	c := s.st.cat()
-	k := &skill{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidSkill, &c.skillIDs), skillInput: *b.Skill, tools: []any{}}
-	k.setTools(b)
-	*skills = append(*skills, k)
-	return reply(http.StatusCreated, k.answer())
-}
-
-// updateSkill is PUT /apps/{alias}/skills/{id}: 200 with the skill.
-func (s *Server) updateSkill(rq *request, segs []string) response {
-	b, e := decodeSkillBundle(rq, false)
+	skills, e := ofApp(s, &c.skills, segs[1])
 	if e != nil {
 		return fail(e)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	skills, e := ofApp(s, &s.st.cat().skills, segs[1])
-	if e != nil {
-		return fail(e)
+	in := b.Skill
+	status, k := http.StatusOK, (*skill)(nil)
+	if len(segs) == 3 {
+		status, k = http.StatusCreated, &skill{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidSkill, &c.skillIDs), skillInput: *in, tools: []any{}}
+		*skills = append(*skills, k)
+	} else if i := slices.IndexFunc(*skills, func(k *skill) bool { return k.id == segs[3] }); i >= 0 {
+		k = (*skills)[i]
+		k.Type, k.Status, k.Name = cmp.Or(in.Type, k.Type), cmp.Or(in.Status, k.Status), cmp.Or(in.Name, k.Name)
+		k.Description, k.Instructions = cmp.Or(in.Description, k.Description), cmp.Or(in.Instructions, k.Instructions)
+		k.Properties, k.Discovery = cmp.Or(in.Properties, k.Properties), cmp.Or(in.Discovery, k.Discovery)
+	} else {
+		return failf(http.StatusNotFound, "no skill with id %q in app %q", segs[3], segs[1])
 	}
-	for _, k := range *skills {
-		if k.id != segs[3] {
-			continue
-		}
-		in := b.Skill
-		for dst, src := range map[**string]*string{&k.Type: in.Type, &k.Status: in.Status, &k.Name: in.Name, &k.Description: in.Description, &k.Instructions: in.Instructions} {
-			if src != nil {
-				*dst = src
-			}
-		}
-		if in.Properties != nil {
-			k.Properties = in.Properties
-		}
-		if in.Discovery != nil {
-			k.Discovery = in.Discovery
-		}
-		k.setTools(b)
-		return reply(http.StatusOK, k.answer())
-	}
-	return failf(http.StatusNotFound, "no skill with id %q in app %q", segs[3], segs[1])
+	setObjects(&k.tools, b.Tools)
+	return reply(status, k.answer())
 }

@@ -81,7 +81,6 @@ type variantBody struct {
 	DashboardID         *string         `json:"dashboardId"`
 }
 
-
 // parseView reads the view member of a request into a type and a
 // configuration.
 func parseView(raw map[string]json.RawMessage) (string, map[string]json.RawMessage, *httpError) {
