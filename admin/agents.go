@@ -16,10 +16,7 @@ import (
 // AgentsService is the AI agents of an app: GET and POST
 // /apps/{alias}/agents, PUT /apps/{alias}/agents/{id}.
 //
-// /apps/{alias}/agents has the shape of a record of the app alias whose id
-// is "agents" (GET /{recordType}/{alias}/{id}). These methods always mean
-// the agents; the fake serves them so, and a record whose id is "agents"
-// cannot be reached there. Which one a service answers is not published.
+// See the package documentation for the records route the paths overlap.
 type AgentsService struct {
 	client *workflow.Client
 }

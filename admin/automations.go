@@ -11,17 +11,9 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
-// Automations of an app or element live at /{recordType}/{alias}/automations.
-//
-// Route overlap: GET /{recordType}/{alias}/automations has the shape of a
-// record get (GET /{recordType}/{alias}/{id}) whose id is "automations",
-// and GET, PUT and DELETE /{recordType}/{alias}/automations/{id} have the
-// shape of a record's sub-resources (/{id}/related-items, /attachments,
-// /watchers, /comment) for that record. These methods send exactly the
-// paths below and read the answers as automations; which one the service
-// routes a record whose id is "automations" to is not published. The fake
-// (workflowtest) routes these paths to the automations, so such a record
-// cannot be read there.
+// Automations of an app or element live at
+// /{recordType}/{alias}/automations; see the package documentation for
+// the records routes the paths overlap.
 
 // Automation is an automation's workflow as the service sends and takes
 // it: a JSON object ("Passthrough": the service publishes no members; it
@@ -66,7 +58,7 @@ func automationCall[T any](ctx context.Context, s *AutomationsService, method st
 
 // List returns the automations of an app or element:
 // GET /{recordType}/{alias}/automations (200, AutomationList: an array,
-// not paged). See the route overlap above.
+// not paged).
 func (s *AutomationsService) List(ctx context.Context, t workflow.RecordType, alias string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
 	return automationCall[[]Automation](ctx, s, http.MethodGet, t, alias, nil, reqOpts)
 }

@@ -19,16 +19,8 @@ import (
 // PUT /elements/{alias}. The service publishes no list and no delete of
 // element definitions.
 //
-// GET /elements/{alias} has the shape of the record list of the elements
-// with that alias (GET /{recordType}/{alias}, RecordsService.List): the
-// same method and path. Get sends it without a query string; the record
-// list may send paging and filter parameters. Which one a service answers
-// for a bare GET is not published. Get tells the two answers apart: a
-// record list (or any answer without an element id) is an error matching
-// workflow.ErrUnexpectedResponse, never an empty Aspect. The fake
-// (workflowtest) answers with the definition when an element with that
-// alias was created with Create and the request has no paging or filter
-// parameter, and with the record list otherwise.
+// GET /elements/{alias} overlaps the record list of the elements of that
+// alias: see the package documentation.
 type ElementsService struct {
 	client *workflow.Client
 }

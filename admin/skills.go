@@ -15,9 +15,7 @@ import (
 // SkillsService is the skills of an app, what its agents can be given to
 // do: GET and POST /apps/{alias}/skills, PUT /apps/{alias}/skills/{id}.
 //
-// /apps/{alias}/skills has the shape of a record of the app alias whose id
-// is "skills" (GET /{recordType}/{alias}/{id}); see the package
-// documentation.
+// See the package documentation for the records route the paths overlap.
 type SkillsService struct {
 	client *workflow.Client
 }

@@ -14,15 +14,8 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
-// The views of an app live at /apps/{alias}/views.
-//
-// Route overlap: GET /apps/{alias}/views has the shape of a record get
-// (GET /apps/{alias}/{id}) whose id is "views", and GET
-// /apps/{alias}/views/{id} that of a record's sub-resources for that
-// record. These methods send exactly the paths below and read the
-// answers as views; which one the service routes a record whose id is
-// "views" to is not published. The fake (workflowtest) routes these paths
-// to the views, so such an app record cannot be read there.
+// The views of an app live at /apps/{alias}/views; see the package
+// documentation for the records route the paths overlap.
 
 // ViewType is the variant of a view as the service reports it. Other
 // values are kept as sent.
@@ -254,8 +247,7 @@ func (s *ViewsService) list(alias string) (workflow.PagedList[View], error) {
 
 // List returns one page of an app's views: GET /apps/{alias}/views (200,
 // AspectViewPagedList), with the paging options of opts. The service
-// publishes no filter for this list: opts.Filter must be nil. See the
-// route overlap above.
+// publishes no filter for this list: opts.Filter must be nil.
 func (s *ViewsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[View], error) {
 	l, err := s.list(alias)
 	return listPage(ctx, l, err, opts, reqOpts)
