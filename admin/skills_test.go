@@ -68,11 +68,7 @@ func TestSkillsWire(t *testing.T) {
 
 func TestSkillsValidation(t *testing.T) {
 	named := admin.SkillSettings{Name: "A"}
-	tests := []struct {
-		name  string
-		call  func(*admin.Workspace) error
-		field string
-	}{
+	assertRefused(t, []refusal{
 		{"create without a name", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: admin.SkillSettings{Type: admin.SkillCustom}})
 			return err
@@ -113,16 +109,7 @@ func TestSkillsValidation(t *testing.T) {
 			}
 			return nil
 		}, "alias"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			ws, m := newMockWorkspace(t, http.StatusOK, skillJSON)
-			var ve *workflow.ValidationError
-			require.ErrorAs(t, tc.call(ws), &ve)
-			assert.Equal(t, tc.field, ve.Field)
-			assert.Empty(t, m.requests(), "nothing is sent")
-		})
-	}
+	})
 }
 
 func TestSkillKeepsUnknownMembers(t *testing.T) {
