@@ -64,6 +64,7 @@ var readmeImports = map[string]string{
 	"rsql":         modulePath + "/rsql",
 	"upsert":       modulePath + "/upsert",
 	"workflowtest": modulePath + "/workflowtest",
+	"admin":        modulePath + "/admin",
 }
 
 // codeBlock is one fenced block of a Markdown file.

@@ -13,6 +13,46 @@
 // small; every operation goes through the client's one request path
 // (workflow.Client.Call and workflow.PagedList): the same per-call
 // options, authentication, retries, observers, errors and reply rules.
+//
+// # Routes that overlap the records API
+//
+// Some of these paths have the shape of a records route, and the service
+// does not publish which one it answers when both could match.
+//
+// GET /elements/{alias} is both an element's definition and the record
+// list of the elements of that alias (GET /{recordType}/{alias}).
+// ElementsService.Get sends it with no query string and refuses an answer
+// without an element id (a record list among them) with an error matching
+// workflow.ErrUnexpectedResponse, never an empty Aspect;
+// workflow.RecordsService.List sends the same path, with paging and filter
+// parameters when it has them.
+// The fake answers the definition when an element of that alias (its
+// namespace or its id) was created with ElementsService.Create and the
+// request has none of the list's parameters, and the record list otherwise.
+// Against the service, a bare GET of an alias that has records and a
+// definition may answer either.
+//
+// /apps/{alias}/agents, /apps/{alias}/skills and /apps/{alias}/views have
+// the shape of a record of the app alias whose id is "agents", "skills" or
+// "views" (GET /{recordType}/{alias}/{id}), and /apps/{alias}/views/{id}
+// and /apps/{alias}/{agents|skills}/{id} that of a sub-resource of such a
+// record. AgentsService, SkillsService and ViewsService send exactly these
+// paths (GET for the lists, POST to create, GET and PUT with an id) and
+// read the answers as agents, skills and views. The fake routes them so
+// before the records routes: a record whose id is one of these words
+// cannot be read there (its ids are never such words). Against the
+// service, a record with such an id may not be reachable with
+// workflow.RecordsService.Get, or these methods may reach it instead;
+// which one is not published.
+//
+// /{recordType}/{alias}/automations is the same case for every record
+// type: AutomationsService.List sends GET /{recordType}/{alias}/automations
+// and Get, Update and Delete send GET, PUT and DELETE
+// /{recordType}/{alias}/automations/{id}, read as automations; Create and
+// Validate POST to it and to .../automations/validate, which no records
+// route takes. The fake routes these paths to the automations, so a record
+// whose id is "automations" cannot be read there; the service's choice is
+// not published.
 package admin
 
 import workflow "github.com/seed-a15e58aa/workflow-go"
@@ -62,6 +102,9 @@ type Workspace struct {
 
 	// skills
 
+	// Skills is the skills of the workspace's apps.
+	Skills *SkillsService
+
 	// tables
 
 	// Tables is the workspace's tables, with their joins and join-field
@@ -100,6 +143,7 @@ func New(c *workflow.Client) *Workspace {
 	ws.Agents = &AgentsService{client: c}
 
 	// skills
+	ws.Skills = &SkillsService{client: c}
 
 	// tables
 	ws.Tables = newTablesService(c)

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"context"
 	"iter"
 	"net/http"
@@ -15,10 +16,7 @@ import (
 // AgentsService is the AI agents of an app: GET and POST
 // /apps/{alias}/agents, PUT /apps/{alias}/agents/{id}.
 //
-// /apps/{alias}/agents has the shape of a record of the app alias whose id
-// is "agents" (GET /{recordType}/{alias}/{id}). These methods always mean
-// the agents; the fake serves them so, and a record whose id is "agents"
-// cannot be reached there. Which one a service answers is not published.
+// See the package documentation for the records route the paths overlap.
 type AgentsService struct {
 	client *workflow.Client
 }
@@ -94,10 +92,7 @@ type AgentSettings struct {
 }
 
 func (a *AgentSettings) validate(field string) error {
-	if err := checkUUID(field+".AvatarAttachmentID", a.AvatarAttachmentID, false); err != nil {
-		return err
-	}
-	return checkUUID(field+".AIProviderConnectorID", a.AIProviderConnectorID, false)
+	return cmp.Or(checkUUID(field+".AvatarAttachmentID", a.AvatarAttachmentID, false), checkUUID(field+".AIProviderConnectorID", a.AIProviderConnectorID, false))
 }
 
 // AgentInput is the agent of a create or update body: one variant, of
@@ -134,23 +129,7 @@ type AgentBundle struct {
 }
 
 func (b *AgentBundle) validate() error {
-	if err := b.Agent.validate("AgentBundle.Agent"); err != nil {
-		return err
-	}
-	if err := checkObjects("AgentBundle.Tools", b.Tools); err != nil {
-		return err
-	}
-	return checkObjects("AgentBundle.A2ASkills", b.A2ASkills)
-}
-
-// checkObjects requires every value of a list to be one JSON object.
-func checkObjects(field string, vs []jsontext.Value) error {
-	for i, v := range vs {
-		if v.Kind() != '{' || !v.IsValid() {
-			return invalid(field+"["+strconv.Itoa(i)+"]", "must be one JSON object")
-		}
-	}
-	return nil
+	return cmp.Or(b.Agent.validate("AgentBundle.Agent"), checkObjects("AgentBundle.Tools", b.Tools), checkObjects("AgentBundle.A2ASkills", b.A2ASkills))
 }
 
 func btoi(b bool) int {
@@ -162,8 +141,8 @@ func btoi(b bool) int {
 
 // list is the paged list of the app alias's agents.
 func (s *AgentsService) list(alias string) (workflow.PagedList[Agent], error) {
-	p, err := workflow.Segment("alias", alias)
-	return workflow.PagedList[Agent]{Client: s.client, Path: "apps/" + p + "/agents", Filtered: true}, err
+	p, err := segPath("", "apps", "alias", alias, "", "agents")
+	return workflow.PagedList[Agent]{Client: s.client, Path: p, Filtered: true}, err
 }
 
 // List returns one page of the agents of the app alias (its namespace or
@@ -171,29 +150,20 @@ func (s *AgentsService) list(alias string) (workflow.PagedList[Agent], error) {
 // filter of opts (the service publishes both for this list).
 func (s *AgentsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Agent], error) {
 	l, err := s.list(alias)
-	if err != nil {
-		return nil, err
-	}
-	return l.List(ctx, opts, reqOpts...)
+	return listPage(ctx, l, err, opts, reqOpts)
 }
 
 // Pages walks the agents of the app alias page by page from where opts
 // points, following the answer's cursors.
 func (s *AgentsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Agent], error] {
 	l, err := s.list(alias)
-	if err != nil {
-		return failedSeq[*workflow.Page[Agent]](err)
-	}
-	return l.Pages(ctx, opts, reqOpts...)
+	return listPages(ctx, l, err, opts, reqOpts)
 }
 
 // All iterates over the agents of the app alias from where opts points.
 func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Agent, error] {
 	l, err := s.list(alias)
-	if err != nil {
-		return failedSeq[Agent](err)
-	}
-	return l.All(ctx, opts, reqOpts...)
+	return listAll(ctx, l, err, opts, reqOpts)
 }
 
 // Create creates an agent under the app alias: POST /apps/{alias}/agents
@@ -202,14 +172,8 @@ func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.Li
 // Passthrough object, returned as it came. Like every POST, it is not
 // retried after a 5xx or a dropped connection.
 func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	l, err := s.list(alias)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.validate(); err != nil {
-		return nil, err
-	}
-	return callObject(ctx, s.client, http.MethodPost, l.Path, b, reqOpts)
+	p, err := segPath("", "apps", "alias", alias, "", "agents")
+	return callObject(ctx, s.client, http.MethodPost, p, cmp.Or(err, b.validate()), b, reqOpts)
 }
 
 // Update changes the agent id of the app alias: PUT
@@ -217,34 +181,6 @@ func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle,
 // leaves out keep their value; Tools and A2ASkills, when not nil, replace
 // the agent's. The answer is a Passthrough object, returned as it came.
 func (s *AgentsService) Update(ctx context.Context, alias, id string, b AgentBundle, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	l, err := s.list(alias)
-	if err != nil {
-		return nil, err
-	}
-	p, err := workflow.Segment("id", id)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.validate(); err != nil {
-		return nil, err
-	}
-	return callObject(ctx, s.client, http.MethodPut, l.Path+"/"+p, b, reqOpts)
-}
-
-// callObject sends a typed body and returns the Passthrough answer, which
-// must be one JSON object.
-func callObject(ctx context.Context, c *workflow.Client, method, path string, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return nil, &workflow.ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
-	}
-	return sendObject(ctx, c, method, path, raw, reqOpts)
-}
-
-// failedSeq yields err once.
-func failedSeq[T any](err error) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		yield(zero, err)
-	}
+	p, err := segPath("", "apps", "alias", alias, "", "agents", "id", id)
+	return callObject(ctx, s.client, http.MethodPut, p, cmp.Or(err, b.validate()), b, reqOpts)
 }

@@ -63,11 +63,7 @@ func TestAgentsWire(t *testing.T) {
 
 func TestAgentsValidation(t *testing.T) {
 	ok := admin.AgentInput{Elementum: &admin.AgentSettings{Name: "A"}}
-	tests := []struct {
-		name  string
-		call  func(*admin.Workspace) error
-		field string
-	}{
+	assertRefused(t, []refusal{
 		{"no variant", func(ws *admin.Workspace) error {
 			_, err := ws.Agents.Create(t.Context(), "it", admin.AgentBundle{})
 			return err
@@ -105,16 +101,7 @@ func TestAgentsValidation(t *testing.T) {
 			}
 			return nil
 		}, "alias"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			ws, m := newMockWorkspace(t, http.StatusOK, agentJSON)
-			var ve *workflow.ValidationError
-			require.ErrorAs(t, tc.call(ws), &ve)
-			assert.Equal(t, tc.field, ve.Field)
-			assert.Empty(t, m.requests(), "nothing is sent")
-		})
-	}
+	})
 }
 
 func TestAgentKeepsUnknownMembers(t *testing.T) {

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -30,32 +29,13 @@ type AppsService struct {
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have acted on it.
 func (s *AppsService) Compose(ctx context.Context, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	return sendObject(ctx, s.client, http.MethodPost, "aspects/compose", def, reqOpts)
+	return callObject(ctx, s.client, http.MethodPost, "aspects/compose", nil, def, reqOpts)
 }
 
 // Update changes the app id with its definition def: PUT
 // /aspects/compose/{id} with def as the body (200), the answer returned as
 // it came. def must be one JSON object.
 func (s *AppsService) Update(ctx context.Context, id string, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	p, err := workflow.Segment("id", id)
-	if err != nil {
-		return nil, err
-	}
-	return sendObject(ctx, s.client, http.MethodPut, "aspects/compose/"+p, def, reqOpts)
-}
-
-// sendObject sends a Passthrough body, which must be one JSON object, and
-// returns the Passthrough answer, which must be one too.
-func sendObject(ctx context.Context, c *workflow.Client, method, path string, body jsontext.Value, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
-	if body.Kind() != '{' || !body.IsValid() {
-		return nil, invalid("body", "must be one JSON object (the service forwards it as it is)")
-	}
-	var out jsontext.Value
-	if err := c.Call(ctx, method, path, nil, body, &out, reqOpts...); err != nil {
-		return nil, err
-	}
-	if out.Kind() != '{' {
-		return nil, fmt.Errorf("%w: %s /%s answered with a JSON value that is not an object", workflow.ErrUnexpectedResponse, method, path)
-	}
-	return out, nil
+	p, err := segPath("", "aspects/compose", "id", id)
+	return callObject(ctx, s.client, http.MethodPut, p, err, def, reqOpts)
 }

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strconv"
@@ -149,11 +150,11 @@ func (e EmailDomain) MarshalJSON() ([]byte, error) {
 func (r *DomainRequest) validate(create bool) error {
 	switch {
 	case (r.Managed == nil) == (r.Email == nil):
-		return &workflow.ValidationError{Field: "DomainRequest", Rule: "must set exactly one of Managed and Email"}
+		return invalid("DomainRequest", "must set exactly one of Managed and Email")
 	case r.Managed != nil:
 		m := r.Managed
 		if m.SSO != nil && *m.SSO && m.SelfRegistration != nil && *m.SelfRegistration {
-			return &workflow.ValidationError{Field: "DomainRequest.Managed.SSO", Rule: "must not be true with SelfRegistration (the service allows one of them)"}
+			return invalid("DomainRequest.Managed.SSO", "must not be true with SelfRegistration (the service allows one of them)")
 		}
 		return checkDomain("DomainRequest.Managed.Domain", m.Domain, create)
 	default:
@@ -168,7 +169,7 @@ func checkDomain(field, d string, required bool) error {
 		return nil
 	}
 	if strings.TrimSpace(d) == "" || strings.ContainsAny(d, "@/ \t\r\n") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || !strings.Contains(d, ".") {
-		return &workflow.ValidationError{Field: field, Rule: `must be a bare domain such as "example.com" (got ` + strconv.Quote(d) + ")"}
+		return invalid(field, `must be a bare domain such as "example.com" (got `+strconv.Quote(d)+")")
 	}
 	return nil
 }
@@ -179,10 +180,7 @@ func checkDomain(field, d string, required bool) error {
 // *workflow.ValidationError, and nothing is sent. Like every POST, it is
 // not retried after a 5xx or a dropped connection.
 func (s *DomainsService) Create(ctx context.Context, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
-	if err := r.validate(true); err != nil {
-		return nil, err
-	}
-	return call[Domain](ctx, s.client, http.MethodPost, "domains", r, reqOpts)
+	return call[Domain](ctx, s.client, http.MethodPost, "domains", r.validate(true), r, reqOpts)
 }
 
 // Update changes an organisation domain and returns it (200):
@@ -191,14 +189,8 @@ func (s *DomainsService) Create(ctx context.Context, r DomainRequest, reqOpts ..
 // member the body leaves out is reset or kept (the fake keeps it), nor
 // whether a domain may change its type (the fake refuses it with 422).
 func (s *DomainsService) Update(ctx context.Context, domainID string, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
-	id, err := workflow.Segment("domainID", domainID)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.validate(false); err != nil {
-		return nil, err
-	}
-	return call[Domain](ctx, s.client, http.MethodPut, "domains/"+id, r, reqOpts)
+	p, err := segPath("", "domains", "domainID", domainID)
+	return call[Domain](ctx, s.client, http.MethodPut, p, cmp.Or(err, r.validate(false)), r, reqOpts)
 }
 
 // groupDomains is the body of GroupDomainsService.Add and Remove: the
@@ -225,21 +217,16 @@ func (s *GroupDomainsService) Remove(ctx context.Context, groupID string, domain
 }
 
 func (s *GroupDomainsService) change(ctx context.Context, method, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
-	id, err := workflow.Segment("groupID", groupID)
+	p, err := segPath("", "groups", "groupID", groupID, "", "domains")
+	if err == nil && len(domains) == 0 {
+		err = invalid("domains", "must name at least one domain")
+	}
+	for i, d := range domains {
+		err = cmp.Or(err, checkDomain(at("domains", i), d, true))
+	}
+	out, err := call[[]workflow.GroupDomain](ctx, s.client, method, p, err, groupDomains{Domains: domains}, reqOpts)
 	if err != nil {
 		return nil, err
 	}
-	if len(domains) == 0 {
-		return nil, &workflow.ValidationError{Field: "domains", Rule: "must name at least one domain"}
-	}
-	for i, d := range domains {
-		if err := checkDomain("domains["+strconv.Itoa(i)+"]", d, true); err != nil {
-			return nil, err
-		}
-	}
-	var out []workflow.GroupDomain
-	if err := s.client.Call(ctx, method, "groups/"+id+"/domains", nil, groupDomains{Domains: domains}, &out, reqOpts...); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return *out, nil
 }

@@ -21,7 +21,7 @@ func newTable(name, handle string) admin.TableCreateRequest {
 	return admin.TableCreateRequest{
 		Name: name, Handle: handle, Source: e2eSource, CategoryID: e2eCategory, Description: name + " table",
 		Fields: []admin.TableFieldInput{
-			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldTypeText}}},
+			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldText}}},
 			{Reference: &admin.TableReferenceField{Name: "Owner", Field: e2eSource, Expanded: admin.ExpandedUserEmail}},
 		},
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,16 +19,8 @@ import (
 // PUT /elements/{alias}. The service publishes no list and no delete of
 // element definitions.
 //
-// GET /elements/{alias} has the shape of the record list of the elements
-// with that alias (GET /{recordType}/{alias}, RecordsService.List): the
-// same method and path. Get sends it without a query string; the record
-// list may send paging and filter parameters. Which one a service answers
-// for a bare GET is not published. Get tells the two answers apart: a
-// record list (or any answer without an element id) is an error matching
-// workflow.ErrUnexpectedResponse, never an empty Aspect. The fake
-// (workflowtest) answers with the definition when an element with that
-// alias was created with Create and the request has no paging or filter
-// parameter, and with the record list otherwise.
+// GET /elements/{alias} overlaps the record list of the elements of that
+// alias: see the package documentation.
 type ElementsService struct {
 	client *workflow.Client
 }
@@ -56,28 +47,6 @@ const (
 	AspectDraft    AspectStatus = "DRAFT"
 	AspectActive   AspectStatus = "ACTIVE"
 	AspectArchived AspectStatus = "ARCHIVED"
-)
-
-// ElementFieldType is the data type of an element's field (the service's
-// AspectFieldType).
-type ElementFieldType string
-
-// The field types the service publishes.
-const (
-	FieldAttachmentID  ElementFieldType = "ATTACHMENT_ID"
-	FieldBoolean       ElementFieldType = "BOOLEAN"
-	FieldDate          ElementFieldType = "DATE"
-	FieldDateTime      ElementFieldType = "DATETIME"
-	FieldDecimal       ElementFieldType = "DECIMAL"
-	FieldGroupID       ElementFieldType = "GROUP_ID"
-	FieldHandle        ElementFieldType = "HANDLE"
-	FieldHTML          ElementFieldType = "HTML"
-	FieldJSON          ElementFieldType = "JSON"
-	FieldMultiPicklist ElementFieldType = "MULTI_PICKLIST"
-	FieldNumber        ElementFieldType = "NUMBER"
-	FieldPicklist      ElementFieldType = "PICKLIST"
-	FieldText          ElementFieldType = "TEXT"
-	FieldUserID        ElementFieldType = "USER_ID"
 )
 
 // Aspect is the definition of an app, element, task or transaction type,
@@ -178,7 +147,7 @@ type ElementField struct {
 	// Name is the field's display name. Required.
 	Name string `json:"name"`
 	// Type is the field's data type. Required.
-	Type ElementFieldType `json:"type"`
+	Type AspectFieldType `json:"type"`
 	// Description describes the field.
 	Description string `json:"description,omitzero"`
 	// ColumnName is the source column (import mode); empty for native
@@ -335,10 +304,7 @@ func (u *ElementUpdate) validate() error {
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have created the element.
 func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	if err := n.validate(); err != nil {
-		return nil, err
-	}
-	return aspectAt(ctx, s.client, http.MethodPost, "elements", n, reqOpts)
+	return aspectAt(ctx, s.client, http.MethodPost, "elements", n.validate(), n, reqOpts)
 }
 
 // Get returns the definition of the element alias (its namespace or its
@@ -346,75 +312,31 @@ func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...w
 // element id, such as the record list of the elements of that alias (see
 // ElementsService), is an error matching workflow.ErrUnexpectedResponse.
 func (s *ElementsService) Get(ctx context.Context, alias string, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	p, err := workflow.Segment("alias", alias)
-	if err != nil {
-		return nil, err
-	}
-	return aspectAt(ctx, s.client, http.MethodGet, "elements/"+p, nil, reqOpts)
+	p, err := segPath("", "elements", "alias", alias)
+	return aspectAt(ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Update changes the element alias (its namespace or its UUID) and returns
 // its definition: PUT /elements/{alias} with u as the body (200). Only what
 // u sets is sent and changed.
 func (s *ElementsService) Update(ctx context.Context, alias string, u ElementUpdate, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	p, err := workflow.Segment("alias", alias)
-	if err != nil {
-		return nil, err
+	p, err := segPath("", "elements", "alias", alias)
+	if err == nil {
+		err = u.validate()
 	}
-	if err := u.validate(); err != nil {
-		return nil, err
-	}
-	return aspectAt(ctx, s.client, http.MethodPut, "elements/"+p, u, reqOpts)
+	return aspectAt(ctx, s.client, http.MethodPut, p, err, u, reqOpts)
 }
 
 // aspectAt sends one element operation and reads its Aspect, which must
 // carry an id.
-func aspectAt(ctx context.Context, c *workflow.Client, method, path string, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
-	a := new(Aspect)
-	if err := c.Call(ctx, method, path, nil, body, a, reqOpts...); err != nil {
-		return nil, err
-	}
-	if a.ID == "" {
+func aspectAt(ctx context.Context, c *workflow.Client, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
+	a, err := call[Aspect](ctx, c, method, path, err, body, reqOpts)
+	if err == nil && a.ID == "" {
 		what := "an answer"
 		if _, ok := a.Extra["items"]; ok {
 			what = "a record list"
 		}
 		return nil, fmt.Errorf("%w: %s /%s answered with %s, not an element definition with an id", workflow.ErrUnexpectedResponse, method, path, what)
 	}
-	return a, nil
-}
-
-// decodeKeep decodes data into *p with github.com/go-json-experiment/json,
-// replacing what *p held; T is a method-less copy of a model whose Extra
-// member (`json:",embed"`) keeps unknown members. A JSON null leaves *p
-// as it was, as encoding/json does.
-func decodeKeep[T any](data []byte, p *T) error {
-	if strings.TrimSpace(string(data)) == "null" {
-		return nil
-	}
-	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	*p = v
-	return nil
-}
-
-// invalid is the *workflow.ValidationError of a broken rule.
-func invalid(field, rule string) error {
-	return &workflow.ValidationError{Field: field, Rule: rule}
-}
-
-var uuidForm = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// checkUUID accepts a textual UUID; an empty v only when it is not
-// required.
-func checkUUID(field, v string, required bool) error {
-	switch {
-	case v == "" && required:
-		return invalid(field, "must not be empty (the service requires it)")
-	case v != "" && !uuidForm.MatchString(v):
-		return invalid(field, "must be a UUID such as 550e8400-e29b-41d4-a716-446655440000 (got "+strconv.Quote(v)+")")
-	}
-	return nil
+	return a, err
 }

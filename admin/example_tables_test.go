@@ -25,7 +25,7 @@ func ExampleTablesService_Create() {
 	t, err := ws.Tables.Create(ctx, admin.TableCreateRequest{
 		Name: "Open orders", Handle: "OPN", Source: ordersAspect, CategoryID: reports,
 		Fields: []admin.TableFieldInput{
-			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldTypeText}}},
+			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldText}}},
 			{Calculation: &admin.TableCalculationField{Name: "Net", Text: "Total - Tax"}},
 		},
 	})
@@ -75,7 +75,7 @@ func ExampleTableJoinsService_Create() {
 	defer srv.Close()
 	ws := admin.New(srv.Client())
 	ctx := context.Background()
-	status := admin.TableFieldInput{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldTypeText}}}
+	status := admin.TableFieldInput{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldText}}}
 	orders, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Orders", Handle: "ORD", Source: ordersAspect, CategoryID: reports,
 		Fields: []admin.TableFieldInput{status}})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/admin"
@@ -77,4 +79,27 @@ func (m *mockAPI) requests() []mockCall {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]mockCall(nil), m.calls...)
+}
+
+// refusal is a call that must be refused before sending, with a
+// *workflow.ValidationError naming field.
+type refusal struct {
+	name  string
+	call  func(*admin.Workspace) error
+	field string
+}
+
+// assertRefused runs each call on a mock workspace and checks that it is
+// refused with its field named and nothing sent.
+func assertRefused(t *testing.T, tests []refusal) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ws, m := newMockWorkspace(t, http.StatusOK, `{}`)
+			var ve *workflow.ValidationError
+			require.ErrorAs(t, tc.call(ws), &ve)
+			assert.Equal(t, tc.field, ve.Field)
+			assert.Empty(t, m.requests(), "nothing is sent")
+		})
+	}
 }

@@ -253,7 +253,7 @@ func (s *SearchTablesService) Create(ctx context.Context, aspectID string, r Sno
 	p, err := searchTablePath("aspectID", aspectID, "", "search-tables")
 	c := &tableCheck{err: err}
 	r.validate(c)
-	return callTyped[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
 }
 
 // CreateLinked creates a search table linked to an existing Cortex
@@ -266,13 +266,13 @@ func (s *SearchTablesService) CreateLinked(ctx context.Context, aspectID string,
 	c.need("LinkedSearchTableRequest.Database", r.Database)
 	c.need("LinkedSearchTableRequest.Schema", r.Schema)
 	c.need("LinkedSearchTableRequest.ServiceName", r.ServiceName)
-	return callTyped[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
 }
 
 // Get returns one search table: GET /aspects/{aspectId}/search-tables/{id}.
 func (s *SearchTablesService) Get(ctx context.Context, aspectID, searchTableID string, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
 	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "searchTableID", searchTableID)
-	return callTyped[SearchTable](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
+	return call[SearchTable](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Update changes a search table's settings:
@@ -285,5 +285,5 @@ func (s *SearchTablesService) Update(ctx context.Context, aspectID, searchTableI
 	if r.Snowflake != nil && r.Snowflake.TargetLag != nil && *r.Snowflake.TargetLag < 1 {
 		c.fail("SearchTableUpdate.Snowflake.TargetLag", "must be at least 1")
 	}
-	return callTyped[SearchTable](ctx, s.client, http.MethodPut, p, c.err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, http.MethodPut, p, c.err, r, reqOpts)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"strconv"
 	"strings"
 
 	json "github.com/go-json-experiment/json"
@@ -447,7 +446,7 @@ type tableCheck struct{ err error }
 
 func (c *tableCheck) fail(field, rule string) {
 	if c.err == nil {
-		c.err = &workflow.ValidationError{Field: field, Rule: rule}
+		c.err = invalid(field, rule)
 	}
 }
 
@@ -456,8 +455,6 @@ func (c *tableCheck) need(field, v string) {
 		c.fail(field, "must not be empty (the service requires it)")
 	}
 }
-
-func at(field string, i int) string { return field + "[" + strconv.Itoa(i) + "]" }
 
 func (r *TableCreateRequest) validate() error {
 	c := &tableCheck{}
@@ -583,46 +580,6 @@ func (m *TableCloudMapping) check(c *tableCheck, field string) {
 	}
 }
 
-// segPath builds a path from pairs of a field name and a value: a value
-// with a field name is an argument, checked and escaped with
-// workflow.Segment; one without is a literal.
-func segPath(pairs ...string) (string, error) {
-	parts := make([]string, 0, len(pairs)/2)
-	for i := 0; i < len(pairs); i += 2 {
-		v := pairs[i+1]
-		if pairs[i] != "" {
-			var err error
-			if v, err = workflow.Segment(pairs[i], v); err != nil {
-				return "", err
-			}
-		}
-		parts = append(parts, v)
-	}
-	return strings.Join(parts, "/"), nil
-}
-
-// callTyped sends one operation whose answer is a T, unless err (a bad
-// argument) stops it first.
-func callTyped[T any](ctx context.Context, c *workflow.Client, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*T, error) {
-	if err != nil {
-		return nil, err
-	}
-	out := new(T)
-	if err := c.Call(ctx, method, path, nil, body, out, reqOpts...); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// callNone sends one operation whose answer has no body, unless err stops
-// it first.
-func callNone(ctx context.Context, c *workflow.Client, method, path string, err error, body any, reqOpts []workflow.RequestOption) error {
-	if err != nil {
-		return err
-	}
-	return c.Call(ctx, method, path, nil, body, nil, reqOpts...)
-}
-
 func (s *TablesService) list() workflow.PagedList[Table] {
 	return workflow.PagedList[Table]{Client: s.client, Path: "tables"}
 }
@@ -649,7 +606,7 @@ func (s *TablesService) All(ctx context.Context, opts *workflow.ListOptions, req
 // Get returns one table: GET /tables/{id}.
 func (s *TablesService) Get(ctx context.Context, tableID string, reqOpts ...workflow.RequestOption) (*Table, error) {
 	p, err := segPath("", "tables", "tableID", tableID)
-	return callTyped[Table](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
+	return call[Table](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Create creates a table: POST /tables with r as the body, answered 201
@@ -657,7 +614,7 @@ func (s *TablesService) Get(ctx context.Context, tableID string, reqOpts ...work
 // checked first; a missing one is a *workflow.ValidationError naming it,
 // and nothing is sent.
 func (s *TablesService) Create(ctx context.Context, r TableCreateRequest, reqOpts ...workflow.RequestOption) (*Table, error) {
-	return callTyped[Table](ctx, s.client, http.MethodPost, "tables", r.validate(), r, reqOpts)
+	return call[Table](ctx, s.client, http.MethodPost, "tables", r.validate(), r, reqOpts)
 }
 
 // Update changes a table: PUT /tables/{id} with r as the body, answered
@@ -668,7 +625,7 @@ func (s *TablesService) Update(ctx context.Context, tableID string, r TableUpdat
 	if err == nil {
 		err = r.validate()
 	}
-	return callTyped[Table](ctx, s.client, http.MethodPut, p, err, r, reqOpts)
+	return call[Table](ctx, s.client, http.MethodPut, p, err, r, reqOpts)
 }
 
 // Delete deletes a table: DELETE /tables/{id}, answered 204.
@@ -687,7 +644,7 @@ func (s *TableJoinsService) Create(ctx context.Context, tableID string, j TableJ
 		j.check(c, "TableJoinInput", false)
 		err = c.err
 	}
-	return callTyped[TableJoin](ctx, s.client, http.MethodPost, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, http.MethodPost, p, err, j, reqOpts)
 }
 
 // Update changes a join: PUT /tables/{id}/joins/{joinId} with what j
@@ -699,7 +656,7 @@ func (s *TableJoinsService) Update(ctx context.Context, tableID, joinID string, 
 		j.check(c, "TableJoinInput", true)
 		err = c.err
 	}
-	return callTyped[TableJoin](ctx, s.client, http.MethodPut, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, http.MethodPut, p, err, j, reqOpts)
 }
 
 // Delete removes a join: DELETE /tables/{id}/joins/{joinId}, answered 204.

@@ -31,7 +31,7 @@ const (
 func validTable() admin.TableCreateRequest {
 	return admin.TableCreateRequest{
 		Name: "Orders", Handle: "ORD", Source: fID, CategoryID: pID,
-		Fields: []admin.TableFieldInput{{Cloud: &admin.TableCloudField{Name: "Total", Snowflake: &admin.TableColumn{ColumnName: "TOTAL", Type: admin.FieldTypeNumber}}}},
+		Fields: []admin.TableFieldInput{{Cloud: &admin.TableCloudField{Name: "Total", Snowflake: &admin.TableColumn{ColumnName: "TOTAL", Type: admin.FieldNumber}}}},
 	}
 }
 
@@ -63,7 +63,7 @@ func TestTablesWire(t *testing.T) {
 			func(t *testing.T, got any) {
 				tb := got.(*admin.Table)
 				assert.Equal(t, "Orders", tb.Name)
-				assert.Equal(t, admin.FieldTypeNumber, tb.Fields[0].FieldType)
+				assert.Equal(t, admin.FieldNumber, tb.Fields[0].FieldType)
 				assert.Equal(t, admin.JoinLeft, tb.Joins[0].Type)
 				assert.JSONEq(t, `{"edges":[]}`, string(tb.Joins[0].OnFields[0].JoinMappings))
 				assert.JSONEq(t, `{"a":[1]}`, string(tb.Filter))
@@ -165,7 +165,7 @@ func TestTablesWire(t *testing.T) {
 // TestTablesValidation: a broken rule is a *workflow.ValidationError
 // naming the field, and no request is made.
 func TestTablesValidation(t *testing.T) {
-	col := &admin.TableColumn{ColumnName: "C", Type: admin.FieldTypeText}
+	col := &admin.TableColumn{ColumnName: "C", Type: admin.FieldText}
 	with := func(change func(*admin.TableCreateRequest)) admin.TableCreateRequest {
 		r := validTable()
 		change(&r)

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"context"
 	"iter"
 	"net/http"
@@ -13,15 +14,8 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
-// The views of an app live at /apps/{alias}/views.
-//
-// Route overlap: GET /apps/{alias}/views has the shape of a record get
-// (GET /apps/{alias}/{id}) whose id is "views", and GET
-// /apps/{alias}/views/{id} that of a record's sub-resources for that
-// record. These methods send exactly the paths below and read the
-// answers as views; which one the service routes a record whose id is
-// "views" to is not published. The fake (workflowtest) routes these paths
-// to the views, so such an app record cannot be read there.
+// The views of an app live at /apps/{alias}/views; see the package
+// documentation for the records route the paths overlap.
 
 // ViewType is the variant of a view as the service reports it. Other
 // values are kept as sent.
@@ -219,21 +213,21 @@ func (r *ViewRequest) validate() error {
 		}
 	}
 	if n != 1 {
-		return &workflow.ValidationError{Field: "ViewRequest.View", Rule: "must set exactly one of List, Kanban, Calendar, Dashboard and Agent (got " + strconv.Itoa(n) + ")"}
+		return invalid("ViewRequest.View", "must set exactly one of List, Kanban, Calendar, Dashboard and Agent (got "+strconv.Itoa(n)+")")
 	}
 	for i, v := range []jsontext.Value{cfg.Filter, cfg.Sort} {
-		if v != nil && (v.Kind() != '{' || !v.IsValid()) {
-			return &workflow.ValidationError{Field: "ViewRequest.View." + [...]string{"Filter", "Sort"}[i], Rule: "must be a JSON object"}
+		if v != nil && !isObject(v) {
+			return invalid("ViewRequest.View."+[...]string{"Filter", "Sort"}[i], "must be a JSON object")
 		}
 	}
 	if cfg.Rows < 0 {
-		return &workflow.ValidationError{Field: "ViewRequest.View.Rows", Rule: "must not be negative"}
+		return invalid("ViewRequest.View.Rows", "must not be negative")
 	}
 	if r.Share != nil {
 		for k, hs := range [][]string{r.Share.Groups, r.Share.Users} {
 			for i, h := range hs {
 				if strings.TrimSpace(h) == "" {
-					return &workflow.ValidationError{Field: "ViewRequest.Share." + [...]string{"Groups", "Users"}[k] + "[" + strconv.Itoa(i) + "]", Rule: "must not be blank"}
+					return invalid(at("ViewRequest.Share."+[...]string{"Groups", "Users"}[k], i), "must not be blank")
 				}
 			}
 		}
@@ -244,40 +238,19 @@ func (r *ViewRequest) validate() error {
 // ViewsService configures the views of apps.
 type ViewsService struct{ client *workflow.Client }
 
-// viewsPath is /apps/{alias}/views, and /{handle} after it when given.
-func viewsPath(alias string, id ...string) (string, error) {
-	a, err := workflow.Segment("alias", alias)
-	if err != nil {
-		return "", err
-	}
-	p := "apps/" + a + "/views"
-	for _, v := range id {
-		s, err := workflow.Segment("id", v)
-		if err != nil {
-			return "", err
-		}
-		p += "/" + s
-	}
-	return p, nil
-}
-
 // list is the paged list of an app's views: the service publishes the
 // paging parameters (first, after, last, before) and no filter.
 func (s *ViewsService) list(alias string) (workflow.PagedList[View], error) {
-	p, err := viewsPath(alias)
+	p, err := segPath("", "apps", "alias", alias, "", "views")
 	return workflow.PagedList[View]{Client: s.client, Path: p}, err
 }
 
 // List returns one page of an app's views: GET /apps/{alias}/views (200,
 // AspectViewPagedList), with the paging options of opts. The service
-// publishes no filter for this list: opts.Filter must be nil. See the
-// route overlap above.
+// publishes no filter for this list: opts.Filter must be nil.
 func (s *ViewsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[View], error) {
 	l, err := s.list(alias)
-	if err != nil {
-		return nil, err
-	}
-	return l.List(ctx, opts, reqOpts...)
+	return listPage(ctx, l, err, opts, reqOpts)
 }
 
 // Pages walks an app's views page by page: GET /apps/{alias}/views. See
@@ -285,10 +258,7 @@ func (s *ViewsService) List(ctx context.Context, alias string, opts *workflow.Li
 // *workflow.ValidationError.
 func (s *ViewsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[View], error] {
 	l, err := s.list(alias)
-	if err != nil {
-		return failed[*workflow.Page[View]](err)
-	}
-	return l.Pages(ctx, opts, reqOpts...)
+	return listPages(ctx, l, err, opts, reqOpts)
 }
 
 // All iterates over every view of an app: GET /apps/{alias}/views, page
@@ -296,29 +266,15 @@ func (s *ViewsService) Pages(ctx context.Context, alias string, opts *workflow.L
 // a *workflow.ValidationError.
 func (s *ViewsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[View, error] {
 	l, err := s.list(alias)
-	if err != nil {
-		return failed[View](err)
-	}
-	return l.All(ctx, opts, reqOpts...)
-}
-
-// failed is an iterator that yields err once.
-func failed[T any](err error) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		yield(zero, err)
-	}
+	return listAll(ctx, l, err, opts, reqOpts)
 }
 
 // Get returns one view: GET /apps/{alias}/views/{id} (200, AspectView).
 // The service calls id "the resource ID"; the fake takes the view's id or
 // its client handle.
 func (s *ViewsService) Get(ctx context.Context, alias, id string, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := viewsPath(alias, id)
-	if err != nil {
-		return nil, err
-	}
-	return call[View](ctx, s.client, http.MethodGet, p, nil, reqOpts)
+	p, err := segPath("", "apps", "alias", alias, "", "views", "id", id)
+	return call[View](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Create creates a view of an app (201): POST /apps/{alias}/views with
@@ -331,17 +287,11 @@ func (s *ViewsService) Get(ctx context.Context, alias, id string, reqOpts ...wor
 // it as a View (members a View does not model in Extra). Like every
 // POST, it is not retried after a 5xx or a dropped connection.
 func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := viewsPath(alias)
+	p, err := segPath("", "apps", "alias", alias, "", "views")
 	if err == nil && strings.TrimSpace(handle) == "" {
-		err = &workflow.ValidationError{Field: "handle", Rule: "must not be empty"}
+		err = invalid("handle", "must not be empty")
 	}
-	if err == nil {
-		err = r.validate()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return call[View](ctx, s.client, http.MethodPost, p, newView{Handle: handle, View: r.View, Share: r.Share, Extra: r.Extra}, reqOpts)
+	return call[View](ctx, s.client, http.MethodPost, p, cmp.Or(err, r.validate()), newView{Handle: handle, View: r.View, Share: r.Share, Extra: r.Extra}, reqOpts)
 }
 
 // Update replaces a view's state (200): PUT /apps/{alias}/views/{handle}
@@ -349,12 +299,6 @@ func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewR
 // service's "portable cross-environment identifier"). The answer is read
 // as for Create.
 func (s *ViewsService) Update(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := viewsPath(alias, handle)
-	if err == nil {
-		err = r.validate()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return call[View](ctx, s.client, http.MethodPut, p, r, reqOpts)
+	p, err := segPath("", "apps", "alias", alias, "", "views", "id", handle)
+	return call[View](ctx, s.client, http.MethodPut, p, cmp.Or(err, r.validate()), r, reqOpts)
 }

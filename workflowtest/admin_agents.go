@@ -1,10 +1,10 @@
 package workflowtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -70,11 +70,9 @@ func decodeAgentBundle(rq *request, b *agentBundleBody) (map[string]any, *httpEr
 	if err := json.Unmarshal(raw, &typed); err != nil {
 		return nil, errf(http.StatusBadRequest, "malformed agent.elementum: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var settings map[string]any
-	if err := dec.Decode(&settings); err != nil || settings == nil {
-		return nil, errf(http.StatusBadRequest, "agent.elementum must be a JSON object")
+	settings, e := parseObject[any](raw, "agent.elementum")
+	if e != nil {
+		return nil, e
 	}
 	if r := typed.ReasoningEffort; r != nil && !strings.Contains(" MINIMAL LOW MEDIUM HIGH ", " "+*r+" ") {
 		return nil, errf(http.StatusBadRequest, "unknown reasoningEffort %q", *r)
@@ -99,20 +97,21 @@ func (st *state) appKey(alias string) (string, bool) {
 	return "apps/" + alias, st.defs[defKey{workflow.Apps, alias}] != nil
 }
 
-// agentsOf returns the agents of a known app. The caller holds s.mu.
-func (s *Server) agentsOf(alias string) (*[]*agent, *httpError) {
+// ofApp returns the list in m of a known app, creating it (and m) on
+// first use: the agents or the skills of the app alias names. The caller
+// holds s.mu.
+func ofApp[T any](s *Server, m *map[string]*[]T, alias string) (*[]T, *httpError) {
 	key, ok := s.st.appKey(alias)
 	if !ok {
 		return nil, errf(http.StatusNotFound, "no app with alias %q", alias)
 	}
-	c := s.st.cat()
-	if c.agents == nil {
-		c.agents = map[string]*[]*agent{}
+	if *m == nil {
+		*m = map[string]*[]T{}
 	}
-	if c.agents[key] == nil {
-		c.agents[key] = &[]*agent{}
+	if (*m)[key] == nil {
+		(*m)[key] = &[]T{}
 	}
-	return c.agents[key], nil
+	return (*m)[key], nil
 }
 
 // summary is the service's Agent: the list's item.
@@ -148,9 +147,9 @@ func agentFields(a *agent) map[string]string {
 // listAgents is GET /apps/{alias}/agents: paged, with a filter on the
 // string members of the summary.
 func (s *Server) listAgents(rq *request, segs []string) response {
-	s.mu.Lock() // agentsOf may create the app's (empty) list
+	s.mu.Lock() // ofApp may create the app's (empty) list
 	defer s.mu.Unlock()
-	agents, e := s.agentsOf(segs[1])
+	agents, e := ofApp(s, &s.st.cat().agents, segs[1])
 	if e != nil {
 		return fail(e)
 	}
@@ -162,64 +161,43 @@ func (s *Server) listAgents(rq *request, segs []string) response {
 	return reply(http.StatusOK, buildPlainList(res, p, agentSeq, func(a *agent) any { return a.summary() }))
 }
 
-// objects turns decoded tool objects into stored values.
-func objects(in []map[string]any) []any {
-	out := make([]any, len(in))
-	for i, o := range in {
-		out[i] = o
-	}
-	return out
-}
-
-// createAgent is POST /apps/{alias}/agents: 201 with the new agent.
-func (s *Server) createAgent(rq *request, segs []string) response {
-	var b agentBundleBody
-	settings, e := decodeAgentBundle(rq, &b)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	agents, e := s.agentsOf(segs[1])
-	if e != nil {
-		return fail(e)
-	}
-	c := s.st.cat()
-	a := &agent{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidAgent, &c.agentIDs), settings: settings, tools: []any{}, a2aSkills: []any{}}
-	if b.Tools != nil {
-		a.tools = objects(*b.Tools)
-	}
-	if b.A2ASkills != nil {
-		a.a2aSkills = objects(*b.A2ASkills)
-	}
-	*agents = append(*agents, a)
-	return reply(http.StatusCreated, a.full())
-}
-
-// updateAgent is PUT /apps/{alias}/agents/{id}: 200 with the agent.
-func (s *Server) updateAgent(rq *request, segs []string) response {
-	var b agentBundleBody
-	settings, e := decodeAgentBundle(rq, &b)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	agents, e := s.agentsOf(segs[1])
-	if e != nil {
-		return fail(e)
-	}
-	for _, a := range *agents {
-		if a.id == segs[3] {
-			maps.Copy(a.settings, settings)
-			if b.Tools != nil {
-				a.tools = objects(*b.Tools)
-			}
-			if b.A2ASkills != nil {
-				a.a2aSkills = objects(*b.A2ASkills)
-			}
-			return reply(http.StatusOK, a.full())
+// setObjects replaces *dst with the decoded tool objects of src when the
+// body sends a list.
+func setObjects(dst *[]any, src *[]map[string]any) {
+	if src != nil {
+		*dst = make([]any, len(*src))
+		for i, o := range *src {
+			(*dst)[i] = o
 		}
 	}
-	return failf(http.StatusNotFound, "no agent with id %q in app %q", segs[3], segs[1])
+}
+
+// changeAgent is POST /apps/{alias}/agents (201 with the new agent) and
+// PUT /apps/{alias}/agents/{id} (200 with the agent).
+func (s *Server) changeAgent(rq *request, segs []string) response {
+	var b agentBundleBody
+	settings, e := decodeAgentBundle(rq, &b)
+	if e != nil {
+		return fail(e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.st.cat()
+	agents, e := ofApp(s, &c.agents, segs[1])
+	if e != nil {
+		return fail(e)
+	}
+	status, a := http.StatusOK, (*agent)(nil)
+	if len(segs) == 3 {
+		status, a = http.StatusCreated, &agent{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidAgent, &c.agentIDs), settings: settings, tools: []any{}, a2aSkills: []any{}}
+		*agents = append(*agents, a)
+	} else if i := slices.IndexFunc(*agents, func(a *agent) bool { return a.id == segs[3] }); i >= 0 {
+		a = (*agents)[i]
+		maps.Copy(a.settings, settings)
+	} else {
+		return failf(http.StatusNotFound, "no agent with id %q in app %q", segs[3], segs[1])
+	}
+	setObjects(&a.tools, b.Tools)
+	setObjects(&a.a2aSkills, b.A2ASkills)
+	return reply(status, a.full())
 }

@@ -40,17 +40,25 @@ func (p *passStore) find(id string) *passObject {
 	return nil
 }
 
-// decodeObject reads a JSON object body, numbers kept as sent.
-func decodeObject(r *http.Request) (map[string]any, *httpError) {
+// decodeObject reads a request body that must be one JSON object into a
+// map of T: json.RawMessage keeps the members as sent, any decodes them
+// with numbers kept as sent (json.Number).
+func decodeObject[T any](r *http.Request) (map[string]T, *httpError) {
 	raw, e := readJSONBody(r)
 	if e != nil {
 		return nil, e
 	}
+	return parseObject[T](raw, "body")
+}
+
+// parseObject reads raw, which must be one JSON object named what, as
+// decodeObject does.
+func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var m map[string]any
+	var m map[string]T
 	if err := dec.Decode(&m); err != nil || m == nil || dec.More() {
-		return nil, errf(http.StatusBadRequest, "malformed body: a JSON object is required")
+		return nil, errf(http.StatusBadRequest, "malformed %s: a JSON object is required", what)
 	}
 	return m, nil
 }
@@ -72,7 +80,7 @@ func (st *state) namespaceTaken(body map[string]any, self *passObject) bool {
 
 // composeApp is POST /aspects/compose: 201 with the app's definition.
 func (s *Server) composeApp(rq *request, _ []string) response {
-	body, e := decodeObject(rq.r)
+	body, e := decodeObject[any](rq.r)
 	if e != nil {
 		return fail(e)
 	}
@@ -95,7 +103,7 @@ func (s *Server) composeApp(rq *request, _ []string) response {
 
 // updateApp is PUT /aspects/compose/{id}: 200 with the new definition.
 func (s *Server) updateApp(rq *request, segs []string) response {
-	body, e := decodeObject(rq.r)
+	body, e := decodeObject[any](rq.r)
 	if e != nil {
 		return fail(e)
 	}

@@ -59,19 +59,6 @@ func checkAutomation(m map[string]json.RawMessage) []string {
 	return nil
 }
 
-// decodeMembers reads a request body that must be a JSON object.
-func decodeMembers(r *http.Request) (map[string]json.RawMessage, *httpError) {
-	raw, e := readJSONBody(r)
-	if e != nil {
-		return nil, e
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return nil, errf(http.StatusBadRequest, "malformed body: it must be a JSON object")
-	}
-	return m, nil
-}
-
 // AddAutomation adds an automation to the definition (rt, alias), which
 // it creates if needed, and returns its id. def holds the automation's
 // members (a "name" among them, by the fake's rule); each is encoded as
@@ -152,7 +139,7 @@ func (s *Server) readAutomation(rq *request, lookup func() *httpError) (map[stri
 	if e := s.precheck(lookup); e != nil {
 		return nil, e
 	}
-	return decodeMembers(rq.r)
+	return decodeObject[json.RawMessage](rq.r)
 }
 
 // createAutomation is POST /{recordType}/{alias}/automations: 201 with the

@@ -27,6 +27,8 @@ type catalog struct {
 	flows      passStore            // admin_flows.go
 	agents     map[string]*[]*agent // by app alias (admin_agents.go)
 	agentIDs   uint64
+	skills     map[string]*[]*skill // by app alias (admin_skills.go)
+	skillIDs   uint64
 }
 
 // cat returns the state's catalog, creating it on first use.
@@ -220,25 +222,15 @@ func (s *Server) createElement(rq *request, _ []string) response {
 		e.source = "SNOWFLAKE"
 	}
 	e.namespace = lettersOf(e.name, unicode.ToLower)
-	if b.Namespace != nil {
-		e.namespace = *b.Namespace
-	}
+	setIf(&e.namespace, b.Namespace)
 	e.handle = lettersOf(e.name, unicode.ToUpper)
-	if b.Handle != nil {
-		e.handle = *b.Handle
-	}
+	setIf(&e.handle, b.Handle)
 	if e.namespace == "" || e.handle == "" {
 		return failf(http.StatusUnprocessableEntity, "no namespace or handle can be derived from name %q: send them", e.name)
 	}
-	if b.Description != nil {
-		e.description = *b.Description
-	}
-	if b.Icon != nil {
-		e.icon = *b.Icon
-	}
-	if b.Color != nil {
-		e.color = *b.Color
-	}
+	setIf(&e.description, b.Description)
+	setIf(&e.icon, b.Icon)
+	setIf(&e.color, b.Color)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st.findElement(e.namespace) != nil {

@@ -11,7 +11,7 @@ const uuidFlow = 'f'
 
 // createFlow is POST /flows/create: 201 with the new flow.
 func (s *Server) createFlow(rq *request, _ []string) response {
-	body, e := decodeObject(rq.r)
+	body, e := decodeObject[any](rq.r)
 	if e != nil {
 		return fail(e)
 	}
@@ -26,7 +26,7 @@ func (s *Server) createFlow(rq *request, _ []string) response {
 
 // updateFlow is PUT /flows/{id}: 200 with the flow's new definition.
 func (s *Server) updateFlow(rq *request, segs []string) response {
-	body, e := decodeObject(rq.r)
+	body, e := decodeObject[any](rq.r)
 	if e != nil {
 		return fail(e)
 	}

@@ -23,7 +23,7 @@ import (
 //     update of a linked table are 422. PUT keeps what it leaves out.
 
 // uuidSearchTables is the seqUUID kind of search tables.
-const uuidSearchTables = '6'
+const uuidSearchTables = '8'
 
 type searchTablesState struct {
 	n    uint64
@@ -227,14 +227,9 @@ func (s *Server) updateSearchTable(rq *request, segs []string) response {
 		if e := checkLagAndUnit(sf.TargetLag, sf.Duration); e != nil {
 			return fail(e)
 		}
-		for _, p := range []struct{ dst, src *string }{{&t.t.Warehouse, sf.Warehouse}, {&t.t.Duration, sf.Duration}} {
-			if p.src != nil {
-				*p.dst = *p.src
-			}
-		}
-		if sf.TargetLag != nil {
-			t.t.TargetLag = *sf.TargetLag
-		}
+		setIf(&t.t.Warehouse, sf.Warehouse)
+		setIf(&t.t.Duration, sf.Duration)
+		setIf(&t.t.TargetLag, sf.TargetLag)
 	}
 	return searchJSON(t)
 }

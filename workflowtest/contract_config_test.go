@@ -102,3 +102,17 @@ func TestContractAgents(t *testing.T) {
 	})
 	assertSeen(t, seen, "listAgents", "createAgent", "updateAgent")
 }
+
+func TestContractSkills(t *testing.T) {
+	seen := seenThrough(t, func(ctx context.Context, ws *admin.Workspace, srv *workflowtest.Server) {
+		srv.Define(workflow.Apps, "it")
+		created, err := ws.Skills.Create(ctx, "it", admin.SkillBundle{Skill: admin.SkillSettings{Name: "Summarise", Type: admin.SkillCustom,
+			Discovery: &admin.SkillDiscovery{Aliases: []string{"tl;dr"}}}, Tools: []jsontext.Value{jsontext.Value(`{"kind":"search"}`)}})
+		require.NoError(t, err)
+		_, err = ws.Skills.Update(ctx, "it", created.ID, admin.SkillBundle{Skill: admin.SkillSettings{Status: admin.SkillDraft}})
+		require.NoError(t, err)
+		_, err = ws.Skills.List(ctx, "it", nil)
+		require.NoError(t, err)
+	})
+	assertSeen(t, seen, "listSkills", "createSkill", "updateSkill")
+}

@@ -167,10 +167,13 @@ var routes = []route{
 
 	// workspace configuration: agents
 	r(http.MethodGet, "/apps/{alias}/agents", (*Server).listAgents),
-	r(http.MethodPost, "/apps/{alias}/agents", (*Server).createAgent),
-	r(http.MethodPut, "/apps/{alias}/agents/{id}", (*Server).updateAgent),
+	r(http.MethodPost, "/apps/{alias}/agents", (*Server).changeAgent),
+	r(http.MethodPut, "/apps/{alias}/agents/{id}", (*Server).changeAgent),
 
 	// workspace configuration: skills
+	r(http.MethodGet, "/apps/{alias}/skills", (*Server).listSkills),
+	r(http.MethodPost, "/apps/{alias}/skills", (*Server).changeSkill),
+	r(http.MethodPut, "/apps/{alias}/skills/{id}", (*Server).changeSkill),
 
 	// workspace configuration: tables
 	r(http.MethodGet, "/tables", (*Server).listTables),

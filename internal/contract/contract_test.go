@@ -293,6 +293,7 @@ func cases() []exchangeCase {
 	c = append(c, appsCases()...)
 	c = append(c, flowsCases()...)
 	c = append(c, agentsCases()...)
+	c = append(c, skillsCases()...)
 	c = append(c, tableCases()...)
 	c = append(c, searchTableCases()...)
 	return c
@@ -457,6 +458,24 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 30+14+10+15, "API.md's 26 operations, the download, group create and update, the token endpoint; the workspace configuration's domains (4), automations (6), views (4), elements (3), apps (2), flows (2), agents (3), tables (11) and search tables (4)")
+	assert.Len(t, v.Operations(), 30+14+10+15+3, "API.md's 26 operations, the download, group create and update, the token endpoint; the workspace configuration's domains (4), automations (6), views (4), elements (3), apps (2), flows (2), agents (3), skills (3), tables (11) and search tables (4)")
 	assert.Equal(t, v.Operations(), v.Seen())
+}
+
+// TestEveryTagIsDeclared: each operation's tags are in the document's
+// top-level tags list, once.
+func TestEveryTagIsDeclared(t *testing.T) {
+	l, err := loadDocument()
+	require.NoError(t, err)
+	declared := map[string]int{}
+	for _, tag := range l.doc.Tags {
+		declared[tag.Name]++
+	}
+	for path, item := range l.doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			for _, tag := range op.Tags {
+				assert.Equal(t, 1, declared[tag], "%s %s: tag %q declared once", method, path, tag)
+			}
+		}
+	}
 }

@@ -1,0 +1,194 @@
+package admin
+
+import (
+	"cmp"
+	"context"
+	"iter"
+	"net/http"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// SkillsService is the skills of an app, what its agents can be given to
+// do: GET and POST /apps/{alias}/skills, PUT /apps/{alias}/skills/{id}.
+//
+// See the package documentation for the records route the paths overlap.
+type SkillsService struct {
+	client *workflow.Client
+}
+
+// SkillType is the kind of a skill.
+type SkillType string
+
+// The skill kinds the service publishes.
+const (
+	SkillInternal SkillType = "INTERNAL"
+	SkillCustom   SkillType = "CUSTOM"
+)
+
+// SkillStatus is the lifecycle status of a skill.
+type SkillStatus string
+
+// The skill statuses the service publishes.
+const (
+	SkillActive   SkillStatus = "ACTIVE"
+	SkillInactive SkillStatus = "INACTIVE"
+	SkillDraft    SkillStatus = "DRAFT"
+)
+
+// Skill is a skill as the skills list, Create and Update answer it.
+//
+// Members the SDK does not model are kept in Extra and written back when
+// the skill is encoded again, with encoding/json as with
+// github.com/go-json-experiment/json.
+type Skill struct {
+	// ID identifies the skill (a UUID) in paths.
+	ID     string      `json:"id,omitzero"`
+	Type   SkillType   `json:"type,omitzero"`
+	Status SkillStatus `json:"status,omitzero"`
+	Name   string      `json:"name,omitzero"`
+	// Description is a short summary of what the skill does.
+	Description string `json:"description,omitzero"`
+	// Instructions is the system prompt that steers the skill.
+	Instructions string `json:"instructions,omitzero"`
+	// Properties is the skill's type-specific configuration, a JSON
+	// object the service publishes no members for.
+	Properties jsontext.Value `json:"properties,omitzero"`
+	// Tools is the connection of the tools attached to the skill, a JSON
+	// object the service publishes no members for.
+	Tools jsontext.Value `json:"tools,omitzero"`
+	// App is the app the skill belongs to, when the answer carries it.
+	App *Aspect `json:"app,omitzero"`
+	// Extra holds every member the fields above do not model, as raw JSON.
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// UnmarshalJSON reads a skill; unknown members go to Extra.
+func (s *Skill) UnmarshalJSON(data []byte) error {
+	type plain Skill
+	return decodeKeep(data, (*plain)(s))
+}
+
+// MarshalJSON writes the skill with its Extra members.
+func (s Skill) MarshalJSON() ([]byte, error) {
+	type plain Skill
+	return json.Marshal(plain(s))
+}
+
+// SkillDiscovery tunes how a skill is found and routed to (the service's
+// SkillDiscoveryProperties).
+type SkillDiscovery struct {
+	// RoutingPriority breaks ties when several skills match.
+	RoutingPriority *float64 `json:"routingPriority,omitzero"`
+	// PositiveKeywords favour the skill; NegativeKeywords disfavour it.
+	PositiveKeywords []string `json:"positiveKeywords,omitzero"`
+	NegativeKeywords []string `json:"negativeKeywords,omitzero"`
+	// Aliases are other names the skill is known by.
+	Aliases []string `json:"aliases,omitzero"`
+	// ExampleUtterances are phrases that should route to the skill.
+	ExampleUtterances []string `json:"exampleUtterances,omitzero"`
+}
+
+// SkillSettings is the skill of a create or update body (the service's
+// SkillCreateInput and SkillUpdateInput). Only what is set is sent; an
+// Update changes only that. The owner is the app of the path.
+type SkillSettings struct {
+	// Name is the display name: required by Create.
+	Name         string      `json:"name,omitzero"`
+	Type         SkillType   `json:"type,omitzero"`
+	Status       SkillStatus `json:"status,omitzero"`
+	Description  string      `json:"description,omitzero"`
+	Instructions string      `json:"instructions,omitzero"`
+	// Properties is the type-specific configuration: one JSON object.
+	Properties jsontext.Value  `json:"properties,omitzero"`
+	Discovery  *SkillDiscovery `json:"discoveryProperties,omitzero"`
+}
+
+// SkillBundle is the body of SkillsService.Create (POST
+// /apps/{alias}/skills, the service's SkillBundleCreateRequest) and
+// Update (PUT /apps/{alias}/skills/{id}, its SkillBundleUpdateRequest).
+type SkillBundle struct {
+	// Skill is the skill. Required.
+	Skill SkillSettings `json:"skill"`
+	// Tools are tools to attach, JSON objects forwarded as they are. Nil
+	// sends none; on Update, a non-nil list (even empty) replaces the
+	// skill's tools.
+	Tools []jsontext.Value `json:"tools,omitzero"`
+}
+
+func (b *SkillBundle) validate(create bool) error {
+	s := &b.Skill
+	switch {
+	case create && s.Name == "":
+		return invalid("SkillBundle.Skill.Name", "must not be empty (the service requires it)")
+	case !oneOf(s.Type, SkillInternal, SkillCustom):
+		return invalid("SkillBundle.Skill.Type", `must be "INTERNAL" or "CUSTOM" (got "`+string(s.Type)+`")`)
+	case !oneOf(s.Status, SkillActive, SkillInactive, SkillDraft):
+		return invalid("SkillBundle.Skill.Status", `must be "ACTIVE", "INACTIVE" or "DRAFT" (got "`+string(s.Status)+`")`)
+	case s.Properties != nil && !isObject(s.Properties):
+		return invalid("SkillBundle.Skill.Properties", "must be one JSON object")
+	}
+	return checkObjects("SkillBundle.Tools", b.Tools)
+}
+
+// oneOf reports whether v is empty (not sent) or one of the published
+// values.
+func oneOf[T ~string](v T, published ...T) bool {
+	for _, p := range published {
+		if v == p {
+			return true
+		}
+	}
+	return v == ""
+}
+
+// list is the paged list of the app alias's skills.
+func (s *SkillsService) list(alias string) (workflow.PagedList[Skill], error) {
+	p, err := segPath("", "apps", "alias", alias, "", "skills")
+	return workflow.PagedList[Skill]{Client: s.client, Path: p, Filtered: true}, err
+}
+
+// List returns one page of the skills of the app alias (its namespace or
+// its UUID): GET /apps/{alias}/skills with the paging options and RSQL
+// filter of opts (the service publishes both for this list).
+func (s *SkillsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Skill], error) {
+	l, err := s.list(alias)
+	return listPage(ctx, l, err, opts, reqOpts)
+}
+
+// Pages walks the skills of the app alias page by page from where opts
+// points, following the answer's cursors.
+func (s *SkillsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Skill], error] {
+	l, err := s.list(alias)
+	return listPages(ctx, l, err, opts, reqOpts)
+}
+
+// All iterates over the skills of the app alias from where opts points.
+func (s *SkillsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Skill, error] {
+	l, err := s.list(alias)
+	return listAll(ctx, l, err, opts, reqOpts)
+}
+
+// Create creates a skill under the app alias: POST /apps/{alias}/skills
+// with b as the body, answered 201 with the skill. b.Skill.Name is
+// required, Type and Status must be published values, and Properties and
+// every tool must be one JSON object; a broken rule is a
+// *workflow.ValidationError and nothing is sent. Like every POST, it is
+// not retried after a 5xx or a dropped connection.
+func (s *SkillsService) Create(ctx context.Context, alias string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
+	p, err := segPath("", "apps", "alias", alias, "", "skills")
+	return call[Skill](ctx, s.client, http.MethodPost, p, cmp.Or(err, b.validate(true)), b, reqOpts)
+}
+
+// Update changes the skill id of the app alias: PUT
+// /apps/{alias}/skills/{id} with b as the body, answered with the skill.
+// The settings b leaves out keep their value; Tools, when not nil,
+// replaces the skill's tools. The rules are Create's, except that Name
+// may be empty.
+func (s *SkillsService) Update(ctx context.Context, alias, id string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
+	p, err := segPath("", "apps", "alias", alias, "", "skills", "id", id)
+	return call[Skill](ctx, s.client, http.MethodPut, p, cmp.Or(err, b.validate(false)), b, reqOpts)
+}

@@ -1,0 +1,145 @@
+package workflowtest
+
+import (
+	"cmp"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// The skills of apps: GET and POST /apps/{alias}/skills and
+// PUT /apps/{alias}/skills/{id}. As for the agents, these routes come
+// before the record routes, and an app alias is known when it names a
+// record definition of type apps or a composed app; any other is answered
+// with 404.
+//
+// A skill is kept as sent: the members a create leaves out stay absent
+// (the fake invents no type or status), and a PUT changes the members it
+// sends. The answer is the service's Skill with the tools in a connection
+// {"items": [...], "total": n} (the service publishes no members for it)
+// and the discovery properties as sent; it carries no "app".
+
+// uuidSkill is the seqUUID kind of skills' ids.
+const uuidSkill = '3'
+
+// skillInput is SkillCreateInput and SkillUpdateInput.
+type skillInput struct {
+	Type         *string          `json:"type,omitempty"`
+	Status       *string          `json:"status,omitempty"`
+	Name         *string          `json:"name,omitempty"`
+	Description  *string          `json:"description,omitempty"`
+	Instructions *string          `json:"instructions,omitempty"`
+	Properties   *json.RawMessage `json:"properties,omitempty"`
+	Discovery    *struct {
+		RoutingPriority   *float64 `json:"routingPriority,omitempty"`
+		PositiveKeywords  []string `json:"positiveKeywords,omitempty"`
+		NegativeKeywords  []string `json:"negativeKeywords,omitempty"`
+		Aliases           []string `json:"aliases,omitempty"`
+		ExampleUtterances []string `json:"exampleUtterances,omitempty"`
+	} `json:"discoveryProperties,omitempty"`
+}
+
+// skillBundleBody is SkillBundleCreateRequest and SkillBundleUpdateRequest.
+type skillBundleBody struct {
+	Skill *skillInput       `json:"skill"`
+	Tools *[]map[string]any `json:"tools"`
+}
+
+// skill is a skill of an app.
+type skill struct {
+	seq uint64
+	skillInput
+	id    string
+	tools []any
+}
+
+// decodeSkillBundle reads and checks a bundle; create requires a name.
+func decodeSkillBundle(rq *request, create bool) (*skillBundleBody, *httpError) {
+	var b skillBundleBody
+	if e := decodeStrict(rq.r, &b); e != nil {
+		return nil, e
+	}
+	in := b.Skill
+	switch {
+	case in == nil:
+		return nil, errf(http.StatusBadRequest, "skill is required")
+	case create && (in.Name == nil || *in.Name == ""):
+		return nil, errf(http.StatusBadRequest, "skill.name is required")
+	case in.Type != nil && !strings.Contains(" INTERNAL CUSTOM ", " "+*in.Type+" "):
+		return nil, errf(http.StatusBadRequest, "unknown skill.type %q", *in.Type)
+	case in.Status != nil && !strings.Contains(" ACTIVE INACTIVE DRAFT ", " "+*in.Status+" "):
+		return nil, errf(http.StatusBadRequest, "unknown skill.status %q", *in.Status)
+	case in.Properties != nil && (*in.Properties)[0] != '{':
+		return nil, errf(http.StatusBadRequest, "skill.properties must be a JSON object")
+	}
+	return &b, nil
+}
+
+// answer is the service's Skill.
+func (k *skill) answer() any {
+	return struct {
+		ID string `json:"id"`
+		*skillInput
+		Tools map[string]any `json:"tools"`
+	}{k.id, &k.skillInput, map[string]any{"items": k.tools, "total": len(k.tools)}}
+}
+
+func skillSeq(k *skill) uint64 { return k.seq }
+func skillFields(k *skill) map[string]string {
+	out := map[string]string{"id": k.id}
+	for name, v := range map[string]*string{"type": k.Type, "status": k.Status, "name": k.Name, "description": k.Description} {
+		if v != nil {
+			out[name] = *v
+		}
+	}
+	return out
+}
+
+// listSkills is GET /apps/{alias}/skills: paged, with a filter on the
+// string members of the skill.
+func (s *Server) listSkills(rq *request, segs []string) response {
+	s.mu.Lock() // ofApp may create the app's (empty) list
+	defer s.mu.Unlock()
+	skills, e := ofApp(s, &s.st.cat().skills, segs[1])
+	if e != nil {
+		return fail(e)
+	}
+	p, e := parsePaging(rq, "apps/"+segs[1]+"/skills")
+	if e != nil {
+		return fail(e)
+	}
+	res := selectPage(*skills, skillSeq, skillFields, p)
+	return reply(http.StatusOK, buildPlainList(res, p, skillSeq, func(k *skill) any { return k.answer() }))
+}
+
+// changeSkill is POST /apps/{alias}/skills (201 with the new skill) and
+// PUT /apps/{alias}/skills/{id} (200 with the skill).
+func (s *Server) changeSkill(rq *request, segs []string) response {
+	b, e := decodeSkillBundle(rq, len(segs) == 3)
+	if e != nil {
+		return fail(e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.st.cat()
+	skills, e := ofApp(s, &c.skills, segs[1])
+	if e != nil {
+		return fail(e)
+	}
+	in := b.Skill
+	status, k := http.StatusOK, (*skill)(nil)
+	if len(segs) == 3 {
+		status, k = http.StatusCreated, &skill{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidSkill, &c.skillIDs), skillInput: *in, tools: []any{}}
+		*skills = append(*skills, k)
+	} else if i := slices.IndexFunc(*skills, func(k *skill) bool { return k.id == segs[3] }); i >= 0 {
+		k = (*skills)[i]
+		k.Type, k.Status, k.Name = cmp.Or(in.Type, k.Type), cmp.Or(in.Status, k.Status), cmp.Or(in.Name, k.Name)
+		k.Description, k.Instructions = cmp.Or(in.Description, k.Description), cmp.Or(in.Instructions, k.Instructions)
+		k.Properties, k.Discovery = cmp.Or(in.Properties, k.Properties), cmp.Or(in.Discovery, k.Discovery)
+	} else {
+		return failf(http.StatusNotFound, "no skill with id %q in app %q", segs[3], segs[1])
+	}
+	setObjects(&k.tools, b.Tools)
+	return reply(status, k.answer())
+}
