@@ -482,6 +482,8 @@ func TestJSONBodyMustBeAnObject(t *testing.T) {
 		{"updateFlow", http.MethodPut, "/flows/" + uid(9)},
 		{"createAgent", http.MethodPost, "/apps/crm/agents"},
 		{"updateAgent", http.MethodPut, "/apps/crm/agents/" + uid(9)},
+		{"createSkill", http.MethodPost, "/apps/crm/skills"},
+		{"updateSkill", http.MethodPut, "/apps/crm/skills/" + uid(9)},
 		{"createTable", http.MethodPost, "/tables"},
 		{"updateTable", http.MethodPut, table},
 		{"createTableJoin", http.MethodPost, table + "/joins"},
