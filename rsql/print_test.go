@@ -146,6 +146,7 @@ func TestPrintQuoting(t *testing.T) {
 		{"~x", `x=="~x"`},
 		{"12:30", `x==12:30`},
 		{"ünïcødé", `x==ünïcødé`},
+		{"a\x80", "x==a\x80"},
 		{"nb\u00a0sp", "x==\"nb\u00a0sp\""},
 	}
 	for _, tt := range tests {
