@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -101,30 +100,20 @@ type APIError struct {
 // Error returns a one-line description: method, URL, status, message and
 // request ID.
 func (e *APIError) Error() string {
-	var b strings.Builder
-	b.WriteString("workflow: ")
-	b.WriteString(e.Method)
-	b.WriteByte(' ')
-	b.WriteString(e.URL)
-	b.WriteString(": ")
-	b.WriteString(strconv.Itoa(e.StatusCode))
+	s := fmt.Sprintf("workflow: %s %s: %d", e.Method, e.URL, e.StatusCode)
 	if t := http.StatusText(e.StatusCode); t != "" {
-		b.WriteByte(' ')
-		b.WriteString(t)
+		s += " " + t
 	}
 	if e.Message != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Message)
+		s += ": " + e.Message
 	}
 	if e.RetryAfter > 0 {
-		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+		s += " (retry after " + e.RetryAfter.String() + ")"
 	}
 	if e.RequestID != "" {
-		b.WriteString(" (request ID ")
-		b.WriteString(e.RequestID)
-		b.WriteByte(')')
+		s += " (request ID " + e.RequestID + ")"
 	}
-	return b.String()
+	return s
 }
 
 // Is reports whether the error's status matches a sentinel error.
@@ -295,33 +284,26 @@ type AuthError struct {
 // Error returns a one-line description of the failed token request: the
 // token URL, the status, the OAuth2 error code and the server's message.
 func (e *AuthError) Error() string {
-	var b strings.Builder
-	b.WriteString("workflow: token request")
+	s := "workflow: token request"
 	if e.URL != "" {
-		b.WriteString(" to ")
-		b.WriteString(e.URL)
+		s += " to " + e.URL
 	}
-	b.WriteString(" failed")
+	s += " failed"
 	if e.StatusCode != 0 {
-		fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+		s += fmt.Sprintf(": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	}
-	if e.ErrorCode != "" {
-		b.WriteString(": ")
-		b.WriteString(e.ErrorCode)
-	}
-	if e.Description != "" {
-		b.WriteString(": ")
-		b.WriteString(oneLine(e.Description))
+	for _, part := range []string{e.ErrorCode, oneLine(e.Description)} {
+		if part != "" {
+			s += ": " + part
+		}
 	}
 	if body := oneLine(strings.TrimSpace(e.Body)); body != "" && e.ErrorCode == "" && e.Description == "" {
-		b.WriteString(": ")
-		b.WriteString(truncate(body, 200))
+		s += ": " + truncate(body, 200)
 	}
 	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		s += ": " + e.Err.Error()
 	}
-	return b.String()
+	return s
 }
 
 // Unwrap returns the transport-level cause, if any.
