@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -52,15 +53,9 @@ func (it *RelatedItem) UnmarshalJSON(data []byte) error {
 // false for any other kind. With Alias and ID it names the related record
 // for RecordsService.Get.
 func (it RelatedItem) RecordType() (RecordType, bool) {
-	switch strings.ToUpper(strings.TrimSpace(it.Type)) {
-	case "APP", "APPS":
-		return Apps, true
-	case "TASK", "TASKS":
-		return Tasks, true
-	case "ELEMENT", "ELEMENTS":
-		return Elements, true
-	case "TRANSACTION", "TRANSACTIONS":
-		return Transactions, true
+	singular := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(it.Type)), "s")
+	if t := RecordType(singular + "s"); t.Valid() {
+		return t, true
 	}
 	return "", false
 }
@@ -151,11 +146,11 @@ func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id st
 	}
 	var failed []RelatedItemFailure
 	for i, ref := range refs {
-		if err := ctx.Err(); err != nil {
-			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
-			continue
+		err := ctx.Err()
+		if err == nil {
+			err = s.client.exec(ctx, http.MethodPost, r, ref, reqOpts)
 		}
-		if err := s.client.exec(ctx, http.MethodPost, r, ref, reqOpts); err != nil {
+		if err != nil {
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
 		}
 	}
@@ -183,26 +178,11 @@ type RelatedItemFailure struct {
 
 // Error lists every failed ref and its cause on one line.
 func (e *RelatedItemsError) Error() string {
-	var b strings.Builder
-	b.WriteString("workflow: ")
-	b.WriteString(strconv.Itoa(len(e.Failures)))
-	b.WriteString(" of ")
-	b.WriteString(strconv.Itoa(e.Total))
-	b.WriteString(" related items not added")
+	parts := make([]string, len(e.Failures))
 	for i, f := range e.Failures {
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString("; ")
-		}
-		b.WriteString("refs[")
-		b.WriteString(strconv.Itoa(f.Index))
-		b.WriteString("] ")
-		b.WriteString(f.Ref.String())
-		b.WriteString(": ")
-		b.WriteString(f.Err.Error())
+		parts[i] = fmt.Sprintf("refs[%d] %s: %v", f.Index, f.Ref, f.Err)
 	}
-	return b.String()
+	return fmt.Sprintf("workflow: %d of %d related items not added: %s", len(e.Failures), e.Total, strings.Join(parts, "; "))
 }
 
 // Unwrap returns the cause of every failure, so that errors.Is and
