@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -299,18 +300,25 @@ func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
 // request's own timeout is reported as an ErrTimeout, not as
 // context.DeadlineExceeded, which callers read as their own deadline.
 func (c *tokenCache) transportCause(ctx context.Context, err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &timeoutError{what: "token request timed out after " + c.timeout.String()}
 	}
+	return ownTimeout(tokenTransportError(err))
+}
+
+// tokenTransportError is the cause of a token request's transport error:
+// the refused redirect if there was one, else the error inside the
+// *url.Error, whose text repeats the token URL.
+func tokenTransportError(err error) error {
 	var rd *RedirectError
 	if errors.As(err, &rd) {
 		return rd
 	}
-	return ownTimeout(err)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // authError completes ae with the token URL and removes known secrets.
@@ -430,27 +438,13 @@ func parseSeconds(s string) (float64, error) {
 	return min(f, maxExpiresIn), nil
 }
 
-// isDecimal reports whether s is a plain base-10 number: digits, at most
-// one ".", an optional exponent; no sign, hex, underscores or words.
+// decimal matches a plain base-10 number: digits, at most one ".", an
+// optional exponent; no sign, hex, underscores or words.
+var decimal = regexp.MustCompile(`^(\d+\.?\d*|\.\d+)([eE]\+?-?\d+)?$`)
+
+// isDecimal reports whether s is a plain base-10 number (see decimal).
 func isDecimal(s string) bool {
-	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := func(p string) bool {
-		for i := 0; i < len(p); i++ {
-			if p[i] < '0' || p[i] > '9' {
-				return false
-			}
-		}
-		return true
-	}
-	if intPart+frac == "" || !digits(intPart) || !digits(frac) {
-		return false
-	}
-	if hasExp {
-		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "+"), "-")
-		return exp != "" && digits(exp)
-	}
-	return true
+	return decimal.MatchString(s)
 }
 
 // invalidate drops the cached token, but only if it is still the one that
@@ -479,15 +473,7 @@ func toAuthError(err error) *AuthError {
 		}
 		return ae
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	var rd *RedirectError
-	if errors.As(err, &rd) {
-		return &AuthError{Err: rd}
-	}
-	return &AuthError{Err: err}
+	return &AuthError{Err: tokenTransportError(err)}
 }
 
 // temporary reports whether the token request may succeed if sent again:
