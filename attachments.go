@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -246,11 +247,11 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 		return nil, tooLarge(c.Size)
 	}
 	if c.MediaType != "" {
-		mt, err := checkMediaType(c.MediaType)
+		t, params, err := mime.ParseMediaType(c.MediaType)
 		if err != nil {
-			return nil, err
+			return nil, &ValidationError{Field: "UploadOptions.MediaType", Rule: "must be a media type such as application/pdf", Err: err}
 		}
-		c.MediaType = mt
+		c.MediaType = mime.FormatMediaType(t, params)
 	}
 	return &c, nil
 }
