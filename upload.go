@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -438,10 +439,8 @@ func checkFileName(field, name string) error {
 	if name == "" {
 		return invalid(field, "must not be empty")
 	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f {
-			return invalid(field, "must not contain control characters")
-		}
+	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return invalid(field, "must not contain control characters")
 	}
 	return nil
 }
@@ -526,12 +525,8 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	_, err = s.client.send(req, reqOpts, optional(&out, "attachment"))
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		// A read may still be blocked in the caller's reader, holding
-		// the source: do not wait for it.
-		src.abort()
-		if err == nil {
-			err = ctxErr
-		}
-		return nil, err
+		// the source: do not wait for it (the deferred abort).
+		return nil, cmp.Or(err, ctxErr)
 	}
 	if cerr := src.finish(); cerr != nil {
 		// The content failed (too large, a read error, a size mismatch):
