@@ -77,9 +77,7 @@ type tokenCache struct {
 	tokenURL   string
 	userAgent  string
 	hc         *http.Client // token requests only, never the API's pool
-	red        *redactor
-	logger     *slog.Logger
-	hooks      *hooks // observers of token requests; nil reports nothing
+	hooks      *hooks       // observers, logger and redactor of token requests
 	now        func() time.Time
 	// timeout bounds one token request (tokenFetchTimeout).
 	timeout time.Duration
@@ -104,15 +102,14 @@ type tokenFlight struct {
 	dropped bool // every waiter left; guarded by tokenCache.mu
 }
 
-func newTokenCache(id, secret, tokenURL, userAgent string, hc *http.Client, red *redactor, logger *slog.Logger) *tokenCache {
+func newTokenCache(id, secret, tokenURL, userAgent string, hc *http.Client, h *hooks) *tokenCache {
 	return &tokenCache{
 		id:        id,
 		secret:    secret,
 		tokenURL:  tokenURL,
 		userAgent: userAgent,
 		hc:        hc,
-		red:       red,
-		logger:    logger,
+		hooks:     h,
 		now:       time.Now,
 		timeout:   tokenFetchTimeout,
 	}
@@ -244,10 +241,10 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 		// into a logger its owner has finished with), and outside c.mu.
 		switch {
 		case ae == nil:
-			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
+			c.hooks.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
 				slog.Time("expires", t.Expiry))
 		case !dropped:
-			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
+			c.hooks.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
 				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
 		}
 		close(f.done)
@@ -292,7 +289,7 @@ func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
 		return nil, c.authError(&AuthError{StatusCode: resp.StatusCode,
 			Err: fmt.Errorf("%w: %w", ErrUnexpectedResponse, err)})
 	}
-	c.red.addToken(t.AccessToken)
+	c.hooks.red.addToken(t.AccessToken)
 	return t, nil
 }
 
@@ -323,13 +320,14 @@ func tokenTransportError(err error) error {
 
 // authError completes ae with the token URL and removes known secrets.
 func (c *tokenCache) authError(ae *AuthError) *AuthError {
+	red := c.hooks.red
 	ae.URL = c.tokenURL
-	ae.Body = c.red.redact(ae.Body)
-	ae.Description = c.red.redact(ae.Description)
-	ae.ErrorCode = c.red.redact(ae.ErrorCode)
+	ae.Body = red.redact(ae.Body)
+	ae.Description = red.redact(ae.Description)
+	ae.ErrorCode = red.redact(ae.ErrorCode)
 	if ae.Err != nil {
-		if s := ae.Err.Error(); c.red.redact(s) != s {
-			ae.Err = &redactedError{msg: c.red.redact(s), err: ae.Err}
+		if s := ae.Err.Error(); red.redact(s) != s {
+			ae.Err = &redactedError{msg: red.redact(s), err: ae.Err}
 		}
 	}
 	return ae
@@ -508,12 +506,7 @@ type bearerTransport struct {
 	tokens  tokenProvider
 	limiter *rate.Limiter
 	origin  *url.URL // the API's scheme, host and port: the only place the token goes
-	red     *redactor
-	logger  *slog.Logger
-	hooks   *hooks
-	// basePath is the escaped path of the base URL, for route templates
-	// in logs.
-	basePath string
+	hooks   *hooks   // observers, logger and redactor
 }
 
 // CloseIdleConnections closes the idle connections of the transport below.
@@ -545,7 +538,7 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeRequestBody(req)
 		return nil, err
 	}
-	t.red.addToken(tok.AccessToken)
+	t.hooks.red.addToken(tok.AccessToken)
 	if err := t.waitLimiter(req); err != nil {
 		closeRequestBody(req)
 		return nil, err
@@ -576,7 +569,7 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if fresh.AccessToken == tok.AccessToken {
 		return resp, nil // the source has nothing newer
 	}
-	t.red.addToken(fresh.AccessToken)
+	t.hooks.red.addToken(fresh.AccessToken)
 	replay := req.Body
 	if req.GetBody != nil {
 		if replay, err = req.GetBody(); err != nil {
@@ -589,8 +582,8 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	t.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
-		slog.String("method", req.Method), slog.String("route", routeOf(t.basePath, req)))
+	t.hooks.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
+		slog.String("method", req.Method), slog.String("route", routeOf(t.hooks.basePath, req)))
 	return t.next.RoundTrip(withBearer(req, fresh, replay))
 }
 

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -36,9 +37,7 @@ const defaultUserAgent = "workflow-go/" + Version
 // it caches the access token and the connections.
 type Client struct {
 	baseURL   *url.URL // ends with "/"
-	authURL   *url.URL
 	userAgent string
-	logger    *slog.Logger
 
 	httpClient    *http.Client   // one attempt: bearer (limiter) -> base transport
 	tokens        *tokenCache    // nil only when the caller supplied a token source
@@ -297,23 +296,15 @@ func NewClient(opts ...Option) (*Client, error) {
 		return nil, invalid("auth URL", `must be the token endpoint's host, without "/v1" or "/oauth/token" (the SDK adds "/oauth/token"); for example https://host`)
 	}
 	red := newRedactor(cfg.id, cfg.secret)
-
 	c := &Client{
 		baseURL:   base,
-		authURL:   auth,
 		userAgent: defaultUserAgent,
-		logger:    cfg.logger,
 		defaults:  defaults,
 		red:       red,
+		hooks:     newHooks(cfg.observers, cmp.Or(cfg.logger, slog.New(slog.DiscardHandler)), red, base, auth),
 	}
-	c.hooks = newHooks(cfg.observers, c.logger, base, auth)
-	c.hooks.red = red
 	if cfg.userAgent != "" {
 		c.userAgent = cfg.userAgent + " " + defaultUserAgent
-	}
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-		c.hooks.logger = c.logger
 	}
 
 	// The caller's client is copied, never modified.
@@ -340,12 +331,11 @@ func NewClient(opts ...Option) (*Client, error) {
 			Transport:     tokenTransport(&hc, baseTransport),
 			CheckRedirect: sameOriginRedirects(nil, red),
 		}
-		c.tokens = newTokenCache(cfg.id, cfg.secret, auth.JoinPath("oauth", "token").String(), c.userAgent, tokenHTTP, red, c.logger)
-		c.tokens.hooks = c.hooks
+		c.tokens = newTokenCache(cfg.id, cfg.secret, auth.JoinPath("oauth", "token").String(), c.userAgent, tokenHTTP, c.hooks)
 		ts = c.tokens
 	}
 	hc.Transport = &bearerTransport{next: baseTransport, tokens: ts, limiter: cfg.limiter,
-		origin: base, red: red, logger: c.logger, hooks: c.hooks, basePath: c.hooks.basePath}
+		origin: base, hooks: c.hooks}
 	c.httpClient = &hc
 
 	c.Records = &RecordsService{client: c,

@@ -155,8 +155,8 @@ type hooks struct {
 	red       *redactor // removes the secret and tokens from logged error texts
 }
 
-func newHooks(obs []*Observer, logger *slog.Logger, base, auth *url.URL) *hooks {
-	h := &hooks{observers: obs, logger: logger, basePath: base.EscapedPath(), host: base.Hostname(), port: portOf(base)}
+func newHooks(obs []*Observer, logger *slog.Logger, red *redactor, base, auth *url.URL) *hooks {
+	h := &hooks{observers: obs, logger: logger, red: red, basePath: base.EscapedPath(), host: base.Hostname(), port: portOf(base)}
 	if auth != nil {
 		h.tokenHost, h.tokenPort = auth.Hostname(), portOf(auth)
 	}
