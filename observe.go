@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -193,15 +194,23 @@ func (h *hooks) startCall(ctx context.Context, req *http.Request) *callTrace {
 	if !h.observed() {
 		return nil
 	}
-	ct := &callTrace{h: h, ctx: ctx, info: h.callInfo(req), start: time.Now()}
+	ct := &callTrace{h: h, info: h.callInfo(req), start: time.Now()}
+	ct.ctx = startAll(ctx, h, func(o *Observer) func(context.Context, CallInfo) context.Context { return o.CallStart }, ct.info)
+	return ct
+}
+
+// startAll calls the Start function that start picks of every observer
+// that has one, each with the context the one before returned, and
+// returns the last context.
+func startAll[I any](ctx context.Context, h *hooks, start func(*Observer) func(context.Context, I) context.Context, info I) context.Context {
 	for _, o := range h.observers {
-		if o.CallStart != nil {
-			if c := o.CallStart(ct.ctx, ct.info); c != nil {
-				ct.ctx = c
+		if f := start(o); f != nil {
+			if c := f(ctx, info); c != nil {
+				ctx = c
 			}
 		}
 	}
-	return ct
+	return ctx
 }
 
 func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr bool) {
@@ -248,13 +257,7 @@ func (h *hooks) startAttempt(req *http.Request, attempt int) attemptTrace {
 		return at
 	}
 	at.info = AttemptInfo{CallInfo: h.callInfo(req), Attempt: attempt}
-	for _, o := range h.observers {
-		if o.AttemptStart != nil {
-			if c := o.AttemptStart(at.ctx, at.info); c != nil {
-				at.ctx = c
-			}
-		}
-	}
+	at.ctx = startAll(at.ctx, h, func(o *Observer) func(context.Context, AttemptInfo) context.Context { return o.AttemptStart }, at.info)
 	return at
 }
 
@@ -345,15 +348,9 @@ func (h *hooks) startTokenFetch(ctx context.Context) *tokenTrace {
 	if !h.observed() {
 		return nil
 	}
-	tt := &tokenTrace{h: h, ctx: ctx, start: time.Now(),
+	tt := &tokenTrace{h: h, start: time.Now(),
 		info: TokenFetchInfo{Route: routeToken, ServerAddress: h.tokenHost, ServerPort: h.tokenPort}}
-	for _, o := range h.observers {
-		if o.TokenFetchStart != nil {
-			if c := o.TokenFetchStart(tt.ctx, tt.info); c != nil {
-				tt.ctx = c
-			}
-		}
-	}
+	tt.ctx = startAll(ctx, h, func(o *Observer) func(context.Context, TokenFetchInfo) context.Context { return o.TokenFetchStart }, tt.info)
 	return tt
 }
 
@@ -557,11 +554,7 @@ func base64Forms(v string) []string {
 func dedupe(list []string) []string {
 	out := list[:0]
 	for _, s := range list {
-		dup := false
-		for _, o := range out {
-			dup = dup || o == s
-		}
-		if !dup {
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -631,21 +624,13 @@ var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"
 // redactHeader returns a copy of h with sensitive headers blanked and
 // known secrets removed from every value.
 func (r *redactor) redactHeader(h http.Header) http.Header {
-	if h == nil {
-		return nil
-	}
-	out := make(http.Header, len(h))
-	for k, vs := range h {
-		cp := make([]string, len(vs))
+	out := h.Clone()
+	for k, vs := range out {
 		for i, v := range vs {
-			cp[i] = r.redact(v)
-		}
-		out[k] = cp
-	}
-	for _, k := range sensitiveHeaders {
-		if vs, ok := out[k]; ok {
-			for i := range vs {
+			if slices.Contains(sensitiveHeaders, k) {
 				vs[i] = redacted
+			} else {
+				vs[i] = r.redact(v)
 			}
 		}
 	}
