@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -265,6 +266,28 @@ func (e *ValidationError) Unwrap() error { return e.Err }
 
 func invalid(field, rule string) *ValidationError {
 	return &ValidationError{Field: field, Rule: rule}
+}
+
+// checkEach checks every element of list with check, naming it field[i].
+// An empty list breaks the rule none, unless none is "".
+func checkEach[T any](field string, list []T, none string, check func(field string, v T) error) error {
+	if len(list) == 0 && none != "" {
+		return invalid(field, none)
+	}
+	for i, v := range list {
+		if err := check(field+"["+strconv.Itoa(i)+"]", v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// notBlank refuses a value that is empty or only white space.
+func notBlank(field, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return invalid(field, "must not be blank")
+	}
+	return nil
 }
 
 // AuthError is a failed token request: the token endpoint answered with an

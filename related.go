@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -83,10 +82,10 @@ func (r RelatedRef) String() string {
 	return r.Alias + "/" + r.ID
 }
 
-// validate checks the reference; field prefixes the field names in errors.
-func (r RelatedRef) validate(field string) error {
-	if strings.TrimSpace(r.ID) == "" {
-		return invalid(field+".ID", "must not be blank")
+// checkRef checks a reference; field prefixes the field names in errors.
+func checkRef(field string, r RelatedRef) error {
+	if err := notBlank(field+".ID", r.ID); err != nil {
+		return err
 	}
 	if r.Alias != "" && strings.TrimSpace(r.Alias) == "" {
 		return invalid(field+".Alias", "must be empty or not blank")
@@ -105,7 +104,7 @@ func (r RelatedRef) validate(field string) error {
 func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
 	r := s.at(t, alias, id)
 	if r.err == nil {
-		r.err = ref.validate("ref")
+		r.err = checkRef("ref", ref)
 	}
 	return s.client.exec(ctx, http.MethodPost, r, ref, reqOpts)
 }
@@ -133,13 +132,8 @@ func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id st
 	if err := checkCtx(ctx); err != nil {
 		return err
 	}
-	if len(refs) == 0 {
-		return invalid("refs", "must name at least one record")
-	}
-	for i, ref := range refs {
-		if err := ref.validate("refs[" + strconv.Itoa(i) + "]"); err != nil {
-			return err
-		}
+	if err := checkEach("refs", refs, "must name at least one record", checkRef); err != nil {
+		return err
 	}
 	if _, err := s.client.callConfig(reqOpts); err != nil {
 		return err
