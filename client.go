@@ -160,6 +160,19 @@ func (o clientOption) applyClient(c *config) {
 	}
 }
 
+// setNonNil is the option of an argument v that must not be nil: set
+// applies it; a nil v is a *ValidationError naming the option.
+func setNonNil[T comparable](option string, v T, set func(*config)) Option {
+	return clientOption(func(c *config) {
+		var none T
+		if v == none {
+			c.errs = append(c.errs, invalid(option, "must not be nil"))
+			return
+		}
+		set(c)
+	})
+}
+
 // WithCredentials sets the client ID and client secret of an API access
 // token, created in the web application under user settings, OAuth section.
 // The SDK exchanges them for an access token (OAuth 2.0 client credentials)
@@ -194,13 +207,7 @@ func WithEndpoint(baseURL, authURL string) Option {
 // any other RoundTripper cannot be cloned and is used for token requests
 // as it is.
 func WithHTTPClient(hc *http.Client) Option {
-	return clientOption(func(c *config) {
-		if hc == nil {
-			c.errs = append(c.errs, invalid("WithHTTPClient", "must not be nil"))
-			return
-		}
-		c.httpClient = hc
-	})
+	return setNonNil("WithHTTPClient", hc, func(c *config) { c.httpClient = hc })
 }
 
 // WithTokenSource makes the client take its bearer tokens from ts instead of
@@ -208,13 +215,7 @@ func WithHTTPClient(hc *http.Client) Option {
 // ts should cache (oauth2.ReuseTokenSource). On a 401 the request is
 // retried once if ts then returns a different token.
 func WithTokenSource(ts oauth2.TokenSource) Option {
-	return clientOption(func(c *config) {
-		if ts == nil {
-			c.errs = append(c.errs, invalid("WithTokenSource", "must not be nil"))
-			return
-		}
-		c.tokenSource = ts
-	})
+	return setNonNil("WithTokenSource", ts, func(c *config) { c.tokenSource = ts })
 }
 
 // WithRateLimit makes the client wait for l before every attempt it sends,

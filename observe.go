@@ -135,13 +135,7 @@ type RateLimitWait struct {
 // WithObserver adds o to the observers of the client's requests; several
 // may be added and are called in order. A nil o is a *ValidationError.
 func WithObserver(o *Observer) Option {
-	return clientOption(func(c *config) {
-		if o == nil {
-			c.errs = append(c.errs, invalid("WithObserver", "must not be nil"))
-			return
-		}
-		c.observers = append(c.observers, o)
-	})
+	return setNonNil("WithObserver", o, func(c *config) { c.observers = append(c.observers, o) })
 }
 
 // hooks is where the request path reports to the observers and the logger.
