@@ -64,12 +64,8 @@ func (base *requestConfig) resolve(opts []RequestOption) (*requestConfig, error)
 	if cfg.retry != nil {
 		cfg.policy = *cfg.retry
 	}
-	if cfg.maxAttempts != 0 {
-		cfg.policy.MaxAttempts = cfg.maxAttempts
-	}
-	if cfg.attemptTimeout != 0 {
-		cfg.policy.AttemptTimeout = cfg.attemptTimeout
-	}
+	cfg.policy.MaxAttempts = cmp.Or(cfg.maxAttempts, cfg.policy.MaxAttempts)
+	cfg.policy.AttemptTimeout = cmp.Or(cfg.attemptTimeout, cfg.policy.AttemptTimeout)
 	return cfg, nil
 }
 
