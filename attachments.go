@@ -192,14 +192,10 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 		return nil, invalid("Link.URL", "must be an absolute http or https URL (got "+strconv.Quote(link.URL)+")")
 	}
 	out, err := fetch[Link](ctx, s.client, http.MethodPost, r, link, "link", true, reqOpts)
-	if err != nil {
-		return nil, err
+	if err == nil && out == nil {
+		out = &link // an answer without a body: the link sent
 	}
-	if out == nil {
-		sent := link
-		return &sent, nil
-	}
-	return out, nil
+	return out, err
 }
 
 // MaxUploadSize is the largest file the service accepts, in bytes: the
