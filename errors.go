@@ -119,25 +119,18 @@ func (e *APIError) Error() string {
 
 // Is reports whether the error's status matches a sentinel error.
 func (e *APIError) Is(target error) bool {
-	return target != nil && target == sentinelFor(e.StatusCode)
+	return target != nil && target == statusSentinels[e.StatusCode]
 }
 
-func sentinelFor(status int) error {
-	switch status {
-	case http.StatusUnauthorized:
-		return ErrUnauthorized
-	case http.StatusForbidden:
-		return ErrForbidden
-	case http.StatusNotFound:
-		return ErrNotFound
-	case http.StatusRequestEntityTooLarge:
-		return ErrTooLarge
-	case http.StatusTooManyRequests:
-		return ErrRateLimited
-	case http.StatusUnprocessableEntity:
-		return ErrUnprocessable
-	}
-	return nil
+// statusSentinels are the sentinel errors an *APIError of each status
+// matches.
+var statusSentinels = map[int]error{
+	http.StatusUnauthorized:          ErrUnauthorized,
+	http.StatusForbidden:             ErrForbidden,
+	http.StatusNotFound:              ErrNotFound,
+	http.StatusRequestEntityTooLarge: ErrTooLarge,
+	http.StatusTooManyRequests:       ErrRateLimited,
+	http.StatusUnprocessableEntity:   ErrUnprocessable,
 }
 
 // newAPIError builds an APIError from a response whose body has been read.
@@ -179,11 +172,7 @@ func errorMessage(body []byte) string {
 		return ""
 	}
 	for _, k := range []string{"message", "error_description", "detail", "error", "title", "errors"} {
-		raw, ok := m[k]
-		if !ok {
-			continue
-		}
-		if s := messageFrom(raw); s != "" {
+		if s := messageFrom(m[k]); s != "" { // an absent key reads as ""
 			return truncate(oneLine(s), 500)
 		}
 	}
@@ -200,10 +189,8 @@ func messageFrom(raw json.RawMessage) string {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) == nil {
 		for _, k := range []string{"message", "detail", "description"} {
-			if v, ok := obj[k]; ok {
-				if s := messageFrom(v); s != "" {
-					return s
-				}
+			if s := messageFrom(obj[k]); s != "" {
+				return s
 			}
 		}
 		return ""
