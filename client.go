@@ -440,8 +440,7 @@ func tokenTransport(user *http.Client, api http.RoundTripper) http.RoundTripper 
 func sameOriginRedirects(next func(*http.Request, []*http.Request) error, red *redactor) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0].URL
-		if req.URL.Scheme != first.Scheme || !strings.EqualFold(req.URL.Host, first.Host) ||
-			req.URL.Port() != first.Port() {
+		if req.URL.Scheme != first.Scheme || !strings.EqualFold(req.URL.Host, first.Host) { // Host holds the port
 			return &RedirectError{From: red.redact(redactURL(via[len(via)-1].URL)), To: red.redact(redactURL(req.URL))}
 		}
 		if next != nil {
