@@ -294,25 +294,23 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 	if !at.log {
 		return
 	}
-	attrs := make([]slog.Attr, 0, 9)
-	attrs = append(attrs,
+	attrs := []slog.Attr{
 		slog.String("method", at.info.Method),
 		slog.String("route", at.info.Route),
 		slog.Int("attempt", at.info.Attempt),
 		slog.Int("status", res.StatusCode),
-		slog.Duration("duration", res.Duration))
+		slog.Duration("duration", res.Duration),
+	}
 	if res.RequestID != "" {
 		attrs = append(attrs, slog.String("request_id", res.RequestID))
-	}
-	if retry {
-		attrs = append(attrs, slog.Duration("wait", wait))
-	}
-	if err != nil {
-		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", at.h.red.redact(scrubQuery(err.Error(), r.URL))))
 	}
 	msg := "workflow: request"
 	if retry {
 		msg = "workflow: request failed, retrying"
+		attrs = append(attrs, slog.Duration("wait", wait))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", at.h.red.redact(scrubQuery(err.Error(), r.URL))))
 	}
 	at.h.logger.LogAttrs(at.ctx, slog.LevelDebug, msg, attrs...)
 }
