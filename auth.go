@@ -181,10 +181,7 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 
 	select {
 	case <-f.done:
-		if f.err != nil {
-			return nil, f.err
-		}
-		return f.tok, nil
+		return f.tok, f.err // f.tok is nil when f.err is set
 	case <-ctx.Done():
 		c.mu.Lock()
 		f.waiters--
