@@ -528,12 +528,9 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 		// the source: do not wait for it (the deferred abort).
 		return nil, cmp.Or(err, ctxErr)
 	}
-	if cerr := src.finish(); cerr != nil {
-		// The content failed (too large, a read error, a size mismatch):
-		// that is the cause, whatever the transport made of it.
-		return nil, cerr
-	}
-	if err != nil {
+	// When the content failed (too large, a read error, a size mismatch),
+	// that is the cause, whatever the transport made of it.
+	if err := cmp.Or(src.finish(), err); err != nil {
 		return nil, err
 	}
 	if out == nil {
