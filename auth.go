@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -304,12 +303,10 @@ func (c *tokenCache) transportCause(ctx context.Context, err error) error {
 // the refused redirect if there was one, else the error inside the
 // *url.Error, whose text repeats the token URL.
 func tokenTransportError(err error) error {
-	var rd *RedirectError
-	if errors.As(err, &rd) {
+	if rd, ok := errors.AsType[*RedirectError](err); ok {
 		return rd
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
 		return ue.Err
 	}
 	return err
@@ -422,13 +419,11 @@ const maxExpiresIn = 10 * 365 * 24 * 3600
 // parseSeconds reads expires_in: a base-10 number of seconds, fraction
 // allowed, not negative.
 func parseSeconds(s string) (float64, error) {
-	bad := fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(s, 40))
-	if !isDecimal(s) {
-		return 0, bad
-	}
+	// A plain decimal is never negative, NaN or infinite: one too large
+	// for a float64 fails with strconv.ErrRange.
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, bad
+	if err != nil || !isDecimal(s) {
+		return 0, fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(s, 40))
 	}
 	return min(f, maxExpiresIn), nil
 }
@@ -457,8 +452,7 @@ func (c *tokenCache) invalidate(t *oauth2.Token) {
 // *AuthError. x/oauth2's RetrieveError holds the token request, whose
 // Basic header carries the secret, so it is not kept.
 func toAuthError(err error) *AuthError {
-	var re *oauth2.RetrieveError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*oauth2.RetrieveError](err); ok {
 		ae := &AuthError{ErrorCode: re.ErrorCode, Description: re.ErrorDescription, Body: truncate(string(re.Body), 512)}
 		if re.Response != nil {
 			ae.StatusCode = re.Response.StatusCode
