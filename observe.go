@@ -566,10 +566,8 @@ func (r *redactor) addToken(tok string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, s := range r.seen {
-		if s == tok {
-			return
-		}
+	if slices.Contains(r.seen, tok) {
+		return
 	}
 	r.seen = append(r.seen, tok)
 	if len(r.seen) > keptTokens {
@@ -631,9 +629,6 @@ func (r *redactor) redactHeader(h http.Header) http.Header {
 
 // redactURL prints u without user information.
 func redactURL(u *url.URL) string {
-	if u.User == nil {
-		return u.String()
-	}
 	v := *u
 	v.User = nil
 	return v.String()
