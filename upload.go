@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,9 +118,7 @@ func (s *uploadSource) readAbortable(r io.Reader, p []byte) (int, error) {
 			}
 		}(s.pumpReq, s.pumpRes, s.aborted)
 	}
-	if cap(s.buf) < len(p) {
-		s.buf = make([]byte, len(p))
-	}
+	s.buf = slices.Grow(s.buf[:0], len(p))
 	buf := s.buf[:len(p)]
 	select {
 	case s.pumpReq <- pumpRead{r, buf}:
