@@ -100,9 +100,7 @@ func (a *Attachment) UnmarshalJSON(data []byte) error {
 	if err := unmarshalModel(data, (*plain)(a)); err != nil {
 		return err
 	}
-	if !a.CreatedAt.IsZero() {
-		a.CreatedAt = a.CreatedAt.UTC()
-	}
+	a.CreatedAt = a.CreatedAt.UTC() // the zero time stays zero
 	return nil
 }
 
