@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -126,13 +127,7 @@ func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string
 // before adding it again.
 func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
 	r := s.at(t, alias, id)
-	if r.err != nil {
-		return r.err
-	}
-	if err := checkCtx(ctx); err != nil {
-		return err
-	}
-	if err := checkEach("refs", refs, "must name at least one record", checkRef); err != nil {
+	if err := cmp.Or(r.err, checkCtx(ctx), checkEach("refs", refs, "must name at least one record", checkRef)); err != nil {
 		return err
 	}
 	if _, err := s.client.callConfig(reqOpts); err != nil {
