@@ -220,9 +220,8 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 		}
 		switch {
 		case ae == nil:
-			lifetime := t.Expiry.Sub(issued)
 			c.tok, c.failed = t, nil
-			c.refreshAt = t.Expiry.Add(-refreshMargin(lifetime))
+			c.refreshAt = t.Expiry.Add(-refreshMargin(t.Expiry.Sub(issued)))
 			f.tok = t
 		case f.dropped:
 			f.err = ae // nobody reads it; not held against later callers
