@@ -147,7 +147,7 @@ type hooks struct {
 	port      int
 	tokenHost string
 	tokenPort int
-	red       *redactor // removes the secret and tokens from logged error texts
+	red       *redactor // removes the secret and tokens from logs and token errors
 }
 
 func newHooks(obs []*Observer, logger *slog.Logger, red *redactor, base, auth *url.URL) *hooks {

@@ -524,7 +524,7 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	_, err = s.client.send(req, reqOpts, optional(&out, "attachment"))
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		// A read may still be blocked in the caller's reader, holding
-		// the source: do not wait for it (the deferred abort).
+		// the source: the deferred cleanup aborts it without waiting.
 		return nil, cmp.Or(err, ctxErr)
 	}
 	// When the content failed (too large, a read error, a size mismatch),
