@@ -1,10 +1,12 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -98,9 +100,7 @@ func (a *Attachment) UnmarshalJSON(data []byte) error {
 	if err := unmarshalModel(data, (*plain)(a)); err != nil {
 		return err
 	}
-	if !a.CreatedAt.IsZero() {
-		a.CreatedAt = a.CreatedAt.UTC()
-	}
+	a.CreatedAt = a.CreatedAt.UTC() // the zero time stays zero
 	return nil
 }
 
@@ -190,14 +190,10 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 		return nil, invalid("Link.URL", "must be an absolute http or https URL (got "+strconv.Quote(link.URL)+")")
 	}
 	out, err := fetch[Link](ctx, s.client, http.MethodPost, r, link, "link", true, reqOpts)
-	if err != nil {
-		return nil, err
+	if err == nil && out == nil {
+		out = &link // an answer without a body: the link sent
 	}
-	if out == nil {
-		sent := link
-		return &sent, nil
-	}
-	return out, nil
+	return out, err
 }
 
 // MaxUploadSize is the largest file the service accepts, in bytes: the
@@ -246,11 +242,11 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 		return nil, tooLarge(c.Size)
 	}
 	if c.MediaType != "" {
-		mt, err := checkMediaType(c.MediaType)
+		t, params, err := mime.ParseMediaType(c.MediaType)
 		if err != nil {
-			return nil, err
+			return nil, &ValidationError{Field: "UploadOptions.MediaType", Rule: "must be a media type such as application/pdf", Err: err}
 		}
-		c.MediaType = mt
+		c.MediaType = mime.FormatMediaType(t, params)
 	}
 	return &c, nil
 }
@@ -298,14 +294,8 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // for; a blocked read is left to finish on its own (its goroutine ends
 // when the read returns), and r is not read again.
 func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
-	if err := checkCtx(ctx); err != nil {
-		return nil, err
-	}
 	at := attachmentsPath(t, alias, id)
-	if at.err != nil {
-		return nil, at.err
-	}
-	if err := checkFileName("name", name); err != nil {
+	if err := cmp.Or(checkCtx(ctx), at.err, checkFileName("name", name)); err != nil {
 		return nil, err
 	}
 	if r == nil {
@@ -336,12 +326,9 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 // missing file); a directory or other non-regular
 // file is a *ValidationError.
 func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias, id, path string, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
-	if err := checkCtx(ctx); err != nil {
-		return nil, err
-	}
 	r := attachmentsPath(t, alias, id)
-	if r.err != nil {
-		return nil, r.err
+	if err := cmp.Or(checkCtx(ctx), r.err); err != nil {
+		return nil, err
 	}
 	if path == "" {
 		return nil, invalid("path", "must not be empty")
@@ -390,25 +377,20 @@ type WaitOptions struct {
 
 // intervals returns the checked first and maximal waits.
 func (o *WaitOptions) intervals() (first, most time.Duration, err error) {
-	first, most = DefaultPollInterval, DefaultMaxPollInterval
-	if o == nil {
-		return first, most, nil
+	var w WaitOptions
+	if o != nil {
+		w = *o
 	}
 	switch {
-	case o.PollInterval < 0:
+	case w.PollInterval < 0:
 		return 0, 0, invalid("WaitOptions.PollInterval", "must not be negative")
-	case o.MaxPollInterval < 0:
+	case w.MaxPollInterval < 0:
 		return 0, 0, invalid("WaitOptions.MaxPollInterval", "must not be negative")
-	case o.MaxPollInterval > 0 && o.PollInterval > o.MaxPollInterval:
+	case w.MaxPollInterval > 0 && w.PollInterval > w.MaxPollInterval:
 		return 0, 0, invalid("WaitOptions.MaxPollInterval", "must not be less than PollInterval")
 	}
-	if o.PollInterval > 0 {
-		first = o.PollInterval
-	}
-	if o.MaxPollInterval > 0 {
-		most = o.MaxPollInterval
-	}
-	return first, max(first, most), nil
+	first = cmp.Or(w.PollInterval, DefaultPollInterval)
+	return first, max(first, cmp.Or(w.MaxPollInterval, DefaultMaxPollInterval)), nil
 }
 
 // WaitProcessed waits until processing of an attachment ends and returns
@@ -438,14 +420,8 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 		return nil, invalid("attachmentID", "must not be empty (an upload answered without a body has no id to wait on: find the attachment with List)")
 	}
 	r := attachmentsPath(t, alias, id, attachmentID)
-	if r.err != nil {
-		return nil, r.err
-	}
 	wait, most, err := opts.intervals()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkCtx(ctx); err != nil {
+	if err := cmp.Or(r.err, err, checkCtx(ctx)); err != nil {
 		return nil, err
 	}
 	for {

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,9 +76,7 @@ type tokenCache struct {
 	tokenURL   string
 	userAgent  string
 	hc         *http.Client // token requests only, never the API's pool
-	red        *redactor
-	logger     *slog.Logger
-	hooks      *hooks // observers of token requests; nil reports nothing
+	hooks      *hooks       // observers, logger and redactor of token requests
 	now        func() time.Time
 	// timeout bounds one token request (tokenFetchTimeout).
 	timeout time.Duration
@@ -103,15 +101,14 @@ type tokenFlight struct {
 	dropped bool // every waiter left; guarded by tokenCache.mu
 }
 
-func newTokenCache(id, secret, tokenURL, userAgent string, hc *http.Client, red *redactor, logger *slog.Logger) *tokenCache {
+func newTokenCache(id, secret, tokenURL, userAgent string, hc *http.Client, h *hooks) *tokenCache {
 	return &tokenCache{
 		id:        id,
 		secret:    secret,
 		tokenURL:  tokenURL,
 		userAgent: userAgent,
 		hc:        hc,
-		red:       red,
-		logger:    logger,
+		hooks:     h,
 		now:       time.Now,
 		timeout:   tokenFetchTimeout,
 	}
@@ -183,10 +180,7 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 
 	select {
 	case <-f.done:
-		if f.err != nil {
-			return nil, f.err
-		}
-		return f.tok, nil
+		return f.tok, f.err // f.tok is nil when f.err is set
 	case <-ctx.Done():
 		c.mu.Lock()
 		f.waiters--
@@ -226,9 +220,8 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 		}
 		switch {
 		case ae == nil:
-			lifetime := t.Expiry.Sub(issued)
 			c.tok, c.failed = t, nil
-			c.refreshAt = t.Expiry.Add(-refreshMargin(lifetime))
+			c.refreshAt = t.Expiry.Add(-refreshMargin(t.Expiry.Sub(issued)))
 			f.tok = t
 		case f.dropped:
 			f.err = ae // nobody reads it; not held against later callers
@@ -243,10 +236,10 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 		// into a logger its owner has finished with), and outside c.mu.
 		switch {
 		case ae == nil:
-			c.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
+			c.hooks.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow: new access token",
 				slog.Time("expires", t.Expiry))
 		case !dropped:
-			c.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
+			c.hooks.logger.LogAttrs(context.Background(), slog.LevelWarn, "workflow: token request failed",
 				slog.String("url", ae.URL), slog.Int("status", ae.StatusCode), slog.String("error", ae.Error()))
 		}
 		close(f.done)
@@ -291,7 +284,7 @@ func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
 		return nil, c.authError(&AuthError{StatusCode: resp.StatusCode,
 			Err: fmt.Errorf("%w: %w", ErrUnexpectedResponse, err)})
 	}
-	c.red.addToken(t.AccessToken)
+	c.hooks.red.addToken(t.AccessToken)
 	return t, nil
 }
 
@@ -299,29 +292,35 @@ func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
 // request's own timeout is reported as an ErrTimeout, not as
 // context.DeadlineExceeded, which callers read as their own deadline.
 func (c *tokenCache) transportCause(ctx context.Context, err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &timeoutError{what: "token request timed out after " + c.timeout.String()}
 	}
-	var rd *RedirectError
-	if errors.As(err, &rd) {
+	return ownTimeout(tokenTransportError(err))
+}
+
+// tokenTransportError is the cause of a token request's transport error:
+// the refused redirect if there was one, else the error inside the
+// *url.Error, whose text repeats the token URL.
+func tokenTransportError(err error) error {
+	if rd, ok := errors.AsType[*RedirectError](err); ok {
 		return rd
 	}
-	return ownTimeout(err)
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return ue.Err
+	}
+	return err
 }
 
 // authError completes ae with the token URL and removes known secrets.
 func (c *tokenCache) authError(ae *AuthError) *AuthError {
+	red := c.hooks.red
 	ae.URL = c.tokenURL
-	ae.Body = c.red.redact(ae.Body)
-	ae.Description = c.red.redact(ae.Description)
-	ae.ErrorCode = c.red.redact(ae.ErrorCode)
+	ae.Body = red.redact(ae.Body)
+	ae.Description = red.redact(ae.Description)
+	ae.ErrorCode = red.redact(ae.ErrorCode)
 	if ae.Err != nil {
-		if s := ae.Err.Error(); c.red.redact(s) != s {
-			ae.Err = &redactedError{msg: c.red.redact(s), err: ae.Err}
+		if s := ae.Err.Error(); red.redact(s) != s {
+			ae.Err = &redactedError{msg: red.redact(s), err: ae.Err}
 		}
 	}
 	return ae
@@ -419,38 +418,22 @@ const maxExpiresIn = 10 * 365 * 24 * 3600
 // parseSeconds reads expires_in: a base-10 number of seconds, fraction
 // allowed, not negative.
 func parseSeconds(s string) (float64, error) {
-	bad := fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(s, 40))
-	if !isDecimal(s) {
-		return 0, bad
-	}
+	// A plain decimal is never negative, NaN or infinite: one too large
+	// for a float64 fails with strconv.ErrRange.
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, bad
+	if err != nil || !isDecimal(s) {
+		return 0, fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(s, 40))
 	}
 	return min(f, maxExpiresIn), nil
 }
 
-// isDecimal reports whether s is a plain base-10 number: digits, at most
-// one ".", an optional exponent; no sign, hex, underscores or words.
+// decimal matches a plain base-10 number: digits, at most one ".", an
+// optional exponent; no sign, hex, underscores or words.
+var decimal = regexp.MustCompile(`^(\d+\.?\d*|\.\d+)([eE]\+?-?\d+)?$`)
+
+// isDecimal reports whether s is a plain base-10 number (see decimal).
 func isDecimal(s string) bool {
-	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := func(p string) bool {
-		for i := 0; i < len(p); i++ {
-			if p[i] < '0' || p[i] > '9' {
-				return false
-			}
-		}
-		return true
-	}
-	if intPart+frac == "" || !digits(intPart) || !digits(frac) {
-		return false
-	}
-	if hasExp {
-		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "+"), "-")
-		return exp != "" && digits(exp)
-	}
-	return true
+	return decimal.MatchString(s)
 }
 
 // invalidate drops the cached token, but only if it is still the one that
@@ -468,8 +451,7 @@ func (c *tokenCache) invalidate(t *oauth2.Token) {
 // *AuthError. x/oauth2's RetrieveError holds the token request, whose
 // Basic header carries the secret, so it is not kept.
 func toAuthError(err error) *AuthError {
-	var re *oauth2.RetrieveError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*oauth2.RetrieveError](err); ok {
 		ae := &AuthError{ErrorCode: re.ErrorCode, Description: re.ErrorDescription, Body: truncate(string(re.Body), 512)}
 		if re.Response != nil {
 			ae.StatusCode = re.Response.StatusCode
@@ -479,15 +461,7 @@ func toAuthError(err error) *AuthError {
 		}
 		return ae
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	var rd *RedirectError
-	if errors.As(err, &rd) {
-		return &AuthError{Err: rd}
-	}
-	return &AuthError{Err: err}
+	return &AuthError{Err: tokenTransportError(err)}
 }
 
 // temporary reports whether the token request may succeed if sent again:
@@ -522,12 +496,7 @@ type bearerTransport struct {
 	tokens  tokenProvider
 	limiter *rate.Limiter
 	origin  *url.URL // the API's scheme, host and port: the only place the token goes
-	red     *redactor
-	logger  *slog.Logger
-	hooks   *hooks
-	// basePath is the escaped path of the base URL, for route templates
-	// in logs.
-	basePath string
+	hooks   *hooks   // observers, logger and redactor
 }
 
 // CloseIdleConnections closes the idle connections of the transport below.
@@ -559,7 +528,7 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeRequestBody(req)
 		return nil, err
 	}
-	t.red.addToken(tok.AccessToken)
+	t.hooks.red.addToken(tok.AccessToken)
 	if err := t.waitLimiter(req); err != nil {
 		closeRequestBody(req)
 		return nil, err
@@ -590,7 +559,7 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if fresh.AccessToken == tok.AccessToken {
 		return resp, nil // the source has nothing newer
 	}
-	t.red.addToken(fresh.AccessToken)
+	t.hooks.red.addToken(fresh.AccessToken)
 	replay := req.Body
 	if req.GetBody != nil {
 		if replay, err = req.GetBody(); err != nil {
@@ -603,8 +572,8 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	t.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
-		slog.String("method", req.Method), slog.String("route", routeOf(t.basePath, req)))
+	t.hooks.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
+		slog.String("method", req.Method), slog.String("route", routeOf(t.hooks.basePath, req)))
 	return t.next.RoundTrip(withBearer(req, fresh, replay))
 }
 

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -36,9 +37,7 @@ const defaultUserAgent = "workflow-go/" + Version
 // it caches the access token and the connections.
 type Client struct {
 	baseURL   *url.URL // ends with "/"
-	authURL   *url.URL
 	userAgent string
-	logger    *slog.Logger
 
 	httpClient    *http.Client   // one attempt: bearer (limiter) -> base transport
 	tokens        *tokenCache    // nil only when the caller supplied a token source
@@ -161,6 +160,19 @@ func (o clientOption) applyClient(c *config) {
 	}
 }
 
+// setNonNil is the option of an argument v that must not be nil: set
+// applies it; a nil v is a *ValidationError naming the option.
+func setNonNil[T comparable](option string, v T, set func(*config)) Option {
+	return clientOption(func(c *config) {
+		var none T
+		if v == none {
+			c.errs = append(c.errs, invalid(option, "must not be nil"))
+			return
+		}
+		set(c)
+	})
+}
+
 // WithCredentials sets the client ID and client secret of an API access
 // token, created in the web application under user settings, OAuth section.
 // The SDK exchanges them for an access token (OAuth 2.0 client credentials)
@@ -195,13 +207,7 @@ func WithEndpoint(baseURL, authURL string) Option {
 // any other RoundTripper cannot be cloned and is used for token requests
 // as it is.
 func WithHTTPClient(hc *http.Client) Option {
-	return clientOption(func(c *config) {
-		if hc == nil {
-			c.errs = append(c.errs, invalid("WithHTTPClient", "must not be nil"))
-			return
-		}
-		c.httpClient = hc
-	})
+	return setNonNil("WithHTTPClient", hc, func(c *config) { c.httpClient = hc })
 }
 
 // WithTokenSource makes the client take its bearer tokens from ts instead of
@@ -209,13 +215,7 @@ func WithHTTPClient(hc *http.Client) Option {
 // ts should cache (oauth2.ReuseTokenSource). On a 401 the request is
 // retried once if ts then returns a different token.
 func WithTokenSource(ts oauth2.TokenSource) Option {
-	return clientOption(func(c *config) {
-		if ts == nil {
-			c.errs = append(c.errs, invalid("WithTokenSource", "must not be nil"))
-			return
-		}
-		c.tokenSource = ts
-	})
+	return setNonNil("WithTokenSource", ts, func(c *config) { c.tokenSource = ts })
 }
 
 // WithRateLimit makes the client wait for l before every attempt it sends,
@@ -297,23 +297,15 @@ func NewClient(opts ...Option) (*Client, error) {
 		return nil, invalid("auth URL", `must be the token endpoint's host, without "/v1" or "/oauth/token" (the SDK adds "/oauth/token"); for example https://host`)
 	}
 	red := newRedactor(cfg.id, cfg.secret)
-
 	c := &Client{
 		baseURL:   base,
-		authURL:   auth,
 		userAgent: defaultUserAgent,
-		logger:    cfg.logger,
 		defaults:  defaults,
 		red:       red,
+		hooks:     newHooks(cfg.observers, cmp.Or(cfg.logger, slog.New(slog.DiscardHandler)), red, base, auth),
 	}
-	c.hooks = newHooks(cfg.observers, c.logger, base, auth)
-	c.hooks.red = red
 	if cfg.userAgent != "" {
 		c.userAgent = cfg.userAgent + " " + defaultUserAgent
-	}
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-		c.hooks.logger = c.logger
 	}
 
 	// The caller's client is copied, never modified.
@@ -340,12 +332,11 @@ func NewClient(opts ...Option) (*Client, error) {
 			Transport:     tokenTransport(&hc, baseTransport),
 			CheckRedirect: sameOriginRedirects(nil, red),
 		}
-		c.tokens = newTokenCache(cfg.id, cfg.secret, auth.JoinPath("oauth", "token").String(), c.userAgent, tokenHTTP, red, c.logger)
-		c.tokens.hooks = c.hooks
+		c.tokens = newTokenCache(cfg.id, cfg.secret, auth.JoinPath("oauth", "token").String(), c.userAgent, tokenHTTP, c.hooks)
 		ts = c.tokens
 	}
 	hc.Transport = &bearerTransport{next: baseTransport, tokens: ts, limiter: cfg.limiter,
-		origin: base, red: red, logger: c.logger, hooks: c.hooks, basePath: c.hooks.basePath}
+		origin: base, hooks: c.hooks}
 	c.httpClient = &hc
 
 	c.Records = &RecordsService{client: c,
@@ -449,8 +440,7 @@ func tokenTransport(user *http.Client, api http.RoundTripper) http.RoundTripper 
 func sameOriginRedirects(next func(*http.Request, []*http.Request) error, red *redactor) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0].URL
-		if req.URL.Scheme != first.Scheme || !strings.EqualFold(req.URL.Host, first.Host) ||
-			req.URL.Port() != first.Port() {
+		if req.URL.Scheme != first.Scheme || !strings.EqualFold(req.URL.Host, first.Host) { // Host holds the port
 			return &RedirectError{From: red.redact(redactURL(via[len(via)-1].URL)), To: red.redact(redactURL(req.URL))}
 		}
 		if next != nil {

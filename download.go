@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -106,17 +107,13 @@ func (d *Download) SaveFile(path string, progress func(written, total int64)) (i
 		return 0, err
 	}
 	n, err := d.SaveTo(f, progress)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
+	if err = cmp.Or(err, f.Close()); err == nil {
 		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return n, err
 	}
-	return n, nil
+	return n, err
 }
 
 // Download starts the download of a file attachment's content:
@@ -204,10 +201,8 @@ func (c *Client) download(req *http.Request, reqOpts []RequestOption) (*Download
 			return fmt.Errorf("%w: 204 where the content was expected", errMalformed)
 		}
 		d = &Download{MediaType: resp.Header.Get("Content-Type"), Size: resp.ContentLength, body: resp.Body}
-		if cd := resp.Header.Get("Content-Disposition"); cd != "" {
-			if _, params, err := mime.ParseMediaType(cd); err == nil {
-				d.Name = baseName(params["filename"])
-			}
+		if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
+			d.Name = baseName(params["filename"])
 		}
 		return nil
 	}})

@@ -101,53 +101,36 @@ type APIError struct {
 // Error returns a one-line description: method, URL, status, message and
 // request ID.
 func (e *APIError) Error() string {
-	var b strings.Builder
-	b.WriteString("workflow: ")
-	b.WriteString(e.Method)
-	b.WriteByte(' ')
-	b.WriteString(e.URL)
-	b.WriteString(": ")
-	b.WriteString(strconv.Itoa(e.StatusCode))
+	s := fmt.Sprintf("workflow: %s %s: %d", e.Method, e.URL, e.StatusCode)
 	if t := http.StatusText(e.StatusCode); t != "" {
-		b.WriteByte(' ')
-		b.WriteString(t)
+		s += " " + t
 	}
 	if e.Message != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Message)
+		s += ": " + e.Message
 	}
 	if e.RetryAfter > 0 {
-		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+		s += " (retry after " + e.RetryAfter.String() + ")"
 	}
 	if e.RequestID != "" {
-		b.WriteString(" (request ID ")
-		b.WriteString(e.RequestID)
-		b.WriteByte(')')
+		s += " (request ID " + e.RequestID + ")"
 	}
-	return b.String()
+	return s
 }
 
 // Is reports whether the error's status matches a sentinel error.
 func (e *APIError) Is(target error) bool {
-	return target != nil && target == sentinelFor(e.StatusCode)
+	return target != nil && target == statusSentinels[e.StatusCode]
 }
 
-func sentinelFor(status int) error {
-	switch status {
-	case http.StatusUnauthorized:
-		return ErrUnauthorized
-	case http.StatusForbidden:
-		return ErrForbidden
-	case http.StatusNotFound:
-		return ErrNotFound
-	case http.StatusRequestEntityTooLarge:
-		return ErrTooLarge
-	case http.StatusTooManyRequests:
-		return ErrRateLimited
-	case http.StatusUnprocessableEntity:
-		return ErrUnprocessable
-	}
-	return nil
+// statusSentinels are the sentinel errors an *APIError of each status
+// matches.
+var statusSentinels = map[int]error{
+	http.StatusUnauthorized:          ErrUnauthorized,
+	http.StatusForbidden:             ErrForbidden,
+	http.StatusNotFound:              ErrNotFound,
+	http.StatusRequestEntityTooLarge: ErrTooLarge,
+	http.StatusTooManyRequests:       ErrRateLimited,
+	http.StatusUnprocessableEntity:   ErrUnprocessable,
 }
 
 // newAPIError builds an APIError from a response whose body has been read.
@@ -189,11 +172,7 @@ func errorMessage(body []byte) string {
 		return ""
 	}
 	for _, k := range []string{"message", "error_description", "detail", "error", "title", "errors"} {
-		raw, ok := m[k]
-		if !ok {
-			continue
-		}
-		if s := messageFrom(raw); s != "" {
+		if s := messageFrom(m[k]); s != "" { // an absent key reads as ""
 			return truncate(oneLine(s), 500)
 		}
 	}
@@ -210,10 +189,8 @@ func messageFrom(raw json.RawMessage) string {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) == nil {
 		for _, k := range []string{"message", "detail", "description"} {
-			if v, ok := obj[k]; ok {
-				if s := messageFrom(v); s != "" {
-					return s
-				}
+			if s := messageFrom(obj[k]); s != "" {
+				return s
 			}
 		}
 		return ""
@@ -278,6 +255,28 @@ func invalid(field, rule string) *ValidationError {
 	return &ValidationError{Field: field, Rule: rule}
 }
 
+// checkEach checks every element of list with check, naming it field[i].
+// An empty list breaks the rule none, unless none is "".
+func checkEach[T any](field string, list []T, none string, check func(field string, v T) error) error {
+	if len(list) == 0 && none != "" {
+		return invalid(field, none)
+	}
+	for i, v := range list {
+		if err := check(field+"["+strconv.Itoa(i)+"]", v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// notBlank refuses a value that is empty or only white space.
+func notBlank(field, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return invalid(field, "must not be blank")
+	}
+	return nil
+}
+
 // AuthError is a failed token request: the token endpoint answered with an
 // error status or a reply without a usable token, or could not be reached.
 // It never holds the client secret, the request's Authorization header or
@@ -295,33 +294,26 @@ type AuthError struct {
 // Error returns a one-line description of the failed token request: the
 // token URL, the status, the OAuth2 error code and the server's message.
 func (e *AuthError) Error() string {
-	var b strings.Builder
-	b.WriteString("workflow: token request")
+	s := "workflow: token request"
 	if e.URL != "" {
-		b.WriteString(" to ")
-		b.WriteString(e.URL)
+		s += " to " + e.URL
 	}
-	b.WriteString(" failed")
+	s += " failed"
 	if e.StatusCode != 0 {
-		fmt.Fprintf(&b, ": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+		s += fmt.Sprintf(": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	}
-	if e.ErrorCode != "" {
-		b.WriteString(": ")
-		b.WriteString(e.ErrorCode)
-	}
-	if e.Description != "" {
-		b.WriteString(": ")
-		b.WriteString(oneLine(e.Description))
+	for _, part := range []string{e.ErrorCode, oneLine(e.Description)} {
+		if part != "" {
+			s += ": " + part
+		}
 	}
 	if body := oneLine(strings.TrimSpace(e.Body)); body != "" && e.ErrorCode == "" && e.Description == "" {
-		b.WriteString(": ")
-		b.WriteString(truncate(body, 200))
+		s += ": " + truncate(body, 200)
 	}
 	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		s += ": " + e.Err.Error()
 	}
-	return b.String()
+	return s
 }
 
 // Unwrap returns the transport-level cause, if any.

@@ -146,28 +146,18 @@ func (r *GroupRequest) validate(create bool) error {
 	case create && r.Domains != nil && !dynamic:
 		return invalid("GroupRequest.Domains", "needs Dynamic set to true")
 	}
-	if err := checkList("GroupRequest.UserIDs", r.UserIDs); err != nil {
+	if err := checkEach("GroupRequest.UserIDs", r.UserIDs, "", notBlank); err != nil {
 		return err
 	}
-	if err := checkList("GroupRequest.Tags", r.Tags); err != nil {
+	if err := checkEach("GroupRequest.Tags", r.Tags, "", notBlank); err != nil {
 		return err
 	}
-	if err := checkList("GroupRequest.Domains", r.Domains); err != nil {
+	if err := checkEach("GroupRequest.Domains", r.Domains, "", notBlank); err != nil {
 		return err
 	}
 	for i, d := range r.Domains {
 		if strings.ContainsAny(d, "@/ \t") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") {
 			return invalid("GroupRequest.Domains["+strconv.Itoa(i)+"]", `must be a bare domain such as "example.com" (got `+strconv.Quote(d)+")")
-		}
-	}
-	return nil
-}
-
-// checkList rejects blank entries of a list.
-func checkList(field string, vs []string) error {
-	for i, v := range vs {
-		if strings.TrimSpace(v) == "" {
-			return invalid(field+"["+strconv.Itoa(i)+"]", "must not be blank")
 		}
 	}
 	return nil
@@ -256,15 +246,7 @@ func (s *MembersService) Remove(ctx context.Context, groupID string, userIDs []s
 func (s *MembersService) change(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
 	r := membersPath(groupID)
 	if r.err == nil {
-		r.err = checkUserIDs(userIDs)
+		r.err = checkEach("userIDs", userIDs, "must name at least one user", notBlank)
 	}
 	return s.client.exec(ctx, method, r, memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts)
-}
-
-// checkUserIDs rejects an empty list and blank ids.
-func checkUserIDs(ids []string) error {
-	if len(ids) == 0 {
-		return invalid("userIDs", "must name at least one user")
-	}
-	return checkList("userIDs", ids)
 }

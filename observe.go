@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -134,13 +135,7 @@ type RateLimitWait struct {
 // WithObserver adds o to the observers of the client's requests; several
 // may be added and are called in order. A nil o is a *ValidationError.
 func WithObserver(o *Observer) Option {
-	return clientOption(func(c *config) {
-		if o == nil {
-			c.errs = append(c.errs, invalid("WithObserver", "must not be nil"))
-			return
-		}
-		c.observers = append(c.observers, o)
-	})
+	return setNonNil("WithObserver", o, func(c *config) { c.observers = append(c.observers, o) })
 }
 
 // hooks is where the request path reports to the observers and the logger.
@@ -152,11 +147,11 @@ type hooks struct {
 	port      int
 	tokenHost string
 	tokenPort int
-	red       *redactor // removes the secret and tokens from logged error texts
+	red       *redactor // removes the secret and tokens from logs and token errors
 }
 
-func newHooks(obs []*Observer, logger *slog.Logger, base, auth *url.URL) *hooks {
-	h := &hooks{observers: obs, logger: logger, basePath: base.EscapedPath(), host: base.Hostname(), port: portOf(base)}
+func newHooks(obs []*Observer, logger *slog.Logger, red *redactor, base, auth *url.URL) *hooks {
+	h := &hooks{observers: obs, logger: logger, red: red, basePath: base.EscapedPath(), host: base.Hostname(), port: portOf(base)}
 	if auth != nil {
 		h.tokenHost, h.tokenPort = auth.Hostname(), portOf(auth)
 	}
@@ -193,15 +188,23 @@ func (h *hooks) startCall(ctx context.Context, req *http.Request) *callTrace {
 	if !h.observed() {
 		return nil
 	}
-	ct := &callTrace{h: h, ctx: ctx, info: h.callInfo(req), start: time.Now()}
+	ct := &callTrace{h: h, info: h.callInfo(req), start: time.Now()}
+	ct.ctx = startAll(ctx, h, func(o *Observer) func(context.Context, CallInfo) context.Context { return o.CallStart }, ct.info)
+	return ct
+}
+
+// startAll calls the Start function that start picks of every observer
+// that has one, each with the context the one before returned, and
+// returns the last context.
+func startAll[I any](ctx context.Context, h *hooks, start func(*Observer) func(context.Context, I) context.Context, info I) context.Context {
 	for _, o := range h.observers {
-		if o.CallStart != nil {
-			if c := o.CallStart(ct.ctx, ct.info); c != nil {
-				ct.ctx = c
+		if f := start(o); f != nil {
+			if c := f(ctx, info); c != nil {
+				ctx = c
 			}
 		}
 	}
-	return ct
+	return ctx
 }
 
 func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr bool) {
@@ -248,13 +251,7 @@ func (h *hooks) startAttempt(req *http.Request, attempt int) attemptTrace {
 		return at
 	}
 	at.info = AttemptInfo{CallInfo: h.callInfo(req), Attempt: attempt}
-	for _, o := range h.observers {
-		if o.AttemptStart != nil {
-			if c := o.AttemptStart(at.ctx, at.info); c != nil {
-				at.ctx = c
-			}
-		}
-	}
+	at.ctx = startAll(at.ctx, h, func(o *Observer) func(context.Context, AttemptInfo) context.Context { return o.AttemptStart }, at.info)
 	return at
 }
 
@@ -297,25 +294,23 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 	if !at.log {
 		return
 	}
-	attrs := make([]slog.Attr, 0, 9)
-	attrs = append(attrs,
+	attrs := []slog.Attr{
 		slog.String("method", at.info.Method),
 		slog.String("route", at.info.Route),
 		slog.Int("attempt", at.info.Attempt),
 		slog.Int("status", res.StatusCode),
-		slog.Duration("duration", res.Duration))
+		slog.Duration("duration", res.Duration),
+	}
 	if res.RequestID != "" {
 		attrs = append(attrs, slog.String("request_id", res.RequestID))
-	}
-	if retry {
-		attrs = append(attrs, slog.Duration("wait", wait))
-	}
-	if err != nil {
-		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", at.h.red.redact(scrubQuery(err.Error(), r.URL))))
 	}
 	msg := "workflow: request"
 	if retry {
 		msg = "workflow: request failed, retrying"
+		attrs = append(attrs, slog.Duration("wait", wait))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", at.h.red.redact(scrubQuery(err.Error(), r.URL))))
 	}
 	at.h.logger.LogAttrs(at.ctx, slog.LevelDebug, msg, attrs...)
 }
@@ -345,15 +340,9 @@ func (h *hooks) startTokenFetch(ctx context.Context) *tokenTrace {
 	if !h.observed() {
 		return nil
 	}
-	tt := &tokenTrace{h: h, ctx: ctx, start: time.Now(),
+	tt := &tokenTrace{h: h, start: time.Now(),
 		info: TokenFetchInfo{Route: routeToken, ServerAddress: h.tokenHost, ServerPort: h.tokenPort}}
-	for _, o := range h.observers {
-		if o.TokenFetchStart != nil {
-			if c := o.TokenFetchStart(tt.ctx, tt.info); c != nil {
-				tt.ctx = c
-			}
-		}
-	}
+	tt.ctx = startAll(ctx, h, func(o *Observer) func(context.Context, TokenFetchInfo) context.Context { return o.TokenFetchStart }, tt.info)
 	return tt
 }
 
@@ -557,11 +546,7 @@ func base64Forms(v string) []string {
 func dedupe(list []string) []string {
 	out := list[:0]
 	for _, s := range list {
-		dup := false
-		for _, o := range out {
-			dup = dup || o == s
-		}
-		if !dup {
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -581,10 +566,8 @@ func (r *redactor) addToken(tok string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, s := range r.seen {
-		if s == tok {
-			return
-		}
+	if slices.Contains(r.seen, tok) {
+		return
 	}
 	r.seen = append(r.seen, tok)
 	if len(r.seen) > keptTokens {
@@ -631,21 +614,13 @@ var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"
 // redactHeader returns a copy of h with sensitive headers blanked and
 // known secrets removed from every value.
 func (r *redactor) redactHeader(h http.Header) http.Header {
-	if h == nil {
-		return nil
-	}
-	out := make(http.Header, len(h))
-	for k, vs := range h {
-		cp := make([]string, len(vs))
+	out := h.Clone()
+	for k, vs := range out {
 		for i, v := range vs {
-			cp[i] = r.redact(v)
-		}
-		out[k] = cp
-	}
-	for _, k := range sensitiveHeaders {
-		if vs, ok := out[k]; ok {
-			for i := range vs {
+			if slices.Contains(sensitiveHeaders, k) {
 				vs[i] = redacted
+			} else {
+				vs[i] = r.redact(v)
 			}
 		}
 	}
@@ -654,9 +629,6 @@ func (r *redactor) redactHeader(h http.Header) http.Header {
 
 // redactURL prints u without user information.
 func redactURL(u *url.URL) string {
-	if u.User == nil {
-		return u.String()
-	}
 	v := *u
 	v.User = nil
 	return v.String()

@@ -1,9 +1,10 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -52,15 +53,9 @@ func (it *RelatedItem) UnmarshalJSON(data []byte) error {
 // false for any other kind. With Alias and ID it names the related record
 // for RecordsService.Get.
 func (it RelatedItem) RecordType() (RecordType, bool) {
-	switch strings.ToUpper(strings.TrimSpace(it.Type)) {
-	case "APP", "APPS":
-		return Apps, true
-	case "TASK", "TASKS":
-		return Tasks, true
-	case "ELEMENT", "ELEMENTS":
-		return Elements, true
-	case "TRANSACTION", "TRANSACTIONS":
-		return Transactions, true
+	singular := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(it.Type)), "s")
+	if t := RecordType(singular + "s"); t.Valid() {
+		return t, true
 	}
 	return "", false
 }
@@ -88,10 +83,10 @@ func (r RelatedRef) String() string {
 	return r.Alias + "/" + r.ID
 }
 
-// validate checks the reference; field prefixes the field names in errors.
-func (r RelatedRef) validate(field string) error {
-	if strings.TrimSpace(r.ID) == "" {
-		return invalid(field+".ID", "must not be blank")
+// checkRef checks a reference; field prefixes the field names in errors.
+func checkRef(field string, r RelatedRef) error {
+	if err := notBlank(field+".ID", r.ID); err != nil {
+		return err
 	}
 	if r.Alias != "" && strings.TrimSpace(r.Alias) == "" {
 		return invalid(field+".Alias", "must be empty or not blank")
@@ -110,7 +105,7 @@ func (r RelatedRef) validate(field string) error {
 func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
 	r := s.at(t, alias, id)
 	if r.err == nil {
-		r.err = ref.validate("ref")
+		r.err = checkRef("ref", ref)
 	}
 	return s.client.exec(ctx, http.MethodPost, r, ref, reqOpts)
 }
@@ -132,30 +127,19 @@ func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string
 // before adding it again.
 func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
 	r := s.at(t, alias, id)
-	if r.err != nil {
-		return r.err
-	}
-	if err := checkCtx(ctx); err != nil {
+	if err := cmp.Or(r.err, checkCtx(ctx), checkEach("refs", refs, "must name at least one record", checkRef)); err != nil {
 		return err
-	}
-	if len(refs) == 0 {
-		return invalid("refs", "must name at least one record")
-	}
-	for i, ref := range refs {
-		if err := ref.validate("refs[" + strconv.Itoa(i) + "]"); err != nil {
-			return err
-		}
 	}
 	if _, err := s.client.callConfig(reqOpts); err != nil {
 		return err
 	}
 	var failed []RelatedItemFailure
 	for i, ref := range refs {
-		if err := ctx.Err(); err != nil {
-			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
-			continue
+		err := ctx.Err()
+		if err == nil {
+			err = s.client.exec(ctx, http.MethodPost, r, ref, reqOpts)
 		}
-		if err := s.client.exec(ctx, http.MethodPost, r, ref, reqOpts); err != nil {
+		if err != nil {
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
 		}
 	}
@@ -183,26 +167,11 @@ type RelatedItemFailure struct {
 
 // Error lists every failed ref and its cause on one line.
 func (e *RelatedItemsError) Error() string {
-	var b strings.Builder
-	b.WriteString("workflow: ")
-	b.WriteString(strconv.Itoa(len(e.Failures)))
-	b.WriteString(" of ")
-	b.WriteString(strconv.Itoa(e.Total))
-	b.WriteString(" related items not added")
+	parts := make([]string, len(e.Failures))
 	for i, f := range e.Failures {
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString("; ")
-		}
-		b.WriteString("refs[")
-		b.WriteString(strconv.Itoa(f.Index))
-		b.WriteString("] ")
-		b.WriteString(f.Ref.String())
-		b.WriteString(": ")
-		b.WriteString(f.Err.Error())
+		parts[i] = fmt.Sprintf("refs[%d] %s: %v", f.Index, f.Ref, f.Err)
 	}
-	return b.String()
+	return fmt.Sprintf("workflow: %d of %d related items not added: %s", len(e.Failures), e.Total, strings.Join(parts, "; "))
 }
 
 // Unwrap returns the cause of every failure, so that errors.Is and

@@ -1,10 +1,13 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,12 +64,8 @@ func (base *requestConfig) resolve(opts []RequestOption) (*requestConfig, error)
 	if cfg.retry != nil {
 		cfg.policy = *cfg.retry
 	}
-	if cfg.maxAttempts != 0 {
-		cfg.policy.MaxAttempts = cfg.maxAttempts
-	}
-	if cfg.attemptTimeout != 0 {
-		cfg.policy.AttemptTimeout = cfg.attemptTimeout
-	}
+	cfg.policy.MaxAttempts = cmp.Or(cfg.maxAttempts, cfg.policy.MaxAttempts)
+	cfg.policy.AttemptTimeout = cmp.Or(cfg.attemptTimeout, cfg.policy.AttemptTimeout)
 	return cfg, nil
 }
 
@@ -109,7 +108,7 @@ var reservedHeaders = map[string]string{
 func WithHeader(key, value string) RequestOption {
 	return func(cfg *requestConfig) error {
 		field := "WithHeader(" + strconv.Quote(key) + ")"
-		if !validHeaderName(key) {
+		if !headerName.MatchString(key) {
 			return invalid(field, "must be a valid header name")
 		}
 		ck := textproto.CanonicalMIMEHeaderKey(key)
@@ -142,10 +141,8 @@ func WithQuery(key, value string) RequestOption {
 		if key == "" {
 			return invalid(field, "key must not be empty")
 		}
-		for _, r := range reservedQuery {
-			if strings.EqualFold(key, r) {
-				return invalid(field, "is set through ListOptions")
-			}
+		if slices.ContainsFunc(reservedQuery, func(r string) bool { return strings.EqualFold(key, r) }) {
+			return invalid(field, "is set through ListOptions")
 		}
 		if cfg.query == nil {
 			cfg.query = url.Values{}
@@ -315,32 +312,13 @@ func (d *responseDst) store(r Response) {
 	*d.dst = r
 }
 
-// validHeaderName reports whether s is an RFC 9110 token.
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
+// headerName matches an RFC 9110 token, a valid header name.
+var headerName = regexp.MustCompile("^[-!#$%&'*+.^_`|~0-9A-Za-z]+$")
 
 // validHeaderValue reports whether s holds no control character other
 // than a horizontal tab.
 func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
+	return !strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f })
 }
 
 // RetryPolicy says when and how long the client waits before sending a
@@ -419,23 +397,13 @@ func DefaultRetryPolicy() RetryPolicy {
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
-	if p.MaxAttempts == 0 {
-		p.MaxAttempts = 4
-	}
-	if p.BaseDelay == 0 {
-		p.BaseDelay = 250 * time.Millisecond
-	}
-	if p.MaxDelay == 0 {
-		p.MaxDelay = 30 * time.Second
-	}
-	if p.MaxRetryAfter == 0 {
-		p.MaxRetryAfter = 60 * time.Second
-	}
+	p.MaxAttempts = cmp.Or(p.MaxAttempts, 4)
+	p.BaseDelay = cmp.Or(p.BaseDelay, 250*time.Millisecond)
+	p.MaxDelay = cmp.Or(p.MaxDelay, 30*time.Second)
+	p.MaxRetryAfter = cmp.Or(p.MaxRetryAfter, 60*time.Second)
+	p.AttemptTimeout = cmp.Or(p.AttemptTimeout, defaultAttemptTimeout)
 	if p.Sleep == nil {
 		p.Sleep = sleepCtx
-	}
-	if p.AttemptTimeout == 0 {
-		p.AttemptTimeout = defaultAttemptTimeout
 	}
 	return p
 }

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,9 +118,7 @@ func (s *uploadSource) readAbortable(r io.Reader, p []byte) (int, error) {
 			}
 		}(s.pumpReq, s.pumpRes, s.aborted)
 	}
-	if cap(s.buf) < len(p) {
-		s.buf = make([]byte, len(p))
-	}
+	s.buf = slices.Grow(s.buf[:0], len(p))
 	buf := s.buf[:len(p)]
 	select {
 	case s.pumpReq <- pumpRead{r, buf}:
@@ -169,12 +169,11 @@ func sourceFromReader(r io.Reader, size int64) (*uploadSource, error) {
 	}
 	if rs, ok := r.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			end, err := rs.Seek(0, io.SeekEnd)
-			if err == nil {
-				if _, err := rs.Seek(start, io.SeekStart); err != nil {
-					return nil, fmt.Errorf("workflow: upload: rewinding the reader: %w", err)
-				}
+			if end, err := rs.Seek(0, io.SeekEnd); err == nil {
 				src.seeker, src.start, src.plain = rs, start, nil
+				if err := src.rewind(); err != nil {
+					return nil, err
+				}
 				if !src.strict {
 					src.size = max(end-start, 0)
 				}
@@ -207,48 +206,47 @@ func (s *uploadSource) sniff(ctx context.Context) ([]byte, error) {
 	if s.size >= 0 && s.size < sniffLen {
 		buf = buf[:s.size]
 	}
+	var r pumpResult
 	switch {
 	case s.at != nil:
-		n, err := s.at.ReadAt(buf, 0)
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
-		}
-		return buf[:n], nil
+		r.n, r.err = s.at.ReadAt(buf, 0)
 	case s.seeker != nil:
-		n, err := io.ReadFull(s.seeker, buf)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
-		}
-		if _, err := s.seeker.Seek(s.start, io.SeekStart); err != nil {
-			return nil, fmt.Errorf("workflow: upload: rewinding the reader: %w", err)
-		}
-		return buf[:n], nil
+		r.n, r.err = io.ReadFull(s.seeker, buf)
 	default:
 		// The caller's reader may block: wait for it only as long as the
 		// context lasts (its end closes the reader, see abort; a reader
 		// that cannot be closed is left to its read).
-		type result struct {
-			n   int
-			err error
-		}
-		ch := make(chan result, 1)
+		ch := make(chan pumpResult, 1)
 		go func() {
 			n, err := io.ReadFull(s.plain, buf)
-			ch <- result{n, err}
+			ch <- pumpResult{n, err}
 		}()
-		var r result
 		select {
 		case r = <-ch:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		n, err := r.n, r.err
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, fmt.Errorf("workflow: upload: reading content: %w", err)
-		}
-		s.head = buf[:n]
-		return s.head, nil
 	}
+	if r.err != nil && !errors.Is(r.err, io.EOF) && !errors.Is(r.err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("workflow: upload: reading content: %w", r.err)
+	}
+	switch {
+	case s.seeker != nil:
+		if err := s.rewind(); err != nil {
+			return nil, err
+		}
+	case s.at == nil:
+		s.head = buf[:r.n]
+	}
+	return buf[:r.n], nil
+}
+
+// rewind seeks the caller's reader back to where the upload started.
+func (s *uploadSource) rewind() error {
+	if _, err := s.seeker.Seek(s.start, io.SeekStart); err != nil {
+		return fmt.Errorf("workflow: upload: rewinding the reader: %w", err)
+	}
+	return nil
 }
 
 // open returns the content for a new attempt, rewound to its start. An
@@ -267,8 +265,8 @@ func (s *uploadSource) open() (io.Reader, error) {
 		c.r = io.NewSectionReader(s.at, 0, s.size)
 	case s.seeker != nil:
 		if s.attempt > 1 {
-			if _, err := s.seeker.Seek(s.start, io.SeekStart); err != nil {
-				return nil, fmt.Errorf("workflow: upload: rewinding the reader: %w", err)
+			if err := s.rewind(); err != nil {
+				return nil, err
 			}
 		}
 		c.r = s.seeker
@@ -413,7 +411,7 @@ func newUploadFrame(name, mediaType, description string) (*uploadFrame, error) {
 		}
 	}
 	h := make(textproto.MIMEHeader, 2)
-	h.Set("Content-Disposition", `form-data; name="file"; filename="`+quoteEscaper.Replace(name)+`"`)
+	h.Set("Content-Disposition", multipart.FileContentDisposition("file", name))
 	h.Set("Content-Type", mediaType)
 	if _, err := mw.CreatePart(h); err != nil {
 		return nil, err
@@ -425,10 +423,6 @@ func newUploadFrame(name, mediaType, description string) (*uploadFrame, error) {
 	}
 	return &uploadFrame{contentType: mw.FormDataContentType(), head: head, tail: bytes.Clone(buf.Bytes())}, nil
 }
-
-// quoteEscaper escapes a file name inside a quoted header parameter, as
-// mime/multipart does for CreateFormFile.
-var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
 // body returns one attempt's request body: head, content, tail.
 func (f *uploadFrame) body(src *uploadSource) (io.ReadCloser, error) {
@@ -447,21 +441,10 @@ func checkFileName(field, name string) error {
 	case strings.ContainsAny(name, `/\`):
 		return invalid(field, `must be a file name without "/" or "\" (the service keeps no folders; pass the path's last element)`)
 	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f {
-			return invalid(field, "must not contain control characters")
-		}
+	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return invalid(field, "must not contain control characters")
 	}
 	return nil
-}
-
-// checkMediaType validates and normalises a media type given by the caller.
-func checkMediaType(mt string) (string, error) {
-	t, params, err := mime.ParseMediaType(mt)
-	if err != nil {
-		return "", &ValidationError{Field: "UploadOptions.MediaType", Rule: "must be a media type such as application/pdf", Err: err}
-	}
-	return mime.FormatMediaType(t, params), nil
 }
 
 // mediaTypeOf chooses the file part's media type: the caller's, else the
@@ -544,19 +527,12 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	_, err = s.client.send(req, reqOpts, optional(&out, "attachment"))
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		// A read may still be blocked in the caller's reader, holding
-		// the source: do not wait for it.
-		src.abort()
-		if err == nil {
-			err = ctxErr
-		}
-		return nil, err
+		// the source: the deferred cleanup aborts it without waiting.
+		return nil, cmp.Or(err, ctxErr)
 	}
-	if cerr := src.finish(); cerr != nil {
-		// The content failed (too large, a read error, a size mismatch):
-		// that is the cause, whatever the transport made of it.
-		return nil, cerr
-	}
-	if err != nil {
+	// When the content failed (too large, a read error, a size mismatch),
+	// that is the cause, whatever the transport made of it.
+	if err := cmp.Or(src.finish(), err); err != nil {
 		return nil, err
 	}
 	if out == nil {

@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -129,21 +128,7 @@ func (s *WatchersService) Remove(ctx context.Context, t RecordType, alias, id st
 
 func (s *WatchersService) change(ctx context.Context, method string, r route, emails []string, reqOpts []RequestOption) error {
 	if r.err == nil {
-		r.err = checkEmails("emails", emails)
+		r.err = checkEach("emails", emails, "must name at least one e-mail address", checkEmail)
 	}
 	return s.client.exec(ctx, method, r, watchersChange{Users: append([]string(nil), emails...)}, reqOpts)
-}
-
-// checkEmails checks that list holds at least one address and that each is
-// a bare e-mail address: one net/mail parses to exactly itself.
-func checkEmails(field string, list []string) error {
-	if len(list) == 0 {
-		return invalid(field, "must name at least one e-mail address")
-	}
-	for i, e := range list {
-		if err := checkEmail(field+"["+strconv.Itoa(i)+"]", e); err != nil {
-			return err
-		}
-	}
-	return nil
 }
