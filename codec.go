@@ -187,16 +187,12 @@ func GetAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, i
 // is then allocated).
 func decodeAs[T any](r Record) (T, error) {
 	var v T
-	rv := reflect.ValueOf(&v).Elem()
-	if rv.Kind() == reflect.Pointer && rv.Type().Elem().Kind() == reflect.Struct {
+	dst := any(&v)
+	if rv := reflect.ValueOf(&v).Elem(); rv.Kind() == reflect.Pointer && rv.Type().Elem().Kind() == reflect.Struct {
 		rv.Set(reflect.New(rv.Type().Elem()))
-		if err := Decode(r, v); err != nil {
-			var zero T
-			return zero, err
-		}
-		return v, nil
+		dst = v
 	}
-	if err := Decode(r, &v); err != nil {
+	if err := Decode(r, dst); err != nil {
 		var zero T
 		return zero, err
 	}
@@ -208,16 +204,7 @@ func decodeAs[T any](r Record) (T, error) {
 // created record decoded into a new T. Nothing is sent if v does not
 // encode.
 func CreateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, v T, reqOpts ...RequestOption) (T, error) {
-	var out T
-	fields, err := Encode(v)
-	if err != nil {
-		return out, err
-	}
-	rec, err := s.Create(ctx, t, alias, fields, reqOpts...)
-	if err != nil {
-		return out, err
-	}
-	return decodeAs[T](rec)
+	return writeAs(v, func(fields Record) (Record, error) { return s.Create(ctx, t, alias, fields, reqOpts...) })
 }
 
 // UpdateAs encodes v (see Encode), sends the fields with
@@ -226,16 +213,21 @@ func CreateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias
 // use pointer or omitempty fields for the ones you do not mean to change.
 // Nothing is sent if v does not encode.
 func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string, v T, reqOpts ...RequestOption) (T, error) {
-	var out T
+	return writeAs(v, func(fields Record) (Record, error) { return s.Update(ctx, t, alias, id, fields, reqOpts...) })
+}
+
+// writeAs encodes v, writes the fields with write and decodes the record
+// the service answers into a new T.
+func writeAs[T any](v T, write func(Record) (Record, error)) (T, error) {
 	fields, err := Encode(v)
-	if err != nil {
-		return out, err
+	if err == nil {
+		fields, err = write(fields)
 	}
-	rec, err := s.Update(ctx, t, alias, id, fields, reqOpts...)
 	if err != nil {
-		return out, err
+		var zero T
+		return zero, err
 	}
-	return decodeAs[T](rec)
+	return decodeAs[T](fields)
 }
 
 // fieldKind is how a Go field's value is converted.

@@ -36,7 +36,7 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 	default:
 		rd.read = func(r io.Reader) error { return decodeResource(r, out, "JSON value") }
 	}
-	return c.call(ctx, method, path, query, body, reqOpts, rd)
+	return c.call(ctx, method, route{path: path}, query, body, reqOpts, rd)
 }
 
 // PagedList is one paged list of the service, at Path: the pager of every

@@ -248,5 +248,5 @@ func (s *MembersService) change(ctx context.Context, method, groupID string, use
 	if r.err == nil {
 		r.err = checkEach("userIDs", userIDs, "must name at least one user", notBlank)
 	}
-	return s.client.exec(ctx, method, r, memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts)
+	return s.client.call(ctx, method, r, nil, memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts, reply{})
 }

@@ -184,29 +184,7 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 			return &cur, nil
 		}
 
-		if !o.Prefetch {
-			cur := &o
-			for cur != nil {
-				// A context that has ended fails the fetch at once,
-				// naming its request, and nothing is sent.
-				p, err := fetch(ctx, cur)
-				if err != nil {
-					yield(nil, err)
-					return
-				}
-				nxt, nerr := next(*cur, p)
-				if !yield(p, nil) {
-					return
-				}
-				if nerr != nil {
-					yield(nil, nerr)
-					return
-				}
-				cur = nxt
-			}
-			return
-		}
-		prefetchPages(ctx, &o, fetch, next, yield)
+		walkFrom(ctx, &o, fetch, next, yield)
 	}
 }
 
@@ -215,10 +193,13 @@ type pageResult[T any] struct {
 	err  error
 }
 
-// prefetchPages is pages with one page fetched ahead: while the caller
-// works on page n, page n+1 is on its way. Breaking out of the loop cancels
-// the fetch in flight and waits for it, so no goroutine is left behind.
-func prefetchPages[T any](ctx context.Context, first *ListOptions, fetch fetchPage[T],
+// walkFrom yields the pages from first on. With first.Prefetch the next
+// page is fetched while the caller works on the current one; breaking out
+// of the loop then cancels the fetch in flight and waits for it, so no
+// goroutine is left behind. Without it, each page is fetched when the
+// loop asks for it. A context that has ended fails the fetch at once,
+// naming its request, and nothing is sent.
+func walkFrom[T any](ctx context.Context, first *ListOptions, fetch fetchPage[T],
 	next func(ListOptions, *Page[T]) (*ListOptions, error), yield func(*Page[T], error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var pending chan pageResult[T]
@@ -228,26 +209,32 @@ func prefetchPages[T any](ctx context.Context, first *ListOptions, fetch fetchPa
 			<-pending
 		}
 	}()
-	start := func(o *ListOptions) chan pageResult[T] {
+	// start returns how to get the page o points at.
+	start := func(o *ListOptions) func() pageResult[T] {
+		if !first.Prefetch {
+			return func() pageResult[T] {
+				p, err := fetch(ctx, o)
+				return pageResult[T]{p, err}
+			}
+		}
 		ch := make(chan pageResult[T], 1)
 		go func() {
 			p, err := fetch(ctx, o)
 			ch <- pageResult[T]{p, err}
 		}()
-		return ch
+		pending = ch
+		return func() pageResult[T] { pending = nil; return <-ch }
 	}
-	cur := first
-	pending = start(cur)
+	cur, get := first, start(first)
 	for {
-		r := <-pending
-		pending = nil
+		r := get()
 		if r.err != nil {
 			yield(nil, r.err)
 			return
 		}
 		nxt, nerr := next(*cur, r.page)
 		if nxt != nil {
-			pending = start(nxt)
+			get = start(nxt)
 		}
 		if !yield(r.page, nil) {
 			return
@@ -291,14 +278,6 @@ func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward 
 	}
 }
 
-// errIter is an iterator that yields err once.
-func errIter[T any](err error) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		yield(zero, err)
-	}
-}
-
 // listPage fetches one page of the paged list at r. A filter on a list for
 // which the service publishes none is refused before sending.
 func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) (*Page[T], error) {
@@ -313,7 +292,7 @@ func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opt
 		return nil, err
 	}
 	p := new(Page[T])
-	if err := c.call(ctx, http.MethodGet, r.path, q, nil, reqOpts, page(p)); err != nil {
+	if err := c.call(ctx, http.MethodGet, r, q, nil, reqOpts, page(p)); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -321,9 +300,7 @@ func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opt
 
 // walkPages returns the lazy page iterator of the paged list at r.
 func walkPages[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
-	if r.err != nil {
-		return errIter[*Page[T]](r.err)
-	}
+	// A bad argument of the route is the first fetch's error.
 	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
 		return listPage[T](ctx, c, r, filtered, o, reqOpts)
 	})

@@ -116,7 +116,7 @@ func (s *RecordsService) send(ctx context.Context, method string, r route, field
 		body = fields
 	}
 	var rec Record
-	if err := s.client.call(ctx, method, r.path, nil, body, reqOpts, record(&rec)); err != nil {
+	if err := s.client.call(ctx, method, r, nil, body, reqOpts, record(&rec)); err != nil {
 		return nil, err
 	}
 	return rec, nil

@@ -107,7 +107,7 @@ func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string
 	if r.err == nil {
 		r.err = checkRef("ref", ref)
 	}
-	return s.client.exec(ctx, http.MethodPost, r, ref, reqOpts)
+	return s.client.call(ctx, http.MethodPost, r, nil, ref, reqOpts, reply{})
 }
 
 // AddMany relates several records to a record, one
@@ -137,7 +137,7 @@ func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id st
 	for i, ref := range refs {
 		err := ctx.Err()
 		if err == nil {
-			err = s.client.exec(ctx, http.MethodPost, r, ref, reqOpts)
+			err = s.client.call(ctx, http.MethodPost, r, nil, ref, reqOpts, reply{})
 		}
 		if err != nil {
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
@@ -192,5 +192,5 @@ func (e *RelatedItemsError) Unwrap() []error {
 // of the related record (for example "TSK-4"). The service answers 200
 // with no body; any 2xx is success and a body, if one comes, is ignored.
 func (s *RelatedService) Remove(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
-	return s.client.exec(ctx, http.MethodDelete, recordPath(t, alias, "id", id, "", s.word, "relatedID", relatedID), nil, reqOpts)
+	return s.client.call(ctx, http.MethodDelete, recordPath(t, alias, "id", id, "", s.word, "relatedID", relatedID), nil, nil, reqOpts, reply{})
 }

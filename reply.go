@@ -28,9 +28,19 @@ type reply struct {
 	stream func(*http.Response) error
 }
 
-// readBody reads resp's body with r.read. A failure to read the body is
-// reported as such; a body that does not decode is a malformed answer.
+// readBody reads resp's body with r.read, and closes it, or hands the
+// response to r.stream (which closes the body only when it fails). A
+// failure to read the body is reported as such; a body that does not
+// decode is a malformed answer.
 func (r reply) readBody(resp *http.Response) error {
+	if r.stream != nil {
+		err := r.stream(resp)
+		if err != nil {
+			closeBody(resp.Body)
+		}
+		return err
+	}
+	defer closeBody(resp.Body)
 	if r.read == nil {
 		return nil
 	}

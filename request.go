@@ -139,10 +139,15 @@ func checkCtx(ctx context.Context) error {
 	return nil
 }
 
-// call sends a request built from its parts and reads the reply with rd:
-// what every service method comes down to.
-func (c *Client) call(ctx context.Context, method, path string, q, body any, reqOpts []RequestOption, rd reply) error {
-	req, err := c.newRequest(ctx, method, path, q, body)
+// call sends a request built from its parts (the route's first bad
+// argument, if any, is returned before anything is sent) and reads the
+// reply with rd: what every service method comes down to. The zero reply
+// drops the body.
+func (c *Client) call(ctx context.Context, method string, r route, q, body any, reqOpts []RequestOption, rd reply) error {
+	if r.err != nil {
+		return r.err
+	}
+	req, err := c.newRequest(ctx, method, r.path, q, body)
 	if err != nil {
 		return err
 	}
@@ -153,28 +158,16 @@ func (c *Client) call(ctx context.Context, method, path string, q, body any, req
 // fetch sends a call whose answer is one resource of type T (what names
 // it in errors). With optional, an answer without a body gives nil, nil.
 func fetch[T any](ctx context.Context, c *Client, method string, r route, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
 	var v *T
 	rd := optional(&v, what)
 	if !optionalBody {
 		v = new(T)
 		rd = resource(v, what)
 	}
-	if err := c.call(ctx, method, r.path, nil, body, reqOpts, rd); err != nil {
+	if err := c.call(ctx, method, r, nil, body, reqOpts, rd); err != nil {
 		return nil, err
 	}
 	return v, nil
-}
-
-// exec sends a call whose success answer has no body of interest (any
-// body the service sends anyway is read and dropped).
-func (c *Client) exec(ctx context.Context, method string, r route, body any, reqOpts []RequestOption) error {
-	if r.err != nil {
-		return r.err
-	}
-	return c.call(ctx, method, r.path, nil, body, reqOpts, reply{})
 }
 
 // send is the attempt loop: it sends req by the call's retry policy,
@@ -260,14 +253,6 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return resp, c.apiError(resp, body)
 	}
-	if rd.stream != nil {
-		if err := rd.stream(resp); err != nil {
-			closeBody(resp.Body)
-			return resp, c.wrap(req, err)
-		}
-		return resp, nil
-	}
-	defer closeBody(resp.Body)
 	if err := rd.readBody(resp); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = ctxErr

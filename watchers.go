@@ -130,5 +130,5 @@ func (s *WatchersService) change(ctx context.Context, method string, r route, em
 	if r.err == nil {
 		r.err = checkEach("emails", emails, "must name at least one e-mail address", checkEmail)
 	}
-	return s.client.exec(ctx, method, r, watchersChange{Users: append([]string(nil), emails...)}, reqOpts)
+	return s.client.call(ctx, method, r, nil, watchersChange{Users: append([]string(nil), emails...)}, reqOpts, reply{})
 }
