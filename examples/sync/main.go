@@ -50,9 +50,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "sync:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0) // -h: the flag package's convention
 		}
+		fmt.Fprintln(os.Stderr, "sync:", err)
 		os.Exit(1)
 	}
 }

@@ -23,9 +23,13 @@ import (
 var check *contract.FakeCheck
 
 func TestMain(m *testing.M) {
+	exampletest.RunMain(main) // for TestHelp
 	check = contract.CheckFakes()
 	goleak.VerifyTestMain(m, goleak.Cleanup(check.Exit))
 }
+
+// TestHelp checks -h exits with status 0 and a bad flag does not.
+func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "fake") }
 
 const sample = "testdata/customers.csv"
 
