@@ -473,14 +473,16 @@ func newTransport() *http.Transport {
 	return t
 }
 
-// segment validates one path segment (an alias or an id) and escapes it.
-// Escaping turns "?", "#" and "%" into data, which stay allowed. Refused,
-// because servers and proxies that normalise paths would still read them
-// as path steps or cut the request there: "/" (even escaped, a proxy may
-// decode it and send "../../users/u1" elsewhere with the caller's token),
-// a whole "." or "..", control characters (newline, CR, NUL, ...), and a
-// value that is empty or only white space.
-func segment(field, v string) (string, error) {
+// Segment checks one path segment (an alias, an id) and escapes it with
+// url.PathEscape, for the operations the package does not model (see
+// Client.Call). Escaping turns "?", "#" and "%" into data, which stay
+// allowed. Refused with a *ValidationError naming field, because servers
+// and proxies that normalise paths would still read them as path steps or
+// cut the request there: "/" (even escaped, a proxy may decode it and
+// send "../../users/u1" elsewhere with the caller's token), a whole "." or
+// "..", control characters (newline, CR, NUL, ...), and a value that is
+// empty or only white space.
+func Segment(field, v string) (string, error) {
 	switch {
 	case v == "":
 		return "", invalid(field, "must not be empty")
@@ -514,7 +516,7 @@ func pathTo(parts ...string) route {
 			segs = append(segs, parts[i+1])
 			continue
 		}
-		s, err := segment(parts[i], parts[i+1])
+		s, err := Segment(parts[i], parts[i+1])
 		if err != nil {
 			return route{err: err}
 		}

@@ -42,7 +42,9 @@ type commentJSON Comment
 func (c Comment) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(commentJSON(c)) }
 
 // UnmarshalJSON reads a comment; members it does not model go to Extra.
-func (c *Comment) UnmarshalJSON(data []byte) error { return unmarshalModel(data, (*commentJSON)(c)) }
+func (c *Comment) UnmarshalJSON(data []byte) error {
+	return unmarshalModel(data, (*commentJSON)(c))
+}
 
 // CommentSource is where a comment was written. The service publishes
 // WEB, API and WORKFLOW and says the list goes on ("..."), so any other

@@ -11,11 +11,6 @@ import (
 // the workspace configuration): the same build, attempt loop, reply rules
 // and reports as every method of this package, never a second path.
 
-// Segment checks one path segment (an alias, an id) and escapes it with
-// url.PathEscape. An empty or blank value, "." or "..", a "/" and control
-// characters are refused with a *ValidationError naming field.
-func Segment(field, value string) (string, error) { return segment(field, value) }
-
 // Call sends one operation of the API: method, path (relative to the base
 // URL, its segments escaped with Segment), query (url.Values or a struct
 // with go-querystring "url" tags; nil for none) and body (sent as JSON;

@@ -40,7 +40,9 @@ type RelatedItem struct {
 type relatedItemJSON RelatedItem
 
 // MarshalJSON writes the item with its Extra members.
-func (it RelatedItem) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(relatedItemJSON(it)) }
+func (it RelatedItem) MarshalJSON() ([]byte, error) {
+	return jsonv2.Marshal(relatedItemJSON(it))
+}
 
 // UnmarshalJSON reads an item; members it does not model go to Extra.
 func (it *RelatedItem) UnmarshalJSON(data []byte) error {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -193,7 +194,6 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		ctx = ct.ctx
 		req = req.WithContext(ctx)
 	}
-	policy := cfg.policy
 	attempts := 0
 	defer func() {
 		decodeErr := err != nil && resp != nil && resp.StatusCode < 400
@@ -221,8 +221,8 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 			}
 		}
 		at := c.hooks.startAttempt(r, attempts)
-		resp, err = c.attempt(at.request(r), policy.AttemptTimeout)
-		wait, again := retryWait(policy, req, attempts, rewindable, resp, err)
+		resp, err = c.attempt(at.request(r), cfg.policy.AttemptTimeout)
+		wait, again := retryWait(cfg.policy, req, attempts, rewindable, resp, err)
 		at.end(r, resp, err, again, wait, after)
 		if !again {
 			break
@@ -232,13 +232,13 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 			ev.StatusCode = resp.StatusCode
 			closeBody(resp.Body)
 		}
-		if policy.OnRetry != nil {
-			policy.OnRetry(ev)
+		if cfg.policy.OnRetry != nil {
+			cfg.policy.OnRetry(ev)
 		}
 		if ev.StatusCode == http.StatusTooManyRequests {
 			c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait)
 		}
-		if serr := policy.Sleep(ctx, wait); serr != nil {
+		if serr := cfg.policy.Sleep(ctx, wait); serr != nil {
 			if ctx.Err() != nil {
 				serr = ctx.Err()
 			}
@@ -375,15 +375,11 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if strings.Trim(v, "0123456789") == "" {
-		d := time.Duration(0)
-		for _, ch := range v {
-			d = d*10 + time.Duration(ch-'0')
-			if d > maxRetryAfter/time.Second {
-				return maxRetryAfter, true
-			}
+	if n, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if err != nil || n > uint64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
 		}
-		return d * time.Second, true
+		return time.Duration(n) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {

@@ -40,8 +40,7 @@ func AllItemsAs[T any](ctx context.Context, s *RecordsService, t RecordType, ali
 			}
 			v, err := decodeAs[T](rec.Data)
 			if err != nil {
-				var de *DecodeError
-				if errors.As(err, &de) {
+				if de, ok := errors.AsType[*DecodeError](err); ok {
 					de.Cursor = rec.Cursor
 				}
 				yield(Item[T]{Cursor: rec.Cursor}, err)

@@ -33,7 +33,9 @@ type watcherJSON Watcher
 func (w Watcher) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(watcherJSON(w)) }
 
 // UnmarshalJSON reads a watcher; members it does not model go to Extra.
-func (w *Watcher) UnmarshalJSON(data []byte) error { return unmarshalModel(data, (*watcherJSON)(w)) }
+func (w *Watcher) UnmarshalJSON(data []byte) error {
+	return unmarshalModel(data, (*watcherJSON)(w))
+}
 
 // WatcherTargetType is the kind of a watcher's target, as the service
 // spells it: WatcherUser or WatcherGroup. Compare with IsUser and IsGroup,
@@ -72,7 +74,9 @@ type WatcherTarget struct {
 type watcherTargetJSON WatcherTarget
 
 // MarshalJSON writes the target with its Extra members.
-func (t WatcherTarget) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(watcherTargetJSON(t)) }
+func (t WatcherTarget) MarshalJSON() ([]byte, error) {
+	return jsonv2.Marshal(watcherTargetJSON(t))
+}
 
 // UnmarshalJSON reads a target; members it does not model go to Extra.
 func (t *WatcherTarget) UnmarshalJSON(data []byte) error {
