@@ -160,11 +160,8 @@ func setIf[T any](dst *T, src *T) {
 
 // createOrgDomain is POST /domains: 201 with the new domain.
 func (s *Server) createOrgDomain(rq *request, _ []string) response {
-	if e := s.precheck(func() *httpError { return s.checkAdmin(rq) }); e != nil {
-		return fail(e)
-	}
 	var body domainRequestBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := s.checkedBody(func() *httpError { return s.checkAdmin(rq) }, rq.r, &body); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()
@@ -186,11 +183,8 @@ func (s *Server) createOrgDomain(rq *request, _ []string) response {
 // updateOrgDomain is PUT /domains/{domainId}: 200 with the domain; what
 // the body leaves out is kept, and the type cannot change (422).
 func (s *Server) updateOrgDomain(rq *request, segs []string) response {
-	if e := s.precheck(func() *httpError { _, e := s.findOrgDomain(rq, segs[1]); return e }); e != nil {
-		return fail(e)
-	}
 	var body domainRequestBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findOrgDomain(rq, segs[1]); return e }, rq.r, &body); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()
@@ -248,11 +242,8 @@ func (s *Server) removeGroupDomains(rq *request, segs []string) response {
 }
 
 func (s *Server) changeGroupDomains(rq *request, segs []string, status int, change func(*group, []string)) response {
-	if e := s.precheck(func() *httpError { _, e := s.findGroup(rq, segs); return e }); e != nil {
-		return fail(e)
-	}
 	var body groupDomainsBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
 		return fail(e)
 	}
 	if body.Domains == nil {

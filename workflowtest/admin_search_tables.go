@@ -207,11 +207,8 @@ func (s *Server) getSearchTable(_ *request, segs []string) response {
 
 // updateSearchTable is PUT /aspects/{aspectId}/search-tables/{id}.
 func (s *Server) updateSearchTable(rq *request, segs []string) response {
-	if e := s.precheck(func() *httpError { _, e := s.findSearchTable(segs); return e }); e != nil {
-		return fail(e)
-	}
 	var b searchUpdateBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findSearchTable(segs); return e }, rq.r, &b); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()

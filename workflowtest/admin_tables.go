@@ -496,11 +496,8 @@ func hasField(t *tableJSON, id string) bool {
 // updateTable is PUT /tables/{id}: 200 with the table; what the body
 // leaves out is kept.
 func (s *Server) updateTable(rq *request, segs []string) response {
-	if e := s.precheck(func() *httpError { _, e := s.findTable(segs); return e }); e != nil {
-		return fail(e)
-	}
 	var b tableUpdateBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findTable(segs); return e }, rq.r, &b); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()
@@ -602,11 +599,8 @@ func (s *Server) deleteTable(_ *request, segs []string) response {
 // changeJoin decodes a join body and calls change with the table, under
 // the lock.
 func (s *Server) changeJoin(rq *request, segs []string, change func(*fakeTable, *joinInputBody) response) response {
-	if e := s.precheck(func() *httpError { _, e := s.findTable(segs); return e }); e != nil {
-		return fail(e)
-	}
 	var b joinInputBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findTable(segs); return e }, rq.r, &b); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()
@@ -696,11 +690,8 @@ func (s *Server) findPair(segs []string) (*joinPairOut, *httpError) {
 // changeMappings is the three mapping routes: POST creates (201; a source
 // already mapped is a 422), PUT upserts (200), DELETE removes (204).
 func (s *Server) changeMappings(rq *request, segs []string) response {
-	if e := s.precheck(func() *httpError { _, e := s.findPair(segs); return e }); e != nil {
-		return fail(e)
-	}
 	var b mappingsInputBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findPair(segs); return e }, rq.r, &b); e != nil {
 		return fail(e)
 	}
 	method := rq.r.Method

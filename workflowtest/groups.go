@@ -286,11 +286,8 @@ func (s *Server) applyGroupRequest(g *group, b *groupRequestBody, create bool) *
 
 // createGroup is POST /groups: 201 with the new group.
 func (s *Server) createGroup(rq *request, _ []string) response {
-	if e := s.precheck(func() *httpError { return s.checkAdmin(rq) }); e != nil {
-		return fail(e)
-	}
 	var body groupRequestBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := s.checkedBody(func() *httpError { return s.checkAdmin(rq) }, rq.r, &body); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()
@@ -310,11 +307,8 @@ func (s *Server) createGroup(rq *request, _ []string) response {
 // updateGroup is PUT /groups/{groupId}: 200 with the group; what the body
 // leaves out is kept.
 func (s *Server) updateGroup(rq *request, segs []string) response {
-	if e := s.precheck(func() *httpError { _, e := s.findGroup(rq, segs); return e }); e != nil {
-		return fail(e)
-	}
 	var body groupRequestBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()
@@ -375,11 +369,8 @@ func (s *Server) removeGroupUsers(rq *request, segs []string) response {
 }
 
 func (s *Server) changeMembers(rq *request, segs []string, status int, change func(*group, []string)) response {
-	if e := s.precheck(func() *httpError { _, e := s.findGroup(rq, segs); return e }); e != nil {
-		return fail(e)
-	}
 	var body userIDsBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()

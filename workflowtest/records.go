@@ -334,6 +334,16 @@ func (s *Server) precheck(lookup func() *httpError) *httpError {
 	return lookup()
 }
 
+// checkedBody makes a handler's first check under the read lock (so that
+// a 404 or 403 is answered before anything is said about the body), then
+// reads the JSON body into v. The handler checks again under its lock.
+func (s *Server) checkedBody(check func() *httpError, r *http.Request, v any) *httpError {
+	if e := s.precheck(check); e != nil {
+		return e
+	}
+	return decodeStrict(r, v)
+}
+
 func (s *Server) precheckRecord(rq *request, segs []string) *httpError {
 	return s.precheck(func() *httpError { _, e := s.lookupRecord(rq, segs); return e })
 }

@@ -145,11 +145,8 @@ type createUserBody struct {
 // firstName and lastName are required (400 naming the missing one); email
 // must be a bare address as net/mail parses it and not taken yet.
 func (s *Server) createUser(rq *request, _ []string) response {
-	if e := s.precheck(func() *httpError { return s.checkAdmin(rq) }); e != nil {
-		return fail(e)
-	}
 	var body createUserBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := s.checkedBody(func() *httpError { return s.checkAdmin(rq) }, rq.r, &body); e != nil {
 		return fail(e)
 	}
 	switch {
