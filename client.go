@@ -510,19 +510,21 @@ type route struct {
 // value: a value with a field name is an argument, checked and escaped by
 // segment; one with an empty name is a literal word of the path.
 func pathTo(parts ...string) route {
-	segs := make([]string, 0, len(parts)/2)
+	var b strings.Builder
+	b.Grow(len(parts) * 12)
 	for i := 0; i+1 < len(parts); i += 2 {
-		if parts[i] == "" {
-			segs = append(segs, parts[i+1])
-			continue
+		s, err := parts[i+1], error(nil)
+		if parts[i] != "" {
+			if s, err = Segment(parts[i], s); err != nil {
+				return route{err: err}
+			}
 		}
-		s, err := Segment(parts[i], parts[i+1])
-		if err != nil {
-			return route{err: err}
+		if i > 0 {
+			b.WriteByte('/')
 		}
-		segs = append(segs, s)
+		b.WriteString(s)
 	}
-	return route{path: strings.Join(segs, "/")}
+	return route{path: b.String()}
 }
 
 // recordPath is the route of a record type's definition alias, with the

@@ -52,21 +52,20 @@ func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		switch internName(raw) {
+		switch name, _ := unquoteName(raw, 0); string(name) {
 		case "data":
-			if found, err = rt.object(dec); err != nil {
-				return err
-			}
+			found, err = rt.object(dec)
 		case "cursor":
 			start := len(rt.text)
-			if hasCursor, err = rt.str(dec); err != nil {
-				return err
+			if raw, err = dec.ReadValue(); err == nil {
+				hasCursor, _, err = rt.str(raw, 0)
 			}
 			cursor = [2]int{start, len(rt.text)}
 		default:
-			if err := dec.SkipValue(); err != nil {
-				return err
-			}
+			err = dec.SkipValue()
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
@@ -139,51 +138,61 @@ type recordField struct {
 	off, end int
 }
 
-// object reads a record object into rt's fields, or null (found false).
+// object reads a record object, or null (found false), into rt's fields.
+// The tokenizer checks the whole object at once (reading it member by
+// member costs about twice as much); its members are then read from the
+// checked text, which needs no checks of its own.
 func (rt *recordText) object(dec *jsontext.Decoder) (found bool, err error) {
-	switch dec.PeekKind() {
-	case 'n':
-		_, err := dec.ReadToken()
-		return false, err
-	case '{':
-	default:
+	if dec.PeekKind() != '{' && dec.PeekKind() != 'n' {
 		return false, skipAs(dec, "a record must be a JSON object of strings")
 	}
-	if _, err := dec.ReadToken(); err != nil {
+	raw, err := dec.ReadValue()
+	if err != nil || raw[0] == 'n' {
 		return false, err
 	}
 	rt.fields = rt.fields[:0]
-	for dec.PeekKind() != '}' {
-		raw, err := dec.ReadValue()
-		if err != nil {
+	for i := skipSpace(raw, 1); raw[i] != '}'; i = skipSpace(raw, i) {
+		if raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+		name, end := unquoteName(raw, i)
+		shared, start := rt.name(name), len(rt.text)
+		if _, i, err = rt.str(raw, skipSpace(raw, skipSpace(raw, end)+1)); err != nil {
 			return false, err
 		}
-		name, start := internName(raw), len(rt.text)
-		if _, err := rt.str(dec); err != nil {
-			return false, err
-		}
-		rt.fields = append(rt.fields, recordField{name, start, len(rt.text)})
+		rt.fields = append(rt.fields, recordField{shared, start, len(rt.text)})
 	}
-	_, err = dec.ReadToken()
-	return true, err
+	return true, nil
 }
 
-// str reads a string value into rt's text, or null (ok false, nothing
-// added); any other value is an error.
-func (rt *recordText) str(dec *jsontext.Decoder) (ok bool, err error) {
-	switch dec.PeekKind() {
+// str reads the string (or null: ok false, nothing added) at raw[i:] into
+// rt's text, and returns where it ends; any other value is an error.
+func (rt *recordText) str(raw []byte, i int) (ok bool, end int, err error) {
+	switch raw[i] {
 	case 'n':
-		_, err := dec.ReadToken()
-		return false, err
+		return false, i + len("null"), nil
 	case '"':
-		v, err := dec.ReadValue()
-		if err != nil {
-			return false, err
+		end, escaped := stringEnd(raw, i)
+		if escaped {
+			rt.text, err = jsontext.AppendUnquote(rt.text, raw[i:end])
+		} else {
+			rt.text = append(rt.text, raw[i+1:end-1]...)
 		}
-		rt.text, err = jsontext.AppendUnquote(rt.text, v)
-		return true, err
+		return true, end, err
 	}
-	return false, skipAs(dec, "a record value must be a JSON string")
+	return false, i, errors.New("a record value must be a JSON string")
+}
+
+// name returns a member name as a shared string: the name at the same
+// place in the record before (the same in the records of one list), or
+// else internName's.
+func (rt *recordText) name(name []byte) string {
+	if k := len(rt.fields); k < cap(rt.fields) {
+		if prev := rt.fields[:k+1][k].name; prev == string(name) {
+			return prev
+		}
+	}
+	return internName(name)
 }
 
 // record returns the fields as a Record whose values are slices of all
@@ -207,6 +216,37 @@ func skipAs(dec *jsontext.Decoder, why string) error {
 	return errors.New(why)
 }
 
+// skipSpace returns the index of the first byte of checked JSON text at or
+// after i that is not white space.
+func skipSpace(raw []byte, i int) int {
+	for raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r' {
+		i++
+	}
+	return i
+}
+
+// unquoteName returns the member name that starts at raw[i] (checked JSON
+// text) without its quotes, and the index just past it.
+func unquoteName(raw []byte, i int) (name []byte, end int) {
+	end, escaped := stringEnd(raw, i)
+	if escaped {
+		name, _ = jsontext.AppendUnquote(nil, raw[i:end])
+		return name, end
+	}
+	return raw[i+1 : end-1], end
+}
+
+// stringEnd returns the index just past the string that starts at raw[i]
+// (checked JSON text), and whether it has escapes.
+func stringEnd(raw []byte, i int) (end int, escaped bool) {
+	for i++; raw[i] != '"'; i++ {
+		if raw[i] == '\\' {
+			i, escaped = i+1, true
+		}
+	}
+	return i + 1, escaped
+}
+
 // Bounds of the shared field names.
 const (
 	maxInterned    = 4096 // names remembered
@@ -221,22 +261,14 @@ var interned struct {
 	m  atomic.Pointer[map[string]string]
 }
 
-// internName returns the unquoted member name raw (a JSON string, checked
-// by the tokenizer) as a shared string.
-func internName(raw jsontext.Value) string {
-	in := raw[1 : len(raw)-1]
-	for _, c := range in {
-		if c == '\\' || c >= 0x80 {
-			s, _ := jsontext.AppendUnquote(nil, raw) // escapes: not shared
-			return string(s)
-		}
-	}
+// internName returns the member name as a shared string.
+func internName(name []byte) string {
 	if m := interned.m.Load(); m != nil {
-		if s, ok := (*m)[string(in)]; ok {
+		if s, ok := (*m)[string(name)]; ok {
 			return s
 		}
 	}
-	s := string(in)
+	s := string(name)
 	if len(s) > maxInternedLen {
 		return s
 	}

@@ -19,6 +19,14 @@ import (
 // rule that its members be present (reply_test.go covers that).
 func decodePage(data []byte) (*RecordPage, error) {
 	var p RecordPage
+	err := jsonv2.Unmarshal(data, &p, pageOptions)
+	return &p, err
+}
+
+// decodePageItemByItem reads a record page without pageOptions, so that
+// each item is read by RecordItem.UnmarshalJSONFrom.
+func decodePageItemByItem(data []byte) (*RecordPage, error) {
+	var p RecordPage
 	err := jsonv2.Unmarshal(data, &p)
 	return &p, err
 }
@@ -34,13 +42,21 @@ type plainPage struct {
 	Paging PagingState `json:"paging"`
 }
 
-// checkSameAsPlain fails unless Record.UnmarshalJSONFrom gives what the
-// library gives for plain maps: both fail, or both give equal pages.
+// checkSameAsPlain fails unless the page's reading, with pageOptions and
+// item by item, gives what the library gives for plain maps: both fail,
+// or both give equal pages.
 func checkSameAsPlain(t *testing.T, data []byte) {
+	t.Helper()
+	for _, decode := range []func([]byte) (*RecordPage, error){decodePage, decodePageItemByItem} {
+		checkDecodedAsPlain(t, data, decode)
+	}
+}
+
+func checkDecodedAsPlain(t *testing.T, data []byte, decode func([]byte) (*RecordPage, error)) {
 	t.Helper()
 	var want plainPage
 	wantErr := jsonv2.Unmarshal(data, &want)
-	got, err := decodePage(data)
+	got, err := decode(data)
 	if (wantErr == nil) != (err == nil) {
 		t.Fatalf("input %q: plain maps give error %v, Record gives %v", data, wantErr, err)
 	}
@@ -289,6 +305,7 @@ func FuzzRecordPageDecoder(f *testing.F) {
 	f.Add([]byte(testPageJSON(0, 3, 4, true)))
 	f.Add([]byte(`{"items":[{"data":{"a":"1"},"cursor":"c"}],"items":[null,{"cursor":"d"}]}`))
 	f.Add([]byte(`{"items":[{"data":{"k":null,"j":"\u00e9\ud800"}}],"total":-0,"paging":{"has_next_page":null}}`))
+	f.Add([]byte(`{"items":[ { "\u0064ata" : { "a\"b" : "x\\y" , "é" :"1"} , "x":[{"y":1}], "cursor" : null } ]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkSameAsPlain(t, data)
 	})

@@ -29,7 +29,13 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 	case *string:
 		rd = textBody(out)
 	default:
-		rd.read = func(r io.Reader) error { return decodeResource(r, out, "JSON value") }
+		rd.read = func(r io.Reader) error {
+			data, err := io.ReadAll(r)
+			if err != nil {
+				return err
+			}
+			return decodeResource(data, out, "JSON value")
+		}
 	}
 	return c.call(ctx, method, route{path: path}, query, body, reqOpts, rd)
 }

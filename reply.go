@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"unicode/utf8"
 
 	json "github.com/go-json-experiment/json"
@@ -83,31 +84,26 @@ func missing(what string) error {
 // identified) is an error; what names the resource in it.
 func resource[T any](v *T, what string) reply {
 	return reply{read: func(r io.Reader) error {
-		var out T
-		if err := decodeResource(r, &out, what); err != nil {
+		data, err := io.ReadAll(r)
+		if err != nil {
 			return err
 		}
-		*v = out
-		return nil
+		return decodeResource(data, v, what)
 	}}
 }
 
-// decodeResource is resource's rule for a value v points at.
-func decodeResource(r io.Reader, v any, what string) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
+// decodeResource is resource's rule for the body data and a value v
+// points at. When the answer does not hold the resource, *v is left zero.
+func decodeResource(data []byte, v any, what string) (err error) {
 	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
-		return missing(what)
+		err = missing(what)
+	} else if err = json.Unmarshal(data, v); err == nil && !present(v) {
+		err = missing(what)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return err
+	if err != nil {
+		reflect.ValueOf(v).Elem().SetZero()
 	}
-	if !present(v) {
-		return missing(what)
-	}
-	return nil
+	return err
 }
 
 // optional is resource for an answer that may have no body at all (an
@@ -120,7 +116,7 @@ func optional[T any](v **T, what string) reply {
 			return err
 		}
 		*v = new(T)
-		return resource(*v, what).read(bytes.NewReader(data))
+		return decodeResource(data, *v, what)
 	}}
 }
 
@@ -152,13 +148,15 @@ func record(out *Record) reply {
 		if err != nil {
 			return err
 		}
-		var w struct {
-			Data jsontext.Value `json:"data"`
+		if err = decodeResource(data, out, "record"); err != nil {
+			var w struct {
+				Data jsontext.Value `json:"data"`
+			}
+			if json.Unmarshal(data, &w) == nil && w.Data.Kind() == '{' {
+				return decodeResource(w.Data, out, "record")
+			}
 		}
-		if json.Unmarshal(data, &w) == nil && w.Data.Kind() == '{' {
-			data = w.Data
-		}
-		return resource(out, "record").read(bytes.NewReader(data))
+		return err
 	}}
 }
 

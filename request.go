@@ -273,27 +273,12 @@ func (c *Client) attempt(r *http.Request, d time.Duration) (*http.Response, erro
 	}
 	parent := r.Context()
 	ctx, cancel := context.WithCancelCause(parent)
-	var (
-		mu       sync.Mutex
-		timer    *time.Timer
-		finished bool
-	)
-	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case finished:
-		case timer == nil:
-			timer = time.AfterFunc(d, func() { cancel(errAttemptTimedOut) })
-		case timer.Stop():
-			timer.Reset(d) // written again (a replay after a 401)
-		}
-	}}
-	resp, err := c.httpClient.Do(r.WithContext(httptrace.WithClientTrace(ctx, trace)))
-	mu.Lock()
-	finished = true
-	fired := timer != nil && !timer.Stop()
-	mu.Unlock()
+	t := &attemptTimer{d: d, cancel: cancel}
+	resp, err := c.httpClient.Do(r.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: t.wrote})))
+	t.mu.Lock()
+	t.finished = true
+	fired := t.timer != nil && !t.timer.Stop()
+	t.mu.Unlock()
 	timedOut := fired && parent.Err() == nil && errors.Is(context.Cause(ctx), errAttemptTimedOut)
 	if err != nil || timedOut {
 		if resp != nil {
@@ -305,8 +290,31 @@ func (c *Client) attempt(r *http.Request, d time.Duration) (*http.Response, erro
 		}
 		return nil, err
 	}
-	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: func() { cancel(nil) }}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	return resp, nil
+}
+
+// attemptTimer starts an attempt's clock when its request has been
+// written, and starts it again when it is written again (a replay after a
+// 401), until the attempt has finished.
+type attemptTimer struct {
+	mu       sync.Mutex
+	timer    *time.Timer
+	finished bool
+	d        time.Duration
+	cancel   context.CancelCauseFunc
+}
+
+func (t *attemptTimer) wrote(httptrace.WroteRequestInfo) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.finished:
+	case t.timer == nil:
+		t.timer = time.AfterFunc(t.d, func() { t.cancel(errAttemptTimedOut) })
+	case t.timer.Stop():
+		t.timer.Reset(t.d)
+	}
 }
 
 // errAttemptTimedOut is the cause of an attempt's context cancelled by
@@ -316,12 +324,12 @@ var errAttemptTimedOut = errors.New("attempt timed out")
 // cancelOnClose releases an attempt's context when its body is closed.
 type cancelOnClose struct {
 	io.ReadCloser
-	cancel func()
+	cancel context.CancelCauseFunc
 }
 
 func (b *cancelOnClose) Close() error {
 	err := b.ReadCloser.Close()
-	b.cancel()
+	b.cancel(nil)
 	return err
 }
 
