@@ -34,10 +34,6 @@ func (r *Record) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // as Record's does: its cursor shares the record's string. Other members
 // are skipped; null leaves the item as it was.
 func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if dec.PeekKind() == 'n' {
-		_, err := dec.ReadToken()
-		return err
-	}
 	if dec.PeekKind() != '{' {
 		return skipAs(dec, "a record item must be a JSON object")
 	}
@@ -143,11 +139,11 @@ type recordField struct {
 // member costs about twice as much); its members are then read from the
 // checked text, which needs no checks of its own.
 func (rt *recordText) object(dec *jsontext.Decoder) (found bool, err error) {
-	if dec.PeekKind() != '{' && dec.PeekKind() != 'n' {
+	if dec.PeekKind() != '{' {
 		return false, skipAs(dec, "a record must be a JSON object of strings")
 	}
 	raw, err := dec.ReadValue()
-	if err != nil || raw[0] == 'n' {
+	if err != nil {
 		return false, err
 	}
 	rt.fields = rt.fields[:0]
@@ -208,9 +204,11 @@ func (rt *recordText) record(found bool, all string) Record {
 	return rec
 }
 
-// skipAs skips a value of the wrong kind and reports why.
+// skipAs skips a value that is not an object: null is read as nothing,
+// any other value is the error why.
 func skipAs(dec *jsontext.Decoder, why string) error {
-	if _, err := dec.ReadValue(); err != nil {
+	v, err := dec.ReadValue()
+	if err != nil || v.Kind() == 'n' {
 		return err
 	}
 	return errors.New(why)

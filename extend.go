@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"io"
 	"iter"
 )
 
@@ -29,13 +28,7 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 	case *string:
 		rd = textBody(out)
 	default:
-		rd.read = func(r io.Reader) error {
-			data, err := io.ReadAll(r)
-			if err != nil {
-				return err
-			}
-			return decodeResource(data, out, "JSON value")
-		}
+		rd = whole(func(data []byte) error { return decodeResource(data, out, "JSON value") })
 	}
 	return c.call(ctx, method, route{path: path}, query, body, reqOpts, rd)
 }

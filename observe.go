@@ -174,13 +174,41 @@ func (h *hooks) callInfo(req *http.Request) CallInfo {
 	return CallInfo{Method: req.Method, Route: routeOf(h.basePath, req), ServerAddress: h.host, ServerPort: h.port}
 }
 
-// callTrace follows one call for the observers.
-type callTrace struct {
+// trace follows one call, attempt or token request for the observers:
+// what they were told at its start, and the context they returned.
+type trace[I any] struct {
 	h     *hooks
 	ctx   context.Context
-	info  CallInfo
+	info  I
 	start time.Time
 }
+
+// startTrace calls the Start function that start picks of every observer
+// that has one, each with the context the one before returned.
+func startTrace[I any](ctx context.Context, h *hooks, info I, start func(*Observer) func(context.Context, I) context.Context) trace[I] {
+	t := trace[I]{h: h, ctx: ctx, info: info, start: time.Now()}
+	for _, o := range h.observers {
+		if f := start(o); f != nil {
+			if c := f(t.ctx, info); c != nil {
+				t.ctx = c
+			}
+		}
+	}
+	return t
+}
+
+// endTrace calls the End function that end picks of every observer that
+// has one.
+func endTrace[I, R any](t trace[I], res R, end func(*Observer) func(context.Context, I, R)) {
+	for _, o := range t.h.observers {
+		if f := end(o); f != nil {
+			f(t.ctx, t.info, res)
+		}
+	}
+}
+
+// callTrace follows one call for the observers.
+type callTrace struct{ trace[CallInfo] }
 
 // startCall reports the start of a call and returns the trace, whose ctx
 // the call runs under; nil when nothing observes.
@@ -188,23 +216,7 @@ func (h *hooks) startCall(ctx context.Context, req *http.Request) *callTrace {
 	if !h.observed() {
 		return nil
 	}
-	ct := &callTrace{h: h, info: h.callInfo(req), start: time.Now()}
-	ct.ctx = startAll(ctx, h, func(o *Observer) func(context.Context, CallInfo) context.Context { return o.CallStart }, ct.info)
-	return ct
-}
-
-// startAll calls the Start function that start picks of every observer
-// that has one, each with the context the one before returned, and
-// returns the last context.
-func startAll[I any](ctx context.Context, h *hooks, start func(*Observer) func(context.Context, I) context.Context, info I) context.Context {
-	for _, o := range h.observers {
-		if f := start(o); f != nil {
-			if c := f(ctx, info); c != nil {
-				ctx = c
-			}
-		}
-	}
-	return ctx
+	return &callTrace{startTrace(ctx, h, h.callInfo(req), func(o *Observer) func(context.Context, CallInfo) context.Context { return o.CallStart })}
 }
 
 func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr bool) {
@@ -223,35 +235,24 @@ func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr
 			res.ErrorType = errorType(resp, err)
 		}
 	}
-	for _, o := range ct.h.observers {
-		if o.CallEnd != nil {
-			o.CallEnd(ct.ctx, ct.info, res)
-		}
-	}
+	endTrace(ct.trace, res, func(o *Observer) func(context.Context, CallInfo, CallResult) { return o.CallEnd })
 }
 
 // attemptTrace follows one attempt, for the observers and the debug log.
 type attemptTrace struct {
-	h     *hooks
-	ctx   context.Context
-	info  AttemptInfo
-	start time.Time
-	log   bool
+	trace[AttemptInfo]
+	log bool
 }
 
 // startAttempt reports the start of an attempt; the attempt is sent with
 // at.ctx.
 func (h *hooks) startAttempt(req *http.Request, attempt int) attemptTrace {
-	at := attemptTrace{h: h, ctx: req.Context(), start: time.Now()}
-	if h == nil {
-		return at
-	}
-	at.log = h.logger != nil && h.logger.Enabled(at.ctx, slog.LevelDebug)
+	at := attemptTrace{trace: trace[AttemptInfo]{h: h, ctx: req.Context(), start: time.Now()}}
+	at.log = h != nil && h.logger != nil && h.logger.Enabled(at.ctx, slog.LevelDebug)
 	if !at.log && !h.observed() {
 		return at
 	}
-	at.info = AttemptInfo{CallInfo: h.callInfo(req), Attempt: attempt}
-	at.ctx = startAll(at.ctx, h, func(o *Observer) func(context.Context, AttemptInfo) context.Context { return o.AttemptStart }, at.info)
+	at.trace = startTrace(at.ctx, h, AttemptInfo{CallInfo: h.callInfo(req), Attempt: attempt}, func(o *Observer) func(context.Context, AttemptInfo) context.Context { return o.AttemptStart })
 	return at
 }
 
@@ -283,13 +284,8 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 	if after != nil {
 		after(res)
 	}
-	if !at.log && !at.h.observed() {
-		return
-	}
-	for _, o := range at.h.observers {
-		if o.AttemptEnd != nil {
-			o.AttemptEnd(at.ctx, at.info, res)
-		}
+	if at.h.observed() {
+		endTrace(at.trace, res, func(o *Observer) func(context.Context, AttemptInfo, AttemptResult) { return o.AttemptEnd })
 	}
 	if !at.log {
 		return
@@ -329,21 +325,14 @@ func (h *hooks) rateLimitWait(ctx context.Context, req *http.Request, source str
 }
 
 // tokenTrace follows one token request.
-type tokenTrace struct {
-	h     *hooks
-	ctx   context.Context
-	info  TokenFetchInfo
-	start time.Time
-}
+type tokenTrace struct{ trace[TokenFetchInfo] }
 
 func (h *hooks) startTokenFetch(ctx context.Context) *tokenTrace {
 	if !h.observed() {
 		return nil
 	}
-	tt := &tokenTrace{h: h, start: time.Now(),
-		info: TokenFetchInfo{Route: routeToken, ServerAddress: h.tokenHost, ServerPort: h.tokenPort}}
-	tt.ctx = startAll(ctx, h, func(o *Observer) func(context.Context, TokenFetchInfo) context.Context { return o.TokenFetchStart }, tt.info)
-	return tt
+	info := TokenFetchInfo{Route: routeToken, ServerAddress: h.tokenHost, ServerPort: h.tokenPort}
+	return &tokenTrace{startTrace(ctx, h, info, func(o *Observer) func(context.Context, TokenFetchInfo) context.Context { return o.TokenFetchStart })}
 }
 
 func (tt *tokenTrace) end(ae *AuthError) {
@@ -358,11 +347,7 @@ func (tt *tokenTrace) end(ae *AuthError) {
 			res.ErrorType = strconv.Itoa(ae.StatusCode)
 		}
 	}
-	for _, o := range tt.h.observers {
-		if o.TokenFetchEnd != nil {
-			o.TokenFetchEnd(tt.ctx, tt.info, res)
-		}
-	}
+	endTrace(tt.trace, res, func(o *Observer) func(context.Context, TokenFetchInfo, TokenFetchResult) { return o.TokenFetchEnd })
 }
 
 // errorType classifies a failure in a few words that hold no data of the

@@ -83,12 +83,17 @@ func missing(what string) error {
 // empty object or array-less answer, or an object without its id (see
 // identified) is an error; what names the resource in it.
 func resource[T any](v *T, what string) reply {
+	return whole(func(data []byte) error { return decodeResource(data, v, what) })
+}
+
+// whole is the reply that reads the whole body and hands it to read.
+func whole(read func(data []byte) error) reply {
 	return reply{read: func(r io.Reader) error {
 		data, err := io.ReadAll(r)
 		if err != nil {
 			return err
 		}
-		return decodeResource(data, v, what)
+		return read(data)
 	}}
 }
 
@@ -110,14 +115,13 @@ func decodeResource(data []byte, v any, what string) (err error) {
 // upload's 202): then *v stays nil. A body that is there must hold the
 // resource.
 func optional[T any](v **T, what string) reply {
-	return reply{read: func(r io.Reader) error {
-		data, err := io.ReadAll(r)
-		if err != nil || len(bytes.TrimSpace(data)) == 0 {
-			return err
+	return whole(func(data []byte) error {
+		if len(bytes.TrimSpace(data)) == 0 {
+			return nil
 		}
 		*v = new(T)
 		return decodeResource(data, *v, what)
-	}}
+	})
 }
 
 // identified is a model that names itself by an id: an answer of such a
@@ -143,12 +147,9 @@ func present(v any) bool {
 // record reads a record: the flat field map the service publishes, or the
 // same wrapped as {"data": {...}} like the items of a list.
 func record(out *Record) reply {
-	return reply{read: func(r io.Reader) error {
-		data, err := io.ReadAll(r)
+	return whole(func(data []byte) error {
+		err := decodeResource(data, out, "record")
 		if err != nil {
-			return err
-		}
-		if err = decodeResource(data, out, "record"); err != nil {
 			var w struct {
 				Data jsontext.Value `json:"data"`
 			}
@@ -157,7 +158,7 @@ func record(out *Record) reply {
 			}
 		}
 		return err
-	}}
+	})
 }
 
 // page reads the paged list envelope {"items": [...], "total": n,
