@@ -3,6 +3,7 @@ package workflow
 import (
 	"net/http"
 	"net/url"
+	"reflect"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -15,6 +16,7 @@ import (
 func TestCallReadsEachReplyShape(t *testing.T) {
 	type thing struct {
 		Name string `json:"name"`
+		Size int    `json:"size,omitzero"`
 	}
 	tests := []struct {
 		name, body string
@@ -25,9 +27,11 @@ func TestCallReadsEachReplyShape(t *testing.T) {
 		{"struct", `{"name":"a"}`, func() any { return new(thing) }, &thing{Name: "a"}, false},
 		{"raw JSON kept as sent", `{"b": 1, "a": [true]}`, func() any { return new(jsontext.Value) }, ptr(jsontext.Value(`{"b": 1, "a": [true]}`)), false},
 		{"text", `c-1`, func() any { return new(string) }, ptr("c-1"), false},
-		{"empty body", ``, func() any { return new(thing) }, nil, true},
-		{"null", `null`, func() any { return new(jsontext.Value) }, nil, true},
-		{"wrong type", `[1]`, func() any { return new(thing) }, nil, true},
+		// out is left zero when the answer holds no value, even half read.
+		{"empty body", ``, func() any { return &thing{Name: "old"} }, nil, true},
+		{"null", `null`, func() any { return ptr(jsontext.Value(`{"old":1}`)) }, nil, true},
+		{"wrong type", `[1]`, func() any { return &thing{Name: "old"} }, nil, true},
+		{"a member of the wrong type after one read", `{"name":"a","size":"big"}`, func() any { return &thing{Size: 1} }, nil, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -37,6 +41,7 @@ func TestCallReadsEachReplyShape(t *testing.T) {
 			if tc.malformed {
 				assert.ErrorIs(t, err, ErrUnexpectedResponse)
 				assert.Contains(t, err.Error(), "POST "+mockBase+"/aspects/compose?x=1", "the error names the request")
+				assert.True(t, reflect.ValueOf(out).Elem().IsZero(), "out left zero, got %+v", out)
 			} else {
 				require.NoError(t, err)
 				assert.Equal(t, tc.want, out)
