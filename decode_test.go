@@ -106,6 +106,16 @@ func TestRecordPageDecoding(t *testing.T) {
 			in:   `{"items":[null,{"data":null,"cursor":null},{"data":{"k":null}}],"total":null,"paging":null}`,
 			want: &RecordPage{Items: []RecordItem{{}, {}, {Data: Record{"k": ""}}}},
 		},
+		{
+			name: "white space everywhere, and escaped member names",
+			in:   "{ \"items\" : [ { \"\\u0064ata\" :\n{ \"a\" : \"1\" ,\t\"b\\u0031\":null\r} , \"cursor\" : \"c\" } ] }",
+			want: &RecordPage{Items: []RecordItem{{Data: Record{"a": "1", "b1": ""}, Cursor: "c"}}},
+		},
+		{
+			name: "field names in another order, or another length, from one record to the next",
+			in:   `{"items":[{"data":{"a":"1","ab":"2"}},{"data":{"ab":"3","a":"4"}},{"data":{"a":"5","abc":"6","x":"7"}}]}`,
+			want: &RecordPage{Items: []RecordItem{{Data: Record{"a": "1", "ab": "2"}}, {Data: Record{"ab": "3", "a": "4"}}, {Data: Record{"a": "5", "abc": "6", "x": "7"}}}},
+		},
 		{name: "null items", in: `{"items":null}`, want: &RecordPage{}},
 		{name: "empty items", in: `{"items":[]}`, want: &RecordPage{Items: []RecordItem{}}},
 		{name: "null page", in: ` null `, want: &RecordPage{}},
