@@ -2,6 +2,7 @@ package upsert
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -270,15 +271,19 @@ func TestLimiterAcquireWaitsAndCancels(t *testing.T) {
 
 // scenario is a simulated run of the limiter against a service, on a fake
 // clock: workers send requests of one latency through the limiter, the
-// service admits them by a token bucket holding one second of its rate
-// (unlimited when rate gives 0), and answers 429 with retryAfter when it is
-// empty, or when the request is the throttleAt-th one.
+// service admits them at the end of that latency (as the fake, which waits
+// its latency first) by a token bucket holding one second of its rate
+// (unlimited when rate is nil), and answers 429 with retryAfter when it is
+// empty, or when the request is the throttleAt-th one. A throttled request
+// is sent again by its worker after retryAfter (at least 100 ms), as the
+// client does.
 type scenario struct {
 	requests   int                         // successes needed
 	latency    time.Duration               // of every request
 	rate       func(time.Duration) float64 // the service's limit at a time from the start; nil: none
 	retryAfter time.Duration               // of every 429
 	throttleAt int                         // a lone 429 on this request (from 1), 0 for none
+	until      time.Duration               // the run ends then, if not 0, whatever the successes
 }
 
 // outcome of a simulated run.
@@ -296,10 +301,11 @@ func (sc scenario) run() simResult {
 	start := clk.t
 	l := newAdaptiveLimiter(maxConc, 4, clk.now)
 	type worker struct {
-		busy, ok bool
-		ready    time.Time
-		done     time.Time
-		tk       ticket
+		busy  bool
+		retry bool // the request was throttled: send it again when ready
+		ready time.Time
+		done  time.Time
+		tk    ticket
 	}
 	ws := make([]worker, workers)
 	var (
@@ -330,35 +336,38 @@ func (sc scenario) run() simResult {
 		}
 		return false
 	}
-	for succ < sc.requests {
+	for succ < sc.requests && (sc.until == 0 || clk.now().Sub(start) < sc.until) {
 		now := clk.now()
 		for i := range ws {
 			w := &ws[i]
-			if w.busy && !now.Before(w.done) {
-				w.busy = false
-				if w.ok {
-					succ++
-					res.accepted = append(res.accepted, now.Sub(start))
-					l.release(w.tk, outcomeOK, 0)
-				} else {
-					res.throttled++
-					l.release(w.tk, outcomeThrottled, sc.retryAfter)
-					w.ready = now.Add(max(sc.retryAfter, 100*time.Millisecond)) // the client's wait
-					assigned--
-				}
+			if !w.busy || now.Before(w.done) {
+				continue
+			}
+			w.busy = false
+			if admit(now) {
+				succ++
+				res.accepted = append(res.accepted, now.Sub(start))
+				l.release(w.tk, outcomeOK, 0)
+			} else {
+				res.throttled++
+				l.release(w.tk, outcomeThrottled, sc.retryAfter)
+				w.ready = now.Add(max(sc.retryAfter, 100*time.Millisecond)) // the client's wait
+				w.retry = true
 			}
 		}
 		for i := range ws {
 			w := &ws[i]
-			if w.busy || now.Before(w.ready) || assigned >= sc.requests {
+			if w.busy || now.Before(w.ready) || (!w.retry && assigned >= sc.requests) {
 				continue
 			}
 			tk, _, _, ok := l.tryAcquire()
 			if !ok {
 				break
 			}
-			assigned++
-			*w = worker{busy: true, ok: admit(now), done: now.Add(sc.latency), tk: tk}
+			if !w.retry {
+				assigned++
+			}
+			*w = worker{busy: true, done: now.Add(sc.latency), tk: tk}
 		}
 		clk.advance(step)
 	}
@@ -377,37 +386,58 @@ func (r simResult) rateIn(from, to time.Duration) float64 {
 	return float64(n) / (to - from).Seconds()
 }
 
-// TestLimiterSimulated runs the limiter on a fake clock against the
-// services of the goals: a lone 429 against an unlimited service costs at
-// most twice the time without it, beyond the wait it asks for, wherever it
-// comes; a fixed limit is used at 95% or more; a limit that changes (50,
-// 20, then 100 requests a second, 8 seconds each) is tracked within 4
-// seconds, at 85% to 105% of it.
-func TestLimiterSimulated(t *testing.T) {
+// A lone 429 against an unlimited service costs at most twice the time
+// without it, beyond the wait it asks for, wherever it comes.
+func TestLimiterSimulatedLone429(t *testing.T) {
 	base := scenario{requests: 2000, latency: time.Millisecond}.run()
 	for _, at := range []int{3, 50, 500} {
 		for _, ra := range []time.Duration{0, time.Second} {
-			r := scenario{requests: 2000, latency: time.Millisecond, throttleAt: at, retryAfter: ra}.run()
-			ratio := float64(r.elapsed-ra) / float64(base.elapsed)
-			t.Logf("a 429 on request %d, Retry-After %v: %v, %.2fx the time without it (%v) beyond the wait", at, ra, r.elapsed, ratio, base.elapsed)
-			assert.LessOrEqual(t, ratio, 2.0, "429 on request %d, Retry-After %v", at, ra)
+			t.Run(fmt.Sprintf("request=%d/retry-after=%v", at, ra), func(t *testing.T) {
+				r := scenario{requests: 2000, latency: time.Millisecond, throttleAt: at, retryAfter: ra}.run()
+				ratio := float64(r.elapsed-ra) / float64(base.elapsed)
+				t.Logf("%v, %.2fx the time without it (%v) beyond the wait", r.elapsed, ratio, base.elapsed)
+				assert.LessOrEqual(t, ratio, 2.0)
+				assert.Equal(t, 1, r.throttled)
+			})
 		}
 	}
+}
 
-	fixed := scenario{requests: 1000, latency: 20 * time.Millisecond, retryAfter: time.Second,
-		rate: func(time.Duration) float64 { return 50 }}.run()
-	best := 20 * time.Second // 1,000 requests at 50 a second
-	t.Logf("a limit of 50/s: %v, %.1f%% of the best possible, %d 429s", fixed.elapsed, 100*best.Seconds()/fixed.elapsed.Seconds(), fixed.throttled)
-	assert.GreaterOrEqual(t, best.Seconds()/fixed.elapsed.Seconds(), 0.95)
+// A fixed limit of 50 requests a second is used at 95% or more of the
+// best possible, whatever the latency.
+func TestLimiterSimulatedFixedLimit(t *testing.T) {
+	for _, latency := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond} {
+		t.Run(latency.String(), func(t *testing.T) {
+			r := scenario{requests: 1000, latency: latency, retryAfter: time.Second,
+				rate: func(time.Duration) float64 { return 50 }}.run()
+			best := 20 * time.Second // 1,000 requests at 50 a second
+			t.Logf("%v, %.1f%% of the best possible, %d 429s", r.elapsed, 100*best.Seconds()/r.elapsed.Seconds(), r.throttled)
+			assert.GreaterOrEqual(t, best.Seconds()/r.elapsed.Seconds(), 0.95)
+		})
+	}
+}
 
+// A limit that changes (50, 20, then 100 requests a second, 8 seconds
+// each; the first lasts shift longer) is tracked within 4 seconds: from 4
+// to 8 seconds after each change, the service accepts 85% to 105% of it.
+// The latencies and shifts move the 429s against the changes and the
+// measured windows.
+func TestLimiterSimulatedChangingLimit(t *testing.T) {
 	limits := []float64{50, 20, 100}
-	changing := scenario{requests: 1600, latency: 20 * time.Millisecond, retryAfter: time.Second,
-		rate: func(d time.Duration) float64 { return limits[min(int(d/(8*time.Second)), 2)] }}.run()
-	require.GreaterOrEqual(t, changing.elapsed, 24*time.Second, "the run covers every limit")
-	for i, limit := range limits {
-		from := time.Duration(i)*8*time.Second + 4*time.Second
-		got := changing.rateIn(from, from+4*time.Second) / limit
-		t.Logf("a limit of %v/s from %v: %.0f%% of it from %v", limit, from-4*time.Second, 100*got, from)
-		assert.InDelta(t, 0.95, got, 0.1, "limit %v", limit)
+	for _, latency := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond} {
+		for _, shift := range []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond, 750 * time.Millisecond} {
+			t.Run(fmt.Sprintf("latency=%v/shift=%v", latency, shift), func(t *testing.T) {
+				phase := func(d time.Duration) int { return min(max(int((d-shift)/(8*time.Second)), 0), 2) }
+				r := scenario{requests: math.MaxInt, latency: latency, retryAfter: time.Second, until: shift + 24*time.Second,
+					rate: func(d time.Duration) float64 { return limits[phase(d)] }}.run()
+				for i, limit := range limits {
+					from := shift + time.Duration(i)*8*time.Second + 4*time.Second
+					got := r.rateIn(from, from+4*time.Second) / limit
+					t.Logf("a limit of %v/s: %.1f%% of it from %v", limit, 100*got, from)
+					assert.InDelta(t, 0.95, got, 0.1, "limit %v", limit)
+				}
+				t.Logf("%d 429s", r.throttled)
+			})
+		}
 	}
 }
