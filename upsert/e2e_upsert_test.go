@@ -484,15 +484,16 @@ func (a advanceOn429) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// Under the fake's rate limit, 429s are waited out (Retry-After, shared by
-// all workers) and retried by the client's retry loop, whose every attempt
-// the adaptive limiter sees: nothing fails and every 429 the fake sent is
-// in the summary.
+// Under the fake's rate limit, 429s are waited out (each throttled
+// request waits its Retry-After, the others go on at the cut rate) and
+// retried by the client's retry loop, whose every attempt the adaptive
+// limiter sees: nothing fails and every 429 the fake sent is in the
+// summary.
 func TestRecordsUnderRateLimit(t *testing.T) {
 	// The server's clock stands still: the burst of 40 is all there is
 	// until a 429 moves the clock on and refills the bucket, whatever the
 	// speed of the machine. 61 requests cannot fit, so the sync meets the
-	// limit, pauses once for Retry-After, and finishes.
+	// limit, waits for Retry-After, and finishes.
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	srv := workflowtest.Start(t, workflowtest.WithRateLimit(40, 40),
 		workflowtest.WithClock(func() time.Time { return base }))

@@ -14,21 +14,28 @@ import (
 //     successes (+1/limit per success) and halved on an overload answer
 //     (502, 503, 504): additive increase, multiplicative decrease;
 //   - a rate (requests started per second), unlimited until the first 429.
-//     A 429 cuts it to rateCut times the rate the service accepted since
-//     the cut before (or since the start): a 429 comes when the service's
-//     allowance is spent, so between two of them it accepted just its
-//     limit. After a cut the rate doubles every slowStart while below that
-//     estimate (and, while no second 429 has confirmed it, above it too,
-//     so that one lone 429 costs little); once at the estimate it probes
-//     upward, slowly at first (probeGrowth a second), then faster, the
-//     growth doubling every probeDouble, so that it meets a raised limit
-//     within seconds and few 429s at a steady one.
+//     A 429 sets the estimate of the service's limit to the rate it
+//     accepted over the last second (window), and not above the rate sent
+//     then, and the rate to aim times that estimate: a 429 comes when the
+//     service's allowance is spent, so over the last second it accepted
+//     about its limit. The rate then probes upward, slowly at first
+//     (probeGrowth a second), then faster, the growth doubling every
+//     probeDouble, so that it meets a raised limit within seconds, and a
+//     steady one every second or so, with the service's allowance near
+//     empty and none of it lost. Until a 429 confirms the estimate (one
+//     that measures no more than a quarter above it), the rate doubles
+//     every slowStart instead, past the estimate too, so that one lone 429
+//     costs little.
 //
-// A Retry-After (on a 429 or 503) pauses every request until it has
-// passed: one pause shared by all workers, never one per worker. Only the
-// first throttle answer of an epoch cuts a limit: answers to requests that
-// were started before the last cut say nothing new, so a burst of 429s in
-// flight cuts the rate once.
+// A 429's Retry-After holds back only the request it answered (the client
+// waits it before sending that request again): the others go on at the
+// rate after the cut, which spaces them by more than the service's own
+// refill. Pausing every request for a whole second would let the
+// service's allowance fill up unused. A Retry-After on a 503 (overload)
+// pauses every request until it has passed: one pause shared by all
+// workers, never one per worker. Only the first throttle answer of an
+// epoch cuts a limit: answers to requests that were started before the
+// last cut say nothing new, so a burst of 429s in flight cuts once.
 //
 // The state machine (release) reads the time only through now, so tests
 // drive it with a fake clock.
@@ -42,30 +49,33 @@ type adaptiveLimiter struct {
 
 	rate      float64   // requests per second; 0 means not limited
 	estimate  float64   // the service's limit as measured at the last cut
-	confirmed bool      // whether the last two cuts measured about the same limit
+	confirmed bool      // whether the last cut measured no more than a quarter above the estimate before
+	cut       time.Time // when the rate was last cut
 	grown     time.Time // when rate was last grown
-	probing   time.Time // when the rate reached the estimate; zero before
 	next      time.Time // when the next request may start, pacing the rate
-	paused    time.Time // no request starts before then (Retry-After)
+	paused    time.Time // no request starts before then (Retry-After of a 503)
 	rateEp    uint64    // epoch of the rate: bumped by each cut
 	concEp    uint64    // epoch of the concurrency limit
 	changed   chan struct{}
 
-	since     time.Time // the start of the measurement: the last cut, or the first request
-	successes int       // successes since then
+	start time.Time     // the first request
+	slot  int64         // the newest slot of window: the time since start over slotLen
+	win   [slots]uint32 // successes in each slotLen of the last second, a ring
 
 	throttles int // 429 answers seen
 	overloads int // 502/503/504 answers seen
 }
 
 const (
-	rateCut     = 0.8                    // a 429 cuts the rate to 80% of the rate measured
-	slowStart   = 50 * time.Millisecond  // the rate doubles in this time up to the estimate
-	probeGrowth = 0.05                   // above it, it first grows by 5% a second
-	probeDouble = 700 * time.Millisecond // and that growth doubles in this time
+	aim         = 0.9                    // a 429 cuts the rate to 90% of the rate measured
+	slowStart   = 50 * time.Millisecond  // unconfirmed, the rate doubles in this time
+	probeGrowth = 0.05                   // confirmed, it first grows by 5% a second
+	probeDouble = 500 * time.Millisecond // and that growth doubles in this time
 	minRate     = 0.5                    // requests per second, the rate's floor
-	confirmed   = 0.25                   // a cut confirms the estimate when within 25% of it
+	confirmed   = 0.25                   // a cut confirms the estimate when at most 25% above it
 	noLimit     = 16                     // a rate of 16 times the estimate is no limit
+	slotLen     = 100 * time.Millisecond // the accepted rate is counted by slots of this length
+	slots       = 10                     // over the last second
 )
 
 // ticket is a request that has started.
@@ -110,8 +120,8 @@ func (l *adaptiveLimiter) tryAcquire() (ticket, time.Duration, <-chan struct{}, 
 		return ticket{}, l.next.Sub(now), l.changed, false
 	}
 	l.inflight++
-	if l.since.IsZero() {
-		l.since = now
+	if l.start.IsZero() {
+		l.start = now
 	}
 	if l.rate > 0 {
 		// No credit for idle time: requests are spaced by 1/rate from now.
@@ -156,28 +166,30 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	defer l.mu.Unlock()
 	now := l.now()
 	l.inflight--
-	if retryAfter > 0 {
-		l.paused = later(l.paused, now.Add(retryAfter))
-	}
 	switch o {
 	case outcomeOK:
 		l.conc = min(float64(l.maxConc), l.conc+1/l.conc)
-		l.successes++
+		l.count(now, 1)
 		l.grow(now)
 	case outcomeThrottled:
 		l.throttles++
 		if t.rateEp == l.rateEp {
-			elapsed := max(now.Sub(l.since), time.Millisecond)
-			m := max(float64(l.successes)/elapsed.Seconds(), minRate)
-			l.confirmed = math.Abs(m-l.estimate) <= confirmed*l.estimate
+			m := max(l.accepted(now), minRate)
+			if l.rate > 0 {
+				m = min(m, l.rate)
+			}
+			l.confirmed = m <= (1+confirmed)*l.estimate
 			l.estimate = m
-			l.rate = max(rateCut*l.estimate, minRate)
+			l.rate = max(aim*m, minRate)
 			l.next = now.Add(time.Duration(float64(time.Second) / l.rate))
-			l.since, l.successes, l.grown, l.probing = now, 0, now, time.Time{}
+			l.cut, l.grown = now, now
 			l.rateEp++
 		}
 	case outcomeOverloaded:
 		l.overloads++
+		if retryAfter > 0 {
+			l.paused = later(l.paused, now.Add(retryAfter))
+		}
 		if t.concEp == l.concEp {
 			l.conc = max(1, l.conc/2)
 			l.concEp++
@@ -187,10 +199,34 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	l.changed = make(chan struct{})
 }
 
+// count adds n successes at now to the window, first emptying the slots
+// that passed since the last count.
+func (l *adaptiveLimiter) count(now time.Time, n uint32) {
+	s := max(int64(now.Sub(l.start)/slotLen), 0)
+	for i := l.slot + 1; i <= s && i <= l.slot+slots; i++ {
+		l.win[i%slots] = 0
+	}
+	l.slot = max(l.slot, s)
+	l.win[s%slots] += n
+}
+
+// accepted is the rate of successes over the last second (or since the
+// first request, if that is less): the full slots of the window and the
+// part of the current one.
+func (l *adaptiveLimiter) accepted(now time.Time) float64 {
+	l.count(now, 0)
+	var n uint32
+	for _, c := range l.win {
+		n += c
+	}
+	span := min(now.Sub(l.start), (slots-1)*slotLen+now.Sub(l.start)%slotLen)
+	return float64(n) / max(span, time.Millisecond).Seconds()
+}
+
 // grow raises the rate for the time since it was last grown: doubling
-// every slowStart below the estimate (and above it until a second cut
-// confirms it), then probing above it. A rate of noLimit times the
-// estimate is no limit any more.
+// every slowStart until a cut confirms the estimate, then probing, the
+// growth doubling every probeDouble since the cut. A rate of noLimit times
+// the estimate is no limit any more.
 func (l *adaptiveLimiter) grow(now time.Time) {
 	if l.rate == 0 {
 		return
@@ -198,16 +234,10 @@ func (l *adaptiveLimiter) grow(now time.Time) {
 	dt := now.Sub(l.grown).Seconds()
 	l.grown = now
 	gap := time.Duration(float64(time.Second) / l.rate)
-	switch {
-	case l.rate < l.estimate || !l.confirmed:
+	if l.confirmed {
+		l.rate *= 1 + dt*probeGrowth*math.Exp2(now.Sub(l.cut).Seconds()/probeDouble.Seconds())
+	} else {
 		l.rate *= math.Exp2(dt / slowStart.Seconds())
-		if l.confirmed && l.rate >= l.estimate {
-			l.rate, l.probing = l.estimate, now
-		}
-	case l.probing.IsZero():
-		l.probing = now
-	default:
-		l.rate *= 1 + dt*probeGrowth*math.Exp2(now.Sub(l.probing).Seconds()/probeDouble.Seconds())
 	}
 	if l.rate > noLimit*l.estimate {
 		l.rate = 0

@@ -2,6 +2,7 @@ package upsert
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -73,22 +74,71 @@ func TestLimiterConcurrencyGrowsAndHalves(t *testing.T) {
 	assert.Equal(t, 1, conc, "never below one")
 }
 
-// A 429 cuts the rate to 80% of the rate the service accepted since the
-// cut before (the first time: since the first request); until a second
-// cut confirms that estimate, the rate then doubles every slowStart, past
-// it too.
+// succeed sends n requests that succeed, one every `every`, each after
+// that wait.
+func succeed(t *testing.T, l *adaptiveLimiter, clk *fakeClock, n int, every time.Duration) {
+	t.Helper()
+	for range n {
+		clk.advance(every)
+		l.release(take(t, l), outcomeOK, 0)
+	}
+}
+
+// A 429 sets the estimate to the rate the service accepted over the last
+// second (or since the first request, if less; counted by slots of
+// slotLen, hence the 5%), and not above the rate sent, and cuts the rate
+// to aim times it.
+func TestLimiterEstimateIsTheLastSecond(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		warmup func(*testing.T, *adaptiveLimiter, *fakeClock) (estimate float64)
+	}{
+		{"since the first request", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 30, 10*time.Millisecond) // 100/s for 0.3 s
+			return 100
+		}},
+		{"the last second only", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 200, 10*time.Millisecond) // 100/s for 2 s
+			succeed(t, l, clk, 40, 25*time.Millisecond)  // then 40/s
+			return 40
+		}},
+		{"a pause counts", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 100, 10*time.Millisecond) // 100/s for 1 s
+			clk.advance(500 * time.Millisecond)          // then nothing
+			return 50
+		}},
+		{"not above the rate sent", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 100, 10*time.Millisecond)
+			l.release(take(t, l), outcomeThrottled, 0) // a cut to 90% of 100/s
+			_, rate := l.limits()
+			clk.advance(20 * time.Millisecond)
+			return rate // the service accepted 100/s, but was sent less
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, clk := newTestLimiter(16, 16)
+			want := tc.warmup(t, l, clk)
+			l.release(take(t, l), outcomeThrottled, time.Second)
+			assert.InEpsilon(t, want, l.estimate, 0.05)
+			_, rate := l.limits()
+			assert.InDelta(t, aim*l.estimate, rate, 1e-9)
+		})
+	}
+}
+
+// The first 429 cuts the rate once for a burst of 429s; until a second cut
+// confirms the estimate, the rate then doubles every slowStart, past the
+// estimate too, until it is no limit: one lone 429 costs little.
 func TestLimiterCutThenSlowStart(t *testing.T) {
 	l, clk := newTestLimiter(16, 16)
-	for range 40 {
-		l.release(take(t, l), outcomeOK, 0)
-		clk.advance(25 * time.Millisecond)
-	}
+	succeed(t, l, clk, 40, 25*time.Millisecond)
 	burst := []ticket{take(t, l), take(t, l), take(t, l)}
 	for _, tk := range burst {
 		l.release(tk, outcomeThrottled, 0)
 	}
 	_, rate := l.limits()
-	assert.InDelta(t, rateCut*40, rate, 1e-9, "cut once, to 80% of 40 successes in a second")
+	assert.InEpsilon(t, 40, l.estimate, 0.05, "40 successes in a second")
+	assert.InDelta(t, aim*l.estimate, rate, 1e-9, "cut once, to 90% of it")
 	assert.Equal(t, 3, l.throttles)
 	assert.False(t, l.confirmed)
 
@@ -104,11 +154,11 @@ func TestLimiterCutThenSlowStart(t *testing.T) {
 	clk.advance(slowStart - gap)
 	l.release(tk, outcomeOK, 0)
 	_, rate = l.limits()
-	assert.InDelta(t, 2*rateCut*40, rate, 1e-6)
+	assert.InDelta(t, 2*aim*l.estimate, rate, 1e-6)
 	clk.advance(slowStart)
 	l.release(take(t, l), outcomeOK, 0)
 	_, rate = l.limits()
-	assert.InDelta(t, 4*rateCut*40, rate, 1e-6, "past the estimate of 40/s while it is not confirmed")
+	assert.InDelta(t, 4*aim*l.estimate, rate, 1e-6, "past the estimate while it is not confirmed")
 	for range 3 {
 		clk.advance(slowStart)
 		l.release(take(t, l), outcomeOK, 0)
@@ -117,74 +167,70 @@ func TestLimiterCutThenSlowStart(t *testing.T) {
 	assert.Zero(t, rate, "16 times the estimate is no limit any more")
 }
 
-// A second cut that measures about the same limit confirms it: the rate
-// then returns to the estimate in slow start, and probes above it slowly
-// at first, faster as no 429 comes. A cut that measures another limit
-// (it moved) does not confirm it.
+// A second cut that measures no more than a quarter above the estimate
+// (the same limit, or a lowered one) confirms it: the rate then probes
+// upward from aim times it, slowly at first, faster as no 429 comes, so
+// that it finds a raised limit within seconds. A cut that measures much
+// more (the limit was raised) does not confirm it.
 func TestLimiterConfirmedLimitIsProbed(t *testing.T) {
 	l, clk := newTestLimiter(16, 16)
-	cutAfter := func(n int, every time.Duration) float64 {
-		for range n {
-			clk.advance(every)
-			l.release(take(t, l), outcomeOK, 0)
-		}
-		clk.advance(every)
-		l.release(take(t, l), outcomeThrottled, time.Second)
-		clk.advance(time.Second)
-		_, rate := l.limits()
-		return rate
-	}
-	cutAfter(50, 20*time.Millisecond) // 50/s
-	rate := cutAfter(150, 10*time.Millisecond)
-	assert.InDelta(t, rateCut*150/2.51, rate, 1e-9, "150 successes in the 2.51s since the cut, the pause included")
-	assert.True(t, l.confirmed, "about 60/s is within 25% of 50/s")
+	succeed(t, l, clk, 100, 20*time.Millisecond) // 50/s
+	l.release(take(t, l), outcomeThrottled, time.Second)
+	require.False(t, l.confirmed)
+	succeed(t, l, clk, 50, 25*time.Millisecond) // 40/s, the rate above it
+	l.release(take(t, l), outcomeThrottled, time.Second)
+	assert.True(t, l.confirmed, "40/s after 50/s: a lowered limit")
+	assert.InEpsilon(t, 40, l.estimate, 0.05)
+	_, rate := l.limits()
+	assert.InDelta(t, aim*l.estimate, rate, 1e-9)
 
-	// Back to the estimate in slow start (48/s doubled in slowStart), not
-	// past it.
-	clk.advance(slowStart)
-	l.release(take(t, l), outcomeOK, 0)
-	_, rate = l.limits()
-	assert.InDelta(t, l.estimate, rate, 1e-9)
-
-	// Then probing: 5% a second at first, the growth doubling every
-	// probeDouble.
+	// Probing: 5% a second at first, the growth doubling every
+	// probeDouble since the cut.
 	clk.advance(time.Second / 10)
 	l.release(take(t, l), outcomeOK, 0)
 	_, next := l.limits()
 	assert.InDelta(t, rate*(1+probeGrowth*math.Exp2(0.1/probeDouble.Seconds())*0.1), next, 1e-9)
-	for range 30 {
+	clk.advance(time.Second / 10)
+	l.release(take(t, l), outcomeOK, 0)
+	_, rate = l.limits()
+	assert.Less(t, rate, l.estimate, "under the estimate for a while after the cut")
+	for range 28 {
 		clk.advance(time.Second / 10)
 		l.release(take(t, l), outcomeOK, 0)
 	}
 	_, rate = l.limits()
-	assert.Greater(t, rate, 2*l.estimate, "three seconds of probing find a limit raised to twice or more")
+	assert.Greater(t, rate, 5*l.estimate, "three seconds of probing find a limit raised five times")
 
-	// A cut far from the estimate does not confirm it.
-	cutAfter(10, 100*time.Millisecond) // under 10/s since the last cut
+	// A cut that measures more than a quarter above the estimate does not
+	// confirm it: slow start again.
+	succeed(t, l, clk, 200, 5*time.Millisecond) // 200/s
+	l.release(take(t, l), outcomeThrottled, time.Second)
 	assert.False(t, l.confirmed)
+	assert.InEpsilon(t, 200, l.estimate, 0.05)
 }
 
-// A Retry-After pauses every request once, however many answers carry it:
-// the pause ends at the latest of them, it does not add up.
-func TestLimiterRetryAfterPausesAllOnce(t *testing.T) {
+// A 429's Retry-After holds back only the request it answered: the others
+// go on at the rate after the cut. A 503's Retry-After pauses every
+// request once, however many answers carry it: the pause ends at the
+// latest of them, it does not add up.
+func TestLimiterRetryAfter(t *testing.T) {
 	l, clk := newTestLimiter(4, 4)
-	a, b := take(t, l), take(t, l)
-	l.release(a, outcomeThrottled, 2*time.Second)
-	clk.advance(100 * time.Millisecond)
-	l.release(b, outcomeThrottled, 2*time.Second)
+	succeed(t, l, clk, 10, 10*time.Millisecond)
+	l.release(take(t, l), outcomeThrottled, time.Second)
+	_, rate := l.limits()
 	_, wait, _, ok := l.tryAcquire()
 	require.False(t, ok)
-	assert.Equal(t, 2*time.Second, wait, "until the later of the two, not 4s")
-	clk.advance(2 * time.Second)
-	take(t, l)
+	assert.Equal(t, time.Duration(float64(time.Second)/rate), wait, "one gap of the rate, not the Retry-After")
 
-	// A 503 with Retry-After pauses too.
 	l2, clk2 := newTestLimiter(4, 4)
-	l2.release(take(t, l2), outcomeOverloaded, time.Second)
+	a, b := take(t, l2), take(t, l2)
+	l2.release(a, outcomeOverloaded, 2*time.Second)
+	clk2.advance(100 * time.Millisecond)
+	l2.release(b, outcomeOverloaded, 2*time.Second)
 	_, wait, _, ok = l2.tryAcquire()
 	require.False(t, ok)
-	assert.Equal(t, time.Second, wait)
-	clk2.advance(time.Second)
+	assert.Equal(t, 2*time.Second, wait, "until the later of the two, not 4s")
+	clk2.advance(2 * time.Second)
 	take(t, l2)
 }
 
@@ -225,15 +271,19 @@ func TestLimiterAcquireWaitsAndCancels(t *testing.T) {
 
 // scenario is a simulated run of the limiter against a service, on a fake
 // clock: workers send requests of one latency through the limiter, the
-// service admits them by a token bucket holding one second of its rate
-// (unlimited when rate gives 0), and answers 429 with retryAfter when it is
-// empty, or when the request is the throttleAt-th one.
+// service admits them at the end of that latency (as the fake, which waits
+// its latency first) by a token bucket holding one second of its rate
+// (unlimited when rate is nil), and answers 429 with retryAfter when it is
+// empty, or when the request is the throttleAt-th one. A throttled request
+// is sent again by its worker after retryAfter (at least 100 ms), as the
+// client does.
 type scenario struct {
 	requests   int                         // successes needed
 	latency    time.Duration               // of every request
 	rate       func(time.Duration) float64 // the service's limit at a time from the start; nil: none
 	retryAfter time.Duration               // of every 429
 	throttleAt int                         // a lone 429 on this request (from 1), 0 for none
+	until      time.Duration               // the run ends then, if not 0, whatever the successes
 }
 
 // outcome of a simulated run.
@@ -251,10 +301,11 @@ func (sc scenario) run() simResult {
 	start := clk.t
 	l := newAdaptiveLimiter(maxConc, 4, clk.now)
 	type worker struct {
-		busy, ok bool
-		ready    time.Time
-		done     time.Time
-		tk       ticket
+		busy  bool
+		retry bool // the request was throttled: send it again when ready
+		ready time.Time
+		done  time.Time
+		tk    ticket
 	}
 	ws := make([]worker, workers)
 	var (
@@ -285,35 +336,38 @@ func (sc scenario) run() simResult {
 		}
 		return false
 	}
-	for succ < sc.requests {
+	for succ < sc.requests && (sc.until == 0 || clk.now().Sub(start) < sc.until) {
 		now := clk.now()
 		for i := range ws {
 			w := &ws[i]
-			if w.busy && !now.Before(w.done) {
-				w.busy = false
-				if w.ok {
-					succ++
-					res.accepted = append(res.accepted, now.Sub(start))
-					l.release(w.tk, outcomeOK, 0)
-				} else {
-					res.throttled++
-					l.release(w.tk, outcomeThrottled, sc.retryAfter)
-					w.ready = now.Add(max(sc.retryAfter, 100*time.Millisecond)) // the client's wait
-					assigned--
-				}
+			if !w.busy || now.Before(w.done) {
+				continue
+			}
+			w.busy = false
+			if admit(now) {
+				succ++
+				res.accepted = append(res.accepted, now.Sub(start))
+				l.release(w.tk, outcomeOK, 0)
+			} else {
+				res.throttled++
+				l.release(w.tk, outcomeThrottled, sc.retryAfter)
+				w.ready = now.Add(max(sc.retryAfter, 100*time.Millisecond)) // the client's wait
+				w.retry = true
 			}
 		}
 		for i := range ws {
 			w := &ws[i]
-			if w.busy || now.Before(w.ready) || assigned >= sc.requests {
+			if w.busy || now.Before(w.ready) || (!w.retry && assigned >= sc.requests) {
 				continue
 			}
 			tk, _, _, ok := l.tryAcquire()
 			if !ok {
 				break
 			}
-			assigned++
-			*w = worker{busy: true, ok: admit(now), done: now.Add(sc.latency), tk: tk}
+			if !w.retry {
+				assigned++
+			}
+			*w = worker{busy: true, done: now.Add(sc.latency), tk: tk}
 		}
 		clk.advance(step)
 	}
@@ -332,37 +386,58 @@ func (r simResult) rateIn(from, to time.Duration) float64 {
 	return float64(n) / (to - from).Seconds()
 }
 
-// TestLimiterSimulated runs the limiter on a fake clock against the
-// services of the goals: a lone 429 against an unlimited service costs at
-// most twice the time without it, beyond the wait it asks for, wherever it
-// comes; a fixed limit is used at 95% or more; a limit that changes (50,
-// 20, then 100 requests a second, 8 seconds each) is tracked within 4
-// seconds, at 85% to 105% of it.
-func TestLimiterSimulated(t *testing.T) {
+// A lone 429 against an unlimited service costs at most twice the time
+// without it, beyond the wait it asks for, wherever it comes.
+func TestLimiterSimulatedLone429(t *testing.T) {
 	base := scenario{requests: 2000, latency: time.Millisecond}.run()
 	for _, at := range []int{3, 50, 500} {
 		for _, ra := range []time.Duration{0, time.Second} {
-			r := scenario{requests: 2000, latency: time.Millisecond, throttleAt: at, retryAfter: ra}.run()
-			ratio := float64(r.elapsed-ra) / float64(base.elapsed)
-			t.Logf("a 429 on request %d, Retry-After %v: %v, %.2fx the time without it (%v) beyond the wait", at, ra, r.elapsed, ratio, base.elapsed)
-			assert.LessOrEqual(t, ratio, 2.0, "429 on request %d, Retry-After %v", at, ra)
+			t.Run(fmt.Sprintf("request=%d/retry-after=%v", at, ra), func(t *testing.T) {
+				r := scenario{requests: 2000, latency: time.Millisecond, throttleAt: at, retryAfter: ra}.run()
+				ratio := float64(r.elapsed-ra) / float64(base.elapsed)
+				t.Logf("%v, %.2fx the time without it (%v) beyond the wait", r.elapsed, ratio, base.elapsed)
+				assert.LessOrEqual(t, ratio, 2.0)
+				assert.Equal(t, 1, r.throttled)
+			})
 		}
 	}
+}
 
-	fixed := scenario{requests: 1000, latency: 20 * time.Millisecond, retryAfter: time.Second,
-		rate: func(time.Duration) float64 { return 50 }}.run()
-	best := 20 * time.Second // 1,000 requests at 50 a second
-	t.Logf("a limit of 50/s: %v, %.1f%% of the best possible, %d 429s", fixed.elapsed, 100*best.Seconds()/fixed.elapsed.Seconds(), fixed.throttled)
-	assert.GreaterOrEqual(t, best.Seconds()/fixed.elapsed.Seconds(), 0.95)
+// A fixed limit of 50 requests a second is used at 95% or more of the
+// best possible, whatever the latency.
+func TestLimiterSimulatedFixedLimit(t *testing.T) {
+	for _, latency := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond} {
+		t.Run(latency.String(), func(t *testing.T) {
+			r := scenario{requests: 1000, latency: latency, retryAfter: time.Second,
+				rate: func(time.Duration) float64 { return 50 }}.run()
+			best := 20 * time.Second // 1,000 requests at 50 a second
+			t.Logf("%v, %.1f%% of the best possible, %d 429s", r.elapsed, 100*best.Seconds()/r.elapsed.Seconds(), r.throttled)
+			assert.GreaterOrEqual(t, best.Seconds()/r.elapsed.Seconds(), 0.95)
+		})
+	}
+}
 
+// A limit that changes (50, 20, then 100 requests a second, 8 seconds
+// each; the first lasts shift longer) is tracked within 4 seconds: from 4
+// to 8 seconds after each change, the service accepts 85% to 105% of it.
+// The latencies and shifts move the 429s against the changes and the
+// measured windows.
+func TestLimiterSimulatedChangingLimit(t *testing.T) {
 	limits := []float64{50, 20, 100}
-	changing := scenario{requests: 1600, latency: 20 * time.Millisecond, retryAfter: time.Second,
-		rate: func(d time.Duration) float64 { return limits[min(int(d/(8*time.Second)), 2)] }}.run()
-	require.GreaterOrEqual(t, changing.elapsed, 24*time.Second, "the run covers every limit")
-	for i, limit := range limits {
-		from := time.Duration(i)*8*time.Second + 4*time.Second
-		got := changing.rateIn(from, from+4*time.Second) / limit
-		t.Logf("a limit of %v/s from %v: %.0f%% of it from %v", limit, from-4*time.Second, 100*got, from)
-		assert.InDelta(t, 0.95, got, 0.1, "limit %v", limit)
+	for _, latency := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond} {
+		for _, shift := range []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond, 750 * time.Millisecond} {
+			t.Run(fmt.Sprintf("latency=%v/shift=%v", latency, shift), func(t *testing.T) {
+				phase := func(d time.Duration) int { return min(max(int((d-shift)/(8*time.Second)), 0), 2) }
+				r := scenario{requests: math.MaxInt, latency: latency, retryAfter: time.Second, until: shift + 24*time.Second,
+					rate: func(d time.Duration) float64 { return limits[phase(d)] }}.run()
+				for i, limit := range limits {
+					from := shift + time.Duration(i)*8*time.Second + 4*time.Second
+					got := r.rateIn(from, from+4*time.Second) / limit
+					t.Logf("a limit of %v/s: %.1f%% of it from %v", limit, 100*got, from)
+					assert.InDelta(t, 0.95, got, 0.1, "limit %v", limit)
+				}
+				t.Logf("%d 429s", r.throttled)
+			})
+		}
 	}
 }

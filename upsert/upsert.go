@@ -196,10 +196,12 @@ type Summary struct {
 // They run concurrently under an adaptive limit that sees every attempt
 // (through workflow.WithAttemptHook): requests in flight grow while the
 // service answers, halve on 502, 503 and 504; the rate of requests is cut
-// on a 429 and then probes upward; a Retry-After pauses every request
-// once. The client retries each request by its retry policy (the client's,
-// or the one reqOpts give), as it retries any call: a 429, a server error
-// of a look-up or an update, a connection refused. A client-wide limiter
+// on a 429 to just under the rate the service accepted over the last
+// second, and then probes upward; a 429's Retry-After holds back the
+// request it answered, a 503's pauses every request once. The client
+// retries each request by its retry policy (the client's, or the one
+// reqOpts give), as it retries any call: a 429, a server error of a
+// look-up or an update, a connection refused. A client-wide limiter
 // (workflow.WithRateLimit) and Options.Limiter still apply. reqOpts apply
 // to every request Records sends; a WithAttemptHook among them is replaced
 // by Records' own.
