@@ -146,7 +146,6 @@ func (rt *recordText) object(dec *jsontext.Decoder) (found bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	rt.fields = rt.fields[:0]
 	for i := skipSpace(raw, 1); raw[i] != '}'; i = skipSpace(raw, i) {
 		if raw[i] == ',' {
 			i = skipSpace(raw, i+1)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"sync"
 	"unicode/utf8"
 
 	json "github.com/go-json-experiment/json"
@@ -86,16 +87,25 @@ func resource[T any](v *T, what string) reply {
 	return whole(func(data []byte) error { return decodeResource(data, v, what) })
 }
 
-// whole is the reply that reads the whole body and hands it to read.
+// whole is the reply that reads the whole body and hands it to read,
+// which must not keep data: the buffer is reused for other answers.
 func whole(read func(data []byte) error) reply {
 	return reply{read: func(r io.Reader) error {
-		data, err := io.ReadAll(r)
-		if err != nil {
+		buf := bodyBuffers.Get().(*bytes.Buffer)
+		defer func() {
+			if buf.Cap() <= 1<<20 { // a larger one is left to the collector
+				bodyBuffers.Put(buf)
+			}
+		}()
+		buf.Reset()
+		if _, err := buf.ReadFrom(r); err != nil {
 			return err
 		}
-		return read(data)
+		return read(buf.Bytes())
 	}}
 }
+
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // decodeResource is resource's rule for the body data and a value v
 // points at. When the answer does not hold the resource, *v is left zero.
