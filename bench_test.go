@@ -368,7 +368,7 @@ func BenchmarkDecodePage(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		runSDK(b, "decode", func() {
 			var p RecordPage
-			if err := page(&p).read(bytes.NewReader(data)); err != nil {
+			if err := page(&p, 1000).read(bytes.NewReader(data)); err != nil {
 				b.Fatal(err)
 			}
 		})

@@ -113,6 +113,13 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // pointer to a struct, or a struct field of an unsupported type, is an
 // error naming the type.
 func Decode(r Record, v any) error {
+	return decodeRecord(r, nil, "", v)
+}
+
+// decodeRecord is Decode for the fields of r, or when rt is not nil for
+// rt's fields, their values slices of all (a list item's record, read
+// without a Record in between).
+func decodeRecord(r Record, rt *recordText, all string, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("workflow: Decode needs a non-nil pointer to a struct, got %T", v)
@@ -121,7 +128,21 @@ func Decode(r Record, v any) error {
 	if err != nil {
 		return err
 	}
-	return p.decode(r, rv.Elem())
+	var st decodeState
+	sv := rv.Elem()
+	if rt != nil {
+		for _, f := range rt.fields {
+			p.store(&st, sv, f.name, all[f.off:f.end])
+		}
+	} else {
+		for name, s := range r {
+			p.store(&st, sv, name, s)
+		}
+	}
+	if p.extra != nil {
+		fieldForWrite(sv, p.extra).Set(reflect.ValueOf(st.rest))
+	}
+	return st.first
 }
 
 // Encode returns the record fields of the struct v (or v points to), as
@@ -183,20 +204,25 @@ func GetAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, i
 	return decodeAs[T](rec)
 }
 
-// decodeAs decodes r into a new T, a struct type or a pointer to one (which
-// is then allocated).
+// decodeAs decodes r into a new T.
 func decodeAs[T any](r Record) (T, error) {
 	var v T
-	dst := any(&v)
-	if rv := reflect.ValueOf(&v).Elem(); rv.Kind() == reflect.Pointer && rv.Type().Elem().Kind() == reflect.Struct {
-		rv.Set(reflect.New(rv.Type().Elem()))
-		dst = v
-	}
-	if err := Decode(r, dst); err != nil {
+	if err := decodeTo(r, nil, "", &v); err != nil {
 		var zero T
 		return zero, err
 	}
 	return v, nil
+}
+
+// decodeTo decodes the record as decodeRecord does into *v, a struct or a
+// pointer to one (which is then allocated).
+func decodeTo[T any](r Record, rt *recordText, all string, v *T) error {
+	dst := any(v)
+	if rv := reflect.ValueOf(v).Elem(); rv.Kind() == reflect.Pointer && rv.Type().Elem().Kind() == reflect.Struct {
+		rv.Set(reflect.New(rv.Type().Elem()))
+		dst = *v
+	}
+	return decodeRecord(r, rt, all, dst)
 }
 
 // CreateAs encodes v (see Encode), creates the record with
@@ -449,33 +475,31 @@ func classify(f *codecField) error {
 	return nil
 }
 
-func (p *codecPlan) decode(r Record, sv reflect.Value) error {
-	var first error
-	for i := range p.fields {
+// decodeState is a record's decoding in progress: the failure of the
+// first Go field that failed, in the struct's order, and the record fields
+// the plan does not know.
+type decodeState struct {
+	first   error
+	firstAt int
+	rest    Record
+}
+
+// store decodes the record field name = s into its Go field in sv, or
+// keeps it for the extra field.
+func (p *codecPlan) store(st *decodeState, sv reflect.Value, name, s string) {
+	i, known := p.byName[name]
+	switch {
+	case known:
 		f := &p.fields[i]
-		s, ok := r[f.name]
-		if !ok {
-			continue
+		if err := f.decode(sv, s); err != nil && (st.first == nil || i < st.firstAt) {
+			st.first, st.firstAt = &DecodeError{Field: f.name, GoField: f.goName, Type: f.typ, Value: s, Err: err}, i
 		}
-		if err := f.decode(sv, s); err != nil && first == nil {
-			first = &DecodeError{Field: f.name, GoField: f.goName, Type: f.typ, Value: s, Err: err}
+	case p.extra != nil:
+		if st.rest == nil {
+			st.rest = make(Record)
 		}
+		st.rest[name] = s
 	}
-	if p.extra != nil {
-		var rest Record
-		for k, v := range r {
-			if _, known := p.byName[k]; known {
-				continue
-			}
-			if rest == nil {
-				rest = make(Record)
-			}
-			rest[k] = v
-		}
-		dst := fieldForWrite(sv, p.extra)
-		dst.Set(reflect.ValueOf(rest))
-	}
-	return first
 }
 
 // fieldForWrite returns the field at index, allocating nil embedded

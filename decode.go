@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -34,6 +33,15 @@ func (r *Record) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // as Record's does: its cursor shares the record's string. Other members
 // are skipped; null leaves the item as it was.
 func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return readItem(dec, &it.Cursor, func(rt *recordText, found bool, all string) {
+		it.Data = rt.record(found, all)
+	})
+}
+
+// readItem reads a list item, {"data": {...}, "cursor": "..."}: it sets
+// *cursor when the item has one, and hands the record's fields to done,
+// with all, the record's text as one string. Null is no item.
+func readItem(dec *jsontext.Decoder, cursor *string, done func(rt *recordText, found bool, all string)) error {
 	if dec.PeekKind() != '{' {
 		return skipAs(dec, "a record item must be a JSON object")
 	}
@@ -42,7 +50,7 @@ func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	}
 	rt := getRecordText()
 	defer recordTexts.Put(rt)
-	found, cursor, hasCursor := false, [2]int{}, false
+	found, at, hasCursor := false, [2]int{}, false
 	for dec.PeekKind() != '}' {
 		raw, err := dec.ReadValue()
 		if err != nil {
@@ -56,7 +64,7 @@ func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			if raw, err = dec.ReadValue(); err == nil {
 				hasCursor, _, err = rt.str(raw, 0)
 			}
-			cursor = [2]int{start, len(rt.text)}
+			at = [2]int{start, len(rt.text)}
 		default:
 			err = dec.SkipValue()
 		}
@@ -68,45 +76,12 @@ func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	all := string(rt.text)
-	it.Data = rt.record(found, all)
 	if hasCursor {
-		it.Cursor = all[cursor[0]:cursor[1]]
+		*cursor = all[at[0]:at[1]]
 	}
+	done(rt, found, all)
 	return nil
 }
-
-// pageOptions read a page's record items into a slice of their exact
-// number (the library would grow it, about twice the memory), through a
-// scratch slice reused from page to page.
-var pageOptions = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, items *[]RecordItem) error {
-	if dec.PeekKind() != '[' {
-		return errors.ErrUnsupported // null, or the wrong kind: the library's own rules
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	scratch := itemScratch.Get().(*[]RecordItem)
-	defer itemScratch.Put(scratch)
-	list := (*scratch)[:0]
-	for dec.PeekKind() != ']' {
-		var it RecordItem
-		if err := it.UnmarshalJSONFrom(dec); err != nil {
-			return err
-		}
-		list = append(list, it)
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	*items = append(make([]RecordItem, 0, len(list)), list...)
-	clear(list)
-	if cap(list) <= 1<<16 {
-		*scratch = list
-	}
-	return nil
-}))
-
-var itemScratch = sync.Pool{New: func() any { return new([]RecordItem) }}
 
 // recordText collects the fields of a record and the unquoted text of
 // their values (and of its item's cursor), which become one string. It is

@@ -19,12 +19,12 @@ import (
 // rule that its members be present (reply_test.go covers that).
 func decodePage(data []byte) (*RecordPage, error) {
 	var p RecordPage
-	err := jsonv2.Unmarshal(data, &p, pageOptions)
+	err := jsonv2.Unmarshal(data, &p, sized[RecordItem](2))
 	return &p, err
 }
 
-// decodePageItemByItem reads a record page without pageOptions, so that
-// each item is read by RecordItem.UnmarshalJSONFrom.
+// decodePageItemByItem reads a record page into a slice the library grows
+// from nothing.
 func decodePageItemByItem(data []byte) (*RecordPage, error) {
 	var p RecordPage
 	err := jsonv2.Unmarshal(data, &p)
@@ -42,8 +42,8 @@ type plainPage struct {
 	Paging PagingState `json:"paging"`
 }
 
-// checkSameAsPlain fails unless the page's reading, with pageOptions and
-// item by item, gives what the library gives for plain maps: both fail,
+// checkSameAsPlain fails unless the page's reading, into a sized slice and
+// into a grown one, gives what the library gives for plain maps: both fail,
 // or both give equal pages.
 func checkSameAsPlain(t *testing.T, data []byte) {
 	t.Helper()

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/maphash"
@@ -292,7 +293,7 @@ func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opt
 		return nil, err
 	}
 	p := new(Page[T])
-	if err := c.call(ctx, http.MethodGet, r, q, nil, reqOpts, page(p)); err != nil {
+	if err := c.call(ctx, http.MethodGet, r, q, nil, reqOpts, page(p, cmp.Or(q.First, q.Last, DefaultPageSize))); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	json "github.com/go-json-experiment/json"
@@ -174,15 +175,16 @@ func record(out *Record) reply {
 // page reads the paged list envelope {"items": [...], "total": n,
 // "paging": {...}}. The three members must be there and not null: a list
 // without them would end a walk silently short. (The records of a record
-// page read themselves: see Record.UnmarshalJSONFrom.)
-func page[T any](p *Page[T]) reply {
+// page read themselves: see Record.UnmarshalJSONFrom.) The items are read
+// into a slice of size items, the page size asked for.
+func page[T any](p *Page[T], size int) reply {
 	return reply{read: func(r io.Reader) error {
 		var w struct {
 			Items  *[]T         `json:"items"`
 			Total  *int         `json:"total"`
 			Paging *PagingState `json:"paging"`
 		}
-		if err := json.UnmarshalRead(r, &w, pageOptions); err != nil {
+		if err := json.UnmarshalRead(r, &w, sized[T](size)); err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 				return pageMissing("an empty body")
 			}
@@ -195,6 +197,38 @@ func page[T any](p *Page[T]) reply {
 		return nil
 	}}
 }
+
+// sized makes the JSON library read a list of T into a slice of size
+// items (its capacity is used, and only grown past it): growing it from
+// nothing would cost about twice the memory. The options of the first
+// sizedKept sizes and types are kept, as building them costs more than a
+// page's other allocations.
+func sized[T any](size int) json.Options {
+	key := sizedKey{reflect.TypeFor[T](), size}
+	if o, ok := sizedOptions.Load(key); ok {
+		return o.(json.Options)
+	}
+	o := json.WithUnmarshalers(json.UnmarshalFromFunc(func(_ *jsontext.Decoder, items *[]T) error {
+		*items = make([]T, 0, size)
+		return errors.ErrUnsupported // then the library reads the list into it
+	}))
+	if sizedCount.Add(1) <= sizedKept {
+		sizedOptions.Store(key, o)
+	}
+	return o
+}
+
+type sizedKey struct {
+	item reflect.Type
+	size int
+}
+
+const sizedKept = 64
+
+var (
+	sizedOptions sync.Map // sizedKey -> json.Options
+	sizedCount   atomic.Int32
+)
 
 // pageComplete is the one rule for a page's members: every reader of the
 // envelope calls it with which of them it found (present and not null).

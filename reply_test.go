@@ -51,7 +51,7 @@ func TestPageReply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var p Page[item]
 			var rp RecordPage
-			for name, rd := range map[string]reply{"general": page(&p), "record page decoder": page(&rp)} {
+			for name, rd := range map[string]reply{"general": page(&p, 2), "record page decoder": page(&rp, 2)} {
 				body := strings.ReplaceAll(tc.body, `{"id":"a"}`, `{"data":{"id":"a"},"cursor":"a"}`)
 				body = strings.ReplaceAll(body, `{"id":"b"}`, `{"data":{"id":"b"},"cursor":"b"}`)
 				err := readReply(rd, body)

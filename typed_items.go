@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"iter"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Item is one decoded record of a typed list, with the cursor of its
@@ -33,22 +35,35 @@ type Item[T any] struct {
 // once, with an empty Item.
 func AllItemsAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Item[T], error] {
 	return func(yield func(Item[T], error) bool) {
-		for rec, err := range s.All(ctx, t, alias, opts, reqOpts...) {
-			if err != nil {
-				yield(Item[T]{}, err)
-				return
-			}
-			v, err := decodeAs[T](rec.Data)
-			if err != nil {
-				if de, ok := errors.AsType[*DecodeError](err); ok {
-					de.Cursor = rec.Cursor
+		for it, err := range walkItems[asItem[T]](ctx, s.client, recordPath(t, alias), true, opts, reqOpts) {
+			if err == nil && it.err != nil {
+				if de, ok := errors.AsType[*DecodeError](it.err); ok {
+					de.Cursor = it.Cursor
 				}
-				yield(Item[T]{Cursor: rec.Cursor}, err)
+				err = it.err
+			}
+			if err != nil {
+				yield(Item[T]{Cursor: it.Cursor}, err)
 				return
 			}
-			if !yield(Item[T]{Value: v, Cursor: rec.Cursor}, nil) {
+			if !yield(it.Item, nil) {
 				return
 			}
 		}
 	}
+}
+
+// asItem is a list item decoded straight into T from the text of its
+// record, with no Record in between. A record that does not decode keeps
+// its error, so that the items before it on the page are still yielded.
+type asItem[T any] struct {
+	Item[T]
+	err error
+}
+
+// UnmarshalJSONFrom reads the item as RecordItem's does.
+func (it *asItem[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	return readItem(dec, &it.Cursor, func(rt *recordText, _ bool, all string) {
+		it.err = decodeTo(nil, rt, all, &it.Value) // null data: no fields
+	})
 }
