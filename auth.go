@@ -468,7 +468,7 @@ func toAuthError(err error) *AuthError {
 // the endpoint could not be reached (other than by a refused redirect), or
 // answered 429 or 5xx.
 func (e *AuthError) temporary() bool {
-	return e.StatusCode == 0 && e.Err != nil && !isRedirect(e.Err) ||
+	return e.StatusCode == 0 && e.Err != nil && !isA[*RedirectError](e.Err) ||
 		e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
 }
 

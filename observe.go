@@ -359,26 +359,22 @@ func errorType(resp *http.Response, err error) string {
 		}
 		return ""
 	}
-	var (
-		ae *APIError
-		au *AuthError
-		ve *ValidationError
-		ne net.Error
-	)
-	switch {
-	case errors.As(err, &ae):
+	if ae, ok := errors.AsType[*APIError](err); ok {
 		return strconv.Itoa(ae.StatusCode)
+	}
+	var ne net.Error
+	switch {
 	case errors.Is(err, ErrTimeout):
 		return "timeout"
 	case errors.Is(err, context.Canceled):
 		return "canceled"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "deadline_exceeded"
-	case errors.As(err, &au):
+	case isA[*AuthError](err):
 		return "token_request"
-	case isRedirect(err):
+	case isA[*RedirectError](err):
 		return "redirect_refused"
-	case errors.As(err, &ve):
+	case isA[*ValidationError](err):
 		return "validation"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection_refused"
