@@ -151,21 +151,15 @@ type hooks struct {
 }
 
 func newHooks(obs []*Observer, logger *slog.Logger, red *redactor, base, auth *url.URL) *hooks {
-	h := &hooks{observers: obs, logger: logger, red: red, basePath: base.EscapedPath(), host: base.Hostname(), port: portOf(base)}
-	if auth != nil {
-		h.tokenHost, h.tokenPort = auth.Hostname(), portOf(auth)
-	}
-	return h
+	return &hooks{observers: obs, logger: logger, red: red, basePath: base.EscapedPath(),
+		host: base.Hostname(), port: portOf(base), tokenHost: auth.Hostname(), tokenPort: portOf(auth)}
 }
 
+// portOf is the port of an http or https URL, named or implied by its
+// scheme.
 func portOf(u *url.URL) int {
-	if p, err := strconv.Atoi(u.Port()); err == nil {
-		return p
-	}
-	if u.Scheme == "http" {
-		return 80
-	}
-	return 443
+	p, _ := strconv.Atoi(effectivePort(u))
+	return p
 }
 
 func (h *hooks) observed() bool { return h != nil && len(h.observers) > 0 }
