@@ -211,17 +211,15 @@ func walkFrom[T any](ctx context.Context, first *ListOptions, fetch fetchPage[T]
 	}()
 	// start returns how to get the page o points at.
 	start := func(o *ListOptions) func() pageResult[T] {
+		get := func() pageResult[T] {
+			p, err := fetch(ctx, o)
+			return pageResult[T]{p, err}
+		}
 		if !first.Prefetch {
-			return func() pageResult[T] {
-				p, err := fetch(ctx, o)
-				return pageResult[T]{p, err}
-			}
+			return get
 		}
 		ch := make(chan pageResult[T], 1)
-		go func() {
-			p, err := fetch(ctx, o)
-			ch <- pageResult[T]{p, err}
-		}()
+		go func() { ch <- get() }()
 		pending = ch
 		return func() pageResult[T] { pending = nil; return <-ch }
 	}
