@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"iter"
 	"net/http"
@@ -146,13 +147,11 @@ func (r *GroupRequest) validate(create bool) error {
 	case create && r.Domains != nil && !dynamic:
 		return invalid("GroupRequest.Domains", "needs Dynamic set to true")
 	}
-	if err := checkEach("GroupRequest.UserIDs", r.UserIDs, "", notBlank); err != nil {
-		return err
-	}
-	if err := checkEach("GroupRequest.Tags", r.Tags, "", notBlank); err != nil {
-		return err
-	}
-	if err := checkEach("GroupRequest.Domains", r.Domains, "", notBlank); err != nil {
+	if err := cmp.Or(
+		checkEach("GroupRequest.UserIDs", r.UserIDs, "", notBlank),
+		checkEach("GroupRequest.Tags", r.Tags, "", notBlank),
+		checkEach("GroupRequest.Domains", r.Domains, "", notBlank),
+	); err != nil {
 		return err
 	}
 	for i, d := range r.Domains {
@@ -245,8 +244,6 @@ func (s *MembersService) Remove(ctx context.Context, groupID string, userIDs []s
 
 func (s *MembersService) change(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
 	r := membersPath(groupID)
-	if r.err == nil {
-		r.err = checkEach("userIDs", userIDs, "must name at least one user", notBlank)
-	}
+	r.err = cmp.Or(r.err, checkEach("userIDs", userIDs, "must name at least one user", notBlank))
 	return s.client.call(ctx, method, r, nil, memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts, reply{})
 }
