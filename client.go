@@ -155,9 +155,7 @@ type Option interface{ applyClient(*config) }
 type clientOption func(*config)
 
 func (o clientOption) applyClient(c *config) {
-	if o != nil {
-		o(c)
-	}
+	o(c)
 }
 
 // setNonNil is the option of an argument v that must not be nil: set
