@@ -341,7 +341,6 @@ func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias
 	if err != nil {
 		return nil, err
 	}
-	o.Size = 0
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("workflow: upload file: %w", err)
