@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -341,10 +342,7 @@ func tokenErrorFields(raw []byte) (code, desc string) {
 		return "", ""
 	}
 	_ = json.Unmarshal(m.Error, &code) // a string, or nothing
-	desc = m.ErrorDescription
-	if desc == "" {
-		desc = m.Message
-	}
+	desc = cmp.Or(m.ErrorDescription, m.Message)
 	return truncate(oneLine(code), 100), truncate(oneLine(desc), 300)
 }
 
