@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/maphash"
@@ -135,11 +136,8 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 		o = *opts
 	}
 	return func(yield func(*Page[T], error) bool) {
-		if err := checkCtx(ctx); err != nil {
-			yield(nil, err)
-			return
-		}
-		if _, err := o.query(); err != nil {
+		_, qerr := o.query()
+		if err := cmp.Or(checkCtx(ctx), qerr); err != nil {
 			yield(nil, err)
 			return
 		}
