@@ -45,16 +45,17 @@ type Group struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// groupJSON is Group without its methods.
+type groupJSON Group
+
 // UnmarshalJSON reads a group object; unknown members go to Extra.
 func (g *Group) UnmarshalJSON(data []byte) error {
-	type plain Group
-	return unmarshalModel(data, (*plain)(g))
+	return unmarshalModel(data, (*groupJSON)(g))
 }
 
 // MarshalJSON writes the group object with its Extra members.
 func (g Group) MarshalJSON() ([]byte, error) {
-	type plain Group
-	return json.Marshal(plain(g))
+	return json.Marshal(groupJSON(g))
 }
 
 // GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
@@ -67,16 +68,17 @@ type GroupDomain struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// groupDomainJSON is GroupDomain without its methods.
+type groupDomainJSON GroupDomain
+
 // UnmarshalJSON reads a domain object; unknown members go to Extra.
 func (d *GroupDomain) UnmarshalJSON(data []byte) error {
-	type plain GroupDomain
-	return unmarshalModel(data, (*plain)(d))
+	return unmarshalModel(data, (*groupDomainJSON)(d))
 }
 
 // MarshalJSON writes the domain object with its Extra members.
 func (d GroupDomain) MarshalJSON() ([]byte, error) {
-	type plain GroupDomain
-	return json.Marshal(plain(d))
+	return json.Marshal(groupDomainJSON(d))
 }
 
 // GroupRequest is the body of GroupsService.Create (POST /groups) and
