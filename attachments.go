@@ -233,10 +233,7 @@ type UploadOptions struct {
 // check validates the options and returns a copy with the media type
 // normalised (the caller's struct is never written).
 func (o *UploadOptions) check() (*UploadOptions, error) {
-	var c UploadOptions
-	if o != nil {
-		c = *o
-	}
+	c := valueOf(o)
 	if c.Size < 0 {
 		return nil, invalid("UploadOptions.Size", "must not be negative")
 	}
@@ -378,10 +375,7 @@ type WaitOptions struct {
 
 // intervals returns the checked first and maximal waits.
 func (o *WaitOptions) intervals() (first, most time.Duration, err error) {
-	var w WaitOptions
-	if o != nil {
-		w = *o
-	}
+	w := valueOf(o)
 	switch {
 	case w.PollInterval < 0:
 		return 0, 0, invalid("WaitOptions.PollInterval", "must not be negative")

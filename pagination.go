@@ -131,10 +131,7 @@ type fetchPage[T any] func(ctx context.Context, opts *ListOptions) (*Page[T], er
 // or backward, optionally fetching one page ahead. Validation errors of
 // opts are yielded before any request is sent.
 func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) iter.Seq2[*Page[T], error] {
-	var o ListOptions
-	if opts != nil {
-		o = *opts
-	}
+	o := valueOf(opts)
 	return func(yield func(*Page[T], error) bool) {
 		_, qerr := o.query()
 		if err := cmp.Or(checkCtx(ctx), qerr); err != nil {
