@@ -222,12 +222,10 @@ func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
 	}
-	if err != nil {
-		if decodeErr && ct.ctx.Err() == nil {
-			res.ErrorType = "response_decode"
-		} else {
-			res.ErrorType = errorType(resp, err)
-		}
+	if decodeErr && ct.ctx.Err() == nil {
+		res.ErrorType = "response_decode"
+	} else {
+		res.ErrorType = errorType(resp, err) // "" for a success
 	}
 	endTrace(ct.trace, res, func(o *Observer) func(context.Context, CallInfo, CallResult) { return o.CallEnd })
 }
@@ -272,9 +270,7 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 		res.RequestID = requestID(resp.Header)
 		res.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	}
-	if err != nil || res.StatusCode >= 400 {
-		res.ErrorType = errorType(resp, err)
-	}
+	res.ErrorType = errorType(resp, err) // "" for a success
 	if after != nil {
 		after(res)
 	}
