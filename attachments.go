@@ -93,11 +93,13 @@ type Attachment struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// attachmentJSON is Attachment without its methods.
+type attachmentJSON Attachment
+
 // UnmarshalJSON reads an attachment; unknown members go to Extra and
 // CreatedAt is converted to UTC.
 func (a *Attachment) UnmarshalJSON(data []byte) error {
-	type plain Attachment
-	if err := unmarshalModel(data, (*plain)(a)); err != nil {
+	if err := unmarshalModel(data, (*attachmentJSON)(a)); err != nil {
 		return err
 	}
 	a.CreatedAt = a.CreatedAt.UTC() // the zero time stays zero
@@ -106,8 +108,7 @@ func (a *Attachment) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the attachment with its Extra members.
 func (a Attachment) MarshalJSON() ([]byte, error) {
-	type plain Attachment
-	return json.Marshal(plain(a))
+	return json.Marshal(attachmentJSON(a))
 }
 
 // Link is a link attachment: the body of AddLink, {"url", "description"},
@@ -122,16 +123,17 @@ type Link struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// linkJSON is Link without its methods.
+type linkJSON Link
+
 // UnmarshalJSON reads a link; unknown members go to Extra.
 func (l *Link) UnmarshalJSON(data []byte) error {
-	type plain Link
-	return unmarshalModel(data, (*plain)(l))
+	return unmarshalModel(data, (*linkJSON)(l))
 }
 
 // MarshalJSON writes the link with its Extra members.
 func (l Link) MarshalJSON() ([]byte, error) {
-	type plain Link
-	return json.Marshal(plain(l))
+	return json.Marshal(linkJSON(l))
 }
 
 // attachmentsPath returns the path of a record's attachments, with the
@@ -231,10 +233,7 @@ type UploadOptions struct {
 // check validates the options and returns a copy with the media type
 // normalised (the caller's struct is never written).
 func (o *UploadOptions) check() (*UploadOptions, error) {
-	var c UploadOptions
-	if o != nil {
-		c = *o
-	}
+	c := valueOf(o)
 	if c.Size < 0 {
 		return nil, invalid("UploadOptions.Size", "must not be negative")
 	}
@@ -341,7 +340,6 @@ func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias
 	if err != nil {
 		return nil, err
 	}
-	o.Size = 0
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("workflow: upload file: %w", err)
@@ -377,10 +375,7 @@ type WaitOptions struct {
 
 // intervals returns the checked first and maximal waits.
 func (o *WaitOptions) intervals() (first, most time.Duration, err error) {
-	var w WaitOptions
-	if o != nil {
-		w = *o
-	}
+	w := valueOf(o)
 	switch {
 	case w.PollInterval < 0:
 		return 0, 0, invalid("WaitOptions.PollInterval", "must not be negative")

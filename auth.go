@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -341,10 +342,7 @@ func tokenErrorFields(raw []byte) (code, desc string) {
 		return "", ""
 	}
 	_ = json.Unmarshal(m.Error, &code) // a string, or nothing
-	desc = m.ErrorDescription
-	if desc == "" {
-		desc = m.Message
-	}
+	desc = cmp.Or(m.ErrorDescription, m.Message)
 	return truncate(oneLine(code), 100), truncate(oneLine(desc), 300)
 }
 
@@ -468,7 +466,7 @@ func toAuthError(err error) *AuthError {
 // the endpoint could not be reached (other than by a refused redirect), or
 // answered 429 or 5xx.
 func (e *AuthError) temporary() bool {
-	return e.StatusCode == 0 && e.Err != nil && !isRedirect(e.Err) ||
+	return e.StatusCode == 0 && e.Err != nil && !isA[*RedirectError](e.Err) ||
 		e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
 }
 

@@ -155,9 +155,7 @@ type Option interface{ applyClient(*config) }
 type clientOption func(*config)
 
 func (o clientOption) applyClient(c *config) {
-	if o != nil {
-		o(c)
-	}
+	o(c)
 }
 
 // setNonNil is the option of an argument v that must not be nil: set
@@ -309,10 +307,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 
 	// The caller's client is copied, never modified.
-	var hc http.Client
-	if cfg.httpClient != nil {
-		hc = *cfg.httpClient
-	}
+	hc := valueOf(cfg.httpClient)
 	baseTransport := hc.Transport
 	if baseTransport == nil {
 		if cfg.httpClient != nil {
@@ -554,6 +549,15 @@ func (c *Client) CloseIdleConnections() {
 	if c.ownsTransport {
 		c.httpClient.CloseIdleConnections()
 	}
+}
+
+// valueOf returns a copy of *p, or the zero T when p is nil: the options
+// a caller may leave nil are read through it, never written.
+func valueOf[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
 }
 
 // closeIdle closes the idle connections of rt, if it has any.

@@ -251,6 +251,12 @@ func (e *ValidationError) Error() string {
 // Unwrap returns the underlying cause.
 func (e *ValidationError) Unwrap() error { return e.Err }
 
+// isA reports whether err's chain holds an error of type T.
+func isA[T error](err error) bool {
+	_, ok := errors.AsType[T](err)
+	return ok
+}
+
 func invalid(field, rule string) *ValidationError {
 	return &ValidationError{Field: field, Rule: rule}
 }

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"iter"
 	"net/http"
@@ -44,16 +45,17 @@ type Group struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// groupJSON is Group without its methods.
+type groupJSON Group
+
 // UnmarshalJSON reads a group object; unknown members go to Extra.
 func (g *Group) UnmarshalJSON(data []byte) error {
-	type plain Group
-	return unmarshalModel(data, (*plain)(g))
+	return unmarshalModel(data, (*groupJSON)(g))
 }
 
 // MarshalJSON writes the group object with its Extra members.
 func (g Group) MarshalJSON() ([]byte, error) {
-	type plain Group
-	return json.Marshal(plain(g))
+	return json.Marshal(groupJSON(g))
 }
 
 // GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
@@ -66,16 +68,17 @@ type GroupDomain struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// groupDomainJSON is GroupDomain without its methods.
+type groupDomainJSON GroupDomain
+
 // UnmarshalJSON reads a domain object; unknown members go to Extra.
 func (d *GroupDomain) UnmarshalJSON(data []byte) error {
-	type plain GroupDomain
-	return unmarshalModel(data, (*plain)(d))
+	return unmarshalModel(data, (*groupDomainJSON)(d))
 }
 
 // MarshalJSON writes the domain object with its Extra members.
 func (d GroupDomain) MarshalJSON() ([]byte, error) {
-	type plain GroupDomain
-	return json.Marshal(plain(d))
+	return json.Marshal(groupDomainJSON(d))
 }
 
 // GroupRequest is the body of GroupsService.Create (POST /groups) and
@@ -146,13 +149,11 @@ func (r *GroupRequest) validate(create bool) error {
 	case create && r.Domains != nil && !dynamic:
 		return invalid("GroupRequest.Domains", "needs Dynamic set to true")
 	}
-	if err := checkEach("GroupRequest.UserIDs", r.UserIDs, "", notBlank); err != nil {
-		return err
-	}
-	if err := checkEach("GroupRequest.Tags", r.Tags, "", notBlank); err != nil {
-		return err
-	}
-	if err := checkEach("GroupRequest.Domains", r.Domains, "", notBlank); err != nil {
+	if err := cmp.Or(
+		checkEach("GroupRequest.UserIDs", r.UserIDs, "", notBlank),
+		checkEach("GroupRequest.Tags", r.Tags, "", notBlank),
+		checkEach("GroupRequest.Domains", r.Domains, "", notBlank),
+	); err != nil {
 		return err
 	}
 	for i, d := range r.Domains {
@@ -245,8 +246,6 @@ func (s *MembersService) Remove(ctx context.Context, groupID string, userIDs []s
 
 func (s *MembersService) change(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
 	r := membersPath(groupID)
-	if r.err == nil {
-		r.err = checkEach("userIDs", userIDs, "must name at least one user", notBlank)
-	}
+	r.err = cmp.Or(r.err, checkEach("userIDs", userIDs, "must name at least one user", notBlank))
 	return s.client.call(ctx, method, r, nil, memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts, reply{})
 }

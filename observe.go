@@ -151,21 +151,15 @@ type hooks struct {
 }
 
 func newHooks(obs []*Observer, logger *slog.Logger, red *redactor, base, auth *url.URL) *hooks {
-	h := &hooks{observers: obs, logger: logger, red: red, basePath: base.EscapedPath(), host: base.Hostname(), port: portOf(base)}
-	if auth != nil {
-		h.tokenHost, h.tokenPort = auth.Hostname(), portOf(auth)
-	}
-	return h
+	return &hooks{observers: obs, logger: logger, red: red, basePath: base.EscapedPath(),
+		host: base.Hostname(), port: portOf(base), tokenHost: auth.Hostname(), tokenPort: portOf(auth)}
 }
 
+// portOf is the port of an http or https URL, named or implied by its
+// scheme.
 func portOf(u *url.URL) int {
-	if p, err := strconv.Atoi(u.Port()); err == nil {
-		return p
-	}
-	if u.Scheme == "http" {
-		return 80
-	}
-	return 443
+	p, _ := strconv.Atoi(effectivePort(u))
+	return p
 }
 
 func (h *hooks) observed() bool { return h != nil && len(h.observers) > 0 }
@@ -228,12 +222,10 @@ func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
 	}
-	if err != nil {
-		if decodeErr && ct.ctx.Err() == nil {
-			res.ErrorType = "response_decode"
-		} else {
-			res.ErrorType = errorType(resp, err)
-		}
+	if decodeErr && ct.ctx.Err() == nil {
+		res.ErrorType = "response_decode"
+	} else {
+		res.ErrorType = errorType(resp, err) // "" for a success
 	}
 	endTrace(ct.trace, res, func(o *Observer) func(context.Context, CallInfo, CallResult) { return o.CallEnd })
 }
@@ -278,9 +270,7 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 		res.RequestID = requestID(resp.Header)
 		res.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	}
-	if err != nil || res.StatusCode >= 400 {
-		res.ErrorType = errorType(resp, err)
-	}
+	res.ErrorType = errorType(resp, err) // "" for a success
 	if after != nil {
 		after(res)
 	}
@@ -359,26 +349,22 @@ func errorType(resp *http.Response, err error) string {
 		}
 		return ""
 	}
-	var (
-		ae *APIError
-		au *AuthError
-		ve *ValidationError
-		ne net.Error
-	)
-	switch {
-	case errors.As(err, &ae):
+	if ae, ok := errors.AsType[*APIError](err); ok {
 		return strconv.Itoa(ae.StatusCode)
+	}
+	var ne net.Error
+	switch {
 	case errors.Is(err, ErrTimeout):
 		return "timeout"
 	case errors.Is(err, context.Canceled):
 		return "canceled"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "deadline_exceeded"
-	case errors.As(err, &au):
+	case isA[*AuthError](err):
 		return "token_request"
-	case isRedirect(err):
+	case isA[*RedirectError](err):
 		return "redirect_refused"
-	case errors.As(err, &ve):
+	case isA[*ValidationError](err):
 		return "validation"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection_refused"

@@ -131,16 +131,10 @@ type fetchPage[T any] func(ctx context.Context, opts *ListOptions) (*Page[T], er
 // or backward, optionally fetching one page ahead. Validation errors of
 // opts are yielded before any request is sent.
 func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) iter.Seq2[*Page[T], error] {
-	var o ListOptions
-	if opts != nil {
-		o = *opts
-	}
+	o := valueOf(opts)
 	return func(yield func(*Page[T], error) bool) {
-		if err := checkCtx(ctx); err != nil {
-			yield(nil, err)
-			return
-		}
-		if _, err := o.query(); err != nil {
+		_, qerr := o.query()
+		if err := cmp.Or(checkCtx(ctx), qerr); err != nil {
 			yield(nil, err)
 			return
 		}
@@ -212,17 +206,15 @@ func walkFrom[T any](ctx context.Context, first *ListOptions, fetch fetchPage[T]
 	}()
 	// start returns how to get the page o points at.
 	start := func(o *ListOptions) func() pageResult[T] {
+		get := func() pageResult[T] {
+			p, err := fetch(ctx, o)
+			return pageResult[T]{p, err}
+		}
 		if !first.Prefetch {
-			return func() pageResult[T] {
-				p, err := fetch(ctx, o)
-				return pageResult[T]{p, err}
-			}
+			return get
 		}
 		ch := make(chan pageResult[T], 1)
-		go func() {
-			p, err := fetch(ctx, o)
-			ch <- pageResult[T]{p, err}
-		}()
+		go func() { ch <- get() }()
 		pending = ch
 		return func() pageResult[T] { pending = nil; return <-ch }
 	}

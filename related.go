@@ -106,9 +106,7 @@ func checkRef(field string, r RelatedRef) error {
 // since the service may have added the item; it is retried after a 429.
 func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
 	r := s.at(t, alias, id)
-	if r.err == nil {
-		r.err = checkRef("ref", ref)
-	}
+	r.err = cmp.Or(r.err, checkRef("ref", ref))
 	return s.client.call(ctx, http.MethodPost, r, nil, ref, reqOpts, reply{})
 }
 

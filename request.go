@@ -413,8 +413,7 @@ func idempotent(method string) bool {
 // wrapping: a connect or attempt timeout is not the caller's deadline).
 func retryable(ctx context.Context, method string, resp *http.Response, err error) bool {
 	if err != nil {
-		var ae *AuthError
-		if !errors.As(err, &ae) && ctx.Err() != nil {
+		if !isA[*AuthError](err) && ctx.Err() != nil {
 			return false
 		}
 		return Temporary(err) && (idempotent(method) || !OutcomeUnknown(err))
@@ -422,11 +421,6 @@ func retryable(ctx context.Context, method string, resp *http.Response, err erro
 	// A 429 says the service did not act; a 5xx leaves it unknown.
 	return temporaryStatus(resp.StatusCode) &&
 		(idempotent(method) || resp.StatusCode == http.StatusTooManyRequests)
-}
-
-func isRedirect(err error) bool {
-	var re *RedirectError
-	return errors.As(err, &re)
 }
 
 // notSent reports a connection error that happened before the request was
@@ -463,21 +457,16 @@ func (c *Client) transportError(req *http.Request, err error) error {
 	if ctxErr := req.Context().Err(); ctxErr != nil {
 		return c.wrap(req, ctxErr)
 	}
-	var (
-		ae *AuthError
-		re *RedirectError
-		ve *ValidationError
-	)
-	switch {
-	case errors.As(err, &ae):
+	if ae, ok := errors.AsType[*AuthError](err); ok {
 		return ae
-	case errors.As(err, &re):
+	}
+	if re, ok := errors.AsType[*RedirectError](err); ok {
 		return re
-	case errors.As(err, &ve):
+	}
+	if ve, ok := errors.AsType[*ValidationError](err); ok {
 		return ve
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
 		err = ue.Err
 	}
 	return c.wrap(req, ownTimeout(err))
@@ -489,8 +478,7 @@ func (c *Client) transportError(req *http.Request, err error) error {
 // transport's connect or response-header timeout, for example. It is the
 // one rule for API and token requests alike.
 func ownTimeout(err error) error {
-	var le *limiterDeadlineError
-	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !errors.As(err, &le) {
+	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !isA[*limiterDeadlineError](err) {
 		return &timeoutError{what: err.Error(), err: err}
 	}
 	return err
@@ -557,17 +545,11 @@ func foreignOrigin(u *url.URL) error {
 // is safe is another question: see OutcomeUnknown. The client's retries
 // follow both; a call's error has already been retried by its policy.
 func Temporary(err error) bool {
-	var auth *AuthError
-	switch {
-	case err == nil:
-		return false
-	case errors.As(err, &auth):
+	if auth, ok := errors.AsType[*AuthError](err); ok {
 		return auth.temporary()
-	case errors.Is(err, context.Canceled):
-		return false
 	}
 	status, sent := outcome(err)
-	return sent && (status == 0 || temporaryStatus(status))
+	return sent && !errors.Is(err, context.Canceled) && (status == 0 || temporaryStatus(status))
 }
 
 // OutcomeUnknown reports whether the service may have acted on the request
@@ -590,16 +572,11 @@ func OutcomeUnknown(err error) bool {
 // can have been sent at all (not after bad input, a failed token request,
 // a refused redirect or a rate-limiter wait past the deadline).
 func outcome(err error) (status int, sent bool) {
-	var (
-		api  *APIError
-		auth *AuthError
-		ve   *ValidationError
-		le   *limiterDeadlineError
-	)
-	switch {
-	case err == nil || errors.As(err, &auth) || errors.As(err, &ve) || errors.As(err, &le) || isRedirect(err):
+	if err == nil || isA[*AuthError](err) || isA[*ValidationError](err) ||
+		isA[*limiterDeadlineError](err) || isA[*RedirectError](err) {
 		return 0, false
-	case errors.As(err, &api):
+	}
+	if api, ok := errors.AsType[*APIError](err); ok {
 		return api.StatusCode, true
 	}
 	return 0, true

@@ -49,10 +49,9 @@ type requestConfig struct {
 // whose policy is the starting point) and resolves the call's retry
 // policy.
 func (base *requestConfig) resolve(opts []RequestOption) (*requestConfig, error) {
-	cfg := &requestConfig{response: base.response, attemptHook: base.attemptHook, header: base.header.Clone(), policy: base.policy}
-	if base.query != nil {
-		cfg.query = url.Values(http.Header(base.query).Clone())
-	}
+	// Header.Clone keeps a nil map nil.
+	cfg := &requestConfig{response: base.response, attemptHook: base.attemptHook, policy: base.policy,
+		header: base.header.Clone(), query: url.Values(http.Header(base.query).Clone())}
 	for _, o := range opts {
 		if o == nil {
 			continue

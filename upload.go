@@ -440,8 +440,7 @@ func checkFileName(field, name string) error {
 		return invalid(field, "must be a file name")
 	case strings.ContainsAny(name, `/\`):
 		return invalid(field, `must be a file name without "/" or "\" (the service keeps no folders; pass the path's last element)`)
-	}
-	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return invalid(field, "must not contain control characters")
 	}
 	return nil

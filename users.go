@@ -54,16 +54,17 @@ type User struct {
 // service may add later, is not active.
 func (u User) Active() bool { return strings.EqualFold(string(u.Status), string(UserActive)) }
 
+// userJSON is User without its methods.
+type userJSON User
+
 // UnmarshalJSON reads a user object; unknown members go to Extra.
 func (u *User) UnmarshalJSON(data []byte) error {
-	type plain User
-	return unmarshalModel(data, (*plain)(u))
+	return unmarshalModel(data, (*userJSON)(u))
 }
 
 // MarshalJSON writes the user object with its Extra members.
 func (u User) MarshalJSON() ([]byte, error) {
-	type plain User
-	return json.Marshal(plain(u))
+	return json.Marshal(userJSON(u))
 }
 
 // NewUser is the user to create with UsersService.Create: the body
