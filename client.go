@@ -506,7 +506,11 @@ type route struct {
 // segment; one with an empty name is a literal word of the path.
 func pathTo(parts ...string) route {
 	var b strings.Builder
-	b.Grow(len(parts) * 12)
+	n := 0
+	for i := 1; i < len(parts); i += 2 {
+		n += len(parts[i]) + 1 // the value and a slash: the size unless escaped
+	}
+	b.Grow(n)
 	for i := 0; i+1 < len(parts); i += 2 {
 		s, err := parts[i+1], error(nil)
 		if parts[i] != "" {
@@ -531,7 +535,8 @@ func recordPath(t RecordType, alias string, rest ...string) route {
 		}
 		return route{err: invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)}
 	}
-	return pathTo(append([]string{"", string(t), "alias", alias}, rest...)...)
+	var parts [8]string // on the stack for every route of the API
+	return pathTo(append(append(parts[:0], "", string(t), "alias", alias), rest...)...)
 }
 
 // CloseIdleConnections closes the connections the client keeps open for
