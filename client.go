@@ -535,7 +535,7 @@ func recordPath(t RecordType, alias string, rest ...string) route {
 		}
 		return route{err: invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)}
 	}
-	var parts [8]string // on the stack for every route of the API
+	var parts [10]string // the longest route of the API has 10 parts
 	return pathTo(append(append(parts[:0], "", string(t), "alias", alias), rest...)...)
 }
 

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"sync"
 	"sync/atomic"
@@ -128,7 +129,7 @@ func (rt *recordText) object(dec *jsontext.Decoder) (found bool, err error) {
 		name, end := unquoteName(raw, i)
 		shared, start := rt.name(name), len(rt.text)
 		if _, i, err = rt.str(raw, skipSpace(raw, skipSpace(raw, end)+1)); err != nil {
-			return false, err
+			return false, fmt.Errorf("record field %q: %w", shared, err)
 		}
 		rt.fields = append(rt.fields, recordField{shared, start, len(rt.text)})
 	}

@@ -2,7 +2,9 @@ package workflow
 
 import (
 	"context"
+	"fmt"
 	"iter"
+	"reflect"
 )
 
 // This file is the request path's exported face, for the operations this
@@ -28,6 +30,9 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 	case *string:
 		rd = textBody(out)
 	default:
+		if rv := reflect.ValueOf(out); rv.Kind() != reflect.Pointer || rv.IsNil() {
+			return invalid("out", fmt.Sprintf("must be nil or a non-nil pointer (got %T)", out))
+		}
 		rd = whole(func(data []byte) error { return decodeResource(data, out, "JSON value") })
 	}
 	return c.call(ctx, method, route{path: path}, query, body, reqOpts, rd)

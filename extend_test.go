@@ -97,3 +97,21 @@ func TestSegmentChecksAndEscapes(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// An out that is neither nil nor a non-nil pointer is bad input: a
+// *ValidationError naming out, and nothing is sent.
+func TestCallRefusesAnOutThatIsNotAPointer(t *testing.T) {
+	type thing struct{ Name string }
+	var nilThing *thing
+	for name, out := range map[string]any{"a struct": thing{}, "a nil pointer": nilThing, "a map": map[string]any{}} {
+		t.Run(name, func(t *testing.T) {
+			c, m := newMockClient(t, mockReply(http.StatusOK, `{"Name":"a"}`))
+			err := c.Call(t.Context(), http.MethodGet, "things/1", nil, nil, out)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "out", ve.Field)
+			assert.Contains(t, err.Error(), "non-nil pointer")
+			assert.Empty(t, m.requests(), "nothing is sent")
+		})
+	}
+}

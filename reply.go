@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -176,13 +177,14 @@ func record(out *Record) reply {
 // "paging": {...}}. The three members must be there and not null: a list
 // without them would end a walk silently short. (The records of a record
 // page read themselves: see Record.UnmarshalJSONFrom.) The items are read
-// into a slice of size items, the page size asked for.
+// into a slice made for size items, the page size asked for; a page of
+// less than half that is copied to a slice of its own size.
 func page[T any](p *Page[T], size int) reply {
 	return reply{read: func(r io.Reader) error {
 		var w struct {
-			Items  *[]T         `json:"items"`
-			Total  *int         `json:"total"`
-			Paging *PagingState `json:"paging"`
+			Items  *pageItems[T] `json:"items"`
+			Total  *int          `json:"total"`
+			Paging *PagingState  `json:"paging"`
 		}
 		if err := json.UnmarshalRead(r, &w, sized[T](size)); err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -193,12 +195,19 @@ func page[T any](p *Page[T], size int) reply {
 		if err := pageComplete(w.Items != nil, w.Total != nil, w.Paging != nil); err != nil {
 			return err
 		}
-		*p = Page[T]{Items: *w.Items, Total: *w.Total, Paging: *w.Paging}
+		items := []T(*w.Items)
+		if len(items) < cap(items)/2 {
+			items = slices.Clone(items)
+		}
+		*p = Page[T]{Items: items, Total: *w.Total, Paging: *w.Paging}
 		return nil
 	}}
 }
 
-// sized makes the JSON library read a list of T into a slice of size
+// pageItems is the items of a page, the one list sized makes room for.
+type pageItems[T any] []T
+
+// sized makes the JSON library read a page's items into a slice of size
 // items (its capacity is used, and only grown past it): growing it from
 // nothing would cost about twice the memory. The options of the first
 // sizedKept sizes and types are kept, as building them costs more than a
@@ -208,12 +217,14 @@ func sized[T any](size int) json.Options {
 	if o, ok := sizedOptions.Load(key); ok {
 		return o.(json.Options)
 	}
-	o := json.WithUnmarshalers(json.UnmarshalFromFunc(func(_ *jsontext.Decoder, items *[]T) error {
-		*items = make([]T, 0, size)
+	o := json.WithUnmarshalers(json.UnmarshalFromFunc(func(_ *jsontext.Decoder, items *pageItems[T]) error {
+		*items = make(pageItems[T], 0, size)
 		return errors.ErrUnsupported // then the library reads the list into it
 	}))
-	if sizedCount.Add(1) <= sizedKept {
-		sizedOptions.Store(key, o)
+	if sizedCount.Load() < sizedKept {
+		if _, loaded := sizedOptions.LoadOrStore(key, o); !loaded {
+			sizedCount.Add(1)
+		}
 	}
 	return o
 }

@@ -376,3 +376,44 @@ func normalize(v any) any {
 	_ = json.Unmarshal(b, &m)
 	return m
 }
+
+// A page's items go into a slice made for the page size asked for; a short
+// page keeps no more room than twice its items, and a list of the same
+// type inside an item is not given that room.
+func TestPageItemsRoom(t *testing.T) {
+	type node struct {
+		Name     string `json:"name"`
+		Children []node `json:"children"`
+	}
+	body := func(n int) string {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = `{"name":"n","children":[{"name":"c"}]}`
+		}
+		return `{"items":[` + strings.Join(items, ",") + `],"total":9,"paging":{}}`
+	}
+	tests := []struct {
+		name           string
+		items, size    int
+		minCap, maxCap int
+	}{
+		{"a full page", 50, 50, 50, 50},
+		{"a page of more than half", 30, 50, 50, 50},
+		{"a short page", 3, 50, 3, 6},
+		{"an empty page", 0, 50, 0, 0},
+		{"more items than asked for", 60, 50, 60, 120},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p Page[node]
+			require.NoError(t, page(&p, tt.size).read(strings.NewReader(body(tt.items))))
+			require.Len(t, p.Items, tt.items)
+			require.NotNil(t, p.Items)
+			assert.GreaterOrEqual(t, cap(p.Items), tt.minCap)
+			assert.LessOrEqual(t, cap(p.Items), tt.maxCap)
+			for _, it := range p.Items {
+				assert.Equal(t, 1, cap(it.Children), "a nested list is not given the page's room")
+			}
+		})
+	}
+}

@@ -63,6 +63,9 @@ type asItem[T any] struct {
 
 // UnmarshalJSONFrom reads the item as RecordItem's does.
 func (it *asItem[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == 'n' { // a null item decodes as a record without fields
+		it.err = decodeTo(nil, nil, "", &it.Value)
+	}
 	return readItem(dec, &it.Cursor, func(rt *recordText, _ bool, all string) {
 		it.err = decodeTo(nil, rt, all, &it.Value) // null data: no fields
 	})

@@ -72,15 +72,18 @@ func TestAllItemsAsDecodesAsAllAndDecode(t *testing.T) {
 			item("c2", `{"id":"2","n":"","note":null,"due":""}`),
 			item("c3", `null`),
 			`{"cursor":"c4","other":[1,{"a":2}]}`,
+			`null`,
 		}},
 		{"a bad value after good items", []string{
 			item("c1", `{"id":"1","n":"1"}`),
 			item("c2", `{"id":"2","n":"x"}`),
 			item("c3", `{"id":"3","n":"3"}`),
 		}},
-		{"two bad values: the first in struct order", []string{
+		{"two bad values, the first in struct order first: the first in struct order", []string{
 			item("c1", `{"n":"x","m":"y"}`),
-			item("c2", `{"m":"y","n":"x"}`),
+		}},
+		{"two bad values, the first in struct order last: the first in struct order", []string{
+			item("c1", `{"m":"y","n":"x"}`),
 		}},
 	}
 	for _, tt := range tests {
@@ -114,6 +117,12 @@ func TestAllItemsAsDecodesAsAllAndDecode(t *testing.T) {
 				got = append(got, result{it, ""})
 			}
 			assert.Equal(t, want, got)
+			// A pointer T gets a value for every record, a null one too.
+			for it, err := range AllItemsAs[*task](t.Context(), c.Records, Tasks, "it", nil) {
+				if err == nil {
+					assert.NotNil(t, it.Value)
+				}
+			}
 			if last := got[len(got)-1]; strings.Contains(tt.name, "struct order") {
 				assert.Contains(t, last.err, `field "n"`, "the first failing field in struct order")
 			}
