@@ -63,7 +63,6 @@ type adaptiveLimiter struct {
 	win   [slots]uint32 // successes in each slotLen of the last second, a ring
 
 	throttles int // 429 answers seen
-	overloads int // 502/503/504 answers seen
 }
 
 const (
@@ -186,7 +185,6 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 			l.rateEp++
 		}
 	case outcomeOverloaded:
-		l.overloads++
 		if retryAfter > 0 {
 			l.paused = later(l.paused, now.Add(retryAfter))
 		}

@@ -126,6 +126,29 @@ func TestLimiterEstimateIsTheLastSecond(t *testing.T) {
 	}
 }
 
+// A slot of the window a second old is emptied before it is counted in
+// again, however far the clock has moved.
+func TestLimiterWindowForgetsASecondAgo(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		later time.Duration
+	}{
+		{"one second later, the same place in the ring", time.Second},
+		{"a second and a half later", 1500 * time.Millisecond},
+		{"many seconds later", 7 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, clk := newTestLimiter(16, 16)
+			l.start = clk.now()
+			l.count(clk.now(), 10)
+			clk.advance(tc.later)
+			l.count(clk.now(), 1)
+			span := min(tc.later, 900*time.Millisecond+tc.later%slotLen)
+			assert.InDelta(t, 1/span.Seconds(), l.accepted(clk.now()), 1e-9, "only the new success counts")
+		})
+	}
+}
+
 // The first 429 cuts the rate once for a burst of 429s; until a second cut
 // confirms the estimate, the rate then doubles every slowStart, past the
 // estimate too, until it is no limit: one lone 429 costs little.
