@@ -496,18 +496,13 @@ func hasField(t *tableJSON, id string) bool {
 // updateTable is PUT /tables/{id}: 200 with the table; what the body
 // leaves out is kept.
 func (s *Server) updateTable(rq *request, segs []string) response {
-	var b tableUpdateBody
-	if e := s.checkedBody(func() *httpError { _, e := s.findTable(segs); return e }, rq.r, &b); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ft, e := s.findTable(segs)
-	if e != nil {
-		return fail(e)
-	}
-	ts := s.st.tables
-	defer ts.keepIDs()()
+	return changeTable(s, rq, segs, func(ft *fakeTable, b *tableUpdateBody) response {
+		return s.st.tables.update(ft, b)
+	})
+}
+
+// update applies an update body to ft. The caller holds s.mu.
+func (ts *tablesState) update(ft *fakeTable, b *tableUpdateBody) response {
 	var work tableJSON
 	_ = json.Unmarshal(encodeJSON(&ft.t), &work) // a deep copy, changed and kept only if every change is allowed
 	for _, p := range []struct{ dst, src *string }{{&work.Name, b.Name}, {&work.Source.ID, b.Source}, {&work.CategoryID, b.CategoryID}} {
@@ -525,7 +520,7 @@ func (s *Server) updateTable(rq *request, segs []string) response {
 	if e := ts.changeFields(&work, b.Fields); e != nil {
 		return fail(e)
 	}
-	ft.t, ts.used = work, ts.n
+	ft.t = work
 	return reply(http.StatusOK, tableJSONOf(ft))
 }
 
@@ -596,10 +591,10 @@ func (s *Server) deleteTable(_ *request, segs []string) response {
 	return response{status: http.StatusNoContent}
 }
 
-// changeJoin decodes a join body and calls change with the table, under
-// the lock.
-func (s *Server) changeJoin(rq *request, segs []string, change func(*fakeTable, *joinInputBody) response) response {
-	var b joinInputBody
+// changeTable decodes a body B and calls change with the table, under the
+// lock; the ids change minted are kept only when it succeeds.
+func changeTable[B any](s *Server, rq *request, segs []string, change func(*fakeTable, *B) response) response {
+	var b B
 	if e := s.checkedBody(func() *httpError { _, e := s.findTable(segs); return e }, rq.r, &b); e != nil {
 		return fail(e)
 	}
@@ -628,7 +623,7 @@ func findJoin(ft *fakeTable, segs []string) (int, *httpError) {
 
 // createJoin is POST /tables/{id}/joins: 201 with the join.
 func (s *Server) createJoin(rq *request, segs []string) response {
-	return s.changeJoin(rq, segs, func(ft *fakeTable, b *joinInputBody) response {
+	return changeTable(s, rq, segs, func(ft *fakeTable, b *joinInputBody) response {
 		j := tableJoinOut{ID: s.st.tables.uuid()}
 		if e := s.applyJoin(&ft.t, &j, b, false); e != nil {
 			return fail(e)
@@ -640,7 +635,7 @@ func (s *Server) createJoin(rq *request, segs []string) response {
 
 // updateJoin is PUT /tables/{id}/joins/{joinId}: 200 with the join.
 func (s *Server) updateJoin(rq *request, segs []string) response {
-	return s.changeJoin(rq, segs, func(ft *fakeTable, b *joinInputBody) response {
+	return changeTable(s, rq, segs, func(ft *fakeTable, b *joinInputBody) response {
 		i, e := findJoin(ft, segs)
 		if e != nil {
 			return fail(e)
