@@ -74,7 +74,7 @@ type Domain struct {
 // UnmarshalJSON reads a domain object; unknown members go to Extra.
 func (d *Domain) UnmarshalJSON(data []byte) error {
 	type plain Domain
-	return json.Unmarshal(data, (*plain)(d))
+	return decodeKeep(data, (*plain)(d))
 }
 
 // MarshalJSON writes the domain object with its Extra members.

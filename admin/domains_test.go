@@ -213,3 +213,32 @@ func TestDomainsErrorStatuses(t *testing.T) {
 	_, err := ws.Domains.Create(t.Context(), admin.DomainRequest{Email: &admin.EmailDomain{Domain: "mail.example.com"}})
 	assert.ErrorIs(t, err, workflow.ErrUnexpectedResponse)
 }
+
+// Every admin model reads JSON by one rule: null leaves the value as it
+// was, and a member of the wrong type is an error that leaves it untouched
+// (no half-read value), with encoding/json as with json v2.
+func TestModelsReadNullAndBadMembersAlike(t *testing.T) {
+	tests := []struct {
+		name string
+		fill func() any // a non-empty value, as a pointer
+		bad  string     // a body with a member of the wrong type after a good one
+	}{
+		{"Domain", func() any { return &admin.Domain{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+		{"View", func() any { return &admin.View{ID: "old"} }, `{"id":"new","name":5}`},
+		{"Aspect", func() any { return &admin.Aspect{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+	}
+	for _, tt := range tests {
+		for lib, unmarshal := range map[string]func([]byte, any) error{
+			"encoding/json": stdjson.Unmarshal,
+			"json v2":       func(b []byte, v any) error { return json.Unmarshal(b, v) },
+		} {
+			t.Run(tt.name+" with "+lib, func(t *testing.T) {
+				v := tt.fill()
+				require.NoError(t, unmarshal([]byte(`null`), v))
+				assert.Equal(t, tt.fill(), v, "null leaves the value as it was")
+				require.Error(t, unmarshal([]byte(tt.bad), v))
+				assert.Equal(t, tt.fill(), v, "a bad member leaves the value untouched")
+			})
+		}
+	}
+}

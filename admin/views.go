@@ -79,7 +79,7 @@ type View struct {
 // UnmarshalJSON reads a view object; unknown members go to Extra.
 func (v *View) UnmarshalJSON(data []byte) error {
 	type plain View
-	return json.Unmarshal(data, (*plain)(v))
+	return decodeKeep(data, (*plain)(v))
 }
 
 // MarshalJSON writes the view object with its Extra members.
