@@ -142,15 +142,24 @@ func (s *Server) readAutomation(rq *request, lookup func() *httpError) (map[stri
 	return decodeObject[json.RawMessage](rq.r)
 }
 
+// readValidAutomation is readAutomation that refuses, with 422, an
+// automation checkAutomation finds wrong.
+func (s *Server) readValidAutomation(rq *request, lookup func() *httpError) (map[string]json.RawMessage, *httpError) {
+	m, e := s.readAutomation(rq, lookup)
+	if e == nil {
+		if probs := checkAutomation(m); probs != nil {
+			e = errf(http.StatusUnprocessableEntity, "invalid automation: %s", strings.Join(probs, "; "))
+		}
+	}
+	return m, e
+}
+
 // createAutomation is POST /{recordType}/{alias}/automations: 201 with the
 // new automation.
 func (s *Server) createAutomation(rq *request, segs []string) response {
-	m, e := s.readAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
+	m, e := s.readValidAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
 	if e != nil {
 		return fail(e)
-	}
-	if probs := checkAutomation(m); probs != nil {
-		return failf(http.StatusUnprocessableEntity, "invalid automation: %s", strings.Join(probs, "; "))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -188,12 +197,9 @@ func (s *Server) getAutomation(rq *request, segs []string) response {
 // body replaces the automation's members (its id stays); 200 with the
 // automation.
 func (s *Server) updateAutomation(rq *request, segs []string) response {
-	m, e := s.readAutomation(rq, func() *httpError { _, _, e := s.findAutomation(rq, segs); return e })
+	m, e := s.readValidAutomation(rq, func() *httpError { _, _, e := s.findAutomation(rq, segs); return e })
 	if e != nil {
 		return fail(e)
-	}
-	if probs := checkAutomation(m); probs != nil {
-		return failf(http.StatusUnprocessableEntity, "invalid automation: %s", strings.Join(probs, "; "))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
