@@ -36,7 +36,8 @@ type plainPage struct {
 }
 
 // checkSameAsPlain fails unless Record.UnmarshalJSONFrom gives what the
-// library gives for plain maps: both fail, or both give equal pages.
+// library gives for plain maps: both fail, or both give equal pages. Where
+// scanPage reads the text, it must give what the library gives too.
 func checkSameAsPlain(t *testing.T, data []byte) {
 	t.Helper()
 	var want plainPage
@@ -45,6 +46,7 @@ func checkSameAsPlain(t *testing.T, data []byte) {
 	if (wantErr == nil) != (err == nil) {
 		t.Fatalf("input %q: plain maps give error %v, Record gives %v", data, wantErr, err)
 	}
+	checkScanPage(t, data, wantErr)
 	if err != nil {
 		return
 	}
@@ -60,6 +62,56 @@ func checkSameAsPlain(t *testing.T, data []byte) {
 	}
 	assert.Equal(t, want.Total, got.Total)
 	assert.Equal(t, want.Paging, got.Paging)
+}
+
+// checkScanPage fails unless scanPage, where it reads data, gives what the
+// JSON library gives (which fails with wantErr) for the page envelope.
+func checkScanPage(t *testing.T, data []byte, wantErr error) {
+	t.Helper()
+	var fast envelope[RecordItem]
+	if !scanPage(data, 4, &fast) {
+		return
+	}
+	require.NoError(t, wantErr, "input %q: scanPage reads what the library refuses", data)
+	var want envelope[RecordItem]
+	require.NoError(t, jsonv2.Unmarshal(data, &want), "input %q", data)
+	assert.Equal(t, want, fast, "input %q", data)
+}
+
+// scanPage reads the pages the service sends, and leaves to the general
+// path the text it does not: there its errors are the library's.
+func TestScanPageReads(t *testing.T) {
+	tests := []struct {
+		in   string
+		fast bool
+	}{
+		{string(testPageJSON(0, 3, 12, true)), true},
+		{"{ \"paging\" : {\"end_cursor\":\"c\",\"x\":[{}]} ,\n\"items\":[ { \"cursor\":\"\\u0063\", \"d\\u0061ta\": {\"\\\"\":null}} ],\"total\":-0, \"more\":{\"a\":[1,\"]\"]}}", true},
+		{`{"items":[{"data":null,"cursor":null},{}],"total":0,"paging":null}`, true},
+		{`{"items":[],"total":1}`, true},
+		{`{"items":[null]}`, false},
+		{`{"items":[{"data":{},"x":1}]}`, false},
+		{`{"items":[{"data":{"a":"1","a":"2"}}]}`, false},
+		{`{"items":[{"data":{"a":1}}]}`, false},
+		{`{"items":[],"items":[]}`, false},
+		{`{"total":1,"total":1}`, false},
+		{"{\"items\":[{\"data\":{\"a\":\"\xff\"}}]}", false},
+		{"{\"items\":[{\"data\":{\"a\":\"\t\"}}]}", false},
+		{`{"items":[{"data":{"a":"\x"}}]}`, false},
+		{`{"total":1.5}`, false},
+		{`{"x":` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + `}`, false},
+		{`{"items":[]} x`, false},
+		{`{"items":[]`, false},
+		{``, false},
+	}
+	for _, tt := range tests {
+		var w envelope[RecordItem]
+		assert.Equal(t, tt.fast, scanPage([]byte(tt.in), 4, &w), "input %q", tt.in)
+		var plain plainPage
+		checkScanPage(t, []byte(tt.in), jsonv2.Unmarshal([]byte(tt.in), &plain))
+	}
+	var w envelope[User]
+	assert.False(t, scanPage([]byte(`{"items":[]}`), 4, &w), "a page of other items is the library's")
 }
 
 func TestRecordPageDecoding(t *testing.T) {
@@ -309,6 +361,8 @@ func FuzzRecordPageDecoder(f *testing.F) {
 	f.Add([]byte(`{"items":[{"data":{"a":"1"},"cursor":"c"}],"items":[null,{"cursor":"d"}]}`))
 	f.Add([]byte(`{"items":[{"data":{"k":null,"j":"\u00e9\ud800"}}],"total":-0,"paging":{"has_next_page":null}}`))
 	f.Add([]byte(`{"items":[ { "\u0064ata" : { "a\"b" : "x\\y" , "é" :"1"} , "x":[{"y":1}], "cursor" : null } ]}`))
+	f.Add([]byte(`{"paging":{"end_cursor":"c","x":[{"y":"]"}]},"items":[{"cursor":"c","data":{"a":"\u00e9"}}],"total":1,"z":null}`))
+	f.Add([]byte(`{"items":[{"data":{"a":"1"}},{"data":{"a":"2","a":"3"}}],"total":1,"total":2}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkSameAsPlain(t, data)
 	})

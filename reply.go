@@ -93,9 +93,12 @@ func resource[T any](v *T, what string) reply {
 // which must not keep data: the buffer is reused for other answers.
 func whole(read func(data []byte) error) reply {
 	return reply{read: func(r io.Reader) error {
-		buf := bodyBuffers.Get().(*bytes.Buffer)
+		buf := spareBody.Swap(nil)
+		if buf == nil {
+			buf = bodyBuffers.Get().(*bytes.Buffer)
+		}
 		defer func() {
-			if buf.Cap() <= 1<<20 { // a larger one is left to the collector
+			if buf.Cap() <= 1<<20 && !spareBody.CompareAndSwap(nil, buf) { // a larger one is left to the collector
 				bodyBuffers.Put(buf)
 			}
 		}()
@@ -107,7 +110,13 @@ func whole(read func(data []byte) error) reply {
 	}}
 }
 
-var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var (
+	bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	// spareBody keeps one buffer through the garbage collections that
+	// empty bodyBuffers: a list's pages would otherwise grow a new one
+	// about every third walk.
+	spareBody atomic.Pointer[bytes.Buffer]
+)
 
 // decodeResource is resource's rule for the body data and a value v
 // points at. When the answer does not hold the resource, *v is left zero.
@@ -175,71 +184,42 @@ func record(out *Record) reply {
 
 // page reads the paged list envelope {"items": [...], "total": n,
 // "paging": {...}}. The three members must be there and not null: a list
-// without them would end a walk silently short. (The records of a record
-// page read themselves: see Record.UnmarshalJSONFrom.) The items are read
-// into a slice made for size items, the page size asked for; a page of
-// less than half that is copied to a slice of its own size.
+// without them would end a walk silently short. A page of records (or of
+// typed items) is read by scanPage where it can, into a slice made for
+// size items, the page size asked for; other pages, and the answers
+// scanPage leaves, by the JSON library (the records then read themselves:
+// see Record.UnmarshalJSONFrom). A page of less than half its slice's room
+// is copied to a slice of its own size.
 func page[T any](p *Page[T], size int) reply {
-	return reply{read: func(r io.Reader) error {
-		var w struct {
-			Items  *pageItems[T] `json:"items"`
-			Total  *int          `json:"total"`
-			Paging *PagingState  `json:"paging"`
-		}
-		if err := json.UnmarshalRead(r, &w, sized[T](size)); err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return pageMissing("an empty body")
+	return whole(func(data []byte) error {
+		var w envelope[T]
+		if !scanPage(data, size, &w) {
+			w = envelope[T]{}
+			if err := json.Unmarshal(data, &w); err != nil {
+				if errors.Is(err, io.ErrUnexpectedEOF) {
+					return pageMissing("an empty body")
+				}
+				return err
 			}
-			return err
 		}
 		if err := pageComplete(w.Items != nil, w.Total != nil, w.Paging != nil); err != nil {
 			return err
 		}
-		items := []T(*w.Items)
+		items := *w.Items
 		if len(items) < cap(items)/2 {
 			items = slices.Clone(items)
 		}
 		*p = Page[T]{Items: items, Total: *w.Total, Paging: *w.Paging}
 		return nil
-	}}
+	})
 }
 
-// pageItems is the items of a page, the one list sized makes room for.
-type pageItems[T any] []T
-
-// sized makes the JSON library read a page's items into a slice of size
-// items (its capacity is used, and only grown past it): growing it from
-// nothing would cost about twice the memory. The options of the first
-// sizedKept sizes and types are kept, as building them costs more than a
-// page's other allocations.
-func sized[T any](size int) json.Options {
-	key := sizedKey{reflect.TypeFor[T](), size}
-	if o, ok := sizedOptions.Load(key); ok {
-		return o.(json.Options)
-	}
-	o := json.WithUnmarshalers(json.UnmarshalFromFunc(func(_ *jsontext.Decoder, items *pageItems[T]) error {
-		*items = make(pageItems[T], 0, size)
-		return errors.ErrUnsupported // then the library reads the list into it
-	}))
-	if sizedCount.Load() < sizedKept {
-		if _, loaded := sizedOptions.LoadOrStore(key, o); !loaded {
-			sizedCount.Add(1)
-		}
-	}
-	return o
+// envelope is the paged list envelope as read, before pageComplete.
+type envelope[T any] struct {
+	Items  *[]T         `json:"items"`
+	Total  *int         `json:"total"`
+	Paging *PagingState `json:"paging"`
 }
-
-type sizedKey struct {
-	item reflect.Type
-	size int
-}
-
-const sizedKept = 64
-
-var (
-	sizedOptions sync.Map // sizedKey -> json.Options
-	sizedCount   atomic.Int32
-)
 
 // pageComplete is the one rule for a page's members: every reader of the
 // envelope calls it with which of them it found (present and not null).

@@ -66,7 +66,13 @@ func (it *asItem[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if dec.PeekKind() == 'n' { // a null item decodes as a record without fields
 		it.err = decodeTo(nil, nil, "", &it.Value)
 	}
-	return readItem(dec, &it.Cursor, func(rt *recordText, _ bool, all string) {
-		it.err = decodeTo(nil, rt, all, &it.Value) // null data: no fields
-	})
+	return readItem(dec, it)
+}
+
+// fromText decodes the record's fields into Value (a null record has none).
+func (it *asItem[T]) fromText(rt *recordText, _ bool, all, cursor string, hasCursor bool) {
+	it.err = decodeTo(nil, rt, all, &it.Value)
+	if hasCursor {
+		it.Cursor = cursor
+	}
 }
