@@ -78,14 +78,14 @@ func readItem(dec *jsontext.Decoder, it textItem) error {
 }
 
 // scanPage reads a page of text items straight from the body data into
-// w, in one pass that checks the text as the tokenizer would. It reports
+// w (its items into room, when that has size items of room), in one pass that checks the text as the tokenizer would. It reports
 // false where it cannot (any answer the service does not send: a syntax
 // error, a value of the wrong type, a repeated name, an unknown member of
 // an item, an item that is null), and the page is then read again by the
 // general path, which says what is wrong. FuzzRecordPageDecoder holds
 // the two equal. Reading the body with the tokenizer and then walking it
 // costs about 1.8 times as much.
-func scanPage[T any](data []byte, size int, w *envelope[T]) bool {
+func scanPage[T any](data []byte, size int, room []T, w *envelope[T]) bool {
 	if _, ok := any(new(T)).(textItem); !ok {
 		return false
 	}
@@ -98,7 +98,10 @@ func scanPage[T any](data []byte, size int, w *envelope[T]) bool {
 		seen[n], n = string(name), n+1
 		switch string(name) {
 		case "items":
-			items := make([]T, 0, size)
+			items := room
+			if cap(items) < size {
+				items = make([]T, 0, size)
+			}
 			err := t.list(func() error {
 				items = append(items, *new(T))
 				return t.item(any(&items[len(items)-1]).(textItem))

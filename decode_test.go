@@ -69,7 +69,7 @@ func checkSameAsPlain(t *testing.T, data []byte) {
 func checkScanPage(t *testing.T, data []byte, wantErr error) {
 	t.Helper()
 	var fast envelope[RecordItem]
-	if !scanPage(data, 4, &fast) {
+	if !scanPage(data, 4, nil, &fast) {
 		return
 	}
 	require.NoError(t, wantErr, "input %q: scanPage reads what the library refuses", data)
@@ -106,12 +106,12 @@ func TestScanPageReads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var w envelope[RecordItem]
-		assert.Equal(t, tt.fast, scanPage([]byte(tt.in), 4, &w), "input %q", tt.in)
+		assert.Equal(t, tt.fast, scanPage([]byte(tt.in), 4, nil, &w), "input %q", tt.in)
 		var plain plainPage
 		checkScanPage(t, []byte(tt.in), jsonv2.Unmarshal([]byte(tt.in), &plain))
 	}
 	var w envelope[User]
-	assert.False(t, scanPage([]byte(`{"items":[]}`), 4, &w), "a page of other items is the library's")
+	assert.False(t, scanPage([]byte(`{"items":[]}`), 4, nil, &w), "a page of other items is the library's")
 }
 
 func TestRecordPageDecoding(t *testing.T) {

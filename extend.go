@@ -53,7 +53,7 @@ type PagedList[T any] struct {
 // List returns one page: GET Path with the paging options and filter of
 // opts, answered with the paged envelope {"items", "total", "paging"}.
 func (l PagedList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts)
+	return listPage[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts, nil)
 }
 
 // Pages walks the list page by page from where opts points. See

@@ -207,7 +207,7 @@ func membersPath(groupID string) route { return pathTo("", "groups", "groupID", 
 // GET /groups/{groupId}/users, with the paging options of opts. The
 // service publishes no filter for this list: opts.Filter must be nil.
 func (s *MembersService) List(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	return listPage[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts)
+	return listPage[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts, nil)
 }
 
 // Pages walks the members of a group page by page:

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
@@ -246,8 +247,9 @@ func walkFrom[T any](ctx context.Context, first *ListOptions, fetch fetchPage[T]
 // items flattens pages into items. Going backward, each page's items are
 // yielded last to first, so the whole walk runs from the end of the list
 // towards its start. ctx is checked before each item: once it has ended,
-// the rest of the page is not yielded, only ctx's error.
-func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward bool, stopped func(error) error) iter.Seq2[T, error] {
+// the rest of the page is not yielded, only ctx's error. A page whose
+// items have all been yielded is cleared and left in room, if not nil.
+func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward bool, stopped func(error) error, room *atomic.Pointer[[]T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		for p, err := range seq {
@@ -267,13 +269,18 @@ func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward 
 					return
 				}
 			}
+			if room != nil {
+				clear(p.Items)
+				room.Store(&p.Items)
+			}
 		}
 	}
 }
 
 // listPage fetches one page of the paged list at r. A filter on a list for
-// which the service publishes none is refused before sending.
-func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) (*Page[T], error) {
+// which the service publishes none is refused before sending. The page's
+// items may be read into the room of *room, a slice nothing else uses.
+func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption, room *[]T) (*Page[T], error) {
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -285,6 +292,9 @@ func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opt
 		return nil, err
 	}
 	p := new(Page[T])
+	if room != nil {
+		p.Items = *room
+	}
 	if err := c.call(ctx, http.MethodGet, r, q, nil, reqOpts, page(p, cmp.Or(q.First, q.Last, DefaultPageSize))); err != nil {
 		return nil, err
 	}
@@ -295,19 +305,27 @@ func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opt
 func walkPages[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
 	// A bad argument of the route is the first fetch's error.
 	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
-		return listPage[T](ctx, c, r, filtered, o, reqOpts)
+		return listPage[T](ctx, c, r, filtered, o, reqOpts, nil)
 	})
 }
 
 // walkItems returns the lazy item iterator of the paged list at r: forward,
 // or from the end towards the start when opts page backward.
+// The items of a page, once yielded (as copies), are the room a later page
+// of the walk is read into.
 func walkItems[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
 	// A walk ended by its context between two requests names the list,
 	// as a single call's error names its request.
 	stopped := func(err error) error {
 		return c.wrap(&http.Request{Method: http.MethodGet, URL: c.baseURL.JoinPath(r.path)}, err)
 	}
-	return items(ctx, walkPages[T](ctx, c, r, filtered, opts, reqOpts), opts.backward(), stopped)
+	return func(yield func(T, error) bool) {
+		var room atomic.Pointer[[]T]
+		fetch := func(ctx context.Context, o *ListOptions) (*Page[T], error) {
+			return listPage(ctx, c, r, filtered, o, reqOpts, room.Swap(nil))
+		}
+		items(ctx, pages(ctx, opts, fetch), opts.backward(), stopped, &room)(yield)
+	}
 }
 
 // recordList is a paged list under one record: its comments, watchers or
@@ -328,7 +346,7 @@ func (l *recordList[T]) at(t RecordType, alias, id string) route {
 // the paged list envelope. The service publishes no filter for these
 // lists: a Filter is a *ValidationError, and nothing is sent.
 func (l *recordList[T]) List(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts)
+	return listPage[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts, nil)
 }
 
 // Pages walks the list under a record page by page from where opts
@@ -361,7 +379,7 @@ type topList[T any] struct {
 // sent. Resume from the page's Paging.EndCursor (StartCursor going
 // backward).
 func (l *topList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts)
+	return listPage[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts, nil)
 }
 
 // Pages walks the list page by page from where opts points, forward by

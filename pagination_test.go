@@ -8,6 +8,7 @@ import (
 	"iter"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -663,6 +664,40 @@ func fakeFetch(n int, calls *atomic.Int64) fetchPage[int] {
 	}
 }
 
+// A page whose items have all been yielded is left, cleared, as the room a
+// later page is read into; a page being yielded, or left early, is not.
+func TestItemsLeaveYieldedPagesAsRoom(t *testing.T) {
+	for _, prefetch := range []bool{false, true} {
+		t.Run(fmt.Sprint("prefetch ", prefetch), func(t *testing.T) {
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			var calls atomic.Int64
+			var room atomic.Pointer[[]int]
+			seq := items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: prefetch}, fakeFetch(5, &calls)), false, func(err error) error { return err }, &room)
+			var got []int
+			var rooms [][]int
+			for v, err := range seq {
+				require.NoError(t, err)
+				got = append(got, v)
+				if r := room.Load(); r != nil {
+					rooms = append(rooms, slices.Clone(*r))
+				} else {
+					rooms = append(rooms, nil)
+				}
+			}
+			assert.Equal(t, []int{1, 2, 3, 4, 5}, got)
+			assert.Equal(t, [][]int{nil, nil, {0, 0}, {0, 0}, {0, 0}}, rooms, "the room while each item is yielded")
+			require.NotNil(t, room.Load())
+			assert.Equal(t, []int{0}, *room.Load(), "the last page, once yielded")
+
+			room.Store(nil)
+			for range seq {
+				break
+			}
+			assert.Nil(t, room.Load(), "a page left early is not room")
+		})
+	}
+}
+
 func TestPagesPrefetchCancelsBlockedFetch(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var calls atomic.Int64
@@ -679,7 +714,7 @@ func TestPagesPrefetchCancelsBlockedFetch(t *testing.T) {
 		return nil, ctx.Err()
 	}
 	n := 0
-	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }) {
+	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }, nil) {
 		require.NoError(t, err)
 		require.Equal(t, 1, v)
 		<-blocked
@@ -705,7 +740,7 @@ func TestPagesPrefetchParentContextCancelled(t *testing.T) {
 	}
 	var got []int
 	var errs []error
-	for v, err := range items(ctx, pages(ctx, &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }) {
+	for v, err := range items(ctx, pages(ctx, &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }, nil) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -723,7 +758,7 @@ func TestPagesAtMostOnePageAhead(t *testing.T) {
 	var calls atomic.Int64
 	fetch := fakeFetch(9, &calls)
 	var got []int
-	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }) {
+	for v, err := range items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: true}, fetch), false, func(err error) error { return err }, nil) {
 		require.NoError(t, err)
 		got = append(got, v)
 		page := (len(got)-1)/2 + 1

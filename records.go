@@ -53,7 +53,7 @@ type RecordPage = Page[RecordItem]
 // (a lookup of the element definition by alias); a direct HTTP client such
 // as this one reaches the record list.
 func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) (*RecordPage, error) {
-	return listPage[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts)
+	return listPage[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts, nil)
 }
 
 // Pages walks the records page by page, starting where opts points

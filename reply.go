@@ -185,15 +185,15 @@ func record(out *Record) reply {
 // page reads the paged list envelope {"items": [...], "total": n,
 // "paging": {...}}. The three members must be there and not null: a list
 // without them would end a walk silently short. A page of records (or of
-// typed items) is read by scanPage where it can, into a slice made for
-// size items, the page size asked for; other pages, and the answers
+// typed items) is read by scanPage where it can, into p.Items's room if it
+// has size items (the page size asked for), or else a slice made for them; other pages, and the answers
 // scanPage leaves, by the JSON library (the records then read themselves:
 // see Record.UnmarshalJSONFrom). A page of less than half its slice's room
 // is copied to a slice of its own size.
 func page[T any](p *Page[T], size int) reply {
 	return whole(func(data []byte) error {
 		var w envelope[T]
-		if !scanPage(data, size, &w) {
+		if !scanPage(data, size, p.Items[:0], &w) {
 			w = envelope[T]{}
 			if err := json.Unmarshal(data, &w); err != nil {
 				if errors.Is(err, io.ErrUnexpectedEOF) {

@@ -408,4 +408,17 @@ func TestPageItemsRoom(t *testing.T) {
 			assert.LessOrEqual(t, cap(p.Items), tt.maxCap)
 		})
 	}
+	t.Run("the room of the items given", func(t *testing.T) {
+		room := make([]RecordItem, 7, 50)
+		room[0].Cursor = "old"
+		p := RecordPage{Items: room}
+		require.NoError(t, page(&p, 50).read(strings.NewReader(body(30))))
+		require.Len(t, p.Items, 30)
+		assert.Same(t, &room[0], &p.Items[0], "read into the room given")
+		assert.Equal(t, "c", p.Items[0].Cursor)
+		small := make([]RecordItem, 0, 10)
+		p = RecordPage{Items: small}
+		require.NoError(t, page(&p, 50).read(strings.NewReader(body(30))))
+		assert.Equal(t, 50, cap(p.Items), "a room smaller than the page size is not used")
+	})
 }
