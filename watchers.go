@@ -49,6 +49,11 @@ const (
 	WatcherGroup WatcherTargetType = "Group"
 )
 
+// is reports whether k is kind, in any case.
+func (k WatcherTargetType) is(kind WatcherTargetType) bool {
+	return strings.EqualFold(string(k), string(kind))
+}
+
 // WatcherTarget is the user or group that watches a record. A user carries
 // Email, FirstName and LastName; a group carries Name. The fields that do
 // not apply to the target's kind are empty and left out when encoding.
@@ -85,12 +90,10 @@ func (t *WatcherTarget) UnmarshalJSON(data []byte) error {
 }
 
 // IsUser reports whether the target is a user (Type "User", in any case).
-func (t WatcherTarget) IsUser() bool { return strings.EqualFold(string(t.Type), string(WatcherUser)) }
+func (t WatcherTarget) IsUser() bool { return t.Type.is(WatcherUser) }
 
 // IsGroup reports whether the target is a group (Type "Group", in any case).
-func (t WatcherTarget) IsGroup() bool {
-	return strings.EqualFold(string(t.Type), string(WatcherGroup))
-}
+func (t WatcherTarget) IsGroup() bool { return t.Type.is(WatcherGroup) }
 
 // DisplayName returns a group's Name, or a user's first and last name
 // (its e-mail address when both are empty).
