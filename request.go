@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -239,10 +240,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 			c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait)
 		}
 		if serr := cfg.policy.Sleep(ctx, wait); serr != nil {
-			if ctx.Err() != nil {
-				serr = ctx.Err()
-			}
-			return nil, c.wrap(req, serr)
+			return nil, c.wrap(req, cmp.Or(ctx.Err(), serr))
 		}
 	}
 	if err != nil {
@@ -254,10 +252,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		return resp, c.apiError(resp, body)
 	}
 	if err := rd.readBody(resp); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = ctxErr
-		}
-		return resp, c.wrap(req, err)
+		return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
 	}
 	return resp, nil
 }
@@ -517,17 +512,13 @@ func sameOrigin(u, origin *url.URL) bool {
 		strings.EqualFold(u.Hostname(), origin.Hostname()) && effectivePort(u) == effectivePort(origin)
 }
 
+// defaultPorts are the ports the http and https schemes imply.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
+
+// effectivePort is u's port, named or implied by its scheme; "" for
+// another scheme without one.
 func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return "443"
-	case "http":
-		return "80"
-	}
-	return ""
+	return cmp.Or(u.Port(), defaultPorts[strings.ToLower(u.Scheme)])
 }
 
 // foreignOrigin is the error for a request to a host other than the API's.
