@@ -217,15 +217,14 @@ func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr
 	if ct == nil {
 		return
 	}
-	res := CallResult{Attempts: attempts, Err: err, Duration: time.Since(ct.start)}
+	// ErrorType is "" for a success.
+	res := CallResult{Attempts: attempts, Err: err, Duration: time.Since(ct.start), ErrorType: errorType(resp, err)}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
 	}
 	if decodeErr && ct.ctx.Err() == nil {
 		res.ErrorType = "response_decode"
-	} else {
-		res.ErrorType = errorType(resp, err) // "" for a success
 	}
 	endTrace(ct.trace, res, func(o *Observer) func(context.Context, CallInfo, CallResult) { return o.CallEnd })
 }
@@ -264,13 +263,13 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 	if after == nil && !at.log && !at.h.observed() {
 		return
 	}
-	res := AttemptResult{Err: err, Duration: time.Since(at.start), Retry: retry, Wait: wait}
+	// ErrorType is "" for a success.
+	res := AttemptResult{Err: err, Duration: time.Since(at.start), Retry: retry, Wait: wait, ErrorType: errorType(resp, err)}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
 		res.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	}
-	res.ErrorType = errorType(resp, err) // "" for a success
 	if after != nil {
 		after(res)
 	}
