@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -392,13 +393,9 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-func idempotent(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
-		return true
-	}
-	return false
-}
+// idempotentMethods are the methods whose requests may be sent again
+// whatever the service made of them.
+var idempotentMethods = []string{http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete}
 
 // retryable reports whether an attempt's outcome may be retried: by
 // Temporary and OutcomeUnknown (errors.go), the one classification the
@@ -411,11 +408,11 @@ func retryable(ctx context.Context, method string, resp *http.Response, err erro
 		if !isA[*AuthError](err) && ctx.Err() != nil {
 			return false
 		}
-		return Temporary(err) && (idempotent(method) || !OutcomeUnknown(err))
+		return Temporary(err) && (slices.Contains(idempotentMethods, method) || !OutcomeUnknown(err))
 	}
 	// A 429 says the service did not act; a 5xx leaves it unknown.
-	return temporaryStatus(resp.StatusCode) &&
-		(idempotent(method) || resp.StatusCode == http.StatusTooManyRequests)
+	return slices.Contains(temporaryStatuses, resp.StatusCode) &&
+		(slices.Contains(idempotentMethods, method) || resp.StatusCode == http.StatusTooManyRequests)
 }
 
 // notSent reports a connection error that happened before the request was
@@ -540,7 +537,7 @@ func Temporary(err error) bool {
 		return auth.temporary()
 	}
 	status, sent := outcome(err)
-	return sent && !errors.Is(err, context.Canceled) && (status == 0 || temporaryStatus(status))
+	return sent && !errors.Is(err, context.Canceled) && (status == 0 || slices.Contains(temporaryStatuses, status))
 }
 
 // OutcomeUnknown reports whether the service may have acted on the request
@@ -573,13 +570,7 @@ func outcome(err error) (status int, sent bool) {
 	return 0, true
 }
 
-// temporaryStatus reports whether an answer of this status may change if
-// the request is sent again.
-func temporaryStatus(code int) bool {
-	switch code {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
+// temporaryStatuses are the statuses of an answer that may change if the
+// request is sent again.
+var temporaryStatuses = []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+	http.StatusServiceUnavailable, http.StatusGatewayTimeout}
