@@ -3,6 +3,7 @@ package workflow
 import (
 	"cmp"
 	"context"
+	"maps"
 	"net/http"
 	"net/textproto"
 	"net/url"
@@ -274,9 +275,7 @@ func (cfg *requestConfig) applyToRequest(req *http.Request) error {
 		}
 		req.URL.RawQuery = q.Encode()
 	}
-	for k, v := range cfg.header {
-		req.Header[k] = v
-	}
+	maps.Copy(req.Header, cfg.header)
 	return nil
 }
 
