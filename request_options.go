@@ -420,11 +420,12 @@ func (p RetryPolicy) validate() error {
 	return nil
 }
 
+// sleepCtx waits for d or until ctx ends. An unstopped timer of time.After
+// is collected once unreferenced (Go 1.23 and later), so nothing is left
+// behind when ctx ends first.
 func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-time.After(d):
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
