@@ -217,15 +217,14 @@ func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr
 	if ct == nil {
 		return
 	}
-	res := CallResult{Attempts: attempts, Err: err, Duration: time.Since(ct.start)}
+	// ErrorType is "" for a success.
+	res := CallResult{Attempts: attempts, Err: err, Duration: time.Since(ct.start), ErrorType: errorType(resp, err)}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
 	}
 	if decodeErr && ct.ctx.Err() == nil {
 		res.ErrorType = "response_decode"
-	} else {
-		res.ErrorType = errorType(resp, err) // "" for a success
 	}
 	endTrace(ct.trace, res, func(o *Observer) func(context.Context, CallInfo, CallResult) { return o.CallEnd })
 }
@@ -264,13 +263,13 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 	if after == nil && !at.log && !at.h.observed() {
 		return
 	}
-	res := AttemptResult{Err: err, Duration: time.Since(at.start), Retry: retry, Wait: wait}
+	// ErrorType is "" for a success.
+	res := AttemptResult{Err: err, Duration: time.Since(at.start), Retry: retry, Wait: wait, ErrorType: errorType(resp, err)}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
 		res.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	}
-	res.ErrorType = errorType(resp, err) // "" for a success
 	if after != nil {
 		after(res)
 	}
@@ -438,30 +437,30 @@ func routeOf(basePath string, req *http.Request) string {
 }
 
 // routeTemplate maps an escaped path relative to the base URL (such as
-// "tasks/it-requests/42/watchers") to its template.
+// "tasks/it-requests/42/watchers") to its template, or "" when none fits
+// (a path with an empty segment fits none).
 func routeTemplate(method, rel string) string {
 	segs := strings.Split(strings.TrimSuffix(rel, "/"), "/")
+	if slices.Contains(segs, "") {
+		return ""
+	}
 	for _, rt := range routeTemplates {
 		words := strings.Split(rt[0][1:], "/")
-		if len(words) != len(segs) || len(rt) > 1 && rt[1] != method {
-			continue
-		}
-		match := true
-		for i, w := range words {
-			switch {
-			case segs[i] == "":
-				return ""
-			case w == "{recordType}":
-				match = match && RecordType(segs[i]).Valid()
-			case w[0] != '{':
-				match = match && w == segs[i]
-			}
-		}
-		if match {
+		if (len(rt) == 1 || rt[1] == method) && slices.EqualFunc(words, segs, fitsWord) {
 			return rt[0]
 		}
 	}
 	return ""
+}
+
+// fitsWord reports whether the path segment seg fits the word w of a
+// route template: a valid record type for {recordType}, anything for
+// another placeholder, else w itself.
+func fitsWord(w, seg string) bool {
+	if w == "{recordType}" {
+		return RecordType(seg).Valid()
+	}
+	return w[0] == '{' || w == seg
 }
 
 // redacted replaces a known secret or token in anything the SDK produces.
@@ -559,19 +558,15 @@ func (r *redactor) redact(s string) string {
 	defer r.mu.RUnlock()
 	for _, list := range [][]string{r.fixed, r.tokens} {
 		for _, v := range list {
-			if strings.Contains(s, v) {
-				s = strings.ReplaceAll(s, v, redacted)
-			}
+			s = strings.ReplaceAll(s, v, redacted) // s itself when v is absent
 		}
 	}
 	return s
 }
 
-// redactBytes is redact for a body excerpt.
+// redactBytes is redact for a body excerpt; it returns b itself when
+// nothing is replaced.
 func (r *redactor) redactBytes(b []byte) []byte {
-	if r == nil || len(b) == 0 {
-		return b
-	}
 	s := r.redact(string(b))
 	if s == string(b) {
 		return b

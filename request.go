@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -239,10 +241,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 			c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait)
 		}
 		if serr := cfg.policy.Sleep(ctx, wait); serr != nil {
-			if ctx.Err() != nil {
-				serr = ctx.Err()
-			}
-			return nil, c.wrap(req, serr)
+			return nil, c.wrap(req, cmp.Or(ctx.Err(), serr))
 		}
 	}
 	if err != nil {
@@ -254,10 +253,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		return resp, c.apiError(resp, body)
 	}
 	if err := rd.readBody(resp); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = ctxErr
-		}
-		return resp, c.wrap(req, err)
+		return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
 	}
 	return resp, nil
 }
@@ -397,13 +393,9 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-func idempotent(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
-		return true
-	}
-	return false
-}
+// idempotentMethods are the methods whose requests may be sent again
+// whatever the service made of them.
+var idempotentMethods = []string{http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete}
 
 // retryable reports whether an attempt's outcome may be retried: by
 // Temporary and OutcomeUnknown (errors.go), the one classification the
@@ -416,11 +408,11 @@ func retryable(ctx context.Context, method string, resp *http.Response, err erro
 		if !isA[*AuthError](err) && ctx.Err() != nil {
 			return false
 		}
-		return Temporary(err) && (idempotent(method) || !OutcomeUnknown(err))
+		return Temporary(err) && (slices.Contains(idempotentMethods, method) || !OutcomeUnknown(err))
 	}
 	// A 429 says the service did not act; a 5xx leaves it unknown.
-	return temporaryStatus(resp.StatusCode) &&
-		(idempotent(method) || resp.StatusCode == http.StatusTooManyRequests)
+	return slices.Contains(temporaryStatuses, resp.StatusCode) &&
+		(slices.Contains(idempotentMethods, method) || resp.StatusCode == http.StatusTooManyRequests)
 }
 
 // notSent reports a connection error that happened before the request was
@@ -517,17 +509,13 @@ func sameOrigin(u, origin *url.URL) bool {
 		strings.EqualFold(u.Hostname(), origin.Hostname()) && effectivePort(u) == effectivePort(origin)
 }
 
+// defaultPorts are the ports the http and https schemes imply.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
+
+// effectivePort is u's port, named or implied by its scheme; "" for
+// another scheme without one.
 func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return "443"
-	case "http":
-		return "80"
-	}
-	return ""
+	return cmp.Or(u.Port(), defaultPorts[strings.ToLower(u.Scheme)])
 }
 
 // foreignOrigin is the error for a request to a host other than the API's.
@@ -549,7 +537,7 @@ func Temporary(err error) bool {
 		return auth.temporary()
 	}
 	status, sent := outcome(err)
-	return sent && !errors.Is(err, context.Canceled) && (status == 0 || temporaryStatus(status))
+	return sent && !errors.Is(err, context.Canceled) && (status == 0 || slices.Contains(temporaryStatuses, status))
 }
 
 // OutcomeUnknown reports whether the service may have acted on the request
@@ -582,13 +570,7 @@ func outcome(err error) (status int, sent bool) {
 	return 0, true
 }
 
-// temporaryStatus reports whether an answer of this status may change if
-// the request is sent again.
-func temporaryStatus(code int) bool {
-	switch code {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
-}
+// temporaryStatuses are the statuses of an answer that may change if the
+// request is sent again.
+var temporaryStatuses = []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+	http.StatusServiceUnavailable, http.StatusGatewayTimeout}
