@@ -501,18 +501,29 @@ type bearerTransport struct {
 func (t *bearerTransport) CloseIdleConnections() { closeIdle(t.next) }
 
 // waitLimiter waits for the rate limiter, if any, and reports the wait to
-// the observers when the limiter had no token to give at once.
+// the observers when the limiter had no token to give at once. A wait that
+// would pass the context's deadline fails at once with an error that
+// matches context.DeadlineExceeded.
 func (t *bearerTransport) waitLimiter(r *http.Request) error {
-	ctx := r.Context()
-	if t.limiter == nil || !t.hooks.observed() || t.limiter.Tokens() >= 1 {
-		return waitLimiter(ctx, t.limiter)
+	if t.limiter == nil {
+		return nil
 	}
+	ctx := r.Context()
+	report := t.hooks.observed() && t.limiter.Tokens() < 1
 	start := time.Now()
-	err := waitLimiter(ctx, t.limiter)
-	if err == nil {
+	if err := t.limiter.Wait(ctx); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if _, ok := ctx.Deadline(); ok {
+			return &limiterDeadlineError{}
+		}
+		return fmt.Errorf("workflow: rate limiter: %w", err)
+	}
+	if report {
 		t.hooks.rateLimitWait(ctx, r, RateLimitClient, time.Since(start))
 	}
-	return err
+	return nil
 }
 
 func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -573,25 +584,6 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.hooks.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
 		slog.String("method", req.Method), slog.String("route", routeOf(t.hooks.basePath, req)))
 	return t.next.RoundTrip(withBearer(req, fresh, replay))
-}
-
-// waitLimiter waits for the rate limiter. A wait that would pass the
-// context's deadline fails at once with an error that matches
-// context.DeadlineExceeded.
-func waitLimiter(ctx context.Context, l *rate.Limiter) error {
-	if l == nil {
-		return nil
-	}
-	if err := l.Wait(ctx); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		if _, ok := ctx.Deadline(); ok {
-			return &limiterDeadlineError{}
-		}
-		return fmt.Errorf("workflow: rate limiter: %w", err)
-	}
-	return nil
 }
 
 func withBearer(req *http.Request, tok *oauth2.Token, body io.ReadCloser) *http.Request {
