@@ -391,18 +391,20 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 	if typ != "" && !strings.EqualFold(typ, "bearer") {
 		return nil, fmt.Errorf("token reply has token_type %q, not bearer", truncate(oneLine(typ), 40))
 	}
-	t := &oauth2.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: refresh}
 	lifetime := defaultTokenLifetime
 	if expires = strings.TrimSpace(expires); expires != "" {
-		secs, err := parseSeconds(expires)
-		if err != nil {
-			return nil, err
+		// expires_in is a base-10 number of seconds, fraction allowed. A
+		// plain decimal is never negative, NaN or infinite: one too large
+		// for a float64 fails with strconv.ErrRange.
+		secs, err := strconv.ParseFloat(expires, 64)
+		if err != nil || !isDecimal(expires) {
+			return nil, fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(expires, 40))
 		}
 		if secs > 0 {
-			lifetime = time.Duration(secs * float64(time.Second))
+			lifetime = time.Duration(min(secs, maxExpiresIn) * float64(time.Second))
 		}
 	}
-	t.Expiry = issued.Add(lifetime)
+	t := &oauth2.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: refresh, Expiry: issued.Add(lifetime)}
 	if extra != nil {
 		t = t.WithExtra(extra)
 	}
@@ -412,18 +414,6 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 // maxExpiresIn caps expires_in (ten years), so that the duration cannot
 // overflow.
 const maxExpiresIn = 10 * 365 * 24 * 3600
-
-// parseSeconds reads expires_in: a base-10 number of seconds, fraction
-// allowed, not negative.
-func parseSeconds(s string) (float64, error) {
-	// A plain decimal is never negative, NaN or infinite: one too large
-	// for a float64 fails with strconv.ErrRange.
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !isDecimal(s) {
-		return 0, fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(s, 40))
-	}
-	return min(f, maxExpiresIn), nil
-}
 
 // decimal matches a plain base-10 number: digits, at most one ".", an
 // optional exponent; no sign, hex, underscores or words.
