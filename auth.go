@@ -121,37 +121,20 @@ func (c *tokenCache) String() string { return "workflow.tokenCache{REDACTED}" }
 // GoString hides the credentials.
 func (c *tokenCache) GoString() string { return c.String() }
 
-// cachedLocked returns the cached token if it is still good. Otherwise,
-// while a failed fetch is held (tokenFailureHold), it returns that failure
-// and how long the hold lasts, zero when the failure is final (the
-// credentials were refused). (nil, nil, 0) means a fetch is due. c.mu is
-// held.
-func (c *tokenCache) cachedLocked() (*oauth2.Token, *AuthError, time.Duration) {
-	now := c.now()
-	if c.tok != nil && now.Before(c.refreshAt) {
-		return c.tok, nil, 0
-	}
-	if c.failed != nil {
-		if left := c.failedAt.Add(tokenFailureHold).Sub(now); left > 0 {
-			if !c.failed.temporary() {
-				left = 0
-			}
-			return nil, c.failed, left
-		}
-	}
-	return nil, nil, 0
-}
-
 func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 	var waitedOn *AuthError
 	for {
 		c.mu.Lock()
-		t, failed, hold := c.cachedLocked()
-		if t != nil {
+		now := c.now()
+		if t := c.tok; t != nil && now.Before(c.refreshAt) {
 			c.mu.Unlock()
 			return t, nil
 		}
-		if failed == nil {
+		// A failed fetch is held for tokenFailureHold; after that a new
+		// fetch is due.
+		failed := c.failed
+		hold := c.failedAt.Add(tokenFailureHold).Sub(now)
+		if failed == nil || hold <= 0 {
 			break // c.mu stays locked
 		}
 		c.mu.Unlock()
@@ -160,7 +143,10 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 			// outcome is shared, as if the two had joined one request.
 			return nil, failed
 		}
-		if dl, ok := ctx.Deadline(); hold == 0 || ok && time.Until(dl) < hold {
+		// A failure that would recur (the credentials refused, say) is
+		// returned at once; a temporary one is waited out, unless the
+		// context would end first.
+		if dl, ok := ctx.Deadline(); !failed.temporary() || ok && time.Until(dl) < hold {
 			return nil, failed
 		}
 		if err := sleepCtx(ctx, hold); err != nil {
