@@ -121,37 +121,20 @@ func (c *tokenCache) String() string { return "workflow.tokenCache{REDACTED}" }
 // GoString hides the credentials.
 func (c *tokenCache) GoString() string { return c.String() }
 
-// cachedLocked returns the cached token if it is still good. Otherwise,
-// while a failed fetch is held (tokenFailureHold), it returns that failure
-// and how long the hold lasts, zero when the failure is final (the
-// credentials were refused). (nil, nil, 0) means a fetch is due. c.mu is
-// held.
-func (c *tokenCache) cachedLocked() (*oauth2.Token, *AuthError, time.Duration) {
-	now := c.now()
-	if c.tok != nil && now.Before(c.refreshAt) {
-		return c.tok, nil, 0
-	}
-	if c.failed != nil {
-		if left := c.failedAt.Add(tokenFailureHold).Sub(now); left > 0 {
-			if !c.failed.temporary() {
-				left = 0
-			}
-			return nil, c.failed, left
-		}
-	}
-	return nil, nil, 0
-}
-
 func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 	var waitedOn *AuthError
 	for {
 		c.mu.Lock()
-		t, failed, hold := c.cachedLocked()
-		if t != nil {
+		now := c.now()
+		if t := c.tok; t != nil && now.Before(c.refreshAt) {
 			c.mu.Unlock()
 			return t, nil
 		}
-		if failed == nil {
+		// A failed fetch is held for tokenFailureHold; after that a new
+		// fetch is due.
+		failed := c.failed
+		hold := c.failedAt.Add(tokenFailureHold).Sub(now)
+		if failed == nil || hold <= 0 {
 			break // c.mu stays locked
 		}
 		c.mu.Unlock()
@@ -160,7 +143,10 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 			// outcome is shared, as if the two had joined one request.
 			return nil, failed
 		}
-		if dl, ok := ctx.Deadline(); hold == 0 || ok && time.Until(dl) < hold {
+		// A failure that would recur (the credentials refused, say) is
+		// returned at once; a temporary one is waited out, unless the
+		// context would end first.
+		if dl, ok := ctx.Deadline(); !failed.temporary() || ok && time.Until(dl) < hold {
 			return nil, failed
 		}
 		if err := sleepCtx(ctx, hold); err != nil {
@@ -391,18 +377,20 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 	if typ != "" && !strings.EqualFold(typ, "bearer") {
 		return nil, fmt.Errorf("token reply has token_type %q, not bearer", truncate(oneLine(typ), 40))
 	}
-	t := &oauth2.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: refresh}
 	lifetime := defaultTokenLifetime
 	if expires = strings.TrimSpace(expires); expires != "" {
-		secs, err := parseSeconds(expires)
-		if err != nil {
-			return nil, err
+		// expires_in is a base-10 number of seconds, fraction allowed. A
+		// plain decimal is never negative, NaN or infinite: one too large
+		// for a float64 fails with strconv.ErrRange.
+		secs, err := strconv.ParseFloat(expires, 64)
+		if err != nil || !isDecimal(expires) {
+			return nil, fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(expires, 40))
 		}
 		if secs > 0 {
-			lifetime = time.Duration(secs * float64(time.Second))
+			lifetime = time.Duration(min(secs, maxExpiresIn) * float64(time.Second))
 		}
 	}
-	t.Expiry = issued.Add(lifetime)
+	t := &oauth2.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: refresh, Expiry: issued.Add(lifetime)}
 	if extra != nil {
 		t = t.WithExtra(extra)
 	}
@@ -412,18 +400,6 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 // maxExpiresIn caps expires_in (ten years), so that the duration cannot
 // overflow.
 const maxExpiresIn = 10 * 365 * 24 * 3600
-
-// parseSeconds reads expires_in: a base-10 number of seconds, fraction
-// allowed, not negative.
-func parseSeconds(s string) (float64, error) {
-	// A plain decimal is never negative, NaN or infinite: one too large
-	// for a float64 fails with strconv.ErrRange.
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !isDecimal(s) {
-		return 0, fmt.Errorf("token reply has expires_in %q, not a number of seconds", truncate(s, 40))
-	}
-	return min(f, maxExpiresIn), nil
-}
 
 // decimal matches a plain base-10 number: digits, at most one ".", an
 // optional exponent; no sign, hex, underscores or words.
@@ -501,18 +477,29 @@ type bearerTransport struct {
 func (t *bearerTransport) CloseIdleConnections() { closeIdle(t.next) }
 
 // waitLimiter waits for the rate limiter, if any, and reports the wait to
-// the observers when the limiter had no token to give at once.
+// the observers when the limiter had no token to give at once. A wait that
+// would pass the context's deadline fails at once with an error that
+// matches context.DeadlineExceeded.
 func (t *bearerTransport) waitLimiter(r *http.Request) error {
-	ctx := r.Context()
-	if t.limiter == nil || !t.hooks.observed() || t.limiter.Tokens() >= 1 {
-		return waitLimiter(ctx, t.limiter)
+	if t.limiter == nil {
+		return nil
 	}
+	ctx := r.Context()
+	report := t.hooks.observed() && t.limiter.Tokens() < 1
 	start := time.Now()
-	err := waitLimiter(ctx, t.limiter)
-	if err == nil {
+	if err := t.limiter.Wait(ctx); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if _, ok := ctx.Deadline(); ok {
+			return &limiterDeadlineError{}
+		}
+		return fmt.Errorf("workflow: rate limiter: %w", err)
+	}
+	if report {
 		t.hooks.rateLimitWait(ctx, r, RateLimitClient, time.Since(start))
 	}
-	return err
+	return nil
 }
 
 func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -573,25 +560,6 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.hooks.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
 		slog.String("method", req.Method), slog.String("route", routeOf(t.hooks.basePath, req)))
 	return t.next.RoundTrip(withBearer(req, fresh, replay))
-}
-
-// waitLimiter waits for the rate limiter. A wait that would pass the
-// context's deadline fails at once with an error that matches
-// context.DeadlineExceeded.
-func waitLimiter(ctx context.Context, l *rate.Limiter) error {
-	if l == nil {
-		return nil
-	}
-	if err := l.Wait(ctx); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		if _, ok := ctx.Deadline(); ok {
-			return &limiterDeadlineError{}
-		}
-		return fmt.Errorf("workflow: rate limiter: %w", err)
-	}
-	return nil
 }
 
 func withBearer(req *http.Request, tok *oauth2.Token, body io.ReadCloser) *http.Request {

@@ -157,39 +157,34 @@ func newAPIError(resp *http.Response, body []byte) *APIError {
 // returns the body's first line when it is short plain text.
 func errorMessage(body []byte) string {
 	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
+	switch {
+	case len(body) == 0 || body[0] == '<': // an HTML error page says nothing useful in one line
 		return ""
-	}
-	if body[0] != '{' {
-		if body[0] == '<' { // an HTML error page says nothing useful in one line
-			return ""
-		}
+	case body[0] != '{':
 		line, _, _ := bytes.Cut(body, []byte("\n"))
 		return truncate(oneLine(string(line)), 200)
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil {
-		return ""
-	}
-	for _, k := range []string{"message", "error_description", "detail", "error", "title", "errors"} {
-		if s := messageFrom(m[k]); s != "" { // an absent key reads as ""
-			return truncate(oneLine(s), 500)
-		}
-	}
-	return ""
+	s := messageFrom(body, []string{"message", "error_description", "detail", "error", "title", "errors"})
+	return truncate(oneLine(s), 500)
 }
 
-// messageFrom reads a message from a string, an object with "message", or a
-// list of either.
-func messageFrom(raw json.RawMessage) string {
+// nestedMessageKeys name the members that hold the message of an object
+// inside an error body, in order.
+var nestedMessageKeys = []string{"message", "detail", "description"}
+
+// messageFrom reads a message from a string, a list of messages, or an
+// object: the first of its members named by keys that holds one (an absent
+// member reads as ""). Objects and lists inside raw are read with
+// nestedMessageKeys.
+func messageFrom(raw json.RawMessage, keys []string) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) == nil {
-		for _, k := range []string{"message", "detail", "description"} {
-			if s := messageFrom(obj[k]); s != "" {
+		for _, k := range keys {
+			if s := messageFrom(obj[k], nestedMessageKeys); s != "" {
 				return s
 			}
 		}
@@ -199,7 +194,7 @@ func messageFrom(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &list) == nil {
 		var parts []string
 		for _, item := range list {
-			if s := messageFrom(item); s != "" {
+			if s := messageFrom(item, nestedMessageKeys); s != "" {
 				parts = append(parts, s)
 			}
 		}
