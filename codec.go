@@ -196,18 +196,17 @@ func AllAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias st
 // GetAs is RecordsService.Get followed by Decode into a new T:
 // GET /{recordType}/{alias}/{id}.
 func GetAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string, reqOpts ...RequestOption) (T, error) {
-	rec, err := s.Get(ctx, t, alias, id, reqOpts...)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return decodeAs[T](rec)
+	return decodeAs[T](s.Get(ctx, t, alias, id, reqOpts...))
 }
 
-// decodeAs decodes r into a new T.
-func decodeAs[T any](r Record) (T, error) {
+// decodeAs decodes r, the record a call answered, into a new T; when the
+// call failed (err is not nil) it returns err.
+func decodeAs[T any](r Record, err error) (T, error) {
 	var v T
-	if err := decodeTo(r, nil, "", &v); err != nil {
+	if err == nil {
+		err = decodeTo(r, nil, "", &v)
+	}
+	if err != nil {
 		var zero T
 		return zero, err
 	}
@@ -246,14 +245,11 @@ func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias
 // the service answers into a new T.
 func writeAs[T any](v T, write func(Record) (Record, error)) (T, error) {
 	fields, err := Encode(v)
-	if err == nil {
-		fields, err = write(fields)
-	}
 	if err != nil {
 		var zero T
 		return zero, err
 	}
-	return decodeAs[T](fields)
+	return decodeAs[T](write(fields))
 }
 
 // fieldKind is how a Go field's value is converted.
