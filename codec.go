@@ -275,8 +275,6 @@ type codecField struct {
 	elem      reflect.Type // the type values are converted to and from
 	kind      fieldKind
 	omitEmpty bool
-	// Whether *elem implements TextUnmarshaler / TextMarshaler (kindText).
-	unmarshaler, marshaler bool
 }
 
 // codecPlan is what Decode and Encode know about a struct type.
@@ -448,9 +446,6 @@ func classify(f *codecField) error {
 		return nil
 	case implementsText(t):
 		f.kind = kindText
-		pt := reflect.PointerTo(t)
-		f.unmarshaler = pt.Implements(textUnmarshalerType)
-		f.marshaler = pt.Implements(textMarshalerType)
 		return nil
 	}
 	switch t.Kind() {
@@ -605,10 +600,11 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 		}
 		*pv.Interface().(*time.Time) = t
 	case kindText:
-		if !f.unmarshaler {
+		u, ok := pv.Interface().(encoding.TextUnmarshaler)
+		if !ok {
 			return fmt.Errorf("%s does not implement encoding.TextUnmarshaler", f.elem)
 		}
-		return pv.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s))
+		return u.UnmarshalText([]byte(s))
 	}
 	return nil
 }
@@ -699,14 +695,9 @@ func (f *codecField) encode(v reflect.Value) (string, error) {
 		}
 		return FormatTime(t), nil
 	case kindText:
-		if !f.marshaler {
+		m, ok := v.Addr().Interface().(encoding.TextMarshaler)
+		if !ok {
 			return "", fmt.Errorf("%s does not implement encoding.TextMarshaler", f.elem)
-		}
-		var m encoding.TextMarshaler
-		if v.CanAddr() {
-			m = v.Addr().Interface().(encoding.TextMarshaler)
-		} else {
-			m = v.Interface().(encoding.TextMarshaler)
 		}
 		b, err := m.MarshalText()
 		if err != nil {
