@@ -339,20 +339,21 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 			}
 			name, opts := parseTag(tag)
 			goName := st.Name() + "." + sf.Name
-			if sf.Anonymous && name == "" && !opts.extra {
-				et := sf.Type
-				if et.Kind() == reflect.Pointer {
-					et = et.Elem()
+			elem, ptr := sf.Type, sf.Type.Kind() == reflect.Pointer
+			if ptr {
+				elem = elem.Elem()
+			}
+			// The fields of an embedded struct are walked as the outer
+			// struct's own; time.Time and text types are values (they
+			// implement the text interfaces).
+			if sf.Anonymous && name == "" && !opts.extra && elem.Kind() == reflect.Struct && !implementsText(elem) {
+				if ptr && !sf.IsExported() {
+					continue // cannot be allocated through reflection
 				}
-				if et.Kind() == reflect.Struct && et != timeType && !implementsText(et) {
-					if sf.Type.Kind() == reflect.Pointer && !sf.IsExported() {
-						continue // cannot be allocated through reflection
-					}
-					if err := walk(et, idx, depth+1); err != nil {
-						return err
-					}
-					continue
+				if err := walk(elem, idx, depth+1); err != nil {
+					return err
 				}
+				continue
 			}
 			if !sf.IsExported() {
 				continue
@@ -370,10 +371,7 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 			if name == "" {
 				name = sf.Name
 			}
-			f := codecField{name: name, goName: goName, index: idx, typ: sf.Type, elem: sf.Type, omitEmpty: opts.omitEmpty}
-			if sf.Type.Kind() == reflect.Pointer {
-				f.ptr, f.elem = true, sf.Type.Elem()
-			}
+			f := codecField{name: name, goName: goName, index: idx, typ: sf.Type, ptr: ptr, elem: elem, omitEmpty: opts.omitEmpty}
 			if err := classify(&f); err != nil {
 				return err
 			}
