@@ -583,12 +583,11 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 			}
 			return fmt.Errorf("not a base-10 %s", v.Type())
 		}
+		// A base-10 number is never NaN, and one too large for the type
+		// fails with strconv.ErrRange: what parses is finite.
 		n, err := strconv.ParseFloat(s, v.Type().Bits())
 		if err != nil {
 			return numError(err, v.Type())
-		}
-		if math.IsNaN(n) || math.IsInf(n, 0) {
-			return errNonFinite
 		}
 		v.SetFloat(n)
 	case kindTime:
