@@ -543,12 +543,10 @@ func (f *codecField) decode(sv reflect.Value, s string) error {
 	if err := decodeInto(f, nv, s); err != nil {
 		return err
 	}
-	dst := fieldForWrite(sv, f.index)
-	if f.ptr {
-		dst.Set(nv)
-	} else {
-		dst.Set(nv.Elem())
+	if !f.ptr {
+		nv = nv.Elem()
 	}
+	fieldForWrite(sv, f.index).Set(nv)
 	return nil
 }
 
