@@ -651,11 +651,11 @@ func (p *codecPlan) encode(sv reflect.Value) (Record, error) {
 	}
 	if p.extra != nil {
 		if v, ok := fieldForRead(sv, p.extra); ok {
+			// Only names no field maps to: the struct's own fields win,
+			// even those left out.
 			for k, s := range v.Interface().(Record) {
-				if _, set := r[k]; !set {
-					if _, known := p.byName[k]; !known {
-						r[k] = s
-					}
+				if _, known := p.byName[k]; !known {
+					r[k] = s
 				}
 			}
 		}
