@@ -43,10 +43,8 @@ func ParseTime(s string) (time.Time, error) {
 	if t2, err2 := time.Parse(time.RFC3339Nano, s); err2 == nil {
 		return t2.UTC(), nil
 	}
-	if len(s) == len(time.DateOnly) {
-		if t2, err2 := time.Parse(time.DateOnly, s); err2 == nil {
-			return t2, nil
-		}
+	if t2, err2 := time.Parse(time.DateOnly, s); err2 == nil {
+		return t2, nil
 	}
 	return time.Time{}, fmt.Errorf("workflow: invalid time %q (want the form YYYY-MM-DDTHH:MM:SS.SSSZ): %w", s, err)
 }
