@@ -298,13 +298,13 @@ var (
 
 // planFor returns the cached plan of struct type t, building it once.
 func planFor(t reflect.Type) (*codecPlan, error) {
-	if e, ok := planCache.Load(t); ok {
-		e := e.(planEntry)
-		return e.plan, e.err
+	e, ok := planCache.Load(t)
+	if !ok {
+		p, err := buildPlan(t)
+		e, _ = planCache.LoadOrStore(t, planEntry{p, err})
 	}
-	p, err := buildPlan(t)
-	e, _ := planCache.LoadOrStore(t, planEntry{p, err})
-	return e.(planEntry).plan, e.(planEntry).err
+	pe := e.(planEntry)
+	return pe.plan, pe.err
 }
 
 // candidate is a field found while walking a struct and its embedded
