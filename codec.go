@@ -138,7 +138,8 @@ func decodeRecord(r Record, rt *recordText, all string, v any) error {
 		}
 	}
 	if p.extra != nil {
-		fieldForWrite(sv, p.extra).Set(reflect.ValueOf(st.rest))
+		dst, _ := fieldAt(sv, p.extra, true)
+		dst.Set(reflect.ValueOf(st.rest))
 	}
 	return st.first
 }
@@ -489,28 +490,17 @@ func (p *codecPlan) store(st *decodeState, sv reflect.Value, name, s string) {
 	}
 }
 
-// fieldForWrite returns the field at index, allocating nil embedded
-// pointers on the way.
-func fieldForWrite(v reflect.Value, index []int) reflect.Value {
+// fieldAt returns the field at index. A nil embedded pointer on the way
+// is allocated when alloc is set (to write the field), and otherwise
+// makes fieldAt return false (there is no field to read).
+func fieldAt(v reflect.Value, index []int, alloc bool) (reflect.Value, bool) {
 	for i, x := range index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {
+				if !alloc {
+					return reflect.Value{}, false
+				}
 				v.Set(reflect.New(v.Type().Elem()))
-			}
-			v = v.Elem()
-		}
-		v = v.Field(x)
-	}
-	return v
-}
-
-// fieldForRead returns the field at index, or false when an embedded
-// pointer on the way is nil.
-func fieldForRead(v reflect.Value, index []int) (reflect.Value, bool) {
-	for i, x := range index {
-		if i > 0 && v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				return reflect.Value{}, false
 			}
 			v = v.Elem()
 		}
@@ -526,7 +516,7 @@ func (f *codecField) decode(sv reflect.Value, s string) error {
 	if s == "" && f.kind != kindString && f.kind != kindText {
 		// No value: leave the zero value (or a nil pointer). Fields are only
 		// written when present, so set it explicitly.
-		if dst, ok := fieldForRead(sv, f.index); ok {
+		if dst, ok := fieldAt(sv, f.index, false); ok {
 			dst.SetZero()
 		}
 		return nil
@@ -534,7 +524,8 @@ func (f *codecField) decode(sv reflect.Value, s string) error {
 	if !f.ptr && f.kind != kindText {
 		// decodeInto parses before it sets: a bad value leaves the field
 		// as it was.
-		return decodeInto(f, fieldForWrite(sv, f.index).Addr(), s)
+		dst, _ := fieldAt(sv, f.index, true)
+		return decodeInto(f, dst.Addr(), s)
 	}
 	// A fresh value first, so that a bad value leaves the field as it was.
 	nv := reflect.New(f.elem)
@@ -544,7 +535,8 @@ func (f *codecField) decode(sv reflect.Value, s string) error {
 	if !f.ptr {
 		nv = nv.Elem()
 	}
-	fieldForWrite(sv, f.index).Set(nv)
+	dst, _ := fieldAt(sv, f.index, true)
+	dst.Set(nv)
 	return nil
 }
 
@@ -622,7 +614,7 @@ func (p *codecPlan) encode(sv reflect.Value) (Record, error) {
 	r := make(Record, len(p.fields))
 	for i := range p.fields {
 		f := &p.fields[i]
-		v, ok := fieldForRead(sv, f.index)
+		v, ok := fieldAt(sv, f.index, false)
 		if !ok {
 			continue
 		}
@@ -648,7 +640,7 @@ func (p *codecPlan) encode(sv reflect.Value) (Record, error) {
 		r[f.name] = s
 	}
 	if p.extra != nil {
-		if v, ok := fieldForRead(sv, p.extra); ok {
+		if v, ok := fieldAt(sv, p.extra, false); ok {
 			// Only names no field maps to: the struct's own fields win,
 			// even those left out.
 			for k, s := range v.Interface().(Record) {
