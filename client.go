@@ -249,12 +249,7 @@ func WithInsecureHTTP() Option {
 // account's hosts depend on its region), so there is no default endpoint
 // that could send credentials to the wrong place.
 func NewClient(opts ...Option) (*Client, error) {
-	var cfg config
-	for _, o := range opts {
-		if o != nil {
-			o.applyClient(&cfg)
-		}
-	}
+	cfg := configOf(opts)
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
@@ -351,12 +346,7 @@ func NewClient(opts ...Option) (*Client, error) {
 // be left out of the environment only when opts set WithEndpoint. opts are
 // applied after the environment, so they can override it.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
-	var given config
-	for _, o := range opts {
-		if o != nil {
-			o.applyClient(&given)
-		}
-	}
+	given := configOf(opts)
 	env := map[string]string{}
 	var missing []string
 	for _, k := range []string{EnvClientID, EnvClientSecret, EnvBaseURL, EnvAuthURL} {
@@ -379,6 +369,17 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		base = append(base, WithEndpoint(env[EnvBaseURL], env[EnvAuthURL]))
 	}
 	return NewClient(append(base, opts...)...)
+}
+
+// configOf applies opts in order to a new config, skipping nil options.
+func configOf(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o.applyClient(&c)
+		}
+	}
+	return c
 }
 
 // checkEndpoint parses an endpoint URL and enforces https unless the host
