@@ -304,13 +304,12 @@ func NewClient(opts ...Option) (*Client, error) {
 	// The caller's client is copied, never modified.
 	hc := valueOf(cfg.httpClient)
 	baseTransport := hc.Transport
-	if baseTransport == nil {
-		if cfg.httpClient != nil {
-			baseTransport = http.DefaultTransport
-		} else {
-			baseTransport = newTransport()
-			c.ownsTransport = true
-		}
+	switch {
+	case cfg.httpClient == nil:
+		baseTransport = newTransport()
+		c.ownsTransport = true
+	case baseTransport == nil:
+		baseTransport = http.DefaultTransport
 	}
 	hc.CheckRedirect = sameOriginRedirects(hc.CheckRedirect, red)
 
