@@ -403,12 +403,10 @@ func checkEndpoint(field, raw string, allowInsecure bool) (*url.URL, error) {
 	return u, nil
 }
 
+// isLoopback reports whether host is localhost or a loopback IP address
+// (net.ParseIP gives nil for anything else, and nil is not loopback).
 func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return strings.EqualFold(host, "localhost") || net.ParseIP(host).IsLoopback()
 }
 
 // tokenTransport returns the transport of token requests: never the API's
