@@ -249,12 +249,7 @@ func WithInsecureHTTP() Option {
 // account's hosts depend on its region), so there is no default endpoint
 // that could send credentials to the wrong place.
 func NewClient(opts ...Option) (*Client, error) {
-	var cfg config
-	for _, o := range opts {
-		if o != nil {
-			o.applyClient(&cfg)
-		}
-	}
+	cfg := configOf(opts)
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
@@ -309,13 +304,12 @@ func NewClient(opts ...Option) (*Client, error) {
 	// The caller's client is copied, never modified.
 	hc := valueOf(cfg.httpClient)
 	baseTransport := hc.Transport
-	if baseTransport == nil {
-		if cfg.httpClient != nil {
-			baseTransport = http.DefaultTransport
-		} else {
-			baseTransport = newTransport()
-			c.ownsTransport = true
-		}
+	switch {
+	case cfg.httpClient == nil:
+		baseTransport = newTransport()
+		c.ownsTransport = true
+	case baseTransport == nil:
+		baseTransport = http.DefaultTransport
 	}
 	hc.CheckRedirect = sameOriginRedirects(hc.CheckRedirect, red)
 
@@ -351,12 +345,7 @@ func NewClient(opts ...Option) (*Client, error) {
 // be left out of the environment only when opts set WithEndpoint. opts are
 // applied after the environment, so they can override it.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
-	var given config
-	for _, o := range opts {
-		if o != nil {
-			o.applyClient(&given)
-		}
-	}
+	given := configOf(opts)
 	env := map[string]string{}
 	var missing []string
 	for _, k := range []string{EnvClientID, EnvClientSecret, EnvBaseURL, EnvAuthURL} {
@@ -381,6 +370,17 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	return NewClient(append(base, opts...)...)
 }
 
+// configOf applies opts in order to a new config, skipping nil options.
+func configOf(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o.applyClient(&c)
+		}
+	}
+	return c
+}
+
 // checkEndpoint parses an endpoint URL and enforces https unless the host
 // is loopback or insecure HTTP was allowed.
 func checkEndpoint(field, raw string, allowInsecure bool) (*url.URL, error) {
@@ -403,12 +403,10 @@ func checkEndpoint(field, raw string, allowInsecure bool) (*url.URL, error) {
 	return u, nil
 }
 
+// isLoopback reports whether host is localhost or a loopback IP address
+// (net.ParseIP gives nil for anything else, and nil is not loopback).
 func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return strings.EqualFold(host, "localhost") || net.ParseIP(host).IsLoopback()
 }
 
 // tokenTransport returns the transport of token requests: never the API's

@@ -36,6 +36,7 @@ func TestNewClientValidation(t *testing.T) {
 		{"base without path", []Option{creds, WithEndpoint("https://api.example.com", "https://auth.example.com")}, "base URL"},
 		{"http base, remote host", []Option{creds, WithEndpoint("http://api.example.com/v1", "https://auth.example.com")}, "base URL"},
 		{"http auth, remote host", []Option{creds, WithEndpoint("https://api.example.com/v1", "http://auth.example.com")}, "auth URL"},
+		{"http base, remote IP", []Option{creds, WithEndpoint("http://10.0.0.1/v1", "https://auth.example.com")}, "base URL"},
 		{"relative base", []Option{creds, WithEndpoint("/v1", "https://auth.example.com")}, "base URL"},
 		{"ftp base", []Option{creds, WithEndpoint("ftp://api.example.com/v1", "https://auth.example.com")}, "base URL"},
 		{"userinfo", []Option{creds, WithEndpoint("https://u:p@api.example.com/v1", "https://auth.example.com")}, "base URL"},

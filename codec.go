@@ -43,10 +43,8 @@ func ParseTime(s string) (time.Time, error) {
 	if t2, err2 := time.Parse(time.RFC3339Nano, s); err2 == nil {
 		return t2.UTC(), nil
 	}
-	if len(s) == len(time.DateOnly) {
-		if t2, err2 := time.Parse(time.DateOnly, s); err2 == nil {
-			return t2, nil
-		}
+	if t2, err2 := time.Parse(time.DateOnly, s); err2 == nil {
+		return t2, nil
 	}
 	return time.Time{}, fmt.Errorf("workflow: invalid time %q (want the form YYYY-MM-DDTHH:MM:SS.SSSZ): %w", s, err)
 }
@@ -140,7 +138,8 @@ func decodeRecord(r Record, rt *recordText, all string, v any) error {
 		}
 	}
 	if p.extra != nil {
-		fieldForWrite(sv, p.extra).Set(reflect.ValueOf(st.rest))
+		dst, _ := fieldAt(sv, p.extra, true)
+		dst.Set(reflect.ValueOf(st.rest))
 	}
 	return st.first
 }
@@ -196,18 +195,17 @@ func AllAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias st
 // GetAs is RecordsService.Get followed by Decode into a new T:
 // GET /{recordType}/{alias}/{id}.
 func GetAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias, id string, reqOpts ...RequestOption) (T, error) {
-	rec, err := s.Get(ctx, t, alias, id, reqOpts...)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return decodeAs[T](rec)
+	return decodeAs[T](s.Get(ctx, t, alias, id, reqOpts...))
 }
 
-// decodeAs decodes r into a new T.
-func decodeAs[T any](r Record) (T, error) {
+// decodeAs decodes r, the record a call answered, into a new T; when the
+// call failed (err is not nil) it returns err.
+func decodeAs[T any](r Record, err error) (T, error) {
 	var v T
-	if err := decodeTo(r, nil, "", &v); err != nil {
+	if err == nil {
+		err = decodeTo(r, nil, "", &v)
+	}
+	if err != nil {
 		var zero T
 		return zero, err
 	}
@@ -246,14 +244,11 @@ func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias
 // the service answers into a new T.
 func writeAs[T any](v T, write func(Record) (Record, error)) (T, error) {
 	fields, err := Encode(v)
-	if err == nil {
-		fields, err = write(fields)
-	}
 	if err != nil {
 		var zero T
 		return zero, err
 	}
-	return decodeAs[T](fields)
+	return decodeAs[T](write(fields))
 }
 
 // fieldKind is how a Go field's value is converted.
@@ -279,8 +274,6 @@ type codecField struct {
 	elem      reflect.Type // the type values are converted to and from
 	kind      fieldKind
 	omitEmpty bool
-	// Whether *elem implements TextUnmarshaler / TextMarshaler (kindText).
-	unmarshaler, marshaler bool
 }
 
 // codecPlan is what Decode and Encode know about a struct type.
@@ -306,13 +299,13 @@ var (
 
 // planFor returns the cached plan of struct type t, building it once.
 func planFor(t reflect.Type) (*codecPlan, error) {
-	if e, ok := planCache.Load(t); ok {
-		e := e.(planEntry)
-		return e.plan, e.err
+	e, ok := planCache.Load(t)
+	if !ok {
+		p, err := buildPlan(t)
+		e, _ = planCache.LoadOrStore(t, planEntry{p, err})
 	}
-	p, err := buildPlan(t)
-	e, _ := planCache.LoadOrStore(t, planEntry{p, err})
-	return e.(planEntry).plan, e.(planEntry).err
+	pe := e.(planEntry)
+	return pe.plan, pe.err
 }
 
 // candidate is a field found while walking a struct and its embedded
@@ -345,20 +338,21 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 			}
 			name, opts := parseTag(tag)
 			goName := st.Name() + "." + sf.Name
-			if sf.Anonymous && name == "" && !opts.extra {
-				et := sf.Type
-				if et.Kind() == reflect.Pointer {
-					et = et.Elem()
+			elem, ptr := sf.Type, sf.Type.Kind() == reflect.Pointer
+			if ptr {
+				elem = elem.Elem()
+			}
+			// The fields of an embedded struct are walked as the outer
+			// struct's own; time.Time and text types are values (they
+			// implement the text interfaces).
+			if sf.Anonymous && name == "" && !opts.extra && elem.Kind() == reflect.Struct && !implementsText(elem) {
+				if ptr && !sf.IsExported() {
+					continue // cannot be allocated through reflection
 				}
-				if et.Kind() == reflect.Struct && et != timeType && !implementsText(et) {
-					if sf.Type.Kind() == reflect.Pointer && !sf.IsExported() {
-						continue // cannot be allocated through reflection
-					}
-					if err := walk(et, idx, depth+1); err != nil {
-						return err
-					}
-					continue
+				if err := walk(elem, idx, depth+1); err != nil {
+					return err
 				}
+				continue
 			}
 			if !sf.IsExported() {
 				continue
@@ -376,10 +370,7 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 			if name == "" {
 				name = sf.Name
 			}
-			f := codecField{name: name, goName: goName, index: idx, typ: sf.Type, elem: sf.Type, omitEmpty: opts.omitEmpty}
-			if sf.Type.Kind() == reflect.Pointer {
-				f.ptr, f.elem = true, sf.Type.Elem()
-			}
+			f := codecField{name: name, goName: goName, index: idx, typ: sf.Type, ptr: ptr, elem: elem, omitEmpty: opts.omitEmpty}
 			if err := classify(&f); err != nil {
 				return err
 			}
@@ -452,9 +443,6 @@ func classify(f *codecField) error {
 		return nil
 	case implementsText(t):
 		f.kind = kindText
-		pt := reflect.PointerTo(t)
-		f.unmarshaler = pt.Implements(textUnmarshalerType)
-		f.marshaler = pt.Implements(textMarshalerType)
 		return nil
 	}
 	switch t.Kind() {
@@ -502,28 +490,17 @@ func (p *codecPlan) store(st *decodeState, sv reflect.Value, name, s string) {
 	}
 }
 
-// fieldForWrite returns the field at index, allocating nil embedded
-// pointers on the way.
-func fieldForWrite(v reflect.Value, index []int) reflect.Value {
+// fieldAt returns the field at index. A nil embedded pointer on the way
+// is allocated when alloc is set (to write the field), and otherwise
+// makes fieldAt return false (there is no field to read).
+func fieldAt(v reflect.Value, index []int, alloc bool) (reflect.Value, bool) {
 	for i, x := range index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {
+				if !alloc {
+					return reflect.Value{}, false
+				}
 				v.Set(reflect.New(v.Type().Elem()))
-			}
-			v = v.Elem()
-		}
-		v = v.Field(x)
-	}
-	return v
-}
-
-// fieldForRead returns the field at index, or false when an embedded
-// pointer on the way is nil.
-func fieldForRead(v reflect.Value, index []int) (reflect.Value, bool) {
-	for i, x := range index {
-		if i > 0 && v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				return reflect.Value{}, false
 			}
 			v = v.Elem()
 		}
@@ -539,7 +516,7 @@ func (f *codecField) decode(sv reflect.Value, s string) error {
 	if s == "" && f.kind != kindString && f.kind != kindText {
 		// No value: leave the zero value (or a nil pointer). Fields are only
 		// written when present, so set it explicitly.
-		if dst, ok := fieldForRead(sv, f.index); ok {
+		if dst, ok := fieldAt(sv, f.index, false); ok {
 			dst.SetZero()
 		}
 		return nil
@@ -547,19 +524,19 @@ func (f *codecField) decode(sv reflect.Value, s string) error {
 	if !f.ptr && f.kind != kindText {
 		// decodeInto parses before it sets: a bad value leaves the field
 		// as it was.
-		return decodeInto(f, fieldForWrite(sv, f.index).Addr(), s)
+		dst, _ := fieldAt(sv, f.index, true)
+		return decodeInto(f, dst.Addr(), s)
 	}
 	// A fresh value first, so that a bad value leaves the field as it was.
 	nv := reflect.New(f.elem)
 	if err := decodeInto(f, nv, s); err != nil {
 		return err
 	}
-	dst := fieldForWrite(sv, f.index)
-	if f.ptr {
-		dst.Set(nv)
-	} else {
-		dst.Set(nv.Elem())
+	if !f.ptr {
+		nv = nv.Elem()
 	}
+	dst, _ := fieldAt(sv, f.index, true)
+	dst.Set(nv)
 	return nil
 }
 
@@ -594,12 +571,11 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 			}
 			return fmt.Errorf("not a base-10 %s", v.Type())
 		}
+		// A base-10 number is never NaN, and one too large for the type
+		// fails with strconv.ErrRange: what parses is finite.
 		n, err := strconv.ParseFloat(s, v.Type().Bits())
 		if err != nil {
 			return numError(err, v.Type())
-		}
-		if math.IsNaN(n) || math.IsInf(n, 0) {
-			return errNonFinite
 		}
 		v.SetFloat(n)
 	case kindTime:
@@ -609,10 +585,11 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 		}
 		*pv.Interface().(*time.Time) = t
 	case kindText:
-		if !f.unmarshaler {
+		u, ok := pv.Interface().(encoding.TextUnmarshaler)
+		if !ok {
 			return fmt.Errorf("%s does not implement encoding.TextUnmarshaler", f.elem)
 		}
-		return pv.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s))
+		return u.UnmarshalText([]byte(s))
 	}
 	return nil
 }
@@ -637,7 +614,7 @@ func (p *codecPlan) encode(sv reflect.Value) (Record, error) {
 	r := make(Record, len(p.fields))
 	for i := range p.fields {
 		f := &p.fields[i]
-		v, ok := fieldForRead(sv, f.index)
+		v, ok := fieldAt(sv, f.index, false)
 		if !ok {
 			continue
 		}
@@ -663,12 +640,12 @@ func (p *codecPlan) encode(sv reflect.Value) (Record, error) {
 		r[f.name] = s
 	}
 	if p.extra != nil {
-		if v, ok := fieldForRead(sv, p.extra); ok {
+		if v, ok := fieldAt(sv, p.extra, false); ok {
+			// Only names no field maps to: the struct's own fields win,
+			// even those left out.
 			for k, s := range v.Interface().(Record) {
-				if _, set := r[k]; !set {
-					if _, known := p.byName[k]; !known {
-						r[k] = s
-					}
+				if _, known := p.byName[k]; !known {
+					r[k] = s
 				}
 			}
 		}
@@ -703,14 +680,9 @@ func (f *codecField) encode(v reflect.Value) (string, error) {
 		}
 		return FormatTime(t), nil
 	case kindText:
-		if !f.marshaler {
+		m, ok := v.Addr().Interface().(encoding.TextMarshaler)
+		if !ok {
 			return "", fmt.Errorf("%s does not implement encoding.TextMarshaler", f.elem)
-		}
-		var m encoding.TextMarshaler
-		if v.CanAddr() {
-			m = v.Addr().Interface().(encoding.TextMarshaler)
-		} else {
-			m = v.Interface().(encoding.TextMarshaler)
 		}
 		b, err := m.MarshalText()
 		if err != nil {

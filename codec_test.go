@@ -780,3 +780,43 @@ func TestCodecFloatsAreBase10Only(t *testing.T) {
 		assert.Equal(t, want, r.F, in)
 	}
 }
+
+// codecReadOnly can be read from text but not written as text.
+type codecReadOnly struct{ s string }
+
+func (r *codecReadOnly) UnmarshalText(b []byte) error {
+	r.s = string(b)
+	return nil
+}
+
+// codecWriteOnly can be written as text but not read from it.
+type codecWriteOnly struct{ s string }
+
+func (w codecWriteOnly) MarshalText() ([]byte, error) { return []byte(w.s), nil }
+
+func TestCodecOneWayText(t *testing.T) {
+	t.Parallel()
+	type target struct {
+		R codecReadOnly  `workflow:"r"`
+		W codecWriteOnly `workflow:"w"`
+	}
+	var got target
+	err := Decode(Record{"r": "in", "w": "out"}, &got)
+	var de *DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "w", de.Field)
+	assert.Contains(t, err.Error(), "codecWriteOnly does not implement encoding.TextUnmarshaler")
+	assert.Equal(t, "in", got.R.s)
+
+	_, err = Encode(target{W: codecWriteOnly{"x"}})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, `target.R (record field "r")`, ve.Field)
+	assert.Contains(t, err.Error(), "codecReadOnly does not implement encoding.TextMarshaler")
+
+	rec, err := Encode(struct {
+		W codecWriteOnly `workflow:"w"`
+	}{codecWriteOnly{"x"}})
+	require.NoError(t, err)
+	assert.Equal(t, Record{"w": "x"}, rec)
+}
