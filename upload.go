@@ -55,8 +55,7 @@ type uploadSource struct {
 	at     io.ReaderAt   // a file opened by UploadFile: each attempt reads its own section
 	seeker io.ReadSeeker // a seekable reader: each attempt seeks back to start
 	start  int64         // seeker's offset when the upload began
-	plain  io.Reader     // any other reader: read once
-	head   []byte        // bytes of plain already read to detect the media type
+	plain  io.Reader     // any other reader: read once (sniff puts back what it read)
 
 	progress func(sent, total int64)
 	lastSent int64 // content bytes the latest attempt has read
@@ -236,7 +235,7 @@ func (s *uploadSource) sniff(ctx context.Context) ([]byte, error) {
 			return nil, err
 		}
 	case s.at == nil:
-		s.head = buf[:r.n]
+		s.plain = io.MultiReader(bytes.NewReader(buf[:r.n]), s.plain)
 	}
 	return buf[:r.n], nil
 }
@@ -275,9 +274,6 @@ func (s *uploadSource) open() (io.Reader, error) {
 			return nil, errors.New("workflow: upload: a plain io.Reader cannot be sent twice")
 		}
 		c.r = s.plain
-		if len(s.head) > 0 {
-			c.r = io.MultiReader(bytes.NewReader(s.head), s.plain)
-		}
 	}
 	return c, nil
 }
