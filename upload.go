@@ -278,26 +278,19 @@ func (s *uploadSource) open() (io.Reader, error) {
 	return c, nil
 }
 
-// sent returns the size of the content: known in advance, or what the
-// latest attempt read.
-func (s *uploadSource) sent() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.size >= 0 {
-		return s.size
-	}
-	return s.lastSent
-}
-
 // finish ends the upload: from now on no body reads the caller's reader,
-// even one the transport is still holding. It returns why the last
-// attempt's content failed, if it did.
-func (s *uploadSource) finish() error {
+// even one the transport is still holding. It returns the size of the
+// content (known in advance, or what the latest attempt read) and why the
+// last attempt's content failed, if it did.
+func (s *uploadSource) finish() (sent int64, err error) {
 	s.over.Store(true)
 	s.endReads()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.err
+	if s.size >= 0 {
+		return s.size, s.err
+	}
+	return s.lastSent, s.err
 }
 
 // contentReader is one attempt's view of the content. It enforces the size:
@@ -527,13 +520,14 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	}
 	// When the content failed (too large, a read error, a size mismatch),
 	// that is the cause, whatever the transport made of it.
-	if err := cmp.Or(src.finish(), err); err != nil {
+	sent, contentErr := src.finish()
+	if err := cmp.Or(contentErr, err); err != nil {
 		return nil, err
 	}
 	if out == nil {
 		// An answer without a body: what was sent, with no ID.
 		return &Attachment{
-			Name: name, Description: o.Description, MediaType: mt, Size: src.sent(), State: AttachmentProcessing,
+			Name: name, Description: o.Description, MediaType: mt, Size: sent, State: AttachmentProcessing,
 		}, nil
 	}
 	return out, nil
