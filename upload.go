@@ -14,7 +14,6 @@ import (
 	"net/textproto"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -459,7 +458,7 @@ func mediaTypeOf(ctx context.Context, name, given string, src *uploadSource) (st
 func tooLarge(size int64) error {
 	return &ValidationError{
 		Field: "file",
-		Rule:  "must be at most " + strconv.FormatInt(MaxUploadSize, 10) + " bytes (got " + strconv.FormatInt(size, 10) + ")",
+		Rule:  fmt.Sprintf("must be at most %d bytes (got %d)", MaxUploadSize, size),
 		Err:   ErrTooLarge,
 	}
 }
