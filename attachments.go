@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -189,7 +188,7 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	if u, err := url.Parse(link.URL); err != nil {
 		return nil, &ValidationError{Field: "Link.URL", Rule: "must be an absolute URL", Err: err}
 	} else if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
-		return nil, invalid("Link.URL", "must be an absolute http or https URL (got "+strconv.Quote(link.URL)+")")
+		return nil, invalid("Link.URL", fmt.Sprintf("must be an absolute http or https URL (got %q)", link.URL))
 	}
 	out, err := fetch[Link](ctx, s.client, http.MethodPost, r, link, "link", true, reqOpts)
 	if err == nil && out == nil {

@@ -102,6 +102,11 @@ func TestAttachmentsDeleteAndAddLink(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"url":"https://example.com/x"}`, got.body)
 	assert.Equal(t, "https://example.com/x", link.URL, "without a body, the link sent")
+
+	_, err = c.Attachments.AddLink(t.Context(), Tasks, "it", "1", Link{URL: "ftp://example.com/\"x\""})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, `must be an absolute http or https URL (got "ftp://example.com/\"x\"")`, ve.Rule)
 }
 
 // TestWaitProcessed: the wait goes on while the state is PROCESSING (in

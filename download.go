@@ -189,8 +189,8 @@ func (c *Client) onAPIHost(field, raw string) (*url.URL, error) {
 	return target, nil
 }
 
-// openDownload sends req through the one request path and returns the
-// body unread, as a Download. As with Client.do, an error status is an
+// download sends req through the one request path and returns the
+// body unread, as a Download. As with Client.Do, an error status is an
 // *APIError with known secrets removed, and the call ends for the
 // observers and WithResponseInto when the response headers arrive.
 func (c *Client) download(req *http.Request, reqOpts []RequestOption) (*Download, error) {

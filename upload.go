@@ -14,7 +14,6 @@ import (
 	"net/textproto"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,8 +54,7 @@ type uploadSource struct {
 	at     io.ReaderAt   // a file opened by UploadFile: each attempt reads its own section
 	seeker io.ReadSeeker // a seekable reader: each attempt seeks back to start
 	start  int64         // seeker's offset when the upload began
-	plain  io.Reader     // any other reader: read once
-	head   []byte        // bytes of plain already read to detect the media type
+	plain  io.Reader     // any other reader: read once (sniff puts back what it read)
 
 	progress func(sent, total int64)
 	lastSent int64 // content bytes the latest attempt has read
@@ -236,7 +234,7 @@ func (s *uploadSource) sniff(ctx context.Context) ([]byte, error) {
 			return nil, err
 		}
 	case s.at == nil:
-		s.head = buf[:r.n]
+		s.plain = io.MultiReader(bytes.NewReader(buf[:r.n]), s.plain)
 	}
 	return buf[:r.n], nil
 }
@@ -275,33 +273,23 @@ func (s *uploadSource) open() (io.Reader, error) {
 			return nil, errors.New("workflow: upload: a plain io.Reader cannot be sent twice")
 		}
 		c.r = s.plain
-		if len(s.head) > 0 {
-			c.r = io.MultiReader(bytes.NewReader(s.head), s.plain)
-		}
 	}
 	return c, nil
 }
 
-// sent returns the size of the content: known in advance, or what the
-// latest attempt read.
-func (s *uploadSource) sent() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.size >= 0 {
-		return s.size
-	}
-	return s.lastSent
-}
-
 // finish ends the upload: from now on no body reads the caller's reader,
-// even one the transport is still holding. It returns why the last
-// attempt's content failed, if it did.
-func (s *uploadSource) finish() error {
+// even one the transport is still holding. It returns the size of the
+// content (known in advance, or what the latest attempt read) and why the
+// last attempt's content failed, if it did.
+func (s *uploadSource) finish() (sent int64, err error) {
 	s.over.Store(true)
 	s.endReads()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.err
+	if s.size >= 0 {
+		return s.size, s.err
+	}
+	return s.lastSent, s.err
 }
 
 // contentReader is one attempt's view of the content. It enforces the size:
@@ -470,7 +458,7 @@ func mediaTypeOf(ctx context.Context, name, given string, src *uploadSource) (st
 func tooLarge(size int64) error {
 	return &ValidationError{
 		Field: "file",
-		Rule:  "must be at most " + strconv.FormatInt(MaxUploadSize, 10) + " bytes (got " + strconv.FormatInt(size, 10) + ")",
+		Rule:  fmt.Sprintf("must be at most %d bytes (got %d)", MaxUploadSize, size),
 		Err:   ErrTooLarge,
 	}
 }
@@ -531,13 +519,14 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	}
 	// When the content failed (too large, a read error, a size mismatch),
 	// that is the cause, whatever the transport made of it.
-	if err := cmp.Or(src.finish(), err); err != nil {
+	sent, contentErr := src.finish()
+	if err := cmp.Or(contentErr, err); err != nil {
 		return nil, err
 	}
 	if out == nil {
 		// An answer without a body: what was sent, with no ID.
 		return &Attachment{
-			Name: name, Description: o.Description, MediaType: mt, Size: src.sent(), State: AttachmentProcessing,
+			Name: name, Description: o.Description, MediaType: mt, Size: sent, State: AttachmentProcessing,
 		}, nil
 	}
 	return out, nil

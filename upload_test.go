@@ -433,7 +433,8 @@ func TestUploadSizeMismatch(t *testing.T) {
 		require.NoError(t, err)
 		_, err = io.ReadAll(r)
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
-		assert.ErrorIs(t, src.finish(), io.ErrUnexpectedEOF)
+		_, err = src.finish()
+		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	})
 }
 
@@ -874,7 +875,9 @@ func TestUploadSourceAttempts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, content, got)
 
-	require.NoError(t, src.finish())
+	sent, err := src.finish()
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(content)), sent)
 	_, err = second.Read(buf)
 	assert.ErrorIs(t, err, errUploadOver, "nothing is read once the upload has returned")
 	_, err = src.open()
@@ -887,6 +890,11 @@ func TestUploadEmptyAnswer(t *testing.T) {
 	att, err := c.Attachments.Upload(t.Context(), Tasks, "t", "1", "a.pdf", strings.NewReader("abc"), &UploadOptions{Description: "d"})
 	require.NoError(t, err)
 	assert.Equal(t, Attachment{Name: "a.pdf", Description: "d", MediaType: "application/pdf", Size: 3, State: AttachmentProcessing}, *att)
+
+	// Of a reader that cannot tell its size, the size is what was read.
+	att, err = c.Attachments.Upload(t.Context(), Tasks, "t", "1", "a.bin", plainReader{strings.NewReader("abcde")}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(5), att.Size)
 }
 
 // blockingReader hands out its first bytes, then blocks until closed.
