@@ -103,7 +103,10 @@ func scanPage[T any](data []byte, size int, room []T, w *envelope[T]) bool {
 			if cap(items) < size {
 				items = make([]T, 0, size)
 			}
-			err := t.list(func() error {
+			if !t.next('[') {
+				return errSyntax
+			}
+			err := t.elements(']', func() error {
 				items = append(items, *new(T))
 				return t.item(any(&items[len(items)-1]).(textItem))
 			})
@@ -171,14 +174,6 @@ func (t *text) members(member func(name []byte) error) error {
 		}
 		return member(name)
 	})
-}
-
-// list walks the array that comes next: element must pass each element.
-func (t *text) list(element func() error) error {
-	if !t.next('[') {
-		return errSyntax
-	}
-	return t.elements(']', element)
 }
 
 // elements walks the elements of an object or array up to its end.

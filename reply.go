@@ -202,8 +202,13 @@ func page[T any](p *Page[T], size int) reply {
 				return err
 			}
 		}
-		if err := pageComplete(w.Items != nil, w.Total != nil, w.Paging != nil); err != nil {
-			return err
+		switch {
+		case w.Items == nil:
+			return pageMissing(`no "items"`)
+		case w.Total == nil:
+			return pageMissing(`no "total"`)
+		case w.Paging == nil:
+			return pageMissing(`no "paging"`)
 		}
 		items := *w.Items
 		if len(items) < cap(items)/2 {
@@ -214,25 +219,11 @@ func page[T any](p *Page[T], size int) reply {
 	})
 }
 
-// envelope is the paged list envelope as read, before pageComplete.
+// envelope is the paged list envelope as read, before page checks it.
 type envelope[T any] struct {
 	Items  *[]T         `json:"items"`
 	Total  *int         `json:"total"`
 	Paging *PagingState `json:"paging"`
-}
-
-// pageComplete is the one rule for a page's members: every reader of the
-// envelope calls it with which of them it found (present and not null).
-func pageComplete(items, total, paging bool) error {
-	switch {
-	case !items:
-		return pageMissing(`no "items"`)
-	case !total:
-		return pageMissing(`no "total"`)
-	case !paging:
-		return pageMissing(`no "paging"`)
-	}
-	return nil
 }
 
 func pageMissing(what string) error {

@@ -338,9 +338,13 @@ func (c *contentReader) read(p []byte) (int, error) {
 		if s.size >= 0 && !s.strict {
 			return 0, io.EOF // the size came from the reader itself
 		}
-		// Is there more than the limit? Probe for one more byte.
+		// Is there more than the limit? Probe for one more byte, as any
+		// read is: a read that blocks still ends with the upload.
 		var one [1]byte
-		n, err := io.ReadFull(c.r, one[:])
+		n, err := 0, error(nil)
+		for n == 0 && err == nil {
+			n, err = s.readAbortable(c.r, one[:])
+		}
 		switch {
 		case n > 0 && s.size < 0:
 			return 0, c.fail(fmt.Errorf("workflow: upload: content is over the %d-byte limit; the request was cut off there: %w",

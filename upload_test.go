@@ -934,12 +934,14 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		closable bool
+		sized    bool // UploadOptions.Size is the bytes handed out: the read that blocks checks there is no more
 	}{
-		{"report.pdf", true}, {"no-extension", true}, // the second is sniffed first
-		{"report.pdf", false}, {"no-extension", false},
+		{"report.pdf", true, false}, {"no-extension", true, false}, // the second is sniffed first
+		{"report.pdf", false, false}, {"no-extension", false, false},
+		{"report.pdf", true, true}, {"report.pdf", false, true},
 	} {
 		name := tc.name
-		t.Run(fmt.Sprint(name, " closable=", tc.closable), func(t *testing.T) {
+		t.Run(fmt.Sprint(name, " closable=", tc.closable, " sized=", tc.sized), func(t *testing.T) {
 			got := make(chan struct{}, 1)
 			ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				select {
@@ -957,9 +959,13 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 			if !tc.closable {
 				body = unclosable{r}
 			}
+			var opts *UploadOptions
+			if tc.sized {
+				opts = &UploadOptions{Size: int64(len(r.first))}
+			}
 			done := make(chan error, 1)
 			go func() {
-				_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", name, body, nil)
+				_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", name, body, opts)
 				done <- err
 			}()
 			if name == "report.pdf" {
