@@ -94,6 +94,8 @@ func TestScanPageReads(t *testing.T) {
 		{`{"items":[{"data":{"a":"1","a":"2"}}]}`, false},
 		{`{"items":[{"data":{"a":1}}]}`, false},
 		{`{"items":[],"items":[]}`, false},
+		{`{"items":[{"data":{"a":"1"},"data":{"b":"2"}}]}`, false},
+		{`{"items":[{"cursor":"a","cursor":null}]}`, false},
 		{`{"total":1,"total":1}`, false},
 		{"{\"items\":[{\"data\":{\"a\":\"\xff\"}}]}", false},
 		{"{\"items\":[{\"data\":{\"a\":\"\t\"}}]}", false},
