@@ -90,13 +90,13 @@ func scanPage[T any](data []byte, size int, room []T, w *envelope[T]) bool {
 	if _, ok := any(new(T)).(textItem); !ok {
 		return false
 	}
-	var seen [8]string
+	var seen [8][]byte // the names read, slices of data or unquoted copies
 	t, n := text{b: data}, 0
 	err := t.members(func(name []byte) error {
-		if n == len(seen) || slices.Contains(seen[:n], string(name)) {
+		if n == len(seen) || slices.ContainsFunc(seen[:n], func(s []byte) bool { return bytes.Equal(s, name) }) {
 			return errSyntax
 		}
-		seen[n], n = string(name), n+1
+		seen[n], n = name, n+1
 		switch string(name) {
 		case "items":
 			items := room
