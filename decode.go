@@ -226,8 +226,8 @@ func (t *text) lit() (lit []byte, escaped bool, err error) {
 		case c < utf8.RuneSelf:
 			j++
 		default:
-			r, n := utf8.DecodeRune(b[j:])
-			if r == utf8.RuneError && n == 1 {
+			r, n := utf8.DecodeRune(b[j:]) // checked text may hold invalid UTF-8 the decoder allowed
+			if r == utf8.RuneError && n == 1 && !t.checked {
 				return nil, false, errSyntax
 			}
 			j += n
@@ -316,7 +316,7 @@ func (t *text) item(it textItem) error {
 	at := [2]int{}
 	err := t.members(func(name []byte) (err error) {
 		switch k := string(name); {
-		case (k == "data" && seen[0]) || (k == "cursor" && seen[1]):
+		case !t.checked && ((k == "data" && seen[0]) || (k == "cursor" && seen[1])):
 			return errSyntax
 		case k == "data":
 			seen[0] = true

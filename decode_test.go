@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -225,6 +226,22 @@ func TestRecordDecodingIsStrict(t *testing.T) {
 		assert.Error(t, err, in)
 		checkSameAsPlain(t, []byte(in))
 	}
+}
+
+// Record and RecordItem decode what a decoder with relaxed options lets
+// through, as they did when they read the tokens themselves: invalid UTF-8
+// is kept, and a repeated member of an item is read again.
+func TestRecordDecodingWithRelaxedOptions(t *testing.T) {
+	var rec Record
+	require.NoError(t, jsonv2.Unmarshal([]byte("{\"a\":\"x\xffy\"}"), &rec, jsontext.AllowInvalidUTF8(true)))
+	assert.Equal(t, Record{"a": "x\xffy"}, rec)
+	var it RecordItem
+	require.NoError(t, jsonv2.Unmarshal([]byte(`{"data":{"a":"1"},"cursor":"c","data":{"b":"2"},"cursor":"d"}`), &it, jsontext.AllowDuplicateNames(true)))
+	assert.Equal(t, RecordItem{Data: Record{"a": "1", "b": "2"}, Cursor: "d"}, it)
+	it = RecordItem{}
+	require.NoError(t, jsonv2.Unmarshal([]byte("{\"cursor\":\"\xff\"}"), &it, jsontext.AllowInvalidUTF8(true)))
+	assert.Equal(t, "\xff", it.Cursor)
+	require.Error(t, jsonv2.Unmarshal([]byte("{\"cursor\":\"\xff\"}"), &it), "the default options refuse it")
 }
 
 // The nesting limit is the library's.
