@@ -16,9 +16,10 @@ import (
 
 // UnmarshalJSONFrom reads a record, a JSON object whose values are strings
 // (or null, read as ""), for github.com/go-json-experiment/json, which the
-// SDK reads every answer with. It costs two allocations a record, whatever
-// its number of fields: field names are shared with earlier records that
-// have the same ones, and the values are slices of one string per record.
+// SDK reads every answer with. It costs the map and one string a record,
+// whatever its number of fields: field names are shared with earlier
+// records that have the same ones, and the values are slices of one
+// string per record.
 // A value kept from a record thus keeps that record's text alive (a few
 // hundred bytes), never the page's. A value of another JSON type is an
 // error; the record is left as it was.
