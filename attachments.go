@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -92,13 +91,10 @@ type Attachment struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// attachmentJSON is Attachment without its methods.
-type attachmentJSON Attachment
-
 // UnmarshalJSON reads an attachment; unknown members go to Extra and
 // CreatedAt is converted to UTC.
 func (a *Attachment) UnmarshalJSON(data []byte) error {
-	if err := unmarshalModel(data, (*attachmentJSON)(a)); err != nil {
+	if err := unmarshalModel(data, a); err != nil {
 		return err
 	}
 	a.CreatedAt = a.CreatedAt.UTC() // the zero time stays zero
@@ -107,7 +103,7 @@ func (a *Attachment) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the attachment with its Extra members.
 func (a Attachment) MarshalJSON() ([]byte, error) {
-	return json.Marshal(attachmentJSON(a))
+	return marshalModel(a)
 }
 
 // Link is a link attachment: the body of AddLink, {"url", "description"},
@@ -122,17 +118,14 @@ type Link struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// linkJSON is Link without its methods.
-type linkJSON Link
-
 // UnmarshalJSON reads a link; unknown members go to Extra.
 func (l *Link) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*linkJSON)(l))
+	return unmarshalModel(data, l)
 }
 
 // MarshalJSON writes the link with its Extra members.
 func (l Link) MarshalJSON() ([]byte, error) {
-	return json.Marshal(linkJSON(l))
+	return marshalModel(l)
 }
 
 // attachmentsPath returns the path of a record's attachments, with the

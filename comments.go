@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -35,15 +34,12 @@ type Comment struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// commentJSON is Comment without its methods.
-type commentJSON Comment
-
 // MarshalJSON writes the comment with its Extra members.
-func (c Comment) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(commentJSON(c)) }
+func (c Comment) MarshalJSON() ([]byte, error) { return marshalModel(c) }
 
 // UnmarshalJSON reads a comment; members it does not model go to Extra.
 func (c *Comment) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*commentJSON)(c))
+	return unmarshalModel(data, c)
 }
 
 // CommentSource is where a comment was written. The service publishes

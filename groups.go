@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -45,17 +44,14 @@ type Group struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// groupJSON is Group without its methods.
-type groupJSON Group
-
 // UnmarshalJSON reads a group object; unknown members go to Extra.
 func (g *Group) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*groupJSON)(g))
+	return unmarshalModel(data, g)
 }
 
 // MarshalJSON writes the group object with its Extra members.
 func (g Group) MarshalJSON() ([]byte, error) {
-	return json.Marshal(groupJSON(g))
+	return marshalModel(g)
 }
 
 // GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
@@ -68,17 +64,14 @@ type GroupDomain struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// groupDomainJSON is GroupDomain without its methods.
-type groupDomainJSON GroupDomain
-
 // UnmarshalJSON reads a domain object; unknown members go to Extra.
 func (d *GroupDomain) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*groupDomainJSON)(d))
+	return unmarshalModel(data, d)
 }
 
 // MarshalJSON writes the domain object with its Extra members.
 func (d GroupDomain) MarshalJSON() ([]byte, error) {
-	return json.Marshal(groupDomainJSON(d))
+	return marshalModel(d)
 }
 
 // GroupRequest is the body of GroupsService.Create (POST /groups) and
@@ -125,8 +118,7 @@ type GroupRequest struct {
 
 // MarshalJSON writes the request body.
 func (r GroupRequest) MarshalJSON() ([]byte, error) {
-	type plain GroupRequest
-	return json.Marshal(plain(r))
+	return marshalModel(r)
 }
 
 // validate checks a GroupRequest before sending; create says whether it

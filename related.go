@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -35,18 +34,14 @@ type RelatedItem struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// relatedItemJSON is RelatedItem without its methods, so that the JSON
-// packages encode its fields.
-type relatedItemJSON RelatedItem
-
 // MarshalJSON writes the item with its Extra members.
 func (it RelatedItem) MarshalJSON() ([]byte, error) {
-	return jsonv2.Marshal(relatedItemJSON(it))
+	return marshalModel(it)
 }
 
 // UnmarshalJSON reads an item; members it does not model go to Extra.
 func (it *RelatedItem) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*relatedItemJSON)(it))
+	return unmarshalModel(data, it)
 }
 
 // RecordType returns the record type of Type, compared without regard to

@@ -250,18 +250,45 @@ func textBody(s *string) reply {
 	}}
 }
 
-// unmarshalModel decodes data into *p with github.com/go-json-experiment/json,
-// replacing what *p held. T is a method-less copy of a model type whose
-// fallback member (tagged `json:",embed"`) keeps unknown members. A JSON
-// null leaves *p as it was, as encoding/json does.
+// twins holds, for each model type, a pointer type to a struct with the
+// same fields, tags included, and no methods. The JSON library encodes and
+// decodes a model through its twin, so that the model's own MarshalJSON
+// and UnmarshalJSON are not called again, and the fallback member (tagged
+// `json:",embed"`) keeps unknown members with encoding/json as with
+// github.com/go-json-experiment/json.
+var twins sync.Map // reflect.Type → reflect.Type
+
+// twinOf returns p as a pointer to the method-less twin of T, a struct.
+func twinOf[T any](p *T) any {
+	t := reflect.TypeFor[T]()
+	twin, ok := twins.Load(t)
+	if !ok {
+		fields := make([]reflect.StructField, t.NumField())
+		for i := range fields {
+			fields[i] = t.Field(i)
+		}
+		twin, _ = twins.LoadOrStore(t, reflect.PointerTo(reflect.StructOf(fields)))
+	}
+	return reflect.ValueOf(p).Convert(twin.(reflect.Type)).Interface()
+}
+
+// marshalModel encodes the model v with its Extra members.
+func marshalModel[T any](v T) ([]byte, error) { return json.Marshal(twinOf(&v)) }
+
+// unmarshalModel decodes data into the model *p, replacing what it held;
+// members it does not model go to its Extra. A JSON null leaves *p as it
+// was, as encoding/json does, and so does an error.
 func unmarshalModel[T any](data []byte, p *T) error {
 	if string(bytes.TrimSpace(data)) == "null" {
 		return nil
 	}
 	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
+	err := json.Unmarshal(data, twinOf(&v))
+	if se := (*json.SemanticError)(nil); errors.As(err, &se) && se.JSONPointer == "" {
+		se.GoType = reflect.TypeFor[T]() // the model, not its twin
 	}
-	*p = v
-	return nil
+	if err == nil {
+		*p = v
+	}
+	return err
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -325,9 +327,65 @@ func TestModelsUnmarshalAlike(t *testing.T) {
 			assert.Equal(t, "old", id(), "a failed decoding leaves the value")
 
 			v, id = tc.value()
+			err := json.Unmarshal([]byte(`[]`), v)
+			require.Error(t, err)
+			assert.True(t, strings.HasSuffix(err.Error(), " workflow."+tc.name), "the error names the model, not its twin: %v", err)
+			assert.Equal(t, "old", id(), "a body of the wrong JSON type leaves the value")
+
+			v, id = tc.value()
 			require.NoError(t, json.Unmarshal([]byte(`{"id": "new"}`), v))
 			assert.Equal(t, "new", id())
 		})
+	}
+}
+
+// TestModelsKeepUnknownMembers: every model keeps the members it does not
+// model in Extra and writes them back in place, with encoding/json as with
+// go-json-experiment/json; the request bodies write their Extra members
+// the same way.
+func TestModelsKeepUnknownMembers(t *testing.T) {
+	const in = `{"zz":[1,{"a":null}]}`
+	for _, tc := range []struct {
+		name  string
+		value func() any
+		extra func(any) map[string]jsontext.Value
+	}{
+		{"User", func() any { return &User{} }, func(v any) map[string]jsontext.Value { return v.(*User).Extra }},
+		{"Group", func() any { return &Group{} }, func(v any) map[string]jsontext.Value { return v.(*Group).Extra }},
+		{"GroupDomain", func() any { return &GroupDomain{} }, func(v any) map[string]jsontext.Value { return v.(*GroupDomain).Extra }},
+		{"Attachment", func() any { return &Attachment{} }, func(v any) map[string]jsontext.Value { return v.(*Attachment).Extra }},
+		{"Link", func() any { return &Link{} }, func(v any) map[string]jsontext.Value { return v.(*Link).Extra }},
+		{"Comment", func() any { return &Comment{} }, func(v any) map[string]jsontext.Value { return v.(*Comment).Extra }},
+		{"Watcher", func() any { return &Watcher{} }, func(v any) map[string]jsontext.Value { return v.(*Watcher).Extra }},
+		{"WatcherTarget", func() any { return &WatcherTarget{} }, func(v any) map[string]jsontext.Value { return v.(*WatcherTarget).Extra }},
+		{"RelatedItem", func() any { return &RelatedItem{} }, func(v any) map[string]jsontext.Value { return v.(*RelatedItem).Extra }},
+	} {
+		for lib, codec := range map[string]struct {
+			unmarshal func([]byte, any) error
+			marshal   func(any) ([]byte, error)
+		}{
+			"encoding/json":           {json.Unmarshal, json.Marshal},
+			"go-json-experiment/json": {func(b []byte, v any) error { return jsonv2.Unmarshal(b, v) }, func(v any) ([]byte, error) { return jsonv2.Marshal(v) }},
+		} {
+			t.Run(tc.name+"/"+lib, func(t *testing.T) {
+				v := tc.value()
+				require.NoError(t, codec.unmarshal([]byte(in), v))
+				assert.Equal(t, map[string]jsontext.Value{"zz": jsontext.Value(`[1,{"a":null}]`)}, tc.extra(v))
+				out, err := codec.marshal(v)
+				require.NoError(t, err)
+				assert.Contains(t, string(out), `"zz":[1,{"a":null}]`)
+				assert.NotContains(t, string(out), "Extra")
+			})
+		}
+	}
+	for name, v := range map[string]any{
+		"NewUser":      NewUser{Email: "a@example.com", Extra: map[string]jsontext.Value{"zz": jsontext.Value(`1`)}},
+		"GroupRequest": GroupRequest{Name: "g", Extra: map[string]jsontext.Value{"zz": jsontext.Value(`1`)}},
+	} {
+		out, err := json.Marshal(v)
+		require.NoError(t, err, name)
+		assert.Contains(t, string(out), `"zz":1`, name)
+		assert.NotContains(t, string(out), "Extra", name)
 	}
 }
 

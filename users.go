@@ -6,7 +6,6 @@ import (
 	"net/mail"
 	"strings"
 
-	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -54,17 +53,14 @@ type User struct {
 // service may add later, is not active.
 func (u User) Active() bool { return strings.EqualFold(string(u.Status), string(UserActive)) }
 
-// userJSON is User without its methods.
-type userJSON User
-
 // UnmarshalJSON reads a user object; unknown members go to Extra.
 func (u *User) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*userJSON)(u))
+	return unmarshalModel(data, u)
 }
 
 // MarshalJSON writes the user object with its Extra members.
 func (u User) MarshalJSON() ([]byte, error) {
-	return json.Marshal(userJSON(u))
+	return marshalModel(u)
 }
 
 // NewUser is the user to create with UsersService.Create: the body
@@ -93,8 +89,7 @@ type NewUser struct {
 
 // MarshalJSON writes the create body.
 func (n NewUser) MarshalJSON() ([]byte, error) {
-	type plain NewUser
-	return json.Marshal(plain(n))
+	return marshalModel(n)
 }
 
 // validate checks what Create needs before any request.

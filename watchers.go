@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -27,15 +26,12 @@ type Watcher struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// watcherJSON is Watcher without its methods.
-type watcherJSON Watcher
-
 // MarshalJSON writes the watcher with its Extra members.
-func (w Watcher) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(watcherJSON(w)) }
+func (w Watcher) MarshalJSON() ([]byte, error) { return marshalModel(w) }
 
 // UnmarshalJSON reads a watcher; members it does not model go to Extra.
 func (w *Watcher) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*watcherJSON)(w))
+	return unmarshalModel(data, w)
 }
 
 // WatcherTargetType is the kind of a watcher's target, as the service
@@ -76,17 +72,14 @@ type WatcherTarget struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// watcherTargetJSON is WatcherTarget without its methods.
-type watcherTargetJSON WatcherTarget
-
 // MarshalJSON writes the target with its Extra members.
 func (t WatcherTarget) MarshalJSON() ([]byte, error) {
-	return jsonv2.Marshal(watcherTargetJSON(t))
+	return marshalModel(t)
 }
 
 // UnmarshalJSON reads a target; members it does not model go to Extra.
 func (t *WatcherTarget) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, (*watcherTargetJSON)(t))
+	return unmarshalModel(data, t)
 }
 
 // IsUser reports whether the target is a user (Type "User", in any case).
