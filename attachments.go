@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -94,7 +96,7 @@ type Attachment struct {
 // UnmarshalJSON reads an attachment; unknown members go to Extra and
 // CreatedAt is converted to UTC.
 func (a *Attachment) UnmarshalJSON(data []byte) error {
-	if err := unmarshalModel(data, a); err != nil {
+	if err := jsonmodel.Unmarshal(data, a); err != nil {
 		return err
 	}
 	a.CreatedAt = a.CreatedAt.UTC() // the zero time stays zero
@@ -103,7 +105,7 @@ func (a *Attachment) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the attachment with its Extra members.
 func (a Attachment) MarshalJSON() ([]byte, error) {
-	return marshalModel(a)
+	return jsonmodel.Marshal(a)
 }
 
 // Link is a link attachment: the body of AddLink, {"url", "description"},
@@ -120,12 +122,12 @@ type Link struct {
 
 // UnmarshalJSON reads a link; unknown members go to Extra.
 func (l *Link) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, l)
+	return jsonmodel.Unmarshal(data, l)
 }
 
 // MarshalJSON writes the link with its Extra members.
 func (l Link) MarshalJSON() ([]byte, error) {
-	return marshalModel(l)
+	return jsonmodel.Marshal(l)
 }
 
 // attachmentsPath returns the path of a record's attachments, with the

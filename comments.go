@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -35,11 +37,11 @@ type Comment struct {
 }
 
 // MarshalJSON writes the comment with its Extra members.
-func (c Comment) MarshalJSON() ([]byte, error) { return marshalModel(c) }
+func (c Comment) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
 
 // UnmarshalJSON reads a comment; members it does not model go to Extra.
 func (c *Comment) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, c)
+	return jsonmodel.Unmarshal(data, c)
 }
 
 // CommentSource is where a comment was written. The service publishes

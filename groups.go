@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -46,12 +48,12 @@ type Group struct {
 
 // UnmarshalJSON reads a group object; unknown members go to Extra.
 func (g *Group) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, g)
+	return jsonmodel.Unmarshal(data, g)
 }
 
 // MarshalJSON writes the group object with its Extra members.
 func (g Group) MarshalJSON() ([]byte, error) {
-	return marshalModel(g)
+	return jsonmodel.Marshal(g)
 }
 
 // GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
@@ -66,12 +68,12 @@ type GroupDomain struct {
 
 // UnmarshalJSON reads a domain object; unknown members go to Extra.
 func (d *GroupDomain) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, d)
+	return jsonmodel.Unmarshal(data, d)
 }
 
 // MarshalJSON writes the domain object with its Extra members.
 func (d GroupDomain) MarshalJSON() ([]byte, error) {
-	return marshalModel(d)
+	return jsonmodel.Marshal(d)
 }
 
 // GroupRequest is the body of GroupsService.Create (POST /groups) and
@@ -118,7 +120,7 @@ type GroupRequest struct {
 
 // MarshalJSON writes the request body.
 func (r GroupRequest) MarshalJSON() ([]byte, error) {
-	return marshalModel(r)
+	return jsonmodel.Marshal(r)
 }
 
 // validate checks a GroupRequest before sending; create says whether it

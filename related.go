@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -36,12 +38,12 @@ type RelatedItem struct {
 
 // MarshalJSON writes the item with its Extra members.
 func (it RelatedItem) MarshalJSON() ([]byte, error) {
-	return marshalModel(it)
+	return jsonmodel.Marshal(it)
 }
 
 // UnmarshalJSON reads an item; members it does not model go to Extra.
 func (it *RelatedItem) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, it)
+	return jsonmodel.Unmarshal(data, it)
 }
 
 // RecordType returns the record type of Type, compared without regard to

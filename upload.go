@@ -393,27 +393,23 @@ type uploadFrame struct {
 }
 
 // newUploadFrame builds the head (optional "description" part, then the
-// headers of the "file" part) and the tail of the multipart body.
-func newUploadFrame(name, mediaType, description string) (*uploadFrame, error) {
+// headers of the "file" part) and the tail of the multipart body. The
+// multipart writer writes into a bytes.Buffer, which takes every write,
+// so its errors are always nil.
+func newUploadFrame(name, mediaType, description string) *uploadFrame {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	if description != "" {
-		if err := mw.WriteField("description", description); err != nil {
-			return nil, err
-		}
+		_ = mw.WriteField("description", description)
 	}
 	h := make(textproto.MIMEHeader, 2)
 	h.Set("Content-Disposition", multipart.FileContentDisposition("file", name))
 	h.Set("Content-Type", mediaType)
-	if _, err := mw.CreatePart(h); err != nil {
-		return nil, err
-	}
+	_, _ = mw.CreatePart(h)
 	head := bytes.Clone(buf.Bytes())
 	buf.Reset()
-	if err := mw.Close(); err != nil {
-		return nil, err
-	}
-	return &uploadFrame{contentType: mw.FormDataContentType(), head: head, tail: bytes.Clone(buf.Bytes())}, nil
+	_ = mw.Close()
+	return &uploadFrame{contentType: mw.FormDataContentType(), head: head, tail: bytes.Clone(buf.Bytes())}
 }
 
 // body returns one attempt's request body: head, content, tail.
@@ -491,10 +487,7 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	if err != nil {
 		return nil, err
 	}
-	frame, err := newUploadFrame(name, mt, o.Description)
-	if err != nil {
-		return nil, err
-	}
+	frame := newUploadFrame(name, mt, o.Description)
 	src.progress = o.Progress
 
 	first, err := frame.body(src)

@@ -6,6 +6,8 @@ import (
 	"net/mail"
 	"strings"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -55,12 +57,12 @@ func (u User) Active() bool { return strings.EqualFold(string(u.Status), string(
 
 // UnmarshalJSON reads a user object; unknown members go to Extra.
 func (u *User) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, u)
+	return jsonmodel.Unmarshal(data, u)
 }
 
 // MarshalJSON writes the user object with its Extra members.
 func (u User) MarshalJSON() ([]byte, error) {
-	return marshalModel(u)
+	return jsonmodel.Marshal(u)
 }
 
 // NewUser is the user to create with UsersService.Create: the body
@@ -89,7 +91,7 @@ type NewUser struct {
 
 // MarshalJSON writes the create body.
 func (n NewUser) MarshalJSON() ([]byte, error) {
-	return marshalModel(n)
+	return jsonmodel.Marshal(n)
 }
 
 // validate checks what Create needs before any request.

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -27,11 +29,11 @@ type Watcher struct {
 }
 
 // MarshalJSON writes the watcher with its Extra members.
-func (w Watcher) MarshalJSON() ([]byte, error) { return marshalModel(w) }
+func (w Watcher) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(w) }
 
 // UnmarshalJSON reads a watcher; members it does not model go to Extra.
 func (w *Watcher) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, w)
+	return jsonmodel.Unmarshal(data, w)
 }
 
 // WatcherTargetType is the kind of a watcher's target, as the service
@@ -74,12 +76,12 @@ type WatcherTarget struct {
 
 // MarshalJSON writes the target with its Extra members.
 func (t WatcherTarget) MarshalJSON() ([]byte, error) {
-	return marshalModel(t)
+	return jsonmodel.Marshal(t)
 }
 
 // UnmarshalJSON reads a target; members it does not model go to Extra.
 func (t *WatcherTarget) UnmarshalJSON(data []byte) error {
-	return unmarshalModel(data, t)
+	return jsonmodel.Unmarshal(data, t)
 }
 
 // IsUser reports whether the target is a user (Type "User", in any case).

@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"strconv"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -59,14 +60,12 @@ type Agent struct {
 
 // UnmarshalJSON reads an agent; unknown members go to Extra.
 func (a *Agent) UnmarshalJSON(data []byte) error {
-	type plain Agent
-	return decodeKeep(data, (*plain)(a))
+	return jsonmodel.Unmarshal(data, a)
 }
 
 // MarshalJSON writes the agent with its Extra members.
 func (a Agent) MarshalJSON() ([]byte, error) {
-	type plain Agent
-	return json.Marshal(plain(a))
+	return jsonmodel.Marshal(a)
 }
 
 // AgentSettings are the settings of an agent of the service's own kind

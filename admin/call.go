@@ -127,22 +127,6 @@ func checkObjects(field string, vs []jsontext.Value) error {
 	return nil
 }
 
-// decodeKeep decodes data into *p with github.com/go-json-experiment/json,
-// replacing what *p held; T is a method-less copy of a model whose Extra
-// member (`json:",embed"`) keeps unknown members. A JSON null leaves *p
-// as it was, as encoding/json does.
-func decodeKeep[T any](data []byte, p *T) error {
-	if strings.TrimSpace(string(data)) == "null" {
-		return nil
-	}
-	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	*p = v
-	return nil
-}
-
 // listPage, listPages and listAll are the List, Pages and All of the
 // paged list l, unless err (a bad argument) refuses them before any
 // request.

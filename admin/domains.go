@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -73,14 +74,12 @@ type Domain struct {
 
 // UnmarshalJSON reads a domain object; unknown members go to Extra.
 func (d *Domain) UnmarshalJSON(data []byte) error {
-	type plain Domain
-	return decodeKeep(data, (*plain)(d))
+	return jsonmodel.Unmarshal(data, d)
 }
 
 // MarshalJSON writes the domain object with its Extra members.
 func (d Domain) MarshalJSON() ([]byte, error) {
-	type plain Domain
-	return json.Marshal(plain(d))
+	return jsonmodel.Marshal(d)
 }
 
 // DomainRequest is the body of DomainsService.Create and Update: the
@@ -99,8 +98,7 @@ type DomainRequest struct {
 
 // MarshalJSON writes the request body.
 func (r DomainRequest) MarshalJSON() ([]byte, error) {
-	type plain DomainRequest
-	return json.Marshal(plain(r))
+	return jsonmodel.Marshal(r)
 }
 
 // ManagedDomain is a managed domain to create or change. Only what is set
@@ -127,8 +125,7 @@ type ManagedDomain struct {
 
 // MarshalJSON writes the managed domain with its Extra members.
 func (m ManagedDomain) MarshalJSON() ([]byte, error) {
-	type plain ManagedDomain
-	return json.Marshal(plain(m))
+	return jsonmodel.Marshal(m)
 }
 
 // EmailDomain is an e-mail sending domain to create or change.
@@ -142,8 +139,7 @@ type EmailDomain struct {
 
 // MarshalJSON writes the e-mail domain with its Extra members.
 func (e EmailDomain) MarshalJSON() ([]byte, error) {
-	type plain EmailDomain
-	return json.Marshal(plain(e))
+	return jsonmodel.Marshal(e)
 }
 
 // validate checks a request before sending; create needs a domain name.

@@ -226,6 +226,19 @@ func TestModelsReadNullAndBadMembersAlike(t *testing.T) {
 		{"Domain", func() any { return &admin.Domain{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
 		{"View", func() any { return &admin.View{ID: "old"} }, `{"id":"new","name":5}`},
 		{"Aspect", func() any { return &admin.Aspect{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+		{"AspectCategory", func() any { return &admin.AspectCategory{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+		{"Agent", func() any { return &admin.Agent{ID: "old", Type: "kept"} }, `{"id":"new","type":5}`},
+		{"Skill", func() any { return &admin.Skill{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+		{"SearchTable", func() any { return &admin.SearchTable{ID: "old", Typename: "kept"} }, `{"id":"new","__typename":5}`},
+		{"SearchTableField", func() any { return &admin.SearchTableField{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+		{"VectorIndex", func() any { return &admin.VectorIndex{Field: &admin.SearchTableField{ID: "old"}} }, `{"field":{"id":"new"},"aiProviderConnector":5}`},
+		{"ConnectorRef", func() any { return &admin.ConnectorRef{ID: "old"} }, `{"zz":"new","id":5}`},
+		{"Table", func() any { return &admin.Table{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+		{"TableField", func() any { return &admin.TableField{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
+		{"TableCalculation", func() any { return &admin.TableCalculation{Text: "old"} }, `{"zz":"new","text":5}`},
+		{"TableJoin", func() any { return &admin.TableJoin{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
+		{"TableJoinFields", func() any { return &admin.TableJoinFields{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
+		{"TableDataView", func() any { return &admin.TableDataView{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
 	}
 	for _, tt := range tests {
 		for lib, unmarshal := range map[string]func([]byte, any) error{

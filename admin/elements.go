@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -89,14 +90,12 @@ type Aspect struct {
 
 // UnmarshalJSON reads an aspect object; unknown members go to Extra.
 func (a *Aspect) UnmarshalJSON(data []byte) error {
-	type plain Aspect
-	return decodeKeep(data, (*plain)(a))
+	return jsonmodel.Unmarshal(data, a)
 }
 
 // MarshalJSON writes the aspect object with its Extra members.
 func (a Aspect) MarshalJSON() ([]byte, error) {
-	type plain Aspect
-	return json.Marshal(plain(a))
+	return jsonmodel.Marshal(a)
 }
 
 // AspectCategory is the category an aspect is filed under: {"id", "name"}.
@@ -109,14 +108,12 @@ type AspectCategory struct {
 
 // UnmarshalJSON reads a category; unknown members go to Extra.
 func (c *AspectCategory) UnmarshalJSON(data []byte) error {
-	type plain AspectCategory
-	return decodeKeep(data, (*plain)(c))
+	return jsonmodel.Unmarshal(data, c)
 }
 
 // MarshalJSON writes the category with its Extra members.
 func (c AspectCategory) MarshalJSON() ([]byte, error) {
-	type plain AspectCategory
-	return json.Marshal(plain(c))
+	return jsonmodel.Marshal(c)
 }
 
 // RecordCreateTypes says by which ways records of an element may be
@@ -223,8 +220,7 @@ type NewElement struct {
 
 // MarshalJSON writes the create body.
 func (n NewElement) MarshalJSON() ([]byte, error) {
-	type plain NewElement
-	return json.Marshal(plain(n))
+	return jsonmodel.Marshal(n)
 }
 
 // validate checks what Create needs before any request.
@@ -285,8 +281,7 @@ type ElementUpdate struct {
 
 // MarshalJSON writes the update body.
 func (u ElementUpdate) MarshalJSON() ([]byte, error) {
-	type plain ElementUpdate
-	return json.Marshal(plain(u))
+	return jsonmodel.Marshal(u)
 }
 
 func (u *ElementUpdate) validate() error {

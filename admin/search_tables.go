@@ -4,7 +4,8 @@ import (
 	"context"
 	"net/http"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -99,50 +100,42 @@ type ConnectorRef struct {
 
 // UnmarshalJSON reads a search table; unknown members go to Extra.
 func (s *SearchTable) UnmarshalJSON(b []byte) error {
-	type plain SearchTable
-	return json.Unmarshal(b, (*plain)(s))
+	return jsonmodel.Unmarshal(b, s)
 }
 
 // MarshalJSON writes the search table with its Extra members.
 func (s SearchTable) MarshalJSON() ([]byte, error) {
-	type plain SearchTable
-	return json.Marshal(plain(s))
+	return jsonmodel.Marshal(s)
 }
 
 // UnmarshalJSON reads a field; unknown members go to Extra.
 func (f *SearchTableField) UnmarshalJSON(b []byte) error {
-	type plain SearchTableField
-	return json.Unmarshal(b, (*plain)(f))
+	return jsonmodel.Unmarshal(b, f)
 }
 
 // MarshalJSON writes the field with its Extra members.
 func (f SearchTableField) MarshalJSON() ([]byte, error) {
-	type plain SearchTableField
-	return json.Marshal(plain(f))
+	return jsonmodel.Marshal(f)
 }
 
 // UnmarshalJSON reads a vector index; unknown members go to Extra.
 func (v *VectorIndex) UnmarshalJSON(b []byte) error {
-	type plain VectorIndex
-	return json.Unmarshal(b, (*plain)(v))
+	return jsonmodel.Unmarshal(b, v)
 }
 
 // MarshalJSON writes the vector index with its Extra members.
 func (v VectorIndex) MarshalJSON() ([]byte, error) {
-	type plain VectorIndex
-	return json.Marshal(plain(v))
+	return jsonmodel.Marshal(v)
 }
 
 // UnmarshalJSON reads a connector reference; unknown members go to Extra.
 func (c *ConnectorRef) UnmarshalJSON(b []byte) error {
-	type plain ConnectorRef
-	return json.Unmarshal(b, (*plain)(c))
+	return jsonmodel.Unmarshal(b, c)
 }
 
 // MarshalJSON writes the connector reference with its Extra members.
 func (c ConnectorRef) MarshalJSON() ([]byte, error) {
-	type plain ConnectorRef
-	return json.Marshal(plain(c))
+	return jsonmodel.Marshal(c)
 }
 
 // SnowflakeSearchTableRequest is the body of SearchTablesService.Create:
@@ -206,20 +199,17 @@ type SnowflakeSearchTableUpdate struct {
 
 // MarshalJSON writes the body with its Extra members.
 func (r SnowflakeSearchTableRequest) MarshalJSON() ([]byte, error) {
-	type plain SnowflakeSearchTableRequest
-	return json.Marshal(plain(r))
+	return jsonmodel.Marshal(r)
 }
 
 // MarshalJSON writes the body with its Extra members.
 func (r LinkedSearchTableRequest) MarshalJSON() ([]byte, error) {
-	type plain LinkedSearchTableRequest
-	return json.Marshal(plain(r))
+	return jsonmodel.Marshal(r)
 }
 
 // MarshalJSON writes the body with its Extra members.
 func (r SearchTableUpdate) MarshalJSON() ([]byte, error) {
-	type plain SearchTableUpdate
-	return json.Marshal(plain(r))
+	return jsonmodel.Marshal(r)
 }
 
 func (r *SnowflakeSearchTableRequest) validate(c *tableCheck) {

@@ -6,7 +6,8 @@ import (
 	"iter"
 	"net/http"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -68,14 +69,12 @@ type Skill struct {
 
 // UnmarshalJSON reads a skill; unknown members go to Extra.
 func (s *Skill) UnmarshalJSON(data []byte) error {
-	type plain Skill
-	return decodeKeep(data, (*plain)(s))
+	return jsonmodel.Unmarshal(data, s)
 }
 
 // MarshalJSON writes the skill with its Extra members.
 func (s Skill) MarshalJSON() ([]byte, error) {
-	type plain Skill
-	return json.Marshal(plain(s))
+	return jsonmodel.Marshal(s)
 }
 
 // SkillDiscovery tunes how a skill is found and routed to (the service's

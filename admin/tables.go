@@ -6,7 +6,8 @@ import (
 	"net/http"
 	"strings"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -185,68 +186,62 @@ type TableDataView struct {
 
 // UnmarshalJSON reads a table; unknown members go to Extra.
 func (t *Table) UnmarshalJSON(b []byte) error {
-	type plain Table
-	return json.Unmarshal(b, (*plain)(t))
+	return jsonmodel.Unmarshal(b, t)
 }
 
 // MarshalJSON writes the table with its Extra members.
-func (t Table) MarshalJSON() ([]byte, error) { type plain Table; return json.Marshal(plain(t)) }
+func (t Table) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(t)
+}
 
 // UnmarshalJSON reads a table field; unknown members go to Extra.
 func (f *TableField) UnmarshalJSON(b []byte) error {
-	type plain TableField
-	return json.Unmarshal(b, (*plain)(f))
+	return jsonmodel.Unmarshal(b, f)
 }
 
 // MarshalJSON writes the table field with its Extra members.
 func (f TableField) MarshalJSON() ([]byte, error) {
-	type plain TableField
-	return json.Marshal(plain(f))
+	return jsonmodel.Marshal(f)
 }
 
 // UnmarshalJSON reads a calculation; unknown members go to Extra.
 func (c *TableCalculation) UnmarshalJSON(b []byte) error {
-	type plain TableCalculation
-	return json.Unmarshal(b, (*plain)(c))
+	return jsonmodel.Unmarshal(b, c)
 }
 
 // MarshalJSON writes the calculation with its Extra members.
 func (c TableCalculation) MarshalJSON() ([]byte, error) {
-	type plain TableCalculation
-	return json.Marshal(plain(c))
+	return jsonmodel.Marshal(c)
 }
 
 // UnmarshalJSON reads a join; unknown members go to Extra.
 func (j *TableJoin) UnmarshalJSON(b []byte) error {
-	type plain TableJoin
-	return json.Unmarshal(b, (*plain)(j))
+	return jsonmodel.Unmarshal(b, j)
 }
 
 // MarshalJSON writes the join with its Extra members.
-func (j TableJoin) MarshalJSON() ([]byte, error) { type plain TableJoin; return json.Marshal(plain(j)) }
+func (j TableJoin) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(j)
+}
 
 // UnmarshalJSON reads a join's field pair; unknown members go to Extra.
 func (p *TableJoinFields) UnmarshalJSON(b []byte) error {
-	type plain TableJoinFields
-	return json.Unmarshal(b, (*plain)(p))
+	return jsonmodel.Unmarshal(b, p)
 }
 
 // MarshalJSON writes the field pair with its Extra members.
 func (p TableJoinFields) MarshalJSON() ([]byte, error) {
-	type plain TableJoinFields
-	return json.Marshal(plain(p))
+	return jsonmodel.Marshal(p)
 }
 
 // UnmarshalJSON reads a data view; unknown members go to Extra.
 func (v *TableDataView) UnmarshalJSON(b []byte) error {
-	type plain TableDataView
-	return json.Unmarshal(b, (*plain)(v))
+	return jsonmodel.Unmarshal(b, v)
 }
 
 // MarshalJSON writes the data view with its Extra members.
 func (v TableDataView) MarshalJSON() ([]byte, error) {
-	type plain TableDataView
-	return json.Marshal(plain(v))
+	return jsonmodel.Marshal(v)
 }
 
 // TableCreateRequest is the body of TablesService.Create: the service's
@@ -297,14 +292,12 @@ type TableUpdateRequest struct {
 
 // MarshalJSON writes the body with its Extra members.
 func (r TableCreateRequest) MarshalJSON() ([]byte, error) {
-	type plain TableCreateRequest
-	return json.Marshal(plain(r))
+	return jsonmodel.Marshal(r)
 }
 
 // MarshalJSON writes the body with its Extra members.
 func (r TableUpdateRequest) MarshalJSON() ([]byte, error) {
-	type plain TableUpdateRequest
-	return json.Marshal(plain(r))
+	return jsonmodel.Marshal(r)
 }
 
 // TableFieldInput is a field to create or change: exactly one of Cloud,

@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -78,14 +79,12 @@ type View struct {
 
 // UnmarshalJSON reads a view object; unknown members go to Extra.
 func (v *View) UnmarshalJSON(data []byte) error {
-	type plain View
-	return decodeKeep(data, (*plain)(v))
+	return jsonmodel.Unmarshal(data, v)
 }
 
 // MarshalJSON writes the view object with its Extra members.
 func (v View) MarshalJSON() ([]byte, error) {
-	type plain View
-	return json.Marshal(plain(v))
+	return jsonmodel.Marshal(v)
 }
 
 // ViewAgent is the agent an agent view is linked to.
@@ -125,8 +124,7 @@ type ViewRequest struct {
 
 // MarshalJSON writes the request body with its Extra members.
 func (r ViewRequest) MarshalJSON() ([]byte, error) {
-	type plain ViewRequest
-	return json.Marshal(plain(r))
+	return jsonmodel.Marshal(r)
 }
 
 // ViewInput is a view's variant and its configuration: exactly one of
@@ -198,8 +196,7 @@ type newView struct {
 
 // MarshalJSON writes the create body with its Extra members.
 func (n newView) MarshalJSON() ([]byte, error) {
-	type plain newView
-	return json.Marshal(plain(n))
+	return jsonmodel.Marshal(n)
 }
 
 // validate checks a request before sending.

@@ -1,0 +1,126 @@
+package jsonmodel
+
+import (
+	"encoding/json"
+	"reflect"
+	"sync"
+	"testing"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+// part is a model nested in another: it has methods of its own.
+type part struct {
+	Name  string                    `json:"name"`
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+func (p part) MarshalJSON() ([]byte, error)     { return Marshal(p) }
+func (p *part) UnmarshalJSON(data []byte) error { return Unmarshal(data, p) }
+
+// thing is a model as the SDK declares one.
+type thing struct {
+	ID    string                    `json:"id"`
+	Count int                       `json:"count,omitzero"`
+	Part  part                      `json:"part,omitzero"`
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+func (t thing) MarshalJSON() ([]byte, error)     { return Marshal(t) }
+func (t *thing) UnmarshalJSON(data []byte) error { return Unmarshal(data, t) }
+
+// codecs are the two JSON libraries a user may call a model's methods from.
+var codecs = map[string]struct {
+	unmarshal func([]byte, any) error
+	marshal   func(any) ([]byte, error)
+}{
+	"encoding/json":           {json.Unmarshal, json.Marshal},
+	"go-json-experiment/json": {func(b []byte, v any) error { return jsonv2.Unmarshal(b, v) }, func(v any) ([]byte, error) { return jsonv2.Marshal(v) }},
+}
+
+func TestUnmarshal(t *testing.T) {
+	old := thing{ID: "old", Count: 3, Extra: map[string]jsontext.Value{"was": jsontext.Value(`1`)}}
+	for _, tc := range []struct {
+		name, in string
+		want     thing
+		err      string // what the error says; "" for none
+	}{
+		{"null leaves the value", `null`, old, ""},
+		{"null with white space leaves the value", " \n null\t", old, ""},
+		{"an object replaces the value whole", `{"id":"new"}`, thing{ID: "new"}, ""},
+		{"unknown members go to Extra, nested ones to the nested model's", `{"id":"n","part":{"name":"p","q":[1]},"z":{"a":null}}`,
+			thing{ID: "n", Part: part{Name: "p", Extra: map[string]jsontext.Value{"q": jsontext.Value(`[1]`)}}, Extra: map[string]jsontext.Value{"z": jsontext.Value(`{"a":null}`)}}, ""},
+		{"a member of the wrong type leaves the value", `{"id":7}`, old, `within "/id"`},
+		{"a value of the wrong type names the model", `[]`, old, "into Go jsonmodel.thing"},
+		{"a syntax error leaves the value", `{"id":`, old, "unexpected"},
+	} {
+		for lib, c := range codecs {
+			t.Run(tc.name+"/"+lib, func(t *testing.T) {
+				v := old
+				v.Extra = map[string]jsontext.Value{"was": jsontext.Value(`1`)}
+				err := c.unmarshal([]byte(tc.in), &v)
+				if tc.err == "" {
+					require.NoError(t, err)
+				} else {
+					require.Error(t, err)
+					assert.Contains(t, err.Error(), tc.err)
+				}
+				assert.Equal(t, tc.want, v)
+			})
+		}
+	}
+}
+
+func TestMarshal(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   thing
+		want string
+	}{
+		{"zero", thing{}, `{"id":""}`},
+		{"fields and tags", thing{ID: "a", Count: 2, Part: part{Name: "p"}}, `{"id":"a","count":2,"part":{"name":"p"}}`},
+		{"unknown members in place, nested too", thing{ID: "a", Part: part{Name: "p", Extra: map[string]jsontext.Value{"q": jsontext.Value(`[1]`)}}, Extra: map[string]jsontext.Value{"z": jsontext.Value(`true`)}},
+			`{"id":"a","part":{"name":"p","q":[1]},"z":true}`},
+	} {
+		for lib, c := range codecs {
+			t.Run(tc.name+"/"+lib, func(t *testing.T) {
+				out, err := c.marshal(tc.in)
+				require.NoError(t, err)
+				assert.JSONEq(t, tc.want, string(out))
+				var back thing
+				require.NoError(t, c.unmarshal(out, &back))
+				assert.Equal(t, tc.in, back, "the value comes back as it was")
+			})
+		}
+	}
+}
+
+// TestTwinIsMadeOnce: every call, from any goroutine, converts to the same
+// twin type, which has the model's fields and tags and no methods.
+func TestTwinIsMadeOnce(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	var wg sync.WaitGroup
+	types := make([]reflect.Type, 16)
+	for i := range types {
+		wg.Go(func() { types[i] = reflect.TypeOf(twinOf(&thing{})) })
+	}
+	wg.Wait()
+	twin := types[0]
+	for _, ty := range types {
+		assert.Same(t, twin, ty)
+	}
+	require.Equal(t, reflect.Pointer, twin.Kind())
+	assert.Zero(t, twin.NumMethod())
+	assert.Zero(t, twin.Elem().NumMethod())
+	model := reflect.TypeFor[thing]()
+	require.Equal(t, model.NumField(), twin.Elem().NumField())
+	for i := range model.NumField() {
+		assert.Equal(t, model.Field(i).Name, twin.Elem().Field(i).Name)
+		assert.Equal(t, model.Field(i).Tag, twin.Elem().Field(i).Tag)
+		assert.Equal(t, model.Field(i).Type, twin.Elem().Field(i).Type)
+	}
+}
