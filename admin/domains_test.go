@@ -4,6 +4,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"testing"
 
 	json "github.com/go-json-experiment/json"
@@ -251,6 +252,40 @@ func TestModelsReadNullAndBadMembersAlike(t *testing.T) {
 				assert.Equal(t, tt.fill(), v, "null leaves the value as it was")
 				require.Error(t, unmarshal([]byte(tt.bad), v))
 				assert.Equal(t, tt.fill(), v, "a bad member leaves the value untouched")
+			})
+		}
+	}
+}
+
+// Every admin model and request body writes its Extra members in place of
+// a member named Extra, with encoding/json as with json v2; a model that
+// is read back is what was written.
+func TestModelsWriteExtraInPlace(t *testing.T) {
+	for _, v := range []any{
+		&admin.Agent{}, &admin.Domain{}, &admin.DomainRequest{}, &admin.ManagedDomain{}, &admin.EmailDomain{},
+		&admin.Aspect{}, &admin.AspectCategory{}, &admin.NewElement{}, &admin.ElementUpdate{},
+		&admin.SearchTable{}, &admin.SearchTableField{}, &admin.VectorIndex{}, &admin.ConnectorRef{},
+		&admin.SnowflakeSearchTableRequest{}, &admin.LinkedSearchTableRequest{}, &admin.SearchTableUpdate{},
+		&admin.Skill{}, &admin.Table{}, &admin.TableField{}, &admin.TableCalculation{}, &admin.TableJoin{},
+		&admin.TableJoinFields{}, &admin.TableDataView{}, &admin.TableCreateRequest{}, &admin.TableUpdateRequest{},
+		&admin.View{}, &admin.ViewRequest{},
+	} {
+		reflect.ValueOf(v).Elem().FieldByName("Extra").Set(reflect.ValueOf(map[string]jsontext.Value{"zz": jsontext.Value(`[1]`)}))
+		for lib, marshal := range map[string]func(any) ([]byte, error){
+			"encoding/json": stdjson.Marshal,
+			"json v2":       func(v any) ([]byte, error) { return json.Marshal(v) },
+		} {
+			name := reflect.TypeOf(v).Elem().Name()
+			t.Run(name+" with "+lib, func(t *testing.T) {
+				out, err := marshal(reflect.ValueOf(v).Elem().Interface())
+				require.NoError(t, err)
+				assert.Contains(t, string(out), `"zz":[1]`)
+				assert.NotContains(t, string(out), "Extra")
+				if _, reads := v.(stdjson.Unmarshaler); reads {
+					back := reflect.New(reflect.TypeOf(v).Elem()).Interface()
+					require.NoError(t, stdjson.Unmarshal(out, back))
+					assert.Equal(t, v, back)
+				}
 			})
 		}
 	}
