@@ -23,7 +23,10 @@ import (
 // twins holds, for each model type, the pointer type to its twin.
 var twins sync.Map // reflect.Type → reflect.Type
 
-// twinOf returns p as a pointer to the twin of T, which must be a struct.
+// twinOf returns p as a pointer to the twin of T, which must be a struct
+// with no embedded fields (reflect.StructOf cannot make a twin of one that
+// has them). Every model's tests call its methods, so a model that breaks
+// this rule fails there.
 func twinOf[T any](p *T) any {
 	t := reflect.TypeFor[T]()
 	twin, ok := twins.Load(t)
