@@ -90,6 +90,11 @@ type AgentSettings struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// MarshalJSON writes the settings with their Extra members.
+func (a AgentSettings) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(a)
+}
+
 func (a *AgentSettings) validate(field string) error {
 	return cmp.Or(checkUUID(field+".AvatarAttachmentID", a.AvatarAttachmentID, false), checkUUID(field+".AIProviderConnectorID", a.AIProviderConnectorID, false))
 }
@@ -101,6 +106,11 @@ type AgentInput struct {
 	Elementum *AgentSettings `json:"elementum,omitzero"`
 	// Extra holds a variant the service may add, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// MarshalJSON writes the agent variant with its Extra members.
+func (a AgentInput) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(a)
 }
 
 func (a *AgentInput) validate(field string) error {

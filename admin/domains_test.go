@@ -240,6 +240,8 @@ func TestModelsReadNullAndBadMembersAlike(t *testing.T) {
 		{"TableJoin", func() any { return &admin.TableJoin{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
 		{"TableJoinFields", func() any { return &admin.TableJoinFields{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
 		{"TableDataView", func() any { return &admin.TableDataView{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
+		{"ViewAgent", func() any { return &admin.ViewAgent{ID: "old"} }, `{"zz":"new","id":5}`},
+		{"ViewShare", func() any { return &admin.ViewShare{Users: []workflow.User{{ID: "old"}}} }, `{"groups":[],"users":5}`},
 	}
 	for _, tt := range tests {
 		for lib, unmarshal := range map[string]func([]byte, any) error{
@@ -268,7 +270,8 @@ func TestModelsWriteExtraInPlace(t *testing.T) {
 		&admin.SnowflakeSearchTableRequest{}, &admin.LinkedSearchTableRequest{}, &admin.SearchTableUpdate{},
 		&admin.Skill{}, &admin.Table{}, &admin.TableField{}, &admin.TableCalculation{}, &admin.TableJoin{},
 		&admin.TableJoinFields{}, &admin.TableDataView{}, &admin.TableCreateRequest{}, &admin.TableUpdateRequest{},
-		&admin.View{}, &admin.ViewRequest{},
+		&admin.View{}, &admin.ViewRequest{}, &admin.ViewAgent{}, &admin.ViewShare{}, &admin.ViewInput{},
+		&admin.ViewConfig{}, &admin.ViewShareInput{}, &admin.AgentSettings{}, &admin.AgentInput{},
 	} {
 		reflect.ValueOf(v).Elem().FieldByName("Extra").Set(reflect.ValueOf(map[string]jsontext.Value{"zz": jsontext.Value(`[1]`)}))
 		for lib, marshal := range map[string]func(any) ([]byte, error){

@@ -95,6 +95,16 @@ type ViewAgent struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// UnmarshalJSON reads the linked agent; unknown members go to Extra.
+func (a *ViewAgent) UnmarshalJSON(data []byte) error {
+	return jsonmodel.Unmarshal(data, a)
+}
+
+// MarshalJSON writes the linked agent with its Extra members.
+func (a ViewAgent) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(a)
+}
+
 // ViewShare is whom a view is shared with: users and groups as the
 // service describes them.
 type ViewShare struct {
@@ -104,6 +114,16 @@ type ViewShare struct {
 	Users []workflow.User `json:"users,omitzero"`
 	// Extra holds unmodelled members, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// UnmarshalJSON reads the sharing; unknown members go to Extra.
+func (s *ViewShare) UnmarshalJSON(data []byte) error {
+	return jsonmodel.Unmarshal(data, s)
+}
+
+// MarshalJSON writes the sharing with its Extra members.
+func (s ViewShare) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(s)
 }
 
 // ViewRequest is the body of ViewsService.Create (AspectViewCreateRequest,
@@ -144,6 +164,11 @@ type ViewInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// MarshalJSON writes the view variant with its Extra members.
+func (v ViewInput) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(v)
+}
+
 // ViewConfig is a view's configuration (AspectViewVariantInput). The
 // service publishes Name, AllowRecordCreation, Filter and Sort, and
 // names the type-specific members after them; only what is set is sent.
@@ -174,6 +199,11 @@ type ViewConfig struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// MarshalJSON writes the configuration with its Extra members.
+func (c ViewConfig) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(c)
+}
+
 // ViewShareInput is whom to share a view with: the client handles of
 // users and groups (AspectViewShareInput). It replaces the whole share
 // set; nil lists are sent as [].
@@ -184,6 +214,11 @@ type ViewShareInput struct {
 	Users []string `json:"users"`
 	// Extra holds further members, as for ViewRequest.Extra.
 	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+// MarshalJSON writes the sharing with its Extra members.
+func (s ViewShareInput) MarshalJSON() ([]byte, error) {
+	return jsonmodel.Marshal(s)
 }
 
 // newView is the body of Create: the request with its handle.

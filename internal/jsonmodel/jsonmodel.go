@@ -24,9 +24,10 @@ import (
 var twins sync.Map // reflect.Type → reflect.Type
 
 // twinOf returns p as a pointer to the twin of T, which must be a struct
-// with no embedded fields (reflect.StructOf cannot make a twin of one that
-// has them). Every model's tests call its methods, so a model that breaks
-// this rule fails there.
+// with no embedded field of an unexported type or of a type with methods:
+// reflect.StructOf cannot make a twin of those, and twinOf panics. Every
+// model's tests call its methods, so a model that breaks this rule fails
+// there.
 func twinOf[T any](p *T) any {
 	t := reflect.TypeFor[T]()
 	twin, ok := twins.Load(t)
