@@ -114,6 +114,8 @@ func TestTwinIsMadeOnce(t *testing.T) {
 		assert.Same(t, twin, ty)
 	}
 	require.Equal(t, reflect.Pointer, twin.Kind())
+	assert.LessOrEqual(t, testing.AllocsPerRun(100, func() { twinOf(&thing{}) }), 1.0,
+		"the twin is looked up, not made again: making one allocates the fields and the type")
 	assert.Zero(t, twin.NumMethod())
 	assert.Zero(t, twin.Elem().NumMethod())
 	model := reflect.TypeFor[thing]()
