@@ -283,14 +283,17 @@ func clonePage(p *RecordPage) *RecordPage {
 	return &c
 }
 
-// The decoder's point is to allocate little: a map per record and a few
-// allocations per page, where encoding/json allocates every key and value.
+// The decoder's point is to allocate little: a map and a string per
+// record and a few allocations per page, where the standard library
+// allocates every value (and on Go 1.26 every name as well).
 func TestRecordPageDecoderAllocations(t *testing.T) {
 	recordPageDecoderAllocations(t, 200)
 }
 
 // recordPageDecoderAllocations checks that decoding a page of records of
-// 12 fields takes under a quarter of encoding/json's allocations, and
+// 12 fields takes under half the allocations of encoding/json decoding
+// the page into plain maps (plainPage, which has no method of the SDK, so
+// the baseline is the standard library's on every Go version), and
 // returns the page decoder's count.
 func recordPageDecoderAllocations(t *testing.T, records int) float64 {
 	const fields = 12
@@ -313,14 +316,18 @@ func recordPageDecoderAllocations(t *testing.T, records int) float64 {
 	}
 	ours := leastAllocs(decode)
 	baseline := leastAllocs(func() {
-		var p RecordPage
+		var p plainPage
 		if err := json.Unmarshal(data, &p); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Logf("allocations per page of %d records: page decoder %.0f, encoding/json %.0f", records, ours, baseline)
-	// One allocation per value would be 2,600 more: well over a quarter.
-	assert.Less(t, ours, baseline/4)
+	// Per page of 200 records: the decoder about 1,000 (1,600 under the
+	// race detector, whose sync.Pool drops a quarter of what it is
+	// given); encoding/json about 8,600 on Go 1.26 and 4,100 on Go 1.27,
+	// whose decoder shares the names. One allocation per value would be
+	// 2,400 more than the decoder's: well over half.
+	assert.Less(t, ours, baseline/2)
 	return ours
 }
 
