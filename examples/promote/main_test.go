@@ -485,7 +485,7 @@ func TestUnsendable(t *testing.T) {
 // naming the file.
 func TestReadDirErrors(t *testing.T) {
 	for text, want := range map[string]string{
-		`[1]`:                     "views/x.json: an view must be a JSON object",
+		`[1]`:                     "views/x.json: a view must be a JSON object",
 		`{"handle":"x"} {}`:       "views/x.json: more than one JSON value",
 		`{"a":1,"a":2}`:           `views/x.json: jsontext: duplicate object member name "a"`,
 		`{"id":"1","handle":"x"}`: `views/x.json: an "id" member: the files hold the write form, which has no ids`,

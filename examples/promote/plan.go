@@ -19,6 +19,14 @@ const (
 	viewKind       kind = "view"
 )
 
+// withArticle is k after "a" or "an".
+func (k kind) withArticle() string {
+	if k == automationKind {
+		return "an automation"
+	}
+	return "a view"
+}
+
 // keyMember is the member that names an object of kind k, the same in
 // every workspace: plans match objects by it.
 func keyMember(k kind) string {
@@ -36,8 +44,9 @@ type object struct {
 	key   string
 	keyed bool
 	tree  map[string]any
-	// id is the automation's id in the workspace it was read from; file
-	// the file it was read from. Either names the object in messages.
+	// id is the object's id in the workspace it was read from (an
+	// automation's update and delete take it); file, the file it was read
+	// from. Either names the object in messages.
 	id, file string
 }
 
@@ -49,7 +58,7 @@ func newObject(k kind, b []byte) (*object, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("an %s must be a JSON object", k)
+		return nil, fmt.Errorf("%s must be a JSON object", k.withArticle())
 	}
 	key, keyed := m[keyMember(k)].(string)
 	return &object{kind: k, key: key, keyed: keyed, tree: m}, nil
@@ -155,8 +164,8 @@ func (p *plan) index(side string, objs []*object) map[string][]*object {
 	by := map[string][]*object{}
 	for _, o := range objs {
 		if !o.keyed {
-			p.problems = append(p.problems, fmt.Sprintf("the %s has an %s with no %q string (%s): plans match %ss by it",
-				side, o.kind, keyMember(o.kind), o.where(), o.kind))
+			p.problems = append(p.problems, fmt.Sprintf("the %s has %s with no %q string (%s): plans match %ss by it",
+				side, o.kind.withArticle(), keyMember(o.kind), o.where(), o.kind))
 			continue
 		}
 		by[o.key] = append(by[o.key], o)

@@ -80,6 +80,7 @@ func (w *workspace) views(ctx context.Context) ([]*object, error) {
 		if err != nil {
 			return nil, fmt.Errorf("view %s: %w", v.ClientHandle, err)
 		}
+		o.id = v.ID
 		out = append(out, o)
 	}
 	return out, nil

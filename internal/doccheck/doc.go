@@ -23,6 +23,11 @@
 //     README.md) names a WORKFLOW_ variable, or when its program has a
 //     -fake flag and the command does not pass it. The commands run with
 //     no WORKFLOW_ variable set.
+//   - Such a command is run all the same when its program's package
+//     documentation says it "refuses to start" without an account, and the
+//     command itself sets no WORKFLOW_ variable: it must then exit with a
+//     status other than 0, and its output must name a WORKFLOW_ variable,
+//     and every WORKFLOW_ variable its note names by its full name.
 //   - A command runs until it is stopped, and is skipped, when its
 //     program's package documentation says it "serves until" or "runs
 //     until" something happens.
