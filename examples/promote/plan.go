@@ -275,11 +275,9 @@ func (p *plan) print(w io.Writer) {
 }
 
 // apply makes the plan's changes in dst, automations first, in the
-// plan's order, and stops at the first error.
+// plan's order, and stops at the first error. The caller has checked that
+// the plan has no problems.
 func (p *plan) apply(ctx context.Context, dst *workspace, w io.Writer) error {
-	if len(p.problems) > 0 {
-		return fmt.Errorf("%d problems (listed above): nothing applied", len(p.problems))
-	}
 	done := map[action]int{}
 	for _, st := range p.steps {
 		var err error
