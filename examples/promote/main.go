@@ -104,6 +104,10 @@
 //	1  an error: a bad flag, a missing variable, a failed call, a duplicate or
 //	   unnamed object, a change -apply could not make
 //	2  changes pending: a dry run found changes (for CI: run again with -apply)
+//
+// The status of go run itself is 1 whenever its program fails (it prints
+// the program's own status as its last line, "exit status 2"): for CI,
+// build the program (go build -o promote ./examples/promote) and run that.
 package main
 
 import (

@@ -339,6 +339,22 @@ func decide(c *command, progs map[string]program) (plan, error) {
 	return plan{want: want}, nil
 }
 
+// goRunStatus is the line go run ends its output with when its program
+// exits with a status other than 0; go run itself then exits with
+// status 1.
+var goRunStatus = regexp.MustCompile(`(?:^|\n)exit status (\d+)\n?$`)
+
+// programStatus returns the exit status of the program a command ran,
+// from the command's exit status and output: the status go run reports,
+// where it reports one.
+func programStatus(status int, out string) int {
+	if m := goRunStatus.FindStringSubmatch(out); m != nil && status == 1 {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return status
+}
+
 // refusal checks the run of a command planned to refuse: it returns ""
 // when the command exited with a status other than 0 and its output
 // names a WORKFLOW_ variable and each of names, and otherwise what is

@@ -31,6 +31,9 @@
 //   - A command runs until it is stopped, and is skipped, when its
 //     program's package documentation says it "serves until" or "runs
 //     until" something happens.
+//   - A command's exit status is its program's: go run exits with status
+//     1 when its program fails, and ends its output with the program's
+//     "exit status N", which is the status the rules read.
 //   - A command must exit with status 0, or with the status N its note
 //     gives ("exits with status N"). When its note gives none but its
 //     program's package documentation does ("the exit status is then N"),

@@ -118,6 +118,23 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+func TestProgramStatus(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		out    string
+		want   int
+	}{
+		{0, "done\n", 0},
+		{1, "dry run: 7 changes\nexit status 2\n", 2},
+		{1, "exit status 1\n", 1},
+		{1, "promote: missing WORKFLOW_CLIENT_ID\n", 1},
+		{3, "exit status 2\n", 3},
+		{-1, "exit status 2\n(stopped after 5m0s)", -1},
+	} {
+		assert.Equal(t, tt.want, programStatus(tt.status, tt.out), tt.out)
+	}
+}
+
 func TestRefusal(t *testing.T) {
 	names := []string{"WORKFLOW_CLIENT_ID", "WORKFLOW_TARGET_CLIENT_ID"}
 	for _, tt := range []struct {

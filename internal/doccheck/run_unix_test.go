@@ -55,6 +55,7 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 		ran++
 		status, out := runShell(t.Context(), clone, env, c.shell)
+		status = programStatus(status, out)
 		if p.refuse {
 			if missing := refusal(status, out, p.names); missing != "" {
 				t.Errorf("%q (%s), run without an account: exit status %d; missing: %s; its output ends:\n%s",
