@@ -66,18 +66,18 @@ func fileNames(objs []*object) map[*object]string {
 		byBase[b] = append(byBase[b], o)
 	}
 	names := map[*object]string{}
-	for base, os := range byBase {
-		if len(os) == 1 && !slices.Contains(reserved, base) {
-			names[os[0]] = base + ".json"
+	for base, group := range byBase {
+		if len(group) == 1 && !slices.Contains(reserved, base) {
+			names[group[0]] = base + ".json"
 			continue
 		}
-		slices.SortFunc(os, func(a, b *object) int {
+		slices.SortFunc(group, func(a, b *object) int {
 			return cmp.Or(strings.Compare(a.key, b.key), strings.Compare(string(encodeJSON(a.tree, false)), string(encodeJSON(b.tree, false))))
 		})
-		for i, o := range os {
+		for i, o := range group {
 			sum := sha256.Sum256([]byte(o.key))
 			name := base + "~" + hex.EncodeToString(sum[:4])
-			if n := i - slices.IndexFunc(os, func(x *object) bool { return x.key == o.key }); n > 0 {
+			if n := i - slices.IndexFunc(group, func(x *object) bool { return x.key == o.key }); n > 0 {
 				name += "~" + strconv.Itoa(n+1)
 			}
 			names[o] = name + ".json"

@@ -409,10 +409,10 @@ func TestFileNames(t *testing.T) {
 		{[]string{strings.Repeat("a", 70) + " b"}, []string{strings.Repeat("a", 64) + ".json"}},
 		{[]string{"Twice", "Twice", "Once"}, []string{"twice~cc1b4c8d.json", "twice~cc1b4c8d~2.json", "once.json"}},
 	} {
-		os := objs(tt.keys...)
-		names := fileNames(os)
+		group := objs(tt.keys...)
+		names := fileNames(group)
 		var got []string
-		for _, o := range os {
+		for _, o := range group {
 			got = append(got, names[o])
 		}
 		assert.Equal(t, tt.want, got, "%q", tt.keys)

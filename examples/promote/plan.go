@@ -171,13 +171,13 @@ func (p *plan) index(side string, objs []*object) map[string][]*object {
 		by[o.key] = append(by[o.key], o)
 	}
 	for _, key := range slices.Sorted(maps.Keys(by)) {
-		if os := by[key]; len(os) > 1 {
+		if group := by[key]; len(group) > 1 {
 			var where []string
-			for _, o := range os {
+			for _, o := range group {
 				where = append(where, o.where())
 			}
 			p.problems = append(p.problems, fmt.Sprintf("the %s has %d %ss with the %s %s (%s): keep one",
-				side, len(os), os[0].kind, keyMember(os[0].kind), label(key), strings.Join(where, ", ")))
+				side, len(group), group[0].kind, keyMember(group[0].kind), label(key), strings.Join(where, ", ")))
 		}
 	}
 	return by
