@@ -75,6 +75,7 @@ const (
 	noLimit     = 16                     // a rate of 16 times the estimate is no limit
 	slotLen     = 100 * time.Millisecond // the accepted rate is counted by slots of this length
 	slots       = 10                     // over the last second
+	initialConc = 4                      // the concurrency limit at first (at most the maximum)
 )
 
 // ticket is a request that has started.
