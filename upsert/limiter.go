@@ -127,12 +127,13 @@ func (l *adaptiveLimiter) tryAcquire() (ticket, time.Duration, <-chan struct{}, 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	switch {
-	case now.Before(l.paused):
+	if now.Before(l.paused) {
 		return ticket{}, l.paused.Sub(now), l.changed, false
-	case l.inflight >= int(l.conc):
+	}
+	if l.inflight >= int(l.conc) {
 		return ticket{}, -1, l.changed, false
-	case l.rate > 0 && now.Before(l.next):
+	}
+	if l.rate > 0 && now.Before(l.next) {
 		return ticket{}, l.next.Sub(now), l.changed, false
 	}
 	l.inflight++
@@ -193,9 +194,7 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 			l.throttle(now)
 		}
 	case outcomeOverloaded:
-		if retryAfter > 0 {
-			l.paused = later(l.paused, now.Add(retryAfter))
-		}
+		l.paused = later(l.paused, now.Add(retryAfter)) // none: until now
 		if t.concEp == l.concEp {
 			l.conc = max(1, l.conc/2)
 			l.concEp++
@@ -277,7 +276,7 @@ func (l *adaptiveLimiter) grow(now time.Time) {
 	} else {
 		l.rate *= math.Exp2(dt / slowStart.Seconds())
 	}
-	if l.rate > noLimit*l.estimate {
+	if l.rate >= noLimit*l.estimate {
 		l.rate = 0
 		return
 	}

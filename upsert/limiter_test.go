@@ -189,6 +189,36 @@ func TestLimiterCutThenSlowStart(t *testing.T) {
 	}
 	_, rate = l.limits()
 	assert.Zero(t, rate, "16 times the estimate is no limit any more")
+	take(t, l) // at once, however close the last start
+}
+
+// The rate is no limit any more from noLimit times the estimate on, not
+// below it.
+func TestLimiterNoLimitFrom16Times(t *testing.T) {
+	for _, tc := range []struct {
+		from, want float64 // the rate before a slowStart of growth, and after
+	}{
+		{noLimit / 2, 0},
+		{noLimit/2 - 0.5, noLimit - 1},
+	} {
+		l, clk := newTestLimiter(8, 8)
+		l.rate, l.estimate, l.grown, l.next = tc.from, 1, clk.now(), clk.now()
+		clk.advance(slowStart)
+		l.release(take(t, l), outcomeOK, 0)
+		_, rate := l.limits()
+		assert.InDelta(t, tc.want, rate, 1e-9, "from %v", tc.from)
+	}
+}
+
+// A cut that measures exactly a quarter above the estimate confirms it.
+func TestLimiterConfirmsAtAQuarterAbove(t *testing.T) {
+	l, clk := newTestLimiter(8, 8)
+	l.start = clk.now()
+	succeed(t, l, clk, 20, 25*time.Millisecond) // 40 a second, exactly
+	l.estimate, l.rate = 32, 64
+	l.release(take(t, l), outcomeThrottled, 0)
+	assert.Equal(t, 40.0, l.estimate)
+	assert.True(t, l.confirmed)
 }
 
 // A second cut that measures no more than a quarter above the estimate
@@ -253,6 +283,7 @@ func TestLimiterEarly429(t *testing.T) {
 		{"one short of the sample", minSample - 1, time.Millisecond, true, 0},
 		{"the sample", minSample, time.Millisecond, false, 1000},
 		{"a few in more than a second", 5, 300 * time.Millisecond, false, 4 / 0.9}, // the last 4 in 0.9 s
+		{"a few at one second", 4, 250 * time.Millisecond, false, 4 / 0.9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, clk := newTestLimiter(8, 4)
