@@ -219,8 +219,8 @@ func (l *adaptiveLimiter) count(now time.Time, n uint32) {
 // service's limit when the window holds minSample successes, or the first
 // second has passed: the estimate is then the rate accepted over the
 // window. With fewer, in the first second, the first such 429 is a probe:
-// the rate stays, and the concurrency limit is halved, so that few
-// requests are in flight when the next answer says whether the limit is
+// the rate stays, and the concurrency limit drops to one, so that one
+// request is in flight when the next answer says whether the limit is
 // real. A 429 to a request started after the probe confirms it: the
 // estimate is then the successes of the first second, counted over a
 // whole second.
