@@ -172,6 +172,7 @@ var loadDocument = sync.OnceValues(func() (loaded, error) {
 	// Requests are matched on the path after the configured base, so the
 	// document's relative servers must not take part in routing.
 	doc.Servers = nil
+	dropProjectRules(doc)
 	doc.SetStringFormatValidator("uuid", openapi3.NewCallbackValidator(checkUUID))
 	doc.SetStringFormatValidator("email", openapi3.NewCallbackValidator(checkEmail))
 	doc.SetStringFormatValidator("date-time", openapi3.NewCallbackValidator(checkDateTime))
@@ -184,6 +185,28 @@ var loadDocument = sync.OnceValues(func() (loaded, error) {
 	}
 	return loaded{doc, router}, nil
 })
+
+// dropProjectRules removes from the document the members marked
+// x-project-rule (the fake's own rules, such as an automation's name):
+// they are not the service's contract, so a request that breaks one is
+// no finding. Package wire checks them for the fake.
+func dropProjectRules(doc *openapi3.T) {
+	for _, ref := range doc.Components.Schemas {
+		s := ref.Value
+		if s == nil {
+			continue
+		}
+		for name, p := range s.Properties {
+			if p.Value == nil {
+				continue
+			}
+			if _, ok := p.Value.Extensions["x-project-rule"]; ok {
+				s.Properties[name] = openapi3.NewSchemaRef("", &openapi3.Schema{})
+				s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == name })
+			}
+		}
+	}
+}
 
 type loaded struct {
 	doc    *openapi3.T
@@ -426,16 +449,16 @@ func (ex *exchange) isJSON() bool {
 }
 
 // checkProse reports a JSON request body that breaks a rule the document
-// states in prose or marks as the project's (x-exactly-one,
-// x-mutually-exclusive, x-project-rule), which openapi3filter does not
-// read. The schema's own rules are openapi3filter's to report.
+// states in prose (x-exactly-one, x-mutually-exclusive), which
+// openapi3filter does not read. The schema's own rules are
+// openapi3filter's to report; the project's rules are the fake's.
 func (ex *exchange) checkProse(buf []byte) {
 	op := ex.route.Operation.OperationID
 	if !ex.isJSON() || !wire.Takes(op) {
 		return
 	}
 	var p *wire.Problem
-	if errors.As(wire.Check(op, buf, wire.Options{}), &p) && p.Prose {
+	if errors.As(wire.Check(op, buf, wire.Options{}), &p) && p.Prose && !p.Project {
 		ex.addf("request body: %s", p.Error())
 	}
 }

@@ -53,6 +53,9 @@ type Problem struct {
 	Pointer string
 	Rule    string // e.g. "must be a string", "is required", "must be a UUID"
 	Prose   bool   // a rule stated in prose or a project rule (the fake: 422); false: a schema rule (the fake: 400)
+	// Project marks a rule of this project (x-project-rule), not the
+	// service's: a Prose problem the published document does not state.
+	Project bool
 }
 
 // Error returns "<pointer>: <rule>", or the rule alone for the whole body.
@@ -81,8 +84,9 @@ func Takes(operationID string) bool {
 
 // Kept reports whether undeclared members at pointer (a JSON pointer into
 // a body of the operation, as a Problem names them) are kept by the
-// service: the object there sets additionalProperties: true, or is
-// undeclared inside one. It is false where undeclared members are
+// service: the object there sets additionalProperties: true, is an
+// opaque object (type object, no members described: a filter, a sort),
+// or is undeclared inside one. It is false where undeclared members are
 // allowed but dropped.
 func Kept(operationID, pointer string) bool {
 	f := form()
@@ -91,7 +95,7 @@ func Kept(operationID, pointer string) bool {
 		return false
 	}
 	if pointer == "" {
-		return f.Nodes[i].Open
+		return f.Nodes[i].keeps()
 	}
 	for _, tok := range strings.Split(pointer[1:], "/") {
 		n := &f.Nodes[i]
@@ -101,7 +105,7 @@ func Kept(operationID, pointer string) bool {
 			i = n.Items
 		case hasProp(n, tok):
 			i = n.Props[tok]
-		case n.Open:
+		case n.keeps():
 			return true
 		case n.Extra >= 0:
 			i = n.Extra
@@ -109,7 +113,14 @@ func Kept(operationID, pointer string) bool {
 			return false
 		}
 	}
-	return f.Nodes[i].Open
+	return f.Nodes[i].keeps()
+}
+
+// keeps reports whether the object n keeps the members it does not
+// declare: it says additionalProperties: true, or it is opaque (an
+// object whose members the document does not describe).
+func (n *node) keeps() bool {
+	return n.Open || n.Type == "object" && n.Props == nil && n.Extra < 0
 }
 
 func hasProp(n *node, k string) bool { _, ok := n.Props[k]; return ok }
@@ -185,7 +196,7 @@ func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 		if top && !project {
 			return &Problem{Rule: "must be " + article(n.Type) + " (the operation's body)"}
 		}
-		return &Problem{Pointer: ptr, Rule: rule, Prose: project}
+		return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project}
 	}
 	if v == nil {
 		if n.Type == "" {
@@ -250,7 +261,8 @@ func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *Problem {
 	for _, r := range n.Required {
 		if _, ok := m[r]; !ok {
-			return &Problem{Pointer: ptr + "/" + escape(r), Rule: "is required", Prose: project || c.f.Nodes[n.Props[r]].Project}
+			proj := project || c.f.Nodes[n.Props[r]].Project
+			return &Problem{Pointer: ptr + "/" + escape(r), Rule: "is required", Prose: proj, Project: proj}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -262,7 +274,7 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 			continue
 		}
 		switch {
-		case n.Open:
+		case n.keeps():
 		case n.Extra >= 0:
 			if pr := c.check(n.Extra, m[k], p, project, false); pr != nil {
 				return pr
@@ -275,7 +287,7 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 }
 
 func (c *checker) str(n *node, s, ptr string, project bool) *Problem {
-	prob := func(rule string) *Problem { return &Problem{Pointer: ptr, Rule: rule, Prose: project} }
+	prob := func(rule string) *Problem { return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project} }
 	if len(n.Enum) > 0 && !slices.Contains(n.Enum, s) {
 		return prob("must be one of " + strings.Join(n.Enum, ", "))
 	}
