@@ -287,7 +287,9 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 }
 
 func (c *checker) str(n *node, s, ptr string, project bool) *Problem {
-	prob := func(rule string) *Problem { return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project} }
+	prob := func(rule string) *Problem {
+		return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project}
+	}
 	if len(n.Enum) > 0 && !slices.Contains(n.Enum, s) {
 		return prob("must be one of " + strings.Join(n.Enum, ", "))
 	}
