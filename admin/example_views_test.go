@@ -23,9 +23,9 @@ func ExampleViewsService_Create() {
 
 	v, err := ws.Views.Create(ctx, "itmanagement", "open-requests", admin.ViewRequest{
 		View: admin.ViewInput{List: &admin.ViewConfig{
-			Name:   "Open requests",
+			Name:   new("Open requests"),
 			Filter: jsontext.Value(`{"Status":"Open"}`),
-			Rows:   50,
+			Rows:   new(50),
 		}},
 		Share: &admin.ViewShareInput{Groups: []string{"IT Support"}},
 	})
@@ -36,7 +36,7 @@ func ExampleViewsService_Create() {
 	fmt.Println(v.ClientHandle, v.Type, v.Rows, v.Share.Groups[0].Name)
 
 	v, err = ws.Views.Update(ctx, "itmanagement", "open-requests", admin.ViewRequest{
-		View: admin.ViewInput{Kanban: &admin.ViewConfig{Name: "Open requests by stage"}},
+		View: admin.ViewInput{Kanban: &admin.ViewConfig{Name: new("Open requests by stage")}},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -32,7 +32,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -181,24 +180,22 @@ func (p *promotion) automations(ctx context.Context) ([]step, error) {
 	}
 	byName := map[string]admin.Automation{}
 	for _, a := range have {
-		byName[string(a["name"])] = a
+		byName[a.Name()] = a
 	}
 	var steps []step
 	for _, a := range want {
-		def := maps.Clone(a)
-		delete(def, "id")
-		s := step{kind: "automation", name: string(a["name"]), action: "create"}
-		cur, ok := byName[string(a["name"])]
+		def := a.Without("id")
+		s := step{kind: "automation", name: a.Name(), action: "create"}
+		cur, ok := byName[a.Name()]
 		switch {
 		case !ok:
 			s.do = func(ctx context.Context) error { _, err := p.dst.Automations.Create(ctx, p.rt, p.app, def); return err }
 		default:
-			var id string
-			if err := json.Unmarshal(cur["id"], &id); err != nil {
-				return nil, fmt.Errorf("target automation %s has no id: %w", s.name, err)
+			id := cur.ID()
+			if id == "" {
+				return nil, fmt.Errorf("target automation %s has no id", s.name)
 			}
-			delete(cur, "id")
-			if same(def, cur) {
+			if same(def, cur.Without("id")) {
 				s.action = "leave"
 				break
 			}
@@ -252,32 +249,7 @@ func (p *promotion) views(ctx context.Context) ([]step, error) {
 
 // desired is the request that gives a view its state (not its sharing).
 func desired(v admin.View) (admin.ViewRequest, error) {
-	cfg := &admin.ViewConfig{
-		Name: v.Name, Filter: v.Filter, Sort: v.Sort, Columns: v.Columns, Density: v.Density, Rows: v.Rows,
-		DisplayByField: v.DisplayByField, AllowedFilterFields: v.AllowedFilterFields, Extra: v.Extra,
-	}
-	if v.AllowRecordCreation {
-		cfg.AllowRecordCreation = new(true)
-	}
-	if v.Agent != nil {
-		cfg.AgentID = v.Agent.ID
-	}
-	var in admin.ViewInput
-	switch v.Type {
-	case admin.ViewTypeList:
-		in.List = cfg
-	case admin.ViewTypeKanban:
-		in.Kanban = cfg
-	case admin.ViewTypeCalendar:
-		in.Calendar = cfg
-	case admin.ViewTypeDashboard:
-		in.Dashboard = cfg
-	case admin.ViewTypeAgent:
-		in.Agent = cfg
-	default:
-		return admin.ViewRequest{}, fmt.Errorf("view %s: unknown type %q", v.ClientHandle, v.Type)
-	}
-	return admin.ViewRequest{View: in}, nil
+	return v.Request()
 }
 
 // same reports whether a and b encode to the same JSON, members sorted.
