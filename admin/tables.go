@@ -228,8 +228,10 @@ func (v TableDataView) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(
 // pair's left and right field ids as joinOn, the filter; a pair's
 // joinMappings are written with JoinMappingsService), and the data view's
 // Snowflake names. It leaves out the read-only id, clientHandle, type and
-// __typename (of the table, its fields, joins and data view). The read
-// form holds no categoryId and no cloudMapping: the caller sets
+// __typename (of the table, its fields, joins and data view). The
+// document's Table has no categoryId and no cloudMapping: a member the
+// service sends beyond the document (the fake sends categoryId) is
+// carried like every member of Extra, and otherwise the caller sets
 // CategoryID (required) and CloudMapping.
 //
 // The fields are carried whole, in order, as the create body takes them:
