@@ -138,3 +138,42 @@ func ExampleSearchTablesService_Create() {
 	// Output:
 	// READY 1 HOURS
 }
+
+// A table as read is created again, in this workspace or another, with
+// the body its Request method returns; the document's Table has no
+// category, so the caller supplies one when the service sends none.
+func ExampleTable_Request() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+
+	orders, err := ws.Tables.Create(ctx, admin.TableCreateRequest{
+		Name: "Open orders", Handle: "OPN", Source: ordersAspect, CategoryID: reports,
+		Fields: []admin.TableFieldInput{
+			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldText}}},
+			{Calculation: &admin.TableCalculationField{Name: new("Net"), Text: new("Total - Tax")}},
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, err := orders.Request()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body.Handle = "OP2" // a record-handle prefix is unique in a workspace
+	if body.CategoryID == "" {
+		body.CategoryID = reports
+	}
+	copied, err := ws.Tables.Create(ctx, body)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(copied.Name, copied.Handle, copied.Fields[0].Name, copied.Fields[1].Name)
+	// Output:
+	// Open orders OP2 Status Net
+}
