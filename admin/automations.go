@@ -32,10 +32,9 @@ import (
 // with one escaping (the fewest escapes: ", \ and control characters),
 // and every number kept as it came (1.0 stays 1.0, 1e2 stays 1e2).
 // Canonical returns that form of any JSON object. Written with
-// github.com/go-json-experiment/json, an Automation is its bytes; with
-// encoding/json, Marshal escapes <, >, &, U+2028 and U+2029 besides (an
-// Encoder with SetEscapeHTML(false) writes the bytes as they are), which
-// reads back to the same canonical form.
+// github.com/go-json-experiment/json, an Automation is its bytes;
+// encoding/json escapes <, >, & (unless told not to), U+2028 and U+2029
+// besides, which read back to the same canonical form.
 //
 // Its underlying type is []byte: on Go 1.27 and later, reading and
 // building one needs only the standard library (admin.Automation(b) of

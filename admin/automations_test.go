@@ -1,7 +1,6 @@
 package admin_test
 
 import (
-	"bytes"
 	stdjson "encoding/json"
 	"testing"
 
@@ -157,11 +156,6 @@ func TestAutomationCanonical(t *testing.T) {
 			out, err := json.Marshal(admin.Automation(tc.b))
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, string(out), "written in the canonical form")
-			var buf bytes.Buffer
-			enc := stdjson.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			require.NoError(t, enc.Encode(admin.Automation(tc.b)))
-			assert.Equal(t, tc.want+"\n", buf.String(), "encoding/json writes it too, without its HTML escaping")
 			out, err = stdjson.Marshal(admin.Automation(tc.b))
 			require.NoError(t, err)
 			back, err := admin.Canonical(out)
