@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 
 	json "github.com/go-json-experiment/json"
@@ -185,7 +186,7 @@ func (p *promotion) automations(ctx context.Context) ([]step, error) {
 	var steps []step
 	for _, a := range want {
 		def := a.Without("id")
-		s := step{kind: "automation", name: a.Name(), action: "create"}
+		s := step{kind: "automation", name: strconv.Quote(a.Name()), action: "create"}
 		cur, ok := byName[a.Name()]
 		switch {
 		case !ok:
