@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"iter"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -148,36 +147,6 @@ func failed[T any](err error) iter.Seq2[T, error] {
 // invalid is the *workflow.ValidationError of a broken rule.
 func invalid(field, rule string) error {
 	return &workflow.ValidationError{Field: field, Rule: rule}
-}
-
-// at names the element i of a list field: "Tools[2]".
-func at(field string, i int) string { return field + "[" + strconv.Itoa(i) + "]" }
-
-var uuidForm = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// checkUUID accepts a textual UUID; an empty v only when it is not
-// required.
-func checkUUID(field, v string, required bool) error {
-	switch {
-	case v == "" && required:
-		return invalid(field, "must not be empty (the service requires it)")
-	case v != "" && !uuidForm.MatchString(v):
-		return invalid(field, "must be a UUID such as 550e8400-e29b-41d4-a716-446655440000 (got "+strconv.Quote(v)+")")
-	}
-	return nil
-}
-
-// isObject reports whether v is one well-formed JSON object.
-func isObject(v jsontext.Value) bool { return v.Kind() == '{' && v.IsValid() }
-
-// checkObjects requires every value of a list to be one JSON object.
-func checkObjects(field string, vs []jsontext.Value) error {
-	for i, v := range vs {
-		if !isObject(v) {
-			return invalid(at(field, i), "must be one JSON object")
-		}
-	}
-	return nil
 }
 
 // listPage, listPages and listAll are the List, Pages and All of the

@@ -110,9 +110,9 @@ func TestErrorsNamePublicTypes(t *testing.T) {
 		field, has string
 	}{
 		{"at the top", admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{}},
-			Extra: map[string]jsontext.Value{"view": jsontext.Value(`{}`)}}, "ViewRequest", `Extra member "view" names a member admin.ViewRequest models`},
+			Extra: map[string]jsontext.Value{"view": jsontext.Value(`{}`)}}, "ViewRequest", `the Extra member "view" names a member admin.ViewRequest models`},
 		{"nested", admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{Extra: map[string]jsontext.Value{"name": jsontext.Value(`"x"`)}}}},
-			"ViewRequest.view.list", `Extra member "name" names a member admin.ViewConfig models`},
+			"ViewRequest.view.list", `the Extra member "name" names a member admin.ViewConfig models`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws, m := newMockWorkspace(t, http.StatusCreated, `{}`)

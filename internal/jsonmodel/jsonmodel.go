@@ -93,7 +93,7 @@ func Marshal[T any](v T) ([]byte, error) {
 		extra, _ := reflect.ValueOf(&v).Elem().Field(m.extra).Interface().(map[string]jsontext.Value)
 		for _, name := range m.names {
 			if _, dup := extra[name]; dup {
-				return nil, fmt.Errorf("Extra member %q names a member %v models: set its field instead", name, t)
+				return nil, fmt.Errorf("the Extra member %q names a member %v models: set its field instead", name, t)
 			}
 		}
 	}
