@@ -20,7 +20,8 @@ import (
 
 // The helpers every family's operations are written with: one way to
 // build a path, to send an operation (with a typed answer, a JSON object
-// or no answer), to refuse bad input and to decode a model.
+// or no answer), to check a body against the document before sending,
+// and to make the write body of a read form.
 
 // segPath builds a path from pairs of a field name and a value: a value
 // with a field name is an argument, checked and escaped with
