@@ -30,11 +30,8 @@ import (
 // "id" member, and requires a "name" member holding a non-empty string
 // (422 otherwise, and Validate's verdict lists the problem). A body that
 // is not a JSON object is answered 400. GET .../automations/{id} answers
-// the service's AutomationList, "the active and/or draft workflow": an
-// array holding the automation, and after it its draft when it has one
-// (SetAutomationDraft), a version marked by a "status" member holding
-// "DRAFT". The list, PUT and DELETE concern the active version; DELETE
-// removes the draft too, and answers the deleted automation.
+// an array holding the one automation (the service's AutomationList: "the
+// active and/or draft workflow"). DELETE answers the deleted automation.
 
 // uuidAutomation is the seqUUID kind of automations.
 const uuidAutomation = '4'
@@ -56,8 +53,11 @@ type automation struct {
 
 // SetAutomationDraft gives the automation id of the definition (rt,
 // alias) a draft version with the members of def (each encoded as JSON),
-// its id and "status": "DRAFT" set, replacing any draft it had. It panics
-// if there is no such automation, or a member does not encode.
+// its id and "status": "DRAFT" set, replacing any draft it had. GET
+// .../automations/{id} then answers the draft after the automation (the
+// service's "active and/or draft workflow"); the list, PUT and DELETE
+// concern the active version, and DELETE removes the draft too. It
+// panics if there is no such automation, or a member does not encode.
 func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, def map[string]any) {
 	m := map[string]json.RawMessage{}
 	for k, v := range def {
