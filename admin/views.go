@@ -7,7 +7,6 @@ import (
 	"iter"
 	"maps"
 	"net/http"
-	"strconv"
 
 	json "github.com/go-json-experiment/json"
 
@@ -254,21 +253,6 @@ func (s ViewShareInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal
 // UnmarshalJSON reads the sharing, as ViewRequest's does.
 func (s *ViewShareInput) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, s) }
 
-// validate checks a request before sending.
-func (r *ViewRequest) validate() error {
-	in := &r.View
-	n := 0
-	for _, c := range []*ViewConfig{in.List, in.Kanban, in.Calendar, in.Dashboard, in.Agent} {
-		if c != nil {
-			n++
-		}
-	}
-	if n != 1 {
-		return invalid("ViewRequest.view", "must set exactly one of list, kanban, calendar, dashboard and agent (got "+strconv.Itoa(n)+")")
-	}
-	return nil
-}
-
 // ViewsService configures the views of apps.
 type ViewsService struct{ client *workflow.Client }
 
@@ -331,7 +315,6 @@ func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewR
 		err = invalid(`ViewRequest.Extra["handle"]`, "must not be set: Create sends its handle argument")
 	}
 	if err == nil {
-		err = r.validate()
 		r.Extra = maps.Clone(r.Extra)
 		if r.Extra == nil {
 			r.Extra = map[string]jsontext.Value{}
@@ -347,5 +330,5 @@ func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewR
 // update). The answer is read as for Create.
 func (s *ViewsService) Update(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
 	p, err := segPath("", "apps", "alias", alias, "", "views", "handle", handle)
-	return call[View](ctx, s.client, "updateView", http.MethodPut, p, cmp.Or(err, r.validate()), r, reqOpts)
+	return call[View](ctx, s.client, "updateView", http.MethodPut, p, err, r, reqOpts)
 }
