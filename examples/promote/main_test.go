@@ -468,17 +468,20 @@ func TestIDMembers(t *testing.T) {
 	assert.Contains(t, out.String(), "/view/kanban/columns: field ids, unverified")
 }
 
-// TestUnsendable: a member the SDK's request types cannot send as written
-// fails the apply, naming it, instead of being dropped.
-func TestUnsendable(t *testing.T) {
+// TestEmptyMemberNotReadBack: a file's explicit empty member is sent as
+// written, but a view as read cannot tell it from a member left out, so
+// the apply says that the target does not read back what it was sent,
+// and the plan after it names the member.
+func TestEmptyMemberNotReadBack(t *testing.T) {
 	ctx := t.Context()
 	_, production, _, dst := twoFakes(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "views", "v.json"), `{"handle":"v","view":{"list":{"name":"V","rows":0}}}`)
 	var out bytes.Buffer
 	err := promote(ctx, func(context.Context) (map[kind][]*object, error) { return readDir(dir) }, dst, options{apply: true}, &out)
-	require.EqualError(t, err, "create view v: the SDK would send /view/list/rows as (absent), not 0")
-	assert.Empty(t, production.Views(workflowtest.DemoApps))
+	require.ErrorContains(t, err, "applied, but a new plan still has 1 changes")
+	assert.Contains(t, out.String(), "/view/list/rows: (absent) -> 0")
+	assert.Len(t, production.Views(workflowtest.DemoApps), 1)
 }
 
 // TestReadDirErrors: a file that is no object's write form is an error
