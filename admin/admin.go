@@ -9,9 +9,26 @@
 //	c, err := workflow.NewClientFromEnv()
 //	ws := admin.New(c)
 //
-// It is a package of its own so that the records API's package stays
-// small; every operation goes through the client's one request path
-// (workflow.Client.Call and workflow.PagedList): the same per-call
+// Its services, one per family, and the types each reads and writes:
+//
+//	ws.Domains        Domain; DomainRequest (ManagedDomain or EmailDomain)
+//	ws.Domains.Groups workflow.GroupDomain
+//	ws.Automations    Automation (canonical raw JSON), AutomationVersions
+//	ws.Views          View; ViewRequest (ViewInput, ViewConfig, ViewShareInput)
+//	ws.Elements       Aspect; NewElement, ElementUpdate
+//	ws.Apps           jsontext.Value (free-form, both ways)
+//	ws.Flows          jsontext.Value (free-form, both ways)
+//	ws.Agents         Agent; AgentBundle (AgentInput, AgentSettings)
+//	ws.Skills         Skill; SkillBundle (SkillSettings)
+//	ws.Tables         Table, TableJoin; TableCreateRequest, TableUpdateRequest,
+//	                  TableJoinInput, JoinMapping (ws.Tables.Joins, ws.Tables.JoinMappings)
+//	ws.SearchTables   SearchTable; SnowflakeSearchTableRequest,
+//	                  LinkedSearchTableRequest, SearchTableUpdate
+//
+// To keep an app's configuration in git, see "From export to apply"
+// below. It is a package of its own so that the records API's package
+// stays small; every operation goes through the client's one request
+// path (workflow.Client.Call and workflow.PagedList): the same per-call
 // options, authentication, retries, observers, errors and reply rules.
 //
 // # Operations
@@ -108,6 +125,31 @@
 //
 // An Automation is the same type read and written (Without("id") drops
 // the member a new workspace sets).
+//
+// # From export to apply
+//
+// To keep an app's automations and views in git and promote them to
+// another workspace:
+//
+//  1. Read them: Automations.List(ctx, workflow.Apps, alias) and
+//     Views.All(ctx, alias, nil).
+//  2. Turn each into its write form: a.Without("id") for an automation,
+//     v.Request() for a view (with its ClientHandle, the create's
+//     handle). Write each to a file of its own; an Automation encodes
+//     canonically, so an unchanged automation gives the same bytes.
+//  3. In the target workspace, read its automations and views the same
+//     way, and match them: automations by Name, views by ClientHandle.
+//     Two of one name on either side are for a person to resolve.
+//  4. Create what the target lacks and Update what differs: an
+//     automation by its id in the target, a view by its handle.
+//     Automations.Delete removes an automation only the target has;
+//     views have no delete.
+//  5. Ids are the workspace's own: check a view's agentId against
+//     Agents.All of the target. Field ids (columns, displayByField) cannot
+//     be checked, since no operation reads an app's fields.
+//
+// examples/promote does all of this, with a plan that shows every member
+// it changes: go run ./examples/promote -fake -app crm-accounts
 //
 // # Checks before sending
 //
