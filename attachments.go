@@ -113,8 +113,8 @@ func (a Attachment) MarshalJSON() ([]byte, error) {
 type Link struct {
 	// URL is the absolute address the attachment points to. Required.
 	URL string `json:"url"`
-	// Description describes the link; empty sends none.
-	Description string `json:"description,omitzero"`
+	// Description describes the link; nil sends none.
+	Description *string `json:"description,omitzero"`
 	// Extra holds members of the answer the SDK does not model (and, in a
 	// request, further members to send), as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`

@@ -91,10 +91,10 @@ func TestAttachmentsDeleteAndAddLink(t *testing.T) {
 	var got seen
 	mt.RegisterResponder(http.MethodPost, attBase+"/url-links",
 		capture(&got, jsonReply(201, `{"url":"https://example.com/spec","description":"the spec","id":"l1"}`)))
-	link, err := c.Attachments.AddLink(t.Context(), Tasks, "it", "1", Link{URL: "https://example.com/spec", Description: "the spec"})
+	link, err := c.Attachments.AddLink(t.Context(), Tasks, "it", "1", Link{URL: "https://example.com/spec", Description: new("the spec")})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"url":"https://example.com/spec","description":"the spec"}`, got.body)
-	assert.Equal(t, "the spec", link.Description)
+	assert.Equal(t, "the spec", *link.Description)
 	assert.Equal(t, []string{"id"}, sortedKeys(link.Extra))
 
 	mt.RegisterResponder(http.MethodPost, attBase+"/url-links", capture(&got, jsonReply(201, "")))
@@ -242,7 +242,7 @@ func TestAttachmentsWire(t *testing.T) {
 			reply:       mockReply(201, `{"url":"https://example.com/spec?v=2","description":"Spec"}`),
 			contentType: "application/json", body: `{"url":"https://example.com/spec?v=2","description":"Spec"}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Attachments.AddLink(ctx, Tasks, "it-requests", odd, Link{URL: "https://example.com/spec?v=2", Description: "Spec"}, o...)
+				_, err := c.Attachments.AddLink(ctx, Tasks, "it-requests", odd, Link{URL: "https://example.com/spec?v=2", Description: new("Spec")}, o...)
 				return err
 			}},
 	})

@@ -323,14 +323,14 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		}, nil},
 		{"RelatedItemsAll: nil context", "ctx", func() error { return firstErr(rs.Related.All(nilCtx, T, A, "1", nil)) }, nil},
 		{"AddRelatedItem: blank ref id", "ref.ID", func() error {
-			return rs.Related.Add(ctx, T, A, "1", workflow.RelatedRef{ID: " ", Alias: "p"})
+			return rs.Related.Add(ctx, T, A, "1", workflow.RelatedRef{ID: " ", Alias: new("p")})
 		}, nil},
 		{"AddRelatedItem: blank ref alias", "ref.Alias", func() error {
-			return rs.Related.Add(ctx, T, A, "1", workflow.RelatedRef{ID: "2", Alias: " "})
+			return rs.Related.Add(ctx, T, A, "1", workflow.RelatedRef{ID: "2", Alias: new(" ")})
 		}, nil},
 		{"AddRelatedItems: none", "refs", func() error { return rs.Related.AddMany(ctx, T, A, "1", nil) }, nil},
 		{"AddRelatedItems: second ref without id", "refs[1].ID", func() error {
-			return rs.Related.AddMany(ctx, T, A, "1", []workflow.RelatedRef{{ID: "2", Alias: "p"}, {Alias: "p"}})
+			return rs.Related.AddMany(ctx, T, A, "1", []workflow.RelatedRef{{ID: "2", Alias: new("p")}, {Alias: new("p")}})
 		}, nil},
 		{"RemoveRelatedItem: empty related id", "relatedID", func() error { return rs.Related.Remove(ctx, T, A, "1", "") }, nil},
 		{"ListWatchers: bad record type", "record type", func() error { _, err := rs.Watchers.List(ctx, "users", A, "1", nil); return err }, nil},
@@ -356,7 +356,7 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		}, nil},
 		{"Attachments.Delete: attachment id ..", "attachmentID", func() error { return c.Attachments.Delete(ctx, T, A, "1", "..") }, nil},
 		{"AddLink: empty URL", "Link.URL", func() error {
-			_, err := c.Attachments.AddLink(ctx, T, A, "1", workflow.Link{Description: "x"})
+			_, err := c.Attachments.AddLink(ctx, T, A, "1", workflow.Link{Description: new("x")})
 			return err
 		}, nil},
 		{"AddLink: relative URL", "Link.URL", func() error {

@@ -87,7 +87,7 @@ func ExampleRelatedService_Add() {
 
 	// The service adds one related item per call, by the related record's
 	// id and (optionally) its definition alias; it answers 201 without a body.
-	part := workflow.RelatedRef{ID: "E-7", Alias: "parts"}
+	part := workflow.RelatedRef{ID: "E-7", Alias: new("parts")}
 	if err := c.Records.Related.Add(ctx, workflow.Apps, "crm", "A-1", part); err != nil {
 		log.Fatal(err)
 	}

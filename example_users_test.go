@@ -118,7 +118,7 @@ func ExampleUsersService_Create() {
 
 	u, err := c.Users.Create(ctx, workflow.NewUser{
 		Email: "grace@example.com", FirstName: "Grace", LastName: "Hopper",
-		JobTitle: "Rear Admiral", NeverNotify: true, // no welcome e-mail
+		JobTitle: new("Rear Admiral"), NeverNotify: new(true), // no welcome e-mail
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -146,7 +146,7 @@ func ExampleGroupsService_Create() {
 	ctx := context.Background()
 
 	g, err := c.Groups.Create(ctx, workflow.GroupRequest{
-		Name: "Approvers", Approver: new(true), Assignable: new(true), UserIDs: []string{ann},
+		Name: new("Approvers"), Approver: new(true), Assignable: new(true), UserIDs: []string{ann},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -80,15 +80,15 @@ func (d GroupDomain) MarshalJSON() ([]byte, error) {
 // GroupsService.Update (PUT /groups/{groupId}): the service's
 // GroupRequest.
 //
-// Only what is set is sent: a nil flag, a nil slice and an empty Name are
-// left out of the body, so that an Update can send just what changes; a
-// flag set to false (new(false)) is sent as false, and an empty non-nil
+// Only what is set is sent: a nil pointer and a nil slice are left out of
+// the body, so that an Update can send just what changes; a pointer to an
+// empty value (new(false), new("")) is sent as it is, and an empty non-nil
 // slice as [] (to clear it). The service does not publish whether PUT
 // resets what a body leaves out or keeps it; to be sure of a value, send
 // it.
 type GroupRequest struct {
 	// Name is the group's name. Required by Create.
-	Name string `json:"name,omitzero"`
+	Name *string `json:"name,omitzero"`
 	// Assignable: records can be assigned to the group.
 	Assignable *bool `json:"assignable,omitzero"`
 	// Watchable: the group can watch records.
@@ -119,18 +119,17 @@ type GroupRequest struct {
 }
 
 // MarshalJSON writes the request body.
-func (r GroupRequest) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
-}
+func (r GroupRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
+
+// UnmarshalJSON reads a request body; unknown members go to Extra, and a
+// null member is an error, as on the wire.
+func (r *GroupRequest) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
 
 // validate checks a GroupRequest before sending; create says whether it
 // is for Create (which needs a name and knows Dynamic nil means false).
 func (r *GroupRequest) validate(create bool) error {
-	if create && strings.TrimSpace(r.Name) == "" {
+	if (create || r.Name != nil) && strings.TrimSpace(deref(r.Name)) == "" {
 		return invalid("GroupRequest.Name", "must not be empty")
-	}
-	if !create && r.Name != "" && strings.TrimSpace(r.Name) == "" {
-		return invalid("GroupRequest.Name", "must not be blank")
 	}
 	dynamic := r.Dynamic != nil && *r.Dynamic
 	switch {

@@ -82,13 +82,13 @@ func TestGroupsCreateUpdateBody(t *testing.T) {
 		in     GroupRequest
 		body   string
 	}{
-		{"create, members", false, GroupRequest{Name: "Ops", Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{"u1"}},
+		{"create, members", false, GroupRequest{Name: new("Ops"), Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{"u1"}},
 			`{"name":"Ops","assignable":true,"hidden":false,"tags":["it"],"userIds":["u1"]}`},
-		{"create, dynamic", false, GroupRequest{Name: "All", Dynamic: new(true), Domains: []string{"example.com"}},
+		{"create, dynamic", false, GroupRequest{Name: new("All"), Dynamic: new(true), Domains: []string{"example.com"}},
 			`{"name":"All","dynamic":true,"domains":["example.com"]}`},
 		{"update one flag", true, GroupRequest{Watchable: new(false)}, `{"watchable":false}`},
 		{"update clears tags", true, GroupRequest{Tags: []string{}}, `{"tags":[]}`},
-		{"update all flags", true, GroupRequest{Name: "N", Assignable: new(true), Watchable: new(true), Mentionable: new(true),
+		{"update all flags", true, GroupRequest{Name: new("N"), Assignable: new(true), Watchable: new(true), Mentionable: new(true),
 			Approver: new(true), Dynamic: new(false), DataAccess: new(true), Hidden: new(true)},
 			`{"name":"N","assignable":true,"watchable":true,"mentionable":true,"approver":true,"dynamic":false,"dataAccess":true,"hidden":true}`},
 	} {
@@ -120,10 +120,10 @@ func TestGroupsCreateWithoutBody(t *testing.T) {
 	c, mt := newMockTransport(t)
 	mt.RegisterResponder(http.MethodPost, mockBase+"/groups", jsonReply(201, ""))
 	mt.RegisterResponder(http.MethodPut, mockBase+"/groups/g1", jsonReply(200, ""))
-	g, err := c.Groups.Create(t.Context(), GroupRequest{Name: "Ops"})
+	g, err := c.Groups.Create(t.Context(), GroupRequest{Name: new("Ops")})
 	require.NoError(t, err)
 	assert.Nil(t, g)
-	g, err = c.Groups.Update(t.Context(), "g1", GroupRequest{Name: "Ops"})
+	g, err = c.Groups.Update(t.Context(), "g1", GroupRequest{Name: new("Ops")})
 	require.NoError(t, err)
 	assert.Nil(t, g)
 }
@@ -136,14 +136,14 @@ func TestGroupRequestValidation(t *testing.T) {
 		field  string
 	}{
 		{"create without name", false, GroupRequest{Assignable: new(true)}, "GroupRequest.Name"},
-		{"update with blank name", true, GroupRequest{Name: "  "}, "GroupRequest.Name"},
+		{"update with blank name", true, GroupRequest{Name: new("  ")}, "GroupRequest.Name"},
 		{"members and domains", true, GroupRequest{UserIDs: []string{"u1"}, Domains: []string{"a.com"}}, "GroupRequest.UserIDs"},
-		{"members of a dynamic group", false, GroupRequest{Name: "x", Dynamic: new(true), UserIDs: []string{"u1"}}, "GroupRequest.UserIDs"},
+		{"members of a dynamic group", false, GroupRequest{Name: new("x"), Dynamic: new(true), UserIDs: []string{"u1"}}, "GroupRequest.UserIDs"},
 		{"domains of a static group", true, GroupRequest{Dynamic: new(false), Domains: []string{"a.com"}}, "GroupRequest.Domains"},
-		{"create domains without dynamic", false, GroupRequest{Name: "x", Domains: []string{"a.com"}}, "GroupRequest.Domains"},
-		{"blank user id", false, GroupRequest{Name: "x", UserIDs: []string{"u1", ""}}, "GroupRequest.UserIDs[1]"},
+		{"create domains without dynamic", false, GroupRequest{Name: new("x"), Domains: []string{"a.com"}}, "GroupRequest.Domains"},
+		{"blank user id", false, GroupRequest{Name: new("x"), UserIDs: []string{"u1", ""}}, "GroupRequest.UserIDs[1]"},
 		{"blank tag", true, GroupRequest{Tags: []string{" "}}, "GroupRequest.Tags[0]"},
-		{"address as domain", false, GroupRequest{Name: "x", Dynamic: new(true), Domains: []string{"ann@a.com"}}, "GroupRequest.Domains[0]"},
+		{"address as domain", false, GroupRequest{Name: new("x"), Dynamic: new(true), Domains: []string{"ann@a.com"}}, "GroupRequest.Domains[0]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mt := newMockTransport(t)
@@ -201,7 +201,7 @@ func TestGroupsWire(t *testing.T) {
 		{name: "Groups.Create", method: "POST", path: "/groups", reply: mockReply(201, wireGroup),
 			contentType: "application/json", body: `{"name":"Ops","assignable":true,"hidden":false,"tags":["it"],"userIds":["u 1"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Groups.Create(ctx, GroupRequest{Name: "Ops", Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{"u 1"}}, o...)
+				_, err := c.Groups.Create(ctx, GroupRequest{Name: new("Ops"), Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{"u 1"}}, o...)
 				return err
 			}},
 		{name: "Groups.Update", method: "PUT", path: "/groups/" + oddEsc, reply: mockReply(200, wireGroup),

@@ -98,7 +98,9 @@ func (o *ListOptions) query() (*listQuery, error) {
 	return q, nil
 }
 
-// PagingState is the page position the service reports with a list.
+// PagingState is the page position the service reports with a list. Part
+// of a list's envelope, it keeps its items' position (these four members),
+// not unknown envelope members, when it is read and written again.
 type PagingState struct {
 	HasNextPage     bool   `json:"has_next_page"`     // more items after this page
 	HasPreviousPage bool   `json:"has_previous_page"` // more items before this page
@@ -107,7 +109,11 @@ type PagingState struct {
 }
 
 // Page is one page of a list: its items in the order the service sent
-// them, the total the service reported, and the paging state.
+// them, the total the service reported, and the paging state. A list
+// envelope: read and written again (with encoding/json or
+// go-json-experiment/json), a page keeps its items whole, with their
+// unknown members, and its total and paging state, not unknown envelope
+// members.
 type Page[T any] struct {
 	Items  []T         `json:"items"`  // the page's items
 	Total  int         `json:"total"`  // total count the service reported for the list

@@ -35,7 +35,9 @@ type Record map[string]string
 
 // RecordItem is one record of a list, with the cursor of its position:
 // pass it as ListOptions.After (or Before, going backward) to resume right
-// after (or before) it.
+// after (or before) it. Part of a list's envelope, it keeps its items (the
+// record and the cursor), not unknown envelope members, when it is read
+// and written again.
 type RecordItem struct {
 	Data   Record `json:"data"`   // the record's fields
 	Cursor string `json:"cursor"` // opaque position of the item in the list

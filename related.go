@@ -61,7 +61,11 @@ func (it RelatedItem) RecordType() (RecordType, bool) {
 
 // Ref returns the reference that relates the same record again.
 func (it RelatedItem) Ref() RelatedRef {
-	return RelatedRef{ID: it.ID, Alias: it.Alias}
+	r := RelatedRef{ID: it.ID}
+	if it.Alias != "" {
+		r.Alias = &it.Alias
+	}
+	return r
 }
 
 // RelatedRef names a record to relate to another one, as the body of
@@ -70,16 +74,26 @@ type RelatedRef struct {
 	// ID is the related record's id (required).
 	ID string `json:"id"`
 	// Alias is the related record's definition alias. The service marks it
-	// optional; it is left out of the body when empty.
-	Alias string `json:"alias,omitempty"`
+	// optional; it is left out of the body when nil.
+	Alias *string `json:"alias,omitzero"`
+	// Extra holds further members of the request body, for members the
+	// service may add later.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
+
+// MarshalJSON writes the reference with its Extra members.
+func (r RelatedRef) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
+
+// UnmarshalJSON reads a reference; unknown members go to Extra, and a
+// null member is an error, as on the wire.
+func (r *RelatedRef) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
 
 // String returns "alias/id", or the id alone when Alias is empty.
 func (r RelatedRef) String() string {
-	if r.Alias == "" {
+	if deref(r.Alias) == "" {
 		return r.ID
 	}
-	return r.Alias + "/" + r.ID
+	return *r.Alias + "/" + r.ID
 }
 
 // checkRef checks a reference; field prefixes the field names in errors.
@@ -87,7 +101,7 @@ func checkRef(field string, r RelatedRef) error {
 	if err := notBlank(field+".ID", r.ID); err != nil {
 		return err
 	}
-	if r.Alias != "" && strings.TrimSpace(r.Alias) == "" {
+	if r.Alias != nil && strings.TrimSpace(*r.Alias) == "" {
 		return invalid(field+".Alias", "must be empty or not blank")
 	}
 	return nil
@@ -190,4 +204,12 @@ func (e *RelatedItemsError) Unwrap() []error {
 // with no body; any 2xx is success and a body, if one comes, is ignored.
 func (s *RelatedService) Remove(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
 	return s.client.call(ctx, http.MethodDelete, recordPath(t, alias, "id", id, "", s.word, "relatedID", relatedID), nil, nil, reqOpts, reply{})
+}
+
+// deref returns *p, or "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

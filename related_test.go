@@ -183,10 +183,10 @@ func TestAddRelatedItem(t *testing.T) {
 		reply    string
 		wantBody string
 	}{
-		{"id and alias, 201 without body", RelatedRef{ID: "TSK-4", Alias: "tasks"}, http.StatusCreated, "", `{"id":"TSK-4","alias":"tasks"}`},
+		{"id and alias, 201 without body", RelatedRef{ID: "TSK-4", Alias: new("tasks")}, http.StatusCreated, "", `{"id":"TSK-4","alias":"tasks"}`},
 		{"alias left out when empty", RelatedRef{ID: "TSK-4"}, http.StatusCreated, "", `{"id":"TSK-4"}`},
-		{"a body on success is ignored", RelatedRef{ID: "E-7", Alias: "parts"}, http.StatusCreated, `{"whatever":1}`, `{"id":"E-7","alias":"parts"}`},
-		{"any 2xx", RelatedRef{ID: "E-7", Alias: "parts"}, http.StatusOK, "", `{"id":"E-7","alias":"parts"}`},
+		{"a body on success is ignored", RelatedRef{ID: "E-7", Alias: new("parts")}, http.StatusCreated, `{"whatever":1}`, `{"id":"E-7","alias":"parts"}`},
+		{"any 2xx", RelatedRef{ID: "E-7", Alias: new("parts")}, http.StatusOK, "", `{"id":"E-7","alias":"parts"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -223,7 +223,7 @@ func TestAddRelatedItemsPartialFailure(t *testing.T) {
 		}
 		return mockResponse(http.StatusCreated, "")
 	})
-	refs := []RelatedRef{{ID: "E-1", Alias: "parts"}, {ID: "E-2", Alias: "parts"}, {ID: "E-3"}}
+	refs := []RelatedRef{{ID: "E-1", Alias: new("parts")}, {ID: "E-2", Alias: new("parts")}, {ID: "E-3"}}
 	err := c.Records.Related.AddMany(t.Context(), Apps, "crm", "A-1", refs)
 	var re *RelatedItemsError
 	require.ErrorAs(t, err, &re)
@@ -297,14 +297,14 @@ func TestRelatedValidation(t *testing.T) {
 			return nil
 		}},
 		{"add: blank id", "ref.ID", func(rs *RecordsService) error {
-			return rs.Related.Add(ctx, Tasks, "t", "1", RelatedRef{ID: " ", Alias: "p"})
+			return rs.Related.Add(ctx, Tasks, "t", "1", RelatedRef{ID: " ", Alias: new("p")})
 		}},
 		{"add: blank alias", "ref.Alias", func(rs *RecordsService) error {
-			return rs.Related.Add(ctx, Tasks, "t", "1", RelatedRef{ID: "E-1", Alias: " "})
+			return rs.Related.Add(ctx, Tasks, "t", "1", RelatedRef{ID: "E-1", Alias: new(" ")})
 		}},
 		{"add several: none", "refs", func(rs *RecordsService) error { return rs.Related.AddMany(ctx, Tasks, "t", "1", nil) }},
 		{"add several: second without id", "refs[1].ID", func(rs *RecordsService) error {
-			return rs.Related.AddMany(ctx, Tasks, "t", "1", []RelatedRef{{ID: "E-1"}, {Alias: "p"}})
+			return rs.Related.AddMany(ctx, Tasks, "t", "1", []RelatedRef{{ID: "E-1"}, {Alias: new("p")}})
 		}},
 		{"remove: empty related id", "relatedID", func(rs *RecordsService) error { return rs.Related.Remove(ctx, Tasks, "t", "1", "") }},
 		{"remove: dot-dot related id", "relatedID", func(rs *RecordsService) error { return rs.Related.Remove(ctx, Tasks, "t", "1", "..") }},
@@ -376,14 +376,14 @@ func TestRelatedItemRecordType(t *testing.T) {
 	}
 	_, ok := RelatedItem{Type: "WORKFLOW"}.RecordType()
 	assert.False(t, ok)
-	assert.Equal(t, RelatedRef{ID: "TSK-4", Alias: "tasks"}, RelatedItem{ID: "TSK-4", Type: "TASK", Alias: "tasks", Cursor: "c"}.Ref())
+	assert.Equal(t, RelatedRef{ID: "TSK-4", Alias: new("tasks")}, RelatedItem{ID: "TSK-4", Type: "TASK", Alias: "tasks", Cursor: "c"}.Ref())
 }
 
 func TestRelatedItemsErrorUnwrap(t *testing.T) {
 	t.Parallel()
 	e := &RelatedItemsError{Total: 2, Failures: []RelatedItemFailure{
 		{Index: 0, Ref: RelatedRef{ID: "E-1"}, Err: &APIError{StatusCode: 403}},
-		{Index: 1, Ref: RelatedRef{ID: "E-2", Alias: "parts"}, Err: io.ErrUnexpectedEOF},
+		{Index: 1, Ref: RelatedRef{ID: "E-2", Alias: new("parts")}, Err: io.ErrUnexpectedEOF},
 	}}
 	assert.ErrorIs(t, e, ErrForbidden)
 	assert.ErrorIs(t, e, io.ErrUnexpectedEOF)
@@ -407,7 +407,7 @@ func TestRelatedWire(t *testing.T) {
 		{name: "Records.AddRelatedItem", method: "POST", path: wireRec + "/related-items", reply: mockReply(201, ""),
 			contentType: "application/json", body: `{"id":"P 1","alias":"parts"}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Records.Related.Add(ctx, Tasks, "it-requests", odd, RelatedRef{ID: "P 1", Alias: "parts"}, o...)
+				return c.Records.Related.Add(ctx, Tasks, "it-requests", odd, RelatedRef{ID: "P 1", Alias: new("parts")}, o...)
 			}},
 		{name: "Records.AddRelatedItems", method: "POST", path: wireRec + "/related-items", reply: mockReply(201, ""),
 			contentType: "application/json", body: `{"id":"P 2"}`,

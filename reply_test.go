@@ -380,7 +380,7 @@ func TestModelsKeepUnknownMembers(t *testing.T) {
 	}
 	for name, v := range map[string]any{
 		"NewUser":      NewUser{Email: "a@example.com", Extra: map[string]jsontext.Value{"zz": jsontext.Value(`1`)}},
-		"GroupRequest": GroupRequest{Name: "g", Extra: map[string]jsontext.Value{"zz": jsontext.Value(`1`)}},
+		"GroupRequest": GroupRequest{Name: new("g"), Extra: map[string]jsontext.Value{"zz": jsontext.Value(`1`)}},
 	} {
 		out, err := json.Marshal(v)
 		require.NoError(t, err, name)

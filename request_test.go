@@ -49,7 +49,7 @@ func TestEveryEntryPointRefusesANilContext(t *testing.T) {
 		case reflect.TypeFor[NewUser]():
 			return reflect.ValueOf(NewUser{Email: "ann@example.com", FirstName: "Ann", LastName: "Lee"})
 		case reflect.TypeFor[GroupRequest]():
-			return reflect.ValueOf(GroupRequest{Name: "g"})
+			return reflect.ValueOf(GroupRequest{Name: new("g")})
 		case reflect.TypeFor[RelatedRef]():
 			return reflect.ValueOf(RelatedRef{ID: "1"})
 		case reflect.TypeFor[[]RelatedRef]():

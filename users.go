@@ -76,12 +76,14 @@ type NewUser struct {
 	FirstName string `json:"firstName"`
 	// LastName is the new user's family name. Required.
 	LastName string `json:"lastName"`
-	// JobTitle is the new user's job title; empty sends none.
-	JobTitle string `json:"jobTitle,omitzero"`
+	// JobTitle is the new user's job title; nil sends none, and a pointer
+	// to "" sends it empty (as every optional member of a request body:
+	// nil leaves it out).
+	JobTitle *string `json:"jobTitle,omitzero"`
 	// NeverNotify, when true, asks the service not to send the new user a
-	// welcome e-mail. False sends nothing, and the service's default (a
+	// welcome e-mail. Nil sends nothing, and the service's default (a
 	// welcome e-mail) applies.
-	NeverNotify bool `json:"neverNotify,omitzero"`
+	NeverNotify *bool `json:"neverNotify,omitzero"`
 	// Extra holds further members of the request body, for members the
 	// service may add later. A key that names a field above (in the same
 	// case) is a duplicate member: the call fails with a *ValidationError
@@ -90,9 +92,11 @@ type NewUser struct {
 }
 
 // MarshalJSON writes the create body.
-func (n NewUser) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(n)
-}
+func (n NewUser) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
+
+// UnmarshalJSON reads a create body; unknown members go to Extra, and a
+// null member is an error, as on the wire.
+func (n *NewUser) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, n) }
 
 // validate checks what Create needs before any request.
 func (n *NewUser) validate() error {

@@ -78,7 +78,7 @@ func TestUsersCreate(t *testing.T) {
 	}{
 		{"required only", NewUser{Email: "ada@example.com", FirstName: "Ada", LastName: "Lovelace"},
 			`{"email":"ada@example.com","firstName":"Ada","lastName":"Lovelace"}`},
-		{"all fields", NewUser{Email: "ada@example.com", FirstName: "Ada", LastName: "Lovelace", JobTitle: "Analyst", NeverNotify: true},
+		{"all fields", NewUser{Email: "ada@example.com", FirstName: "Ada", LastName: "Lovelace", JobTitle: new("Analyst"), NeverNotify: new(true)},
 			`{"email":"ada@example.com","firstName":"Ada","lastName":"Lovelace","jobTitle":"Analyst","neverNotify":true}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,7 +298,7 @@ func TestUsersWire(t *testing.T) {
 		{name: "Users.Create", method: "POST", path: "/users", reply: mockReply(201, wireUser),
 			contentType: "application/json", body: `{"email":"ann@example.com","firstName":"Ann","lastName":"Lee","jobTitle":"Clerk","neverNotify":true}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Users.Create(ctx, NewUser{Email: "ann@example.com", FirstName: "Ann", LastName: "Lee", JobTitle: "Clerk", NeverNotify: true}, o...)
+				_, err := c.Users.Create(ctx, NewUser{Email: "ann@example.com", FirstName: "Ann", LastName: "Lee", JobTitle: new("Clerk"), NeverNotify: new(true)}, o...)
 				return err
 			}},
 		{name: "Users.Deactivate", method: "POST", path: "/users/" + oddEsc + "/deactivate", reply: mockReply(200, wireUser),

@@ -9,10 +9,167 @@
 //	c, err := workflow.NewClientFromEnv()
 //	ws := admin.New(c)
 //
-// It is a package of its own so that the records API's package stays
-// small; every operation goes through the client's one request path
-// (workflow.Client.Call and workflow.PagedList): the same per-call
+// Its services, one per family, and the types each reads and writes:
+//
+//	ws.Domains        Domain; DomainRequest (ManagedDomain or EmailDomain)
+//	ws.Domains.Groups workflow.GroupDomain
+//	ws.Automations    Automation (canonical raw JSON), AutomationVersions
+//	ws.Views          View; ViewRequest (ViewInput, ViewConfig, ViewShareInput)
+//	ws.Elements       Aspect; NewElement, ElementUpdate
+//	ws.Apps           jsontext.Value (free-form, both ways)
+//	ws.Flows          jsontext.Value (free-form, both ways)
+//	ws.Agents         Agent; AgentBundle (AgentInput, AgentSettings)
+//	ws.Skills         Skill; SkillBundle (SkillSettings)
+//	ws.Tables         Table, TableJoin; TableCreateRequest, TableUpdateRequest,
+//	                  TableJoinInput, JoinMapping (ws.Tables.Joins, ws.Tables.JoinMappings)
+//	ws.SearchTables   SearchTable; SnowflakeSearchTableRequest,
+//	                  LinkedSearchTableRequest, SearchTableUpdate
+//
+// To keep an app's configuration in git, see "From export to apply"
+// below. It is a package of its own so that the records API's package
+// stays small; every operation goes through the client's one request
+// path (workflow.Client.Call and workflow.PagedList): the same per-call
 // options, authentication, retries, observers, errors and reply rules.
+//
+// # Operations
+//
+// Every family has one shape. A Get returns one value; a List of a paged
+// list returns a *workflow.Page (with Pages and All beside it). A reply
+// that is the family's resource is that typed resource, members the type
+// does not model kept in Extra, even where the document publishes it as
+// a free-form object (a view's or an agent's create and update). Other
+// free-form replies are jsontext.Value, one JSON object as it came; an
+// Automation is raw JSON too, with a canonical form of its own. A Delete
+// returns only the error. Parameters are named after the document's
+// parameter components (domainId, groupId, tableId, joinId,
+// joinFieldsId, aspectId, aspectSearchTableId; alias and recordType); an
+// id the document calls "the resource ID" is id.
+//
+//	Operation                                          Takes                                        Returns
+//	Domains.Create                                     DomainRequest                                *Domain
+//	Domains.Update(domainID)                           DomainRequest                                *Domain
+//	Domains.Groups.Add(groupID)                        []string (domains)                           []workflow.GroupDomain
+//	Domains.Groups.Remove(groupID)                     []string (domains)                           []workflow.GroupDomain
+//	Automations.List(recordType, alias)                                                             []Automation (each one's active version on the fake)
+//	Automations.Get(recordType, alias, id)                                                          *AutomationVersions (Active, Draft)
+//	Automations.Create(recordType, alias)              Automation                                   Automation
+//	Automations.Validate(recordType, alias)            Automation                                   jsontext.Value (the verdict)
+//	Automations.Update(recordType, alias, id)          Automation                                   Automation
+//	Automations.Delete(recordType, alias, id)                                                       error
+//	Views.List/Pages/All(alias)                                                                     *workflow.Page[View]
+//	Views.Get(alias, id)                               id: the view's id (the fake: or its handle)  *View
+//	Views.Create(alias, handle)                        ViewRequest                                  *View
+//	Views.Update(alias, handle)                        ViewRequest; the path takes the handle       *View
+//	Elements.Create                                    NewElement                                   *Aspect
+//	Elements.Get(alias)                                alias: the namespace or the id               *Aspect
+//	Elements.Update(alias)                             ElementUpdate                                *Aspect
+//	Apps.Compose                                       jsontext.Value                               jsontext.Value
+//	Apps.Update(id)                                    jsontext.Value                               jsontext.Value
+//	Flows.Create                                       jsontext.Value                               jsontext.Value
+//	Flows.Update(id)                                   jsontext.Value                               jsontext.Value
+//	Agents.List/Pages/All(alias)                                                                    *workflow.Page[Agent]
+//	Agents.Create(alias)                               AgentBundle                                  *Agent
+//	Agents.Update(alias, id)                           AgentBundle                                  *Agent
+//	Skills.List/Pages/All(alias)                                                                    *workflow.Page[Skill]
+//	Skills.Create(alias)                               SkillBundle                                  *Skill
+//	Skills.Update(alias, id)                           SkillBundle                                  *Skill
+//	Tables.List/Pages/All                                                                           *workflow.Page[Table]
+//	Tables.Get(tableID)                                                                             *Table
+//	Tables.Create                                      TableCreateRequest                           *Table
+//	Tables.Update(tableID)                             TableUpdateRequest                           *Table
+//	Tables.Delete(tableID)                                                                          error
+//	Tables.Joins.Create(tableID)                       TableJoinInput                               *TableJoin
+//	Tables.Joins.Update(tableID, joinID)               TableJoinInput                               *TableJoin
+//	Tables.Joins.Delete(tableID, joinID)                                                            error
+//	Tables.JoinMappings.Create(tableID, joinFieldsID)  []JoinMapping                                error
+//	Tables.JoinMappings.Update(tableID, joinFieldsID)  []JoinMapping                                error
+//	Tables.JoinMappings.Delete(tableID, joinFieldsID)  []string (sources)                           error
+//	SearchTables.Create(aspectID)                      SnowflakeSearchTableRequest                  *SearchTable
+//	SearchTables.CreateLinked(aspectID)                LinkedSearchTableRequest                     *SearchTable
+//	SearchTables.Get(aspectID, aspectSearchTableID)                                                 *SearchTable
+//	SearchTables.Update(aspectID, aspectSearchTableID) SearchTableUpdate                            *SearchTable
+//
+// An automation's Get answers its active and its draft version (the
+// service's "active and/or draft workflow"); the service does not
+// publish how to tell them apart, and Get reads the one whose "status"
+// member is "DRAFT" as the draft, as the fake serves it
+// (workflowtest.Server.SetAutomationDraft). List gives one version of
+// each automation; the service does not publish which, and the fake
+// lists the active one.
+//
+// # Read, keep in a file, write back
+//
+// Every model and request body reads and writes its JSON losslessly, with
+// encoding/json as with github.com/go-json-experiment/json, and across
+// the two: the members it models, and in Extra every other one, at every
+// depth. A request body keeps explicit empty values too: an optional
+// member is a pointer (nil leaves it out; new(""), new(0) or new(false)
+// sends it empty), a slice (nil leaves it out; an empty non-nil slice
+// sends []) or raw JSON (nil leaves it out). Pointers are where "absent"
+// and "empty" differ on input, and only there: a reply's members are
+// plain values. Reading a request body, a JSON null for a member is an
+// error naming its path, as on the wire; reading a reply, null leaves the
+// value as it was. A list envelope (workflow.Page) keeps its items whole,
+// not unknown envelope members.
+//
+// What a family reads, one documented method turns into the body that
+// writes it back, in this workspace or another (each says which members
+// it leaves out, and what the caller supplies):
+//
+//	View.Request        ViewRequest, the body of Update (and of Create, with the view's ClientHandle)
+//	Table.Request       TableCreateRequest, the body of Create (fields whole; Update takes field changes)
+//	Aspect.Request      ElementUpdate, the body of Elements.Update
+//	SearchTable.Request SnowflakeSearchTableRequest, the body of Create
+//	Agent.Request       AgentBundle, the body of Create (a list entry is a summary)
+//	Skill.Request       SkillBundle, the body of Create
+//
+// An Automation is the same type read and written (Without("id") drops
+// the member a new workspace sets).
+//
+// # From export to apply
+//
+// To keep an app's automations and views in git and promote them to
+// another workspace:
+//
+//  1. Read them: Automations.List(ctx, workflow.Apps, alias) and
+//     Views.All(ctx, alias, nil).
+//  2. Turn each into its write form: a.Without("id") for an automation,
+//     v.Request() for a view (with its ClientHandle, the create's
+//     handle). Write each to a file of its own; an Automation encodes
+//     canonically, so an unchanged automation gives the same bytes.
+//  3. In the target workspace, read its automations and views the same
+//     way, and match them: automations by Name, views by ClientHandle.
+//     Two of one name on either side are for a person to resolve.
+//  4. Create what the target lacks and Update what differs: an
+//     automation by its id in the target, a view by its handle.
+//     Automations.Delete removes an automation only the target has;
+//     views have no delete.
+//  5. Ids are the workspace's own: check a view's agentId against
+//     Agents.All of the target. Field ids (columns, displayByField) cannot
+//     be checked, since no operation reads an app's fields.
+//
+// examples/promote does all of this, with a plan that shows every member
+// it changes: go run ./examples/promote -fake -app crm-accounts
+//
+// # Checks before sending
+//
+// Every request body is checked, once encoded, against what the
+// published document states for the operation: member types, required
+// members, enums, formats (uuid, email, int32, date-time) and the rules
+// it states in prose ("exactly one of", "mutually exclusive with"). The
+// checks are those the fake applies (package internal/wire, built from
+// the contract document); a broken rule is a *workflow.ValidationError
+// naming the body's type and the member by its path
+// (TableCreateRequest.fields[0].cloud.name), and nothing is sent. An id,
+// alias or handle of a path, and a handle or namespace Create gives what
+// it creates, must be a usable path segment (workflow.Segment): not
+// empty, ".", ".." or white space, without "/" or control characters,
+// so that what Create makes can be read and changed. Nothing else is
+// refused: what the document allows is sent.
+//
+// An update clears an optional member by sending it empty. Members in
+// format uuid (a category, a source table, an agent's connector) have no
+// empty value the document allows, and cannot be cleared so.
 //
 // # Routes that overlap the records API
 //

@@ -1,11 +1,9 @@
 package admin
 
 import (
-	"cmp"
 	"context"
 	"iter"
 	"net/http"
-	"strconv"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
@@ -34,9 +32,10 @@ const (
 	ReasoningHigh    ReasoningEffort = "HIGH"
 )
 
-// Agent is an agent as the agents list publishes it (a summary). The
-// answers of Create and Update are Passthrough objects; decode one into an
-// Agent (json.Unmarshal) to read these members of it.
+// Agent is an agent as the agents list publishes it (a summary), and as
+// Create and Update answer it (the document publishes those answers as
+// free-form objects; the SDK reads them as agents, members an Agent does
+// not model kept in Extra).
 //
 // Members the SDK does not model are kept in Extra and written back when
 // the agent is encoded again, with encoding/json as with
@@ -59,73 +58,61 @@ type Agent struct {
 }
 
 // UnmarshalJSON reads an agent; unknown members go to Extra.
-func (a *Agent) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, a)
-}
+func (a *Agent) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, a) }
 
 // MarshalJSON writes the agent with its Extra members.
-func (a Agent) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(a)
+func (a Agent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
+
+// Request returns the create body of the agent as read (for Create, in
+// this workspace or another): its name, description, maxLength,
+// reasoningEffort, temperature and the members of Extra, as the settings
+// of the service's own kind of agent (Elementum, the one variant the
+// service publishes). The read-only id and type are left out. An agent of
+// the list is a summary: its instructions, first message, avatar, AI
+// provider connector, tools and A2A skills are not in it, and the caller
+// supplies them. Empty members are left out.
+func (a Agent) Request() (AgentBundle, error) {
+	s, err := writeBody[AgentSettings](a, []string{"id", "type"}, nil)
+	return AgentBundle{Agent: AgentInput{Elementum: &s}}, err
 }
 
 // AgentSettings are the settings of an agent of the service's own kind
-// (the service's AgentSubtypeCreateInput and AgentSubtypeUpdateInput).
-// Only what is set is sent; an Update changes only that.
+// (the service's AgentSettings). As in every request body of this
+// package, a nil pointer or slice leaves the member out (an Update keeps
+// its value), and a pointer to an empty value sends it empty.
 type AgentSettings struct {
-	Name        string `json:"name,omitzero"`
-	Description string `json:"description,omitzero"`
+	Name        *string `json:"name,omitzero"`
+	Description *string `json:"description,omitzero"`
 	// Instructions is the system prompt that steers the agent.
-	Instructions string `json:"instructions,omitzero"`
+	Instructions *string `json:"instructions,omitzero"`
 	// FirstMessage is what the agent posts when a conversation starts.
-	FirstMessage    string          `json:"firstMessage,omitzero"`
-	MaxLength       *int32          `json:"maxLength,omitzero"`
-	ReasoningEffort ReasoningEffort `json:"reasoningEffort,omitzero"`
-	Temperature     *float64        `json:"temperature,omitzero"`
+	FirstMessage    *string          `json:"firstMessage,omitzero"`
+	MaxLength       *int32           `json:"maxLength,omitzero"`
+	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitzero"`
+	Temperature     *float64         `json:"temperature,omitzero"`
 	// AvatarAttachmentID is the attachment (a UUID) of the avatar image.
-	AvatarAttachmentID string `json:"avatarAttachmentId,omitzero"`
-	// AIProviderConnectorID is the AI provider connector (a UUID).
-	AIProviderConnectorID string `json:"aiProviderConnectorId,omitzero"`
+	// The document gives no empty value that clears it: "" is not a UUID.
+	AvatarAttachmentID *string `json:"avatarAttachmentId,omitzero"`
+	// AIProviderConnectorID is the AI provider connector (a UUID); as for
+	// AvatarAttachmentID, it cannot be cleared.
+	AIProviderConnectorID *string `json:"aiProviderConnectorId,omitzero"`
 	// Extra holds the less common settings the service forwards as they
 	// are (voiceConfig, runAs, startingActions, ...).
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the settings with their Extra members.
-func (a AgentSettings) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(a)
-}
-
-func (a *AgentSettings) validate(field string) error {
-	return cmp.Or(checkUUID(field+".AvatarAttachmentID", a.AvatarAttachmentID, false), checkUUID(field+".AIProviderConnectorID", a.AIProviderConnectorID, false))
-}
-
 // AgentInput is the agent of a create or update body: one variant, of
 // which the service publishes one, Elementum, its own kind of agent.
-// Another variant goes in Extra under its name.
 type AgentInput struct {
 	Elementum *AgentSettings `json:"elementum,omitzero"`
 	// Extra holds a variant the service may add, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the agent variant with its Extra members.
-func (a AgentInput) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(a)
-}
-
-func (a *AgentInput) validate(field string) error {
-	if n := len(a.Extra) + btoi(a.Elementum != nil); n != 1 {
-		return invalid(field, "must set exactly one variant (Elementum), not "+strconv.Itoa(n))
-	}
-	if a.Elementum != nil {
-		return a.Elementum.validate(field + ".Elementum")
-	}
-	return nil
-}
-
 // AgentBundle is the body of AgentsService.Create (POST
 // /apps/{alias}/agents, the service's AgentBundleCreateRequest) and
 // Update (PUT /apps/{alias}/agents/{id}, its AgentBundleUpdateRequest).
+// Agent.Request returns the one of an agent as listed.
 type AgentBundle struct {
 	// Agent is the agent. Required.
 	Agent AgentInput `json:"agent"`
@@ -135,18 +122,30 @@ type AgentBundle struct {
 	Tools []jsontext.Value `json:"tools,omitzero"`
 	// A2ASkills are A2A skills to attach, as for Tools.
 	A2ASkills []jsontext.Value `json:"a2aSkills,omitzero"`
+	// Extra holds further members of the body, for members the service
+	// may add later. A key that names a member above is an error, and
+	// nothing is sent.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-func (b *AgentBundle) validate() error {
-	return cmp.Or(b.Agent.validate("AgentBundle.Agent"), checkObjects("AgentBundle.Tools", b.Tools), checkObjects("AgentBundle.A2ASkills", b.A2ASkills))
-}
+// MarshalJSON writes the settings with their Extra members.
+func (a AgentSettings) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
+// UnmarshalJSON reads the settings; unknown members go to Extra, and a
+// null member is an error.
+func (a *AgentSettings) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, a) }
+
+// MarshalJSON writes the variant with its Extra members.
+func (a AgentInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
+
+// UnmarshalJSON reads the variant, as AgentSettings's does.
+func (a *AgentInput) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, a) }
+
+// MarshalJSON writes the body with its Extra members.
+func (b AgentBundle) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(b) }
+
+// UnmarshalJSON reads the body, as AgentSettings's does.
+func (b *AgentBundle) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, b) }
 
 // list is the paged list of the app alias's agents.
 func (s *AgentsService) list(alias string) (workflow.PagedList[Agent], error) {
@@ -176,20 +175,20 @@ func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.Li
 }
 
 // Create creates an agent under the app alias: POST /apps/{alias}/agents
-// with b as the body (201). b.Agent must set exactly one variant; a broken
-// rule is a *workflow.ValidationError and nothing is sent. The answer is a
-// Passthrough object, returned as it came. Like every POST, it is not
-// retried after a 5xx or a dropped connection.
-func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
+// with b as the body (201), and returns it as the service answers. A body
+// that breaks a rule of the document is a *workflow.ValidationError, and
+// nothing is sent. Like every POST, it is not retried after a 5xx or a
+// dropped connection.
+func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle, reqOpts ...workflow.RequestOption) (*Agent, error) {
 	p, err := segPath("", "apps", "alias", alias, "", "agents")
-	return callObject(ctx, s.client, http.MethodPost, p, cmp.Or(err, b.validate()), b, reqOpts)
+	return call[Agent](ctx, s.client, "createAgent", http.MethodPost, p, err, b, reqOpts)
 }
 
 // Update changes the agent id of the app alias: PUT
-// /apps/{alias}/agents/{id} with b as the body (200). The settings b
-// leaves out keep their value; Tools and A2ASkills, when not nil, replace
-// the agent's. The answer is a Passthrough object, returned as it came.
-func (s *AgentsService) Update(ctx context.Context, alias, id string, b AgentBundle, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
+// /apps/{alias}/agents/{id} with b as the body (200), and returns it as
+// the service answers. The settings b leaves out keep their value; Tools
+// and A2ASkills, when not nil, replace the agent's.
+func (s *AgentsService) Update(ctx context.Context, alias, id string, b AgentBundle, reqOpts ...workflow.RequestOption) (*Agent, error) {
 	p, err := segPath("", "apps", "alias", alias, "", "agents", "id", id)
-	return callObject(ctx, s.client, http.MethodPut, p, cmp.Or(err, b.validate()), b, reqOpts)
+	return call[Agent](ctx, s.client, "updateAgent", http.MethodPut, p, err, b, reqOpts)
 }

@@ -29,7 +29,7 @@ type AppsService struct {
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have acted on it.
 func (s *AppsService) Compose(ctx context.Context, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	return callObject(ctx, s.client, http.MethodPost, "aspects/compose", nil, def, reqOpts)
+	return callRaw(ctx, s.client, "composeApp", http.MethodPost, "aspects/compose", nil, def, reqOpts)
 }
 
 // Update changes the app id with its definition def: PUT
@@ -37,5 +37,5 @@ func (s *AppsService) Compose(ctx context.Context, def jsontext.Value, reqOpts .
 // it came. def must be one JSON object.
 func (s *AppsService) Update(ctx context.Context, id string, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
 	p, err := segPath("", "aspects/compose", "id", id)
-	return callObject(ctx, s.client, http.MethodPut, p, err, def, reqOpts)
+	return callRaw(ctx, s.client, "updateApp", http.MethodPut, p, err, def, reqOpts)
 }

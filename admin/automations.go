@@ -1,9 +1,14 @@
 package admin
 
 import (
-	"cmp"
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"slices"
+	"strings"
 
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -16,87 +21,292 @@ import (
 // the records routes the paths overlap.
 
 // Automation is an automation's workflow as the service sends and takes
-// it: a JSON object ("Passthrough": the service publishes no members; it
-// calls an automation's workflow "in full-state form, with triggers,
-// tasks and output properties"). Every member is kept as raw JSON, and
-// written back as it came, members in sorted order.
-type Automation map[string]jsontext.Value
+// it: one JSON object ("Passthrough": the service publishes no members;
+// it calls an automation's workflow "in full-state form, with triggers,
+// tasks and output properties"). It is the same type read and written.
+//
+// An Automation is held, and encoded, in one canonical form, so that the
+// same automation always has the same bytes (in a file kept in version
+// control, and in a comparison with bytes.Equal): members sorted by name
+// (in byte order) at every depth, no white space, every string written
+// with one escaping (the fewest escapes: ", \ and control characters),
+// and every number kept as it came (1.0 stays 1.0, 1e2 stays 1e2).
+// Canonical returns that form of any JSON object. Written with
+// github.com/go-json-experiment/json, an Automation is its bytes;
+// encoding/json escapes <, >, & (unless told not to), U+2028 and U+2029
+// besides, which read back to the same canonical form.
+//
+// Its underlying type is []byte: on Go 1.27 and later, reading and
+// building one needs only the standard library (admin.Automation(b) of
+// the bytes of a JSON object, and encoding/json/jsontext, which
+// github.com/go-json-experiment/json/jsontext is an alias of there).
+type Automation []byte
 
-// MarshalJSON writes the object with its members in sorted order, so the
-// same automation always encodes to the same bytes (for version control,
-// and for comparing two workspaces).
-func (a Automation) MarshalJSON() ([]byte, error) {
-	return json.Marshal(map[string]jsontext.Value(a), json.Deterministic(true))
+// Canonical returns the canonical form of the JSON object data (see
+// Automation), or an error if data is not one JSON object.
+func Canonical(data []byte) (Automation, error) {
+	if k := jsontext.Value(data).Kind(); k != '{' {
+		return nil, fmt.Errorf("admin: an automation must be one JSON object, not %v", k)
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	out, err := canonical(dec, nil)
+	if err == nil {
+		if _, err = dec.ReadToken(); err == nil {
+			err = errors.New("more than one JSON value")
+		} else if err == io.EOF {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("admin: an automation: %w", err)
+	}
+	return Automation(out), nil
+}
+
+// canonical appends the next value of dec to b in canonical form.
+func canonical(dec *jsontext.Decoder, b []byte) ([]byte, error) {
+	switch dec.PeekKind() {
+	case '{':
+		type member struct{ name, value []byte }
+		var members []member
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		for dec.PeekKind() != '}' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			name := tok.String() // before the next read voids tok
+			v, err := canonical(dec, nil)
+			if err != nil {
+				return nil, err
+			}
+			members = append(members, member{quote(name), v})
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		slices.SortFunc(members, func(x, y member) int { return bytes.Compare(x.name, y.name) })
+		b = append(b, '{')
+		for i, m := range members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(append(append(b, m.name...), ':'), m.value...)
+		}
+		return append(b, '}'), nil
+	case '[':
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		b = append(b, '[')
+		for i := 0; dec.PeekKind() != ']'; i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = canonical(dec, b); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		return append(b, ']'), nil
+	case '"':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		return append(b, quote(tok.String())...), nil
+	default: // a number or a literal, as it came
+		v, err := dec.ReadValue()
+		return append(b, v...), err
+	}
+}
+
+// quote writes s as a JSON string with the fewest escapes (", \ and
+// control characters; \b, \t, \n, \f and \r by their short forms).
+func quote(s string) []byte {
+	q, _ := jsontext.AppendQuote(nil, s) // s came from a decoder: valid UTF-8
+	return q
+}
+
+// MarshalJSON writes the automation in its canonical form; an automation
+// that is not one JSON object is an error.
+func (a Automation) MarshalJSON() ([]byte, error) { return Canonical(a) }
+
+// UnmarshalJSON reads an automation, one JSON object, and holds it in its
+// canonical form. A JSON null leaves it as it was.
+func (a *Automation) UnmarshalJSON(data []byte) error {
+	if string(bytes.TrimSpace(data)) == "null" {
+		return nil
+	}
+	c, err := Canonical(data)
+	if err == nil {
+		*a = c
+	}
+	return err
+}
+
+// Member returns the member name as raw JSON, or nil when the automation
+// has none (or is not a JSON object).
+func (a Automation) Member(name string) jsontext.Value {
+	var m map[string]jsontext.Value
+	if json.Unmarshal(a, &m) != nil {
+		return nil
+	}
+	return m[name]
+}
+
+// Without returns the automation without the members names (in
+// canonical form): an automation read from one workspace, without its
+// "id", is one to create in another. An automation that is not one JSON
+// object is returned as it is.
+func (a Automation) Without(names ...string) Automation {
+	var m map[string]jsontext.Value
+	if json.Unmarshal(a, &m) != nil {
+		return a
+	}
+	for _, n := range names {
+		delete(m, n)
+	}
+	b, _ := json.Marshal(m) // members that decoded encode
+	out, err := Canonical(b)
+	if err != nil {
+		return a
+	}
+	return out
+}
+
+// text returns the member name when it is a JSON string, and "".
+func (a Automation) text(name string) string {
+	var s string
+	if json.Unmarshal(a.Member(name), &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// Name returns the automation's name (its "name" member, which the fake
+// requires), or "" when it has none.
+func (a Automation) Name() string { return a.text("name") }
+
+// ID returns the automation's id (its "id" member, which the service and
+// the fake set), or "" when it has none.
+func (a Automation) ID() string { return a.text("id") }
+
+// Status returns the automation's "status" member, or "" when it has
+// none. AutomationsService.Get reads "DRAFT" (in any case) as the draft
+// version.
+func (a Automation) Status() string { return a.text("status") }
+
+// AutomationVersions is an automation as AutomationsService.Get answers
+// it: its active version and its draft, either of which may be nil.
+type AutomationVersions struct {
+	// Active is the version that runs.
+	Active Automation
+	// Draft is the version being edited, not yet active.
+	Draft Automation
 }
 
 // AutomationsService configures the automations of apps and elements.
 type AutomationsService struct{ client *workflow.Client }
 
-// automationCall sends one operation of the automations of t's alias:
-// the path /{recordType}/{alias}/automations with the segments of rest
-// (pairs, as for segPath), and def as the body of a POST or a PUT, which
-// must have a member.
-func automationCall[T any](ctx context.Context, s *AutomationsService, method string, t workflow.RecordType, alias string, def Automation, reqOpts []workflow.RequestOption, rest ...string) (T, error) {
-	p, err := segPath(append([]string{"", string(t), "alias", alias, "", "automations"}, rest...)...)
-	if !t.Valid() {
-		err = invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)
+// path returns the automations path of the definition alias of
+// recordType, with the segments of rest (pairs, as for segPath).
+func automationsPath(recordType workflow.RecordType, alias string, rest ...string) (string, error) {
+	p, err := segPath(append([]string{"", string(recordType), "alias", alias, "", "automations"}, rest...)...)
+	if err == nil && !recordType.Valid() {
+		err = invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)
 	}
-	var body any
-	if method == http.MethodPost || method == http.MethodPut {
-		body = def
-		if len(def) == 0 {
-			err = cmp.Or(err, invalid("automation", "must have at least one member (the automation's definition)"))
-		}
-	}
-	out, err := call[T](ctx, s.client, method, p, err, body, reqOpts)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return *out, nil
+	return p, err
 }
 
 // List returns the automations of an app or element:
 // GET /{recordType}/{alias}/automations (200, AutomationList: an array,
-// not paged).
-func (s *AutomationsService) List(ctx context.Context, t workflow.RecordType, alias string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
-	return automationCall[[]Automation](ctx, s, http.MethodGet, t, alias, nil, reqOpts)
+// not paged). The service does not publish which version of an
+// automation with a draft it lists; the fake lists the active version.
+func (s *AutomationsService) List(ctx context.Context, recordType workflow.RecordType, alias string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
+	p, err := automationsPath(recordType, alias)
+	out, err := call[[]Automation](ctx, s.client, "listAutomations", http.MethodGet, p, err, nil, reqOpts)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
 }
 
-// Get returns one automation: GET /{recordType}/{alias}/automations/{id}
-// (200). The service answers an AutomationList: the automation's active
-// and/or draft workflow, so Get returns one or two objects.
-func (s *AutomationsService) Get(ctx context.Context, t workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
-	return automationCall[[]Automation](ctx, s, http.MethodGet, t, alias, nil, reqOpts, "id", id)
+// Get returns one automation, its active and its draft version:
+// GET /{recordType}/{alias}/automations/{id} (200). The service answers
+// an AutomationList, "the active and/or draft workflow", and does not
+// publish how to tell them apart: Get reads the one whose "status" member
+// is "DRAFT" (in any case) as the draft and the other as the active
+// version, as the fake serves them. An answer with no version, or two of
+// the same kind, is an error matching workflow.ErrUnexpectedResponse.
+func (s *AutomationsService) Get(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (*AutomationVersions, error) {
+	p, err := automationsPath(recordType, alias, "id", id)
+	list, err := call[[]Automation](ctx, s.client, "getAutomation", http.MethodGet, p, err, nil, reqOpts)
+	if err != nil {
+		return nil, err
+	}
+	v := &AutomationVersions{}
+	for _, a := range *list {
+		slot := &v.Active
+		if strings.EqualFold(a.Status(), "DRAFT") {
+			slot = &v.Draft
+		}
+		if *slot != nil {
+			return nil, fmt.Errorf("%w: GET /%s answered two versions of the same kind", workflow.ErrUnexpectedResponse, p)
+		}
+		*slot = a
+	}
+	if v.Active == nil && v.Draft == nil {
+		return nil, fmt.Errorf("%w: GET /%s answered no version of the automation", workflow.ErrUnexpectedResponse, p)
+	}
+	return v, nil
 }
 
-// Create creates an automation and returns what the service answers
-// (201): POST /{recordType}/{alias}/automations with def as the body. An
-// empty def is a *workflow.ValidationError, and nothing is sent. Like
-// every POST, it is not retried after a 5xx or a dropped connection.
-func (s *AutomationsService) Create(ctx context.Context, t workflow.RecordType, alias string, def Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	return automationCall[Automation](ctx, s, http.MethodPost, t, alias, def, reqOpts)
+// Create creates an automation and returns it as the service answers
+// (201): POST /{recordType}/{alias}/automations with a as the body, one
+// JSON object. Like every POST, it is not retried after a 5xx or a
+// dropped connection.
+func (s *AutomationsService) Create(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
+	p, err := automationsPath(recordType, alias)
+	return automationCall(ctx, s.client, "createAutomation", http.MethodPost, p, err, a, reqOpts)
 }
 
 // Validate asks the service to check an automation without creating it:
-// POST /{recordType}/{alias}/automations/validate with def as the body
-// (200). It returns the service's verdict, a JSON object whose members
-// are not published (the fake answers {"valid": bool, "errors": [...]}).
-func (s *AutomationsService) Validate(ctx context.Context, t workflow.RecordType, alias string, def Automation, reqOpts ...workflow.RequestOption) (map[string]jsontext.Value, error) {
-	return automationCall[map[string]jsontext.Value](ctx, s, http.MethodPost, t, alias, def, reqOpts, "", "validate")
+// POST /{recordType}/{alias}/automations/validate with a as the body
+// (200). It returns the service's verdict as it came, a JSON object whose
+// members are not published (the fake answers {"valid": bool, "errors":
+// [...]}).
+func (s *AutomationsService) Validate(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
+	p, err := automationsPath(recordType, alias, "", "validate")
+	return callRaw(ctx, s.client, "validateAutomation", http.MethodPost, p, err, a, reqOpts)
 }
 
-// Update replaces an automation's definition and returns what the
-// service answers (200): PUT /{recordType}/{alias}/automations/{id} with
-// def as the body. An empty def is a *workflow.ValidationError.
-func (s *AutomationsService) Update(ctx context.Context, t workflow.RecordType, alias, id string, def Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	return automationCall[Automation](ctx, s, http.MethodPut, t, alias, def, reqOpts, "id", id)
+// Update replaces an automation and returns it as the service answers
+// (200): PUT /{recordType}/{alias}/automations/{id} with a as the body.
+func (s *AutomationsService) Update(ctx context.Context, recordType workflow.RecordType, alias, id string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
+	p, err := automationsPath(recordType, alias, "id", id)
+	return automationCall(ctx, s.client, "updateAutomation", http.MethodPut, p, err, a, reqOpts)
 }
 
 // Delete deletes an automation: DELETE
-// /{recordType}/{alias}/automations/{id} (200). It returns the object the
-// service answers (its members are not published; the fake answers the
-// deleted automation).
-func (s *AutomationsService) Delete(ctx context.Context, t workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (map[string]jsontext.Value, error) {
-	return automationCall[map[string]jsontext.Value](ctx, s, http.MethodDelete, t, alias, nil, reqOpts, "id", id)
+// /{recordType}/{alias}/automations/{id} (200). The answer's members are
+// not published (the fake answers the deleted automation), and Delete
+// drops it.
+func (s *AutomationsService) Delete(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) error {
+	p, err := automationsPath(recordType, alias, "id", id)
+	return callNone(ctx, s.client, "deleteAutomation", http.MethodDelete, p, err, nil, reqOpts)
+}
+
+// automationCall sends a and reads the automation answered.
+func automationCall(ctx context.Context, c *workflow.Client, op, method, p string, err error, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
+	out, err := call[Automation](ctx, c, op, method, p, err, a, reqOpts)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
 }

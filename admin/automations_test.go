@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	json "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,7 +16,7 @@ const automationReply = `{"id":"a1","name":"Escalate","triggers":[{"type":"RECOR
 
 // escalate is an automation's definition with members in no sorted order.
 func escalate() admin.Automation {
-	return admin.Automation{"triggers": jsontext.Value(`[{"type":"RECORD_CREATED"}]`), "name": jsontext.Value(`"Escalate"`), "enabled": jsontext.Value(`true`)}
+	return admin.Automation(`{"triggers":[{"type":"RECORD_CREATED"}],"name":"Escalate","enabled":true}`)
 }
 
 func TestAutomationsWire(t *testing.T) {
@@ -29,16 +28,26 @@ func TestAutomationsWire(t *testing.T) {
 				as, err := ws.Automations.List(ctx, workflow.Apps, "it ops")
 				if err == nil {
 					require.Len(t, as, 2)
-					assert.Equal(t, `"Escalate"`, string(as[0]["name"]))
-					assert.Equal(t, `{"y":[1,2.50,null]}`, string(as[0]["x"]), "numbers kept as sent")
+					assert.Equal(t, "Escalate", as[0].Name())
+					assert.Equal(t, `{"y":[1,2.50,null]}`, string(as[0].Member("x")), "numbers kept as sent")
 				}
 				return err
 			}},
 		{name: "get", status: 200, reply: `[` + automationReply + `]`, method: "GET", path: "/elements/suppliers/automations/a%201",
 			call: func(t *testing.T, ws *admin.Workspace) error {
-				as, err := ws.Automations.Get(ctx, workflow.Elements, "suppliers", "a 1")
+				v, err := ws.Automations.Get(ctx, workflow.Elements, "suppliers", "a 1")
 				if err == nil {
-					assert.Len(t, as, 1)
+					assert.Equal(t, "a1", v.Active.ID())
+					assert.Nil(t, v.Draft)
+				}
+				return err
+			}},
+		{name: "get with a draft", status: 200, reply: `[{"id":"a1","status":"draft","name":"New"},` + automationReply + `]`, method: "GET", path: "/apps/itm/automations/a1",
+			call: func(t *testing.T, ws *admin.Workspace) error {
+				v, err := ws.Automations.Get(ctx, workflow.Apps, "itm", "a1")
+				if err == nil {
+					assert.Equal(t, "Escalate", v.Active.Name(), "a draft beside the active version is not a duplicate")
+					assert.Equal(t, "New", v.Draft.Name())
 				}
 				return err
 			}},
@@ -46,7 +55,7 @@ func TestAutomationsWire(t *testing.T) {
 			call: func(t *testing.T, ws *admin.Workspace) error {
 				a, err := ws.Automations.Create(ctx, workflow.Apps, "itm", escalate())
 				if err == nil {
-					assert.Equal(t, `"a1"`, string(a["id"]))
+					assert.Equal(t, "a1", a.ID())
 				}
 				return err
 			}},
@@ -54,7 +63,7 @@ func TestAutomationsWire(t *testing.T) {
 			call: func(t *testing.T, ws *admin.Workspace) error {
 				v, err := ws.Automations.Validate(ctx, workflow.Tasks, "itm", escalate())
 				if err == nil {
-					assert.Equal(t, "true", string(v["valid"]))
+					assert.JSONEq(t, `{"valid":true,"errors":[]}`, string(v))
 				}
 				return err
 			}},
@@ -65,11 +74,7 @@ func TestAutomationsWire(t *testing.T) {
 			}},
 		{name: "delete", status: 200, reply: `{"deleted":true}`, method: "DELETE", path: "/apps/itm/automations/a1",
 			call: func(t *testing.T, ws *admin.Workspace) error {
-				v, err := ws.Automations.Delete(ctx, workflow.Apps, "itm", "a1")
-				if err == nil {
-					assert.Equal(t, "true", string(v["deleted"]))
-				}
-				return err
+				return ws.Automations.Delete(ctx, workflow.Apps, "itm", "a1")
 			}},
 	})
 }
@@ -80,7 +85,7 @@ func TestAutomationsInvalid(t *testing.T) {
 		{"unknown record type", func(ws *admin.Workspace) error {
 			_, err := ws.Automations.List(ctx, "app", "itm")
 			return err
-		}, "record type"},
+		}, "recordType"},
 		{"no alias", func(ws *admin.Workspace) error {
 			_, err := ws.Automations.Create(ctx, workflow.Apps, "", escalate())
 			return err
@@ -94,21 +99,20 @@ func TestAutomationsInvalid(t *testing.T) {
 			return err
 		}, "id"},
 		{"id of dots", func(ws *admin.Workspace) error {
-			_, err := ws.Automations.Delete(ctx, workflow.Apps, "itm", "..")
-			return err
+			return ws.Automations.Delete(ctx, workflow.Apps, "itm", "..")
 		}, "id"},
-		{"empty definition", func(ws *admin.Workspace) error {
-			_, err := ws.Automations.Create(ctx, workflow.Apps, "itm", admin.Automation{})
-			return err
-		}, "automation"},
 		{"nil definition to validate", func(ws *admin.Workspace) error {
 			_, err := ws.Automations.Validate(ctx, workflow.Apps, "itm", nil)
 			return err
-		}, "automation"},
-		{"member that is not JSON", func(ws *admin.Workspace) error {
-			_, err := ws.Automations.Update(ctx, workflow.Apps, "itm", "a1", admin.Automation{"name": jsontext.Value(`{oops`)})
+		}, "Automation"},
+		{"an array", func(ws *admin.Workspace) error {
+			_, err := ws.Automations.Create(ctx, workflow.Apps, "itm", admin.Automation(`[]`))
 			return err
-		}, "body"},
+		}, "Automation"},
+		{"a member that is not JSON", func(ws *admin.Workspace) error {
+			_, err := ws.Automations.Update(ctx, workflow.Apps, "itm", "a1", admin.Automation(`{"name":{oops}`))
+			return err
+		}, "Automation"},
 	})
 }
 
@@ -132,6 +136,52 @@ func TestAutomationRoundTrip(t *testing.T) {
 	}
 }
 
+// TestAutomationCanonical: equal automations have the same bytes, at
+// every depth: members sorted, one escaping of strings, numbers as they
+// came.
+func TestAutomationCanonical(t *testing.T) {
+	for _, tc := range []struct{ name, a, b, want string }{
+		{"nested members sorted", `{"z":{"b":1,"a":[{"d":true,"c":null}]},"a":0}`, `{"a":0,"z":{"a":[{"c":null,"d":true}],"b":1}}`,
+			`{"a":0,"z":{"a":[{"c":null,"d":true}],"b":1}}`},
+		{"one escaping", `{"s":"\u00e9<&>\u2028\/\t\u0001"}`, `{"s":"é\u003c\u0026\u003e` + "\u2028" + `/\u0009\u0001"}`, `{"s":"é<&>` + "\u2028" + `/\t\u0001"}`},
+		{"numbers as they came", `{"n":[1.0, 1e2, -0, 12345678901234567890]}`, "{\n \"n\" : [1.0,1e2,-0,12345678901234567890]}", `{"n":[1.0,1e2,-0,12345678901234567890]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := admin.Canonical([]byte(tc.a))
+			require.NoError(t, err)
+			b, err := admin.Canonical([]byte(tc.b))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, string(a))
+			assert.Equal(t, string(a), string(b))
+			out, err := json.Marshal(admin.Automation(tc.b))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, string(out), "written in the canonical form")
+			out, err = stdjson.Marshal(admin.Automation(tc.b))
+			require.NoError(t, err)
+			back, err := admin.Canonical(out)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, string(back), "encoding/json's HTML escaping reads back to the same form")
+		})
+	}
+	for _, bad := range []string{``, `[]`, `{"a":1}{}`, `{"a":1,"a":2}`, `{"a":}`} {
+		_, err := admin.Canonical([]byte(bad))
+		assert.Error(t, err, bad)
+	}
+}
+
+// TestAutomationMembers: the members the documentation names are read
+// typed; others as raw JSON.
+func TestAutomationMembers(t *testing.T) {
+	a := admin.Automation(`{"id":"a1","name":"Esc \"A\"","status":"DRAFT","tasks":[1]}`)
+	assert.Equal(t, "a1", a.ID())
+	assert.Equal(t, `Esc "A"`, a.Name(), "the name is the string, not its JSON")
+	assert.Equal(t, "DRAFT", a.Status())
+	assert.Equal(t, `[1]`, string(a.Member("tasks")))
+	assert.Nil(t, a.Member("none"))
+	assert.Empty(t, admin.Automation(`{"name":7}`).Name())
+	assert.Empty(t, admin.Automation(`oops`).Name())
+}
+
 func TestAutomationsUnexpectedAnswers(t *testing.T) {
 	for _, c := range []struct {
 		name, reply string
@@ -145,8 +195,16 @@ func TestAutomationsUnexpectedAnswers(t *testing.T) {
 			_, err := ws.Automations.Create(t.Context(), workflow.Apps, "itm", escalate())
 			return err
 		}},
-		{"delete answering null", `null`, func(ws *admin.Workspace) error {
-			_, err := ws.Automations.Delete(t.Context(), workflow.Apps, "itm", "a1")
+		{"get answering no version", `[]`, func(ws *admin.Workspace) error {
+			_, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a1")
+			return err
+		}},
+		{"get answering two active versions", `[{"id":"a"},{"id":"a"}]`, func(ws *admin.Workspace) error {
+			_, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a1")
+			return err
+		}},
+		{"get answering two drafts", `[{"status":"DRAFT"},{"status":"Draft"}]`, func(ws *admin.Workspace) error {
+			_, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a1")
 			return err
 		}},
 		{"update answering an array", `[]`, func(ws *admin.Workspace) error {

@@ -1,10 +1,13 @@
 package admin
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"go/token"
 	"iter"
-	"regexp"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -12,11 +15,13 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 // The helpers every family's operations are written with: one way to
 // build a path, to send an operation (with a typed answer, a JSON object
-// or no answer), to refuse bad input and to decode a model.
+// or no answer), to check a body against the document before sending,
+// and to make the write body of a read form.
 
 // segPath builds a path from pairs of a field name and a value: a value
 // with a field name is an argument, checked and escaped with
@@ -36,35 +41,25 @@ func segPath(pairs ...string) (string, error) {
 	return strings.Join(parts, "/"), nil
 }
 
-// call sends one operation and decodes its answer into a new T, unless
-// err (a bad argument found before sending) stops it first.
-func call[T any](ctx context.Context, c *workflow.Client, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*T, error) {
+// call sends the operation op and decodes its answer into a new T,
+// unless err (a bad argument found before sending) or the body stops it
+// first (see encode).
+func call[T any](ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*T, error) {
+	b, err := encode(op, body, err)
 	if err != nil {
 		return nil, err
 	}
 	out := new(T)
-	if err := c.Call(ctx, method, path, nil, body, out, reqOpts...); err != nil {
+	if err := c.Call(ctx, method, path, nil, b, out, reqOpts...); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// callObject sends one operation whose answer is a Passthrough, returned
-// as it came; it must be one JSON object. A jsontext.Value body is sent
-// as it is and must be one JSON object too; another body is encoded with
-// github.com/go-json-experiment/json, so its Extra members are sent.
-func callObject(ctx context.Context, c *workflow.Client, method, path string, err error, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
-	v, ok := body.(jsontext.Value)
-	if !ok && err == nil {
-		if v, err = json.Marshal(body); err != nil {
-			err = &workflow.ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
-		}
-	}
-	if err == nil && !isObject(v) {
-		err = invalid("body", "must be one JSON object (the service forwards it as it is)")
-	}
-	body = v
-	out, err := call[jsontext.Value](ctx, c, method, path, err, body, reqOpts)
+// callRaw sends one operation whose answer is a Passthrough, returned as
+// it came; it must be one JSON object.
+func callRaw(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
+	out, err := call[jsontext.Value](ctx, c, op, method, path, err, body, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -74,13 +69,71 @@ func callObject(ctx context.Context, c *workflow.Client, method, path string, er
 	return *out, nil
 }
 
-// callNone sends one operation whose answer has no body, unless err stops
-// it first.
-func callNone(ctx context.Context, c *workflow.Client, method, path string, err error, body any, reqOpts []workflow.RequestOption) error {
+// callNone sends one operation whose answer has no body, unless err or
+// the body stops it first.
+func callNone(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) error {
+	b, err := encode(op, body, err)
 	if err != nil {
 		return err
 	}
-	return c.Call(ctx, method, path, nil, body, nil, reqOpts...)
+	return c.Call(ctx, method, path, nil, b, nil, reqOpts...)
+}
+
+// encode returns the JSON request body of the operation op (its
+// operationId in the contract document), or the error that stops it
+// before sending: err, a body that does not encode, or one that breaks a
+// rule of the document (checkBody). A nil body is none.
+func encode(op string, body any, err error) (any, error) {
+	if err != nil || body == nil {
+		return nil, err
+	}
+	name := typeName(body)
+	b, ok := body.(jsontext.Value)
+	if !ok {
+		if b, err = json.Marshal(body); err != nil {
+			ve := &workflow.ValidationError{Field: cmp.Or(name, "body"), Rule: "must encode as JSON", Err: err}
+			if se := (*json.SemanticError)(nil); errors.As(err, &se) && se.Err != nil {
+				ve.Field, ve.Rule, ve.Err = memberPath(name, string(se.JSONPointer)), se.Err.Error(), nil
+			}
+			return nil, ve
+		}
+	}
+	if err := checkBody(op, name, b); err != nil {
+		return nil, err
+	}
+	return jsontext.Value(b), nil
+}
+
+// typeName names the Go type of a body in errors: "ViewRequest".
+func typeName(body any) string {
+	t := reflect.TypeOf(body)
+	if !token.IsExported(t.Name()) || t == reflect.TypeFor[jsontext.Value]() {
+		return "" // a body the caller did not build as a type of this package
+	}
+	return t.Name()
+}
+
+// memberPath names the member at the JSON pointer p of a body of type
+// name: "/fields/0/name" in a TableCreateRequest is
+// "TableCreateRequest.fields[0].name".
+func memberPath(name, p string) string {
+	var b strings.Builder
+	b.WriteString(name)
+	if p == "" {
+		return cmp.Or(name, "body")
+	}
+	for _, tok := range strings.Split(p[1:], "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		if _, err := strconv.Atoi(tok); err == nil {
+			b.WriteString("[" + tok + "]")
+		} else {
+			if b.Len() > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(tok)
+		}
+	}
+	return b.String()
 }
 
 // failed is an iterator that yields err once: a list whose arguments are
@@ -95,36 +148,6 @@ func failed[T any](err error) iter.Seq2[T, error] {
 // invalid is the *workflow.ValidationError of a broken rule.
 func invalid(field, rule string) error {
 	return &workflow.ValidationError{Field: field, Rule: rule}
-}
-
-// at names the element i of a list field: "Tools[2]".
-func at(field string, i int) string { return field + "[" + strconv.Itoa(i) + "]" }
-
-var uuidForm = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// checkUUID accepts a textual UUID; an empty v only when it is not
-// required.
-func checkUUID(field, v string, required bool) error {
-	switch {
-	case v == "" && required:
-		return invalid(field, "must not be empty (the service requires it)")
-	case v != "" && !uuidForm.MatchString(v):
-		return invalid(field, "must be a UUID such as 550e8400-e29b-41d4-a716-446655440000 (got "+strconv.Quote(v)+")")
-	}
-	return nil
-}
-
-// isObject reports whether v is one well-formed JSON object.
-func isObject(v jsontext.Value) bool { return v.Kind() == '{' && v.IsValid() }
-
-// checkObjects requires every value of a list to be one JSON object.
-func checkObjects(field string, vs []jsontext.Value) error {
-	for i, v := range vs {
-		if !isObject(v) {
-			return invalid(at(field, i), "must be one JSON object")
-		}
-	}
-	return nil
 }
 
 // listPage, listPages and listAll are the List, Pages and All of the
@@ -149,4 +172,52 @@ func listAll[T any](ctx context.Context, l workflow.PagedList[T], err error, opt
 		return failed[T](err)
 	}
 	return l.All(ctx, opts, reqOpts...)
+}
+
+// checkBody checks the JSON request body b of the operation op, of the Go
+// type name, before it is sent, against what the published document
+// states: the operation's request schema and its prose rules (package
+// internal/wire, which the fake's checks use too). The rules the
+// contract document adds as the project's own (an automation's name, an
+// app's namespace, the types of a view's forwarded members) are the
+// fake's, not the service's, and the SDK sends what breaks them.
+func checkBody(op, name string, b []byte) error {
+	err := wire.Check(op, b, wire.Options{})
+	p := (*wire.Problem)(nil)
+	switch {
+	case !errors.As(err, &p):
+		return err // nil, or an operation without a JSON body: a bug
+	case p.Project:
+		return nil
+	}
+	return &workflow.ValidationError{Field: memberPath(name, p.Pointer), Rule: p.Rule}
+}
+
+// writeBody returns the write body W of the read form r: r's JSON members
+// without those named in drop, with the members of set (a nil value sets
+// nothing), decoded as W, whose Extra takes the members it does not model.
+func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
+	var w W
+	m := map[string]jsontext.Value{}
+	b, err := json.Marshal(r)
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	for _, k := range drop {
+		delete(m, k)
+	}
+	for k, v := range set {
+		if err == nil && v != nil && !reflect.ValueOf(v).IsZero() {
+			m[k], err = json.Marshal(v)
+		}
+	}
+	if err == nil {
+		if b, err = json.Marshal(m); err == nil {
+			err = json.Unmarshal(b, &w)
+		}
+	}
+	if err != nil {
+		return w, fmt.Errorf("admin: the write body %T of a %T: %w", w, r, err)
+	}
+	return w, nil
 }

@@ -1,11 +1,8 @@
 package admin
 
 import (
-	"cmp"
 	"context"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
@@ -73,14 +70,10 @@ type Domain struct {
 }
 
 // UnmarshalJSON reads a domain object; unknown members go to Extra.
-func (d *Domain) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, d)
-}
+func (d *Domain) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, d) }
 
 // MarshalJSON writes the domain object with its Extra members.
-func (d Domain) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(d)
-}
+func (d Domain) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(d) }
 
 // DomainRequest is the body of DomainsService.Create and Update: the
 // service's OrganizationDomainRequest. Exactly one of Managed and Email
@@ -91,30 +84,26 @@ type DomainRequest struct {
 	// Email is an e-mail sending domain (EmailDomainInput).
 	Email *EmailDomain `json:"emailDomain,omitzero"`
 	// Extra holds further members of the body, for members the service
-	// may add later. A key that names a member above is a duplicate: the
-	// call fails with a *workflow.ValidationError and nothing is sent.
+	// may add later. A key that names a member above is an error, and
+	// nothing is sent.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the request body.
-func (r DomainRequest) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
-}
-
-// ManagedDomain is a managed domain to create or change. Only what is set
-// is sent: an empty string and a nil flag are left out (new(false) sends
-// false), so that an Update sends just what changes.
+// ManagedDomain is a managed domain to create or change. As in every
+// request body of this package, a nil pointer leaves the member out (an
+// Update keeps its value), and a pointer to an empty value (new(""),
+// new(false)) sends it empty.
 type ManagedDomain struct {
-	// Domain is the domain name, e.g. "example.com". Required by Create.
-	Domain string `json:"domain,omitzero"`
+	// Domain is the domain name, e.g. "example.com".
+	Domain *string `json:"domain,omitzero"`
 	// Name is the display name.
-	Name string `json:"name,omitzero"`
+	Name *string `json:"name,omitzero"`
 	// Internal: the domain's users are internal to the organisation.
 	Internal *bool `json:"internal,omitzero"`
 	// Approved: the domain is approved.
 	Approved *bool `json:"approved,omitzero"`
 	// StartURL is the SSO start URL.
-	StartURL string `json:"startUrl,omitzero"`
+	StartURL *string `json:"startUrl,omitzero"`
 	// SelfRegistration: users may register themselves. Excludes SSO.
 	SelfRegistration *bool `json:"selfRegistration,omitzero"`
 	// SSO: single sign-on is on. Excludes SelfRegistration.
@@ -123,70 +112,50 @@ type ManagedDomain struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the managed domain with its Extra members.
-func (m ManagedDomain) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(m)
-}
-
 // EmailDomain is an e-mail sending domain to create or change.
 type EmailDomain struct {
-	// Domain is the sending domain, e.g. "mail.example.com". Required by
-	// Create.
-	Domain string `json:"domain,omitzero"`
+	// Domain is the sending domain, e.g. "mail.example.com".
+	Domain *string `json:"domain,omitzero"`
 	// Extra holds further members, as for DomainRequest.Extra.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// MarshalJSON writes the body with its Extra members.
+func (r DomainRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
+
+// UnmarshalJSON reads the body; unknown members go to Extra, and a null
+// member is an error.
+func (r *DomainRequest) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
+
+// MarshalJSON writes the managed domain with its Extra members.
+func (m ManagedDomain) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(m) }
+
+// UnmarshalJSON reads the managed domain, as DomainRequest's does.
+func (m *ManagedDomain) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, m) }
+
 // MarshalJSON writes the e-mail domain with its Extra members.
-func (e EmailDomain) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(e)
-}
+func (e EmailDomain) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(e) }
 
-// validate checks a request before sending; create needs a domain name.
-func (r *DomainRequest) validate(create bool) error {
-	switch {
-	case (r.Managed == nil) == (r.Email == nil):
-		return invalid("DomainRequest", "must set exactly one of Managed and Email")
-	case r.Managed != nil:
-		m := r.Managed
-		if m.SSO != nil && *m.SSO && m.SelfRegistration != nil && *m.SelfRegistration {
-			return invalid("DomainRequest.Managed.SSO", "must not be true with SelfRegistration (the service allows one of them)")
-		}
-		return checkDomain("DomainRequest.Managed.Domain", m.Domain, create)
-	default:
-		return checkDomain("DomainRequest.Email.Domain", r.Email.Domain, create)
-	}
-}
-
-// checkDomain accepts a bare domain name ("example.com"); an empty one
-// only when !required.
-func checkDomain(field, d string, required bool) error {
-	if d == "" && !required {
-		return nil
-	}
-	if strings.TrimSpace(d) == "" || strings.ContainsAny(d, "@/ \t\r\n") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || !strings.Contains(d, ".") {
-		return invalid(field, `must be a bare domain such as "example.com" (got `+strconv.Quote(d)+")")
-	}
-	return nil
-}
+// UnmarshalJSON reads the e-mail domain, as DomainRequest's does.
+func (e *EmailDomain) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, e) }
 
 // Create creates an organisation domain and returns it (201):
-// POST /domains. Exactly one of r.Managed and r.Email is set, with its
-// Domain; SSO and SelfRegistration are not both true. A broken rule is a
-// *workflow.ValidationError, and nothing is sent. Like every POST, it is
-// not retried after a 5xx or a dropped connection.
+// POST /domains. Exactly one of r.Managed and r.Email is set, and SSO and
+// SelfRegistration are not both true (the document's rules); a broken
+// rule is a *workflow.ValidationError, and nothing is sent. Like every
+// POST, it is not retried after a 5xx or a dropped connection.
 func (s *DomainsService) Create(ctx context.Context, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
-	return call[Domain](ctx, s.client, http.MethodPost, "domains", r.validate(true), r, reqOpts)
+	return call[Domain](ctx, s.client, "createOrganizationDomain", http.MethodPost, "domains", nil, r, reqOpts)
 }
 
 // Update changes an organisation domain and returns it (200):
-// PUT /domains/{domainId}. Exactly one of r.Managed and r.Email is set;
-// only what it sets is sent. The service does not publish whether a
-// member the body leaves out is reset or kept (the fake keeps it), nor
-// whether a domain may change its type (the fake refuses it with 422).
+// PUT /domains/{domainId}. The rules are Create's; only what r sets is
+// sent. The service does not publish whether a member the body leaves
+// out is reset or kept (the fake keeps it), nor whether a domain may
+// change its type (the fake refuses it with 422).
 func (s *DomainsService) Update(ctx context.Context, domainID string, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
 	p, err := segPath("", "domains", "domainID", domainID)
-	return call[Domain](ctx, s.client, http.MethodPut, p, cmp.Or(err, r.validate(false)), r, reqOpts)
+	return call[Domain](ctx, s.client, "updateOrganizationDomain", http.MethodPut, p, err, r, reqOpts)
 }
 
 // groupDomains is the body of GroupDomainsService.Add and Remove: the
@@ -198,10 +167,9 @@ type groupDomains struct {
 // Add adds e-mail domains to a dynamic group: POST
 // /groups/{groupId}/domains with {"domains": [...]} (201). It returns
 // the list the service answers with (GroupDomainList; the fake answers
-// the group's domains after the change). At least one domain is needed,
-// each a bare domain such as "example.com".
+// the group's domains after the change).
 func (s *GroupDomainsService) Add(ctx context.Context, groupID string, domains []string, reqOpts ...workflow.RequestOption) ([]workflow.GroupDomain, error) {
-	return s.change(ctx, http.MethodPost, groupID, domains, reqOpts)
+	return s.change(ctx, "addDomainsToGroup", http.MethodPost, groupID, domains, reqOpts)
 }
 
 // Remove removes e-mail domains from a dynamic group: DELETE
@@ -209,18 +177,12 @@ func (s *GroupDomainsService) Add(ctx context.Context, groupID string, domains [
 // the list the service answers with (the fake: the group's domains that
 // remain).
 func (s *GroupDomainsService) Remove(ctx context.Context, groupID string, domains []string, reqOpts ...workflow.RequestOption) ([]workflow.GroupDomain, error) {
-	return s.change(ctx, http.MethodDelete, groupID, domains, reqOpts)
+	return s.change(ctx, "removeDomainsFromGroup", http.MethodDelete, groupID, domains, reqOpts)
 }
 
-func (s *GroupDomainsService) change(ctx context.Context, method, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
+func (s *GroupDomainsService) change(ctx context.Context, op, method, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
 	p, err := segPath("", "groups", "groupID", groupID, "", "domains")
-	if err == nil && len(domains) == 0 {
-		err = invalid("domains", "must name at least one domain")
-	}
-	for i, d := range domains {
-		err = cmp.Or(err, checkDomain(at("domains", i), d, true))
-	}
-	out, err := call[[]workflow.GroupDomain](ctx, s.client, method, p, err, groupDomains{Domains: domains}, reqOpts)
+	out, err := call[[]workflow.GroupDomain](ctx, s.client, op, method, p, err, groupDomains{Domains: domains}, reqOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,6 @@ package admin_test
 import (
 	"testing"
 
-	json "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,33 +17,40 @@ func TestAutomationsThroughTheFake(t *testing.T) {
 	srv.Define(workflow.Elements, "suppliers")
 	ws := admin.New(srv.Client())
 
-	verdict, err := ws.Automations.Validate(ctx, workflow.Elements, "suppliers", admin.Automation{"triggers": jsontext.Value(`[]`)})
+	verdict, err := ws.Automations.Validate(ctx, workflow.Elements, "suppliers", admin.Automation(`{"triggers":[]}`))
 	require.NoError(t, err)
-	assert.Equal(t, "false", string(verdict["valid"]))
-	_, err = ws.Automations.Create(ctx, workflow.Elements, "suppliers", admin.Automation{"triggers": jsontext.Value(`[]`)})
-	assert.ErrorIs(t, err, workflow.ErrUnprocessable)
+	assert.Equal(t, false, member(t, verdict, "valid"))
 
 	created, err := ws.Automations.Create(ctx, workflow.Elements, "suppliers", escalate())
 	require.NoError(t, err)
-	var id string
-	require.NoError(t, json.Unmarshal(created["id"], &id))
-	assert.Equal(t, escalate()["triggers"], created["triggers"])
+	id := created.ID()
+	assert.Equal(t, escalate().Member("triggers"), created.Member("triggers"))
 
 	list, err := ws.Automations.List(ctx, workflow.Elements, "suppliers")
 	require.NoError(t, err)
 	assert.Equal(t, []admin.Automation{created}, list)
 
-	changed := escalate()
-	changed["name"] = jsontext.Value(`"Escalate to the supplier"`)
+	changed := admin.Automation(`{"triggers":[{"type":"RECORD_CREATED"}],"name":"Escalate to the supplier"}`)
 	updated, err := ws.Automations.Update(ctx, workflow.Elements, "suppliers", id, changed)
 	require.NoError(t, err)
-	assert.Equal(t, `"Escalate to the supplier"`, string(updated["name"]))
+	assert.Equal(t, "Escalate to the supplier", updated.Name())
 	got, err := ws.Automations.Get(ctx, workflow.Elements, "suppliers", id)
 	require.NoError(t, err)
-	assert.Equal(t, []admin.Automation{updated}, got)
+	assert.Equal(t, &admin.AutomationVersions{Active: updated}, got)
 
-	_, err = ws.Automations.Delete(ctx, workflow.Elements, "suppliers", id)
+	// A draft beside the active version: Get tells them apart, List gives
+	// the active one.
+	srv.SetAutomationDraft(workflow.Elements, "suppliers", id, map[string]any{"name": "Escalate (next)", "triggers": []any{}})
+	got, err = ws.Automations.Get(ctx, workflow.Elements, "suppliers", id)
 	require.NoError(t, err)
+	assert.Equal(t, updated, got.Active)
+	assert.Equal(t, "Escalate (next)", got.Draft.Name())
+	assert.Equal(t, id, got.Draft.ID())
+	list, err = ws.Automations.List(ctx, workflow.Elements, "suppliers")
+	require.NoError(t, err)
+	assert.Equal(t, []admin.Automation{updated}, list)
+
+	require.NoError(t, ws.Automations.Delete(ctx, workflow.Elements, "suppliers", id))
 	_, err = ws.Automations.Get(ctx, workflow.Elements, "suppliers", id)
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 	list, err = ws.Automations.List(ctx, workflow.Elements, "suppliers")

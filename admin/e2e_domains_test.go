@@ -16,7 +16,7 @@ func TestDomainsThroughTheFake(t *testing.T) {
 	srv := workflowtest.Start(t)
 	ws := admin.New(srv.Client())
 
-	d, err := ws.Domains.Create(ctx, admin.DomainRequest{Managed: &admin.ManagedDomain{Domain: "example.com", Name: "Example", SSO: new(true), StartURL: "https://sso.example.com"}})
+	d, err := ws.Domains.Create(ctx, admin.DomainRequest{Managed: &admin.ManagedDomain{Domain: new("example.com"), Name: new("Example"), SSO: new(true), StartURL: new("https://sso.example.com")}})
 	require.NoError(t, err)
 	assert.Equal(t, admin.DomainManaged, d.Type)
 	assert.Equal(t, "example.com", d.Domain)
@@ -29,7 +29,7 @@ func TestDomainsThroughTheFake(t *testing.T) {
 	assert.True(t, d.SelfRegistration)
 	assert.Equal(t, "Example", d.Name, "what the update leaves out is kept")
 
-	mail, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "mail.example.com"}})
+	mail, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("mail.example.com")}})
 	require.NoError(t, err)
 	assert.Equal(t, admin.DomainEmail, mail.Type)
 	assert.Equal(t, []workflowtest.OrganizationDomainInfo{
@@ -37,11 +37,11 @@ func TestDomainsThroughTheFake(t *testing.T) {
 		{ID: mail.ID, Type: "EMAIL", Domain: "mail.example.com"},
 	}, srv.OrganizationDomains())
 
-	_, err = ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "Mail.Example.com"}})
+	_, err = ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("Mail.Example.com")}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a domain exists once")
-	_, err = ws.Domains.Update(ctx, mail.ID, admin.DomainRequest{Managed: &admin.ManagedDomain{Name: "x"}})
+	_, err = ws.Domains.Update(ctx, mail.ID, admin.DomainRequest{Managed: &admin.ManagedDomain{Name: new("x")}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a domain keeps its type")
-	_, err = ws.Domains.Update(ctx, "20000000-0000-4000-8000-000000000099", admin.DomainRequest{Email: &admin.EmailDomain{Domain: "x.example.com"}})
+	_, err = ws.Domains.Update(ctx, "20000000-0000-4000-8000-000000000099", admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("x.example.com")}})
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 
 	group := srv.AddDynamicGroup("Partners", "partner.example")

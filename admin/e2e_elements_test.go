@@ -29,7 +29,7 @@ func TestElementsThroughTheFake(t *testing.T) {
 	ctx := t.Context()
 
 	created, err := ws.Elements.Create(ctx, admin.NewElement{
-		Name: "Spare Parts", CategoryID: catID, Description: "what we stock",
+		Name: "Spare Parts", CategoryID: catID, Description: new("what we stock"),
 		Fields: []admin.ElementField{{Name: "Weight", Type: admin.FieldDecimal}},
 	})
 	require.NoError(t, err)
@@ -40,8 +40,8 @@ func TestElementsThroughTheFake(t *testing.T) {
 	assert.Equal(t, catID, created.Category.ID)
 
 	imported, err := ws.Elements.Create(ctx, admin.NewElement{
-		Name: "Assets", Namespace: "assets", Handle: "AST", CategoryID: catID,
-		CloudLinkID: linkID, Database: "DB", Schema: "S", Table: "ASSETS",
+		Name: "Assets", Namespace: new("assets"), Handle: new("AST"), CategoryID: catID,
+		CloudLinkID: new(linkID), Database: new("DB"), Schema: new("S"), Table: new("ASSETS"),
 	})
 	require.NoError(t, err)
 	assert.Equal(t, admin.SourceSnowflake, imported.SourceType)
@@ -53,7 +53,7 @@ func TestElementsThroughTheFake(t *testing.T) {
 		assert.Equal(t, created, got, "read by namespace and by id")
 	}
 
-	updated, err := ws.Elements.Update(ctx, "spareparts", admin.ElementUpdate{Name: "Parts", Color: "#123456"})
+	updated, err := ws.Elements.Update(ctx, "spareparts", admin.ElementUpdate{Name: new("Parts"), Color: new("#123456")})
 	require.NoError(t, err)
 	assert.Equal(t, "Parts", updated.Name)
 	assert.Equal(t, "#123456", updated.Color)
@@ -65,9 +65,9 @@ func TestElementsThroughTheFake(t *testing.T) {
 	// Errors of the service.
 	_, err = ws.Elements.Get(ctx, "nothing")
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
-	_, err = ws.Elements.Update(ctx, "nothing", admin.ElementUpdate{Name: "X"})
+	_, err = ws.Elements.Update(ctx, "nothing", admin.ElementUpdate{Name: new("X")})
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
-	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "Assets", Namespace: "assets", Handle: "A", CategoryID: catID})
+	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "Assets", Namespace: new("assets"), Handle: new("A"), CategoryID: catID})
 	assert.Equal(t, http.StatusUnprocessableEntity, apiStatus(err), "a namespace is unique: %v", err)
 	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "123", CategoryID: catID})
 	assert.Equal(t, http.StatusUnprocessableEntity, apiStatus(err), "no namespace can be derived: %v", err)
@@ -90,7 +90,7 @@ func TestElementsBesideTheRecordList(t *testing.T) {
 	assert.ErrorIs(t, err, workflow.ErrUnexpectedResponse, "the record list is not taken for a definition")
 	assert.Contains(t, err.Error(), "record list")
 
-	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "Racks", Namespace: "racks", Handle: "RCK", CategoryID: catID})
+	_, err = ws.Elements.Create(ctx, admin.NewElement{Name: "Racks", Namespace: new("racks"), Handle: new("RCK"), CategoryID: catID})
 	require.NoError(t, err)
 	def, err := ws.Elements.Get(ctx, "racks")
 	require.NoError(t, err)

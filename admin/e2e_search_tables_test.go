@@ -20,7 +20,7 @@ func TestSearchTablesThroughTheFake(t *testing.T) {
 	const other = "5f0e8400-e29b-41d4-a716-446655440009"
 
 	sf, err := ws.SearchTables.Create(ctx, e2eSource, admin.SnowflakeSearchTableRequest{AttributeFieldIDs: []string{e2eCategory},
-		Duration: admin.TimeUnitMinutes, TargetLag: 5, Warehouse: "WH",
+		Duration: admin.TimeUnitMinutes, TargetLag: 5, Warehouse: new("WH"),
 		VectorIndexes: []admin.VectorIndexInput{{FieldID: e2eCategory, AIProviderConnectorID: other}}})
 	require.NoError(t, err)
 	assert.Equal(t, "AspectSearchSnowflakeTable", sf.Typename)
@@ -29,7 +29,7 @@ func TestSearchTablesThroughTheFake(t *testing.T) {
 	assert.Equal(t, other, sf.VectorIndexes[0].AIProviderConnector.ID)
 
 	up, err := ws.SearchTables.Update(ctx, e2eSource, sf.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{
-		TargetLag: new(2), Duration: admin.TimeUnitHours}})
+		TargetLag: new(2), Duration: new(admin.TimeUnitHours)}})
 	require.NoError(t, err)
 	assert.Equal(t, 2, up.TargetLag)
 	assert.Equal(t, admin.TimeUnitHours, up.Duration)
@@ -48,6 +48,6 @@ func TestSearchTablesThroughTheFake(t *testing.T) {
 	assert.Equal(t, "SVC", ln.LinkedServiceName)
 	_, err = ws.SearchTables.CreateLinked(ctx, e2eSource, linked)
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a service is linked once per aspect")
-	_, err = ws.SearchTables.Update(ctx, e2eSource, ln.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: "W2"}})
+	_, err = ws.SearchTables.Update(ctx, e2eSource, ln.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: new("W2")}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a linked table has no Snowflake settings")
 }

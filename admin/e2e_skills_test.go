@@ -24,7 +24,7 @@ func TestSkillsThroughTheFake(t *testing.T) {
 	var ids []string
 	for _, name := range []string{"Summarise", "Translate", "Classify"} {
 		s, err := ws.Skills.Create(ctx, "it", admin.SkillBundle{
-			Skill: admin.SkillSettings{Name: name, Type: admin.SkillCustom, Status: admin.SkillActive, Instructions: "be brief",
+			Skill: admin.SkillSettings{Name: new(name), Type: new(admin.SkillCustom), Status: new(admin.SkillActive), Instructions: new("be brief"),
 				Discovery: &admin.SkillDiscovery{Aliases: []string{name + " it"}}},
 			Tools: []jsontext.Value{jsontext.Value(`{"kind":"search"}`)},
 		})
@@ -47,7 +47,7 @@ func TestSkillsThroughTheFake(t *testing.T) {
 	require.Len(t, page.Items, 1)
 	assert.Equal(t, ids[2], page.Items[0].ID)
 
-	updated, err := ws.Skills.Update(ctx, "it", ids[0], admin.SkillBundle{Skill: admin.SkillSettings{Status: admin.SkillDraft}, Tools: []jsontext.Value{}})
+	updated, err := ws.Skills.Update(ctx, "it", ids[0], admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillDraft)}, Tools: []jsontext.Value{}})
 	require.NoError(t, err)
 	assert.Equal(t, "Summarise", updated.Name, "what the update leaves out is kept")
 	assert.Equal(t, admin.SkillDraft, updated.Status)
@@ -58,9 +58,9 @@ func TestSkillsThroughTheFake(t *testing.T) {
 	require.Len(t, page.Items, 1, "the change is stored")
 	assert.Equal(t, ids[0], page.Items[0].ID)
 
-	_, err = ws.Skills.Update(ctx, "it", "550e8400-e29b-41d4-a716-446655440000", admin.SkillBundle{Skill: admin.SkillSettings{Name: "X"}})
+	_, err = ws.Skills.Update(ctx, "it", "550e8400-e29b-41d4-a716-446655440000", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("X")}})
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
-	_, err = ws.Skills.Create(ctx, "nowhere", admin.SkillBundle{Skill: admin.SkillSettings{Name: "X"}})
+	_, err = ws.Skills.Create(ctx, "nowhere", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("X")}})
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
 
 	// An app of the records API has skills too, apart from the agents.

@@ -19,10 +19,10 @@ const (
 
 func newTable(name, handle string) admin.TableCreateRequest {
 	return admin.TableCreateRequest{
-		Name: name, Handle: handle, Source: e2eSource, CategoryID: e2eCategory, Description: name + " table",
+		Name: name, Handle: handle, Source: e2eSource, CategoryID: e2eCategory, Description: new(name + " table"),
 		Fields: []admin.TableFieldInput{
 			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldText}}},
-			{Reference: &admin.TableReferenceField{Name: "Owner", Field: e2eSource, Expanded: admin.ExpandedUserEmail}},
+			{Reference: &admin.TableReferenceField{Name: new("Owner"), Field: new(e2eSource), Expanded: new(admin.ExpandedUserEmail)}},
 		},
 	}
 }
@@ -48,7 +48,7 @@ func TestTablesThroughTheFake(t *testing.T) {
 
 	// A second table, joined in when it is created.
 	custReq := newTable("Customers", "CUS")
-	custReq.Joins = []admin.TableJoinInput{{Source: orders.ID, Type: admin.JoinLeft,
+	custReq.Joins = []admin.TableJoinInput{{Source: new(orders.ID), Type: new(admin.JoinLeft),
 		JoinOn: []admin.TableJoinOn{{LeftFieldID: orders.Fields[0].ID, RightFieldID: orders.Fields[0].ID}}}}
 	customers, err := ws.Tables.Create(ctx, custReq)
 	require.NoError(t, err)
@@ -64,10 +64,10 @@ func TestTablesThroughTheFake(t *testing.T) {
 	assert.Equal(t, []string{"ORD", "CUS"}, handles)
 
 	// Update: what the body leaves out is kept; fields change by id.
-	up, err := ws.Tables.Update(ctx, orders.ID, admin.TableUpdateRequest{Name: "Orders 2", Fields: &admin.TableFieldChanges{
-		Creates: []admin.TableFieldCreate{{Field: admin.TableFieldInput{Calculation: &admin.TableCalculationField{Name: "Twice", Text: "Total*2"}}, Index: new(0)}},
-		Updates: []admin.TableFieldUpdate{{ID: orders.Fields[1].ID, Field: admin.TableFieldInput{Reference: &admin.TableReferenceField{Aggregation: admin.AggregationCount}}}},
-	}, DataView: &admin.TableDataViewInput{Snowflake: &admin.TableDataViewName{Name: "ORDERS_V"}}, OrderBy: jsontext.Value(`{"by":"Status"}`)})
+	up, err := ws.Tables.Update(ctx, orders.ID, admin.TableUpdateRequest{Name: new("Orders 2"), Fields: &admin.TableFieldChanges{
+		Creates: []admin.TableFieldCreate{{Field: admin.TableFieldInput{Calculation: &admin.TableCalculationField{Name: new("Twice"), Text: new("Total*2")}}, Index: new(0)}},
+		Updates: []admin.TableFieldUpdate{{ID: orders.Fields[1].ID, Field: admin.TableFieldInput{Reference: &admin.TableReferenceField{Aggregation: new(admin.AggregationCount)}}}},
+	}, DataView: &admin.TableDataViewInput{Snowflake: &admin.TableDataViewName{Name: new("ORDERS_V")}}, OrderBy: jsontext.Value(`{"by":"Status"}`)})
 	require.NoError(t, err)
 	assert.Equal(t, "Orders 2", up.Name)
 	assert.Equal(t, "ORD", up.Handle)
@@ -83,21 +83,21 @@ func TestTablesThroughTheFake(t *testing.T) {
 	_, err = ws.Tables.Update(ctx, orders.ID, admin.TableUpdateRequest{Fields: &admin.TableFieldChanges{Deletes: []admin.TableFieldDelete{{ID: customers.ID}}}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "an unknown field id")
 	_, err = ws.Tables.Update(ctx, orders.ID, admin.TableUpdateRequest{Fields: &admin.TableFieldChanges{
-		Updates: []admin.TableFieldUpdate{{ID: orders.Fields[0].ID, Field: admin.TableFieldInput{Calculation: &admin.TableCalculationField{Text: "1"}}}}}})
+		Updates: []admin.TableFieldUpdate{{ID: orders.Fields[0].ID, Field: admin.TableFieldInput{Calculation: &admin.TableCalculationField{Text: new("1")}}}}}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a cloud field is not changed as a calculation")
 
 	// Joins.
 	onStatus := []admin.TableJoinOn{{LeftFieldID: orders.Fields[0].ID, RightFieldID: customers.Fields[0].ID}}
-	_, err = ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: e2eSource, Type: admin.JoinInner, JoinOn: onStatus})
+	_, err = ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: new(e2eSource), Type: new(admin.JoinInner), JoinOn: onStatus})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "the source must be a table")
-	_, err = ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: customers.ID, Type: admin.JoinInner,
+	_, err = ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: new(customers.ID), Type: new(admin.JoinInner),
 		JoinOn: []admin.TableJoinOn{{LeftFieldID: customers.Fields[0].ID, RightFieldID: customers.Fields[0].ID}}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "the left field must be the table's")
-	join, err := ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: customers.ID, Type: admin.JoinInner, JoinOn: onStatus})
+	join, err := ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: new(customers.ID), Type: new(admin.JoinInner), JoinOn: onStatus})
 	require.NoError(t, err)
 	require.Len(t, join.OnFields, 1)
 	pair := join.OnFields[0].ID
-	join, err = ws.Tables.Joins.Update(ctx, orders.ID, join.ID, admin.TableJoinInput{Type: admin.JoinFull})
+	join, err = ws.Tables.Joins.Update(ctx, orders.ID, join.ID, admin.TableJoinInput{Type: new(admin.JoinFull)})
 	require.NoError(t, err)
 	assert.Equal(t, admin.JoinFull, join.Type)
 	assert.Equal(t, pair, join.OnFields[0].ID, "pairs are kept when the body leaves them out")

@@ -33,7 +33,7 @@ func TestViewsThroughTheFake(t *testing.T) {
 	_, err = ws.Views.Create(ctx, "itm", "open", openList())
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a handle names one view")
 	for i, h := range []string{"b", "c"} {
-		_, err := ws.Views.Create(ctx, "itm", h, admin.ViewRequest{View: admin.ViewInput{Dashboard: &admin.ViewConfig{Name: h, DashboardID: "d" + h}}})
+		_, err := ws.Views.Create(ctx, "itm", h, admin.ViewRequest{View: admin.ViewInput{Dashboard: &admin.ViewConfig{Name: new(h), DashboardID: new("d" + h)}}})
 		require.NoError(t, err, i)
 	}
 
@@ -45,7 +45,7 @@ func TestViewsThroughTheFake(t *testing.T) {
 	assert.Equal(t, []string{"open", "b", "c"}, handles, "every view, two per page")
 
 	updated, err := ws.Views.Update(ctx, "itm", "open", admin.ViewRequest{
-		View:  admin.ViewInput{Kanban: &admin.ViewConfig{Name: "Board", Sort: jsontext.Value(`{"by":"due"}`)}},
+		View:  admin.ViewInput{Kanban: &admin.ViewConfig{Name: new("Board"), Sort: jsontext.Value(`{"by":"due"}`)}},
 		Share: &admin.ViewShareInput{Users: []string{workflowtest.DefaultUserEmail}},
 	})
 	require.NoError(t, err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
@@ -89,13 +87,25 @@ type Aspect struct {
 }
 
 // UnmarshalJSON reads an aspect object; unknown members go to Extra.
-func (a *Aspect) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, a)
-}
+func (a *Aspect) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, a) }
 
 // MarshalJSON writes the aspect object with its Extra members.
-func (a Aspect) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(a)
+func (a Aspect) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
+
+// Request returns the update body of the element as read (for
+// ElementsService.Update, in this workspace or another): its name,
+// description, icon, color, its category's id as categoryId, and the
+// members of Extra (the element settings the update body takes, such as
+// allowForwardedEmailIngestion, when the service sends them). The
+// read-only id, __typename, namespace, handle, status, configured,
+// readOnly and sourceType are left out: an element's source and fields
+// are fixed when it is created. Empty members are left out.
+func (a Aspect) Request() (ElementUpdate, error) {
+	var category string
+	if a.Category != nil {
+		category = a.Category.ID
+	}
+	return writeBody[ElementUpdate](a, []string{"id", "__typename", "namespace", "handle", "status", "configured", "readOnly", "sourceType", "category"}, map[string]any{"categoryId": category})
 }
 
 // AspectCategory is the category an aspect is filed under: {"id", "name"}.
@@ -107,14 +117,10 @@ type AspectCategory struct {
 }
 
 // UnmarshalJSON reads a category; unknown members go to Extra.
-func (c *AspectCategory) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, c)
-}
+func (c *AspectCategory) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, c) }
 
 // MarshalJSON writes the category with its Extra members.
-func (c AspectCategory) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(c)
-}
+func (c AspectCategory) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
 
 // RecordCreateTypes says by which ways records of an element may be
 // created. A nil member is not sent (Update keeps the current value).
@@ -125,17 +131,23 @@ type RecordCreateTypes struct {
 	API         *bool `json:"api,omitzero"`
 	Automations *bool `json:"automations,omitzero"`
 	Manual      *bool `json:"manual,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // CloudOptions are options of the cloud source of a new element.
 type CloudOptions struct {
 	Snowflake *SnowflakeOptions `json:"snowflake,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // SnowflakeOptions are the Snowflake options of a new element.
 type SnowflakeOptions struct {
 	// HybridTable asks for a Snowflake hybrid table.
 	HybridTable *bool `json:"hybridTable,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // ElementField is a field of a new element (the service's
@@ -146,16 +158,18 @@ type ElementField struct {
 	// Type is the field's data type. Required.
 	Type AspectFieldType `json:"type"`
 	// Description describes the field.
-	Description string `json:"description,omitzero"`
-	// ColumnName is the source column (import mode); empty for native
+	Description *string `json:"description,omitzero"`
+	// ColumnName is the source column (import mode); nil for native
 	// modes.
-	ColumnName      string   `json:"columnName,omitzero"`
+	ColumnName      *string  `json:"columnName,omitzero"`
 	Required        *bool    `json:"required,omitzero"`
 	RequiredOnClose *bool    `json:"requiredOnClose,omitzero"`
 	ShowOnCreate    *bool    `json:"showOnCreate,omitzero"`
 	LockOnCreate    *bool    `json:"lockOnCreate,omitzero"`
 	Tags            []string `json:"tags,omitzero"`
 	SemanticTags    []string `json:"semanticTags,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // NewElement is the element to create with ElementsService.Create: the
@@ -164,13 +178,15 @@ type ElementField struct {
 //
 //   - import: CloudLinkID with Database, Schema and Table (and
 //     optionally IDColumn and TitleColumn); the columns are read from the
-//     source table, and Fields must be empty;
+//     source table, and Fields is left out;
 //   - native at a cloud link: CloudLinkID alone; a new table is created
 //     there, with Fields (or the service's default fields);
 //   - native: neither; the element lives on the organisation's own
 //     cloud link, with Fields.
 //
-// Empty strings, nil pointers and nil slices are not sent.
+// As in every request body of this package, a nil pointer, a nil slice
+// and a nil JSON value leave the member out, and a pointer to an empty
+// value (new(""), new(false)) or an empty non-nil slice sends it empty.
 type NewElement struct {
 	// Name is the element's display name. Required.
 	Name string `json:"name"`
@@ -178,15 +194,17 @@ type NewElement struct {
 	// Required.
 	CategoryID string `json:"categoryId"`
 	// Namespace is the alias used in paths; the service derives it from
-	// Name (its letters, in lower case) when empty.
-	Namespace string `json:"namespace,omitzero"`
+	// Name (its letters, in lower case) when it is left out. Like every
+	// alias of a path, it must be a usable path segment (not empty, ".",
+	// ".." or white space, without "/" or control characters).
+	Namespace *string `json:"namespace,omitzero"`
 	// Handle is the prefix of record handles; the service derives it from
-	// Name (its letters, in capitals) when empty.
-	Handle      string `json:"handle,omitzero"`
-	Description string `json:"description,omitzero"`
-	Icon        string `json:"icon,omitzero"`
-	Color       string `json:"color,omitzero"`
-	ReadOnly    *bool  `json:"readOnly,omitzero"`
+	// Name (its letters, in capitals) when it is left out.
+	Handle      *string `json:"handle,omitzero"`
+	Description *string `json:"description,omitzero"`
+	Icon        *string `json:"icon,omitzero"`
+	Color       *string `json:"color,omitzero"`
+	ReadOnly    *bool   `json:"readOnly,omitzero"`
 
 	AllowForwardedEmailIngestion *bool              `json:"allowForwardedEmailIngestion,omitzero"`
 	AllowAnonymousEmailCreation  *bool              `json:"allowAnonymousEmailCreation,omitzero"`
@@ -196,78 +214,43 @@ type NewElement struct {
 
 	// CloudLinkID is the cloud link (a UUID) to import from, or to create
 	// the element's table at.
-	CloudLinkID string `json:"cloudLinkId,omitzero"`
+	CloudLinkID *string `json:"cloudLinkId,omitzero"`
 	// Database, Schema and Table name the source table (import mode).
-	Database string `json:"database,omitzero"`
-	Schema   string `json:"schema,omitzero"`
-	Table    string `json:"table,omitzero"`
+	Database *string `json:"database,omitzero"`
+	Schema   *string `json:"schema,omitzero"`
+	Table    *string `json:"table,omitzero"`
 	// IDColumn is the source column tagged HANDLE (TEXT, NUMBER or
 	// HANDLE); import mode.
-	IDColumn string `json:"idColumn,omitzero"`
+	IDColumn *string `json:"idColumn,omitzero"`
 	// TitleColumn is the source column tagged TITLE (TEXT); import mode.
-	TitleColumn string `json:"titleColumn,omitzero"`
+	TitleColumn *string `json:"titleColumn,omitzero"`
 	// SnowflakeWarehouse overrides the warehouse for this element.
-	SnowflakeWarehouse string        `json:"snowflakeWarehouse,omitzero"`
+	SnowflakeWarehouse *string       `json:"snowflakeWarehouse,omitzero"`
 	CloudOptions       *CloudOptions `json:"cloudOptions,omitzero"`
-	// Fields are the fields of a native element; empty in import mode.
+	// Fields are the fields of a native element; nil in import mode.
 	Fields []ElementField `json:"fields,omitzero"`
 
 	// Extra holds further members of the body, for members the service
-	// may add later. A key that names a field above is a duplicate member:
-	// the call fails with a *workflow.ValidationError, and nothing is sent.
+	// may add later. A key that names a field above is an error, and
+	// nothing is sent.
 	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the create body.
-func (n NewElement) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(n)
-}
-
-// validate checks what Create needs before any request.
-func (n *NewElement) validate() error {
-	if strings.TrimSpace(n.Name) == "" {
-		return invalid("NewElement.Name", "must not be empty (the service requires it)")
-	}
-	if err := checkUUID("NewElement.CategoryID", n.CategoryID, true); err != nil {
-		return err
-	}
-	if err := checkUUID("NewElement.CloudLinkID", n.CloudLinkID, false); err != nil {
-		return err
-	}
-	source := n.Database != "" || n.Schema != "" || n.Table != "" || n.IDColumn != "" || n.TitleColumn != ""
-	switch {
-	case !source:
-	case n.CloudLinkID == "":
-		return invalid("NewElement.CloudLinkID", "must be set to import a source table (Database, Schema, Table, IDColumn, TitleColumn)")
-	case n.Database == "" || n.Schema == "" || n.Table == "":
-		return invalid("NewElement.Table", "needs Database, Schema and Table together to import a source table")
-	case len(n.Fields) > 0:
-		return invalid("NewElement.Fields", "must be empty when importing a source table: its columns are read from the table")
-	}
-	for i, f := range n.Fields {
-		at := "NewElement.Fields[" + strconv.Itoa(i) + "]"
-		if strings.TrimSpace(f.Name) == "" {
-			return invalid(at+".Name", "must not be empty (the service requires it)")
-		}
-		if f.Type == "" {
-			return invalid(at+".Type", "must not be empty (the service requires it)")
-		}
-	}
-	return nil
 }
 
 // ElementUpdate is the change to an element with ElementsService.Update:
 // the body of PUT /elements/{alias} (the service's ElementUpdateRequest).
-// Only what is set is sent, and the service changes only that: empty
-// strings and nil pointers are left out. The source of an element (cloud
-// link, source table, fields) is fixed when it is created.
+// Only what is set is sent, and the service changes only that: a nil
+// pointer leaves a member out, and a pointer to an empty value sends it
+// empty (new("") clears the description). CategoryID is a UUID: the
+// document gives no empty value that clears it. The source of an element
+// (cloud link, source table, fields) is fixed when it is created.
+// Aspect.Request returns the one of an element as read.
 type ElementUpdate struct {
-	Name        string `json:"name,omitzero"`
-	Description string `json:"description,omitzero"`
-	Icon        string `json:"icon,omitzero"`
-	Color       string `json:"color,omitzero"`
+	Name        *string `json:"name,omitzero"`
+	Description *string `json:"description,omitzero"`
+	Icon        *string `json:"icon,omitzero"`
+	Color       *string `json:"color,omitzero"`
 	// CategoryID moves the element to another category (a UUID).
-	CategoryID string `json:"categoryId,omitzero"`
+	CategoryID *string `json:"categoryId,omitzero"`
 
 	AllowForwardedEmailIngestion *bool              `json:"allowForwardedEmailIngestion,omitzero"`
 	AllowAnonymousEmailCreation  *bool              `json:"allowAnonymousEmailCreation,omitzero"`
@@ -279,27 +262,57 @@ type ElementUpdate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the update body.
-func (u ElementUpdate) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(u)
-}
+// MarshalJSON writes the record-create types with their Extra members.
+func (r RecordCreateTypes) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
 
-func (u *ElementUpdate) validate() error {
-	if u.Name != "" && strings.TrimSpace(u.Name) == "" {
-		return invalid("ElementUpdate.Name", "must not be blank")
-	}
-	return checkUUID("ElementUpdate.CategoryID", u.CategoryID, false)
-}
+// UnmarshalJSON reads the record-create types; unknown members go to
+// Extra, and a null member is an error.
+func (r *RecordCreateTypes) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
+
+// MarshalJSON writes the cloud options with their Extra members.
+func (o CloudOptions) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(o) }
+
+// UnmarshalJSON reads the cloud options, as RecordCreateTypes's does.
+func (o *CloudOptions) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, o) }
+
+// MarshalJSON writes the Snowflake options with their Extra members.
+func (o SnowflakeOptions) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(o) }
+
+// UnmarshalJSON reads the Snowflake options, as RecordCreateTypes's does.
+func (o *SnowflakeOptions) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, o) }
+
+// MarshalJSON writes the field with its Extra members.
+func (f ElementField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
+
+// UnmarshalJSON reads the field, as RecordCreateTypes's does.
+func (f *ElementField) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, f) }
+
+// MarshalJSON writes the create body with its Extra members.
+func (n NewElement) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
+
+// UnmarshalJSON reads the create body, as RecordCreateTypes's does.
+func (n *NewElement) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, n) }
+
+// MarshalJSON writes the update body with its Extra members.
+func (u ElementUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(u) }
+
+// UnmarshalJSON reads the update body, as RecordCreateTypes's does.
+func (u *ElementUpdate) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, u) }
 
 // Create creates an element and returns its definition (201):
-// POST /elements with n as the body. n.Name and n.CategoryID are
-// required, and the modes of NewElement are checked; a broken rule is a
-// *workflow.ValidationError naming the field, and nothing is sent.
+// POST /elements with n as the body. A body that breaks a rule of the
+// document (Name and CategoryID are required, CategoryID and CloudLinkID
+// are UUIDs), or a Namespace that is not a usable path segment, is a
+// *workflow.ValidationError naming the member, and nothing is sent.
 //
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have created the element.
 func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	return aspectAt(ctx, s.client, http.MethodPost, "elements", n.validate(), n, reqOpts)
+	var err error
+	if n.Namespace != nil {
+		_, err = workflow.Segment("NewElement.namespace", *n.Namespace)
+	}
+	return aspectAt(ctx, s.client, "createElement", http.MethodPost, "elements", err, n, reqOpts)
 }
 
 // Get returns the definition of the element alias (its namespace or its
@@ -308,7 +321,7 @@ func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...w
 // ElementsService), is an error matching workflow.ErrUnexpectedResponse.
 func (s *ElementsService) Get(ctx context.Context, alias string, reqOpts ...workflow.RequestOption) (*Aspect, error) {
 	p, err := segPath("", "elements", "alias", alias)
-	return aspectAt(ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
+	return aspectAt(ctx, s.client, "getElement", http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Update changes the element alias (its namespace or its UUID) and returns
@@ -316,16 +329,13 @@ func (s *ElementsService) Get(ctx context.Context, alias string, reqOpts ...work
 // u sets is sent and changed.
 func (s *ElementsService) Update(ctx context.Context, alias string, u ElementUpdate, reqOpts ...workflow.RequestOption) (*Aspect, error) {
 	p, err := segPath("", "elements", "alias", alias)
-	if err == nil {
-		err = u.validate()
-	}
-	return aspectAt(ctx, s.client, http.MethodPut, p, err, u, reqOpts)
+	return aspectAt(ctx, s.client, "updateElement", http.MethodPut, p, err, u, reqOpts)
 }
 
 // aspectAt sends one element operation and reads its Aspect, which must
 // carry an id.
-func aspectAt(ctx context.Context, c *workflow.Client, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
-	a, err := call[Aspect](ctx, c, method, path, err, body, reqOpts)
+func aspectAt(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
+	a, err := call[Aspect](ctx, c, op, method, path, err, body, reqOpts)
 	if err == nil && a.ID == "" {
 		what := "an answer"
 		if _, ok := a.Extra["items"]; ok {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
@@ -20,34 +18,32 @@ func ExampleAutomationsService_Create() {
 	ws := admin.New(srv.Client())
 	ctx := context.Background()
 
-	def := admin.Automation{
-		"name":     jsontext.Value(`"Escalate urgent requests"`),
-		"triggers": jsontext.Value(`[{"type":"RECORD_CREATED"}]`),
-	}
+	def := admin.Automation(`{"name": "Escalate urgent requests", "triggers": [{"type": "RECORD_CREATED"}]}`)
 	verdict, err := ws.Automations.Validate(ctx, workflow.Apps, "itmanagement", def)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("valid:", string(verdict["valid"]))
+	fmt.Println("verdict:", string(verdict))
 
 	a, err := ws.Automations.Create(ctx, workflow.Apps, "itmanagement", def)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("created:", string(a["name"]))
+	fmt.Println("created:", a.Name())
 	// Output:
-	// valid: true
-	// created: "Escalate urgent requests"
+	// verdict: {"errors":[],"valid":true}
+	// created: Escalate urgent requests
 }
 
-// List reads every automation of an app; each encodes to the same bytes
-// every time (members in sorted order), ready for version control.
+// List reads every automation of an app, each in its canonical form (the
+// same bytes every time, members sorted at every depth), ready for
+// version control.
 func ExampleAutomationsService_List() {
 	srv := workflowtest.NewServer()
 	defer srv.Close()
-	srv.AddAutomation(workflow.Apps, "itmanagement", map[string]any{"name": "Notify the team"})
+	srv.AddAutomation(workflow.Apps, "itmanagement", map[string]any{"name": "Notify the team", "tasks": []any{map[string]any{"to": "ops", "kind": "email"}}})
 	ws := admin.New(srv.Client())
 
 	list, err := ws.Automations.List(context.Background(), workflow.Apps, "itmanagement")
@@ -56,10 +52,29 @@ func ExampleAutomationsService_List() {
 		return
 	}
 	for _, a := range list {
-		delete(a, "id") // the id differs from one workspace to another
-		b, _ := a.MarshalJSON()
-		fmt.Println(string(b))
+		fmt.Println(a.Name(), string(a.Member("tasks")))
 	}
 	// Output:
-	// {"name":"Notify the team"}
+	// Notify the team [{"kind":"email","to":"ops"}]
+}
+
+// Get answers an automation's active version and its draft, when it has
+// one.
+func ExampleAutomationsService_Get() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	id := srv.AddAutomation(workflow.Apps, "itmanagement", map[string]any{"name": "Notify the team"})
+	srv.SetAutomationDraft(workflow.Apps, "itmanagement", id, map[string]any{"name": "Notify the team and the lead"})
+	ws := admin.New(srv.Client())
+
+	v, err := ws.Automations.Get(context.Background(), workflow.Apps, "itmanagement", id)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("active:", v.Active.Name())
+	fmt.Println("draft:", v.Draft.Name())
+	// Output:
+	// active: Notify the team
+	// draft: Notify the team and the lead
 }

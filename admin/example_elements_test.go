@@ -17,7 +17,7 @@ func ExampleElementsService_Create() {
 	// A native element with two fields, filed under a category.
 	el, err := ws.Elements.Create(ctx, admin.NewElement{
 		Name:       "Spare Parts",
-		Handle:     "SPR",
+		Handle:     new("SPR"),
 		CategoryID: "550e8400-e29b-41d4-a716-446655440001",
 		Fields: []admin.ElementField{
 			{Name: "Part number", Type: admin.FieldText},
@@ -31,7 +31,7 @@ func ExampleElementsService_Create() {
 	fmt.Println(el.Namespace, el.Handle, el.SourceType)
 
 	// Change its description; what the update leaves out is kept.
-	el, err = ws.Elements.Update(ctx, el.Namespace, admin.ElementUpdate{Description: "What the stores keep"})
+	el, err = ws.Elements.Update(ctx, el.Namespace, admin.ElementUpdate{Description: new("What the stores keep")})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -26,7 +26,7 @@ func ExampleTablesService_Create() {
 		Name: "Open orders", Handle: "OPN", Source: ordersAspect, CategoryID: reports,
 		Fields: []admin.TableFieldInput{
 			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldText}}},
-			{Calculation: &admin.TableCalculationField{Name: "Net", Text: "Total - Tax"}},
+			{Calculation: &admin.TableCalculationField{Name: new("Net"), Text: new("Total - Tax")}},
 		},
 	})
 	if err != nil {
@@ -36,11 +36,12 @@ func ExampleTablesService_Create() {
 	fmt.Println(t.Handle, t.Fields[0].Typename, t.Fields[1].Typename)
 
 	// A rule broken before sending: the field is named, nothing is sent.
-	_, err = ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "No handle", Source: ordersAspect, CategoryID: reports})
+	_, err = ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Bad category", Handle: "BAD", Source: ordersAspect, CategoryID: "reports",
+		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("Net"), Text: new("Total - Tax")}}}})
 	fmt.Println(err)
 	// Output:
 	// OPN TableFieldCloud TableFieldCalculation
-	// workflow: invalid TableCreateRequest.Handle: must not be empty (the service requires it)
+	// workflow: invalid TableCreateRequest.categoryId: must be a UUID
 }
 
 func ExampleTablesService_All() {
@@ -50,7 +51,7 @@ func ExampleTablesService_All() {
 	ctx := context.Background()
 	for _, h := range []string{"AAA", "BBB", "CCC"} {
 		_, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: h, Handle: h, Source: ordersAspect, CategoryID: reports,
-			Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: "One", Text: "1"}}}})
+			Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("One"), Text: new("1")}}}})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -91,7 +92,7 @@ func ExampleTableJoinsService_Create() {
 
 	// Join the codes in on the status, then map the orders' values to the
 	// codes' values on that field pair.
-	join, err := ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: codes.ID, Type: admin.JoinLeft,
+	join, err := ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: new(codes.ID), Type: new(admin.JoinLeft),
 		JoinOn: []admin.TableJoinOn{{LeftFieldID: orders.Fields[0].ID, RightFieldID: codes.Fields[0].ID}}})
 	if err != nil {
 		fmt.Println(err)
@@ -127,7 +128,7 @@ func ExampleSearchTablesService_Create() {
 		return
 	}
 	st, err = ws.SearchTables.Update(ctx, ordersAspect, st.ID, admin.SearchTableUpdate{
-		Snowflake: &admin.SnowflakeSearchTableUpdate{TargetLag: new(1), Duration: admin.TimeUnitHours},
+		Snowflake: &admin.SnowflakeSearchTableUpdate{TargetLag: new(1), Duration: new(admin.TimeUnitHours)},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -136,4 +137,43 @@ func ExampleSearchTablesService_Create() {
 	fmt.Println(st.Status, st.TargetLag, st.Duration)
 	// Output:
 	// READY 1 HOURS
+}
+
+// A table as read is created again, in this workspace or another, with
+// the body its Request method returns; the document's Table has no
+// category, so the caller supplies one when the service sends none.
+func ExampleTable_Request() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+
+	orders, err := ws.Tables.Create(ctx, admin.TableCreateRequest{
+		Name: "Open orders", Handle: "OPN", Source: ordersAspect, CategoryID: reports,
+		Fields: []admin.TableFieldInput{
+			{Cloud: &admin.TableCloudField{Name: "Status", Snowflake: &admin.TableColumn{ColumnName: "STATUS", Type: admin.FieldText}}},
+			{Calculation: &admin.TableCalculationField{Name: new("Net"), Text: new("Total - Tax")}},
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, err := orders.Request()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body.Handle = "OP2" // a record-handle prefix is unique in a workspace
+	if body.CategoryID == "" {
+		body.CategoryID = reports
+	}
+	copied, err := ws.Tables.Create(ctx, body)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(copied.Name, copied.Handle, copied.Fields[0].Name, copied.Fields[1].Name)
+	// Output:
+	// Open orders OP2 Status Net
 }

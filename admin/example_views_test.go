@@ -23,9 +23,9 @@ func ExampleViewsService_Create() {
 
 	v, err := ws.Views.Create(ctx, "itmanagement", "open-requests", admin.ViewRequest{
 		View: admin.ViewInput{List: &admin.ViewConfig{
-			Name:   "Open requests",
+			Name:   new("Open requests"),
 			Filter: jsontext.Value(`{"Status":"Open"}`),
-			Rows:   50,
+			Rows:   new(50),
 		}},
 		Share: &admin.ViewShareInput{Groups: []string{"IT Support"}},
 	})
@@ -36,7 +36,7 @@ func ExampleViewsService_Create() {
 	fmt.Println(v.ClientHandle, v.Type, v.Rows, v.Share.Groups[0].Name)
 
 	v, err = ws.Views.Update(ctx, "itmanagement", "open-requests", admin.ViewRequest{
-		View: admin.ViewInput{Kanban: &admin.ViewConfig{Name: "Open requests by stage"}},
+		View: admin.ViewInput{Kanban: &admin.ViewConfig{Name: new("Open requests by stage")}},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -66,4 +66,43 @@ func ExampleViewsService_All() {
 	// Output:
 	// 1 Open requests (open-requests)
 	// 2 By stage (by-stage)
+}
+
+// A view as read is written back, here or in another workspace, with the
+// body its Request method returns: the promotion of a view from staging
+// to production.
+func ExampleView_Request() {
+	staging, production := workflowtest.NewServer(), workflowtest.NewServer()
+	defer staging.Close()
+	defer production.Close()
+	staging.Define(workflow.Apps, "itmanagement")
+	production.Define(workflow.Apps, "itmanagement")
+	src, dst := admin.New(staging.Client()), admin.New(production.Client())
+	ctx := context.Background()
+
+	_, err := src.Views.Create(ctx, "itmanagement", "open-requests", admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{
+		Name: new("Open requests"), Filter: jsontext.Value(`{"Status":"Open"}`), Rows: new(50),
+	}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, err := src.Views.Get(ctx, "itmanagement", "open-requests")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, err := v.Request()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	copied, err := dst.Views.Create(ctx, "itmanagement", v.ClientHandle, body)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(copied.ClientHandle, copied.Type, copied.Name, copied.Rows, string(copied.Filter))
+	// Output:
+	// open-requests AspectViewList Open requests 50 {"Status":"Open"}
 }

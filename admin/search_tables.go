@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
@@ -99,62 +100,96 @@ type ConnectorRef struct {
 }
 
 // UnmarshalJSON reads a search table; unknown members go to Extra.
-func (s *SearchTable) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, s)
-}
+func (s *SearchTable) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, s) }
 
 // MarshalJSON writes the search table with its Extra members.
-func (s SearchTable) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(s)
-}
+func (s SearchTable) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
 
 // UnmarshalJSON reads a field; unknown members go to Extra.
-func (f *SearchTableField) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, f)
-}
+func (f *SearchTableField) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, f) }
 
 // MarshalJSON writes the field with its Extra members.
-func (f SearchTableField) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(f)
-}
+func (f SearchTableField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
 
 // UnmarshalJSON reads a vector index; unknown members go to Extra.
-func (v *VectorIndex) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, v)
-}
+func (v *VectorIndex) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // MarshalJSON writes the vector index with its Extra members.
-func (v VectorIndex) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(v)
-}
+func (v VectorIndex) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
 // UnmarshalJSON reads a connector reference; unknown members go to Extra.
-func (c *ConnectorRef) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, c)
-}
+func (c *ConnectorRef) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, c) }
 
 // MarshalJSON writes the connector reference with its Extra members.
-func (c ConnectorRef) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(c)
+func (c ConnectorRef) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
+
+// Request returns the create body of the Snowflake search table as read
+// (for SearchTablesService.Create, on this aspect or another): its
+// warehouse, targetLag and duration, the ids of its attribute and
+// text-index fields, its vector indexes as (fieldId,
+// aiProviderConnectorId) pairs, its legacy field and connector as fieldId
+// and aiProviderConnectorId, and the members of Extra. The read-only id,
+// __typename, displayName, status and errorMessage are left out, as are
+// the Linked* members: a linked search table (Typename
+// AspectLinkedSearchTable) is created with CreateLinked, from
+// LinkedDatabase, LinkedSchema, LinkedServiceName and a cloud link id the
+// read form does not hold, and Request returns an error for one. Empty
+// members are left out.
+func (s SearchTable) Request() (SnowflakeSearchTableRequest, error) {
+	if s.Typename == "AspectLinkedSearchTable" {
+		return SnowflakeSearchTableRequest{}, fmt.Errorf("admin: search table %q is linked: create it with CreateLinked", s.ID)
+	}
+	ids := func(fs []SearchTableField) []string {
+		out := make([]string, len(fs))
+		for i, f := range fs {
+			out[i] = f.ID
+		}
+		return out
+	}
+	var vector []VectorIndexInput
+	for _, v := range s.VectorIndexes {
+		vector = append(vector, VectorIndexInput{FieldID: refID(v.Field), AIProviderConnectorID: refID(v.AIProviderConnector)})
+	}
+	return writeBody[SnowflakeSearchTableRequest](s,
+		[]string{"id", "__typename", "displayName", "status", "errorMessage", "field", "aiProviderConnector", "attributeFields", "textIndexFields", "vectorIndexes", "linkedDatabase", "linkedSchema", "linkedServiceName"},
+		map[string]any{"attributeFieldIds": ids(s.AttributeFields), "textIndexFieldIds": ids(s.TextIndexFields), "vectorIndexes": vector, "fieldId": refID(s.Field), "aiProviderConnectorId": refID(s.AIProviderConnector)})
+}
+
+// refID is the id of a field or connector reference, "" for none.
+func refID[T SearchTableField | ConnectorRef](r *T) string {
+	switch r := any(r).(type) {
+	case *SearchTableField:
+		if r != nil {
+			return r.ID
+		}
+	case *ConnectorRef:
+		if r != nil {
+			return r.ID
+		}
+	}
+	return ""
 }
 
 // SnowflakeSearchTableRequest is the body of SearchTablesService.Create:
 // the service's AspectSearchTableSnowflakeCreateRequest. Duration and a
-// TargetLag of at least 1 are required; AttributeFieldIDs is required by
-// the service and sent as [] when nil. FieldID and AIProviderConnectorID
-// are the legacy single index; prefer VectorIndexes.
+// TargetLag of at least 1 are required, and so is AttributeFieldIDs (a
+// nil one is sent as []). FieldID and AIProviderConnectorID are the
+// legacy single index; prefer VectorIndexes. As in every request body of
+// this package, a nil pointer or slice leaves an optional member out, and
+// a pointer to an empty value or an empty non-nil slice sends it empty.
+// SearchTable.Request returns the one of a search table as read.
 type SnowflakeSearchTableRequest struct {
 	AttributeFieldIDs     []string            `json:"attributeFieldIds"`
 	Duration              SearchTableTimeUnit `json:"duration"`
 	TargetLag             int                 `json:"targetLag"`
-	Warehouse             string              `json:"warehouse,omitzero"`
+	Warehouse             *string             `json:"warehouse,omitzero"`
 	TextIndexFieldIDs     []string            `json:"textIndexFieldIds,omitzero"`
 	VectorIndexes         []VectorIndexInput  `json:"vectorIndexes,omitzero"`
-	FieldID               string              `json:"fieldId,omitzero"`
-	AIProviderConnectorID string              `json:"aiProviderConnectorId,omitzero"`
+	FieldID               *string             `json:"fieldId,omitzero"`
+	AIProviderConnectorID *string             `json:"aiProviderConnectorId,omitzero"`
 	// Extra holds further members of the body, for members the service
-	// may add later; a key that names a member above fails the call with
-	// a *workflow.ValidationError, and nothing is sent.
+	// may add later; a key that names a member above is an error, and
+	// nothing is sent.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
@@ -163,17 +198,19 @@ type SnowflakeSearchTableRequest struct {
 type VectorIndexInput struct {
 	FieldID               string `json:"fieldId"`
 	AIProviderConnectorID string `json:"aiProviderConnectorId"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // LinkedSearchTableRequest is the body of SearchTablesService.CreateLinked:
 // the service's AspectLinkedSearchTableCreateRequest. All but Warehouse
 // are required.
 type LinkedSearchTableRequest struct {
-	CloudLinkID string `json:"cloudLinkId"` // the cloud link holding the service
-	Database    string `json:"database"`
-	Schema      string `json:"schema"`
-	ServiceName string `json:"serviceName"` // the existing Cortex Search Service
-	Warehouse   string `json:"warehouse,omitzero"`
+	CloudLinkID string  `json:"cloudLinkId"` // the cloud link holding the service
+	Database    string  `json:"database"`
+	Schema      string  `json:"schema"`
+	ServiceName string  `json:"serviceName"` // the existing Cortex Search Service
+	Warehouse   *string `json:"warehouse,omitzero"`
 	// Extra holds further members of the body, as for
 	// SnowflakeSearchTableRequest.
 	Extra map[string]jsontext.Value `json:",embed"`
@@ -192,42 +229,49 @@ type SearchTableUpdate struct {
 // SnowflakeSearchTableUpdate are the settings of a Snowflake search
 // table to change; a TargetLag, when set, is at least 1.
 type SnowflakeSearchTableUpdate struct {
-	Warehouse string              `json:"warehouse,omitzero"`
-	TargetLag *int                `json:"targetLag,omitzero"`
-	Duration  SearchTableTimeUnit `json:"duration,omitzero"`
+	Warehouse *string              `json:"warehouse,omitzero"`
+	TargetLag *int                 `json:"targetLag,omitzero"`
+	Duration  *SearchTableTimeUnit `json:"duration,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // MarshalJSON writes the body with its Extra members.
-func (r SnowflakeSearchTableRequest) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
+func (r SnowflakeSearchTableRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
+
+// UnmarshalJSON reads the body; unknown members go to Extra, and a null
+// member is an error.
+func (r *SnowflakeSearchTableRequest) UnmarshalJSON(b []byte) error {
+	return jsonmodel.UnmarshalBody(b, r)
+}
+
+// MarshalJSON writes the vector index with its Extra members.
+func (v VectorIndexInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
+
+// UnmarshalJSON reads the vector index, as
+// SnowflakeSearchTableRequest's does.
+func (v *VectorIndexInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
+
+// MarshalJSON writes the body with its Extra members.
+func (r LinkedSearchTableRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
+
+// UnmarshalJSON reads the body, as SnowflakeSearchTableRequest's does.
+func (r *LinkedSearchTableRequest) UnmarshalJSON(b []byte) error {
+	return jsonmodel.UnmarshalBody(b, r)
 }
 
 // MarshalJSON writes the body with its Extra members.
-func (r LinkedSearchTableRequest) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
-}
+func (r SearchTableUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
 
-// MarshalJSON writes the body with its Extra members.
-func (r SearchTableUpdate) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
-}
+// UnmarshalJSON reads the body, as SnowflakeSearchTableRequest's does.
+func (r *SearchTableUpdate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, r) }
 
-func (r *SnowflakeSearchTableRequest) validate(c *tableCheck) {
-	const f = "SnowflakeSearchTableRequest."
-	c.need(f+"Duration", string(r.Duration))
-	if r.TargetLag < 1 {
-		c.fail(f+"TargetLag", "must be at least 1")
-	}
-	for i, id := range r.AttributeFieldIDs {
-		c.need(at(f+"AttributeFieldIDs", i), id)
-	}
-	for i, id := range r.TextIndexFieldIDs {
-		c.need(at(f+"TextIndexFieldIDs", i), id)
-	}
-	for i, v := range r.VectorIndexes {
-		c.need(at(f+"VectorIndexes", i)+".FieldID", v.FieldID)
-		c.need(at(f+"VectorIndexes", i)+".AIProviderConnectorID", v.AIProviderConnectorID)
-	}
+// MarshalJSON writes the settings with their Extra members.
+func (r SnowflakeSearchTableUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
+
+// UnmarshalJSON reads the settings, as SnowflakeSearchTableRequest's does.
+func (r *SnowflakeSearchTableUpdate) UnmarshalJSON(b []byte) error {
+	return jsonmodel.UnmarshalBody(b, r)
 }
 
 func searchTablePath(pairs ...string) (string, error) {
@@ -236,14 +280,12 @@ func searchTablePath(pairs ...string) (string, error) {
 
 // Create creates a Snowflake-backed search table on the aspect aspectID:
 // POST /aspects/{aspectId}/search-tables with r as the body, answered 201
-// with the search table. Broken rules of r (see
-// SnowflakeSearchTableRequest) are a *workflow.ValidationError, and
+// with the search table. A body that breaks a rule of the document (see
+// SnowflakeSearchTableRequest) is a *workflow.ValidationError, and
 // nothing is sent.
 func (s *SearchTablesService) Create(ctx context.Context, aspectID string, r SnowflakeSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
 	p, err := searchTablePath("aspectID", aspectID, "", "search-tables")
-	c := &tableCheck{err: err}
-	r.validate(c)
-	return call[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, "createSnowflakeSearchTable", http.MethodPost, p, err, r, reqOpts)
 }
 
 // CreateLinked creates a search table linked to an existing Cortex
@@ -251,29 +293,21 @@ func (s *SearchTablesService) Create(ctx context.Context, aspectID string, r Sno
 // the body, answered 201 with the search table.
 func (s *SearchTablesService) CreateLinked(ctx context.Context, aspectID string, r LinkedSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
 	p, err := searchTablePath("aspectID", aspectID, "", "linked-search-tables")
-	c := &tableCheck{err: err}
-	c.need("LinkedSearchTableRequest.CloudLinkID", r.CloudLinkID)
-	c.need("LinkedSearchTableRequest.Database", r.Database)
-	c.need("LinkedSearchTableRequest.Schema", r.Schema)
-	c.need("LinkedSearchTableRequest.ServiceName", r.ServiceName)
-	return call[SearchTable](ctx, s.client, http.MethodPost, p, c.err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, "createLinkedSearchTable", http.MethodPost, p, err, r, reqOpts)
 }
 
-// Get returns one search table: GET /aspects/{aspectId}/search-tables/{id}.
-func (s *SearchTablesService) Get(ctx context.Context, aspectID, searchTableID string, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "searchTableID", searchTableID)
-	return call[SearchTable](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
+// Get returns one search table: GET /aspects/{aspectId}/search-tables/{id}
+// (the document's aspectSearchTableId).
+func (s *SearchTablesService) Get(ctx context.Context, aspectID, aspectSearchTableID string, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
+	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "aspectSearchTableID", aspectSearchTableID)
+	return call[SearchTable](ctx, s.client, "getSearchTable", http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Update changes a search table's settings:
 // PUT /aspects/{aspectId}/search-tables/{id} with what r sets, answered
 // with the search table. The document publishes Snowflake settings only;
 // the fake answers 422 to an update of a linked search table.
-func (s *SearchTablesService) Update(ctx context.Context, aspectID, searchTableID string, r SearchTableUpdate, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "searchTableID", searchTableID)
-	c := &tableCheck{err: err}
-	if r.Snowflake != nil && r.Snowflake.TargetLag != nil && *r.Snowflake.TargetLag < 1 {
-		c.fail("SearchTableUpdate.Snowflake.TargetLag", "must be at least 1")
-	}
-	return call[SearchTable](ctx, s.client, http.MethodPut, p, c.err, r, reqOpts)
+func (s *SearchTablesService) Update(ctx context.Context, aspectID, aspectSearchTableID string, r SearchTableUpdate, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
+	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "aspectSearchTableID", aspectSearchTableID)
+	return call[SearchTable](ctx, s.client, "updateSearchTable", http.MethodPut, p, err, r, reqOpts)
 }

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"cmp"
 	"context"
 	"iter"
 	"net/http"
@@ -68,13 +67,21 @@ type Skill struct {
 }
 
 // UnmarshalJSON reads a skill; unknown members go to Extra.
-func (s *Skill) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, s)
-}
+func (s *Skill) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, s) }
 
 // MarshalJSON writes the skill with its Extra members.
-func (s Skill) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(s)
+func (s Skill) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
+
+// Request returns the create body of the skill as read (for Create, in
+// this app or another): its type, status, name, description,
+// instructions, properties and the members of Extra (discoveryProperties
+// among them, when the service sends it). The read-only id and app are
+// left out, and so are its tools: the service reads them as a connection
+// whose members it does not publish, and takes them as a list of tool
+// objects, which the caller supplies. Empty members are left out.
+func (s Skill) Request() (SkillBundle, error) {
+	set, err := writeBody[SkillSettings](s, []string{"id", "app", "tools"}, nil)
+	return SkillBundle{Skill: set}, err
 }
 
 // SkillDiscovery tunes how a skill is found and routed to (the service's
@@ -89,26 +96,33 @@ type SkillDiscovery struct {
 	Aliases []string `json:"aliases,omitzero"`
 	// ExampleUtterances are phrases that should route to the skill.
 	ExampleUtterances []string `json:"exampleUtterances,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // SkillSettings is the skill of a create or update body (the service's
-// SkillCreateInput and SkillUpdateInput). Only what is set is sent; an
-// Update changes only that. The owner is the app of the path.
+// SkillCreateInput and SkillUpdateInput). As in every request body of
+// this package, a nil pointer or slice leaves the member out (an Update
+// keeps its value), and a pointer to an empty value sends it empty. The
+// owner is the app of the path.
 type SkillSettings struct {
 	// Name is the display name: required by Create.
-	Name         string      `json:"name,omitzero"`
-	Type         SkillType   `json:"type,omitzero"`
-	Status       SkillStatus `json:"status,omitzero"`
-	Description  string      `json:"description,omitzero"`
-	Instructions string      `json:"instructions,omitzero"`
+	Name         *string      `json:"name,omitzero"`
+	Type         *SkillType   `json:"type,omitzero"`
+	Status       *SkillStatus `json:"status,omitzero"`
+	Description  *string      `json:"description,omitzero"`
+	Instructions *string      `json:"instructions,omitzero"`
 	// Properties is the type-specific configuration: one JSON object.
 	Properties jsontext.Value  `json:"properties,omitzero"`
 	Discovery  *SkillDiscovery `json:"discoveryProperties,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // SkillBundle is the body of SkillsService.Create (POST
 // /apps/{alias}/skills, the service's SkillBundleCreateRequest) and
 // Update (PUT /apps/{alias}/skills/{id}, its SkillBundleUpdateRequest).
+// Skill.Request returns the one of a skill as read.
 type SkillBundle struct {
 	// Skill is the skill. Required.
 	Skill SkillSettings `json:"skill"`
@@ -116,33 +130,30 @@ type SkillBundle struct {
 	// sends none; on Update, a non-nil list (even empty) replaces the
 	// skill's tools.
 	Tools []jsontext.Value `json:"tools,omitzero"`
+	// Extra holds further members of the body, for members the service
+	// may add later. A key that names a member above is an error, and
+	// nothing is sent.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-func (b *SkillBundle) validate(create bool) error {
-	s := &b.Skill
-	switch {
-	case create && s.Name == "":
-		return invalid("SkillBundle.Skill.Name", "must not be empty (the service requires it)")
-	case !oneOf(s.Type, SkillInternal, SkillCustom):
-		return invalid("SkillBundle.Skill.Type", `must be "INTERNAL" or "CUSTOM" (got "`+string(s.Type)+`")`)
-	case !oneOf(s.Status, SkillActive, SkillInactive, SkillDraft):
-		return invalid("SkillBundle.Skill.Status", `must be "ACTIVE", "INACTIVE" or "DRAFT" (got "`+string(s.Status)+`")`)
-	case s.Properties != nil && !isObject(s.Properties):
-		return invalid("SkillBundle.Skill.Properties", "must be one JSON object")
-	}
-	return checkObjects("SkillBundle.Tools", b.Tools)
-}
+// MarshalJSON writes the discovery properties with their Extra members.
+func (d SkillDiscovery) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(d) }
 
-// oneOf reports whether v is empty (not sent) or one of the published
-// values.
-func oneOf[T ~string](v T, published ...T) bool {
-	for _, p := range published {
-		if v == p {
-			return true
-		}
-	}
-	return v == ""
-}
+// UnmarshalJSON reads the discovery properties; unknown members go to
+// Extra, and a null member is an error.
+func (d *SkillDiscovery) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, d) }
+
+// MarshalJSON writes the settings with their Extra members.
+func (s SkillSettings) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
+
+// UnmarshalJSON reads the settings, as SkillDiscovery's does.
+func (s *SkillSettings) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, s) }
+
+// MarshalJSON writes the body with its Extra members.
+func (b SkillBundle) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(b) }
+
+// UnmarshalJSON reads the body, as SkillDiscovery's does.
+func (b *SkillBundle) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, b) }
 
 // list is the paged list of the app alias's skills.
 func (s *SkillsService) list(alias string) (workflow.PagedList[Skill], error) {
@@ -172,22 +183,20 @@ func (s *SkillsService) All(ctx context.Context, alias string, opts *workflow.Li
 }
 
 // Create creates a skill under the app alias: POST /apps/{alias}/skills
-// with b as the body, answered 201 with the skill. b.Skill.Name is
-// required, Type and Status must be published values, and Properties and
-// every tool must be one JSON object; a broken rule is a
-// *workflow.ValidationError and nothing is sent. Like every POST, it is
+// with b as the body, answered 201 with the skill. A body that breaks a
+// rule of the document (a name is required) is a
+// *workflow.ValidationError, and nothing is sent. Like every POST, it is
 // not retried after a 5xx or a dropped connection.
 func (s *SkillsService) Create(ctx context.Context, alias string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
 	p, err := segPath("", "apps", "alias", alias, "", "skills")
-	return call[Skill](ctx, s.client, http.MethodPost, p, cmp.Or(err, b.validate(true)), b, reqOpts)
+	return call[Skill](ctx, s.client, "createSkill", http.MethodPost, p, err, b, reqOpts)
 }
 
 // Update changes the skill id of the app alias: PUT
 // /apps/{alias}/skills/{id} with b as the body, answered with the skill.
 // The settings b leaves out keep their value; Tools, when not nil,
-// replaces the skill's tools. The rules are Create's, except that Name
-// may be empty.
+// replaces the skill's tools.
 func (s *SkillsService) Update(ctx context.Context, alias, id string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
 	p, err := segPath("", "apps", "alias", alias, "", "skills", "id", id)
-	return call[Skill](ctx, s.client, http.MethodPut, p, cmp.Or(err, b.validate(false)), b, reqOpts)
+	return call[Skill](ctx, s.client, "updateSkill", http.MethodPut, p, err, b, reqOpts)
 }

@@ -36,7 +36,7 @@ func TestSkillsWire(t *testing.T) {
 		}, wire{"GET", "/apps/it%20app/skills", "filter=status%3D%3DACTIVE&first=5", ""}},
 		{"create", http.StatusCreated, func(ws *admin.Workspace) error {
 			s, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{
-				Skill: admin.SkillSettings{Name: "Summarise", Type: admin.SkillCustom, Properties: jsontext.Value(`{"k":1}`),
+				Skill: admin.SkillSettings{Name: new("Summarise"), Type: new(admin.SkillCustom), Properties: jsontext.Value(`{"k":1}`),
 					Discovery: &admin.SkillDiscovery{RoutingPriority: ptr(0.0), Aliases: []string{"tl;dr"}}},
 				Tools: []jsontext.Value{jsontext.Value(`{"kind":"search"}`)},
 			})
@@ -46,7 +46,7 @@ func TestSkillsWire(t *testing.T) {
 			return err
 		}, wire{"POST", "/apps/it/skills", "", `{"skill":{"name":"Summarise","type":"CUSTOM","properties":{"k":1},"discoveryProperties":{"routingPriority":0,"aliases":["tl;dr"]}},"tools":[{"kind":"search"}]}`}},
 		{"update replaces the tools with none", http.StatusOK, func(ws *admin.Workspace) error {
-			s, err := ws.Skills.Update(t.Context(), "it", elemID, admin.SkillBundle{Skill: admin.SkillSettings{Status: admin.SkillDraft}, Tools: []jsontext.Value{}})
+			s, err := ws.Skills.Update(t.Context(), "it", elemID, admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillDraft)}, Tools: []jsontext.Value{}})
 			if err == nil {
 				assert.Equal(t, elemID, s.ID)
 			}
@@ -67,28 +67,28 @@ func TestSkillsWire(t *testing.T) {
 }
 
 func TestSkillsValidation(t *testing.T) {
-	named := admin.SkillSettings{Name: "A"}
+	named := admin.SkillSettings{Name: new("A")}
 	assertRefused(t, []refusal{
 		{"create without a name", func(ws *admin.Workspace) error {
-			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: admin.SkillSettings{Type: admin.SkillCustom}})
+			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: admin.SkillSettings{Type: new(admin.SkillCustom)}})
 			return err
-		}, "SkillBundle.Skill.Name"},
+		}, "SkillBundle.skill.name"},
 		{"unknown type", func(ws *admin.Workspace) error {
-			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: admin.SkillSettings{Name: "A", Type: "BUILTIN"}})
+			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("A"), Type: new(admin.SkillType("BUILTIN"))}})
 			return err
-		}, "SkillBundle.Skill.Type"},
+		}, "SkillBundle.skill.type"},
 		{"unknown status", func(ws *admin.Workspace) error {
-			_, err := ws.Skills.Update(t.Context(), "it", "s1", admin.SkillBundle{Skill: admin.SkillSettings{Status: "LIVE"}})
+			_, err := ws.Skills.Update(t.Context(), "it", "s1", admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillStatus("LIVE"))}})
 			return err
-		}, "SkillBundle.Skill.Status"},
+		}, "SkillBundle.skill.status"},
 		{"properties not an object", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Update(t.Context(), "it", "s1", admin.SkillBundle{Skill: admin.SkillSettings{Properties: jsontext.Value(`[1]`)}})
 			return err
-		}, "SkillBundle.Skill.Properties"},
+		}, "SkillBundle.skill.properties"},
 		{"tool not an object", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: named, Tools: []jsontext.Value{jsontext.Value(`"x"`)}})
 			return err
-		}, "SkillBundle.Tools[0]"},
+		}, "SkillBundle.tools[0]"},
 		{"update without id", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Update(t.Context(), "it", "", admin.SkillBundle{Skill: named})
 			return err

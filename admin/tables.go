@@ -2,9 +2,9 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
-	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
@@ -185,78 +185,148 @@ type TableDataView struct {
 }
 
 // UnmarshalJSON reads a table; unknown members go to Extra.
-func (t *Table) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, t)
-}
+func (t *Table) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, t) }
 
 // MarshalJSON writes the table with its Extra members.
-func (t Table) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(t)
-}
+func (t Table) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(t) }
 
 // UnmarshalJSON reads a table field; unknown members go to Extra.
-func (f *TableField) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, f)
-}
+func (f *TableField) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, f) }
 
 // MarshalJSON writes the table field with its Extra members.
-func (f TableField) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(f)
-}
+func (f TableField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
 
 // UnmarshalJSON reads a calculation; unknown members go to Extra.
-func (c *TableCalculation) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, c)
-}
+func (c *TableCalculation) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, c) }
 
 // MarshalJSON writes the calculation with its Extra members.
-func (c TableCalculation) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(c)
-}
+func (c TableCalculation) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
 
 // UnmarshalJSON reads a join; unknown members go to Extra.
-func (j *TableJoin) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, j)
-}
+func (j *TableJoin) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, j) }
 
 // MarshalJSON writes the join with its Extra members.
-func (j TableJoin) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(j)
-}
+func (j TableJoin) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(j) }
 
 // UnmarshalJSON reads a join's field pair; unknown members go to Extra.
-func (p *TableJoinFields) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, p)
-}
+func (p *TableJoinFields) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, p) }
 
 // MarshalJSON writes the field pair with its Extra members.
-func (p TableJoinFields) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(p)
-}
+func (p TableJoinFields) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(p) }
 
 // UnmarshalJSON reads a data view; unknown members go to Extra.
-func (v *TableDataView) UnmarshalJSON(b []byte) error {
-	return jsonmodel.Unmarshal(b, v)
-}
+func (v *TableDataView) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // MarshalJSON writes the data view with its Extra members.
-func (v TableDataView) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(v)
+func (v TableDataView) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
+
+// Request returns the create body of the table as read (for
+// TablesService.Create, in this workspace or another). It carries the
+// name, handle, the source's id as source, filter, orderBy, limit, the
+// members of Extra, every field as a field to create (see below), every
+// join as a join to add (the joined table's id, the type, each field
+// pair's left and right field ids as joinOn, the filter; a pair's
+// joinMappings are written with JoinMappingsService), and the data view's
+// Snowflake names. It leaves out the read-only id, clientHandle, type and
+// __typename (of the table, its fields, joins and data view). The
+// document's Table has no categoryId and no cloudMapping: a member the
+// service sends beyond the document (the fake sends categoryId) is
+// carried like every member of Extra, and otherwise the caller sets
+// CategoryID (required) and CloudMapping.
+//
+// The fields are carried whole, in order, as the create body takes them:
+// a TableFieldCloud as cloud (name, its column as a Snowflake column of
+// its fieldType, tags), a TableFieldCalculation as calculation (name,
+// text, tags), and any other field that points at a field as reference
+// (name, the field's id, aggregation, expanded, tags); semanticTags have
+// no place in the body. A field Request cannot place is an error. To
+// bring an existing table to this state, Update takes the changes of the
+// fields instead (TableFieldChanges: creates, updates and deletes by
+// id), which the caller works out by comparing the two tables' fields
+// (by ClientHandle); the other members of this body are the update
+// body's too.
+func (t Table) Request() (TableCreateRequest, error) {
+	var err error
+	fields := make([]TableFieldInput, len(t.Fields))
+	for i, f := range t.Fields {
+		if fields[i], err = f.input(); err != nil {
+			return TableCreateRequest{}, fmt.Errorf("admin: table %q: field %d: %w", t.ID, i, err)
+		}
+	}
+	joins := make([]TableJoinInput, len(t.Joins))
+	for i, j := range t.Joins {
+		if joins[i], err = writeBody[TableJoinInput](j, []string{"id", "clientHandle", "source", "onFields"}, nil); err != nil {
+			return TableCreateRequest{}, err
+		}
+		if j.Source != nil {
+			joins[i].Source = &j.Source.ID
+		}
+		for _, on := range j.OnFields {
+			joins[i].JoinOn = append(joins[i].JoinOn, TableJoinOn{LeftFieldID: fieldID(on.LeftField), RightFieldID: fieldID(on.RightField)})
+		}
+	}
+	var view *TableDataViewInput
+	if t.DataView != nil {
+		name, err := writeBody[TableDataViewName](t.DataView, []string{"id", "clientHandle", "__typename"}, nil)
+		if err != nil {
+			return TableCreateRequest{}, err
+		}
+		view = &TableDataViewInput{Snowflake: &name}
+	}
+	var source string
+	if t.Source != nil {
+		source = t.Source.ID
+	}
+	return writeBody[TableCreateRequest](t, []string{"id", "clientHandle", "type", "__typename", "source", "fields", "joins", "dataView"},
+		map[string]any{"source": source, "fields": fields, "joins": joins, "dataView": view})
+}
+
+// fieldID is the id of a field, "" for none.
+func fieldID(f *TableField) string {
+	if f == nil {
+		return ""
+	}
+	return f.ID
+}
+
+// input returns the field to create of a field as read.
+func (f TableField) input() (TableFieldInput, error) {
+	var in TableFieldInput
+	switch {
+	case f.Typename == "TableFieldCloud":
+		in.Cloud = &TableCloudField{Name: f.Name, Tags: f.Tags, Snowflake: &TableColumn{ColumnName: f.ColumnName, Type: f.FieldType}}
+	case f.Typename == "TableFieldCalculation" && f.Calculation != nil:
+		in.Calculation = &TableCalculationField{Name: &f.Name, Text: &f.Calculation.Text, Tags: f.Tags}
+	case f.Field != nil:
+		r := &TableReferenceField{Name: &f.Name, Field: &f.Field.ID, Tags: f.Tags}
+		if f.Aggregation != "" {
+			r.Aggregation = &f.Aggregation
+		}
+		if f.Expanded != "" {
+			r.Expanded = &f.Expanded
+		}
+		in.Reference = r
+	default:
+		return in, fmt.Errorf("a field of type %q without a field it points at has no place in the create body", f.Typename)
+	}
+	return in, nil
 }
 
 // TableCreateRequest is the body of TablesService.Create: the service's
-// TableCreateRequest. Name, Handle, Source, CategoryID and at least one
-// field are required (the document requires "fields"; the SDK reads that
-// as at least one); what is empty is left out.
+// TableCreateRequest. Name, Handle, Source, CategoryID and Fields are
+// required. As in every request body of this package, a nil pointer, a
+// nil slice and a nil JSON value leave an optional member out, and a
+// pointer to an empty value or an empty non-nil slice sends it empty.
+// Table.Request returns the one of a table as read.
 type TableCreateRequest struct {
 	Name         string              `json:"name"`
 	Handle       string              `json:"handle"`     // record-handle prefix
 	Source       string              `json:"source"`     // the source aspect's or table's id
 	CategoryID   string              `json:"categoryId"` // the aspect category to file the table under
 	Fields       []TableFieldInput   `json:"fields"`     // see TableFieldInput
-	Description  string              `json:"description,omitzero"`
-	Icon         string              `json:"icon,omitzero"`
-	Color        string              `json:"color,omitzero"`
+	Description  *string             `json:"description,omitzero"`
+	Icon         *string             `json:"icon,omitzero"`
+	Color        *string             `json:"color,omitzero"`
 	Filter       jsontext.Value      `json:"filter,omitzero"`  // opaque Filter JSON
 	OrderBy      jsontext.Value      `json:"orderBy,omitzero"` // opaque Sort JSON
 	Limit        jsontext.Value      `json:"limit,omitzero"`   // opaque Limit JSON
@@ -265,21 +335,23 @@ type TableCreateRequest struct {
 	CloudMapping *TableCloudMapping  `json:"cloudMapping,omitzero"`
 	DataView     *TableDataViewInput `json:"dataView,omitzero"`
 	// Extra holds further members of the body, for members the service
-	// may add later; a key that names a member above fails the call with
-	// a *workflow.ValidationError, and nothing is sent.
+	// may add later; a key that names a member above is an error, and
+	// nothing is sent.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableUpdateRequest is the body of TablesService.Update: the service's
 // TableUpdateRequest. Every member is optional and only what is set is
-// sent; Fields creates, changes and deletes fields by id.
+// sent (as for TableCreateRequest); Fields creates, changes and deletes
+// fields by id. Source and CategoryID are UUIDs: the document gives no
+// empty value that clears them.
 type TableUpdateRequest struct {
-	Name         string              `json:"name,omitzero"`
-	Description  string              `json:"description,omitzero"`
-	Icon         string              `json:"icon,omitzero"`
-	Color        string              `json:"color,omitzero"`
-	Source       string              `json:"source,omitzero"`
-	CategoryID   string              `json:"categoryId,omitzero"`
+	Name         *string             `json:"name,omitzero"`
+	Description  *string             `json:"description,omitzero"`
+	Icon         *string             `json:"icon,omitzero"`
+	Color        *string             `json:"color,omitzero"`
+	Source       *string             `json:"source,omitzero"`
+	CategoryID   *string             `json:"categoryId,omitzero"`
 	Filter       jsontext.Value      `json:"filter,omitzero"`
 	OrderBy      jsontext.Value      `json:"orderBy,omitzero"`
 	Limit        jsontext.Value      `json:"limit,omitzero"`
@@ -290,25 +362,16 @@ type TableUpdateRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the body with its Extra members.
-func (r TableCreateRequest) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
-}
-
-// MarshalJSON writes the body with its Extra members.
-func (r TableUpdateRequest) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
-}
-
 // TableFieldInput is a field to create or change: exactly one of Cloud,
 // Reference and Calculation (the service's TableFieldCreateInput and
 // TableFieldUpdateInput). In a change, only Cloud's Name is required, and
-// Cloud.BigQuery and Reference.Expanded are not published (an error
-// before sending).
+// Cloud.BigQuery and Reference.Expanded are not published.
 type TableFieldInput struct {
 	Cloud       *TableCloudField       `json:"cloud,omitzero"`
 	Reference   *TableReferenceField   `json:"reference,omitzero"`
 	Calculation *TableCalculationField `json:"calculation,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableCloudField is a field backed by a warehouse column: Name and one
@@ -318,31 +381,39 @@ type TableCloudField struct {
 	Snowflake *TableColumn `json:"snowflake,omitzero"`
 	BigQuery  *TableColumn `json:"bigQuery,omitzero"`
 	Tags      []string     `json:"tags,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableColumn is a source column and its type; both are required.
 type TableColumn struct {
 	ColumnName string          `json:"columnName"`
 	Type       AspectFieldType `json:"type"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableReferenceField is a field that points at an aspect field (Field,
 // its id), optionally aggregated or expanded; Name and Field are required
 // to create it.
 type TableReferenceField struct {
-	Name        string                `json:"name,omitzero"`
-	Field       string                `json:"field,omitzero"`
-	Aggregation TableFieldAggregation `json:"aggregation,omitzero"`
-	Expanded    TableFieldExpanded    `json:"expanded,omitzero"`
-	Tags        []string              `json:"tags,omitzero"`
+	Name        *string                `json:"name,omitzero"`
+	Field       *string                `json:"field,omitzero"`
+	Aggregation *TableFieldAggregation `json:"aggregation,omitzero"`
+	Expanded    *TableFieldExpanded    `json:"expanded,omitzero"`
+	Tags        []string               `json:"tags,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableCalculationField is a calculated field; Name and Text (the
 // expression) are required to create it.
 type TableCalculationField struct {
-	Name string   `json:"name,omitzero"`
-	Text string   `json:"text,omitzero"`
+	Name *string  `json:"name,omitzero"`
+	Text *string  `json:"text,omitzero"`
 	Tags []string `json:"tags,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableFieldChanges are the field changes of a table update (the
@@ -351,12 +422,16 @@ type TableFieldChanges struct {
 	Creates []TableFieldCreate `json:"creates,omitzero"`
 	Updates []TableFieldUpdate `json:"updates,omitzero"`
 	Deletes []TableFieldDelete `json:"deletes,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableFieldCreate adds a field, at Index when set (at the end otherwise).
 type TableFieldCreate struct {
 	Field TableFieldInput `json:"field"`
 	Index *int            `json:"index,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableFieldUpdate changes the field ID, and moves it to Index when set.
@@ -364,11 +439,15 @@ type TableFieldUpdate struct {
 	ID    string          `json:"id"`
 	Field TableFieldInput `json:"field"`
 	Index *int            `json:"index,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableFieldDelete removes the field ID.
 type TableFieldDelete struct {
 	ID string `json:"id"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableCloudMapping binds a table to a cloud link (CloudLinkID, required)
@@ -378,6 +457,8 @@ type TableCloudMapping struct {
 	Snowflake         *TableWarehouseName `json:"snowflake,omitzero"`
 	DatabricksMapping *TableWarehouseName `json:"databricksMapping,omitzero"`
 	BigQueryMapping   *TableBigQueryName  `json:"bigQueryMapping,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableWarehouseName names a Snowflake or Databricks table; all three
@@ -386,37 +467,46 @@ type TableWarehouseName struct {
 	DatabaseName string `json:"databaseName"`
 	SchemaName   string `json:"schemaName"`
 	TableName    string `json:"tableName"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableBigQueryName names a BigQuery table; both names are required.
 type TableBigQueryName struct {
 	DatasetName string `json:"datasetName"`
 	TableName   string `json:"tableName"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// TableDataViewInput publishes the table as a Snowflake view. To create a
-// table, all three names are required; to update one, any may be set.
+// TableDataViewInput publishes the table as a Snowflake view.
 type TableDataViewInput struct {
 	Snowflake *TableDataViewName `json:"snowflake,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableDataViewName names the Snowflake view of a table.
 type TableDataViewName struct {
-	DatabaseName string `json:"databaseName,omitzero"`
-	SchemaName   string `json:"schemaName,omitzero"`
-	Name         string `json:"name,omitzero"`
+	DatabaseName *string `json:"databaseName,omitzero"`
+	SchemaName   *string `json:"schemaName,omitzero"`
+	Name         *string `json:"name,omitzero"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableJoinInput is a join to add (TableJoinsService.Create, the
-// service's TableJoinInput: Source, Type and at least one JoinOn pair
-// required) or the changes to a join (TableJoinsService.Update, the
-// service's TableJoinUpdateInput: all optional, only what is set is
-// sent).
+// service's TableJoinInput: Source, Type and JoinOn required) or the
+// changes to a join (TableJoinsService.Update, the service's
+// TableJoinUpdateInput: all optional, only what is set is sent). Source
+// is a UUID: the document gives no empty value that clears it.
 type TableJoinInput struct {
-	Source string         `json:"source,omitzero"` // the id of the table to join in
-	Type   TableJoinType  `json:"type,omitzero"`
+	Source *string        `json:"source,omitzero"` // the id of the table to join in
+	Type   *TableJoinType `json:"type,omitzero"`
 	JoinOn []TableJoinOn  `json:"joinOn,omitzero"`
 	Filter jsontext.Value `json:"filter,omitzero"` // opaque Filter JSON on the joined table
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableJoinOn pairs a field of the parent table (LeftFieldID) with one of
@@ -424,6 +514,8 @@ type TableJoinInput struct {
 type TableJoinOn struct {
 	LeftFieldID  string `json:"leftFieldId"`
 	RightFieldID string `json:"rightFieldId"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // JoinMapping maps a source-side value to a target-side value; both are
@@ -431,147 +523,124 @@ type TableJoinOn struct {
 type JoinMapping struct {
 	Source string `json:"source"`
 	Target string `json:"target"`
+	// Extra holds further members, forwarded as they are.
+	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// tableCheck collects the first broken rule of a request, naming the
-// field by its Go path.
-type tableCheck struct{ err error }
+// MarshalJSON writes the body with its Extra members.
+func (r TableCreateRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
 
-func (c *tableCheck) fail(field, rule string) {
-	if c.err == nil {
-		c.err = invalid(field, rule)
-	}
-}
+// UnmarshalJSON reads the body; unknown members go to Extra, and a null
+// member is an error. So do those of the request types below.
+func (r *TableCreateRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, r) }
 
-func (c *tableCheck) need(field, v string) {
-	if strings.TrimSpace(v) == "" {
-		c.fail(field, "must not be empty (the service requires it)")
-	}
-}
+// MarshalJSON writes the body with its Extra members.
+func (r TableUpdateRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
 
-func (r *TableCreateRequest) validate() error {
-	c := &tableCheck{}
-	c.need("TableCreateRequest.Name", r.Name)
-	c.need("TableCreateRequest.Handle", r.Handle)
-	c.need("TableCreateRequest.Source", r.Source)
-	c.need("TableCreateRequest.CategoryID", r.CategoryID)
-	if len(r.Fields) == 0 {
-		c.fail("TableCreateRequest.Fields", "must have at least one field (the service requires the list)")
-	}
-	for i := range r.Fields {
-		r.Fields[i].check(c, at("TableCreateRequest.Fields", i), false)
-	}
-	if r.Join != nil {
-		r.Join.check(c, "TableCreateRequest.Join", false)
-	}
-	for i := range r.Joins {
-		r.Joins[i].check(c, at("TableCreateRequest.Joins", i), false)
-	}
-	r.CloudMapping.check(c, "TableCreateRequest.CloudMapping")
-	if r.DataView != nil && r.DataView.Snowflake != nil {
-		v, f := r.DataView.Snowflake, "TableCreateRequest.DataView.Snowflake."
-		c.need(f+"DatabaseName", v.DatabaseName)
-		c.need(f+"SchemaName", v.SchemaName)
-		c.need(f+"Name", v.Name)
-	}
-	return c.err
-}
+// UnmarshalJSON reads the body.
+func (r *TableUpdateRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, r) }
 
-func (r *TableUpdateRequest) validate() error {
-	c := &tableCheck{}
-	if f := r.Fields; f != nil {
-		for i := range f.Creates {
-			f.Creates[i].Field.check(c, at("TableUpdateRequest.Fields.Creates", i)+".Field", false)
-		}
-		for i, u := range f.Updates {
-			c.need(at("TableUpdateRequest.Fields.Updates", i)+".ID", u.ID)
-			u.Field.check(c, at("TableUpdateRequest.Fields.Updates", i)+".Field", true)
-		}
-		for i, d := range f.Deletes {
-			c.need(at("TableUpdateRequest.Fields.Deletes", i)+".ID", d.ID)
-		}
-	}
-	r.CloudMapping.check(c, "TableUpdateRequest.CloudMapping")
-	return c.err
-}
+// MarshalJSON writes the field with its Extra members.
+func (f TableFieldInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
 
-// check applies the rules of a field to create (update false) or to
-// change (update true).
-func (f *TableFieldInput) check(c *tableCheck, field string, update bool) {
-	n := 0
-	for _, set := range []bool{f.Cloud != nil, f.Reference != nil, f.Calculation != nil} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
-		c.fail(field, "must set exactly one of Cloud, Reference and Calculation")
-		return
-	}
-	switch {
-	case f.Cloud != nil:
-		c.need(field+".Cloud.Name", f.Cloud.Name)
-		if update && f.Cloud.BigQuery != nil {
-			c.fail(field+".Cloud.BigQuery", "must not be set in a change (the service publishes Snowflake only)")
-		}
-		for _, col := range []struct {
-			name string
-			col  *TableColumn
-		}{{".Cloud.Snowflake", f.Cloud.Snowflake}, {".Cloud.BigQuery", f.Cloud.BigQuery}} {
-			if col.col != nil {
-				c.need(field+col.name+".ColumnName", col.col.ColumnName)
-				c.need(field+col.name+".Type", string(col.col.Type))
-			}
-		}
-	case f.Reference != nil && update:
-		if f.Reference.Expanded != "" {
-			c.fail(field+".Reference.Expanded", "must not be set in a change (the service does not publish it)")
-		}
-	case f.Reference != nil:
-		c.need(field+".Reference.Name", f.Reference.Name)
-		c.need(field+".Reference.Field", f.Reference.Field)
-	case !update:
-		c.need(field+".Calculation.Name", f.Calculation.Name)
-		c.need(field+".Calculation.Text", f.Calculation.Text)
-	}
-}
+// UnmarshalJSON reads the field.
+func (f *TableFieldInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, f) }
 
-// check applies the rules of a join to add (update false) or of the
-// changes to one (update true).
-func (j *TableJoinInput) check(c *tableCheck, field string, update bool) {
-	if !update {
-		c.need(field+".Source", j.Source)
-		c.need(field+".Type", string(j.Type))
-		if len(j.JoinOn) == 0 {
-			c.fail(field+".JoinOn", "must pair at least one left and right field")
-		}
-	}
-	for i, on := range j.JoinOn {
-		c.need(at(field+".JoinOn", i)+".LeftFieldID", on.LeftFieldID)
-		c.need(at(field+".JoinOn", i)+".RightFieldID", on.RightFieldID)
-	}
-}
+// MarshalJSON writes the field with its Extra members.
+func (f TableCloudField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
 
-func (m *TableCloudMapping) check(c *tableCheck, field string) {
-	if m == nil {
-		return
-	}
-	c.need(field+".CloudLinkID", m.CloudLinkID)
-	for _, w := range []struct {
-		name string
-		w    *TableWarehouseName
-	}{{".Snowflake", m.Snowflake}, {".DatabricksMapping", m.DatabricksMapping}} {
-		if w.w != nil {
-			c.need(field+w.name+".DatabaseName", w.w.DatabaseName)
-			c.need(field+w.name+".SchemaName", w.w.SchemaName)
-			c.need(field+w.name+".TableName", w.w.TableName)
-		}
-	}
-	if b := m.BigQueryMapping; b != nil {
-		c.need(field+".BigQueryMapping.DatasetName", b.DatasetName)
-		c.need(field+".BigQueryMapping.TableName", b.TableName)
-	}
-}
+// UnmarshalJSON reads the field.
+func (f *TableCloudField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, f) }
+
+// MarshalJSON writes the column with its Extra members.
+func (c TableColumn) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
+
+// UnmarshalJSON reads the column.
+func (c *TableColumn) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, c) }
+
+// MarshalJSON writes the field with its Extra members.
+func (f TableReferenceField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
+
+// UnmarshalJSON reads the field.
+func (f *TableReferenceField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, f) }
+
+// MarshalJSON writes the field with its Extra members.
+func (f TableCalculationField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
+
+// UnmarshalJSON reads the field.
+func (f *TableCalculationField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, f) }
+
+// MarshalJSON writes the changes with their Extra members.
+func (c TableFieldChanges) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
+
+// UnmarshalJSON reads the changes.
+func (c *TableFieldChanges) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, c) }
+
+// MarshalJSON writes the change with its Extra members.
+func (c TableFieldCreate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
+
+// UnmarshalJSON reads the change.
+func (c *TableFieldCreate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, c) }
+
+// MarshalJSON writes the change with its Extra members.
+func (c TableFieldUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
+
+// UnmarshalJSON reads the change.
+func (c *TableFieldUpdate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, c) }
+
+// MarshalJSON writes the change with its Extra members.
+func (c TableFieldDelete) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
+
+// UnmarshalJSON reads the change.
+func (c *TableFieldDelete) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, c) }
+
+// MarshalJSON writes the mapping with its Extra members.
+func (m TableCloudMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(m) }
+
+// UnmarshalJSON reads the mapping.
+func (m *TableCloudMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, m) }
+
+// MarshalJSON writes the names with their Extra members.
+func (n TableWarehouseName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
+
+// UnmarshalJSON reads the names.
+func (n *TableWarehouseName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, n) }
+
+// MarshalJSON writes the names with their Extra members.
+func (n TableBigQueryName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
+
+// UnmarshalJSON reads the names.
+func (n *TableBigQueryName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, n) }
+
+// MarshalJSON writes the data view with its Extra members.
+func (v TableDataViewInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
+
+// UnmarshalJSON reads the data view.
+func (v *TableDataViewInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
+
+// MarshalJSON writes the names with their Extra members.
+func (n TableDataViewName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
+
+// UnmarshalJSON reads the names.
+func (n *TableDataViewName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, n) }
+
+// MarshalJSON writes the join with its Extra members.
+func (j TableJoinInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(j) }
+
+// UnmarshalJSON reads the join.
+func (j *TableJoinInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, j) }
+
+// MarshalJSON writes the pair with its Extra members.
+func (o TableJoinOn) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(o) }
+
+// UnmarshalJSON reads the pair.
+func (o *TableJoinOn) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, o) }
+
+// MarshalJSON writes the mapping with its Extra members.
+func (m JoinMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(m) }
+
+// UnmarshalJSON reads the mapping.
+func (m *JoinMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, m) }
 
 func (s *TablesService) list() workflow.PagedList[Table] {
 	return workflow.PagedList[Table]{Client: s.client, Path: "tables"}
@@ -596,18 +665,18 @@ func (s *TablesService) All(ctx context.Context, opts *workflow.ListOptions, req
 	return s.list().All(ctx, opts, reqOpts...)
 }
 
-// Get returns one table: GET /tables/{id}.
+// Get returns one table: GET /tables/{id} (the document's tableId).
 func (s *TablesService) Get(ctx context.Context, tableID string, reqOpts ...workflow.RequestOption) (*Table, error) {
 	p, err := segPath("", "tables", "tableID", tableID)
-	return call[Table](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
+	return call[Table](ctx, s.client, "getTable", http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Create creates a table: POST /tables with r as the body, answered 201
-// with the table. The members r requires (see TableCreateRequest) are
-// checked first; a missing one is a *workflow.ValidationError naming it,
+// with the table. A body that breaks a rule of the document (see
+// TableCreateRequest) is a *workflow.ValidationError naming the member,
 // and nothing is sent.
 func (s *TablesService) Create(ctx context.Context, r TableCreateRequest, reqOpts ...workflow.RequestOption) (*Table, error) {
-	return call[Table](ctx, s.client, http.MethodPost, "tables", r.validate(), r, reqOpts)
+	return call[Table](ctx, s.client, "createTable", http.MethodPost, "tables", nil, r, reqOpts)
 }
 
 // Update changes a table: PUT /tables/{id} with r as the body, answered
@@ -615,110 +684,73 @@ func (s *TablesService) Create(ctx context.Context, r TableCreateRequest, reqOpt
 // whether what the body leaves out is kept, and the fake keeps it.
 func (s *TablesService) Update(ctx context.Context, tableID string, r TableUpdateRequest, reqOpts ...workflow.RequestOption) (*Table, error) {
 	p, err := segPath("", "tables", "tableID", tableID)
-	if err == nil {
-		err = r.validate()
-	}
-	return call[Table](ctx, s.client, http.MethodPut, p, err, r, reqOpts)
+	return call[Table](ctx, s.client, "updateTable", http.MethodPut, p, err, r, reqOpts)
 }
 
 // Delete deletes a table: DELETE /tables/{id}, answered 204.
 func (s *TablesService) Delete(ctx context.Context, tableID string, reqOpts ...workflow.RequestOption) error {
 	p, err := segPath("", "tables", "tableID", tableID)
-	return callNone(ctx, s.client, http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, "deleteTable", http.MethodDelete, p, err, nil, reqOpts)
 }
 
 // Create adds a join to a table: POST /tables/{id}/joins with j as the
-// body (Source, Type and at least one JoinOn pair required), answered 201
-// with the join.
+// body (Source, Type and JoinOn required), answered 201 with the join.
 func (s *TableJoinsService) Create(ctx context.Context, tableID string, j TableJoinInput, reqOpts ...workflow.RequestOption) (*TableJoin, error) {
 	p, err := segPath("", "tables", "tableID", tableID, "", "joins")
-	if err == nil {
-		c := &tableCheck{}
-		j.check(c, "TableJoinInput", false)
-		err = c.err
-	}
-	return call[TableJoin](ctx, s.client, http.MethodPost, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, "createTableJoin", http.MethodPost, p, err, j, reqOpts)
 }
 
 // Update changes a join: PUT /tables/{id}/joins/{joinId} with what j
 // sets, answered with the join.
 func (s *TableJoinsService) Update(ctx context.Context, tableID, joinID string, j TableJoinInput, reqOpts ...workflow.RequestOption) (*TableJoin, error) {
 	p, err := segPath("", "tables", "tableID", tableID, "", "joins", "joinID", joinID)
-	if err == nil {
-		c := &tableCheck{}
-		j.check(c, "TableJoinInput", true)
-		err = c.err
-	}
-	return call[TableJoin](ctx, s.client, http.MethodPut, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, "updateTableJoin", http.MethodPut, p, err, j, reqOpts)
 }
 
 // Delete removes a join: DELETE /tables/{id}/joins/{joinId}, answered 204.
 func (s *TableJoinsService) Delete(ctx context.Context, tableID, joinID string, reqOpts ...workflow.RequestOption) error {
 	p, err := segPath("", "tables", "tableID", tableID, "", "joins", "joinID", joinID)
-	return callNone(ctx, s.client, http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, "deleteTableJoin", http.MethodDelete, p, err, nil, reqOpts)
 }
 
-// mappingsBody is the body of the mapping operations: the service's
+// mappings is the body of the mapping operations: the service's
 // TableJoinMappingInput, or TableJoinMappingDeleteInput with sources only.
-type mappingsBody struct {
-	Entries []mappingEntry `json:"entries"`
+type mappings[T any] struct {
+	Entries []T `json:"entries"`
 }
 
-type mappingEntry struct {
-	Source string  `json:"source"`
-	Target *string `json:"target,omitzero"`
+type mappingSource struct {
+	Source string `json:"source"`
 }
 
-func (s *JoinMappingsService) send(ctx context.Context, method, tableID, joinFieldsID string, sources, targets []string, reqOpts []workflow.RequestOption) error {
-	p, err := segPath("", "tables", "tableID", tableID, "", "join-fields", "joinFieldsID", joinFieldsID, "", "mappings")
-	c, field, suffix := &tableCheck{err: err}, "sources", ""
-	if targets != nil {
-		field, suffix = "mappings", ".Source"
-	}
-	if len(sources) == 0 {
-		c.fail(field, "must have at least one entry")
-	}
-	body := mappingsBody{Entries: make([]mappingEntry, len(sources))}
-	for i, src := range sources {
-		c.need(at(field, i)+suffix, src)
-		body.Entries[i].Source = src
-		if targets != nil {
-			c.need(at(field, i)+".Target", targets[i])
-			body.Entries[i].Target = &targets[i]
-		}
-	}
-	return callNone(ctx, s.client, method, p, c.err, body, reqOpts)
-}
-
-func splitMappings(m []JoinMapping) (sources, targets []string) {
-	sources, targets = make([]string, len(m)), make([]string, len(m))
-	for i, e := range m {
-		sources[i], targets[i] = e.Source, e.Target
-	}
-	return sources, targets
+func mappingsPath(tableID, joinFieldsID string) (string, error) {
+	return segPath("", "tables", "tableID", tableID, "", "join-fields", "joinFieldsID", joinFieldsID, "", "mappings")
 }
 
 // Create creates value mappings on a join's field pair:
 // POST /tables/{id}/join-fields/{joinFieldsId}/mappings with
 // {"entries": [{"source", "target"}, ...]}, answered 201 without a body.
-// At least one mapping is needed, each with a source and a target.
-func (s *JoinMappingsService) Create(ctx context.Context, tableID, joinFieldsID string, mappings []JoinMapping, reqOpts ...workflow.RequestOption) error {
-	src, tgt := splitMappings(mappings)
-	return s.send(ctx, http.MethodPost, tableID, joinFieldsID, src, tgt, reqOpts)
+func (s *JoinMappingsService) Create(ctx context.Context, tableID, joinFieldsID string, entries []JoinMapping, reqOpts ...workflow.RequestOption) error {
+	p, err := mappingsPath(tableID, joinFieldsID)
+	return callNone(ctx, s.client, "createTableJoinMapping", http.MethodPost, p, err, mappings[JoinMapping]{entries}, reqOpts)
 }
 
 // Update creates or changes value mappings (an upsert by source):
 // PUT /tables/{id}/join-fields/{joinFieldsId}/mappings with the same body
 // as Create, answered 200 without a body.
-func (s *JoinMappingsService) Update(ctx context.Context, tableID, joinFieldsID string, mappings []JoinMapping, reqOpts ...workflow.RequestOption) error {
-	src, tgt := splitMappings(mappings)
-	return s.send(ctx, http.MethodPut, tableID, joinFieldsID, src, tgt, reqOpts)
+func (s *JoinMappingsService) Update(ctx context.Context, tableID, joinFieldsID string, entries []JoinMapping, reqOpts ...workflow.RequestOption) error {
+	p, err := mappingsPath(tableID, joinFieldsID)
+	return callNone(ctx, s.client, "updateTableJoinMapping", http.MethodPut, p, err, mappings[JoinMapping]{entries}, reqOpts)
 }
 
 // Delete deletes the value mappings of the given source values:
 // DELETE /tables/{id}/join-fields/{joinFieldsId}/mappings with
-// {"entries": [{"source"}, ...]}, answered 204. At least one non-empty
-// source is needed.
+// {"entries": [{"source"}, ...]}, answered 204.
 func (s *JoinMappingsService) Delete(ctx context.Context, tableID, joinFieldsID string, sources []string, reqOpts ...workflow.RequestOption) error {
-	return s.send(ctx, http.MethodDelete, tableID, joinFieldsID, sources, nil, reqOpts)
+	p, err := mappingsPath(tableID, joinFieldsID)
+	body := mappings[mappingSource]{make([]mappingSource, len(sources))}
+	for i, src := range sources {
+		body.Entries[i].Source = src
+	}
+	return callNone(ctx, s.client, "deleteTableJoinMapping", http.MethodDelete, p, err, body, reqOpts)
 }

@@ -3,10 +3,12 @@ package admin
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"iter"
+	"maps"
 	"net/http"
-	"strconv"
-	"strings"
+
+	json "github.com/go-json-experiment/json"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
@@ -78,13 +80,45 @@ type View struct {
 }
 
 // UnmarshalJSON reads a view object; unknown members go to Extra.
-func (v *View) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, v)
-}
+func (v *View) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, v) }
 
 // MarshalJSON writes the view object with its Extra members.
-func (v View) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(v)
+func (v View) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
+
+// Request returns the body that writes the view back, with Update (or
+// with Create and the view's ClientHandle): its variant (from Type) set
+// to its configuration. It carries every member of the view the body
+// takes: the name, allowRecordCreation, filter, sort, columns, density,
+// rows, displayByField, allowedFilterFields, the agent's id as agentId,
+// and the members of Extra (dashboardId among them). It leaves out the
+// read-only id, clientHandle, type and displayOrder, and the sharing:
+// the view is read shared with users and groups, and written shared with
+// their client handles, which the service does not send; set Share to
+// change the sharing (a nil Share keeps it on Update). The read form
+// cannot tell a member left out from an empty one, so empty members are
+// left out. A Type the SDK does not know is an error.
+func (v View) Request() (ViewRequest, error) {
+	var agentID string
+	if v.Agent != nil {
+		agentID = v.Agent.ID
+	}
+	cfg, err := writeBody[ViewConfig](v, []string{"id", "clientHandle", "type", "displayOrder", "share", "agent"}, map[string]any{"agentId": agentID})
+	var in ViewInput
+	switch v.Type {
+	case ViewTypeList:
+		in.List = &cfg
+	case ViewTypeKanban:
+		in.Kanban = &cfg
+	case ViewTypeCalendar:
+		in.Calendar = &cfg
+	case ViewTypeDashboard:
+		in.Dashboard = &cfg
+	case ViewTypeAgent:
+		in.Agent = &cfg
+	default:
+		err = cmp.Or(err, fmt.Errorf("admin: view %q: the write body has no variant of type %q", v.ClientHandle, v.Type))
+	}
+	return ViewRequest{View: in}, err
 }
 
 // ViewAgent is the agent an agent view is linked to.
@@ -96,14 +130,10 @@ type ViewAgent struct {
 }
 
 // UnmarshalJSON reads the linked agent; unknown members go to Extra.
-func (a *ViewAgent) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, a)
-}
+func (a *ViewAgent) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, a) }
 
 // MarshalJSON writes the linked agent with its Extra members.
-func (a ViewAgent) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(a)
-}
+func (a ViewAgent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
 
 // ViewShare is whom a view is shared with: users and groups as the
 // service describes them.
@@ -117,34 +147,25 @@ type ViewShare struct {
 }
 
 // UnmarshalJSON reads the sharing; unknown members go to Extra.
-func (s *ViewShare) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, s)
-}
+func (s *ViewShare) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, s) }
 
 // MarshalJSON writes the sharing with its Extra members.
-func (s ViewShare) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(s)
-}
+func (s ViewShare) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
 
-// ViewRequest is the body of ViewsService.Create (AspectViewCreateRequest,
-// with the handle given to Create) and Update (AspectViewUpdateRequest):
-// the view's full desired state, and whom to share it with.
+// ViewRequest is the body of ViewsService.Update
+// (AspectViewUpdateRequest), and of Create (AspectViewCreateRequest)
+// with the handle Create takes: the view's full desired state, and whom
+// to share it with. View.Request returns the one of a view as read.
 type ViewRequest struct {
 	// View is the view's full desired state. Required.
 	View ViewInput `json:"view"`
-	// Share, when not nil, replaces whom the view is shared with (an
-	// empty ViewShareInput shares it with nobody); nil leaves the sharing
-	// as it is.
+	// Share, when not nil, replaces whom the view is shared with; nil
+	// leaves it out (Update keeps the sharing as it is).
 	Share *ViewShareInput `json:"share,omitzero"`
 	// Extra holds further members of the body, for members the service
-	// may add later. A key that names a member above is a duplicate: the
-	// call fails with a *workflow.ValidationError and nothing is sent.
+	// may add later (as in every request body of this package). A key
+	// that names a member above is an error, and nothing is sent.
 	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the request body with its Extra members.
-func (r ViewRequest) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(r)
 }
 
 // ViewInput is a view's variant and its configuration: exactly one of
@@ -164,17 +185,13 @@ type ViewInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the view variant with its Extra members.
-func (v ViewInput) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(v)
-}
-
-// ViewConfig is a view's configuration (AspectViewVariantInput). The
-// service publishes Name, AllowRecordCreation, Filter and Sort, and
-// names the type-specific members after them; only what is set is sent.
+// ViewConfig is a view's configuration (AspectViewVariantInput). As in
+// every request body of this package, a nil pointer, a nil slice and a
+// nil JSON value leave the member out, and a pointer to an empty value
+// (new(""), new(0), new(false)) or an empty non-nil slice sends it empty.
 type ViewConfig struct {
 	// Name is the view's display name.
-	Name string `json:"name,omitzero"`
+	Name *string `json:"name,omitzero"`
 	// AllowRecordCreation: records can be created from the view.
 	AllowRecordCreation *bool `json:"allowRecordCreation,omitzero"`
 	// Filter scopes the view's records: a JSON object, opaque to the SDK.
@@ -184,88 +201,57 @@ type ViewConfig struct {
 	// Columns are the ids of the fields shown as columns.
 	Columns []string `json:"columns,omitzero"`
 	// Density is the row density (list views).
-	Density string `json:"density,omitzero"`
-	// Rows is the number of rows per page (list views); 0 sends none.
-	Rows int `json:"rows,omitzero"`
+	Density *string `json:"density,omitzero"`
+	// Rows is the number of rows per page (list views).
+	Rows *int `json:"rows,omitzero"`
 	// DisplayByField is the id of the grouping field.
-	DisplayByField string `json:"displayByField,omitzero"`
+	DisplayByField *string `json:"displayByField,omitzero"`
 	// AllowedFilterFields are the ids of the fields offered as filters.
 	AllowedFilterFields []string `json:"allowedFilterFields,omitzero"`
 	// AgentID is the linked agent's id (agent views).
-	AgentID string `json:"agentId,omitzero"`
+	AgentID *string `json:"agentId,omitzero"`
 	// DashboardID is the dashboard's id (dashboard views).
-	DashboardID string `json:"dashboardId,omitzero"`
+	DashboardID *string `json:"dashboardId,omitzero"`
 	// Extra holds further members, forwarded as is.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the configuration with its Extra members.
-func (c ViewConfig) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(c)
-}
-
 // ViewShareInput is whom to share a view with: the client handles of
-// users and groups (AspectViewShareInput). It replaces the whole share
-// set; nil lists are sent as [].
+// users and groups (AspectViewShareInput). A nil list leaves the member
+// out; an empty non-nil one sends [].
 type ViewShareInput struct {
 	// Groups are the client handles of the groups to share with.
-	Groups []string `json:"groups"`
+	Groups []string `json:"groups,omitzero"`
 	// Users are the client handles of the users to share with.
-	Users []string `json:"users"`
+	Users []string `json:"users,omitzero"`
 	// Extra holds further members, as for ViewRequest.Extra.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
+// MarshalJSON writes the body with its Extra members.
+func (r ViewRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
+
+// UnmarshalJSON reads the body; unknown members go to Extra, and a null
+// member is an error.
+func (r *ViewRequest) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
+
+// MarshalJSON writes the variant with its Extra members.
+func (v ViewInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
+
+// UnmarshalJSON reads the variant, as ViewRequest's does.
+func (v *ViewInput) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, v) }
+
+// MarshalJSON writes the configuration with its Extra members.
+func (c ViewConfig) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
+
+// UnmarshalJSON reads the configuration, as ViewRequest's does.
+func (c *ViewConfig) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, c) }
+
 // MarshalJSON writes the sharing with its Extra members.
-func (s ViewShareInput) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(s)
-}
+func (s ViewShareInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
 
-// newView is the body of Create: the request with its handle.
-type newView struct {
-	Handle string                    `json:"handle"`
-	View   ViewInput                 `json:"view"`
-	Share  *ViewShareInput           `json:"share,omitzero"`
-	Extra  map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the create body with its Extra members.
-func (n newView) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(n)
-}
-
-// validate checks a request before sending.
-func (r *ViewRequest) validate() error {
-	in := &r.View
-	var cfg *ViewConfig
-	n := 0
-	for _, c := range []*ViewConfig{in.List, in.Kanban, in.Calendar, in.Dashboard, in.Agent} {
-		if c != nil {
-			cfg, n = c, n+1
-		}
-	}
-	if n != 1 {
-		return invalid("ViewRequest.View", "must set exactly one of List, Kanban, Calendar, Dashboard and Agent (got "+strconv.Itoa(n)+")")
-	}
-	for i, v := range []jsontext.Value{cfg.Filter, cfg.Sort} {
-		if v != nil && !isObject(v) {
-			return invalid("ViewRequest.View."+[...]string{"Filter", "Sort"}[i], "must be a JSON object")
-		}
-	}
-	if cfg.Rows < 0 {
-		return invalid("ViewRequest.View.Rows", "must not be negative")
-	}
-	if r.Share != nil {
-		for k, hs := range [][]string{r.Share.Groups, r.Share.Users} {
-			for i, h := range hs {
-				if strings.TrimSpace(h) == "" {
-					return invalid(at("ViewRequest.Share."+[...]string{"Groups", "Users"}[k], i), "must not be blank")
-				}
-			}
-		}
-	}
-	return nil
-}
+// UnmarshalJSON reads the sharing, as ViewRequest's does.
+func (s *ViewShareInput) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, s) }
 
 // ViewsService configures the views of apps.
 type ViewsService struct{ client *workflow.Client }
@@ -302,35 +288,47 @@ func (s *ViewsService) All(ctx context.Context, alias string, opts *workflow.Lis
 }
 
 // Get returns one view: GET /apps/{alias}/views/{id} (200, AspectView).
-// The service calls id "the resource ID"; the fake takes the view's id or
-// its client handle.
+// id is the view's id (the document: "the resource ID"); the fake takes
+// its client handle too.
 func (s *ViewsService) Get(ctx context.Context, alias, id string, reqOpts ...workflow.RequestOption) (*View, error) {
 	p, err := segPath("", "apps", "alias", alias, "", "views", "id", id)
-	return call[View](ctx, s.client, http.MethodGet, p, err, nil, reqOpts)
+	return call[View](ctx, s.client, "getView", http.MethodGet, p, err, nil, reqOpts)
 }
 
 // Create creates a view of an app (201): POST /apps/{alias}/views with
 // {"handle", "view", "share"}. handle is the view's portable identifier
-// (its client handle), which names the same view in every workspace.
-// r.View sets exactly one variant; a broken rule is a
-// *workflow.ValidationError, and nothing is sent.
+// (its client handle), which names the same view in every workspace and
+// is what Update takes: like every id and handle of a path, it must be a
+// usable path segment (not empty, ".", ".." or white space, without "/"
+// or control characters). r.View sets exactly one variant; a broken rule
+// is a *workflow.ValidationError, and nothing is sent.
 //
 // The service publishes the answer as a free-form object; Create reads
 // it as a View (members a View does not model in Extra). Like every
 // POST, it is not retried after a 5xx or a dropped connection.
 func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
 	p, err := segPath("", "apps", "alias", alias, "", "views")
-	if err == nil && strings.TrimSpace(handle) == "" {
-		err = invalid("handle", "must not be empty")
+	if _, herr := workflow.Segment("handle", handle); err == nil {
+		err = herr
 	}
-	return call[View](ctx, s.client, http.MethodPost, p, cmp.Or(err, r.validate()), newView{Handle: handle, View: r.View, Share: r.Share, Extra: r.Extra}, reqOpts)
+	if _, dup := r.Extra["handle"]; dup && err == nil {
+		err = invalid(`ViewRequest.Extra["handle"]`, "must not be set: Create sends its handle argument")
+	}
+	if err == nil {
+		r.Extra = maps.Clone(r.Extra)
+		if r.Extra == nil {
+			r.Extra = map[string]jsontext.Value{}
+		}
+		r.Extra["handle"], _ = json.Marshal(handle)
+	}
+	return call[View](ctx, s.client, "createView", http.MethodPost, p, err, r, reqOpts)
 }
 
 // Update replaces a view's state (200): PUT /apps/{alias}/views/{handle}
-// with {"view", "share"}, handle being the view's client handle (the
-// service's "portable cross-environment identifier"). The answer is read
-// as for Create.
+// with {"view", "share"}. The path's id is the view's client handle here
+// (the document: the view's id for a get, its client handle for an
+// update). The answer is read as for Create.
 func (s *ViewsService) Update(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views", "id", handle)
-	return call[View](ctx, s.client, http.MethodPut, p, cmp.Or(err, r.validate()), r, reqOpts)
+	p, err := segPath("", "apps", "alias", alias, "", "views", "handle", handle)
+	return call[View](ctx, s.client, "updateView", http.MethodPut, p, err, r, reqOpts)
 }

@@ -27,6 +27,20 @@ import (
 //     every slowStart instead, past the estimate too, so that one lone 429
 //     costs little.
 //
+// A 429 with no successes yet, or only a few, is no estimate of a limit:
+// the rate over a few milliseconds says nothing of the service's second.
+// So in the first second, a 429 measures a limit only when the window
+// holds minSample successes (the 1/sqrt(n) error of a count of 16 is the
+// quarter within which a cut confirms the estimate). The first 429 with
+// fewer is a probe: the rate stays, and the concurrency limit drops to
+// one, so that the next answer, to one request, tells a lone 429 (it
+// succeeds, and the limit grows back within a few rounds) from a real
+// limit. A 429 to a request started after the probe confirms a limit: the
+// service accepted those few successes in its first second and refuses
+// more, so its limit is about that many a second, and the estimate is the
+// successes counted over a whole second, confirmed (the rate probes from
+// there, it does not double).
+//
 // A 429's Retry-After holds back only the request it answered (the client
 // waits it before sending that request again): the others go on at the
 // rate after the cut, which spaces them by more than the service's own
@@ -50,6 +64,7 @@ type adaptiveLimiter struct {
 	rate      float64   // requests per second; 0 means not limited
 	estimate  float64   // the service's limit as measured at the last cut
 	confirmed bool      // whether the last cut measured no more than a quarter above the estimate before
+	probed    bool      // whether a 429 came with too few successes to measure a limit
 	cut       time.Time // when the rate was last cut
 	grown     time.Time // when rate was last grown
 	next      time.Time // when the next request may start, pacing the rate
@@ -69,12 +84,14 @@ const (
 	aim         = 0.9                    // a 429 cuts the rate to 90% of the rate measured
 	slowStart   = 50 * time.Millisecond  // unconfirmed, the rate doubles in this time
 	probeGrowth = 0.05                   // confirmed, it first grows by 5% a second
-	probeDouble = 500 * time.Millisecond // and that growth doubles in this time
+	probeDouble = 475 * time.Millisecond // and that growth doubles in this time
 	minRate     = 0.5                    // requests per second, the rate's floor
 	confirmed   = 0.25                   // a cut confirms the estimate when at most 25% above it
 	noLimit     = 16                     // a rate of 16 times the estimate is no limit
 	slotLen     = 100 * time.Millisecond // the accepted rate is counted by slots of this length
 	slots       = 10                     // over the last second
+	minSample   = 16                     // successes a 429 needs to measure a limit in the first second
+	initialConc = 4                      // the concurrency limit at first (at most the maximum)
 )
 
 // ticket is a request that has started.
@@ -110,12 +127,13 @@ func (l *adaptiveLimiter) tryAcquire() (ticket, time.Duration, <-chan struct{}, 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	switch {
-	case now.Before(l.paused):
+	if now.Before(l.paused) {
 		return ticket{}, l.paused.Sub(now), l.changed, false
-	case l.inflight >= int(l.conc):
+	}
+	if l.inflight >= int(l.conc) {
 		return ticket{}, -1, l.changed, false
-	case l.rate > 0 && now.Before(l.next):
+	}
+	if l.rate > 0 && now.Before(l.next) {
 		return ticket{}, l.next.Sub(now), l.changed, false
 	}
 	l.inflight++
@@ -173,21 +191,10 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	case outcomeThrottled:
 		l.throttles++
 		if t.rateEp == l.rateEp {
-			m := max(l.accepted(now), minRate)
-			if l.rate > 0 {
-				m = min(m, l.rate)
-			}
-			l.confirmed = m <= (1+confirmed)*l.estimate
-			l.estimate = m
-			l.rate = max(aim*m, minRate)
-			l.next = now.Add(time.Duration(float64(time.Second) / l.rate))
-			l.cut, l.grown = now, now
-			l.rateEp++
+			l.throttle(now)
 		}
 	case outcomeOverloaded:
-		if retryAfter > 0 {
-			l.paused = later(l.paused, now.Add(retryAfter))
-		}
+		l.paused = later(l.paused, now.Add(retryAfter)) // none: until now
 		if t.concEp == l.concEp {
 			l.conc = max(1, l.conc/2)
 			l.concEp++
@@ -208,17 +215,49 @@ func (l *adaptiveLimiter) count(now time.Time, n uint32) {
 	l.win[s%slots] += n
 }
 
-// accepted is the rate of successes over the last second (or since the
-// first request, if that is less): the full slots of the window and the
-// part of the current one.
-func (l *adaptiveLimiter) accepted(now time.Time) float64 {
+// throttle is the first 429 of an epoch, at now. A 429 measures the
+// service's limit when the window holds minSample successes, or the first
+// second has passed: the estimate is then the rate accepted over the
+// window. With fewer, in the first second, the first such 429 is a probe:
+// the rate stays, and the concurrency limit drops to one, so that one
+// request is in flight when the next answer says whether the limit is
+// real. A 429 to a request started after the probe confirms it: the
+// estimate is then the successes of the first second, counted over a
+// whole second.
+func (l *adaptiveLimiter) throttle(now time.Time) {
+	l.rateEp++
+	n, span := l.accepted(now)
+	m := float64(n) / max(span, time.Millisecond).Seconds()
+	sure := false
+	if n < minSample && now.Sub(l.start) < slots*slotLen {
+		if !l.probed {
+			l.probed = true
+			l.conc = 1
+			return
+		}
+		m, sure = float64(n), true
+	}
+	m = max(m, minRate)
+	if l.rate > 0 {
+		m = min(m, l.rate)
+	}
+	l.confirmed = sure || m <= (1+confirmed)*l.estimate
+	l.estimate = m
+	l.rate = max(aim*m, minRate)
+	l.next = now.Add(time.Duration(float64(time.Second) / l.rate))
+	l.cut, l.grown = now, now
+}
+
+// accepted returns the successes of the last second (or since the first
+// request, if that is less) and that span: the full slots of the window
+// and the part of the current one.
+func (l *adaptiveLimiter) accepted(now time.Time) (uint32, time.Duration) {
 	l.count(now, 0)
 	var n uint32
 	for _, c := range l.win {
 		n += c
 	}
-	span := min(now.Sub(l.start), (slots-1)*slotLen+now.Sub(l.start)%slotLen)
-	return float64(n) / max(span, time.Millisecond).Seconds()
+	return n, min(now.Sub(l.start), (slots-1)*slotLen+now.Sub(l.start)%slotLen)
 }
 
 // grow raises the rate for the time since it was last grown: doubling
@@ -237,7 +276,7 @@ func (l *adaptiveLimiter) grow(now time.Time) {
 	} else {
 		l.rate *= math.Exp2(dt / slowStart.Seconds())
 	}
-	if l.rate > noLimit*l.estimate {
+	if l.rate >= noLimit*l.estimate {
 		l.rate = 0
 		return
 	}

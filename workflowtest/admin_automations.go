@@ -43,10 +43,41 @@ type automationsState struct {
 	n     uint64                   // ids handed out
 }
 
-// automation is one automation: its members, "id" included.
+// automation is one automation: its members, "id" included, and its
+// draft's, nil for none.
 type automation struct {
 	id      string
 	members map[string]json.RawMessage
+	draft   map[string]json.RawMessage
+}
+
+// SetAutomationDraft gives the automation id of the definition (rt,
+// alias) a draft version with the members of def (each encoded as JSON),
+// its id and "status": "DRAFT" set, replacing any draft it had. GET
+// .../automations/{id} then answers the draft after the automation (the
+// service's "active and/or draft workflow"); the list, PUT and DELETE
+// concern the active version, and DELETE removes the draft too. It
+// panics if there is no such automation, or a member does not encode.
+func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, def map[string]any) {
+	m := map[string]json.RawMessage{}
+	for k, v := range def {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic("workflowtest: SetAutomationDraft: member " + k + ": " + err.Error())
+		}
+		m[k] = b
+	}
+	m["id"], _ = json.Marshal(id)
+	m["status"] = json.RawMessage(`"DRAFT"`)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range s.st.automations.byDef[defKey{rt, alias}] {
+		if a.id == id {
+			a.draft = m
+			return
+		}
+	}
+	panic("workflowtest: SetAutomationDraft: no automation " + id + " in " + string(rt) + "/" + alias)
 }
 
 // checkAutomation lists what the fake's rules find wrong with a
@@ -182,7 +213,7 @@ func (s *Server) validateAutomation(rq *request, segs []string) response {
 }
 
 // getAutomation is GET /{recordType}/{alias}/automations/{id}: 200 with
-// an array holding the automation.
+// an array holding the automation, and its draft when it has one.
 func (s *Server) getAutomation(rq *request, segs []string) response {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -190,7 +221,12 @@ func (s *Server) getAutomation(rq *request, segs []string) response {
 	if e != nil {
 		return fail(e)
 	}
-	return reply(http.StatusOK, []map[string]json.RawMessage{s.st.automations.byDef[d.key][i].members})
+	a := s.st.automations.byDef[d.key][i]
+	versions := []map[string]json.RawMessage{a.members}
+	if a.draft != nil {
+		versions = append(versions, a.draft)
+	}
+	return reply(http.StatusOK, versions)
 }
 
 // updateAutomation is PUT /{recordType}/{alias}/automations/{id}: the

@@ -96,3 +96,23 @@ func TestAutomationsShadowARecord(t *testing.T) {
 	assert.Contains(t, string(res.body), "plain")
 	expectError(t, a.get("/apps/itm/automations/watchers"), 404)
 }
+
+// TestAutomationDraft: a draft is served beside the active version by Get
+// only, marked as a draft; the list and the active version are as they
+// were, and a delete removes both.
+func TestAutomationDraft(t *testing.T) {
+	a := newAPI(t)
+	id := a.srv.AddAutomation(workflow.Apps, "itm", map[string]any{"name": "Notify"})
+	base := "/apps/itm/automations"
+	a.srv.SetAutomationDraft(workflow.Apps, "itm", id, map[string]any{"name": "Notify all", "status": "ACTIVE", "id": "x"})
+
+	res := a.get(base + "/" + id)
+	require.Equal(t, http.StatusOK, res.status)
+	assert.JSONEq(t, `[{"id":"`+id+`","name":"Notify"},{"id":"`+id+`","name":"Notify all","status":"DRAFT"}]`, string(res.body))
+	res = a.get(base)
+	assert.JSONEq(t, `[{"id":"`+id+`","name":"Notify"}]`, string(res.body), "the list gives the active version")
+
+	require.Equal(t, http.StatusOK, a.do(http.MethodDelete, base+"/"+id, nil).status)
+	expectError(t, a.get(base+"/"+id), 404)
+	assert.Panics(t, func() { a.srv.SetAutomationDraft(workflow.Apps, "itm", id, nil) }, "no such automation")
+}

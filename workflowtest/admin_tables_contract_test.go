@@ -30,18 +30,18 @@ func TestTablesContractCoverage(t *testing.T) {
 
 	tb, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "T", Handle: "T",
 		Source: "50000000-0000-4000-8000-000000000001", CategoryID: "50000000-0000-4000-8000-000000000002",
-		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: "One", Text: "1"}}}})
+		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("One"), Text: new("1")}}}})
 	require.NoError(t, err)
 	_, err = ws.Tables.List(ctx, nil)
 	require.NoError(t, err)
 	_, err = ws.Tables.Get(ctx, tb.ID)
 	require.NoError(t, err)
-	_, err = ws.Tables.Update(ctx, tb.ID, admin.TableUpdateRequest{Color: "red"})
+	_, err = ws.Tables.Update(ctx, tb.ID, admin.TableUpdateRequest{Color: new("red")})
 	require.NoError(t, err)
-	j, err := ws.Tables.Joins.Create(ctx, tb.ID, admin.TableJoinInput{Source: tb.ID, Type: admin.JoinInner,
+	j, err := ws.Tables.Joins.Create(ctx, tb.ID, admin.TableJoinInput{Source: new(tb.ID), Type: new(admin.JoinInner),
 		JoinOn: []admin.TableJoinOn{{LeftFieldID: tb.Fields[0].ID, RightFieldID: tb.Fields[0].ID}}})
 	require.NoError(t, err)
-	_, err = ws.Tables.Joins.Update(ctx, tb.ID, j.ID, admin.TableJoinInput{Type: admin.JoinRight})
+	_, err = ws.Tables.Joins.Update(ctx, tb.ID, j.ID, admin.TableJoinInput{Type: new(admin.JoinRight)})
 	require.NoError(t, err)
 	pair, m := j.OnFields[0].ID, []admin.JoinMapping{{Source: "a", Target: "b"}}
 	require.NoError(t, ws.Tables.JoinMappings.Create(ctx, tb.ID, pair, m))
@@ -55,7 +55,7 @@ func TestTablesContractCoverage(t *testing.T) {
 	require.NoError(t, err)
 	_, err = ws.SearchTables.Get(ctx, aspect, st.ID)
 	require.NoError(t, err)
-	_, err = ws.SearchTables.Update(ctx, aspect, st.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: "WH"}})
+	_, err = ws.SearchTables.Update(ctx, aspect, st.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: new("WH")}})
 	require.NoError(t, err)
 	_, err = ws.SearchTables.CreateLinked(ctx, aspect, admin.LinkedSearchTableRequest{CloudLinkID: aspect, Database: "D", Schema: "S", ServiceName: "N"})
 	require.NoError(t, err)

@@ -3,8 +3,6 @@ package workflowtest_test
 import (
 	"testing"
 
-	json "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -26,9 +24,9 @@ func TestContractConfigurationA(t *testing.T) {
 	hc.Transport = v.Transport(t, hc.Transport)
 	ws := admin.New(srv.Client(workflow.WithHTTPClient(hc)))
 
-	d, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "mail.example.com"}})
+	d, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("mail.example.com")}})
 	require.NoError(t, err)
-	_, err = ws.Domains.Update(ctx, d.ID, admin.DomainRequest{Email: &admin.EmailDomain{Domain: "send.example.com"}})
+	_, err = ws.Domains.Update(ctx, d.ID, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("send.example.com")}})
 	require.NoError(t, err)
 	g := srv.AddDynamicGroup("Partners", "example.com")
 	_, err = ws.Domains.Groups.Add(ctx, g, []string{"example.org"})
@@ -37,24 +35,22 @@ func TestContractConfigurationA(t *testing.T) {
 	require.NoError(t, err)
 
 	srv.Define(workflow.Apps, "itm")
-	def := admin.Automation{"name": jsontext.Value(`"Escalate"`)}
+	def := admin.Automation(`{"name":"Escalate"}`)
 	_, err = ws.Automations.Validate(ctx, workflow.Apps, "itm", def)
 	require.NoError(t, err)
 	a, err := ws.Automations.Create(ctx, workflow.Apps, "itm", def)
 	require.NoError(t, err)
-	var id string
-	require.NoError(t, json.Unmarshal(a["id"], &id))
+	id := a.ID()
 	_, err = ws.Automations.List(ctx, workflow.Apps, "itm")
 	require.NoError(t, err)
 	_, err = ws.Automations.Get(ctx, workflow.Apps, "itm", id)
 	require.NoError(t, err)
 	_, err = ws.Automations.Update(ctx, workflow.Apps, "itm", id, def)
 	require.NoError(t, err)
-	_, err = ws.Automations.Delete(ctx, workflow.Apps, "itm", id)
-	require.NoError(t, err)
+	require.NoError(t, ws.Automations.Delete(ctx, workflow.Apps, "itm", id))
 
 	srv.AddGroup("IT")
-	view := admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{Name: "Open"}}, Share: &admin.ViewShareInput{Groups: []string{"IT"}}}
+	view := admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{Name: new("Open")}}, Share: &admin.ViewShareInput{Groups: []string{"IT"}}}
 	_, err = ws.Views.Create(ctx, "itm", "open", view)
 	require.NoError(t, err)
 	_, err = ws.Views.Update(ctx, "itm", "open", view)

@@ -54,7 +54,7 @@ func TestContractElements(t *testing.T) {
 		require.NoError(t, err)
 		_, err = ws.Elements.Get(ctx, "assets")
 		require.NoError(t, err)
-		_, err = ws.Elements.Update(ctx, "assets", admin.ElementUpdate{Description: "d"})
+		_, err = ws.Elements.Update(ctx, "assets", admin.ElementUpdate{Description: new("d")})
 		require.NoError(t, err)
 		srv.Seed(workflow.Elements, "racks", workflow.Record{"Name": "R1"})
 		_, err = srv.Client().Records.List(ctx, workflow.Elements, "racks", nil)
@@ -90,12 +90,10 @@ func TestContractFlows(t *testing.T) {
 func TestContractAgents(t *testing.T) {
 	seen := seenThrough(t, func(ctx context.Context, ws *admin.Workspace, srv *workflowtest.Server) {
 		srv.Define(workflow.Apps, "it")
-		b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: "Triage", MaxLength: new(int32(500))}}}
+		b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Triage"), MaxLength: new(int32(500))}}}
 		created, err := ws.Agents.Create(ctx, "it", b)
 		require.NoError(t, err)
-		var m struct{ ID string }
-		require.NoError(t, json.Unmarshal(created, &m))
-		_, err = ws.Agents.Update(ctx, "it", m.ID, b)
+		_, err = ws.Agents.Update(ctx, "it", created.ID, b)
 		require.NoError(t, err)
 		_, err = ws.Agents.List(ctx, "it", nil)
 		require.NoError(t, err)
@@ -106,10 +104,10 @@ func TestContractAgents(t *testing.T) {
 func TestContractSkills(t *testing.T) {
 	seen := seenThrough(t, func(ctx context.Context, ws *admin.Workspace, srv *workflowtest.Server) {
 		srv.Define(workflow.Apps, "it")
-		created, err := ws.Skills.Create(ctx, "it", admin.SkillBundle{Skill: admin.SkillSettings{Name: "Summarise", Type: admin.SkillCustom,
+		created, err := ws.Skills.Create(ctx, "it", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Summarise"), Type: new(admin.SkillCustom),
 			Discovery: &admin.SkillDiscovery{Aliases: []string{"tl;dr"}}}, Tools: []jsontext.Value{jsontext.Value(`{"kind":"search"}`)}})
 		require.NoError(t, err)
-		_, err = ws.Skills.Update(ctx, "it", created.ID, admin.SkillBundle{Skill: admin.SkillSettings{Status: admin.SkillDraft}})
+		_, err = ws.Skills.Update(ctx, "it", created.ID, admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillDraft)}})
 		require.NoError(t, err)
 		_, err = ws.Skills.List(ctx, "it", nil)
 		require.NoError(t, err)

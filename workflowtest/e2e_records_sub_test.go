@@ -166,7 +166,7 @@ func TestE2ERelatedItems(t *testing.T) {
 	ctx := t.Context()
 
 	require.NoError(t, c.Records.Related.AddMany(ctx, workflow.Tasks, "it-requests", "1", []workflow.RelatedRef{
-		{ID: parts[0], Alias: "parts"}, {ID: parts[1]}, {ID: parts[2], Alias: "parts"},
+		{ID: parts[0], Alias: new("parts")}, {ID: parts[1]}, {ID: parts[2], Alias: new("parts")},
 	}))
 	want := []string{"elements/parts/" + parts[0], "elements/parts/" + parts[1], "elements/parts/" + parts[2]}
 	assert.Equal(t, want, srv.Related(workflow.Tasks, "it-requests", "1"))
@@ -361,10 +361,10 @@ func TestE2EAttachmentLink(t *testing.T) {
 	c := srv.Client()
 	ctx := t.Context()
 
-	link, err := c.Attachments.AddLink(ctx, workflow.Tasks, "it-requests", "1", workflow.Link{URL: "https://example.com/spec?v=2", Description: "Spec"})
+	link, err := c.Attachments.AddLink(ctx, workflow.Tasks, "it-requests", "1", workflow.Link{URL: "https://example.com/spec?v=2", Description: new("Spec")})
 	require.NoError(t, err)
 	assert.Equal(t, "https://example.com/spec?v=2", link.URL)
-	assert.Equal(t, "Spec", link.Description)
+	assert.Equal(t, "Spec", *link.Description)
 
 	atts, err := c.Attachments.List(ctx, workflow.Tasks, "it-requests", "1")
 	require.NoError(t, err)

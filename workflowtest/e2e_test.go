@@ -307,7 +307,7 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	ctx := t.Context()
 
 	u, err := c.Users.Create(ctx, workflow.NewUser{
-		Email: "new@example.com", FirstName: "New", LastName: "Person", JobTitle: "Clerk", NeverNotify: true,
+		Email: "new@example.com", FirstName: "New", LastName: "Person", JobTitle: new("Clerk"), NeverNotify: new(true),
 	})
 	require.NoError(t, err)
 	assert.Equal(t, uid(2), u.ID)
@@ -390,7 +390,7 @@ func TestE2EUsersAndGroups(t *testing.T) {
 
 	// Create and update.
 	ng, err := c.Groups.Create(ctx, workflow.GroupRequest{
-		Name: "Approvers", Approver: new(true), Assignable: new(true), Tags: []string{"finance"}, UserIDs: []string{uid(2)},
+		Name: new("Approvers"), Approver: new(true), Assignable: new(true), Tags: []string{"finance"}, UserIDs: []string{uid(2)},
 	})
 	require.NoError(t, err)
 	require.NotNil(t, ng)

@@ -1,29 +1,113 @@
-// Command promote copies an app's automations and views from one
-// workspace to another, for example from staging to production. It
-// prints what it would create, update or leave as it is, and changes
-// nothing unless -apply is given.
+// Command promote keeps the configuration of an app, its automations and
+// its views, in git, and makes a workspace match it: it writes the
+// configuration of one workspace to files (-export), plans the changes
+// that make a target workspace match a source (another workspace, or
+// such files: -from), and makes them (-apply).
 //
-//	go run ./examples/promote -fake -app crm-accounts   # dry run between two embedded fakes
-//	go run ./examples/promote -app crm-accounts -apply   # from the WORKFLOW_* account to the WORKFLOW_TARGET_* one
+//	go run ./examples/promote -fake -app crm-accounts                    # plan between two embedded fakes: exits with status 2
+//	go run ./examples/promote -fake -app crm-accounts -apply             # the same, applied, then planned again
+//	go run ./examples/promote -fake -app crm-accounts -export crm-config  # staging's configuration to files
+//	go run ./examples/promote -fake -app crm-accounts -from examples/promote/testdata/crm-accounts -apply  # from files to a fake
+//	go run ./examples/promote -app crm-accounts -export crm-config       # from the account of WORKFLOW_CLIENT_ID
+//	go run ./examples/promote -app crm-accounts -from crm-config         # plan for the account of WORKFLOW_TARGET_CLIENT_ID
 //
-// The source workspace is the account of the WORKFLOW_* variables, the
-// target the one of WORKFLOW_TARGET_CLIENT_ID, WORKFLOW_TARGET_CLIENT_SECRET,
-// WORKFLOW_TARGET_BASE_URL and WORKFLOW_TARGET_AUTH_URL (the same four
-// names after WORKFLOW_TARGET_). With -fake, or when WORKFLOW_CLIENT_ID is
-// not set, it runs on two embedded fakes of the service (package
-// workflowtest): the source has the demo data, whose app "crm-accounts"
-// has three automations and three views; the target has that app with one
-// automation and one view as in the source, one of each changed, and the
-// third of each missing. The dry run plans two creations, two updates and
-// leaves two.
+// # Workspaces
 //
-// Views are matched by their client handle, the identifier the service
-// keeps the same in every workspace, and updated by it; a view's sharing
-// is left as it is in the target (its users and groups are the target's
-// own). The service publishes no members of an automation: promote
-// matches automations by their "name" member (as the fake requires one)
-// and compares them without their "id". -type sets the record type of
-// the app's definition for the automations ("apps" by default).
+// The source workspace is the account of WORKFLOW_CLIENT_ID,
+// WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL and WORKFLOW_AUTH_URL; the
+// target, that of WORKFLOW_TARGET_CLIENT_ID, WORKFLOW_TARGET_CLIENT_SECRET,
+// WORKFLOW_TARGET_BASE_URL and WORKFLOW_TARGET_AUTH_URL. Without -fake,
+// promote refuses to start, and names the missing variables, unless the
+// four variables of each workspace the run reads are set: the source's for
+// -export and for a plan from a workspace, the target's for every plan. A
+// dry run reads only; still, it reads the workspaces you name, never a
+// stand-in.
+//
+// With -fake, it runs on two embedded fakes of the service (package
+// workflowtest) instead, and no variable is read. The source ("staging")
+// has the demo data; the target ("production") has part of the app
+// crm-accounts with other ids, some of it changed, and objects of its own.
+// Their plan has three objects to create, four to update, one the same and
+// two only in the target. examples/promote/testdata/crm-accounts is the
+// export of staging, so a plan from it is the same plan.
+//
+// # Flags
+//
+//	-app ALIAS   the app (its alias, or namespace); required
+//	-type TYPE   the record type of the app's definition, for its automations (default apps)
+//	-export DIR  write the source's configuration to DIR; plans nothing
+//	-from DIR    plan from the files of DIR, not from the source workspace
+//	-apply       make the changes (default: a dry run, which changes nothing)
+//	-prune       delete the automations only the target has
+//	-fake        run on two embedded fakes
+//
+// # Files
+//
+// An export is DIR/automations/NAME.json and DIR/views/NAME.json, one file
+// per object, holding its write form: what -apply sends to create it. An
+// automation's file is the automation less its "id"; a view's is its
+// create body, {"handle": ..., "view": {VARIANT: {...}}}, without its
+// sharing (a view's users and groups are its workspace's own, and -apply
+// leaves them as they are in the target). The JSON is canonical, so that
+// exporting twice gives the same bytes, and a change shows in git as the
+// members it changes: members sorted by name at every depth, strings
+// escaped only where JSON requires, numbers as the service sent them, two
+// spaces of indent, one member per line.
+//
+// NAME comes from the object's name (automations) or handle (views): in
+// lower case, each run of characters other than a to z and 0 to 9 made
+// one "-", no "-" at either end, at most 64 bytes, "unnamed" when nothing
+// is left. Where two objects of a kind would get one NAME (names that
+// differ only in case or punctuation), or NAME is a device name of
+// Windows (con, nul, com1, ...), each of them is named NAME~HASH.json,
+// HASH being the first 8 hex digits of the SHA-256 of its name or handle,
+// so that a file's name depends on its own object only; two objects with
+// one name get ~2, ~3, ... after that, in the order of their content.
+// A file's name means nothing to a plan, which matches the name or handle
+// inside. -export
+// removes the other .json files of DIR/automations and DIR/views, so that
+// an object deleted since the last export goes from git too.
+//
+// # Plans
+//
+// A plan matches automations by their "name" and views by their client
+// handle (the service publishes no members of an automation: its name is
+// the fake's one required member). It prints a line per object: "+
+// create", "~ update", "= same", "- delete" (with -prune) or "? keep"
+// (only in the target), then, under it, each member that changes, as its
+// JSON pointer, its value in the target and its value in the source:
+//
+//	~ update view all-accounts
+//	      /view/list/sort/direction: "DESC" -> "ASC"
+//
+// Under a view to write, "!" lines flag the members that hold ids of the
+// source workspace: an agentId the target's agents list does not hold is
+// missing; field ids (columns, displayByField, allowedFilterFields) and a
+// dashboardId are unverified, since no operation reads an app's fields or
+// dashboards. They do not block -apply.
+//
+// Objects only in the target are listed; -prune deletes those automations.
+// The API has no delete for views: a view only in the target stays, and
+// the plan says so. Two objects of one side with one name or handle, or an
+// object without one, are errors that the plan lists, and -apply changes
+// nothing until they are resolved. Names and handles print as they are,
+// Go-quoted only when that would be unclear (empty, blank at an end, or
+// with characters that do not print).
+//
+// -apply makes the changes, automations first, then reads the target again
+// and plans once more: the new plan must have no changes.
+//
+// # Exit statuses
+//
+//	0  nothing to change (objects only in the target are no change, unless -prune
+//	   would delete them), or -apply made every change, or -export wrote the files
+//	1  an error: a bad flag, a missing variable, a failed call, a duplicate or
+//	   unnamed object, a change -apply could not make
+//	2  changes pending: a dry run found changes (for CI: run again with -apply)
+//
+// The status of go run itself is 1 whenever its program fails (it prints
+// the program's own status as its last line, "exit status 2"): for CI,
+// build the program (go build -o promote ./examples/promote) and run that.
 package main
 
 import (
@@ -32,261 +116,197 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 
-	json "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
 	workflow "github.com/seed-a15e58aa/workflow-go"
-	"github.com/seed-a15e58aa/workflow-go/admin"
-	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
+
+// The exit statuses.
+const (
+	exitError   = 1
+	exitPending = 2
+)
+
+// errPending is the outcome of a dry run that found changes.
+var errPending = errors.New("changes pending")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return // -h: the usage was printed; status 0, as the flag package's own
-		}
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp): // -h: the usage was printed; status 0, as the flag package's own
+	case errors.Is(err, errPending):
+		stop()
+		os.Exit(exitPending)
+	default:
 		fmt.Fprintln(os.Stderr, "promote:", err)
-		os.Exit(1)
+		stop()
+		os.Exit(exitError)
 	}
 }
 
-// run reads the flags, connects to both workspaces and promotes.
+// options are the flags of a run.
+type options struct {
+	app, typ, export, from string
+	apply, prune, fake     bool
+}
+
+// run reads the flags, connects to the workspaces and exports, or plans
+// and applies. A dry run that finds changes returns errPending.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("promote", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	app := fs.String("app", "", "alias (namespace) of the app to promote (required)")
-	typ := fs.String("type", string(workflow.Apps), "record type of the app's definition, for its automations")
-	apply := fs.Bool("apply", false, "make the changes (default: only print them)")
-	fake := fs.Bool("fake", false, "run between two embedded fake servers with demo data")
+	var o options
+	fs.StringVar(&o.app, "app", "", "alias (namespace) of the app (required)")
+	fs.StringVar(&o.typ, "type", string(workflow.Apps), "record type of the app's definition, for its automations")
+	fs.StringVar(&o.export, "export", "", "write the source's automations and views to `DIR` (and plan nothing)")
+	fs.StringVar(&o.from, "from", "", "plan from the files of `DIR`, an export, instead of the source workspace")
+	fs.BoolVar(&o.apply, "apply", false, "make the changes (default: a dry run)")
+	fs.BoolVar(&o.prune, "prune", false, "delete the automations only the target has")
+	fs.BoolVar(&o.fake, "fake", false, "run on two embedded fakes of the service")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
+	switch {
+	case fs.NArg() > 0:
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
-	}
-	if *app == "" {
+	case o.app == "":
 		return errors.New("-app is required")
+	case o.export != "" && (o.from != "" || o.apply || o.prune):
+		return errors.New("-export writes files and plans nothing: it takes none of -from, -apply and -prune")
 	}
 	var src, dst *workflow.Client
-	if *fake || os.Getenv(workflow.EnvClientID) == "" {
-		if !*fake {
-			fmt.Fprintln(stderr, "promote: no WORKFLOW_CLIENT_ID: running between two embedded fakes")
+	if o.fake {
+		staging, production, err := fakes(ctx)
+		if err != nil {
+			return err
 		}
-		staging, production := fakes()
 		defer staging.Close()
 		defer production.Close()
 		src, dst = staging.Client(), production.Client()
 	} else {
 		var err error
-		if src, err = workflow.NewClientFromEnv(); err != nil {
-			return err
-		}
-		if dst, err = targetClient(); err != nil {
+		if src, dst, err = clients(o.from == "", o.export == ""); err != nil {
 			return err
 		}
 	}
-	p := promotion{src: admin.New(src), dst: admin.New(dst), rt: workflow.RecordType(*typ), app: *app, out: stdout}
-	return p.run(ctx, *apply)
-}
-
-// targetClient is the client of the WORKFLOW_TARGET_* account.
-func targetClient() (*workflow.Client, error) {
-	env := func(name string) string { return os.Getenv("WORKFLOW_TARGET_" + strings.TrimPrefix(name, "WORKFLOW_")) }
-	id, secret := env(workflow.EnvClientID), env(workflow.EnvClientSecret)
-	if id == "" || secret == "" {
-		return nil, errors.New("WORKFLOW_TARGET_CLIENT_ID and WORKFLOW_TARGET_CLIENT_SECRET must be set (or try -fake)")
+	rt := workflow.RecordType(o.typ)
+	if o.export != "" {
+		return exportApp(ctx, newWorkspace(src, rt, o.app), o.export, stdout)
 	}
-	opts := []workflow.Option{workflow.WithCredentials(id, secret)}
-	if base, auth := env(workflow.EnvBaseURL), env(workflow.EnvAuthURL); base != "" || auth != "" {
-		opts = append(opts, workflow.WithEndpoint(base, auth))
+	target := newWorkspace(dst, rt, o.app)
+	read := func(ctx context.Context) (map[kind][]*object, error) { return readDir(o.from) }
+	if o.from == "" {
+		read = newWorkspace(src, rt, o.app).read
 	}
-	return workflow.NewClient(opts...)
+	return promote(ctx, read, target, o, stdout)
 }
 
-// fakes starts the two workspaces of -fake: staging with the demo data,
-// production with part of the demo app's configuration.
-func fakes() (staging, production *workflowtest.Server) {
-	staging, production = workflowtest.NewServer(), workflowtest.NewServer()
-	staging.SeedDemo()
-	production.AddAutomation(workflow.Apps, workflowtest.DemoApps, map[string]any{"name": "Welcome new accounts",
-		"triggers": []any{map[string]any{"type": "RECORD_CREATED"}}, "tasks": []any{map[string]any{"template": "welcome", "type": "SEND_EMAIL"}}})
-	production.AddAutomation(workflow.Apps, workflowtest.DemoApps, map[string]any{"name": "Flag gold accounts",
-		"triggers": []any{map[string]any{"type": "FIELD_CHANGED", "field": "Tier"}}})
-	production.AddView(workflowtest.DemoApps, "all-accounts", "list", map[string]any{"name": "All accounts", "rows": 50,
-		"sort": map[string]any{"field": "Name", "direction": "ASC"}})
-	production.AddView(workflowtest.DemoApps, "gold-accounts", "list", map[string]any{"name": "Gold accounts"})
-	return staging, production
-}
-
-// promotion copies the configuration of one app.
-type promotion struct {
-	src, dst *admin.Workspace
-	rt       workflow.RecordType
-	app      string
-	out      io.Writer
-	counts   [3]int // create, update, leave
-}
-
-// step is one planned change: kind is "automation" or "view".
-type step struct {
-	action, kind, name string
-	do                 func(context.Context) error // nil: leave
-}
-
-func (p *promotion) run(ctx context.Context, apply bool) error {
-	autos, err := p.automations(ctx)
-	if err != nil {
-		return err
-	}
-	views, err := p.views(ctx)
-	if err != nil {
-		return err
-	}
-	for _, s := range append(autos, views...) {
-		mark := map[string]string{"create": "+", "update": "~", "leave": "="}[s.action]
-		fmt.Fprintf(p.out, "%s %-7s %s %s\n", mark, s.action, s.kind, s.name)
-		p.counts[slices.Index([]string{"create", "update", "leave"}, s.action)]++
-		if apply && s.do != nil {
-			if err := s.do(ctx); err != nil {
-				return fmt.Errorf("%s %s %s: %w", s.action, s.kind, s.name, err)
+// clients returns the clients of the source and the target workspaces
+// the run needs, or an error naming every variable that is missing.
+func clients(source, target bool) (src, dst *workflow.Client, err error) {
+	var missing []string
+	for _, side := range []struct {
+		need   bool
+		prefix string
+	}{{source, "WORKFLOW_"}, {target, "WORKFLOW_TARGET_"}} {
+		for _, name := range []string{workflow.EnvClientID, workflow.EnvClientSecret, workflow.EnvBaseURL, workflow.EnvAuthURL} {
+			if name = side.prefix + strings.TrimPrefix(name, "WORKFLOW_"); side.need && os.Getenv(name) == "" {
+				missing = append(missing, name)
 			}
 		}
 	}
-	c := p.counts
-	if apply {
-		fmt.Fprintf(p.out, "applied: %d created, %d updated, %d left as they were\n", c[0], c[1], c[2])
-	} else {
-		fmt.Fprintf(p.out, "dry run: %d to create, %d to update, %d to leave; run again with -apply to make these changes\n", c[0], c[1], c[2])
+	if len(missing) > 0 {
+		return nil, nil, fmt.Errorf("missing %s: set them to the account of each workspace, or run on two embedded fakes with -fake", strings.Join(missing, ", "))
 	}
+	if source {
+		if src, err = workflow.NewClientFromEnv(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if target {
+		env := func(name string) string { return os.Getenv("WORKFLOW_TARGET_" + strings.TrimPrefix(name, "WORKFLOW_")) }
+		dst, err = workflow.NewClient(workflow.WithCredentials(env(workflow.EnvClientID), env(workflow.EnvClientSecret)),
+			workflow.WithEndpoint(env(workflow.EnvBaseURL), env(workflow.EnvAuthURL)))
+	}
+	return src, dst, err
+}
+
+// read reads the app's automations and views.
+func (w *workspace) read(ctx context.Context) (map[kind][]*object, error) {
+	autos, err := w.automations(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("automations: %w", err)
+	}
+	views, err := w.views(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("views: %w", err)
+	}
+	return map[kind][]*object{automationKind: autos, viewKind: views}, nil
+}
+
+// exportApp writes the configuration of ws's app to dir.
+func exportApp(ctx context.Context, ws *workspace, dir string, w io.Writer) error {
+	objs, err := ws.read(ctx)
+	if err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	if _, err := export(dir, objs); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "exported %d automations and %d views of %s to %s\n", len(objs[automationKind]), len(objs[viewKind]), ws.app, dir)
 	return nil
 }
 
-// automations plans the automations, matched by name.
-func (p *promotion) automations(ctx context.Context) ([]step, error) {
-	want, err := p.src.Automations.List(ctx, p.rt, p.app)
+// promote plans the changes that make target's configuration that of the
+// source read gives, prints the plan, and applies it with o.apply.
+func promote(ctx context.Context, read func(context.Context) (map[kind][]*object, error), target *workspace, o options, w io.Writer) error {
+	p, err := makePlan(ctx, read, target, o.prune)
 	if err != nil {
-		return nil, fmt.Errorf("source automations: %w", err)
+		return err
 	}
-	have, err := p.dst.Automations.List(ctx, p.rt, p.app)
+	p.print(w)
+	switch {
+	case len(p.problems) > 0:
+		return fmt.Errorf("%d problems (listed above): %s", len(p.problems), map[bool]string{true: "nothing applied", false: "-apply would change nothing"}[o.apply])
+	case p.changes() == 0:
+		fmt.Fprintln(w, "no changes")
+		return nil
+	case !o.apply:
+		fmt.Fprintf(w, "dry run: %d changes; run again with -apply to make them\n", p.changes())
+		return errPending
+	}
+	if err := p.apply(ctx, target, w); err != nil {
+		return err
+	}
+	again, err := makePlan(ctx, read, target, o.prune)
 	if err != nil {
-		return nil, fmt.Errorf("target automations: %w", err)
+		return fmt.Errorf("planning again after -apply: %w", err)
 	}
-	byName := map[string]admin.Automation{}
-	for _, a := range have {
-		byName[string(a["name"])] = a
+	if n := again.changes(); n > 0 {
+		again.print(w)
+		return fmt.Errorf("applied, but a new plan still has %d changes (listed above): the target keeps something other than what was sent", n)
 	}
-	var steps []step
-	for _, a := range want {
-		def := maps.Clone(a)
-		delete(def, "id")
-		s := step{kind: "automation", name: string(a["name"]), action: "create"}
-		cur, ok := byName[string(a["name"])]
-		switch {
-		case !ok:
-			s.do = func(ctx context.Context) error { _, err := p.dst.Automations.Create(ctx, p.rt, p.app, def); return err }
-		default:
-			var id string
-			if err := json.Unmarshal(cur["id"], &id); err != nil {
-				return nil, fmt.Errorf("target automation %s has no id: %w", s.name, err)
-			}
-			delete(cur, "id")
-			if same(def, cur) {
-				s.action = "leave"
-				break
-			}
-			s.action = "update"
-			s.do = func(ctx context.Context) error {
-				_, err := p.dst.Automations.Update(ctx, p.rt, p.app, id, def)
-				return err
-			}
-		}
-		steps = append(steps, s)
-	}
-	return steps, nil
+	fmt.Fprintln(w, "planned again: no changes")
+	return nil
 }
 
-// views plans the views, matched by client handle.
-func (p *promotion) views(ctx context.Context) ([]step, error) {
-	have := map[string]admin.ViewRequest{}
-	for v, err := range p.dst.Views.All(ctx, p.app, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("target views: %w", err)
-		}
-		if have[v.ClientHandle], err = desired(v); err != nil {
-			return nil, err
-		}
+// makePlan reads both sides and plans, automations first.
+func makePlan(ctx context.Context, read func(context.Context) (map[kind][]*object, error), target *workspace, prune bool) (*plan, error) {
+	src, err := read(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
 	}
-	var steps []step
-	for v, err := range p.src.Views.All(ctx, p.app, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("source views: %w", err)
-		}
-		r, err := desired(v)
-		if err != nil {
-			return nil, err
-		}
-		h := v.ClientHandle
-		s := step{kind: "view", name: h, action: "create"}
-		cur, ok := have[h]
-		switch {
-		case !ok:
-			s.do = func(ctx context.Context) error { _, err := p.dst.Views.Create(ctx, p.app, h, r); return err }
-		case same(r, cur):
-			s.action = "leave"
-		default:
-			s.action = "update"
-			s.do = func(ctx context.Context) error { _, err := p.dst.Views.Update(ctx, p.app, h, r); return err }
-		}
-		steps = append(steps, s)
+	dst, err := target.read(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("target: %w", err)
 	}
-	return steps, nil
-}
-
-// desired is the request that gives a view its state (not its sharing).
-func desired(v admin.View) (admin.ViewRequest, error) {
-	cfg := &admin.ViewConfig{
-		Name: v.Name, Filter: v.Filter, Sort: v.Sort, Columns: v.Columns, Density: v.Density, Rows: v.Rows,
-		DisplayByField: v.DisplayByField, AllowedFilterFields: v.AllowedFilterFields, Extra: v.Extra,
+	p := &plan{}
+	for _, k := range []kind{automationKind, viewKind} {
+		p.compare(k, src[k], dst[k], prune)
 	}
-	if v.AllowRecordCreation {
-		cfg.AllowRecordCreation = new(true)
-	}
-	if v.Agent != nil {
-		cfg.AgentID = v.Agent.ID
-	}
-	var in admin.ViewInput
-	switch v.Type {
-	case admin.ViewTypeList:
-		in.List = cfg
-	case admin.ViewTypeKanban:
-		in.Kanban = cfg
-	case admin.ViewTypeCalendar:
-		in.Calendar = cfg
-	case admin.ViewTypeDashboard:
-		in.Dashboard = cfg
-	case admin.ViewTypeAgent:
-		in.Agent = cfg
-	default:
-		return admin.ViewRequest{}, fmt.Errorf("view %s: unknown type %q", v.ClientHandle, v.Type)
-	}
-	return admin.ViewRequest{View: in}, nil
-}
-
-// same reports whether a and b encode to the same JSON, members sorted.
-func same(a, b any) bool {
-	ja, errA := json.Marshal(a, json.Deterministic(true))
-	jb, errB := json.Marshal(b, json.Deterministic(true))
-	if errA != nil || errB != nil {
-		return false
-	}
-	ca, cb := jsontext.Value(ja), jsontext.Value(jb)
-	return ca.Canonicalize() == nil && cb.Canonicalize() == nil && string(ca) == string(cb)
+	return p, p.flagIDs(ctx, target.agentIDs)
 }

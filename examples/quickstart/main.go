@@ -288,7 +288,7 @@ func (t *tour) fake(srv *workflowtest.Server) error {
 	if len(parts.Items) == 0 {
 		return errors.New("demo part not found")
 	}
-	part := workflow.RelatedRef{ID: parts.Items[0].Data["id"], Alias: workflowtest.DemoElements}
+	part := workflow.RelatedRef{ID: parts.Items[0].Data["id"], Alias: new(workflowtest.DemoElements)}
 	t.say("found %q: %s", parts.Items[0].Data["Name"], part)
 	if err := c.Records.Related.Add(ctx, t.rt, t.alias, req.ID, part); err != nil {
 		return err

@@ -7,11 +7,13 @@ func appsCases() []exchangeCase {
 	return []exchangeCase{
 		{name: "composeApp", method: "POST", path: "/v1/aspects/compose", body: `{"name":"IT Management","namespace":"itmanagement"}`,
 			status: 201, respType: "application/json", respBody: app},
-		{name: "updateApp", method: "PUT", path: "/v1/aspects/compose/" + uuidA, body: `{"name":"IT"}`, status: 200, respType: "application/json", respBody: app},
+		{name: "updateApp", method: "PUT", path: "/v1/aspects/compose/" + uuidA, body: `{"name":"IT","namespace":"itmanagement"}`, status: 200, respType: "application/json", respBody: app},
+		{name: "composeApp without its namespace (only the fake's rule)", method: "POST", path: "/v1/aspects/compose", body: `{"name":"IT Management"}`,
+			status: 201, respType: "application/json", respBody: app},
 
 		{name: "composeApp with an array", method: "POST", path: "/v1/aspects/compose", body: `[{"name":"IT"}]`,
 			status: 201, respType: "application/json", respBody: app, want: []string{"request body"}},
-		{name: "updateApp answered with a string", method: "PUT", path: "/v1/aspects/compose/" + uuidA, body: `{"name":"IT"}`,
+		{name: "updateApp answered with a string", method: "PUT", path: "/v1/aspects/compose/" + uuidA, body: `{"name":"IT","namespace":"itmanagement"}`,
 			status: 200, respType: "application/json", respBody: `"done"`, want: []string{"response body"}},
 	}
 }

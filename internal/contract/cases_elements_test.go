@@ -25,7 +25,7 @@ func elementsCases() []exchangeCase {
 			body:   `{"name":"P","categoryId":"` + uuidB + `","fields":[{"name":"W","type":"FLOAT"}]}`,
 			status: 201, respType: "application/json", respBody: aspectJSON, want: []string{`"/fields/0/type"`}},
 		{name: "updateElement with a source member", method: "PUT", path: "/v1/elements/assets", body: `{"table":"OTHER"}`,
-			status: 200, respType: "application/json", respBody: aspectJSON, want: []string{`"table"`}},
+			status: 200, respType: "application/json", respBody: aspectJSON, strict: true, want: []string{`/table: is not a member of ElementUpdateRequest`}},
 		{name: "getElement without an id", method: "GET", path: "/v1/elements/assets", status: 200, respType: "application/json",
 			respBody: `{"name":"Assets","namespace":"assets"}`, want: []string{`"id"`}},
 	}

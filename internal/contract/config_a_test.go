@@ -61,7 +61,7 @@ func configCasesA() []exchangeCase {
 		{name: "view of two variants", method: "PUT", path: "/v1/apps/itmanagement/views/open-requests", body: `{"view":{"list":{},"kanban":{}}}`,
 			status: 200, respType: "application/json", respBody: viewJSON, want: []string{"updateView PUT /v1/apps/itmanagement/views/open-requests: request body"}},
 		{name: "view update with a handle", method: "PUT", path: "/v1/apps/itmanagement/views/open-requests", body: `{"handle":"x","view":{"list":{}}}`,
-			status: 200, respType: "application/json", respBody: viewJSON, want: []string{"updateView PUT /v1/apps/itmanagement/views/open-requests: request body"}},
+			status: 200, respType: "application/json", respBody: viewJSON, strict: true, want: []string{"updateView PUT /v1/apps/itmanagement/views/open-requests: request body"}},
 		{name: "view without its handle", method: "GET", path: "/v1/apps/itmanagement/views/v1", status: 200, respType: "application/json",
 			respBody: `{"id":"` + uuidA + `","type":"AspectViewList"}`, want: []string{`property "clientHandle" is missing`}},
 		{name: "organisation domain of an unknown type", method: "PUT", path: "/v1/domains/" + uuidA, body: `{"emailDomain":{"domain":"mail.example.com"}}`,

@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed" // the contract document
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 //go:embed openapi.yaml
@@ -57,6 +60,7 @@ type config struct {
 	authBase     string // path prefix of the token host, without a trailing slash
 	maxMultipart int64
 	ignore       func(*http.Request, *http.Response) bool
+	strict       bool
 }
 
 // WithBases sets the API base address ({base_url}, ending in /v1) and the
@@ -79,6 +83,17 @@ func WithMaxMultipart(n int64) Option {
 			c.maxMultipart = n
 		}
 	}
+}
+
+// WithStrictRequests makes a member of a JSON request body that the
+// document does not declare a finding, except inside objects the document
+// keeps open (additionalProperties: true: Passthrough objects, view
+// variants, agent subtypes, tools, skill properties). The published
+// schemas allow such members, so this is not the service's contract but
+// the SDK's own check that it sends no guessed member name: CheckFakes
+// uses it, for what the SDK sends to the fake.
+func WithStrictRequests() Option {
+	return func(c *config) { c.strict = true }
 }
 
 // WithIgnoredResponses makes the validator skip the replies for which
@@ -157,6 +172,7 @@ var loadDocument = sync.OnceValues(func() (loaded, error) {
 	// Requests are matched on the path after the configured base, so the
 	// document's relative servers must not take part in routing.
 	doc.Servers = nil
+	dropProjectRules(doc)
 	doc.SetStringFormatValidator("uuid", openapi3.NewCallbackValidator(checkUUID))
 	doc.SetStringFormatValidator("email", openapi3.NewCallbackValidator(checkEmail))
 	doc.SetStringFormatValidator("date-time", openapi3.NewCallbackValidator(checkDateTime))
@@ -169,6 +185,28 @@ var loadDocument = sync.OnceValues(func() (loaded, error) {
 	}
 	return loaded{doc, router}, nil
 })
+
+// dropProjectRules removes from the document the members marked
+// x-project-rule (the fake's own rules, such as an automation's name):
+// they are not the service's contract, so a request that breaks one is
+// no finding. Package wire checks them for the fake.
+func dropProjectRules(doc *openapi3.T) {
+	for _, ref := range doc.Components.Schemas {
+		s := ref.Value
+		if s == nil {
+			continue
+		}
+		for name, p := range s.Properties {
+			if p.Value == nil {
+				continue
+			}
+			if _, ok := p.Value.Extensions["x-project-rule"]; ok {
+				s.Properties[name] = openapi3.NewSchemaRef("", &openapi3.Schema{})
+				s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == name })
+			}
+		}
+	}
+}
 
 type loaded struct {
 	doc    *openapi3.T
@@ -392,13 +430,86 @@ func (v *Validator) checkRequest(req *http.Request, body *io.ReadCloser) (*excha
 	}
 	ex.checkQueryNames()
 	if complete {
-		ex.checkFormNames(buf)
+		ex.checkProse(buf)
+		if isTokenRequest(route) {
+			ex.checkTokenCredentials(buf)
+		}
+		if v.cfg.strict {
+			ex.checkFormNames(buf)
+			ex.checkUnknownMembers(buf)
+		}
 	}
 	return ex, nil
 }
 
-// checkFormNames reports the fields of a form body that its schema does
-// not allow (kin-openapi's form decoder skips them).
+// isJSON reports whether the request's body is declared JSON.
+func (ex *exchange) isJSON() bool {
+	mt, _, _ := mime.ParseMediaType(ex.req.Header.Get("Content-Type"))
+	return mt == "application/json"
+}
+
+// checkProse reports a JSON request body that breaks a rule the document
+// states in prose (x-exactly-one, x-mutually-exclusive), which
+// openapi3filter does not read. The schema's own rules are
+// openapi3filter's to report; the project's rules are the fake's.
+func (ex *exchange) checkProse(buf []byte) {
+	op := ex.route.Operation.OperationID
+	if !ex.isJSON() || !wire.Takes(op) {
+		return
+	}
+	var p *wire.Problem
+	if errors.As(wire.Check(op, buf, wire.Options{}), &p) && p.Prose && !p.Project {
+		ex.addf("request body: %s", p.Error())
+	}
+}
+
+// checkTokenCredentials reports a token request that carries the client's
+// credentials in no place or in two: the HTTP Basic header, or the body's
+// client_id and client_secret (RFC 6749 section 2.3: one method per
+// request).
+func (ex *exchange) checkTokenCredentials(buf []byte) {
+	auth := ex.req.Header.Get("Authorization")
+	inHeader := auth != ""
+	if scheme, _, _ := strings.Cut(auth, " "); inHeader && !strings.EqualFold(scheme, "basic") {
+		ex.addf("credentials: the token endpoint takes HTTP Basic credentials, not %s", scheme)
+		return
+	}
+	var inBody bool
+	if ex.isJSON() {
+		var m map[string]any
+		_ = json.Unmarshal(buf, &m)
+		_, id := m["client_id"]
+		_, secret := m["client_secret"]
+		inBody = id || secret
+	} else if q, err := url.ParseQuery(string(buf)); err == nil {
+		inBody = q.Has("client_id") || q.Has("client_secret")
+	}
+	switch {
+	case inHeader && inBody:
+		ex.addf("credentials: in both the Basic header and the body (RFC 6749 section 2.3: one method per request)")
+	case !inHeader && !inBody:
+		ex.addf("credentials: none (the Basic header, or client_id and client_secret in the body)")
+	}
+}
+
+// checkUnknownMembers reports, in the strict mode, a member of a JSON
+// request body that the operation's schema does not declare, where the
+// schema does not keep undeclared members (WithStrictRequests). Other
+// problems of the body are openapi3filter's to report.
+func (ex *exchange) checkUnknownMembers(buf []byte) {
+	op := ex.route.Operation.OperationID
+	if !ex.isJSON() || !wire.Takes(op) || wire.Check(op, buf, wire.Options{}) != nil {
+		return
+	}
+	var p *wire.Problem
+	if errors.As(wire.Check(op, buf, wire.Options{Strict: true}), &p) {
+		ex.addf("request body: %s: %s", p.Pointer, p.Rule)
+	}
+}
+
+// checkFormNames reports, in the strict mode (WithStrictRequests), the
+// fields of a form body that its schema does not list (kin-openapi's form
+// decoder skips them).
 func (ex *exchange) checkFormNames(buf []byte) {
 	mt, _, err := mime.ParseMediaType(ex.req.Header.Get("Content-Type"))
 	if err != nil || mt != "application/x-www-form-urlencoded" {
@@ -413,9 +524,6 @@ func (ex *exchange) checkFormNames(buf []byte) {
 		return
 	}
 	schema := media.Schema.Value
-	if schema.AdditionalProperties.Has == nil || *schema.AdditionalProperties.Has {
-		return
-	}
 	form, err := url.ParseQuery(string(buf))
 	if err != nil {
 		ex.addf("request body: malformed form: %v", err)
@@ -719,6 +827,16 @@ func credentialSecrets(h http.Header) []string {
 }
 
 func formSecrets(body []byte) []string {
+	var m map[string]any
+	if json.Unmarshal(body, &m) == nil {
+		var out []string
+		for _, k := range []string{"client_secret", "client_id"} {
+			if v, ok := m[k].(string); ok {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
 	q, err := url.ParseQuery(string(body))
 	if err != nil {
 		return nil

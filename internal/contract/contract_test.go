@@ -63,6 +63,18 @@ type exchangeCase struct {
 	// want lists substrings, one per expected problem (in any order);
 	// none means the exchange must be valid.
 	want []string
+	// strict: the problems are found in the strict mode only
+	// (WithStrictRequests, the SDK's own check); the published contract
+	// allows the exchange.
+	strict bool
+}
+
+// options returns the validator options of the case.
+func (c exchangeCase) options() []Option {
+	if c.strict {
+		return []Option{WithStrictRequests()}
+	}
+	return nil
 }
 
 func (c exchangeCase) request(t *testing.T, base string) *http.Request {
@@ -174,8 +186,8 @@ func cases() []exchangeCase {
 		{name: "rate limited", method: "GET", path: "/v1/users", status: 429},
 
 		// Wrong requests.
-		{name: "watchers by user id", method: "POST", path: rec + "/watchers", body: `{"userIds":["` + uuidA + `"]}`, status: 201,
-			want: []string{`createRecordWatchers POST /v1/tasks/it-requests/TSK-1/watchers: request body`}},
+		{name: "watchers by user id", method: "POST", path: rec + "/watchers", body: `{"userIds":["` + uuidA + `"]}`, status: 201, strict: true,
+			want: []string{`createRecordWatchers POST /v1/tasks/it-requests/TSK-1/watchers: request body: /userIds: is not a member of WatcherListInput (strict)`}},
 		{name: "watchers not e-mail addresses", method: "DELETE", path: rec + "/watchers", body: `{"users":["u1"]}`, status: 200,
 			want: []string{`at "/users/0"`}},
 		{name: "comment as JSON", method: "POST", path: rec + "/comment", body: `{"text":"hello"}`, status: 201, respType: "text/plain", respBody: uuidA,
@@ -183,7 +195,7 @@ func cases() []exchangeCase {
 		{name: "user without last name", method: "POST", path: "/v1/users", body: `{"email":"jane@example.com","firstName":"Jane"}`, status: 201,
 			respType: "application/json", respBody: userJSON, want: []string{`property "lastName" is missing`}},
 		{name: "user with a guessed field", method: "POST", path: "/v1/users", body: `{"email":"jane@example.com","firstName":"Jane","lastName":"Doe","sendWelcome":false}`,
-			status: 201, respType: "application/json", respBody: userJSON, want: []string{`"sendWelcome"`}},
+			status: 201, respType: "application/json", respBody: userJSON, strict: true, want: []string{`/sendWelcome: is not a member of CreateUserInput`}},
 		{name: "related item in the guessed shape", method: "POST", path: rec + "/related-items", body: `{"recordType":"apps","alias":"itm","recordId":"ITM-4"}`, status: 201,
 			want: []string{`createRecordRelatedItem`}},
 		{name: "record with a number", method: "POST", path: "/v1/tasks/it-requests", body: `{"Priority":3}`, status: 201, respType: "application/json", respBody: recordJSON,
@@ -206,9 +218,13 @@ func cases() []exchangeCase {
 			want: []string{`request body`}},
 		{name: "body on deactivate", method: "POST", path: "/v1/users/" + uuidA + "/deactivate", body: `{"reason":"left"}`, status: 200, respType: "application/json", respBody: userJSON,
 			want: []string{`request body`}},
-		{name: "token request as JSON", method: "POST", path: "/oauth/token", body: `{"grant_type":"client_credentials"}`,
+		{name: "token request as JSON without its credentials", method: "POST", path: "/oauth/token", body: `{"grant_type":"client_credentials"}`,
 			header: map[string]string{"Authorization": "Basic ZmFrZS1jbGllbnQ6c2VjcmV0"}, status: 200, respType: "application/json", respBody: `{"access_token":"abc.def","expires_in":3600,"token_type":"Bearer"}`,
-			want: []string{`requestAccessToken POST /oauth/token: request body: header Content-Type has unexpected value`}},
+			want: []string{`property "client_id" is missing`, `is missing`}},
+		{name: "token request with credentials in the header and the body", method: "POST", path: "/oauth/token", body: "grant_type=client_credentials&client_id=fake-client&client_secret=secret",
+			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Authorization": "Basic ZmFrZS1jbGllbnQ6c2VjcmV0"},
+			status: 200, respType: "application/json", respBody: `{"access_token":"abc.def","expires_in":3600,"token_type":"Bearer"}`,
+			want: []string{`credentials: in both the Basic header and the body`}},
 		{name: "token request without Basic", method: "POST", path: "/oauth/token", body: "grant_type=client_credentials",
 			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 200, respType: "application/json", respBody: `{"access_token":"abc.def","expires_in":3600,"token_type":"Bearer"}`,
 			want: []string{`credentials`}},
@@ -235,9 +251,9 @@ func cases() []exchangeCase {
 		{name: "token request with an unpublished form field", method: "POST", path: "/oauth/token", body: "grant_type=client_credentials&scope=all",
 			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Authorization": "Basic ZmFrZS1jbGllbnQ6c2VjcmV0"},
 			status: 200, respType: "application/json", respBody: `{"access_token":"abc.def","expires_in":3600,"token_type":"Bearer"}`,
-			want: []string{`form field "scope" is not published`}},
+			strict: true, want: []string{`form field "scope" is not published`}},
 		{name: "group with a guessed description", method: "POST", path: "/v1/groups", body: `{"name":"Eng","description":"engineers"}`,
-			status: 201, respType: "application/json", respBody: groupJSON, want: []string{`property "description" is unsupported`}},
+			status: 201, respType: "application/json", respBody: groupJSON, strict: true, want: []string{`/description: is not a member of GroupRequest`}},
 
 		// Wrong replies.
 		{name: "record reply without a body", method: "GET", path: rec, status: 200,
@@ -392,7 +408,7 @@ func TestTransportTable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv.set(c)
 			rec := &recorder{TB: t}
-			hc := &http.Client{Transport: NewTransport(rec, ts.Client().Transport)}
+			hc := &http.Client{Transport: NewTransport(rec, ts.Client().Transport, c.options()...)}
 			resp, err := hc.Do(c.request(t, ts.URL))
 			require.NoError(t, err)
 			got, err := io.ReadAll(resp.Body)
@@ -418,7 +434,15 @@ func TestValidateTable(t *testing.T) {
 			if c.respType != "" {
 				resp.Header.Set("Content-Type", c.respType)
 			}
-			err := Validate(req, resp)
+			v, err := New(c.options()...)
+			require.NoError(t, err)
+			if c.strict {
+				// The published contract allows what the strict mode refuses.
+				loose := c.request(t, "https://api.example.test")
+				looseResp := &http.Response{StatusCode: c.status, Header: resp.Header.Clone(), Body: io.NopCloser(strings.NewReader(c.respBody)), Request: loose}
+				require.NoError(t, Validate(loose, looseResp))
+			}
+			err = v.Validate(req, resp)
 
 			var got []string
 			if err != nil {

@@ -9,10 +9,19 @@
 // or method is a finding), its path and query parameters (types, bounds,
 // enums; a query parameter the operation does not publish is a finding,
 // so a filter on a list without one fails), its credentials (a Bearer
-// token on the API, HTTP Basic on the token endpoint; only their presence
-// and form), its content type and its body (request bodies allow no
-// field the document does not list, so a guessed field name fails;
-// multipart uploads must carry exactly one "file" part with a file name).
+// token on the API; on the token endpoint HTTP Basic or client_id and
+// client_secret in the body, not both; only their presence and form), its
+// content type and its body: its schema, then the rules the document
+// states in prose and the project's own (x-exactly-one,
+// x-mutually-exclusive, x-project-rule; package internal/wire checks
+// them). Multipart uploads must carry exactly one "file" part with a file
+// name.
+//
+// Request bodies may carry members the document does not list, as the
+// published schemas allow. WithStrictRequests refuses them where the
+// document does not keep them (additionalProperties: true): that is the
+// SDK's own check that it sends no guessed member name, not the service's
+// contract, and CheckFakes uses it.
 //
 // For a reply: that its status is published for the operation (a 200
 // for a create that publishes 201 fails), its content type, and its body

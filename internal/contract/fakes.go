@@ -39,7 +39,7 @@ type FakeCheck struct {
 // (workflow.WithHTTPClient after the server's options) is not checked
 // unless it wraps Server.HTTPClient's transport.
 func CheckFakes() *FakeCheck {
-	v, err := New(WithIgnoredResponses(func(_ *http.Request, resp *http.Response) bool {
+	v, err := New(WithStrictRequests(), WithIgnoredResponses(func(_ *http.Request, resp *http.Response) bool {
 		return resp.Header.Get(fakehook.FaultHeader) != ""
 	}))
 	if err != nil {

@@ -22,7 +22,8 @@ func searchTableCases() []exchangeCase {
 
 		{name: "search table without duration", method: "POST", path: aspect + "/search-tables", body: strings.Replace(snowflake, `"duration":"MINUTES",`, "", 1),
 			status: 201, respType: "application/json", respBody: reply, want: []string{`property "duration" is missing`}},
-		{name: "search table lag of zero", method: "PUT", path: one, body: `{"snowflake":{"targetLag":0}}`, status: 200, respType: "application/json", respBody: reply,
+		{name: "search table lag of zero (no minimum is published)", method: "PUT", path: one, body: `{"snowflake":{"targetLag":0}}`, status: 200, respType: "application/json", respBody: reply},
+		{name: "search table lag beyond int32", method: "PUT", path: one, body: `{"snowflake":{"targetLag":2147483648}}`, status: 200, respType: "application/json", respBody: reply,
 			want: []string{`at "/snowflake/targetLag"`}},
 		{name: "linked search table without service", method: "POST", path: aspect + "/linked-search-tables", body: strings.Replace(linked, `,"serviceName":"SVC"`, "", 1),
 			status: 201, respType: "application/json", respBody: reply, want: []string{`property "serviceName" is missing`}},

@@ -36,7 +36,7 @@ func tableCases() []exchangeCase {
 			status: 201, respType: "application/json", respBody: tableJSON, want: []string{`property "fields" is missing`}},
 		{name: "field with two variants", method: "POST", path: "/v1/tables",
 			body:   strings.Replace(create, `{"calculation":{"name":"Double","text":"Total*2"}}`, `{"calculation":{"name":"D","text":"1"},"cloud":{"name":"C"}}`, 1),
-			status: 201, respType: "application/json", respBody: tableJSON, want: []string{`at "/fields/1"`}},
+			status: 201, respType: "application/json", respBody: tableJSON, want: []string{`request body: /fields/1: must have exactly one of calculation, cloud, reference`}},
 		{name: "unknown join type", method: "POST", path: table + "/joins", body: strings.Replace(joinIn, "INNER", "OUTER", 1),
 			status: 201, respType: "application/json", respBody: joinJSON, want: []string{`at "/type"`}},
 		{name: "table id not a UUID", method: "GET", path: "/v1/tables/orders", status: 200, respType: "application/json", respBody: tableJSON,

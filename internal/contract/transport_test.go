@@ -144,11 +144,11 @@ func TestTransportSendErrorStillChecksRequest(t *testing.T) {
 	sendErr := errors.New("connection refused")
 	next := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, sendErr })
 	rec := &recorder{TB: t}
-	req := newRequest(t, "POST", "https://api.example.test/v1/apps/a/REC-1/watchers", strings.NewReader(`{"userIds":["x"]}`), "application/json")
+	req := newRequest(t, "POST", "https://api.example.test/v1/apps/a/REC-1/watchers", strings.NewReader(`{"users":["x"]}`), "application/json")
 	resp, err := NewTransport(rec, next).RoundTrip(req)
 	require.ErrorIs(t, err, sendErr)
 	assert.Nil(t, resp)
-	checkFindings(t, []string{`property "userIds" is unsupported`, `property "users" is missing`}, rec.messages())
+	checkFindings(t, []string{`at "/users/0"`}, rec.messages())
 }
 
 // brokenBody gives some bytes, then fails.
@@ -238,7 +238,7 @@ func TestFindingsNeverHoldSecrets(t *testing.T) {
 				return reply(r, tc.status, tc.ct, io.NopCloser(strings.NewReader(tc.body))), nil
 			})
 			rec := &recorder{TB: t}
-			resp, err := NewTransport(rec, next).RoundTrip(tc.req(t))
+			resp, err := NewTransport(rec, next, WithStrictRequests()).RoundTrip(tc.req(t))
 			require.NoError(t, err)
 			require.NoError(t, resp.Body.Close())
 			msgs := rec.messages()

@@ -40,6 +40,11 @@ type program struct {
 type plan struct {
 	skip string // why it is not run; empty if it is
 	want []int  // the exit statuses that count as success
+	// refuse: the command needs an account, and is run without one: it
+	// must exit with a status other than 0, and its output must name a
+	// WORKFLOW_ variable, and each of names.
+	refuse bool
+	names  []string
 }
 
 var (
@@ -50,6 +55,11 @@ var (
 	// forever is how a package documentation says its program runs until
 	// it is stopped.
 	forever = regexp.MustCompile(`(?i)\b(?:serves|runs) until\b`)
+	// refuses is how a package documentation says its program refuses to
+	// start without the variables of an account.
+	refuses = regexp.MustCompile(`(?i)\brefuses to start\b`)
+	// variable is the name of a WORKFLOW_ variable.
+	variable = regexp.MustCompile(`\bWORKFLOW_[A-Z0-9_]*[A-Z0-9]\b`)
 	// fakeFlag is the definition of a flag named "fake" with the flag
 	// package.
 	fakeFlag = regexp.MustCompile(`\.(?:Bool|Int|Int64|Uint|Uint64|Float64|String|Duration|Func)(?:Var)?\((?:[^,()]+,\s*)?"fake"`)
@@ -284,13 +294,26 @@ func decide(c *command, progs map[string]program) (plan, error) {
 	}
 	text := c.shell + " " + strings.Join(c.notes, " ")
 	args := strings.Fields(c.shell)
+	account := "" // why the command needs an account
+	switch {
+	case strings.Contains(text, "WORKFLOW_"):
+		account = "it names a WORKFLOW_ variable"
+	case prog.fake && !slices.ContainsFunc(args, isFakeFlag):
+		account = "its program has -fake, and it does not pass it"
+	}
 	switch {
 	case forever.MatchString(prog.doc):
 		return plan{skip: "runs until stopped, as its package documentation says"}, nil
-	case strings.Contains(text, "WORKFLOW_"):
-		return plan{skip: "needs an account: it names a WORKFLOW_ variable"}, nil
-	case prog.fake && !slices.ContainsFunc(args, isFakeFlag):
-		return plan{skip: "needs an account: its program has -fake, and it does not pass it"}, nil
+	case account != "" && refuses.MatchString(prog.doc) && !strings.Contains(c.shell, "WORKFLOW_"):
+		var names []string
+		for _, n := range variable.FindAllString(strings.Join(c.notes, " "), -1) {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		return plan{refuse: true, names: names}, nil
+	case account != "":
+		return plan{skip: "needs an account: " + account}, nil
 	}
 	var next []int
 	for _, n := range c.notes {
@@ -314,6 +337,42 @@ func decide(c *command, progs map[string]program) (plan, error) {
 		}
 	}
 	return plan{want: want}, nil
+}
+
+// goRunStatus is the line go run ends its output with when its program
+// exits with a status other than 0; go run itself then exits with
+// status 1.
+var goRunStatus = regexp.MustCompile(`(?:^|\n)exit status (\d+)\n?$`)
+
+// programStatus returns the exit status of the program a command ran,
+// from the command's exit status and output: the status go run reports,
+// where it reports one.
+func programStatus(status int, out string) int {
+	if m := goRunStatus.FindStringSubmatch(out); m != nil && status == 1 {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return status
+}
+
+// refusal checks the run of a command planned to refuse: it returns ""
+// when the command exited with a status other than 0 and its output
+// names a WORKFLOW_ variable and each of names, and otherwise what is
+// missing.
+func refusal(status int, out string, names []string) string {
+	var missing []string
+	if status == 0 {
+		missing = append(missing, "a status other than 0")
+	}
+	if !variable.MatchString(out) {
+		missing = append(missing, "a WORKFLOW_ variable")
+	}
+	for _, n := range names {
+		if !regexp.MustCompile(`\b` + n + `\b`).MatchString(out) {
+			missing = append(missing, n)
+		}
+	}
+	return strings.Join(missing, ", ")
 }
 
 // isFakeFlag reports whether arg is a -fake flag.

@@ -23,9 +23,17 @@
 //     README.md) names a WORKFLOW_ variable, or when its program has a
 //     -fake flag and the command does not pass it. The commands run with
 //     no WORKFLOW_ variable set.
+//   - Such a command is run all the same when its program's package
+//     documentation says it "refuses to start" without an account, and the
+//     command itself sets no WORKFLOW_ variable: it must then exit with a
+//     status other than 0, and its output must name a WORKFLOW_ variable,
+//     and every WORKFLOW_ variable its note names by its full name.
 //   - A command runs until it is stopped, and is skipped, when its
 //     program's package documentation says it "serves until" or "runs
 //     until" something happens.
+//   - A command's exit status is its program's: go run exits with status
+//     1 when its program fails, and ends its output with the program's
+//     "exit status N", which is the status the rules read.
 //   - A command must exit with status 0, or with the status N its note
 //     gives ("exits with status N"). When its note gives none but its
 //     program's package documentation does ("the exit status is then N"),

@@ -71,6 +71,7 @@ func TestDecide(t *testing.T) {
 		"cmd/server": {doc: "Command server serves until SIGINT."},
 		"examples/b": {doc: "Command b exports.", fake: true},
 		"examples/c": {doc: "Command c syncs; a bad row fails, and the exit status is then 1.", fake: true},
+		"examples/e": {doc: "Command e copies. Without -fake, it refuses to start unless WORKFLOW_CLIENT_ID is set.", fake: true},
 	}
 	cmd := func(shell, dir string, notes ...string) *command {
 		return &command{shell: shell, dir: dir, notes: notes, where: []string{"README.md:1"}}
@@ -91,6 +92,12 @@ func TestDecide(t *testing.T) {
 			plan{skip: "needs an account: it names a WORKFLOW_ variable"}, ""},
 		{"a WORKFLOW_ variable in the command", cmd("WORKFLOW_CLIENT_ID=x go run ./examples/a", "."),
 			plan{skip: "needs an account: it names a WORKFLOW_ variable"}, ""},
+		{"refuses to start, a variable in the note", cmd("go run ./examples/e -app x", ".", "on the account of WORKFLOW_CLIENT_ID (and WORKFLOW_*), WORKFLOW_CLIENT_ID"),
+			plan{refuse: true, names: []string{"WORKFLOW_CLIENT_ID"}}, ""},
+		{"refuses to start, no -fake", cmd("go run ./examples/e -app x", "."), plan{refuse: true}, ""},
+		{"refuses to start, with -fake", cmd("go run ./examples/e -fake", "."), plan{want: []int{0}}, ""},
+		{"refuses to start, a variable set", cmd("WORKFLOW_CLIENT_ID=x go run ./examples/e", "."),
+			plan{skip: "needs an account: it names a WORKFLOW_ variable"}, ""},
 		{"a status next to it", cmd("go run ./examples/c -fake", ".", "the command exits with status 1"), plan{want: []int{1}}, ""},
 		{"a status in the package documentation", cmd("go run ./examples/c -fake -apply", "."), plan{want: []int{0, 1}}, ""},
 		{"a program from elsewhere", cmd("go run example.com/tool@v1.0.0 ./...", "."), plan{skip: "runs no program of this repository"}, ""},
@@ -109,6 +116,40 @@ func TestDecide(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+func TestProgramStatus(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		out    string
+		want   int
+	}{
+		{0, "done\n", 0},
+		{1, "dry run: 7 changes\nexit status 2\n", 2},
+		{1, "exit status 1\n", 1},
+		{1, "promote: missing WORKFLOW_CLIENT_ID\n", 1},
+		{3, "exit status 2\n", 3},
+		{-1, "exit status 2\n(stopped after 5m0s)", -1},
+	} {
+		assert.Equal(t, tt.want, programStatus(tt.status, tt.out), tt.out)
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	names := []string{"WORKFLOW_CLIENT_ID", "WORKFLOW_TARGET_CLIENT_ID"}
+	for _, tt := range []struct {
+		status int
+		out    string
+		want   string
+	}{
+		{1, "missing WORKFLOW_CLIENT_ID, WORKFLOW_TARGET_CLIENT_ID", ""},
+		{0, "missing WORKFLOW_CLIENT_ID, WORKFLOW_TARGET_CLIENT_ID", "a status other than 0"},
+		{2, "missing WORKFLOW_CLIENT_ID_X", "WORKFLOW_CLIENT_ID, WORKFLOW_TARGET_CLIENT_ID"},
+		{1, "no account", "a WORKFLOW_ variable, WORKFLOW_CLIENT_ID, WORKFLOW_TARGET_CLIENT_ID"},
+	} {
+		assert.Equal(t, tt.want, refusal(tt.status, tt.out, names), tt.out)
+	}
+	assert.Empty(t, refusal(1, "set WORKFLOW_AUTH_URL", nil))
 }
 
 func TestMerge(t *testing.T) {

@@ -160,3 +160,56 @@ func TestTwinIsMadeOnce(t *testing.T) {
 		assert.Equal(t, model.Field(i).Type, twin.Elem().Field(i).Type)
 	}
 }
+
+// TestUnmarshalBody: reading a request body, null is refused for a member
+// the model names, at any depth, and allowed for an unknown member (kept
+// as raw JSON, like an opaque member's insides).
+func TestUnmarshalBody(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		err      string // "" for none
+	}{
+		{"a modelled member", `{"id":null}`, "must not be null"},
+		{"a nested model's member", `{"id":"a","part":{"name":null}}`, "must not be null"},
+		{"an unknown member", `{"id":"a","zz":null}`, ""},
+		{"inside an unknown member", `{"id":"a","zz":{"x":[null]}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v body
+			err := UnmarshalBody([]byte(tc.in), &v)
+			if tc.err == "" {
+				require.NoError(t, err)
+				out, err := Marshal(v)
+				require.NoError(t, err)
+				assert.JSONEq(t, tc.in, string(out))
+				return
+			}
+			assert.ErrorIs(t, err, ErrNull)
+		})
+	}
+}
+
+// body is a request body as the SDK declares one.
+type body struct {
+	ID    string                    `json:"id"`
+	Part  *bodyPart                 `json:"part,omitzero"`
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+type bodyPart struct {
+	Name  *string                   `json:"name,omitzero"`
+	Extra map[string]jsontext.Value `json:",embed"`
+}
+
+func (p *bodyPart) UnmarshalJSON(data []byte) error { return UnmarshalBody(data, p) }
+
+// TestMarshalRefusesAnExtraKeyThatNamesAField: the fallback cannot hold a
+// member the model names; the error names the model and the key.
+func TestMarshalRefusesAnExtraKeyThatNamesAField(t *testing.T) {
+	_, err := Marshal(thing{ID: "a", Extra: map[string]jsontext.Value{"count": jsontext.Value(`1`)}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"count"`)
+	assert.Contains(t, err.Error(), "jsonmodel.thing")
+	_, err = Marshal(thing{ID: "a", Extra: map[string]jsontext.Value{"other": jsontext.Value(`1`)}})
+	assert.NoError(t, err)
+}
