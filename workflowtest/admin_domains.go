@@ -111,9 +111,7 @@ func validDomain(d string) bool {
 // applyDomainRequest checks b against d (a new domain when create) and
 // changes d; what b leaves out is kept. The caller holds s.mu.
 func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create bool) *httpError {
-	if (b.EmailDomain == nil) == (b.ManagedDomain == nil) {
-		return errf(http.StatusUnprocessableEntity, "exactly one of managedDomain and emailDomain must be set")
-	}
+	// checkBody has made sure exactly one of the two is set.
 	typ, name := domainEmail, (*string)(nil)
 	if m := b.ManagedDomain; m != nil {
 		typ, name = domainManaged, m.Domain
@@ -245,9 +243,6 @@ func (s *Server) changeGroupDomains(rq *request, segs []string, status int, chan
 	var body groupDomainsBody
 	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
 		return fail(e)
-	}
-	if body.Domains == nil {
-		return failf(http.StatusBadRequest, "domains is required")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
