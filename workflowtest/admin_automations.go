@@ -63,10 +63,11 @@ func checkAutomation(m map[string]json.RawMessage) []string {
 // AddAutomation adds an automation to the definition (rt, alias), which
 // it creates if needed, and returns its id. def holds the automation's
 // members (a "name" among them, by the fake's rule); each is encoded as
-// JSON. It panics if a member does not encode, or rt is not a record
-// type.
+// JSON. It panics if a member does not encode, def is not a body that
+// POST .../automations accepts, or rt is not a record type.
 func (s *Server) AddAutomation(rt workflow.RecordType, alias string, def map[string]any) string {
 	mustType(rt)
+	mustConform("AddAutomation", "createAutomation", def)
 	m := make(map[string]json.RawMessage, len(def))
 	for k, v := range def {
 		b, err := json.Marshal(v)

@@ -244,7 +244,9 @@ func (s *Server) updateView(rq *request, segs []string) response {
 // if needed) and returns its id. variant is one of "list", "kanban",
 // "calendar", "dashboard" and "agent"; config holds the variant's
 // members, each encoded as JSON. It panics on an unknown variant, a
-// handle the app has already, or a member that does not encode.
+// handle the app has already, a member that does not encode, or a body
+// that POST /apps/{alias}/views would refuse (a configuration member of
+// the wrong type, such as "rows": "ten").
 func (s *Server) AddView(appAlias, handle, variant string, config map[string]any) string {
 	raw, err := json.Marshal(map[string]any{variant: config})
 	if err != nil {

@@ -217,8 +217,10 @@ type Account struct {
 // them. User ids are UUIDs counting up in creation order: DefaultUserID
 // ("00000000-0000-4000-8000-000000000001") is the default user's, the
 // first AddUser gets "00000000-0000-4000-8000-000000000002". The client id
-// of the n-th user is "client-n" and its secret "secret-n".
+// of the n-th user is "client-n" and its secret "secret-n". It panics if
+// email is not an e-mail address (POST /users would refuse it).
 func (s *Server) AddUser(email, firstName, lastName string) Account {
+	mustConform("AddUser", "createUser", map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.st.addUser(email, firstName, lastName, s.Now())
