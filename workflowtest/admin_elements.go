@@ -103,16 +103,15 @@ type elementFieldBody struct {
 // elementUpdateBody is the service's ElementUpdateRequest; nil members
 // were not sent.
 type elementUpdateBody struct {
-	Name                         *string          `json:"name"`
-	Description                  *string          `json:"description"`
-	Icon                         *string          `json:"icon"`
-	Color                        *string          `json:"color"`
-	CategoryID                   *string          `json:"categoryId"`
-	AllowForwardedEmailIngestion *bool            `json:"allowForwardedEmailIngestion"`
-	AllowAnonymousEmailCreation  *bool            `json:"allowAnonymousEmailCreation"`
-	AllowInlineImageIngestion    *bool            `json:"allowInlineImageIngestion"`
-	WorkflowValuePerAutomation   *float64         `json:"workflowValuePerAutomation"`
-	RecordCreateTypes            *map[string]bool `json:"recordCreateTypes"`
+	Name                         *string  `json:"name"`
+	Description                  *string  `json:"description"`
+	Icon                         *string  `json:"icon"`
+	Color                        *string  `json:"color"`
+	CategoryID                   *string  `json:"categoryId"`
+	AllowForwardedEmailIngestion *bool    `json:"allowForwardedEmailIngestion"`
+	AllowAnonymousEmailCreation  *bool    `json:"allowAnonymousEmailCreation"`
+	AllowInlineImageIngestion    *bool    `json:"allowInlineImageIngestion"`
+	WorkflowValuePerAutomation   *float64 `json:"workflowValuePerAutomation"`
 }
 
 // elementCreateBody is the service's ElementCreateRequest.
