@@ -30,7 +30,7 @@ import (
 // "id" member, and requires a "name" member holding a non-empty string
 // (422 otherwise, a rule of the fake checked with every body, see
 // checkBody; Validate's verdict lists the problem). A body that
-// is not a JSON object is answered 400. GET .../automations/{id} answers
+// is not a JSON object is answered 400 "malformed body". GET .../automations/{id} answers
 // an array holding the one automation (the service's AutomationList: "the
 // active and/or draft workflow"). DELETE answers the deleted automation.
 

@@ -12,12 +12,12 @@ import (
 // with the users and groups: a user denied those routes (DenyAdmin) gets
 // 403.
 //
-// As in every handler of the workspace configuration, a body that does not
-// decode into its published schema (bad JSON, a member of the wrong type,
-// an unknown member, a missing required member) is answered 400; a body
-// that decodes but breaks a published rule (exactly one of managedDomain
-// and emailDomain, sso with selfRegistration, domains of a group that is
-// not dynamic) is answered 422, and nothing changes.
+// Bodies are checked as every body is (checkBody): the schema (400), then
+// the published rules exactly one of managedDomain and emailDomain and sso
+// not with selfRegistration (422). The handlers add the rules that need
+// state (422): sso and selfRegistration against what the domain has, a
+// domain name taken, a type that would change, domains of a group that
+// is not dynamic; nothing changes on a refusal.
 
 // uuidOrgDomain is the seqUUID kind of organisation domains.
 const uuidOrgDomain = '2'

@@ -16,10 +16,9 @@ import (
 //     table is found only under the aspect it was created on (404
 //     otherwise).
 //   - A new search table is READY at once, named "search_table_<n>".
-//   - A missing required member, a vector index without both ids or an
-//     unknown duration unit is a 400; a targetLag below 1, a second
-//     linked table of the same service on one aspect and a Snowflake
-//     update of a linked table are 422. PUT keeps what it leaves out.
+//   - A second linked table of the same service on one aspect and a
+//     Snowflake update of a linked table are 422 (bodies are checked as
+//     every body is, see checkBody). PUT keeps what it leaves out.
 
 // uuidSearchTables is the seqUUID kind of search tables.
 const uuidSearchTables = '8'

@@ -15,9 +15,9 @@ import (
 //   - A table is answered with the members of the service's Table, plus
 //     the "description", "icon", "color" and "categoryId" it was given
 //     (members the SDK does not model, kept in its Extra).
-//   - A missing required member, a field that does not set exactly one
-//     of cloud, reference and calculation, or an unknown join type is a
-//     400. A join whose source is not a table of the fake, a join pair
+//   - Bodies are checked as every body is (checkBody; a field that does
+//     not set exactly one of cloud, reference and calculation is 422). A
+//     join whose source is not a table of the fake, a join pair
 //     whose left field is not the table's or right field not the joined
 //     table's, an unknown field id in an update, a handle another table
 //     has, a value mapped twice and deleting a table another one joins
