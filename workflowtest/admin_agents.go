@@ -5,7 +5,6 @@ import (
 	"maps"
 	"net/http"
 	"slices"
-	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
@@ -33,20 +32,6 @@ type agent struct {
 	a2aSkills []any
 }
 
-// agentSettingsBody types the published members of the settings, to check
-// them; the others are forwarded as they are.
-type agentSettingsBody struct {
-	Name                  *string  `json:"name"`
-	Description           *string  `json:"description"`
-	Instructions          *string  `json:"instructions"`
-	FirstMessage          *string  `json:"firstMessage"`
-	MaxLength             *int32   `json:"maxLength"`
-	ReasoningEffort       *string  `json:"reasoningEffort"`
-	Temperature           *float64 `json:"temperature"`
-	AvatarAttachmentID    *string  `json:"avatarAttachmentId"`
-	AIProviderConnectorID *string  `json:"aiProviderConnectorId"`
-}
-
 // agentBundleBody is AgentBundleCreateRequest and AgentBundleUpdateRequest.
 type agentBundleBody struct {
 	Agent     map[string]json.RawMessage `json:"agent"`
@@ -54,35 +39,14 @@ type agentBundleBody struct {
 	A2ASkills *[]map[string]any          `json:"a2aSkills"`
 }
 
-// decodeAgentBundle reads and checks a bundle; it returns the settings.
+// decodeAgentBundle reads a bundle (checked by checkBody: its agent holds
+// exactly one variant, and elementum is the one the service publishes);
+// it returns the settings, kept as sent.
 func decodeAgentBundle(rq *request, b *agentBundleBody) (map[string]any, *httpError) {
-	if e := decodeStrict(rq.r, b); e != nil {
+	if e := decodeBody(rq.r, b); e != nil {
 		return nil, e
 	}
-	if len(b.Agent) != 1 {
-		return nil, errf(http.StatusBadRequest, "agent must hold exactly one variant")
-	}
-	raw, ok := b.Agent["elementum"]
-	if !ok {
-		return nil, errf(http.StatusUnprocessableEntity, "the fake serves elementum agents only")
-	}
-	var typed agentSettingsBody
-	if err := json.Unmarshal(raw, &typed); err != nil {
-		return nil, errf(http.StatusBadRequest, "malformed agent.elementum: %v", err)
-	}
-	settings, e := parseObject[any](raw, "agent.elementum")
-	if e != nil {
-		return nil, e
-	}
-	if r := typed.ReasoningEffort; r != nil && !strings.Contains(" MINIMAL LOW MEDIUM HIGH ", " "+*r+" ") {
-		return nil, errf(http.StatusBadRequest, "unknown reasoningEffort %q", *r)
-	}
-	for _, id := range []*string{typed.AvatarAttachmentID, typed.AIProviderConnectorID} {
-		if id != nil && !isUUID(*id) {
-			return nil, errf(http.StatusBadRequest, "%q is not a UUID", *id)
-		}
-	}
-	return settings, nil
+	return parseObject[any](b.Agent["elementum"], "agent.elementum")
 }
 
 // appKey returns the key of the app alias names (a composed app by its

@@ -22,10 +22,12 @@ func TestAgentsRefuseBadBodies(t *testing.T) {
 		msg                string
 	}{
 		{"malformed JSON", http.MethodPost, "/apps/it/agents", []byte(`{"agent":`), http.StatusBadRequest, "malformed body"},
-		{"unknown member", http.MethodPost, "/apps/it/agents", map[string]any{"agent": ok["agent"], "skills": []any{}}, http.StatusBadRequest, "skills"},
-		{"no variant", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{}}, http.StatusBadRequest, "exactly one variant"},
+		{"null setting", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"elementum": map[string]any{"name": nil}}}, http.StatusBadRequest, "invalid /agent/elementum/name: must be a string, not null"},
+		{"null tool", http.MethodPost, "/apps/it/agents", map[string]any{"agent": ok["agent"], "tools": []any{nil}}, http.StatusBadRequest, "invalid /tools/0: must be an object, not null"},
+		{"null a2a skill", http.MethodPost, "/apps/it/agents", map[string]any{"agent": ok["agent"], "a2aSkills": []any{nil}}, http.StatusBadRequest, "invalid /a2aSkills/0: must be an object, not null"},
+		{"no variant", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{}}, http.StatusUnprocessableEntity, "invalid /agent: must have exactly one of elementum"},
 		{"other variant", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"system": map[string]any{}}}, http.StatusUnprocessableEntity, "elementum"},
-		{"wrong type", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"elementum": map[string]any{"maxLength": "long"}}}, http.StatusBadRequest, "agent.elementum"},
+		{"wrong type", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"elementum": map[string]any{"maxLength": "long"}}}, http.StatusBadRequest, "invalid /agent/elementum/maxLength: must be an integer"},
 		{"unknown effort", http.MethodPost, "/apps/it/agents", map[string]any{"agent": map[string]any{"elementum": map[string]any{"reasoningEffort": "MAX"}}}, http.StatusBadRequest, "reasoningEffort"},
 		{"unknown app", http.MethodPost, "/apps/nowhere/agents", ok, http.StatusNotFound, "no app"},
 		{"unknown agent", http.MethodPut, "/apps/it/agents/nothing", ok, http.StatusNotFound, "no agent"},

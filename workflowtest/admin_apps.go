@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
 // The composed apps of the workspace configuration: POST /aspects/compose
@@ -11,9 +13,13 @@ import (
 // JSON object with no published members; the fake keeps it as sent, adds
 // its "id" (a UUID it mints), and answers with it. A POST whose "id"
 // names a composed app replaces that app's definition (the service calls
-// the operation "create or update"); any other POST creates one. A
-// string "namespace" member is the app's alias for its agents and skills,
-// and must be unique (422).
+// the operation "create or update"); any other POST creates one.
+//
+// The fake's rule: the "namespace" member, a non-empty string, is the
+// app's alias. A POST without one is 422 (a PUT without one keeps the
+// alias), and an alias is unique (422). The app is usable at once under
+// its alias: its records, automations, views, agents and skills, as an
+// app that Define made.
 
 // uuidApp is the seqUUID kind of composed apps' ids.
 const uuidApp = 'b'
@@ -98,6 +104,7 @@ func (s *Server) composeApp(rq *request, _ []string) response {
 	}
 	body["id"] = o.id
 	o.body = body
+	s.st.define(defKey{workflow.Apps, body["namespace"].(string)})
 	return reply(http.StatusCreated, o.body)
 }
 
@@ -116,7 +123,11 @@ func (s *Server) updateApp(rq *request, segs []string) response {
 	if s.st.namespaceTaken(body, o) {
 		return failf(http.StatusUnprocessableEntity, "an app with namespace %v exists", body["namespace"])
 	}
+	if _, ok := body["namespace"]; !ok {
+		body["namespace"] = o.body["namespace"]
+	}
 	body["id"] = o.id
 	o.body = body
+	s.st.define(defKey{workflow.Apps, body["namespace"].(string)})
 	return reply(http.StatusOK, o.body)
 }

@@ -18,14 +18,16 @@ func TestPassthroughRefuseBadBodies(t *testing.T) {
 		msg                string
 	}{
 		{"compose: malformed JSON", http.MethodPost, "/aspects/compose", []byte(`{"a":`), http.StatusBadRequest, "malformed body"},
-		{"compose: an array", http.MethodPost, "/aspects/compose", []byte(`[]`), http.StatusBadRequest, "JSON object"},
-		{"compose: trailing data", http.MethodPost, "/aspects/compose", []byte(`{} {}`), http.StatusBadRequest, "JSON object"},
+		{"compose: an array", http.MethodPost, "/aspects/compose", []byte(`[]`), http.StatusBadRequest, "malformed body: must be an object"},
+		{"compose: trailing data", http.MethodPost, "/aspects/compose", []byte(`{} {}`), http.StatusBadRequest, "malformed body: has data after the JSON value"},
+		{"compose: no namespace", http.MethodPost, "/aspects/compose", map[string]any{"name": "HR"}, http.StatusUnprocessableEntity, "invalid /namespace: is required"},
+		{"compose: a namespace not a string", http.MethodPost, "/aspects/compose", map[string]any{"namespace": 5}, http.StatusUnprocessableEntity, "invalid /namespace: must be a string"},
 		{"compose: no body", http.MethodPost, "/aspects/compose", nil, http.StatusBadRequest, "empty"},
 		{"compose: namespace taken", http.MethodPost, "/aspects/compose", map[string]any{"namespace": "it"}, http.StatusUnprocessableEntity, "exists"},
 		{"update: unknown app", http.MethodPut, "/aspects/compose/nothing", map[string]any{}, http.StatusNotFound, "no composed app"},
-		{"update: null", http.MethodPut, "/aspects/compose/" + seqUUID(uuidApp, 1), []byte(`null`), http.StatusBadRequest, "JSON object"},
+		{"update: null", http.MethodPut, "/aspects/compose/" + seqUUID(uuidApp, 1), []byte(`null`), http.StatusBadRequest, "malformed body: null"},
 		{"flow: malformed JSON", http.MethodPost, "/flows/create", []byte(`{`), http.StatusBadRequest, "malformed body"},
-		{"flow: a string", http.MethodPost, "/flows/create", []byte(`"x"`), http.StatusBadRequest, "JSON object"},
+		{"flow: a string", http.MethodPost, "/flows/create", []byte(`"x"`), http.StatusBadRequest, "malformed body: must be an object"},
 		{"flow: unknown flow", http.MethodPut, "/flows/" + seqUUID(uuidFlow, 9), map[string]any{}, http.StatusNotFound, "no flow"},
 		{"flow: GET is not served", http.MethodGet, "/flows/create", nil, http.StatusMethodNotAllowed, "PUT"},
 	}

@@ -28,8 +28,9 @@ import (
 // object). The fake's conventions: it keeps every member as sent, stamps
 // the automation's id (a UUID it mints, replacing any "id" sent) into an
 // "id" member, and requires a "name" member holding a non-empty string
-// (422 otherwise, and Validate's verdict lists the problem). A body that
-// is not a JSON object is answered 400. GET .../automations/{id} answers
+// (422 otherwise, a rule of the fake checked with every body, see
+// checkBody; Validate's verdict lists the problem). A body that
+// is not a JSON object is answered 400 "malformed body". GET .../automations/{id} answers
 // an array holding the one automation (the service's AutomationList: "the
 // active and/or draft workflow"). DELETE answers the deleted automation.
 
@@ -93,10 +94,11 @@ func checkAutomation(m map[string]json.RawMessage) []string {
 // AddAutomation adds an automation to the definition (rt, alias), which
 // it creates if needed, and returns its id. def holds the automation's
 // members (a "name" among them, by the fake's rule); each is encoded as
-// JSON. It panics if a member does not encode, or rt is not a record
-// type.
+// JSON. It panics if a member does not encode, def is not a body that
+// POST .../automations accepts, or rt is not a record type.
 func (s *Server) AddAutomation(rt workflow.RecordType, alias string, def map[string]any) string {
 	mustType(rt)
+	mustConform("AddAutomation", "createAutomation", def)
 	m := make(map[string]json.RawMessage, len(def))
 	for k, v := range def {
 		b, err := json.Marshal(v)
@@ -173,22 +175,10 @@ func (s *Server) readAutomation(rq *request, lookup func() *httpError) (map[stri
 	return decodeObject[json.RawMessage](rq.r)
 }
 
-// readValidAutomation is readAutomation that refuses, with 422, an
-// automation checkAutomation finds wrong.
-func (s *Server) readValidAutomation(rq *request, lookup func() *httpError) (map[string]json.RawMessage, *httpError) {
-	m, e := s.readAutomation(rq, lookup)
-	if e == nil {
-		if probs := checkAutomation(m); probs != nil {
-			e = errf(http.StatusUnprocessableEntity, "invalid automation: %s", strings.Join(probs, "; "))
-		}
-	}
-	return m, e
-}
-
 // createAutomation is POST /{recordType}/{alias}/automations: 201 with the
 // new automation.
 func (s *Server) createAutomation(rq *request, segs []string) response {
-	m, e := s.readValidAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
+	m, e := s.readAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
 	if e != nil {
 		return fail(e)
 	}
@@ -233,7 +223,7 @@ func (s *Server) getAutomation(rq *request, segs []string) response {
 // body replaces the automation's members (its id stays); 200 with the
 // automation.
 func (s *Server) updateAutomation(rq *request, segs []string) response {
-	m, e := s.readValidAutomation(rq, func() *httpError { _, _, e := s.findAutomation(rq, segs); return e })
+	m, e := s.readAutomation(rq, func() *httpError { _, _, e := s.findAutomation(rq, segs); return e })
 	if e != nil {
 		return fail(e)
 	}

@@ -51,15 +51,15 @@ func TestAutomations(t *testing.T) {
 		status             int
 		want               string
 	}{
-		{"POST", base, `[]`, 400, "JSON object"},
-		{"POST", base, `null`, 400, "JSON object"},
-		{"POST", base, `{"name":`, 400, "JSON object"},
-		{"POST", base + "/validate", `"x"`, 400, "JSON object"},
-		{"PUT", base + "/" + id2, `[1]`, 400, "JSON object"},
-		{"POST", base, `{"triggers":[]}`, 422, "name"},
-		{"PUT", base + "/" + id2, `{"name":7}`, 422, "name"},
+		{"POST", base, `[]`, 400, "malformed body: must be an object"},
+		{"POST", base, `null`, 400, "malformed body: null"},
+		{"POST", base, `{"name":`, 400, "malformed body: is not JSON"},
+		{"POST", base + "/validate", `"x"`, 400, "malformed body: must be an object"},
+		{"PUT", base + "/" + id2, `[1]`, 400, "malformed body: must be an object"},
+		{"POST", base, `{"triggers":[]}`, 422, "invalid /name: is required"},
+		{"POST", base, `{"name":""}`, 422, "invalid /name: must not be empty"},
+		{"PUT", base + "/" + id2, `{"name":7}`, 422, "invalid /name: must be a string"},
 		{"POST", "/apps/nope/automations", `{"name":"x"}`, 404, "no apps definition"},
-		{"POST", "/apps/nope/automations", `nonsense`, 404, "no apps definition"},
 		{"GET", "/apps/nope/automations", ``, 404, "no apps definition"},
 		{"PUT", base + "/" + id, `{"name":"x"}`, 404, "no automation"},
 		{"DELETE", base + "/" + id, ``, 404, "no automation"},
@@ -76,7 +76,7 @@ func TestAutomations(t *testing.T) {
 	a.srv.Deny(denied.UserID, workflow.Apps, "itm")
 	d := a.as(denied)
 	expectError(t, d.get(base), 403)
-	expectError(t, d.do(http.MethodPost, base, []byte(`nonsense`)), 403)
+	expectError(t, d.do(http.MethodPost, base, []byte(`{"name":"x"}`)), 403)
 	expectError(t, d.do(http.MethodDelete, base+"/"+id2, nil), 403)
 }
 

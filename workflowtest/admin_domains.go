@@ -12,12 +12,12 @@ import (
 // with the users and groups: a user denied those routes (DenyAdmin) gets
 // 403.
 //
-// As in every handler of the workspace configuration, a body that does not
-// decode into its published schema (bad JSON, a member of the wrong type,
-// an unknown member, a missing required member) is answered 400; a body
-// that decodes but breaks a published rule (exactly one of managedDomain
-// and emailDomain, sso with selfRegistration, domains of a group that is
-// not dynamic) is answered 422, and nothing changes.
+// Bodies are checked as every body is (checkBody): the schema (400), then
+// the published rules exactly one of managedDomain and emailDomain and sso
+// not with selfRegistration (422). The handlers add the rules that need
+// state (422): sso and selfRegistration against what the domain has, a
+// domain name taken, a type that would change, domains of a group that
+// is not dynamic; nothing changes on a refusal.
 
 // uuidOrgDomain is the seqUUID kind of organisation domains.
 const uuidOrgDomain = '2'
@@ -111,9 +111,7 @@ func validDomain(d string) bool {
 // applyDomainRequest checks b against d (a new domain when create) and
 // changes d; what b leaves out is kept. The caller holds s.mu.
 func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create bool) *httpError {
-	if (b.EmailDomain == nil) == (b.ManagedDomain == nil) {
-		return errf(http.StatusUnprocessableEntity, "exactly one of managedDomain and emailDomain must be set")
-	}
+	// checkBody has made sure exactly one of the two is set.
 	typ, name := domainEmail, (*string)(nil)
 	if m := b.ManagedDomain; m != nil {
 		typ, name = domainManaged, m.Domain
@@ -245,9 +243,6 @@ func (s *Server) changeGroupDomains(rq *request, segs []string, status int, chan
 	var body groupDomainsBody
 	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
 		return fail(e)
-	}
-	if body.Domains == nil {
-		return failf(http.StatusBadRequest, "domains is required")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -41,18 +41,18 @@ func TestOrganizationDomains(t *testing.T) {
 		want               string
 	}{
 		{"POST", "/domains", `nonsense`, 400, "malformed"},
-		{"POST", "/domains", `{"emailDomain":{"domain":"x.com","color":"red"}}`, 400, "color"},
-		{"POST", "/domains", `{"emailDomain":{"domain":7}}`, 400, "malformed"},
-		{"POST", "/domains", `{}`, 422, "exactly one"},
+		{"POST", "/domains", `{"emailDomain":{"domain":null}}`, 400, "invalid /emailDomain/domain: must be a string, not null"},
+		{"POST", "/domains", `{"emailDomain":{"domain":7}}`, 400, "invalid /emailDomain/domain: must be a string"},
+		{"POST", "/domains", `{"managedDomain":{"domain":"b.com","sso":"yes"}}`, 400, "invalid /managedDomain/sso: must be a boolean"},
+		{"POST", "/domains", `{}`, 422, "invalid body: must have exactly one of emailDomain, managedDomain"},
 		{"POST", "/domains", `{"emailDomain":{}}`, 422, "needs its domain name"},
 		{"POST", "/domains", `{"emailDomain":{"domain":"ops@example.com"}}`, 422, "not a domain name"},
 		{"POST", "/domains", `{"emailDomain":{"domain":"EXAMPLE.com"}}`, 422, "exists already"},
-		{"POST", "/domains", `{"managedDomain":{"domain":"b.com","sso":true,"selfRegistration":true}}`, 422, "exclude each other"},
+		{"POST", "/domains", `{"managedDomain":{"domain":"b.com","sso":true,"selfRegistration":true}}`, 422, "invalid /managedDomain: sso and selfRegistration are mutually exclusive"},
 		{"PUT", "/domains/" + id, `{"managedDomain":{"selfRegistration":true}}`, 422, "exclude each other"},
 		{"PUT", "/domains/" + id, `{"emailDomain":{"domain":"c.com"}}`, 422, "cannot change"},
 		{"PUT", "/domains/" + id, `{"managedDomain":{"domain":"mail.example.com"}}`, 422, "exists already"},
 		{"PUT", "/domains/" + seqUUID(uuidOrgDomain, 9), `{"emailDomain":{}}`, 404, "no domain"},
-		{"PUT", "/domains/" + seqUUID(uuidOrgDomain, 9), `nonsense`, 404, "no domain"},
 	} {
 		assert.Contains(t, expectError(t, a.do(tc.method, tc.path, []byte(tc.body)), tc.status), tc.want, "%s %s %s", tc.method, tc.path, tc.body)
 	}
@@ -62,7 +62,7 @@ func TestOrganizationDomains(t *testing.T) {
 	denied := a.srv.AddUser("no@example.com", "No", "Admin")
 	a.srv.DenyAdmin(denied.UserID)
 	d := a.as(denied)
-	expectError(t, d.do(http.MethodPost, "/domains", []byte(`nonsense`)), 403)
+	expectError(t, d.do(http.MethodPost, "/domains", []byte(`{"emailDomain":{"domain":"d.com"}}`)), 403)
 	expectError(t, d.do(http.MethodPut, "/domains/"+id, []byte(`{"emailDomain":{}}`)), 403)
 
 	a.srv.Reset()
@@ -99,13 +99,14 @@ func TestGroupDomains(t *testing.T) {
 		want                string
 	}{
 		{"POST", dyn, `nonsense`, 400, "malformed"},
-		{"POST", dyn, `{}`, 400, "domains is required"},
-		{"POST", dyn, `{"domains":"example.com"}`, 400, "malformed"},
+		{"POST", dyn, `{}`, 400, "invalid /domains: is required"},
+		{"POST", dyn, `{"domains":"example.com"}`, 400, "invalid /domains: must be an array"},
+		{"POST", dyn, `{"domains":[null]}`, 400, "invalid /domains/0: must be a string, not null"},
 		{"POST", dyn, `{"domains":[]}`, 422, "at least one"},
 		{"DELETE", dyn, `{"domains":["a@b.com"]}`, 422, "not a domain name"},
 		{"POST", plain, `{"domains":["example.com"]}`, 422, "not dynamic"},
 		{"POST", gid(9), `{"domains":["example.com"]}`, 404, "no group"},
-		{"DELETE", gid(9), `nonsense`, 404, "no group"},
+		{"DELETE", gid(9), `{"domains":["example.com"]}`, 404, "no group"},
 	} {
 		assert.Contains(t, expectError(t, a.do(tc.method, "/groups/"+tc.group+"/domains", []byte(tc.body)), tc.status), tc.want, "%s %s", tc.method, tc.body)
 	}

@@ -103,16 +103,15 @@ type elementFieldBody struct {
 // elementUpdateBody is the service's ElementUpdateRequest; nil members
 // were not sent.
 type elementUpdateBody struct {
-	Name                         *string          `json:"name"`
-	Description                  *string          `json:"description"`
-	Icon                         *string          `json:"icon"`
-	Color                        *string          `json:"color"`
-	CategoryID                   *string          `json:"categoryId"`
-	AllowForwardedEmailIngestion *bool            `json:"allowForwardedEmailIngestion"`
-	AllowAnonymousEmailCreation  *bool            `json:"allowAnonymousEmailCreation"`
-	AllowInlineImageIngestion    *bool            `json:"allowInlineImageIngestion"`
-	WorkflowValuePerAutomation   *float64         `json:"workflowValuePerAutomation"`
-	RecordCreateTypes            *map[string]bool `json:"recordCreateTypes"`
+	Name                         *string  `json:"name"`
+	Description                  *string  `json:"description"`
+	Icon                         *string  `json:"icon"`
+	Color                        *string  `json:"color"`
+	CategoryID                   *string  `json:"categoryId"`
+	AllowForwardedEmailIngestion *bool    `json:"allowForwardedEmailIngestion"`
+	AllowAnonymousEmailCreation  *bool    `json:"allowAnonymousEmailCreation"`
+	AllowInlineImageIngestion    *bool    `json:"allowInlineImageIngestion"`
+	WorkflowValuePerAutomation   *float64 `json:"workflowValuePerAutomation"`
 }
 
 // elementCreateBody is the service's ElementCreateRequest.
@@ -157,56 +156,11 @@ func lettersOf(s string, to func(rune) rune) string {
 	return b.String()
 }
 
-// isUUID reports whether s is a textual UUID.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, r := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if r != '-' {
-				return false
-			}
-		default:
-			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// checkElementUpdate checks the members an update and a create share.
-func checkElementUpdate(b *elementUpdateBody) *httpError {
-	if b.Name != nil && strings.TrimSpace(*b.Name) == "" {
-		return errf(http.StatusBadRequest, "name must not be blank")
-	}
-	if b.CategoryID != nil && !isUUID(*b.CategoryID) {
-		return errf(http.StatusBadRequest, "categoryId must be a UUID (got %q)", *b.CategoryID)
-	}
-	return nil
-}
-
 // createElement is POST /elements: 201 with the new element's Aspect.
 func (s *Server) createElement(rq *request, _ []string) response {
 	var b elementCreateBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := decodeBody(rq.r, &b); e != nil {
 		return fail(e)
-	}
-	if b.Name == nil || b.CategoryID == nil {
-		return failf(http.StatusBadRequest, "name and categoryId are required")
-	}
-	if e := checkElementUpdate(&b.elementUpdateBody); e != nil {
-		return fail(e)
-	}
-	if b.CloudLinkID != nil && !isUUID(*b.CloudLinkID) {
-		return failf(http.StatusBadRequest, "cloudLinkId must be a UUID (got %q)", *b.CloudLinkID)
-	}
-	for i, f := range b.Fields {
-		if f.Name == nil || f.Type == nil {
-			return failf(http.StatusBadRequest, "fields[%d]: name and type are required", i)
-		}
 	}
 	imports := b.Database != "" || b.Schema != "" || b.Table != ""
 	switch {
@@ -271,10 +225,7 @@ func (s *Server) getElementOrRecords(rq *request, segs []string) response {
 // updateElement is PUT /elements/{alias}: what the body sets changes.
 func (s *Server) updateElement(rq *request, segs []string) response {
 	var b elementUpdateBody
-	if e := decodeStrict(rq.r, &b); e != nil {
-		return fail(e)
-	}
-	if e := checkElementUpdate(&b); e != nil {
+	if e := decodeBody(rq.r, &b); e != nil {
 		return fail(e)
 	}
 	s.mu.Lock()

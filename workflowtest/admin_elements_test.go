@@ -19,16 +19,17 @@ func TestElementsRefuseBadBodies(t *testing.T) {
 		msg                string
 	}{
 		{"malformed JSON", http.MethodPost, "/elements", []byte(`{"name":`), http.StatusBadRequest, "malformed body"},
-		{"unknown member", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": cat, "colour": "red"}, http.StatusBadRequest, "colour"},
-		{"no category", http.MethodPost, "/elements", map[string]any{"name": "A"}, http.StatusBadRequest, "categoryId are required"},
-		{"category not a UUID", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": "x"}, http.StatusBadRequest, "UUID"},
-		{"field without type", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": cat, "fields": []any{map[string]any{"name": "F"}}}, http.StatusBadRequest, "fields[0]"},
+		{"null member", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": cat, "color": nil}, http.StatusBadRequest, "invalid /color: must be a string, not null"},
+		{"no category", http.MethodPost, "/elements", map[string]any{"name": "A"}, http.StatusBadRequest, "invalid /categoryId: is required"},
+		{"category not a UUID", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": "x"}, http.StatusBadRequest, "invalid /categoryId: must be a UUID"},
+		{"field without type", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": cat, "fields": []any{map[string]any{"name": "F"}}}, http.StatusBadRequest, "invalid /fields/0/type: is required"},
+		{"null field", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": cat, "fields": []any{nil}}, http.StatusBadRequest, "invalid /fields/0: must be an object, not null"},
 		{"import without cloud link", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": cat, "database": "D", "schema": "S", "table": "T"}, http.StatusUnprocessableEntity, "cloudLinkId"},
 		{"import with fields", http.MethodPost, "/elements", map[string]any{"name": "A", "categoryId": cat, "cloudLinkId": cat, "database": "D", "schema": "S", "table": "T",
 			"fields": []any{map[string]any{"name": "F", "type": "TEXT"}}}, http.StatusUnprocessableEntity, "fields must be omitted"},
 		{"duplicate namespace", http.MethodPost, "/elements", map[string]any{"name": "Assets", "categoryId": cat}, http.StatusUnprocessableEntity, "exists"},
-		{"update: a create-only member", http.MethodPut, "/elements/assets", map[string]any{"table": "T"}, http.StatusBadRequest, "table"},
-		{"update: blank name", http.MethodPut, "/elements/assets", map[string]any{"name": " "}, http.StatusBadRequest, "blank"},
+		{"update: null name", http.MethodPut, "/elements/assets", map[string]any{"name": nil}, http.StatusBadRequest, "invalid /name: must be a string, not null"},
+		{"update: wrong type", http.MethodPut, "/elements/assets", map[string]any{"recordCreateTypes": map[string]any{"api": "yes"}}, http.StatusBadRequest, "invalid /recordCreateTypes/api: must be a boolean"},
 		{"update: unknown element", http.MethodPut, "/elements/nothing", map[string]any{"name": "X"}, http.StatusNotFound, "no element"},
 		{"get: unknown alias", http.MethodGet, "/elements/nothing", nil, http.StatusNotFound, "no elements definition"},
 	}

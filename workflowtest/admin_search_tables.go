@@ -3,7 +3,6 @@ package workflowtest
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 )
 
@@ -17,10 +16,9 @@ import (
 //     table is found only under the aspect it was created on (404
 //     otherwise).
 //   - A new search table is READY at once, named "search_table_<n>".
-//   - A missing required member, a vector index without both ids or an
-//     unknown duration unit is a 400; a targetLag below 1, a second
-//     linked table of the same service on one aspect and a Snowflake
-//     update of a linked table are 422. PUT keeps what it leaves out.
+//   - A second linked table of the same service on one aspect and a
+//     Snowflake update of a linked table are 422 (bodies are checked as
+//     every body is, see checkBody). PUT keeps what it leaves out.
 
 // uuidSearchTables is the seqUUID kind of search tables.
 const uuidSearchTables = '8'
@@ -88,8 +86,6 @@ type searchUpdateBody struct {
 	} `json:"snowflake"`
 }
 
-var searchTimeUnits = []string{"SECONDS", "MINUTES", "HOURS", "DAYS"}
-
 func refs(ids []string) []idRef {
 	var out []idRef
 	for _, id := range ids {
@@ -100,17 +96,6 @@ func refs(ids []string) []idRef {
 
 func searchJSON(t *fakeSearchTable) response {
 	return response{status: http.StatusOK, rawBody: encodeJSON(&t.t)}
-}
-
-// checkLagAndUnit checks a targetLag and a duration when they are sent.
-func checkLagAndUnit(lag *int, unit *string) *httpError {
-	if unit != nil && !slices.Contains(searchTimeUnits, *unit) {
-		return errf(http.StatusBadRequest, "unknown duration %q (one of SECONDS, MINUTES, HOURS, DAYS)", *unit)
-	}
-	if lag != nil && *lag < 1 {
-		return errf(http.StatusUnprocessableEntity, "targetLag must be at least 1 (got %d)", *lag)
-	}
-	return nil
 }
 
 // addSearchTable stores t under segs[1] and answers 201. The caller
@@ -133,21 +118,12 @@ func (s *Server) addSearchTable(segs []string, t searchTableJSON) response {
 // createSearchTable is POST /aspects/{aspectId}/search-tables: 201.
 func (s *Server) createSearchTable(rq *request, segs []string) response {
 	var b snowflakeSearchBody
-	if e := decodeStrict(rq.r, &b); e != nil {
-		return fail(e)
-	}
-	if b.AttributeFieldIDs == nil || b.Duration == nil || b.TargetLag == nil {
-		return failf(http.StatusBadRequest, "attributeFieldIds, duration and targetLag are required")
-	}
-	if e := checkLagAndUnit(b.TargetLag, b.Duration); e != nil {
+	if e := decodeBody(rq.r, &b); e != nil {
 		return fail(e)
 	}
 	t := searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: *b.TargetLag, Duration: *b.Duration,
 		AttributeFields: refs(*b.AttributeFieldIDs), TextIndexFields: refs(b.TextIndexFieldIDs)}
 	for _, v := range b.VectorIndexes {
-		if v.FieldID == "" || v.AIProviderConnectorID == "" {
-			return failf(http.StatusBadRequest, "a vector index needs fieldId and aiProviderConnectorId")
-		}
 		t.VectorIndexes = append(t.VectorIndexes, vectorIdxJSON{idRef{v.FieldID}, idRef{v.AIProviderConnectorID}})
 	}
 	if b.FieldID != "" {
@@ -164,11 +140,8 @@ func (s *Server) createSearchTable(rq *request, segs []string) response {
 // createLinkedSearchTable is POST /aspects/{aspectId}/linked-search-tables: 201.
 func (s *Server) createLinkedSearchTable(rq *request, segs []string) response {
 	var b linkedSearchBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := decodeBody(rq.r, &b); e != nil {
 		return fail(e)
-	}
-	if blank(b.CloudLinkID) || blank(b.Database) || blank(b.Schema) || blank(b.ServiceName) {
-		return failf(http.StatusBadRequest, "cloudLinkId, database, schema and serviceName are required")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -220,9 +193,6 @@ func (s *Server) updateSearchTable(rq *request, segs []string) response {
 	if sf := b.Snowflake; sf != nil {
 		if t.t.Typename != "AspectSearchSnowflakeTable" {
 			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.t.ID)
-		}
-		if e := checkLagAndUnit(sf.TargetLag, sf.Duration); e != nil {
-			return fail(e)
 		}
 		setIf(&t.t.Warehouse, sf.Warehouse)
 		setIf(&t.t.Duration, sf.Duration)

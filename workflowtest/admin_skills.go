@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 )
 
 // The skills of apps: GET and POST /apps/{alias}/skills and
@@ -54,24 +53,11 @@ type skill struct {
 	tools []any
 }
 
-// decodeSkillBundle reads and checks a bundle; create requires a name.
-func decodeSkillBundle(rq *request, create bool) (*skillBundleBody, *httpError) {
+// decodeSkillBundle reads a bundle (checked by checkBody).
+func decodeSkillBundle(rq *request) (*skillBundleBody, *httpError) {
 	var b skillBundleBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := decodeBody(rq.r, &b); e != nil {
 		return nil, e
-	}
-	in := b.Skill
-	switch {
-	case in == nil:
-		return nil, errf(http.StatusBadRequest, "skill is required")
-	case create && (in.Name == nil || *in.Name == ""):
-		return nil, errf(http.StatusBadRequest, "skill.name is required")
-	case in.Type != nil && !strings.Contains(" INTERNAL CUSTOM ", " "+*in.Type+" "):
-		return nil, errf(http.StatusBadRequest, "unknown skill.type %q", *in.Type)
-	case in.Status != nil && !strings.Contains(" ACTIVE INACTIVE DRAFT ", " "+*in.Status+" "):
-		return nil, errf(http.StatusBadRequest, "unknown skill.status %q", *in.Status)
-	case in.Properties != nil && (*in.Properties)[0] != '{':
-		return nil, errf(http.StatusBadRequest, "skill.properties must be a JSON object")
 	}
 	return &b, nil
 }
@@ -116,7 +102,7 @@ func (s *Server) listSkills(rq *request, segs []string) response {
 // changeSkill is POST /apps/{alias}/skills (201 with the new skill) and
 // PUT /apps/{alias}/skills/{id} (200 with the skill).
 func (s *Server) changeSkill(rq *request, segs []string) response {
-	b, e := decodeSkillBundle(rq, len(segs) == 3)
+	b, e := decodeSkillBundle(rq)
 	if e != nil {
 		return fail(e)
 	}

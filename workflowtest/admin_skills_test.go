@@ -23,12 +23,14 @@ func TestSkillsRefuseBadBodies(t *testing.T) {
 		msg                string
 	}{
 		{"malformed JSON", http.MethodPost, "/apps/it/skills", []byte(`{"skill":`), http.StatusBadRequest, "malformed body"},
-		{"unknown member", http.MethodPost, "/apps/it/skills", skill(map[string]any{"name": "A", "owner": "x"}), http.StatusBadRequest, "owner"},
-		{"no skill", http.MethodPost, "/apps/it/skills", map[string]any{"tools": []any{}}, http.StatusBadRequest, "skill is required"},
-		{"create without a name", http.MethodPost, "/apps/it/skills", skill(map[string]any{"type": "CUSTOM"}), http.StatusBadRequest, "skill.name"},
-		{"unknown type", http.MethodPut, "/apps/it/skills/x", skill(map[string]any{"type": "BUILTIN"}), http.StatusBadRequest, "skill.type"},
-		{"unknown status", http.MethodPut, "/apps/it/skills/x", skill(map[string]any{"status": "LIVE"}), http.StatusBadRequest, "skill.status"},
-		{"properties not an object", http.MethodPut, "/apps/it/skills/x", skill(map[string]any{"properties": []any{}}), http.StatusBadRequest, "skill.properties"},
+		{"null member", http.MethodPost, "/apps/it/skills", skill(map[string]any{"name": "A", "description": nil}), http.StatusBadRequest, "invalid /skill/description: must be a string, not null"},
+		{"null tool", http.MethodPost, "/apps/it/skills", map[string]any{"skill": ok["skill"], "tools": []any{nil}}, http.StatusBadRequest, "invalid /tools/0: must be an object, not null"},
+		{"no skill", http.MethodPost, "/apps/it/skills", map[string]any{"tools": []any{}}, http.StatusBadRequest, "invalid /skill: is required"},
+		{"create without a name", http.MethodPost, "/apps/it/skills", skill(map[string]any{"type": "CUSTOM"}), http.StatusBadRequest, "invalid /skill/name: is required"},
+		{"unknown type", http.MethodPut, "/apps/it/skills/x", skill(map[string]any{"type": "BUILTIN"}), http.StatusBadRequest, "invalid /skill/type: must be one of CUSTOM, INTERNAL"},
+		{"unknown status", http.MethodPut, "/apps/it/skills/x", skill(map[string]any{"status": "LIVE"}), http.StatusBadRequest, "invalid /skill/status: must be one of ACTIVE, DRAFT, INACTIVE"},
+		{"properties not an object", http.MethodPut, "/apps/it/skills/x", skill(map[string]any{"properties": []any{}}), http.StatusBadRequest, "invalid /skill/properties: must be an object"},
+		{"null keyword", http.MethodPut, "/apps/it/skills/x", skill(map[string]any{"discoveryProperties": map[string]any{"aliases": []any{nil}}}), http.StatusBadRequest, "invalid /skill/discoveryProperties/aliases/0: must be a string, not null"},
 		{"unknown app", http.MethodPost, "/apps/nowhere/skills", ok, http.StatusNotFound, "no app"},
 		{"unknown skill", http.MethodPut, "/apps/it/skills/nothing", ok, http.StatusNotFound, "no skill"},
 	}

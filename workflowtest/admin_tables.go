@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 )
 
 // The tables of the workspace configuration: GET and POST /tables, GET,
@@ -16,9 +15,9 @@ import (
 //   - A table is answered with the members of the service's Table, plus
 //     the "description", "icon", "color" and "categoryId" it was given
 //     (members the SDK does not model, kept in its Extra).
-//   - A missing required member, a field that does not set exactly one
-//     of cloud, reference and calculation, or an unknown join type is a
-//     400. A join whose source is not a table of the fake, a join pair
+//   - Bodies are checked as every body is (checkBody; a field that does
+//     not set exactly one of cloud, reference and calculation is 422). A
+//     join whose source is not a table of the fake, a join pair
 //     whose left field is not the table's or right field not the joined
 //     table's, an unknown field id in an update, a handle another table
 //     has, a value mapped twice and deleting a table another one joins
@@ -256,8 +255,6 @@ func (s *Server) findTable(segs []string) (*fakeTable, *httpError) {
 func tableJSONOf(t *fakeTable) any { return json.RawMessage(encodeJSON(&t.t)) }
 func tableSeq(t *fakeTable) uint64 { return t.seq }
 
-func blank(p *string) bool { return p == nil || strings.TrimSpace(*p) == "" }
-
 // listTables is GET /tables: paged, without filter.
 func (s *Server) listTables(rq *request, _ []string) response {
 	s.mu.RLock()
@@ -288,11 +285,8 @@ func (s *Server) getTable(_ *request, segs []string) response {
 // createTable is POST /tables: 201 with the table.
 func (s *Server) createTable(rq *request, _ []string) response {
 	var b tableCreateBody
-	if e := decodeStrict(rq.r, &b); e != nil {
+	if e := decodeBody(rq.r, &b); e != nil {
 		return fail(e)
-	}
-	if blank(b.Name) || blank(b.Handle) || blank(b.Source) || blank(b.CategoryID) || b.Fields == nil {
-		return failf(http.StatusBadRequest, "name, handle, source, categoryId and fields are required")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -349,9 +343,6 @@ func (ts *tablesState) applyDataView(t *tableJSON, b *dataViewBody, create bool)
 		return nil
 	}
 	v := b.Snowflake
-	if create && (v.DatabaseName == "" || v.SchemaName == "" || v.Name == "") {
-		return errf(http.StatusBadRequest, "dataView.snowflake needs databaseName, schemaName and name")
-	}
 	if t.DataView == nil {
 		t.DataView = &dataViewOut{ID: ts.uuid(), Typename: "TableDataViewSnowflake"}
 	}
@@ -376,16 +367,14 @@ func (ts *tablesState) newField(b *fieldInputBody) (tableFieldOut, *httpError) {
 // field is new (its kind is set, and the members a create requires are
 // required).
 func (f *tableFieldOut) apply(b *fieldInputBody, create bool) *httpError {
-	kinds := map[string]bool{"TableFieldCloud": b.Cloud != nil, "TableFieldReference": b.Reference != nil, "TableFieldCalculation": b.Calculation != nil}
-	kind, n := "", 0
-	for k, set := range kinds {
-		if set {
-			kind, n = k, n+1
-		}
+	// checkBody has made sure the input sets exactly one kind.
+	kind := "TableFieldCalculation"
+	if b.Cloud != nil {
+		kind = "TableFieldCloud"
+	} else if b.Reference != nil {
+		kind = "TableFieldReference"
 	}
 	switch {
-	case n != 1:
-		return errf(http.StatusBadRequest, "a field sets exactly one of cloud, reference and calculation")
 	case create:
 		f.Typename = kind
 	case f.Typename != kind:
@@ -395,23 +384,14 @@ func (f *tableFieldOut) apply(b *fieldInputBody, create bool) *httpError {
 	switch {
 	case b.Cloud != nil:
 		c := b.Cloud
-		if blank(c.Name) {
-			return errf(http.StatusBadRequest, "cloud.name is required")
-		}
 		name, f.Tags = c.Name, orKeep(c.Tags, f.Tags)
 		for _, col := range []*colBody{c.Snowflake, c.BigQuery} {
 			if col != nil {
-				if col.ColumnName == "" || col.Type == "" {
-					return errf(http.StatusBadRequest, "a column needs columnName and type")
-				}
 				f.ColumnName, f.FieldType = col.ColumnName, col.Type
 			}
 		}
 	case b.Reference != nil:
 		r := b.Reference
-		if create && (blank(r.Name) || blank(r.Field)) {
-			return errf(http.StatusBadRequest, "reference.name and reference.field are required")
-		}
 		name, f.Tags = r.Name, orKeep(r.Tags, f.Tags)
 		if r.Field != nil {
 			f.Field = &idRef{*r.Field}
@@ -419,9 +399,6 @@ func (f *tableFieldOut) apply(b *fieldInputBody, create bool) *httpError {
 		f.Aggregation, f.Expanded = orKeepS(r.Aggregation, f.Aggregation), orKeepS(r.Expanded, f.Expanded)
 	default:
 		c := b.Calculation
-		if create && (blank(c.Name) || blank(c.Text)) {
-			return errf(http.StatusBadRequest, "calculation.name and calculation.text are required")
-		}
 		name, f.Tags = c.Name, orKeep(c.Tags, f.Tags)
 		if c.Text != nil {
 			f.Calculation = &calcText{*c.Text}
@@ -452,14 +429,7 @@ func orKeepS(v, old string) string {
 // onNewTable says that t is being created, so its fields cannot be
 // named yet. The caller holds s.mu.
 func (s *Server) applyJoin(t *tableJSON, j *tableJoinOut, b *joinInputBody, onNewTable bool) *httpError {
-	create := j.Type == ""
-	if create && (blank(b.Source) || b.Type == nil || b.JoinOn == nil || len(*b.JoinOn) == 0) {
-		return errf(http.StatusBadRequest, "a join needs source, type and at least one joinOn pair")
-	}
 	if b.Type != nil {
-		if !slices.Contains([]string{"FULL", "INNER", "LEFT", "RIGHT"}, *b.Type) {
-			return errf(http.StatusBadRequest, "unknown join type %q (one of FULL, INNER, LEFT, RIGHT)", *b.Type)
-		}
 		j.Type = *b.Type
 	}
 	if b.Source != nil {
@@ -507,9 +477,6 @@ func (ts *tablesState) update(ft *fakeTable, b *tableUpdateBody) response {
 	_ = json.Unmarshal(encodeJSON(&ft.t), &work) // a deep copy, changed and kept only if every change is allowed
 	for _, p := range []struct{ dst, src *string }{{&work.Name, b.Name}, {&work.Source.ID, b.Source}, {&work.CategoryID, b.CategoryID}} {
 		if p.src != nil {
-			if strings.TrimSpace(*p.src) == "" {
-				return failf(http.StatusBadRequest, "name, source and categoryId must not be blank")
-			}
 			*p.dst = *p.src
 		}
 	}
@@ -690,14 +657,6 @@ func (s *Server) changeMappings(rq *request, segs []string) response {
 		return fail(e)
 	}
 	method := rq.r.Method
-	if b.Entries == nil || len(*b.Entries) == 0 {
-		return failf(http.StatusBadRequest, "entries must have at least one entry")
-	}
-	for _, en := range *b.Entries {
-		if en.Source == nil || (method != http.MethodDelete && en.Target == nil) {
-			return failf(http.StatusBadRequest, "every entry needs a source and (except to delete) a target")
-		}
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, e := s.findPair(segs)

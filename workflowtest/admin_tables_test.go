@@ -39,20 +39,20 @@ func TestTablesRaw(t *testing.T) {
 		msg                      string
 	}{
 		{"malformed JSON", http.MethodPost, "/tables", `{"name":`, 400, "malformed body"},
-		{"unknown member", http.MethodPost, "/tables", strings.Replace(tableBody, `"name"`, `"nom"`, 1), 400, "malformed body"},
-		{"missing handle", http.MethodPost, "/tables", strings.Replace(tableBody, `"handle":"ORD",`, "", 1), 400, "required"},
+		{"misspelt member", http.MethodPost, "/tables", strings.Replace(tableBody, `"name"`, `"nom"`, 1), 400, "invalid /name: is required"},
+		{"missing handle", http.MethodPost, "/tables", strings.Replace(tableBody, `"handle":"ORD",`, "", 1), 400, "invalid /handle: is required"},
 		{"field with two variants", http.MethodPost, "/tables",
-			strings.Replace(tableBody, `{"cloud"`, `{"calculation":{"name":"c","text":"1"},"cloud"`, 1), 400, "exactly one of"},
+			strings.Replace(tableBody, `{"cloud"`, `{"calculation":{"name":"c","text":"1"},"cloud"`, 1), 422, "invalid /fields/0: must have exactly one of calculation, cloud, reference"},
 		{"calculation without text", http.MethodPost, "/tables",
-			strings.Replace(tableBody, `{"cloud":{"name":"Status","snowflake":{"columnName":"STATUS","type":"TEXT"}}}`, `{"calculation":{"name":"c"}}`, 1), 400, "calculation.text"},
+			strings.Replace(tableBody, `{"cloud":{"name":"Status","snowflake":{"columnName":"STATUS","type":"TEXT"}}}`, `{"calculation":{"name":"c"}}`, 1), 400, "invalid /fields/0/calculation/text: is required"},
 		{"handle taken", http.MethodPost, "/tables", tableBody, 422, `handle "ORD"`},
 		{"filter on the list", http.MethodGet, "/tables?filter=name==x", "", 400, "no filter"},
 		{"unknown table", http.MethodGet, "/tables/" + tabID(99), "", 404, "no table"},
-		{"update of an unknown table", http.MethodPut, "/tables/" + tabID(99), `{`, 404, "no table"},
-		{"blank name", http.MethodPut, table, `{"name":" "}`, 400, "must not be blank"},
+		{"update of an unknown table", http.MethodPut, "/tables/" + tabID(99), `{}`, 404, "no table"},
+		{"null name", http.MethodPut, table, `{"name":null}`, 400, "invalid /name: must be a string, not null"},
 		{"unknown join type", http.MethodPost, table + "/joins",
-			`{"source":"` + created.ID + `","type":"OUTER","joinOn":[{"leftFieldId":"` + tabID(2) + `","rightFieldId":"` + tabID(2) + `"}]}`, 400, "unknown join type"},
-		{"join without pairs", http.MethodPost, table + "/joins", `{"source":"` + created.ID + `","type":"LEFT","joinOn":[]}`, 400, "joinOn"},
+			`{"source":"` + created.ID + `","type":"OUTER","joinOn":[{"leftFieldId":"` + tabID(2) + `","rightFieldId":"` + tabID(2) + `"}]}`, 400, "invalid /type: must be one of FULL, INNER, LEFT, RIGHT"},
+		{"null pair", http.MethodPost, table + "/joins", `{"source":"` + created.ID + `","type":"LEFT","joinOn":[null]}`, 400, "invalid /joinOn/0: must be an object, not null"},
 		{"right field not the joined table's", http.MethodPost, table + "/joins",
 			`{"source":"` + created.ID + `","type":"LEFT","joinOn":[{"leftFieldId":"` + tabID(2) + `","rightFieldId":"` + tabID(9) + `"}]}`, 422, "right field"},
 		{"unknown join", http.MethodPut, table + "/joins/" + tabID(9), `{"type":"FULL"}`, 404, "no join"},
@@ -75,8 +75,8 @@ func TestTablesRaw(t *testing.T) {
 		[]byte(`{"source":"`+created.ID+`","type":"LEFT","joinOn":[{"leftFieldId":"`+tabID(2)+`","rightFieldId":"`+tabID(2)+`"}]}`))
 	require.Equal(t, http.StatusCreated, res.status, "body: %s", res.body)
 	mappings := table + "/join-fields/" + tabID(4) + "/mappings"
-	for _, body := range []string{`{}`, `{"entries":[]}`, `{"entries":[{"source":"a"}]}`} {
-		assert.Contains(t, expectError(t, a.do(http.MethodPost, mappings, []byte(body)), 400), "entr", body)
+	for _, body := range []string{`{}`, `{"entries":null}`, `{"entries":[null]}`, `{"entries":[{"source":"a"}]}`} {
+		assert.Contains(t, expectError(t, a.do(http.MethodPost, mappings, []byte(body)), 400), "invalid /entries", body)
 	}
 	res = a.do(http.MethodDelete, mappings, []byte(`{"entries":[{"source":"a"}]}`))
 	assert.Equal(t, http.StatusNoContent, res.status, "deleting what is not mapped is no error")

@@ -80,15 +80,13 @@ func TestViews(t *testing.T) {
 		want               string
 	}{
 		{"POST", base, `nonsense`, 400, "malformed"},
-		{"POST", base, `{"view":{"list":{}}}`, 400, "handle is required"},
-		{"POST", base, `{"handle":"h"}`, 400, "view is required"},
-		{"POST", base, `{"handle":"h","view":{"grid":{}}}`, 400, "unknown view variant"},
-		{"POST", base, `{"handle":"h","view":{"list":{"rows":"many"}}}`, 400, "member types"},
-		{"POST", base, `{"handle":"h","view":{"list":[]}}`, 400, "member types"},
-		{"POST", base, `{"handle":"h","view":{"list":{"columns":["f1"]}}}`, 400, "UUIDs"},
-		{"POST", base, `{"handle":"h","view":{"list":{}},"color":"red"}`, 400, "color"},
-		{"PUT", base + "/open", `{"handle":"open","view":{"list":{}}}`, 400, "on the path"},
-		{"POST", base, `{"handle":" ","view":{"list":{}}}`, 422, "blank"},
+		{"POST", base, `{"view":{"list":{}}}`, 400, "invalid /handle: is required"},
+		{"POST", base, `{"handle":"h"}`, 400, "invalid /view: is required"},
+		{"POST", base, `{"handle":"h","view":{"grid":{}}}`, 422, "invalid /view: must have exactly one of agent, calendar, dashboard, kanban, list (got none)"},
+		{"POST", base, `{"handle":"h","view":{"list":{"rows":"many"}}}`, 422, "invalid /view/list/rows: must be an integer"},
+		{"POST", base, `{"handle":"h","view":{"list":[]}}`, 400, "invalid /view/list: must be an object"},
+		{"POST", base, `{"handle":"h","view":{"list":{"columns":["f1"]}}}`, 422, "invalid /view/list/columns/0: must be a UUID"},
+		{"POST", base, `{"handle":"h","view":{"list":{}},"share":{"users":[null]}}`, 400, "invalid /share/users/0: must be a string, not null"},
 		{"POST", base, `{"handle":"h","view":{}}`, 422, "exactly one"},
 		{"POST", base, `{"handle":"h","view":{"list":{},"kanban":{}}}`, 422, "exactly one"},
 		{"POST", base, `{"handle":"open","view":{"list":{}}}`, 422, "already"},
@@ -97,7 +95,7 @@ func TestViews(t *testing.T) {
 		{"PUT", base + "/nope", `{"view":{"list":{}}}`, 404, "no view"},
 		{"GET", base + "/nope", ``, 404, "no view"},
 		{"GET", "/apps/other/views", ``, 404, "no apps definition"},
-		{"POST", "/apps/other/views", `nonsense`, 404, "no apps definition"},
+		{"POST", "/apps/other/views", `{"handle":"h","view":{"list":{}}}`, 404, "no apps definition"},
 		{"GET", base + "?filter=name==x", ``, 400, "no filter"},
 	} {
 		var body any
@@ -113,7 +111,7 @@ func TestViews(t *testing.T) {
 	a.srv.Deny(denied.UserID, workflow.Apps, "itm")
 	d := a.as(denied)
 	expectError(t, d.get(base), 403)
-	expectError(t, d.do(http.MethodPost, base, []byte(`nonsense`)), 403)
+	expectError(t, d.do(http.MethodPost, base, []byte(`{"handle":"h","view":{"list":{}}}`)), 403)
 
 	// The views' routes come first: an app record whose id is "views"
 	// cannot be read, the others can.

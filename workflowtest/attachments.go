@@ -308,12 +308,12 @@ func (s *Server) addLink(rq *request, segs []string) response {
 		return fail(e)
 	}
 	var body linkBody
-	if e := decodeStrict(rq.r, &body); e != nil {
+	if e := decodeBody(rq.r, &body); e != nil {
 		return fail(e)
 	}
 	u, err := url.Parse(body.URL)
 	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return failf(http.StatusBadRequest, "url must be an absolute http or https URL (got %q)", body.URL)
+		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule (got %q)", body.URL)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -345,14 +345,16 @@ func TestLinkAttachments(t *testing.T) {
 	other := a.srv.AddUser("d@example.com", "D", "D")
 	a.srv.Deny(other.UserID, workflow.Tasks, "it")
 	for _, body := range []any{
-		map[string]string{"url": ""},
-		map[string]string{"url": "ftp://example.com"},
-		map[string]string{"url": "/relative"},
 		map[string]string{"link": "https://example.com"},
-		map[string]string{"url": "https://example.com", "name": "named"},
 		[]byte(`{"url": 5}`),
+		[]byte(`{"url": null}`),
+		[]byte(`{"url": "https://example.com", "description": null}`),
 	} {
 		expectError(t, a.do(http.MethodPost, "/tasks/it/1/attachments/url-links", body), 400)
+	}
+	// The fake's rule: a link is an absolute http or https URL.
+	for _, u := range []string{"", "ftp://example.com", "/relative"} {
+		assert.Contains(t, expectError(t, a.do(http.MethodPost, "/tasks/it/1/attachments/url-links", map[string]string{"url": u}), 422), "invalid /url")
 	}
 	link := map[string]string{"url": "https://example.com"}
 	expectError(t, a.do(http.MethodPost, "/tasks/it/7/attachments/url-links", link), 404)

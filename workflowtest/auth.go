@@ -2,12 +2,15 @@ package workflowtest
 
 import (
 	"crypto/subtle"
+	"encoding/json"
 	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 // tokenResponse is the token endpoint's answer.
@@ -21,34 +24,17 @@ type tokenResponse struct {
 const maxFormBody = 64 << 10
 
 // handleToken is POST /oauth/token: the OAuth 2.0 client-credentials
-// grant with the client authenticated by HTTP Basic (RFC 6749 sections
-// 2.3.1 and 4.4).
+// grant (RFC 6749 section 4.4), form-encoded or as the published JSON
+// AccessTokenRequest, the client authenticated by HTTP Basic (section
+// 2.3.1) or by client_id and client_secret in the body. The answer is
+// 200, as RFC 6749 section 5.1 says (the published document says 201).
 func (s *Server) handleToken(rq *request) response {
-	r := rq.r
-	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || ct != "application/x-www-form-urlencoded" {
-		return tokenError(http.StatusBadRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")
+	id, secret, grant, refused := readTokenRequest(rq.r)
+	if refused != nil {
+		return *refused
 	}
-	r.Body = http.MaxBytesReader(nil, r.Body, maxFormBody)
-	if err := r.ParseForm(); err != nil {
-		return tokenError(http.StatusBadRequest, "invalid_request", "malformed form body: "+err.Error())
-	}
-	rawID, rawSecret, hasBasic := r.BasicAuth()
-	if !hasBasic {
-		resp := tokenError(http.StatusUnauthorized, "invalid_client", "client authentication with HTTP Basic is required")
-		resp.header = http.Header{"Www-Authenticate": {`Basic realm="token"`}}
-		return resp
-	}
-	// RFC 6749 section 2.3.1: the client id and secret are encoded with
-	// application/x-www-form-urlencoded before being used as the Basic
-	// user name and password.
-	id, err1 := url.QueryUnescape(rawID)
-	secret, err2 := url.QueryUnescape(rawSecret)
-	if err1 != nil || err2 != nil {
-		return tokenError(http.StatusUnauthorized, "invalid_client", "client id and secret must be form-urlencoded inside the Basic header (RFC 6749 section 2.3.1)")
-	}
-	if gt := r.PostForm.Get("grant_type"); gt != "client_credentials" {
-		if gt == "" {
+	if grant != "client_credentials" {
+		if grant == "" {
 			return tokenError(http.StatusBadRequest, "invalid_request", "grant_type is required")
 		}
 		return tokenError(http.StatusBadRequest, "unsupported_grant_type", "grant_type must be client_credentials")
@@ -87,6 +73,69 @@ func (s *Server) handleToken(rq *request) response {
 	})
 	resp.header = http.Header{"Cache-Control": {"no-store"}}
 	return resp
+}
+
+// readTokenRequest reads the client's credentials and the grant of a
+// token request, in either form the fake takes: form-encoded (RFC 6749
+// section 4.4.2) or the JSON AccessTokenRequest the service publishes.
+// The credentials come from the HTTP Basic header or from the body's
+// client_id and client_secret: one method per request (RFC 6749 section
+// 2.3), so both are 400 invalid_request and neither 401 invalid_client.
+func readTokenRequest(r *http.Request) (id, secret, grant string, fail *response) {
+	refuse := func(status int, code, msg string) (string, string, string, *response) {
+		resp := tokenError(status, code, msg)
+		if status == http.StatusUnauthorized {
+			resp.header = http.Header{"Www-Authenticate": {`Basic realm="token"`}}
+		}
+		return "", "", "", &resp
+	}
+	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	var inBody, hasID, hasSecret bool
+	switch {
+	case err == nil && ct == "application/x-www-form-urlencoded":
+		r.Body = http.MaxBytesReader(nil, r.Body, maxFormBody)
+		if err := r.ParseForm(); err != nil {
+			return refuse(http.StatusBadRequest, "invalid_request", "malformed form body: "+err.Error())
+		}
+		id, secret, grant = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret"), r.PostForm.Get("grant_type")
+		hasID, hasSecret = r.PostForm.Has("client_id"), r.PostForm.Has("client_secret")
+	case err == nil && ct == "application/json":
+		body, e := readJSONBody(r)
+		if e == nil {
+			e = problem(wire.Check("requestAccessToken", body, wire.Options{}))
+		}
+		if e != nil {
+			return refuse(e.status, "invalid_request", e.msg)
+		}
+		var b struct {
+			ID     string `json:"client_id"`
+			Secret string `json:"client_secret"`
+			Grant  string `json:"grant_type"`
+		}
+		_ = json.Unmarshal(body, &b)
+		id, secret, grant, hasID, hasSecret = b.ID, b.Secret, b.Grant, true, true
+	default:
+		return refuse(http.StatusBadRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded or application/json")
+	}
+	inBody = hasID || hasSecret
+	rawID, rawSecret, hasBasic := r.BasicAuth()
+	switch {
+	case hasBasic && inBody:
+		return refuse(http.StatusBadRequest, "invalid_request", "client credentials in both the Basic header and the body: use one method (RFC 6749 section 2.3)")
+	case hasBasic:
+		// RFC 6749 section 2.3.1: the client id and secret are encoded
+		// with application/x-www-form-urlencoded before being used as the
+		// Basic user name and password.
+		var err1, err2 error
+		id, err1 = url.QueryUnescape(rawID)
+		secret, err2 = url.QueryUnescape(rawSecret)
+		if err1 != nil || err2 != nil {
+			return refuse(http.StatusUnauthorized, "invalid_client", "client id and secret must be form-urlencoded inside the Basic header (RFC 6749 section 2.3.1)")
+		}
+	case !hasID || !hasSecret:
+		return refuse(http.StatusUnauthorized, "invalid_client", "client authentication is required: HTTP Basic, or client_id and client_secret in the body")
+	}
+	return id, secret, grant, nil
 }
 
 func tokenError(status int, code, msg string) response {
@@ -168,8 +217,10 @@ type Account struct {
 // them. User ids are UUIDs counting up in creation order: DefaultUserID
 // ("00000000-0000-4000-8000-000000000001") is the default user's, the
 // first AddUser gets "00000000-0000-4000-8000-000000000002". The client id
-// of the n-th user is "client-n" and its secret "secret-n".
+// of the n-th user is "client-n" and its secret "secret-n". It panics if
+// email is not an e-mail address (POST /users would refuse it).
 func (s *Server) AddUser(email, firstName, lastName string) Account {
+	mustConform("AddUser", "createUser", map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.st.addUser(email, firstName, lastName, s.Now())

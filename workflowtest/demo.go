@@ -41,9 +41,14 @@ const (
 // group, and on task 1 two related parts, three watchers (two users and a
 // group), a comment and a processed text attachment ("notes.txt") whose
 // content can be downloaded; and the workspace configuration of app
-// "crm-accounts": three automations and three views (see
-// seedDemoConfiguration). It is what cmd/workflow-fake serves and what
-// the quickstart example reads.
+// "crm-accounts": the automations "Welcome new accounts" (on record
+// creation), "Flag gold accounts" (on a change of Tier) and "Archive
+// closed accounts" (weekly), and the views "all-accounts" (a list of
+// every account, 50 rows, by Name), "gold-accounts" (a list filtered on
+// Tier Gold) and "by-tier" (a kanban that allows record creation);
+// GET /apps/crm-accounts/views/{id} takes a view's handle as well as its
+// id. Everything it stores passes the checks a request would. It is what cmd/workflow-fake serves and what the
+// quickstart example reads.
 func (s *Server) SeedDemo() Demo {
 	base := time.Date(2025, 1, 6, 8, 0, 0, 0, time.UTC)
 	people := []struct{ first, last string }{

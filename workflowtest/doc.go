@@ -50,8 +50,9 @@
 // # Without Go: cmd/workflow-fake
 //
 // cmd/workflow-fake serves the same fake on a port, seeded with demo data
-// (four record definitions, 1,000 tasks, users and groups), for curl or for
-// clients written in other languages:
+// (four record definitions, 1,000 tasks, users and groups, and three
+// automations and three views of the app crm-accounts: see SeedDemo), for
+// curl or for clients written in other languages:
 //
 //	go run ./cmd/workflow-fake -addr 127.0.0.1:8080   # from a checkout of the repository
 //
@@ -59,9 +60,10 @@
 // (demo-client / demo-secret), the path of each seeded record list
 // (/v1/tasks/it-requests, /v1/apps/crm-accounts, /v1/elements/parts,
 // /v1/transactions/invoices), the other demo users, the groups and the
-// download path of the seeded attachment a1 of task 1, then two curl
-// commands to paste. Ctrl+C stops it; all state is in memory; -v logs every
-// request. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
+// download path of the seeded attachment a1 of task 1, the demo app's
+// automations and views, then two curl commands to paste. Ctrl+C stops
+// it; all state is in memory; -v logs every request; -strict refuses
+// body members the schemas do not declare. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
 // WORKFLOW_CLIENT_SECRET=demo-secret WORKFLOW_BASE_URL=http://127.0.0.1:8080/v1
 // WORKFLOW_AUTH_URL=http://127.0.0.1:8080.
 //
@@ -104,16 +106,24 @@
 //     and Content-Type application/json. The token endpoint's failures
 //     also carry the OAuth 2.0 "error" code (invalid_client,
 //     invalid_request, unsupported_grant_type; RFC 6749 section 5.2).
-//   - Every JSON request body is an object: an absent or empty body, null,
-//     an array or any other value is 400 "malformed body: ...".
+//   - Every JSON request body is checked, before anything else about the
+//     request (its definition's permissions, whether its resource exists),
+//     against the request schema of its operation in the service's
+//     published document (the project's copy, internal/contract's
+//     openapi.yaml): see "Request bodies" below.
 //   - The token response is {"access_token", "token_type": "Bearer",
 //     "expires_in": 86400} with Cache-Control: no-store. Tokens expire
-//     24 hours after issue on the server's clock. The client authenticates
-//     with HTTP Basic only, its id and secret form-urlencoded inside the
-//     header (RFC 6749 section 2.3.1), so a raw secret containing "+" or
-//     "%" is refused; the request body must be form-encoded with
-//     grant_type=client_credentials (400 otherwise); wrong credentials, or
-//     those of a deactivated user, get 401.
+//     24 hours after issue on the server's clock. The answer is 200, as RFC
+//     6749 section 5.1 says; the published document says 201 (the SDK
+//     takes any 2xx). The body is form-encoded (RFC 6749 section 4.4.2)
+//     or the published JSON AccessTokenRequest {"client_id",
+//     "client_secret", "grant_type"}, with grant_type=client_credentials
+//     (400 otherwise). The client authenticates with HTTP Basic, its id and
+//     secret form-urlencoded inside the header (RFC 6749 section 2.3.1, so
+//     a raw secret containing "+" or "%" is refused), or with client_id
+//     and client_secret in the body; both at once is 400 invalid_request
+//     (one method per request, section 2.3); neither, wrong credentials,
+//     or those of a deactivated user, get 401.
 //   - A missing, unknown or expired bearer token, or one of a deactivated
 //     user, gets 401 with WWW-Authenticate: Bearer on every /v1 route,
 //     before any 404 or 405. The scheme name is case-insensitive.
@@ -132,7 +142,7 @@
 //
 // Records:
 //   - Create: the body is the flat field map (string values only; a
-//     number, boolean or null is 400), answered 201 with the stored record
+//     number, boolean or null is 400 "invalid /<field>: ..."), answered 201 with the stored record
 //     as a flat map including "id". An "id" in the body is ignored: the
 //     fake assigns ids "1", "2", ... from one sequence per server (Seed
 //     may set its own). A required field is missing when it is absent or
@@ -182,7 +192,7 @@
 //   - Related items: {"id", "type", "alias", "cursor"}, id being the
 //     related record's id, type its kind in capitals (APP, TASK, ELEMENT,
 //     TRANSACTION), cursor the item's own. POST takes one {"id", "alias"?}
-//     (an array is 400: one per call; unknown members are 400), answered
+//     (an array is 400 "malformed body": one per call), answered
 //     201 without a body. The related record is looked up by id, under the
 //     alias when given (in any record type), otherwise in every
 //     definition: none, or several without an alias, is 422; a record in
@@ -218,7 +228,8 @@
 //     and Content-Disposition: attachment; filename=...; 422 while the
 //     attachment is not VALID, 501 when its bytes were over the stored
 //     limit, 404 for a link. Links: POST .../url-links with {"url",
-//     "description"} (url absolute http or https), answered 201 with the
+//     "description"} (the fake's rule: url absolute http or https, 422),
+//     answered 201 with the
 //     same two members; the link is listed as an attachment named by its
 //     url, state "VALID", mediaType "text/uri-list", size 0. DELETE
 //     answers 200 with no body. Ids are "a1", "a2", ... and an attachment
@@ -228,9 +239,10 @@
 //     "name"}; watch ids are UUIDs "a0000000-0000-4000-8000-<n>". POST
 //     (201) and DELETE (200) take {"users": [e-mail, ...]} and answer
 //     without a body; addresses are matched ignoring case; adding a
-//     watcher twice or removing one who is not watching changes nothing;
-//     an empty list or an entry that net/mail does not parse to exactly
-//     itself is 400, an address of no user is 422. Groups watch only
+//     watcher twice or removing one who is not watching changes nothing,
+//     and so does an empty list; an entry that is not an e-mail address
+//     (net/mail parses it to exactly itself) is 400, an address of no user
+//     is 422. Groups watch only
 //     through WatchGroup (the API adds users only).
 //   - Comments: {"id", "createdAt", "source", "contents", "createdBy"},
 //     createdBy being the author as the users routes show users; ids are
@@ -249,7 +261,7 @@
 //     "lastName", "jobTitle",
 //     "neverNotify"}: the first three are required (400 naming the
 //     missing one), the email must be a bare address as net/mail parses
-//     it and unique ignoring case (400); answered 201. neverNotify is
+//     it (400) and unique ignoring case (400); answered 201. neverNotify is
 //     recorded (User.NeverNotify). POST /users/{id}/deactivate answers 200
 //     with the user, also when it was already inactive; from then on its
 //     tokens get 401 and its credentials are refused. Users created
@@ -262,15 +274,16 @@
 //     /groups/{id} (200) take the service's GroupRequest {"name",
 //     "assignable", "watchable", "mentionable", "approver", "dynamic",
 //     "dataAccess", "hidden", "tags", "userIds", "domains"} and answer
-//     with the group. A create needs a name; a PUT changes what its body
-//     sends and keeps the rest. userIds are for groups that are not
-//     dynamic, domains for dynamic ones (400 otherwise); making a group
+//     with the group. A create needs a name (the fake's rule, 422); a PUT
+//     changes what its body sends and keeps the rest. userIds are for
+//     groups that are not dynamic, domains for dynamic ones (the
+//     published rule, 422 otherwise); making a group
 //     dynamic drops its members, and the reverse its domains. AddGroup
 //     and AddDynamicGroup create groups directly. POST /groups/{id}/users
 //     answers 201 and DELETE 200, both with no body, taking
 //     {"userIds": [...]}; adding a member twice or removing a non-member
-//     changes nothing; an empty list, an unknown user, or a dynamic group
-//     is 400.
+//     changes nothing, and so does an empty list; an unknown user, or a
+//     dynamic group, is 422.
 //   - GET /users, /groups and /groups/{id}/users are paged like the record
 //     list (same parameters and cursors), answering the service's
 //     Paged<X>: {"items": [X], "total", "paging"}, the objects themselves
@@ -278,10 +291,97 @@
 //     members of the user object, as strings); a filter on the other two
 //     is 400.
 //
-// Bodies and times:
+// The workspace configuration (the service's published rules, and the
+// fake's own, marked "the fake's rule"; every body is checked as
+// "Request bodies" says, so only what that does not cover is listed):
+//   - Automations (GET, POST .../{recordType}/{alias}/automations, POST
+//     .../validate, GET, PUT, DELETE .../automations/{id}): a Passthrough
+//     object kept as sent, with the "id" the fake mints. The fake's rule:
+//     a "name" holding a non-empty string (422; Validate answers
+//     {"valid": false, "errors": [...]} instead). The definition must
+//     exist (404) and be open to the user (403).
+//   - Views (GET, POST /apps/{alias}/views, GET, PUT .../views/{id}): the
+//     view input holds exactly one variant (list, kanban, calendar,
+//     dashboard, agent; published, 422). The variant's members are kept
+//     and served merged into the view; the ones the variant forwards as is
+//     but the view's read schema types (columns and allowedFilterFields:
+//     arrays of UUIDs, displayByField and agentId: UUIDs, rows: an int32,
+//     density: a string) must have that type (the fake's rule, 422), so
+//     that what is stored can be served. The fake's rules: a handle names
+//     one view of an app (422), {id} in GET and PUT is the id or the
+//     handle, a share set names users by id or e-mail address and groups
+//     by id or name (422 otherwise).
+//   - Elements (POST /elements, GET and PUT /elements/{alias}): name and
+//     categoryId required (published). Importing a source table needs
+//     cloudLinkId, database, schema and table, and no fields (published in
+//     prose, 422). The fake's rules: namespace and handle are derived
+//     from the name when absent (422 when none can be), the namespace is
+//     unique (422). An update changes what it sends.
+//   - Apps (POST /aspects/compose, PUT /aspects/compose/{id}): a
+//     Passthrough kept as sent, with the "id" the fake mints. The fake's
+//     rules: the app's alias is its "namespace", a non-empty string,
+//     required by POST (422) and unique (422); the composed app is defined
+//     under it at once, so its records, automations, views, agents and
+//     skills can be used, as with Define. A POST whose "id" names a
+//     composed app replaces it.
+//   - Flows (POST /flows/create, PUT /flows/{id}): a Passthrough kept as
+//     sent, with the "id" the fake mints.
+//   - Agents (GET, POST /apps/{alias}/agents, PUT .../agents/{id}): the
+//     agent input holds exactly one subtype; the service publishes one,
+//     elementum (422). Its settings are kept as sent, members the document
+//     does not list included; tools and a2aSkills are objects kept as sent
+//     and replace the lists when present. The app must exist (404).
+//   - Skills (GET, POST /apps/{alias}/skills, PUT .../skills/{id}): a
+//     create needs skill.name (published); properties and tools are kept
+//     as sent. The app must exist (404).
+//   - Tables (/tables and their joins and join-field mappings): a field
+//     input sets exactly one of reference, cloud and calculation
+//     (published, 422). The fake's rules (422): a table's handle is
+//     unique; a join's source is a table and its pairs name fields of the
+//     two tables; an update does not change a field's kind; a table that
+//     another joins cannot be deleted; POST of a mapping whose source is
+//     mapped already is 422 (PUT changes it).
+//   - Search tables (/aspects/{aspectId}/search-tables and
+//     .../linked-search-tables): the fake's rule: a Cortex service is
+//     linked once per aspect (422); a linked table has no Snowflake
+//     settings to update (422).
+//   - Domains (POST /domains, PUT /domains/{id}, POST and DELETE
+//     /groups/{id}/domains): exactly one of managedDomain and emailDomain
+//     (published, 422); sso and selfRegistration are mutually exclusive
+//     (published, 422, also against what the domain has). The fake's
+//     rules (422): a domain is a name such as example.com, unique; a new
+//     domain needs its name; an update does not change the type; a
+//     group's domains are for dynamic groups and name at least one domain.
+//
+// Request bodies:
+//   - Every JSON request body is checked in one place, against the
+//     request schema of its operation: a body that is not JSON, or not
+//     the JSON value the operation takes (an object), is 400 "malformed
+//     body: ..."; one that breaks the schema is 400 "invalid <member>:
+//     <rule>", the member named by its JSON pointer (RFC 6901), e.g.
+//     "invalid /view/kanban/name: must be a string, not null". The schema
+//     rules: the JSON type of every member the schema declares (null
+//     included: nothing is nullable; an opaque object such as filter,
+//     sort, orderBy or limit must be an object), the formats uuid, email,
+//     date-time and int32, enums, required members, and the type of every
+//     item of an array (a null item is refused). A rule the document
+//     states in prose ("exactly one of ...", "mutually exclusive with
+//     ...") or a rule of the fake is 422, worded the same. Nothing of a
+//     refused request is stored.
+//   - Members a schema does not declare are accepted, as the service
+//     accepts them. Where the document keeps them (additionalProperties:
+//     true, or a Passthrough: view variants, agent subtypes, tools and
+//     a2aSkills, skill properties, automations, apps, flows, and the
+//     opaque filter, sort, orderBy and limit objects) they are stored and
+//     served back as sent, null included; elsewhere they are dropped.
+//     WithStrictBodies (cmd/workflow-fake -strict) refuses the dropped
+//     ones with 400, to catch misspelt member names.
 //   - JSON request bodies may be at most 10 MiB; a Content-Type, when
-//     sent, must be application/json. Bodies of the shapes above refuse
-//     unknown fields (400), so a client sending a misspelt field finds out.
-//   - Times are strings in the API's form YYYY-MM-DDTHH:MM:SS.SSSZ, UTC,
-//     from the server's clock.
+//     sent, must be application/json.
+//   - The seeding helpers (AddUser, AddView, AddAutomation, SeedDemo) store
+//     only what a request could have stored: they panic on what the
+//     checks refuse.
+//
+// Times are strings in the API's form YYYY-MM-DDTHH:MM:SS.SSSZ, UTC, from
+// the server's clock.
 package workflowtest

@@ -386,7 +386,7 @@ func TestE2EUsersAndGroups(t *testing.T) {
 	err = c.Groups.Members.Add(ctx, gid, []string{uid(404)})
 	var apiErr *workflow.APIError
 	require.ErrorAs(t, err, &apiErr)
-	assert.Equal(t, 400, apiErr.StatusCode)
+	assert.Equal(t, 422, apiErr.StatusCode)
 
 	// Create and update.
 	ng, err := c.Groups.Create(ctx, workflow.GroupRequest{

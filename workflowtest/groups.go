@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // group is a group of users.
@@ -226,11 +225,8 @@ type groupRequestBody struct {
 // apply checks b against g (a new group when create) and changes g. What
 // b leaves out stays as it is. The caller holds s.mu.
 func (s *Server) applyGroupRequest(g *group, b *groupRequestBody, create bool) *httpError {
-	if b.Name != nil && strings.TrimSpace(*b.Name) == "" {
-		return errf(http.StatusBadRequest, "name must not be blank")
-	}
 	if create && b.Name == nil {
-		return errf(http.StatusBadRequest, "name is required")
+		return errf(http.StatusUnprocessableEntity, "invalid /name: a new group needs a name (the fake's rule)")
 	}
 	dynamic := g.flags.Dynamic
 	if b.Dynamic != nil {
@@ -238,14 +234,14 @@ func (s *Server) applyGroupRequest(g *group, b *groupRequestBody, create bool) *
 	}
 	switch {
 	case b.UserIDs != nil && dynamic:
-		return errf(http.StatusBadRequest, "userIds are for groups that are not dynamic")
+		return errf(http.StatusUnprocessableEntity, "invalid /userIds: userIds are for groups that are not dynamic")
 	case b.Domains != nil && !dynamic:
-		return errf(http.StatusBadRequest, "domains are for dynamic groups")
+		return errf(http.StatusUnprocessableEntity, "invalid /domains: domains are for dynamic groups")
 	}
 	if b.UserIDs != nil {
 		for _, id := range *b.UserIDs {
 			if s.st.usersByID[id] == nil {
-				return errf(http.StatusBadRequest, "unknown user id %q", id)
+				return errf(http.StatusUnprocessableEntity, "unknown user id %q", id)
 			}
 		}
 	}
@@ -380,7 +376,7 @@ func (s *Server) changeMembers(rq *request, segs []string, status int, change fu
 		return fail(e)
 	}
 	if g.flags.Dynamic {
-		return failf(http.StatusBadRequest, "group %s is dynamic: its members follow its domains", g.id)
+		return failf(http.StatusUnprocessableEntity, "group %s is dynamic: its members follow its domains", g.id)
 	}
 	if e := s.checkUserIDs(body.UserIDs); e != nil {
 		return fail(e)

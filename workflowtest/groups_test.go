@@ -62,10 +62,10 @@ func TestGroups(t *testing.T) {
 	l = a.users("/groups/"+gid(1)+"/users", url.Values{"after": {l.Paging.EndCursor}})
 	assert.Equal(t, []string{uid(3), uid(1)}, l.ids())
 	expectError(t, a.get("/groups/"+gid(1)+"/users?filter=firstName==Carol"), 400)
-	assert.Contains(t, expectError(t, a.do(http.MethodPost, "/groups/"+gid(3)+"/users", map[string][]string{"userIds": {uid(1)}}), 400), "dynamic")
+	assert.Contains(t, expectError(t, a.do(http.MethodPost, "/groups/"+gid(3)+"/users", map[string][]string{"userIds": {uid(1)}}), 422), "dynamic")
 
 	for _, m := range []string{http.MethodPost, http.MethodDelete} {
-		assert.Contains(t, expectError(t, a.do(m, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(7)}}), 400), uid(7))
+		assert.Contains(t, expectError(t, a.do(m, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": {uid(7)}}), 422), uid(7))
 		expectError(t, a.do(m, "/groups/"+gid(1)+"/users", map[string][]string{"userIds": nil}), 400)
 		expectError(t, a.do(m, "/groups/"+gid(9)+"/users", map[string][]string{"userIds": {uid(1)}}), 404)
 	}
@@ -123,13 +123,14 @@ func TestGroupsCreateUpdate(t *testing.T) {
 		status       int
 		want         string
 	}{
-		{http.MethodPost, "/groups", map[string]any{"assignable": true}, 400, "name is required"},
-		{http.MethodPost, "/groups", map[string]any{"name": " "}, 400, "blank"},
-		{http.MethodPost, "/groups", map[string]any{"name": "x", "domains": []string{"a.com"}}, 400, "dynamic"},
-		{http.MethodPost, "/groups", map[string]any{"name": "x", "dynamic": true, "userIds": []string{uid(1)}}, 400, "not dynamic"},
-		{http.MethodPost, "/groups", map[string]any{"name": "x", "userIds": []string{uid(9)}}, 400, uid(9)},
-		{http.MethodPost, "/groups", map[string]any{"name": "x", "color": "red"}, 400, "color"},
-		{http.MethodPut, "/groups/" + gid(1), map[string]any{"userIds": []string{uid(1)}}, 400, "not dynamic"},
+		{http.MethodPost, "/groups", map[string]any{"assignable": true}, 422, "invalid /name: a new group needs a name"},
+		{http.MethodPost, "/groups", map[string]any{"name": nil}, 400, "invalid /name: must be a string, not null"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "domains": []string{"a.com"}}, 422, "dynamic"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "dynamic": true, "userIds": []string{uid(1)}}, 422, "not dynamic"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "userIds": []string{uid(9)}}, 422, uid(9)},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "userIds": []string{"u9"}}, 400, "invalid /userIds/0: must be a UUID"},
+		{http.MethodPost, "/groups", map[string]any{"name": "x", "tags": []any{nil}}, 400, "invalid /tags/0: must be a string, not null"},
+		{http.MethodPut, "/groups/" + gid(1), map[string]any{"userIds": []string{uid(1)}}, 422, "not dynamic"},
 		{http.MethodPut, "/groups/" + gid(9), map[string]any{"name": "x"}, 404, gid(9)},
 	} {
 		assert.Contains(t, expectError(t, a.do(tc.method, tc.path, tc.body), tc.status), tc.want, "%s %s %v", tc.method, tc.path, tc.body)

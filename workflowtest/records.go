@@ -341,30 +341,19 @@ func (s *Server) checkedBody(check func() *httpError, r *http.Request, v any) *h
 	if e := s.precheck(check); e != nil {
 		return e
 	}
-	return decodeStrict(r, v)
+	return decodeBody(r, v)
 }
 
 func (s *Server) precheckRecord(rq *request, segs []string) *httpError {
 	return s.precheck(func() *httpError { _, e := s.lookupRecord(rq, segs); return e })
 }
 
-// decodeFields reads a JSON object of string values.
+// decodeFields reads a record's fields (checked by checkBody: an object
+// of string values).
 func decodeFields(r *http.Request) (workflow.Record, *httpError) {
-	raw, e := readJSONBody(r)
-	if e != nil {
+	var out workflow.Record
+	if e := decodeBody(r, &out); e != nil {
 		return nil, e
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return nil, errf(http.StatusBadRequest, "malformed body: a JSON object of field names to string values is required")
-	}
-	out := make(workflow.Record, len(m))
-	for k, v := range m {
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil || bytes.Equal(v, []byte("null")) {
-			return nil, errf(http.StatusBadRequest, "the value of field %q must be a string (got %s)", k, truncate(string(v), 40))
-		}
-		out[k] = s
 	}
 	return out, nil
 }
@@ -393,26 +382,17 @@ func readJSONBody(r *http.Request) ([]byte, *httpError) {
 	return body, nil
 }
 
-// decodeStrict decodes a JSON body into v, refusing unknown fields and
-// trailing data.
-func decodeStrict(r *http.Request, v any) *httpError {
+// decodeBody decodes the JSON body of a request into v. The body has been
+// checked against the operation's schema (checkBody), so v gets the
+// published types; members v does not declare are dropped, as the
+// service drops them.
+func decodeBody(r *http.Request, v any) *httpError {
 	body, e := readJSONBody(r)
 	if e != nil {
 		return e
 	}
-	return unmarshalStrict(body, v)
-}
-
-// unmarshalStrict decodes JSON into v, refusing unknown fields and
-// trailing data.
-func unmarshalStrict(body []byte, v any) *httpError {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(body, v); err != nil {
 		return errf(http.StatusBadRequest, "malformed body: %v", err)
-	}
-	if dec.More() {
-		return errf(http.StatusBadRequest, "malformed body: data after the JSON value")
 	}
 	return nil
 }

@@ -314,14 +314,15 @@ func TestCreateRecord(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"number value", a, "/tasks/it", []byte(`{"Title": 5}`), 400, `field "Title" must be a string`},
-		{"not an object", a, "/tasks/it", []byte(`["Title"]`), 400, "JSON object"},
-		{"malformed JSON", a, "/tasks/it", []byte(`{"Title":`), 400, "JSON object"},
+		{"number value", a, "/tasks/it", []byte(`{"Title": 5}`), 400, `invalid /Title: must be a string`},
+		{"null value", a, "/tasks/it", []byte(`{"Title": null}`), 400, `invalid /Title: must be a string, not null`},
+		{"not an object", a, "/tasks/it", []byte(`["Title"]`), 400, "malformed body: must be an object"},
+		{"malformed JSON", a, "/tasks/it", []byte(`{"Title":`), 400, "malformed body: is not JSON"},
 		{"empty body", a, "/tasks/it", []byte(``), 400, "empty"},
 		{"no fields", a, "/tasks/it", []byte(`{}`), 400, "no fields"},
 		{"unknown alias", a, "/tasks/nope", map[string]string{"Title": "x"}, 404, "nope"},
 		{"denied", a.as(other), "/tasks/it", map[string]string{"Title": "x"}, 403, "permission"},
-		{"denied before the body is read", a.as(other), "/tasks/it", []byte(`nonsense`), 403, "permission"},
+		{"the body is checked first", a.as(other), "/tasks/it", []byte(`nonsense`), 400, "malformed body"},
 		{"no token", &api{t: t, srv: a.srv}, "/tasks/it", map[string]string{"Title": "x"}, 401, "token"},
 	}
 	for _, tc := range tests {
@@ -533,14 +534,15 @@ func TestJSONBodyMustBeAnObject(t *testing.T) {
 }
 
 // jsonBodyOperations returns the operationId of every operation of the
-// contract document that takes a JSON request body.
+// API in the contract document that takes a JSON request body.
 func jsonBodyOperations(t *testing.T) []string {
 	doc, err := openapi3.NewLoader().LoadFromData(contract.Document())
 	require.NoError(t, err)
 	var ops []string
 	for _, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {
-			if op.RequestBody != nil && op.RequestBody.Value.Content.Get("application/json") != nil {
+			// The token endpoint, outside the API, has its own tests.
+			if op.RequestBody != nil && op.RequestBody.Value.Content.Get("application/json") != nil && op.OperationID != "requestAccessToken" {
 				ops = append(ops, op.OperationID)
 			}
 		}

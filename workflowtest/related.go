@@ -73,19 +73,9 @@ func (s *Server) addRelated(rq *request, segs []string) response {
 	if e := s.precheckRecord(rq, segs); e != nil {
 		return fail(e)
 	}
-	raw, e := readJSONBody(rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	if t := strings.TrimSpace(string(raw)); strings.HasPrefix(t, "[") {
-		return failf(http.StatusBadRequest, "related items are added one per call: send one object, not an array")
-	}
 	var body relatedBody
-	if e := unmarshalStrict(raw, &body); e != nil {
+	if e := decodeBody(rq.r, &body); e != nil {
 		return fail(e)
-	}
-	if strings.TrimSpace(body.ID) == "" {
-		return failf(http.StatusBadRequest, "id is required")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -176,12 +166,9 @@ type userIDsBody struct {
 	UserIDs []string `json:"userIds"`
 }
 
-// checkUserIDs checks that userIds names at least one user and that
+// checkUserIDs checks that every id of userIds names a user
 // every user exists. The caller holds s.mu.
 func (s *Server) checkUserIDs(ids []string) *httpError {
-	if len(ids) == 0 {
-		return errf(http.StatusBadRequest, "userIds must name at least one user")
-	}
 	var unknown []string
 	for _, id := range ids {
 		if s.st.usersByID[id] == nil {
@@ -189,7 +176,7 @@ func (s *Server) checkUserIDs(ids []string) *httpError {
 		}
 	}
 	if len(unknown) > 0 {
-		return errf(http.StatusBadRequest, "unknown user ids: %s", strings.Join(unknown, ", "))
+		return errf(http.StatusUnprocessableEntity, "unknown user ids: %s", strings.Join(unknown, ", "))
 	}
 	return nil
 }

@@ -58,9 +58,9 @@ func TestRelatedItemsRefused(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"two items at once", a, "/apps/crm/A-1/related-items", []any{item, item}, 400, "one per call"},
-		{"no id", a, "/apps/crm/A-1/related-items", map[string]string{"alias": "parts"}, 400, "id is required"},
-		{"the old body", a, "/apps/crm/A-1/related-items", map[string]string{"recordType": "elements", "alias": "parts", "recordId": "E-2"}, 400, "unknown field"},
+		{"two items at once", a, "/apps/crm/A-1/related-items", []any{item, item}, 400, "malformed body: must be an object"},
+		{"no id", a, "/apps/crm/A-1/related-items", map[string]string{"alias": "parts"}, 400, "invalid /id: is required"},
+		{"the old body", a, "/apps/crm/A-1/related-items", map[string]string{"recordType": "elements", "alias": "parts", "recordId": "E-2"}, 400, "invalid /id: is required"},
 		{"no such record", a, "/apps/crm/A-1/related-items", map[string]string{"id": "E-9"}, 422, "no record"},
 		{"not under that alias", a, "/apps/crm/A-1/related-items", map[string]string{"id": "E-1", "alias": "spares"}, 422, "alias"},
 		{"ambiguous without alias", a, "/apps/crm/A-1/related-items", map[string]string{"id": "E-2"}, 422, "elements/parts, elements/spares"},

@@ -20,6 +20,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -87,6 +88,8 @@ type config struct {
 	maxDrainOut int64
 	maxStored   int64
 	latency     time.Duration
+	// strictBodies refuses undeclared members (WithStrictBodies).
+	strictBodies bool
 }
 
 // Option configures a Server.
@@ -485,6 +488,11 @@ func (s *Server) serve(rq *request) response {
 			return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
 		}
 		return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
+	}
+	if wire.Takes(rt.op) {
+		if e := s.checkBody(rq, rt.op); e != nil {
+			return fail(e)
+		}
 	}
 	return rt.h(s, rq, segs)
 }

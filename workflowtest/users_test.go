@@ -43,10 +43,10 @@ func TestUsers(t *testing.T) {
 		{map[string]string{"email": "NEW@example.com", "firstName": "N", "lastName": "P"}, "already exists"},
 		{map[string]string{"email": "not-an-email", "firstName": "N", "lastName": "P"}, "email"},
 		{map[string]string{"email": "Ann <ann@example.com>", "firstName": "N", "lastName": "P"}, "email"},
-		{map[string]string{"email": "", "firstName": "N", "lastName": "P"}, "email is required"},
-		{map[string]string{"email": "x@example.com", "lastName": "P"}, "firstName is required"},
-		{map[string]string{"email": "x@example.com", "firstName": "N"}, "lastName is required"},
-		{map[string]string{"email": "x@example.com", "firstName": "N", "lastName": "P", "role": "admin"}, "role"},
+		{map[string]string{"email": "", "firstName": "N", "lastName": "P"}, "invalid /email: must be an e-mail address"},
+		{map[string]string{"email": "x@example.com", "lastName": "P"}, "invalid /firstName: is required"},
+		{map[string]string{"email": "x@example.com", "firstName": "N"}, "invalid /lastName: is required"},
+		{[]byte(`{"email":"x@example.com","firstName":"N","lastName":"P","neverNotify":null}`), "invalid /neverNotify: must be a boolean, not null"},
 		{[]byte(`[]`), ""},
 	} {
 		assert.Contains(t, expectError(t, a.do(http.MethodPost, "/users", tc.body), 400), tc.want)
@@ -59,8 +59,7 @@ func TestUsers(t *testing.T) {
 	d := a.as(denied)
 	expectError(t, d.get("/users"), 403)
 	expectError(t, d.get("/users/"+uid(1)), 403)
-	expectError(t, d.do(http.MethodPost, "/users", map[string]string{"email": "z@example.com"}), 403)
-	expectError(t, d.do(http.MethodPost, "/users", []byte("nonsense")), 403)
+	expectError(t, d.do(http.MethodPost, "/users", map[string]string{"email": "z@example.com", "firstName": "Z", "lastName": "Z"}), 403)
 	expectError(t, d.do(http.MethodPost, "/users/"+uid(1)+"/deactivate", nil), 403)
 	assert.True(t, a.srv.Users()[0].Active)
 	b := &api{t: t, srv: a.srv}

@@ -50,10 +50,10 @@ func TestWatchers(t *testing.T) {
 	for _, m := range []string{http.MethodPost, http.MethodDelete} {
 		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", users("nobody@example.com", "bob@example.com", "x@example.com")), 422),
 			"nobody@example.com, x@example.com")
-		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", users()), 400), "at least one")
-		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", users("bob@example.com", "u2")), 400), "users[1]")
-		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", users("Bob <bob@example.com>")), 400), "users[0]")
-		expectError(t, a.do(m, "/tasks/it/1/watchers", map[string][]string{"userIds": {bob.UserID}}), 400)
+		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", users()), 400), "invalid /users: must be an array, not null")
+		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", users("bob@example.com", "u2")), 400), "invalid /users/1: must be an e-mail address")
+		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", users("Bob <bob@example.com>")), 400), "invalid /users/0: must be an e-mail address")
+		assert.Contains(t, expectError(t, a.do(m, "/tasks/it/1/watchers", []byte(`{"users":[null]}`)), 400), "invalid /users/0: must be a string, not null")
 		expectError(t, a.do(m, "/tasks/it/1/watchers", []byte(`["bob@example.com"]`)), 400)
 		expectError(t, a.do(m, "/tasks/it/5/watchers", users("bob@example.com")), 404)
 		expectError(t, a.as(eve).do(m, "/tasks/it/1/watchers", users("bob@example.com")), 403)

@@ -5,20 +5,25 @@
 //
 // Usage:
 //
-//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-v]
+//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-strict] [-v]
 //
 // It prints the base URL, the auth URL, the demo credentials and their
 // user (admin@example.com, the default user of the embedded fake: both
 // serve the same demo data, workflowtest's SeedDemo), the path of each
-// seeded record list, the groups by name and id, and two curl commands to
-// paste (a token request, then a list of tasks), and serves until SIGINT
+// seeded record list, the groups by name and id, the automations and
+// views of the demo app crm-accounts, and two curl commands to paste (a
+// token request, then a list of tasks), and serves until SIGINT
 // or SIGTERM, then shuts down gracefully. State lives in memory only. A request for an unknown
 // route answers 404 naming the nearest route (/comments: did you mean
-// /comment?).
+// /comment?). Request bodies are checked as workflowtest checks them:
+// against the service's published schemas (400), its rules in prose and
+// the fake's own rules (422); members the schemas do not declare are
+// accepted, unless -strict (workflowtest.WithStrictBodies) is given.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,6 +37,7 @@ import (
 	"syscall"
 	"time"
 
+	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -66,11 +72,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clientID := fs.String("client-id", demoClientID, "client id of the demo user")
 	secret := fs.String("client-secret", demoClientSecret, "client secret of the demo user")
 	verbose := fs.Bool("v", false, "log every request to stderr")
+	strict := fs.Bool("strict", false, "refuse request body members the service's schemas do not declare (400)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-v]
+		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-strict] [-v]
 
 Serves an in-memory fake of the records and workflow-automation API, seeded
-with demo data: four record definitions, 1,000 tasks, users and groups. It
+with demo data: four record definitions, 1,000 tasks, users, groups, and the
+automations and views of the app crm-accounts. It
 prints the base URL, the auth URL, the demo credentials and two curl
 commands to paste, then serves until Ctrl+C. Point the Go SDK at it with
 the WORKFLOW_* variables it prints.
@@ -101,6 +109,9 @@ Flags:
 	if *verbose {
 		opts = append(opts, workflowtest.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
 	}
+	if *strict {
+		opts = append(opts, workflowtest.WithStrictBodies())
+	}
 	srv := workflowtest.NewServer(opts...)
 	demo := srv.SeedDemo()
 
@@ -130,6 +141,7 @@ Flags:
 		fmt.Fprintf(stdout, "%s (%s)", g.Name, id)
 	}
 	fmt.Fprintln(stdout)
+	printConfiguration(stdout, srv)
 	for _, c := range demo.Contents {
 		fmt.Fprintf(stdout, "file content:  %s\n", c)
 	}
@@ -149,6 +161,28 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "stopped\n")
 	return nil
+}
+
+// printConfiguration lists the automations and views of the demo app.
+func printConfiguration(w io.Writer, srv *workflowtest.Server) {
+	base := "/v1/" + string(workflow.Apps) + "/" + workflowtest.DemoApps
+	fmt.Fprintf(w, "automations:   %s/automations:", base)
+	for i, raw := range srv.Automations(workflow.Apps, workflowtest.DemoApps) {
+		var a struct{ Name string }
+		_ = json.Unmarshal(raw, &a)
+		if i > 0 {
+			fmt.Fprint(w, ",")
+		}
+		fmt.Fprintf(w, " %q", a.Name)
+	}
+	fmt.Fprintf(w, "\nviews:         %s/views/{handle}:", base)
+	for i, v := range srv.Views(workflowtest.DemoApps) {
+		if i > 0 {
+			fmt.Fprint(w, ",")
+		}
+		fmt.Fprintf(w, " %s (%s)", v.Handle, strings.TrimPrefix(v.Type, "AspectView"))
+	}
+	fmt.Fprintln(w)
 }
 
 // curlExample returns two shell lines: a token request with HTTP Basic

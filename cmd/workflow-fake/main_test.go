@@ -68,6 +68,8 @@ func TestServeTokenAndList(t *testing.T) {
 	assert.Equal(t, "demo-client", printed["client id"])
 	assert.Equal(t, "demo-secret", printed["client secret"])
 	assert.Equal(t, []string{"/v1/tasks/it-requests", "/v1/apps/crm-accounts", "/v1/elements/parts", "/v1/transactions/invoices"}, lists)
+	assert.Equal(t, `/v1/apps/crm-accounts/automations: "Welcome new accounts", "Flag gold accounts", "Archive closed accounts"`, printed["automations"])
+	assert.Equal(t, "/v1/apps/crm-accounts/views/{handle}: all-accounts (List), gold-accounts (List), by-tier (Kanban)", printed["views"])
 
 	require.Len(t, curl, 2, "the banner's curl example: a token, then a list")
 	assert.Equal(t, "TOKEN=$(curl -s -u 'demo-client:demo-secret' -d grant_type=client_credentials '"+auth+

@@ -33,7 +33,10 @@ type FakeCheck struct {
 //
 // A finding on a server from workflowtest.Start fails that test; one on a
 // server from workflowtest.NewServer (an Example function has no test)
-// is collected and makes Exit fail the binary. Replies that carry the
+// is collected and makes Exit fail the binary. Requests are checked in
+// the strict mode (WithStrictRequests): a body member the document does
+// not declare is a finding, so the SDK's guessed member names are caught.
+// Replies that carry the
 // fault mark (workflowtest.FaultHeader) are skipped; their requests are
 // still checked. A client built with a different HTTP client
 // (workflow.WithHTTPClient after the server's options) is not checked

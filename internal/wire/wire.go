@@ -236,8 +236,12 @@ func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 		if !ok {
 			return bad("must be an integer")
 		}
+		// An integer is written without a fraction or an exponent.
+		if strings.ContainsAny(string(num), ".eE") {
+			return bad("must be an integer")
+		}
 		x, err := strconv.ParseFloat(string(num), 64)
-		if err != nil || x != math.Trunc(x) {
+		if err != nil {
 			return bad("must be an integer")
 		}
 		if n.Format == "int32" && (x < math.MinInt32 || x > math.MaxInt32) {

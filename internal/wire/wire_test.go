@@ -51,6 +51,11 @@ func TestCheck(t *testing.T) {
 		{name: "int32 overflow", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":2147483648}`, ptr: "/targetLag", rule: "must be an integer within int32"},
 		{name: "int32 edge", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":2147483647}`},
 		{name: "fraction", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":1.5}`, ptr: "/targetLag", rule: "must be an integer"},
+		{name: "integer written with a fraction", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":1.0}`, ptr: "/targetLag", rule: "must be an integer"},
+		{name: "integer written with an exponent", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":1e3}`, ptr: "/targetLag", rule: "must be an integer"},
+		{name: "negative int32 edge", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":-2147483648}`},
+		{name: "negative int32 overflow", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":-2147483649}`, ptr: "/targetLag", rule: "must be an integer within int32"},
+		{name: "opaque object takes any member, strict", op: "createTable", strict: true, body: `{"name":"T","handle":"H","source":"` + u + `","categoryId":"` + u + `","fields":[],"filter":{"x":null}}`},
 		{name: "opaque object must be an object", op: "createTableJoin", body: `{"source":"` + u + `","type":"LEFT","joinOn":[],"filter":null}`, ptr: "/filter", rule: "must be an object, not null"},
 		{name: "record value", op: "createRecord", body: `{"Title":5}`, ptr: "/Title", rule: "must be a string"},
 		{name: "pointer escapes", op: "createRecord", body: `{"a/b~c":null}`, ptr: "/a~1b~0c", rule: "must be a string, not null"},
@@ -131,6 +136,9 @@ func TestKept(t *testing.T) {
 		{"createTable", "", false},
 		{"createTable", "/fields/0/reference", false},
 		{"createTable", "/nope/x", false},
+		{"createTable", "/filter", true},
+		{"createTable", "/filter/deep", true},
+		{"createFlow", "", true},
 		{"nope", "", false},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,77 @@
+package workflowtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+)
+
+// The one check of request bodies. Every request whose operation takes a
+// JSON body (by the operationId of its route) is checked here, in serve,
+// before its handler runs: against the operation's request schema in the
+// contract document (400 "invalid <pointer>: <rule>"), then against the
+// rules the document states in prose and the fake's own rules (422, worded
+// the same). A body that is not JSON, or not the JSON value the operation
+// takes, is 400 "malformed body: ...". Handlers then decode a body that
+// has the published types, and keep to state and to the rules that need
+// state (a handle already taken, a user that does not exist).
+
+// WithStrictBodies makes the server refuse, with 400, a member of a
+// request body that the service's schema does not declare, where the
+// schema does not keep such members (additionalProperties: true, as in
+// view variants, agent subtypes, tools and Passthrough objects). The
+// service accepts and drops them, and so does the fake by default; the
+// option catches misspelt member names.
+func WithStrictBodies() Option {
+	return func(c *config) { c.strictBodies = true }
+}
+
+// checkBody reads and checks the JSON body of a request to operation op,
+// and puts the body back for the handler.
+func (s *Server) checkBody(rq *request, op string) *httpError {
+	body, e := readJSONBody(rq.r)
+	if e != nil {
+		return e
+	}
+	rq.r.Body = io.NopCloser(bytes.NewReader(body))
+	return problem(wire.Check(op, body, wire.Options{Strict: s.cfg.strictBodies}))
+}
+
+// problem turns the finding of wire.Check into the fake's answer.
+func problem(err error) *httpError {
+	var p *wire.Problem
+	switch {
+	case err == nil:
+		return nil
+	case !errors.As(err, &p):
+		return errf(http.StatusInternalServerError, "checking the body: %v", err)
+	case p.Malformed():
+		return errf(http.StatusBadRequest, "malformed body: %s", p.Rule)
+	}
+	at := p.Pointer
+	if at == "" {
+		at = "body"
+	}
+	if p.Prose {
+		return errf(http.StatusUnprocessableEntity, "invalid %s: %s", at, p.Rule)
+	}
+	return errf(http.StatusBadRequest, "invalid %s: %s", at, p.Rule)
+}
+
+// mustConform panics when body, encoded as JSON, is not a body the
+// operation op accepts: the seeding helpers (Define, AddView, ...) store
+// only what a request could have stored, so that no reply breaks the
+// published response schema.
+func mustConform(helper, op string, body any) {
+	raw, err := json.Marshal(body)
+	if err == nil {
+		err = wire.Check(op, raw, wire.Options{})
+	}
+	if err != nil {
+		panic("workflowtest: " + helper + ": " + err.Error())
+	}
+}
