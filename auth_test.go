@@ -19,7 +19,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 	"golang.org/x/oauth2"
 	"golang.org/x/time/rate"
 )
@@ -490,7 +489,7 @@ func TestStalledTokenRequestEndsWithItsLastWaiter(t *testing.T) {
 		go func() { <-r.Context().Done(); close(serverSawCancel) }()
 	}
 	c := as.client(t)
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 2)

@@ -21,10 +21,11 @@ import (
 // records that have the same ones, and the values are slices of one
 // string per record.
 // A value kept from a record thus keeps that record's text alive (a few
-// hundred bytes), never the page's. A value of another JSON type is an
-// error; the record is left as it was.
+// hundred bytes), never the page's. A value of another JSON type, invalid
+// UTF-8 or escapes, and a repeated name are errors, whatever dec's
+// options; the record is left as it was. Null makes it nil.
 func (r *Record) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	raw, err := dec.ReadValue()
+	raw, err := readValue(dec)
 	if err != nil {
 		return err
 	}
@@ -37,11 +38,34 @@ func (r *Record) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return err
 }
 
+// UnmarshalJSON reads a record for encoding/json as UnmarshalJSONFrom
+// does (which encoding/json calls itself from Go 1.27 on): a record
+// decodes alike with either library, on every Go version, and in a page.
+func (r *Record) UnmarshalJSON(data []byte) error { return json.Unmarshal(data, r) }
+
 // UnmarshalJSONFrom reads a list item, {"data": {...}, "cursor": "..."},
 // as Record's does: its cursor shares the record's string. Other members
 // are skipped; null leaves the item as it was.
 func (it *RecordItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return readItem(dec, it)
+}
+
+// UnmarshalJSON reads a list item for encoding/json as UnmarshalJSONFrom
+// does.
+func (it *RecordItem) UnmarshalJSON(data []byte) error { return json.Unmarshal(data, it) }
+
+// readValue reads the next value, a record or a list item, from dec and
+// holds it to the rules of the SDK's own reading (valid UTF-8 and
+// escapes, no repeated name) when dec's options allow more, as
+// encoding/json's do on Go 1.27.
+func readValue(dec *jsontext.Decoder) (jsontext.Value, error) {
+	raw, err := dec.ReadValue()
+	utf, _ := json.GetOption(dec.Options(), jsontext.AllowInvalidUTF8)
+	dup, _ := json.GetOption(dec.Options(), jsontext.AllowDuplicateNames)
+	if err == nil && (utf || dup) && !raw.IsValid() {
+		_, err = jsontext.NewDecoder(bytes.NewReader(raw)).ReadValue() // says what is wrong, and where
+	}
+	return raw, err
 }
 
 // fromText sets the item from its record's text (see text.item).
@@ -66,7 +90,7 @@ type textItem interface {
 // whole item at once (reading it member by member costs about twice as
 // much), which text.item then walks. Null is no item.
 func readItem(dec *jsontext.Decoder, it textItem) error {
-	raw, err := dec.ReadValue()
+	raw, err := readValue(dec)
 	switch {
 	case err != nil || raw.Kind() == 'n':
 		return err
@@ -232,8 +256,8 @@ func (t *text) lit() (lit []byte, escaped bool, err error) {
 		case c < utf8.RuneSelf:
 			j++
 		default:
-			r, n := utf8.DecodeRune(b[j:]) // checked text may hold invalid UTF-8 the decoder allowed
-			if r == utf8.RuneError && n == 1 && !t.checked {
+			r, n := utf8.DecodeRune(b[j:])
+			if r == utf8.RuneError && n == 1 {
 				return nil, false, errSyntax
 			}
 			j += n
@@ -319,7 +343,7 @@ func (t *text) item(it textItem) error {
 	var found, hasCursor bool
 	seen, at := make(names, 0, 8), [2]int{}
 	err := t.members(func(name []byte) (err error) {
-		if !t.checked && seen.has(name) { // checked text: its decoder's options decided
+		if !t.checked && seen.has(name) { // checked text has no repeated name (readValue)
 			return errSyntax
 		}
 		seen = append(seen, name)

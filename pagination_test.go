@@ -18,7 +18,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 )
 
 // pagingGuard bounds every wait on a channel in these tests, so that a
@@ -551,7 +550,7 @@ func TestAllAsDecodeError(t *testing.T) {
 // The prefetch tests are not parallel: they check for leaked goroutines.
 
 func TestAllPrefetchOverlaps(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 	c, srv := newPagingClient(t, 9)
 	defer srv.Close() // before the leak check: the server's goroutines end
 
@@ -585,7 +584,7 @@ func TestAllPrefetchOverlaps(t *testing.T) {
 }
 
 func TestAllPrefetchBreakCancelsFetch(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 	c, srv := newPagingClient(t, 9)
 	defer srv.Close()
 
@@ -627,7 +626,7 @@ func TestAllPrefetchBreakCancelsFetch(t *testing.T) {
 }
 
 func TestAllPrefetchErrorCancelsNothingLeft(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 	c, srv := newPagingClient(t, 9)
 	defer srv.Close()
 	srv.setHook(func(w http.ResponseWriter, r *http.Request, call int) bool {
@@ -669,7 +668,7 @@ func fakeFetch(n int, calls *atomic.Int64) fetchPage[int] {
 func TestItemsLeaveYieldedPagesAsRoom(t *testing.T) {
 	for _, prefetch := range []bool{false, true} {
 		t.Run(fmt.Sprint("prefetch ", prefetch), func(t *testing.T) {
-			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			defer checkLeaks(t)()
 			var calls atomic.Int64
 			var room atomic.Pointer[[]int]
 			seq := items(t.Context(), pages(t.Context(), &ListOptions{Prefetch: prefetch}, fakeFetch(5, &calls)), false, func(err error) error { return err }, &room)
@@ -699,7 +698,7 @@ func TestItemsLeaveYieldedPagesAsRoom(t *testing.T) {
 }
 
 func TestPagesPrefetchCancelsBlockedFetch(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 	var calls atomic.Int64
 	base := fakeFetch(10, &calls)
 	blocked := make(chan struct{})
@@ -726,7 +725,7 @@ func TestPagesPrefetchCancelsBlockedFetch(t *testing.T) {
 }
 
 func TestPagesPrefetchParentContextCancelled(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var calls atomic.Int64
@@ -754,7 +753,7 @@ func TestPagesPrefetchParentContextCancelled(t *testing.T) {
 }
 
 func TestPagesAtMostOnePageAhead(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 	var calls atomic.Int64
 	fetch := fakeFetch(9, &calls)
 	var got []int

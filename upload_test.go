@@ -23,7 +23,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 	"golang.org/x/oauth2"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/testperf"
@@ -746,7 +745,7 @@ func TestUploadStreamsInConstantMemory(t *testing.T) {
 // goroutine is left behind.
 func TestUploadUnknownSizeCutAtLimit(t *testing.T) {
 	c, results, closeIdle := newDrainServer(t)
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer checkLeaks(t)()
 	defer closeIdle()
 
 	r := &genReader{n: MaxUploadSize + 100_000}
@@ -793,7 +792,7 @@ func TestUploadLeavesNoGoroutine(t *testing.T) {
 	receive(t, results)
 
 	t.Run("context already cancelled", func(t *testing.T) {
-		defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+		defer checkLeaks(t)()
 		defer closeIdle()
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
@@ -802,7 +801,7 @@ func TestUploadLeavesNoGoroutine(t *testing.T) {
 	})
 
 	t.Run("no token", func(t *testing.T) {
-		defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+		defer checkLeaks(t)()
 		tr := &http.Transport{}
 		defer tr.CloseIdleConnections()
 		bad, err := NewClient(WithTokenSource(oauth2.ReuseTokenSource(nil, failingTokenSource{})),
@@ -816,7 +815,7 @@ func TestUploadLeavesNoGoroutine(t *testing.T) {
 	})
 
 	t.Run("cancelled while streaming", func(t *testing.T) {
-		defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+		defer checkLeaks(t)()
 		defer closeIdle()
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
@@ -832,7 +831,7 @@ func TestUploadLeavesNoGoroutine(t *testing.T) {
 	})
 
 	t.Run("server hangs up", func(t *testing.T) {
-		defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+		defer checkLeaks(t)()
 		ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.CopyN(io.Discard, r.Body, 1<<20)
 			conn, _, err := http.NewResponseController(w).Hijack()
@@ -951,7 +950,7 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 				_, _ = io.Copy(io.Discard, r.Body)
 			}))
 			c := ts.client(t)
-			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			defer checkLeaks(t)()
 
 			ctx, cancel := context.WithCancel(t.Context())
 			r := &blockingReader{first: []byte("%PDF-1.4 start"), closed: make(chan struct{}), blocked: make(chan struct{})}
@@ -992,6 +991,43 @@ func TestUploadFromABlockingReaderEndsWithTheContext(t *testing.T) {
 			ts.CloseClientConnections()
 		})
 	}
+}
+
+// TestLeakCheckCatchesTheSDKs: the leak check passes over only the test
+// server's closing connections (leakOptions). The read that an upload from
+// an unclosable reader leaves blocked, a goroutine the SDK started, is
+// reported until the reader returns.
+func TestLeakCheckCatchesTheSDKs(t *testing.T) {
+	got := make(chan struct{}, 1)
+	ts := newTestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case got <- struct{}{}:
+		default:
+		}
+		_, _ = io.Copy(io.Discard, r.Body)
+	}))
+	c := ts.client(t)
+	leaks := leaksSince()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	r := &blockingReader{first: []byte("%PDF-1.4 start"), closed: make(chan struct{}), blocked: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", "report.pdf", unclosable{r}, nil)
+		done <- err
+	}()
+	<-got
+	<-r.blocked
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+	ts.CloseClientConnections()
+
+	err := leaks()
+	require.Error(t, err, "the read left blocked in the reader is the SDK's goroutine")
+	assert.Contains(t, err.Error(), "workflow-go.(*uploadSource).readAbortable")
+	assert.Contains(t, err.Error(), "(*blockingReader).Read")
+	_ = r.Close()
+	assert.NoError(t, leaks(), "the read ends when the reader returns")
 }
 
 // TestUploadWire: every upload method sends its exact request (see checkWire).

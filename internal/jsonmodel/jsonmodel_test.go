@@ -2,7 +2,9 @@ package jsonmodel
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -47,32 +49,64 @@ func TestUnmarshal(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		want     thing
-		err      string // what the error says; "" for none
+		err      *decodeError // nil for none
 	}{
-		{"null leaves the value", `null`, old, ""},
-		{"null with white space leaves the value", " \n null\t", old, ""},
-		{"an object replaces the value whole", `{"id":"new"}`, thing{ID: "new"}, ""},
+		{"null leaves the value", `null`, old, nil},
+		{"null with white space leaves the value", " \n null\t", old, nil},
+		{"an object replaces the value whole", `{"id":"new"}`, thing{ID: "new"}, nil},
 		{"unknown members go to Extra, nested ones to the nested model's", `{"id":"n","part":{"name":"p","q":[1]},"z":{"a":null}}`,
-			thing{ID: "n", Part: part{Name: "p", Extra: map[string]jsontext.Value{"q": jsontext.Value(`[1]`)}}, Extra: map[string]jsontext.Value{"z": jsontext.Value(`{"a":null}`)}}, ""},
-		{"a member of the wrong type leaves the value", `{"id":7}`, old, `within "/id"`},
-		{"a value of the wrong type names the model", `[]`, old, "into Go jsonmodel.thing"},
-		{"a syntax error leaves the value", `{"id":`, old, "unexpected"},
+			thing{ID: "n", Part: part{Name: "p", Extra: map[string]jsontext.Value{"q": jsontext.Value(`[1]`)}}, Extra: map[string]jsontext.Value{"z": jsontext.Value(`{"a":null}`)}}, nil},
+		{"a member of the wrong type leaves the value", `{"id":7}`, old, &decodeError{member: "id", goType: reflect.TypeFor[string]()}},
+		{"a value of the wrong type names the model", `[]`, old, &decodeError{goType: reflect.TypeFor[thing]()}},
+		{"a syntax error leaves the value", `{"id":`, old, &decodeError{}},
 	} {
 		for lib, c := range codecs {
 			t.Run(tc.name+"/"+lib, func(t *testing.T) {
 				v := old
 				v.Extra = map[string]jsontext.Value{"was": jsontext.Value(`1`)}
 				err := c.unmarshal([]byte(tc.in), &v)
-				if tc.err == "" {
+				if tc.err == nil {
 					require.NoError(t, err)
 				} else {
 					require.Error(t, err)
-					assert.Contains(t, err.Error(), tc.err)
+					assert.Equal(t, *tc.err, decodeErrorOf(t, err), "%v", err)
 				}
 				assert.Equal(t, tc.want, v)
 			})
 		}
 	}
+}
+
+// decodeError is what a decoding error says, whatever its wording: the
+// member it is about ("" for the whole value) and the Go type that could
+// not take the JSON value; a syntax error has neither.
+type decodeError struct {
+	member string
+	goType reflect.Type
+}
+
+// decodeErrorOf reads a decoding error of either JSON library. encoding/json
+// returns the model's own error on Go 1.26, and on Go 1.27 (where it runs
+// on the engine of encoding/json/v2) an UnmarshalTypeError or SyntaxError
+// made from it.
+func decodeErrorOf(t *testing.T, err error) decodeError {
+	t.Helper()
+	var (
+		se   *jsonv2.SemanticError
+		te   *json.UnmarshalTypeError
+		syn1 *json.SyntaxError
+		syn2 *jsontext.SyntacticError
+	)
+	switch {
+	case errors.As(err, &se):
+		return decodeError{strings.ReplaceAll(strings.TrimPrefix(string(se.JSONPointer), "/"), "/", "."), se.GoType}
+	case errors.As(err, &te):
+		return decodeError{te.Field, te.Type}
+	case errors.As(err, &syn1), errors.As(err, &syn2):
+		return decodeError{}
+	}
+	t.Fatalf("an error of type %T: %v", err, err)
+	return decodeError{}
 }
 
 func TestMarshal(t *testing.T) {
