@@ -396,10 +396,3 @@ func decodeBody(r *http.Request, v any) *httpError {
 	}
 	return nil
 }
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}

@@ -437,7 +437,7 @@ func TestNamesPrintOneWay(t *testing.T) {
 // is not flagged.
 func TestIDMembers(t *testing.T) {
 	ctx := t.Context()
-	_, production, src, dst := twoFakes(t)
+	_, production, _, dst := twoFakes(t)
 	staging := workflowtest.Start(t)
 	staging.AddView(workflowtest.DemoApps, "placeholder", "list", map[string]any{"name": "P"})
 	agent, err := addAgent(ctx, staging, "Helper")
@@ -445,7 +445,7 @@ func TestIDMembers(t *testing.T) {
 	staging.AddView(workflowtest.DemoApps, "helper", "agent", map[string]any{"name": "Helper", "agentId": agent})
 	staging.AddView(workflowtest.DemoApps, "board", "kanban", map[string]any{"name": "Board", "displayByField": fieldTier,
 		"allowedFilterFields": []string{fieldCountry}, "columns": []string{fieldName}})
-	src = newWorkspace(staging.Client(), workflow.Apps, workflowtest.DemoApps)
+	src := newWorkspace(staging.Client(), workflow.Apps, workflowtest.DemoApps)
 
 	var out bytes.Buffer
 	assert.ErrorIs(t, promote(ctx, src.read, dst, options{}, &out), errPending)
