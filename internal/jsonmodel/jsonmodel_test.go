@@ -167,10 +167,10 @@ func TestTwinIsMadeOnce(t *testing.T) {
 func TestUnmarshalBody(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		err      string // "" for none
+		err      string // the member's pointer, "" for no error
 	}{
-		{"a modelled member", `{"id":null}`, "must not be null"},
-		{"a nested model's member", `{"id":"a","part":{"name":null}}`, "must not be null"},
+		{"a modelled member", `{"id":null}`, "/id"},
+		{"a nested model's member", `{"id":"a","part":{"name":null}}`, "/part/name"},
 		{"an unknown member", `{"id":"a","zz":null}`, ""},
 		{"inside an unknown member", `{"id":"a","zz":{"x":[null]}}`, ""},
 	} {
@@ -185,6 +185,10 @@ func TestUnmarshalBody(t *testing.T) {
 				return
 			}
 			assert.ErrorIs(t, err, ErrNull)
+			se, ok := errors.AsType[*jsonv2.SemanticError](err)
+			require.True(t, ok, "%T", err)
+			assert.Equal(t, tc.err, string(se.JSONPointer))
+			assert.Equal(t, "jsonmodel.body", se.GoType.String(), "the error names the body's type")
 		})
 	}
 }
