@@ -458,7 +458,7 @@ func (ex *exchange) checkProse(buf []byte) {
 		return
 	}
 	var p *wire.Problem
-	if errors.As(wire.Check(op, buf, wire.Options{}), &p) && p.Prose && !p.Project {
+	if errors.As(wire.Check(op, buf, wire.Options{Published: true}), &p) && p.Prose {
 		ex.addf("request body: %s", p.Error())
 	}
 }

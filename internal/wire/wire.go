@@ -71,8 +71,11 @@ func (p *Problem) Error() string {
 func (p *Problem) Malformed() bool { return p.Pointer == "" && !p.Prose }
 
 // Options: Strict makes unknown members problems too (off by default: the
-// published schemas allow them).
-type Options struct{ Strict bool }
+// published schemas allow them). Published checks only what the published
+// document states: the project's own rules (x-project-rule) are skipped,
+// and the members they type are not looked into, so that a breach of one
+// never hides a breach of the document's rules (the SDK's check).
+type Options struct{ Strict, Published bool }
 
 // Takes reports whether the operation named by operationID takes a JSON
 // request body, which Check can check.
@@ -144,7 +147,7 @@ func Check(operationID string, body []byte, opts Options) error {
 	if _, err := dec.Token(); err == nil {
 		return &Problem{Rule: "has data after the JSON value"}
 	}
-	c := checker{f: f, strict: opts.Strict}
+	c := checker{f: f, strict: opts.Strict, published: opts.Published}
 	if p := c.check(i, v, "", false, true); p != nil {
 		return p
 	}
@@ -182,8 +185,8 @@ var form = sync.OnceValue(func() *compiledForm {
 })
 
 type checker struct {
-	f      *compiledForm
-	strict bool
+	f                 *compiledForm
+	strict, published bool
 }
 
 // check applies the schema rules of node i to v at pointer ptr. project
@@ -192,6 +195,9 @@ type checker struct {
 func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 	n := &c.f.Nodes[i]
 	project = project || n.Project
+	if project && c.published {
+		return nil
+	}
 	bad := func(rule string) *Problem {
 		if top && !project {
 			return &Problem{Rule: "must be " + article(n.Type) + " (the operation's body)"}
@@ -266,6 +272,9 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 	for _, r := range n.Required {
 		if _, ok := m[r]; !ok {
 			proj := project || c.f.Nodes[n.Props[r]].Project
+			if proj && c.published {
+				continue
+			}
 			return &Problem{Pointer: ptr + "/" + escape(r), Rule: "is required", Prose: proj, Project: proj}
 		}
 	}
