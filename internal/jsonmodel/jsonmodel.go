@@ -123,8 +123,8 @@ func unmarshal[T any](data []byte, p *T, opts ...json.Options) error {
 	}
 	var v T
 	err := json.Unmarshal(data, twinOf(&v), opts...)
-	if se := (*json.SemanticError)(nil); errors.As(err, &se) && se.JSONPointer == "" {
-		se.GoType = reflect.TypeFor[T]() // the model, not its twin
+	if se := (*json.SemanticError)(nil); errors.As(err, &se) && (se.JSONPointer == "" || errors.Is(err, ErrNull)) {
+		se.GoType = reflect.TypeFor[T]() // the model, not its twin nor the null check's "any"
 	}
 	if err == nil {
 		*p = v

@@ -185,6 +185,7 @@ func TestUnmarshalBody(t *testing.T) {
 				return
 			}
 			assert.ErrorIs(t, err, ErrNull)
+			assert.Contains(t, err.Error(), "jsonmodel.body", "the error names the model")
 		})
 	}
 }
