@@ -498,11 +498,11 @@ func (ex *exchange) checkTokenCredentials(buf []byte) {
 // problems of the body are openapi3filter's to report.
 func (ex *exchange) checkUnknownMembers(buf []byte) {
 	op := ex.route.Operation.OperationID
-	if !ex.isJSON() || !wire.Takes(op) || wire.Check(op, buf, wire.Options{}) != nil {
+	if !ex.isJSON() || !wire.Takes(op) || wire.Check(op, buf, wire.Options{Published: true}) != nil {
 		return
 	}
 	var p *wire.Problem
-	if errors.As(wire.Check(op, buf, wire.Options{Strict: true}), &p) {
+	if errors.As(wire.Check(op, buf, wire.Options{Strict: true, Published: true}), &p) {
 		ex.addf("request body: %s: %s", p.Pointer, p.Rule)
 	}
 }
