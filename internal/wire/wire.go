@@ -85,48 +85,12 @@ func Takes(operationID string) bool {
 	return ok
 }
 
-// Kept reports whether undeclared members at pointer (a JSON pointer into
-// a body of the operation, as a Problem names them) are kept by the
-// service: the object there sets additionalProperties: true, is an
-// opaque object (type object, no members described: a filter, a sort),
-// or is undeclared inside one. It is false where undeclared members are
-// allowed but dropped.
-func Kept(operationID, pointer string) bool {
-	f := form()
-	i, ok := f.Ops[operationID]
-	if !ok {
-		return false
-	}
-	if pointer == "" {
-		return f.Nodes[i].keeps()
-	}
-	for _, tok := range strings.Split(pointer[1:], "/") {
-		n := &f.Nodes[i]
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch {
-		case n.Type == "array" && n.Items >= 0:
-			i = n.Items
-		case hasProp(n, tok):
-			i = n.Props[tok]
-		case n.keeps():
-			return true
-		case n.Extra >= 0:
-			i = n.Extra
-		default:
-			return false
-		}
-	}
-	return f.Nodes[i].keeps()
-}
-
 // keeps reports whether the object n keeps the members it does not
 // declare: it says additionalProperties: true, or it is opaque (an
 // object whose members the document does not describe).
 func (n *node) keeps() bool {
 	return n.Open || n.Type == "object" && n.Props == nil && n.Extra < 0
 }
-
-func hasProp(n *node, k string) bool { _, ok := n.Props[k]; return ok }
 
 // Check checks body, the JSON request body of the operation named by its
 // operationId in the contract document, against the operation's request

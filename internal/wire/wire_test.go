@@ -124,33 +124,6 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
-func TestKept(t *testing.T) {
-	tests := []struct {
-		op, ptr string
-		want    bool
-	}{
-		{"createView", "/view/list", true},
-		{"createView", "/view", false},
-		{"createView", "", false},
-		{"createAgent", "/agent/elementum", true},
-		{"createAgent", "/tools/0", true},
-		{"createAgent", "/tools/0/deep", true},
-		{"createSkill", "/skill/properties", true},
-		{"createSkill", "/skill", false},
-		{"composeApp", "", true},
-		{"createTable", "", false},
-		{"createTable", "/fields/0/reference", false},
-		{"createTable", "/nope/x", false},
-		{"createTable", "/filter", true},
-		{"createTable", "/filter/deep", true},
-		{"createFlow", "", true},
-		{"nope", "", false},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, wire.Kept(tt.op, tt.ptr), "%s %s", tt.op, tt.ptr)
-	}
-}
-
 func TestIsUUID(t *testing.T) {
 	assert.True(t, wire.IsUUID("00000000-0000-4000-8000-00000000000A"))
 	for _, s := range []string{"", "not-a-uuid", "00000000-0000-4000-8000-00000000000", "00000000x0000-4000-8000-000000000001", "g0000000-0000-4000-8000-000000000001"} {
