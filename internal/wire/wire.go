@@ -31,6 +31,7 @@ import (
 	"bytes"
 	_ "embed" // the compiled schemas
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -276,22 +277,35 @@ func (c *checker) str(n *node, s, ptr string, project bool) *Problem {
 		}
 		return prob("must be at least " + strconv.Itoa(n.MinLen) + " characters long")
 	}
-	switch n.Format {
-	case "uuid":
-		if !IsUUID(s) {
-			return prob("must be a UUID")
-		}
-	case "email":
-		if a, err := mail.ParseAddress(s); err != nil || a.Address != s {
-			return prob("must be an e-mail address")
-		}
-	case "date-time":
-		if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
-			return prob("must be an RFC 3339 date-time")
-		}
+	if err := CheckFormat(n.Format, s); err != nil {
+		return prob(err.Error())
 	}
 	return nil
 }
+
+// CheckFormat checks the string s against the format the document gives
+// it: "uuid" (IsUUID), "email" (a bare address, as net/mail parses it: no
+// display name, no angle brackets) and "date-time" (RFC 3339). Other
+// formats hold. The error is the rule, in words: "must be a UUID".
+func CheckFormat(format, s string) error {
+	ok := true
+	switch format {
+	case "uuid":
+		ok = IsUUID(s)
+	case "email":
+		a, err := mail.ParseAddress(s)
+		ok = err == nil && a.Address == s
+	case "date-time":
+		_, err := time.Parse(time.RFC3339Nano, s)
+		ok = err == nil
+	}
+	if !ok {
+		return errors.New("must be " + formats[format])
+	}
+	return nil
+}
+
+var formats = map[string]string{"uuid": "a UUID", "email": "an e-mail address", "date-time": "an RFC 3339 date-time"}
 
 // prose applies the rules the document states in prose, once the schema
 // rules hold: exactly one member, mutually exclusive members.
