@@ -64,9 +64,9 @@
 // so that a file's name depends on its own object only; two objects with
 // one name get ~2, ~3, ... after that, in the order of their content.
 // A file's name means nothing to a plan, which matches the name or handle
-// inside. -export
-// removes the other .json files of DIR/automations and DIR/views, so that
-// an object deleted since the last export goes from git too.
+// inside. -export removes the other .json files of DIR/automations and
+// DIR/views, so that an object deleted since the last export goes from
+// git too.
 //
 // # Plans
 //
