@@ -54,9 +54,6 @@ type Problem struct {
 	Pointer string
 	Rule    string // e.g. "must be a string", "is required", "must be a UUID"
 	Prose   bool   // a rule stated in prose or a project rule (the fake: 422); false: a schema rule (the fake: 400)
-	// Project marks a rule of this project (x-project-rule), not the
-	// service's: a Prose problem the published document does not state.
-	Project bool
 }
 
 // Error returns "<pointer>: <rule>", or the rule alone for the whole body.
@@ -167,7 +164,7 @@ func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 		if top && !project {
 			return &Problem{Rule: "must be " + article(n.Type) + " (the operation's body)"}
 		}
-		return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project}
+		return &Problem{Pointer: ptr, Rule: rule, Prose: project}
 	}
 	if v == nil {
 		if n.Type == "" {
@@ -240,7 +237,7 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 			if proj && c.published {
 				continue
 			}
-			return &Problem{Pointer: ptr + "/" + escape(r), Rule: "is required", Prose: proj, Project: proj}
+			return &Problem{Pointer: ptr + "/" + escape(r), Rule: "is required", Prose: proj}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -266,7 +263,7 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 
 func (c *checker) str(n *node, s, ptr string, project bool) *Problem {
 	prob := func(rule string) *Problem {
-		return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project}
+		return &Problem{Pointer: ptr, Rule: rule, Prose: project}
 	}
 	if len(n.Enum) > 0 && !slices.Contains(n.Enum, s) {
 		return prob("must be one of " + strings.Join(n.Enum, ", "))
