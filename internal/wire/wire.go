@@ -21,7 +21,9 @@
 // exclusive with ...") must not both be true. A breach of a member marked
 // x-project-rule (a rule of this project, such as the fake's required
 // automation name, or a member the document forwards as is but serves
-// typed) is a prose problem as well.
+// typed) is a prose problem as well. With Options.Published (the SDK's
+// check), the project's rules are skipped, and the members they type
+// are not looked into.
 //
 // The first problem found is returned; members are visited in name order,
 // so the answer does not depend on the order of the body's members.
