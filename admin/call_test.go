@@ -97,6 +97,18 @@ func TestRefusesWhatTheDocumentRefuses(t *testing.T) {
 				Creates: []admin.TableFieldCreate{{Field: admin.TableFieldInput{}}}}})
 			return err
 		}, "TableUpdateRequest.fields.creates[0].field"},
+		// A fake-only rule broken first (a column that is no field id)
+		// must not hide a published rule broken after it.
+		{"a prose rule behind a project rule", func(ws *admin.Workspace) error {
+			_, err := ws.Views.Create(ctx, "itm", "v", admin.ViewRequest{View: admin.ViewInput{
+				List: &admin.ViewConfig{Columns: []string{"Name"}}, Kanban: &admin.ViewConfig{}}})
+			return err
+		}, "ViewRequest.view"},
+		{"a type behind a project rule", func(ws *admin.Workspace) error {
+			_, err := ws.Views.Create(ctx, "itm", "v", admin.ViewRequest{View: admin.ViewInput{
+				List: &admin.ViewConfig{Columns: []string{"Name"}, Filter: jsontext.Value(`5`)}}})
+			return err
+		}, "ViewRequest.view.list.filter"},
 	})
 }
 

@@ -171,9 +171,9 @@ func refID[T SearchTableField | ConnectorRef](r *T) string {
 }
 
 // SnowflakeSearchTableRequest is the body of SearchTablesService.Create:
-// the service's AspectSearchTableSnowflakeCreateRequest. Duration and a
-// TargetLag of at least 1 are required, and so is AttributeFieldIDs (a
-// nil one is sent as []). FieldID and AIProviderConnectorID are the
+// the service's AspectSearchTableSnowflakeCreateRequest. Duration,
+// TargetLag (an int32; the document sets no minimum) and
+// AttributeFieldIDs are required (a nil AttributeFieldIDs is sent as []). FieldID and AIProviderConnectorID are the
 // legacy single index; prefer VectorIndexes. As in every request body of
 // this package, a nil pointer or slice leaves an optional member out, and
 // a pointer to an empty value or an empty non-nil slice sends it empty.
@@ -227,7 +227,7 @@ type SearchTableUpdate struct {
 }
 
 // SnowflakeSearchTableUpdate are the settings of a Snowflake search
-// table to change; a TargetLag, when set, is at least 1.
+// table to change; a nil member is left as it is.
 type SnowflakeSearchTableUpdate struct {
 	Warehouse *string              `json:"warehouse,omitzero"`
 	TargetLag *int                 `json:"targetLag,omitzero"`

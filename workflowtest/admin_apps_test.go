@@ -37,3 +37,16 @@ func TestPassthroughRefuseBadBodies(t *testing.T) {
 		})
 	}
 }
+
+// An update without a "namespace" keeps the app's alias, and the app
+// stays usable under it.
+func TestUpdateAppKeepsItsAlias(t *testing.T) {
+	a := newAPI(t)
+	require.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/aspects/compose", map[string]any{"namespace": "hr"}).status)
+	res := a.do(http.MethodPut, "/aspects/compose/"+seqUUID(uuidApp, 1), map[string]any{"name": "HR"})
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	var app map[string]any
+	res.decode(&app)
+	assert.Equal(t, map[string]any{"id": seqUUID(uuidApp, 1), "name": "HR", "namespace": "hr"}, app)
+	assert.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/apps/hr/automations", map[string]any{"name": "A"}).status)
+}

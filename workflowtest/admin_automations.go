@@ -5,9 +5,9 @@ import (
 	"maps"
 	"net/http"
 	"slices"
-	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 // The automations of apps and elements: GET and POST
@@ -79,16 +79,6 @@ func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, de
 		}
 	}
 	panic("workflowtest: SetAutomationDraft: no automation " + id + " in " + string(rt) + "/" + alias)
-}
-
-// checkAutomation lists what the fake's rules find wrong with a
-// definition.
-func checkAutomation(m map[string]json.RawMessage) []string {
-	var name string
-	if json.Unmarshal(m["name"], &name) != nil || strings.TrimSpace(name) == "" {
-		return []string{`"name" must be a non-empty string`}
-	}
-	return nil
 }
 
 // AddAutomation adds an automation to the definition (rt, alias), which
@@ -198,8 +188,14 @@ func (s *Server) validateAutomation(rq *request, segs []string) response {
 	if e != nil {
 		return fail(e)
 	}
-	probs := checkAutomation(m)
-	return reply(http.StatusOK, map[string]any{"valid": probs == nil, "errors": append([]string{}, probs...)})
+	// The verdict is the check of a create's body, the fake's rules
+	// included: what Validate passes, Create takes.
+	probs := []string{}
+	raw, _ := json.Marshal(m)
+	if err := wire.Check("createAutomation", raw, wire.Options{}); err != nil {
+		probs = append(probs, err.Error())
+	}
+	return reply(http.StatusOK, map[string]any{"valid": len(probs) == 0, "errors": probs})
 }
 
 // getAutomation is GET /{recordType}/{alias}/automations/{id}: 200 with

@@ -29,11 +29,18 @@ func TestAutomations(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.status)
 	assert.JSONEq(t, `[{"id":"`+id2+`","name":"Notify"}]`, string(res.body))
 
-	res = a.do(http.MethodPost, base+"/validate", []byte(`{"name":" "}`))
-	require.Equal(t, http.StatusOK, res.status)
-	assert.JSONEq(t, `{"valid":false,"errors":["\"name\" must be a non-empty string"]}`, string(res.body))
-	res = a.do(http.MethodPost, base+"/validate", []byte(`{"name":"ok"}`))
-	assert.JSONEq(t, `{"valid":true,"errors":[]}`, string(res.body))
+	// Validate's verdict is Create's: what one takes, the other passes.
+	for body, want := range map[string]string{
+		`{"name":""}`:          `{"valid":false,"errors":["/name: must not be empty"]}`,
+		`{"trigger":{}}`:       `{"valid":false,"errors":["/name: is required"]}`,
+		`{"name":5}`:           `{"valid":false,"errors":["/name: must be a string"]}`,
+		`{"name":" "}`:         `{"valid":true,"errors":[]}`,
+		`{"name":"ok","x":[]}`: `{"valid":true,"errors":[]}`,
+	} {
+		res = a.do(http.MethodPost, base+"/validate", []byte(body))
+		require.Equal(t, http.StatusOK, res.status, body)
+		assert.JSONEq(t, want, string(res.body), body)
+	}
 	assert.Len(t, a.srv.Automations(workflow.Apps, "itm"), 2, "validate creates nothing")
 
 	res = a.do(http.MethodPut, base+"/"+id2, []byte(`{"name":"Notify all","id":"other"}`))

@@ -47,8 +47,8 @@ const (
 // every account, 50 rows, by Name), "gold-accounts" (a list filtered on
 // Tier Gold) and "by-tier" (a kanban that allows record creation);
 // GET /apps/crm-accounts/views/{id} takes a view's handle as well as its
-// id. Everything it stores passes the checks a request would. It is what cmd/workflow-fake serves and what the
-// quickstart example reads.
+// id. Everything it stores passes the checks a request would. It is what
+// cmd/workflow-fake serves and what the quickstart example reads.
 func (s *Server) SeedDemo() Demo {
 	base := time.Date(2025, 1, 6, 8, 0, 0, 0, time.UTC)
 	people := []struct{ first, last string }{

@@ -64,15 +64,18 @@
 // so that a file's name depends on its own object only; two objects with
 // one name get ~2, ~3, ... after that, in the order of their content.
 // A file's name means nothing to a plan, which matches the name or handle
-// inside. -export
-// removes the other .json files of DIR/automations and DIR/views, so that
-// an object deleted since the last export goes from git too.
+// inside. -export removes the other .json files of DIR/automations and
+// DIR/views, so that an object deleted since the last export goes from
+// git too.
 //
 // # Plans
 //
 // A plan matches automations by their "name" and views by their client
 // handle (the service publishes no members of an automation: its name is
-// the fake's one required member). It prints a line per object: "+
+// the fake's one required member). It compares, and -export writes, the
+// automations as the app's automation list gives them: the active
+// version on the fake, whose list holds no draft (the service does not
+// publish which version its list holds). It prints a line per object: "+
 // create", "~ update", "= same", "- delete" (with -prune) or "? keep"
 // (only in the target), then, under it, each member that changes, as its
 // JSON pointer, its value in the target and its value in the source:

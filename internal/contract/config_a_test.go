@@ -43,6 +43,14 @@ func configCasesA() []exchangeCase {
 		{name: "createView", method: "POST", path: "/v1/apps/itmanagement/views",
 			body:   `{"handle":"open-requests","view":{"list":{"name":"Open requests","filter":{"status":"OPEN"},"rows":25,"columns":["` + uuidA + `"],"x-extra":1}},"share":{"groups":["IT"],"users":[]}}`,
 			status: 201, respType: "application/json", respBody: viewJSON},
+		// A breach of a fake-only rule (columns that are no field ids)
+		// hides no breach of the published document's.
+		{name: "view with two variants and a fake-only breach", method: "POST", path: "/v1/apps/itmanagement/views",
+			body:   `{"handle":"h","view":{"list":{"columns":["Name"]},"kanban":{}}}`,
+			status: 201, respType: "application/json", respBody: viewJSON, want: []string{`request body: /view: must have exactly one of`}},
+		{name: "view with a guessed member and a fake-only breach", method: "POST", path: "/v1/apps/itmanagement/views", strict: true,
+			body:   `{"handle":"h","colour":"red","view":{"list":{"columns":["Name"]}}}`,
+			status: 201, respType: "application/json", respBody: viewJSON, want: []string{`request body: /colour: is not a member of`}},
 		{name: "getView", method: "GET", path: "/v1/apps/itmanagement/views/open-requests", status: 200, respType: "application/json", respBody: viewJSON},
 		{name: "updateView", method: "PUT", path: "/v1/apps/itmanagement/views/open-requests", body: `{"view":{"kanban":{"displayByField":"` + uuidA + `"}}}`,
 			status: 200, respType: "application/json", respBody: `{"ok":true}`},

@@ -11,14 +11,12 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/mail"
 	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -173,9 +171,9 @@ var loadDocument = sync.OnceValues(func() (loaded, error) {
 	// document's relative servers must not take part in routing.
 	doc.Servers = nil
 	dropProjectRules(doc)
-	doc.SetStringFormatValidator("uuid", openapi3.NewCallbackValidator(checkUUID))
-	doc.SetStringFormatValidator("email", openapi3.NewCallbackValidator(checkEmail))
-	doc.SetStringFormatValidator("date-time", openapi3.NewCallbackValidator(checkDateTime))
+	for _, f := range []string{"uuid", "email", "date-time"} { // wire's checks, the fake's and the SDK's
+		doc.SetStringFormatValidator(f, openapi3.NewCallbackValidator(func(s string) error { return wire.CheckFormat(f, s) }))
+	}
 	if err := doc.Validate(context.Background()); err != nil {
 		return loaded{}, fmt.Errorf("contract: the document is invalid: %w", err)
 	}
@@ -211,34 +209,6 @@ func dropProjectRules(doc *openapi3.T) {
 type loaded struct {
 	doc    *openapi3.T
 	router routers.Router
-}
-
-// uuidRE accepts any RFC 9562 textual UUID, whatever its version.
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-func checkUUID(s string) error {
-	if !uuidRE.MatchString(s) {
-		return errors.New("not a UUID")
-	}
-	return nil
-}
-
-// checkDateTime accepts an RFC 3339 date-time (with or without a
-// fraction of a second, in UTC or with an offset).
-func checkDateTime(s string) error {
-	if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
-		return errors.New("not an RFC 3339 date-time")
-	}
-	return nil
-}
-
-// checkEmail accepts a bare address (no display name, no angle brackets).
-func checkEmail(s string) error {
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s {
-		return errors.New("not a bare e-mail address")
-	}
-	return nil
 }
 
 // Operations returns the operationId of every operation in the document,
@@ -458,7 +428,7 @@ func (ex *exchange) checkProse(buf []byte) {
 		return
 	}
 	var p *wire.Problem
-	if errors.As(wire.Check(op, buf, wire.Options{}), &p) && p.Prose && !p.Project {
+	if errors.As(wire.Check(op, buf, wire.Options{Published: true}), &p) && p.Prose {
 		ex.addf("request body: %s", p.Error())
 	}
 }
@@ -498,11 +468,11 @@ func (ex *exchange) checkTokenCredentials(buf []byte) {
 // problems of the body are openapi3filter's to report.
 func (ex *exchange) checkUnknownMembers(buf []byte) {
 	op := ex.route.Operation.OperationID
-	if !ex.isJSON() || !wire.Takes(op) || wire.Check(op, buf, wire.Options{}) != nil {
+	if !ex.isJSON() || !wire.Takes(op) || wire.Check(op, buf, wire.Options{Published: true}) != nil {
 		return
 	}
 	var p *wire.Problem
-	if errors.As(wire.Check(op, buf, wire.Options{Strict: true}), &p) {
+	if errors.As(wire.Check(op, buf, wire.Options{Strict: true, Published: true}), &p) {
 		ex.addf("request body: %s: %s", p.Pointer, p.Rule)
 	}
 }

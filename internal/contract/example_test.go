@@ -28,6 +28,6 @@ func ExampleValidate() {
 		}
 	}
 	// Output:
-	// contract: createRecordWatchers POST /v1/apps/assets/REC-1/watchers: request body: doesn't match schema #/components/schemas/WatcherListInput: at "/users/1": string doesn't match the format "email" (not a bare e-mail address)
+	// contract: createRecordWatchers POST /v1/apps/assets/REC-1/watchers: request body: doesn't match schema #/components/schemas/WatcherListInput: at "/users/1": string doesn't match the format "email" (must be an e-mail address)
 	// contract: createRecordWatchers POST /v1/apps/assets/REC-1/watchers: reply status 204 is not published for this operation (published: 201, 400, 401, 403, 404, 422, 429, 500)
 }

@@ -21,7 +21,9 @@
 // exclusive with ...") must not both be true. A breach of a member marked
 // x-project-rule (a rule of this project, such as the fake's required
 // automation name, or a member the document forwards as is but serves
-// typed) is a prose problem as well.
+// typed) is a prose problem as well. With Options.Published (the SDK's
+// check), the project's rules are skipped, and the members they type
+// are not looked into.
 //
 // The first problem found is returned; members are visited in name order,
 // so the answer does not depend on the order of the body's members.
@@ -31,6 +33,7 @@ import (
 	"bytes"
 	_ "embed" // the compiled schemas
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -53,9 +56,6 @@ type Problem struct {
 	Pointer string
 	Rule    string // e.g. "must be a string", "is required", "must be a UUID"
 	Prose   bool   // a rule stated in prose or a project rule (the fake: 422); false: a schema rule (the fake: 400)
-	// Project marks a rule of this project (x-project-rule), not the
-	// service's: a Prose problem the published document does not state.
-	Project bool
 }
 
 // Error returns "<pointer>: <rule>", or the rule alone for the whole body.
@@ -71,8 +71,11 @@ func (p *Problem) Error() string {
 func (p *Problem) Malformed() bool { return p.Pointer == "" && !p.Prose }
 
 // Options: Strict makes unknown members problems too (off by default: the
-// published schemas allow them).
-type Options struct{ Strict bool }
+// published schemas allow them). Published checks only what the published
+// document states: the project's own rules (x-project-rule) are skipped,
+// and the members they type are not looked into, so that a breach of one
+// never hides a breach of the document's rules (the SDK's check).
+type Options struct{ Strict, Published bool }
 
 // Takes reports whether the operation named by operationID takes a JSON
 // request body, which Check can check.
@@ -82,48 +85,12 @@ func Takes(operationID string) bool {
 	return ok
 }
 
-// Kept reports whether undeclared members at pointer (a JSON pointer into
-// a body of the operation, as a Problem names them) are kept by the
-// service: the object there sets additionalProperties: true, is an
-// opaque object (type object, no members described: a filter, a sort),
-// or is undeclared inside one. It is false where undeclared members are
-// allowed but dropped.
-func Kept(operationID, pointer string) bool {
-	f := form()
-	i, ok := f.Ops[operationID]
-	if !ok {
-		return false
-	}
-	if pointer == "" {
-		return f.Nodes[i].keeps()
-	}
-	for _, tok := range strings.Split(pointer[1:], "/") {
-		n := &f.Nodes[i]
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch {
-		case n.Type == "array" && n.Items >= 0:
-			i = n.Items
-		case hasProp(n, tok):
-			i = n.Props[tok]
-		case n.keeps():
-			return true
-		case n.Extra >= 0:
-			i = n.Extra
-		default:
-			return false
-		}
-	}
-	return f.Nodes[i].keeps()
-}
-
 // keeps reports whether the object n keeps the members it does not
 // declare: it says additionalProperties: true, or it is opaque (an
 // object whose members the document does not describe).
 func (n *node) keeps() bool {
 	return n.Open || n.Type == "object" && n.Props == nil && n.Extra < 0
 }
-
-func hasProp(n *node, k string) bool { _, ok := n.Props[k]; return ok }
 
 // Check checks body, the JSON request body of the operation named by its
 // operationId in the contract document, against the operation's request
@@ -144,7 +111,7 @@ func Check(operationID string, body []byte, opts Options) error {
 	if _, err := dec.Token(); err == nil {
 		return &Problem{Rule: "has data after the JSON value"}
 	}
-	c := checker{f: f, strict: opts.Strict}
+	c := checker{f: f, strict: opts.Strict, published: opts.Published}
 	if p := c.check(i, v, "", false, true); p != nil {
 		return p
 	}
@@ -182,8 +149,8 @@ var form = sync.OnceValue(func() *compiledForm {
 })
 
 type checker struct {
-	f      *compiledForm
-	strict bool
+	f                 *compiledForm
+	strict, published bool
 }
 
 // check applies the schema rules of node i to v at pointer ptr. project
@@ -192,11 +159,14 @@ type checker struct {
 func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 	n := &c.f.Nodes[i]
 	project = project || n.Project
+	if project && c.published {
+		return nil
+	}
 	bad := func(rule string) *Problem {
 		if top && !project {
 			return &Problem{Rule: "must be " + article(n.Type) + " (the operation's body)"}
 		}
-		return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project}
+		return &Problem{Pointer: ptr, Rule: rule, Prose: project}
 	}
 	if v == nil {
 		if n.Type == "" {
@@ -266,7 +236,10 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 	for _, r := range n.Required {
 		if _, ok := m[r]; !ok {
 			proj := project || c.f.Nodes[n.Props[r]].Project
-			return &Problem{Pointer: ptr + "/" + escape(r), Rule: "is required", Prose: proj, Project: proj}
+			if proj && c.published {
+				continue
+			}
+			return &Problem{Pointer: ptr + "/" + escape(r), Rule: "is required", Prose: proj}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -292,7 +265,7 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 
 func (c *checker) str(n *node, s, ptr string, project bool) *Problem {
 	prob := func(rule string) *Problem {
-		return &Problem{Pointer: ptr, Rule: rule, Prose: project, Project: project}
+		return &Problem{Pointer: ptr, Rule: rule, Prose: project}
 	}
 	if len(n.Enum) > 0 && !slices.Contains(n.Enum, s) {
 		return prob("must be one of " + strings.Join(n.Enum, ", "))
@@ -303,22 +276,35 @@ func (c *checker) str(n *node, s, ptr string, project bool) *Problem {
 		}
 		return prob("must be at least " + strconv.Itoa(n.MinLen) + " characters long")
 	}
-	switch n.Format {
-	case "uuid":
-		if !IsUUID(s) {
-			return prob("must be a UUID")
-		}
-	case "email":
-		if a, err := mail.ParseAddress(s); err != nil || a.Address != s {
-			return prob("must be an e-mail address")
-		}
-	case "date-time":
-		if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
-			return prob("must be an RFC 3339 date-time")
-		}
+	if err := CheckFormat(n.Format, s); err != nil {
+		return prob(err.Error())
 	}
 	return nil
 }
+
+// CheckFormat checks the string s against the format the document gives
+// it: "uuid" (IsUUID), "email" (a bare address, as net/mail parses it: no
+// display name, no angle brackets) and "date-time" (RFC 3339). Other
+// formats hold. The error is the rule, in words: "must be a UUID".
+func CheckFormat(format, s string) error {
+	ok := true
+	switch format {
+	case "uuid":
+		ok = IsUUID(s)
+	case "email":
+		a, err := mail.ParseAddress(s)
+		ok = err == nil && a.Address == s
+	case "date-time":
+		_, err := time.Parse(time.RFC3339Nano, s)
+		ok = err == nil
+	}
+	if !ok {
+		return errors.New("must be " + formats[format])
+	}
+	return nil
+}
+
+var formats = map[string]string{"uuid": "a UUID", "email": "an e-mail address", "date-time": "an RFC 3339 date-time"}
 
 // prose applies the rules the document states in prose, once the schema
 // rules hold: exactly one member, mutually exclusive members.

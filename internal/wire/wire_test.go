@@ -33,6 +33,7 @@ func TestCheck(t *testing.T) {
 		ptr, rule      string // "" rule: no problem
 		prose          bool
 		strict         bool
+		published      bool
 	}{
 		{name: "valid", op: "createUser", body: `{"email":"a@example.com","firstName":"A","lastName":"B"}`},
 		{name: "not JSON", op: "createUser", body: `{"email":`, rule: "is not JSON"},
@@ -78,11 +79,15 @@ func TestCheck(t *testing.T) {
 		{name: "tools members open", op: "createAgent", strict: true, body: `{"agent":{"elementum":{"voiceConfig":null}},"tools":[{"x":null}]}`},
 		{name: "skill allOf", op: "createSkill", body: `{"skill":{"status":"DONE","name":"n"}}`, ptr: "/skill/status", rule: "must be one of ACTIVE, DRAFT, INACTIVE"},
 		{name: "skill name required", op: "createSkill", body: `{"skill":{}}`, ptr: "/skill/name", rule: "is required"},
+		{name: "published: project rules skipped", op: "createAutomation", published: true, body: `{"name":"","trigger":{}}`},
+		{name: "published: a project rule hides no prose rule", op: "createView", published: true, body: `{"handle":"h","view":{"list":{"columns":["Name"]},"kanban":{}}}`, ptr: "/view", rule: "must have exactly one of agent, calendar, dashboard, kanban, list (got kanban, list)", prose: true},
+		{name: "published: a project rule hides no type", op: "createView", published: true, body: `{"handle":"h","view":{"list":{"columns":["Name"],"filter":5}}}`, ptr: "/view/list/filter", rule: "must be an object"},
+		{name: "published: a missing project member hides no type", op: "composeApp", published: true, body: `{}`},
 		{name: "token JSON", op: "requestAccessToken", body: `{"client_id":"c","client_secret":"s","grant_type":"password"}`, ptr: "/grant_type", rule: "must be one of client_credentials"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := wire.Check(tt.op, []byte(tt.body), wire.Options{Strict: tt.strict})
+			err := wire.Check(tt.op, []byte(tt.body), wire.Options{Strict: tt.strict, Published: tt.published})
 			if tt.rule == "" {
 				require.NoError(t, err)
 				return
@@ -116,33 +121,6 @@ func TestMalformed(t *testing.T) {
 		if errors.As(wire.Check("createUser", []byte(body), wire.Options{}), &p) {
 			assert.Equal(t, want, p.Malformed(), body)
 		}
-	}
-}
-
-func TestKept(t *testing.T) {
-	tests := []struct {
-		op, ptr string
-		want    bool
-	}{
-		{"createView", "/view/list", true},
-		{"createView", "/view", false},
-		{"createView", "", false},
-		{"createAgent", "/agent/elementum", true},
-		{"createAgent", "/tools/0", true},
-		{"createAgent", "/tools/0/deep", true},
-		{"createSkill", "/skill/properties", true},
-		{"createSkill", "/skill", false},
-		{"composeApp", "", true},
-		{"createTable", "", false},
-		{"createTable", "/fields/0/reference", false},
-		{"createTable", "/nope/x", false},
-		{"createTable", "/filter", true},
-		{"createTable", "/filter/deep", true},
-		{"createFlow", "", true},
-		{"nope", "", false},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, wire.Kept(tt.op, tt.ptr), "%s %s", tt.op, tt.ptr)
 	}
 }
 
