@@ -276,9 +276,8 @@ func (l *adaptiveLimiter) accepted(now time.Time) (uint32, time.Duration) {
 
 // grow raises the rate for the time since it was last grown: doubling
 // every slowStart (at most once per success) until a cut confirms the
-// estimate, then probing, the
-// growth doubling every probeDouble since the cut. A rate of noLimit times
-// the estimate is no limit any more.
+// estimate, then probing, the growth doubling every probeDouble since the
+// cut. A rate of noLimit times the estimate is no limit any more.
 func (l *adaptiveLimiter) grow(now time.Time) {
 	if l.rate == 0 {
 		return
