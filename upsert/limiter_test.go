@@ -114,6 +114,11 @@ func TestLimiterEstimateIsTheLastSecond(t *testing.T) {
 			succeed(t, l, clk, 20, 25*time.Millisecond)  // then 40/s for 0.5 s: 30/s over the last second
 			return 40 / 1.5
 		}},
+		{"the last second, when the last cut was exactly a second ago", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 20, 50*time.Millisecond) // 20 in the 0.95 s since the first request
+			l.cut, l.sinceCut = clk.now().Add(-time.Second), 1
+			return 20 / 0.95
+		}},
 		{"the last second, when the last cut was less than a second ago", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
 			succeed(t, l, clk, 100, 10*time.Millisecond) // 100/s for 1 s
 			l.release(take(t, l), outcomeThrottled, 0)   // a cut
