@@ -18,14 +18,22 @@ import (
 //     accepted over the last second (window), and not above the rate sent
 //     then, and the rate to aim times that estimate: a 429 comes when the
 //     service's allowance is spent, so over the last second it accepted
-//     about its limit. The rate then probes upward, slowly at first
+//     about its limit. When the last cut was more than a second ago, the
+//     estimate is not above the rate accepted since then either: the
+//     allowance was spent at both 429s, so between them the service
+//     accepted its limit exactly, while the last second may also hold an
+//     allowance saved up while the rate ran under the limit (an estimate
+//     too low at first, when part of the allowance was spent before the
+//     first request, fills it). The rate then probes upward, slowly at first
 //     (probeGrowth a second), then faster, the growth doubling every
 //     probeDouble, so that it meets a raised limit within seconds, and a
 //     steady one every second or so, with the service's allowance near
 //     empty and none of it lost. Until a 429 confirms the estimate (one
 //     that measures no more than a quarter above it), the rate doubles
 //     every slowStart instead, past the estimate too, so that one lone 429
-//     costs little.
+//     costs little; but at most once per success, so that at a low rate it
+//     does not outrun the answers (at 5 requests a second, four doublings
+//     would make it no limit before the next answer came).
 //
 // A 429 with no successes yet, or only a few, is no estimate of a limit:
 // the rate over a few milliseconds says nothing of the service's second.
@@ -77,7 +85,8 @@ type adaptiveLimiter struct {
 	slot  int64         // the newest slot of window: the time since start over slotLen
 	win   [slots]uint32 // successes in each slotLen of the last second, a ring
 
-	throttles int // 429 answers seen
+	throttles int    // 429 answers seen
+	sinceCut  uint32 // successes since the last cut
 }
 
 const (
@@ -187,6 +196,7 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 	case outcomeOK:
 		l.conc = min(float64(l.maxConc), l.conc+1/l.conc)
 		l.count(now, 1)
+		l.sinceCut++
 		l.grow(now)
 	case outcomeThrottled:
 		l.throttles++
@@ -218,7 +228,8 @@ func (l *adaptiveLimiter) count(now time.Time, n uint32) {
 // throttle is the first 429 of an epoch, at now. A 429 measures the
 // service's limit when the window holds minSample successes, or the first
 // second has passed: the estimate is then the rate accepted over the
-// window. With fewer, in the first second, the first such 429 is a probe:
+// window, or since the last cut if that is less and more than a second
+// ago. With fewer, in the first second, the first such 429 is a probe:
 // the rate stays, and the concurrency limit drops to one, so that one
 // request is in flight when the next answer says whether the limit is
 // real. A 429 to a request started after the probe confirms it: the
@@ -228,6 +239,9 @@ func (l *adaptiveLimiter) throttle(now time.Time) {
 	l.rateEp++
 	n, span := l.accepted(now)
 	m := float64(n) / max(span, time.Millisecond).Seconds()
+	if since := now.Sub(l.cut); !l.cut.IsZero() && since > time.Second {
+		m = min(m, float64(l.sinceCut)/since.Seconds())
+	}
 	sure := false
 	if n < minSample && now.Sub(l.start) < slots*slotLen {
 		if !l.probed {
@@ -245,7 +259,7 @@ func (l *adaptiveLimiter) throttle(now time.Time) {
 	l.estimate = m
 	l.rate = max(aim*m, minRate)
 	l.next = now.Add(time.Duration(float64(time.Second) / l.rate))
-	l.cut, l.grown = now, now
+	l.cut, l.grown, l.sinceCut = now, now, 0
 }
 
 // accepted returns the successes of the last second (or since the first
@@ -261,9 +275,9 @@ func (l *adaptiveLimiter) accepted(now time.Time) (uint32, time.Duration) {
 }
 
 // grow raises the rate for the time since it was last grown: doubling
-// every slowStart until a cut confirms the estimate, then probing, the
-// growth doubling every probeDouble since the cut. A rate of noLimit times
-// the estimate is no limit any more.
+// every slowStart (at most once per success) until a cut confirms the
+// estimate, then probing, the growth doubling every probeDouble since the
+// cut. A rate of noLimit times the estimate is no limit any more.
 func (l *adaptiveLimiter) grow(now time.Time) {
 	if l.rate == 0 {
 		return
@@ -274,7 +288,7 @@ func (l *adaptiveLimiter) grow(now time.Time) {
 	if l.confirmed {
 		l.rate *= 1 + dt*probeGrowth*math.Exp2(now.Sub(l.cut).Seconds()/probeDouble.Seconds())
 	} else {
-		l.rate *= math.Exp2(dt / slowStart.Seconds())
+		l.rate *= math.Exp2(min(dt/slowStart.Seconds(), 1))
 	}
 	if l.rate >= noLimit*l.estimate {
 		l.rate = 0

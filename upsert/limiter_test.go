@@ -107,6 +107,24 @@ func TestLimiterEstimateIsTheLastSecond(t *testing.T) {
 			clk.advance(500 * time.Millisecond)          // then nothing
 			return 50
 		}},
+		{"not above the rate since the last cut, a second ago or more", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 100, 10*time.Millisecond) // 100/s for 1 s
+			l.release(take(t, l), outcomeThrottled, 0)   // a cut
+			succeed(t, l, clk, 20, 50*time.Millisecond)  // 20/s for 1 s
+			succeed(t, l, clk, 20, 25*time.Millisecond)  // then 40/s for 0.5 s: 30/s over the last second
+			return 40 / 1.5
+		}},
+		{"the last second, when the last cut was exactly a second ago", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 20, 50*time.Millisecond) // 20 in the 0.95 s since the first request
+			l.cut, l.sinceCut = clk.now().Add(-time.Second), 1
+			return 20 / 0.95
+		}},
+		{"the last second, when the last cut was less than a second ago", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
+			succeed(t, l, clk, 100, 10*time.Millisecond) // 100/s for 1 s
+			l.release(take(t, l), outcomeThrottled, 0)   // a cut
+			succeed(t, l, clk, 20, 25*time.Millisecond)  // 40/s for 0.5 s since the cut
+			return (50 + 20) / 0.99                      // the window: 0.99 s, 0.49 s of it at 100/s
+		}},
 		{"not above the rate sent", func(t *testing.T, l *adaptiveLimiter, clk *fakeClock) float64 {
 			succeed(t, l, clk, 100, 10*time.Millisecond)
 			l.release(take(t, l), outcomeThrottled, 0) // a cut to 90% of 100/s
@@ -152,7 +170,8 @@ func TestLimiterWindowForgetsASecondAgo(t *testing.T) {
 
 // The first 429 cuts the rate once for a burst of 429s; until a second cut
 // confirms the estimate, the rate then doubles every slowStart, past the
-// estimate too, until it is no limit: one lone 429 costs little.
+// estimate too, until it is no limit: one lone 429 costs little. It doubles
+// at most once per success, however long the answer took.
 func TestLimiterCutThenSlowStart(t *testing.T) {
 	l, clk := newTestLimiter(16, 16)
 	succeed(t, l, clk, 40, 25*time.Millisecond)
@@ -179,11 +198,21 @@ func TestLimiterCutThenSlowStart(t *testing.T) {
 	l.release(tk, outcomeOK, 0)
 	_, rate = l.limits()
 	assert.InDelta(t, 2*aim*l.estimate, rate, 1e-6)
-	clk.advance(slowStart)
+	clk.advance(slowStart / 2)
+	l.release(take(t, l), outcomeOK, 0)
+	_, rate = l.limits()
+	assert.InDelta(t, math.Sqrt2*2*aim*l.estimate, rate, 1e-6, "half a slowStart, half a doubling")
+	clk.advance(slowStart / 2)
 	l.release(take(t, l), outcomeOK, 0)
 	_, rate = l.limits()
 	assert.InDelta(t, 4*aim*l.estimate, rate, 1e-6, "past the estimate while it is not confirmed")
-	for range 3 {
+	// But at most once per success: four slowStarts without an answer
+	// double it once, they do not make it no limit.
+	clk.advance(4 * slowStart)
+	l.release(take(t, l), outcomeOK, 0)
+	_, rate = l.limits()
+	assert.InDelta(t, 8*aim*l.estimate, rate, 1e-6, "one doubling for one success")
+	for range 2 {
 		clk.advance(slowStart)
 		l.release(take(t, l), outcomeOK, 0)
 	}
@@ -256,11 +285,12 @@ func TestLimiterConfirmedLimitIsProbed(t *testing.T) {
 	assert.Greater(t, rate, 5*l.estimate, "three seconds of probing find a limit raised five times")
 
 	// A cut that measures more than a quarter above the estimate does not
-	// confirm it: slow start again.
+	// confirm it: slow start again. The estimate is the rate accepted
+	// since the last cut, 4 s ago, less than the last second's 200/s.
 	succeed(t, l, clk, 200, 5*time.Millisecond) // 200/s
 	l.release(take(t, l), outcomeThrottled, time.Second)
 	assert.False(t, l.confirmed)
-	assert.InEpsilon(t, 200, l.estimate, 0.05)
+	assert.InEpsilon(t, (2+28+200)/4.0, l.estimate, 1e-9)
 }
 
 // In the first second, a 429 with fewer than minSample successes in the
@@ -392,7 +422,8 @@ const (
 // that starts at initialConc, as Records builds it. The service admits a
 // request at the end of its latency (as the fake, which waits its latency
 // first) by a token bucket holding one second of its rate (unlimited when
-// rate is nil), and answers 429 with retryAfter when it is empty, or when
+// rate is nil), less spent tokens at first, and answers 429 with
+// retryAfter when it is empty, or when
 // the request is the throttleAt-th one it receives. A throttled request is
 // sent again by its worker after retryAfter, as the client does (at once
 // for 0). As in Records, the first request (a look-up) goes alone: nothing
@@ -408,6 +439,7 @@ type scenario struct {
 	retryAfter time.Duration               // of every 429
 	throttleAt int                         // a lone 429 on this request (from 1), 0 for none
 	until      time.Duration               // the run ends then, if not 0, whatever the successes
+	spent      float64                     // tokens of the service's first bucket spent before the run
 }
 
 // outcome of a simulated run.
@@ -455,6 +487,9 @@ func (sc scenario) run() simResult {
 		lastFill = now
 		if res.sent == 1 || r != lastRate {
 			tokens = r // a new limit starts with a full bucket, as the fake's
+		}
+		if res.sent == 1 {
+			tokens -= sc.spent
 		}
 		lastRate = r
 		if tokens >= 1 {
@@ -564,24 +599,31 @@ func TestLimiterSimulatedLone429(t *testing.T) {
 // second from the first request (a token bucket holding one second of it,
 // answering 429 with Retry-After: 1), the limiter runs at 85% to 105% of
 // the limit within 4 seconds (from 4 to 8 seconds), and is answered 429 at
-// most 10 times in those first 4 seconds, whatever the latency.
+// most 10 times in those first 4 seconds, whatever the latency, and
+// whether the bucket is full at the first request or some of it was spent
+// before (by the token request, when the service counts it, or by another
+// client of the same account): the first second then measures less than
+// the limit, and the allowance saved up under it must not lead the
+// limiter past the limit later.
 func TestLimiterSimulatedLowLimitFromTheStart(t *testing.T) {
 	for _, latency := range []time.Duration{simLatency, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond} {
-		t.Run(latency.String(), func(t *testing.T) {
-			r := scenario{requests: math.MaxInt, latency: latency, retryAfter: time.Second, until: 8 * time.Second,
-				rate: func(time.Duration) float64 { return 5 }}.run()
-			got := r.rateIn(4*time.Second, 8*time.Second) / 5
-			early := 0
-			for _, d := range r.throttled {
-				if d < 4*time.Second {
-					early++
+		for _, spent := range []float64{0, 1, 2, 3} {
+			t.Run(fmt.Sprintf("latency=%v/spent=%v", latency, spent), func(t *testing.T) {
+				r := scenario{requests: math.MaxInt, latency: latency, retryAfter: time.Second, until: 8 * time.Second,
+					rate: func(time.Duration) float64 { return 5 }, spent: spent}.run()
+				got := r.rateIn(4*time.Second, 8*time.Second) / 5
+				early := 0
+				for _, d := range r.throttled {
+					if d < 4*time.Second {
+						early++
+					}
 				}
-			}
-			t.Logf("%.1f%% of the limit from 4 to 8 s; %d 429s in the first 4 s, %d in 8 s: %v", 100*got, early, len(r.throttled), r.throttled)
-			assert.GreaterOrEqual(t, got, 0.85)
-			assert.LessOrEqual(t, got, 1.05)
-			assert.LessOrEqual(t, early, 10)
-		})
+				t.Logf("%.1f%% of the limit from 4 to 8 s; %d 429s in the first 4 s, %d in 8 s: %v", 100*got, early, len(r.throttled), r.throttled)
+				assert.GreaterOrEqual(t, got, 0.85)
+				assert.LessOrEqual(t, got, 1.05)
+				assert.LessOrEqual(t, early, 10)
+			})
+		}
 	}
 }
 
