@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -73,11 +73,9 @@ func fakes(ctx context.Context) (staging, production *workflowtest.Server, err e
 
 // addAgent creates an agent of the demo app in srv and returns its id.
 func addAgent(ctx context.Context, srv *workflowtest.Server, name string) (string, error) {
-	var a struct {
-		ID string `json:"id"`
-	}
-	body := map[string]any{"agent": map[string]any{"elementum": map[string]any{"name": name}}}
-	if err := srv.Client().Call(ctx, http.MethodPost, "apps/"+workflowtest.DemoApps+"/agents", nil, body, &a); err != nil {
+	a, err := admin.New(srv.Client()).Agents.Create(ctx, workflowtest.DemoApps,
+		admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new(name)}}})
+	if err != nil {
 		return "", fmt.Errorf("seeding the fake: %w", err)
 	}
 	return a.ID, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -72,7 +73,7 @@ func fileNames(objs []*object) map[*object]string {
 			continue
 		}
 		slices.SortFunc(group, func(a, b *object) int {
-			return cmp.Or(strings.Compare(a.key, b.key), strings.Compare(string(encodeJSON(a.tree, false)), string(encodeJSON(b.tree, false))))
+			return cmp.Or(strings.Compare(a.key, b.key), bytes.Compare(a.form, b.form))
 		})
 		for i, o := range group {
 			sum := sha256.Sum256([]byte(o.key))
@@ -101,7 +102,7 @@ func export(dir string, objs map[kind][]*object) (int, error) {
 		written := map[string]bool{}
 		for o, name := range names {
 			written[name] = true
-			if err := os.WriteFile(filepath.Join(folder, name), encodeJSON(o.tree, true), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(folder, name), indented(o.form), 0o644); err != nil {
 				return n, err
 			}
 			n++
@@ -144,7 +145,7 @@ func readDir(dir string) (map[kind][]*object, error) {
 			rel := filepath.ToSlash(filepath.Join(folders[k], filepath.Base(f)))
 			o, err := newObject(k, b)
 			if err == nil {
-				if _, ok := o.tree["id"]; ok {
+				if _, ok := members(o.form)["id"]; ok {
 					err = errors.New(`an "id" member: the files hold the write form, which has no ids`)
 				}
 			}

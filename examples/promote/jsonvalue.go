@@ -4,191 +4,102 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
+	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 )
 
-// The configuration is handled as parsed JSON: an object is a
-// map[string]any, an array a []any, a string a string, true and false a
-// bool, null nil, and a number a number, its literal as it came (so that
-// no number is rewritten: 1.0 stays 1.0, a 20-digit id keeps its digits).
+// An object is held in the canonical form of package admin (see
+// admin.Automation): members sorted by name at every depth, strings with
+// the fewest escapes, numbers as they came, no white space. Every member
+// and element of a canonical value is canonical in turn, so equal values
+// have equal bytes, and a member is printed as its bytes.
 
-// number is a JSON number, its literal as it came.
-type number string
-
-// parseJSON parses one JSON value. Duplicate member names, invalid UTF-8
-// and trailing data are errors.
-func parseJSON(b []byte) (any, error) {
-	d := jsontext.NewDecoder(bytes.NewReader(b))
-	v, err := parseValue(d)
+// canonical returns the canonical form of b, the write form of an object
+// of kind k. Duplicate member names, invalid UTF-8 and trailing data are
+// errors.
+func canonical(k kind, b []byte) (jsontext.Value, error) {
+	if jsontext.Value(b).Kind() != '{' {
+		return nil, fmt.Errorf("%s must be a JSON object", k.withArticle())
+	}
+	c, err := admin.Canonical(b)
 	if err != nil {
+		if u := errors.Unwrap(err); u != nil {
+			err = u // the parse error, without admin's words for an automation
+		}
 		return nil, err
 	}
-	if _, err := d.ReadToken(); err != io.EOF {
-		return nil, errors.New("more than one JSON value")
-	}
-	return v, nil
+	return jsontext.Value(c), nil
 }
 
-// parseValue parses the next value of d.
-func parseValue(d *jsontext.Decoder) (any, error) {
-	t, err := d.ReadToken()
-	if err != nil {
-		return nil, err
+// indented is the canonical value v as a file holds it: one member or
+// element per line, indented by two spaces, and a final newline.
+func indented(v jsontext.Value) []byte {
+	v = slices.Clone(v)
+	if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
+		panic("promote: indenting a canonical value: " + err.Error()) // canonical values are valid
 	}
-	switch t.Kind() {
-	case 'n':
-		return nil, nil
-	case 't', 'f':
-		return t.Bool(), nil
-	case '"':
-		return t.String(), nil
-	case '0':
-		return number(t.String()), nil
-	case '[':
-		a := []any{}
-		for d.PeekKind() != ']' {
-			v, err := parseValue(d)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-		_, err := d.ReadToken()
-		return a, err
-	case '{':
-		m := map[string]any{}
-		for d.PeekKind() != '}' {
-			k, err := d.ReadToken()
-			if err != nil {
-				return nil, err
-			}
-			if m[k.String()], err = parseValue(d); err != nil {
-				return nil, err
-			}
-		}
-		_, err := d.ReadToken()
-		return m, err
-	}
-	return nil, fmt.Errorf("unexpected %v", t)
+	return append(v, '\n')
 }
 
-// encodeJSON writes v canonically: the members of every object sorted by
-// name (byte order of their UTF-8), strings in one escaping (only what
-// JSON requires is escaped), numbers as they came. indent gives one
-// member or element per line, indented by two spaces, and a final
-// newline: the form of the files.
-func encodeJSON(v any, indent bool) []byte {
-	var buf bytes.Buffer
-	var opts []jsontext.Options
-	if indent {
-		opts = append(opts, jsontext.WithIndent("  "))
+// members returns the members of v, or nil when v is no JSON object.
+func members(v jsontext.Value) map[string]jsontext.Value {
+	var m map[string]jsontext.Value
+	if v.Kind() != '{' || json.Unmarshal(v, &m) != nil {
+		return nil
 	}
-	e := jsontext.NewEncoder(&buf, opts...)
-	if err := encodeValue(e, v); err != nil {
-		panic("promote: encoding a parsed value: " + err.Error()) // parsed values always encode
-	}
-	if !indent {
-		return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	}
-	return buf.Bytes()
+	return m
 }
 
-func encodeValue(e *jsontext.Encoder, v any) error {
-	switch v := v.(type) {
-	case nil:
-		return e.WriteToken(jsontext.Null)
-	case bool:
-		return e.WriteToken(jsontext.Bool(v))
-	case string:
-		return e.WriteToken(jsontext.String(v))
-	case number:
-		return e.WriteValue(jsontext.Value(v))
-	case []any:
-		if err := e.WriteToken(jsontext.BeginArray); err != nil {
-			return err
-		}
-		for _, x := range v {
-			if err := encodeValue(e, x); err != nil {
-				return err
-			}
-		}
-		return e.WriteToken(jsontext.EndArray)
-	case map[string]any:
-		if err := e.WriteToken(jsontext.BeginObject); err != nil {
-			return err
-		}
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if err := e.WriteToken(jsontext.String(k)); err != nil {
-				return err
-			}
-			if err := encodeValue(e, v[k]); err != nil {
-				return err
-			}
-		}
-		return e.WriteToken(jsontext.EndObject)
-	}
-	return fmt.Errorf("%T is no parsed JSON value", v)
+// text returns v as a string, and whether it is a JSON string.
+func text(v jsontext.Value) (string, bool) {
+	var s string
+	return s, v.Kind() == '"' && json.Unmarshal(v, &s) == nil
 }
 
-// absent stands for a member one side of a comparison does not have.
-type absent struct{}
+// names returns the names of the members of a and b, sorted, each once.
+func names[V any](a, b map[string]V) []string {
+	s := slices.AppendSeq(slices.Collect(maps.Keys(a)), maps.Keys(b))
+	slices.Sort(s)
+	return slices.Compact(s)
+}
 
 // change is a member whose value differs: Path is its JSON pointer
-// (RFC 6901) in the object, Old and New its values (absent where it has
-// none).
+// (RFC 6901) in the object, Old and New its canonical values (nil where
+// it has none).
 type change struct {
 	Path     string
-	Old, New any
+	Old, New jsontext.Value
 }
 
 // diff appends to out the members that differ between old and new, the
-// values at path: leaves where both are objects, each element where both
-// are arrays of one length, and each member of an object on one side
-// only. Numbers are compared by their literal.
-func diff(path string, old, new any, out []change) []change {
-	if reflect.DeepEqual(old, new) {
+// values at path (nil: absent): leaves where both are objects, each
+// element where both are arrays of one length, and each member of an
+// object on one side only. Numbers are compared by their literal.
+func diff(path string, old, new jsontext.Value, out []change) []change {
+	if bytes.Equal(old, new) {
 		return out
 	}
-	om, oObj := old.(map[string]any)
-	nm, nObj := new.(map[string]any)
-	_, oAbsent := old.(absent)
-	_, nAbsent := new.(absent)
-	oa, oArr := old.([]any)
-	na, nArr := new.([]any)
+	om, nm := members(old), members(new)
+	var oa, na []jsontext.Value
 	switch {
-	case oObj && nObj, oObj && nAbsent && len(om) > 0, oAbsent && nObj && len(nm) > 0:
-		keys := slices.Sorted(maps.Keys(om))
-		for k := range nm {
-			if _, ok := om[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			out = diff(path+"/"+escapePointer(k), member(om, k), member(nm, k), out)
+	case om != nil && (nm != nil || new == nil && len(om) > 0), old == nil && len(nm) > 0:
+		for _, k := range names(om, nm) {
+			out = diff(path+"/"+escapePointer(k), om[k], nm[k], out)
 		}
 		return out
-	case oArr && nArr && len(oa) == len(na):
+	case old.Kind() == '[' && new.Kind() == '[' && json.Unmarshal(old, &oa) == nil && json.Unmarshal(new, &na) == nil && len(oa) == len(na):
 		for i := range oa {
 			out = diff(fmt.Sprintf("%s/%d", path, i), oa[i], na[i], out)
 		}
 		return out
 	}
 	return append(out, change{Path: path, Old: old, New: new})
-}
-
-// member is m[k], or absent.
-func member(m map[string]any, k string) any {
-	if v, ok := m[k]; ok {
-		return v
-	}
-	return absent{}
 }
 
 // escapePointer escapes a member name for a JSON pointer.
@@ -198,9 +109,9 @@ func escapePointer(k string) string {
 
 // show is how a plan prints a value: compact canonical JSON, or
 // "(absent)".
-func show(v any) string {
-	if _, ok := v.(absent); ok {
+func show(v jsontext.Value) string {
+	if v == nil {
 		return "(absent)"
 	}
-	return string(encodeJSON(v, false))
+	return string(v)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -394,7 +396,7 @@ func TestFileNames(t *testing.T) {
 	objs := func(keys ...string) []*object {
 		var out []*object
 		for i, k := range keys {
-			out = append(out, &object{kind: automationKind, key: k, keyed: true, tree: map[string]any{"name": k, "n": number(string(rune('0' + i)))}})
+			out = append(out, &object{kind: automationKind, key: k, keyed: true, form: jsontext.Value(fmt.Sprintf(`{"n":%d,"name":%q}`, i, k))})
 		}
 		return out
 	}
@@ -517,14 +519,16 @@ func TestBadArguments(t *testing.T) {
 	assert.ErrorIs(t, err, workflow.ErrNotFound, "an app the source does not have")
 }
 
-// TestCanonical checks the canonical encoding and the comparison.
+// TestCanonical checks the canonical form of an object and the
+// comparison.
 func TestCanonical(t *testing.T) {
-	v, err := parseJSON([]byte(`{"b":[1.0,{"d":"\u00e9\/<>","c":null}],"a":1e2, "\u007f":false}`))
+	o, err := newObject(automationKind, []byte(`{"b":[1.0,{"d":"\u00e9\/<>","c":null}],"a":1e2, "\u007f":false}`))
 	require.NoError(t, err)
-	assert.Equal(t, "{\"a\":1e2,\"b\":[1.0,{\"c\":null,\"d\":\"é/<>\"}],\"\u007f\":false}", string(encodeJSON(v, false)))
+	assert.Equal(t, "{\"a\":1e2,\"b\":[1.0,{\"c\":null,\"d\":\"é/<>\"}],\"\u007f\":false}", string(o.form))
+	assert.Equal(t, "{\n  \"a\": 1e2,\n  \"b\": [\n    1.0,\n    {\n      \"c\": null,\n      \"d\": \"é/<>\"\n    }\n  ],\n  \"\u007f\": false\n}\n", string(indented(o.form)))
 
-	old, _ := parseJSON([]byte(`{"a":{"x":1,"y":[1,2]},"b":[1],"c":{},"e":"s"}`))
-	new, _ := parseJSON([]byte(`{"a":{"x":1.0,"y":[1,3]},"b":[1,2],"d":{},"e/~":"s"}`))
+	old, _ := canonical(automationKind, []byte(`{"a":{"x":1,"y":[1,2]},"b":[1],"c":{},"e":"s"}`))
+	new, _ := canonical(automationKind, []byte(`{"a":{"x":1.0,"y":[1,3]},"b":[1,2],"d":{},"e/~":"s"}`))
 	var got []string
 	for _, c := range diff("", old, new, nil) {
 		got = append(got, c.Path+": "+show(c.Old)+" -> "+show(c.New))

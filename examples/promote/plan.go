@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // kind is what an object is: an automation or a view.
@@ -36,32 +38,29 @@ func keyMember(k kind) string {
 	return "handle"
 }
 
-// object is an automation or a view in its write form, parsed.
+// object is an automation or a view in its write form, canonical.
 type object struct {
 	kind kind
 	// key is the object's keyMember; keyed is false when it has none, or
 	// not as a string.
 	key   string
 	keyed bool
-	tree  map[string]any
+	form  jsontext.Value // canonical
 	// id is the object's id in the workspace it was read from (an
 	// automation's update and delete take it); file, the file it was read
 	// from. Either names the object in messages.
 	id, file string
 }
 
-// newObject parses b, the write form of an object of kind k.
+// newObject holds b, the write form of an object of kind k, in canonical
+// form.
 func newObject(k kind, b []byte) (*object, error) {
-	v, err := parseJSON(b)
+	form, err := canonical(k, b)
 	if err != nil {
 		return nil, err
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s must be a JSON object", k.withArticle())
-	}
-	key, keyed := m[keyMember(k)].(string)
-	return &object{kind: k, key: key, keyed: keyed, tree: m}, nil
+	key, keyed := text(members(form)[keyMember(k)])
+	return &object{kind: k, key: key, keyed: keyed, form: form}, nil
 }
 
 // where names o by its id or file, for messages.
@@ -126,14 +125,7 @@ type plan struct {
 // does not have, where the API can.
 func (p *plan) compare(k kind, src, dst []*object, prune bool) {
 	bySrc, byDst := p.index("source", src), p.index("target", dst)
-	keys := slices.Sorted(maps.Keys(bySrc))
-	for key := range byDst {
-		if _, ok := bySrc[key]; !ok {
-			keys = append(keys, key)
-		}
-	}
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range names(bySrc, byDst) {
 		s, d := bySrc[key], byDst[key]
 		if len(s) > 1 || len(d) > 1 {
 			continue // a problem already
@@ -142,7 +134,7 @@ func (p *plan) compare(k kind, src, dst []*object, prune bool) {
 		switch {
 		case len(d) == 0:
 			st.act, st.src = create, s[0]
-			st.changes = diff("", absent{}, s[0].tree, nil)
+			st.changes = diff("", nil, s[0].form, nil)
 		case len(s) == 0:
 			st.act, st.dst = keep, d[0]
 			if prune && canDelete(k) {
@@ -150,7 +142,7 @@ func (p *plan) compare(k kind, src, dst []*object, prune bool) {
 			}
 		default:
 			st.src, st.dst = s[0], d[0]
-			if st.changes = diff("", d[0].tree, s[0].tree, nil); len(st.changes) > 0 {
+			if st.changes = diff("", d[0].form, s[0].form, nil); len(st.changes) > 0 {
 				st.act = update
 			}
 		}
@@ -202,15 +194,15 @@ func (p *plan) flagIDs(ctx context.Context, agents func(context.Context) (map[st
 		if st.kind != viewKind || (st.act != create && st.act != update) {
 			continue
 		}
-		variants, _ := st.src.tree["view"].(map[string]any)
+		variants := members(members(st.src.form)["view"])
 		for _, variant := range slices.Sorted(maps.Keys(variants)) {
-			cfg, _ := variants[variant].(map[string]any)
+			cfg := members(variants[variant])
 			for _, m := range slices.Sorted(maps.Keys(cfg)) {
 				path := "/view/" + escapePointer(variant) + "/" + escapePointer(m)
 				if note, ok := idMembers[m]; ok {
 					st.flags = append(st.flags, path+": "+note)
 				}
-				id, ok := cfg[m].(string)
+				id, ok := text(cfg[m])
 				if m != "agentId" || !ok {
 					continue
 				}

@@ -34,11 +34,7 @@ func (w *workspace) automations(ctx context.Context) ([]*object, error) {
 	}
 	out := make([]*object, 0, len(list))
 	for _, a := range list {
-		b, err := json.Marshal(a.Without("id"))
-		if err != nil {
-			return nil, err
-		}
-		o, err := newObject(automationKind, b)
+		o, err := newObject(automationKind, a.Without("id"))
 		if err != nil {
 			return nil, fmt.Errorf("automation %s: %w", a.ID(), err)
 		}
@@ -93,10 +89,7 @@ func (w *workspace) agentIDs(ctx context.Context) (map[string]bool, error) {
 // create creates o.
 func (w *workspace) create(ctx context.Context, o *object) error {
 	if o.kind == automationKind {
-		a, err := automation(o)
-		if err == nil {
-			_, err = w.ws.Automations.Create(ctx, w.rt, w.app, a)
-		}
+		_, err := w.ws.Automations.Create(ctx, w.rt, w.app, admin.Automation(o.form))
 		return err
 	}
 	r, err := viewRequest(o)
@@ -110,10 +103,7 @@ func (w *workspace) create(ctx context.Context, o *object) error {
 // id (automations), the state of o.
 func (w *workspace) update(ctx context.Context, o *object, id string) error {
 	if o.kind == automationKind {
-		a, err := automation(o)
-		if err == nil {
-			_, err = w.ws.Automations.Update(ctx, w.rt, w.app, id, a)
-		}
+		_, err := w.ws.Automations.Update(ctx, w.rt, w.app, id, admin.Automation(o.form))
 		return err
 	}
 	r, err := viewRequest(o)
@@ -134,27 +124,13 @@ func (w *workspace) delete(ctx context.Context, o *object) error {
 	return w.ws.Automations.Delete(ctx, w.rt, w.app, o.id)
 }
 
-// automation is o as the body of an automation's create or update.
-func automation(o *object) (admin.Automation, error) {
-	var a admin.Automation
-	if err := json.Unmarshal(encodeJSON(o.tree, false), &a); err != nil {
-		return nil, err
-	}
-	return a, nil
-}
-
 // viewRequest is o as the body of a view's update: o less its handle (the
 // handle is the create's parameter, and the update's path).
 func viewRequest(o *object) (admin.ViewRequest, error) {
 	var r admin.ViewRequest
-	body := map[string]any{}
-	for k, v := range o.tree {
-		if k != "handle" {
-			body[k] = v
-		}
-	}
-	if err := json.Unmarshal(encodeJSON(body, false), &r); err != nil {
+	if err := json.Unmarshal(o.form, &r); err != nil {
 		return r, fmt.Errorf("not a view's write form: %w", err)
 	}
+	delete(r.Extra, "handle")
 	return r, nil
 }
