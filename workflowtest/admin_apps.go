@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
@@ -19,7 +20,10 @@ import (
 // app's alias. A POST without one is 422 (a PUT without one keeps the
 // alias), and an alias is unique (422). The app is usable at once under
 // its alias: its records, automations, views, agents and skills, as an
-// app that Define made.
+// app that Define made. An app has one alias: an update with a new
+// namespace moves all of that to the new alias, and the old one names
+// nothing; a new alias that names another app (composed, or defined by
+// Define or Seed) is 422.
 
 // uuidApp is the seqUUID kind of composed apps' ids.
 const uuidApp = 'b'
@@ -69,21 +73,6 @@ func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 	return m, nil
 }
 
-// namespaceTaken reports whether another composed app than self has the
-// namespace of body. The caller holds s.mu.
-func (st *state) namespaceTaken(body map[string]any, self *passObject) bool {
-	ns, ok := body["namespace"].(string)
-	if !ok {
-		return false
-	}
-	for _, o := range st.cat().apps.items {
-		if o != self && o.body["namespace"] == ns {
-			return true
-		}
-	}
-	return false
-}
-
 // composeApp is POST /aspects/compose: 201 with the app's definition.
 func (s *Server) composeApp(rq *request, _ []string) response {
 	body, e := decodeObject[any](rq.r)
@@ -92,20 +81,8 @@ func (s *Server) composeApp(rq *request, _ []string) response {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	apps := &s.st.cat().apps
 	id, _ := body["id"].(string)
-	o := apps.find(id)
-	if s.st.namespaceTaken(body, o) {
-		return failf(http.StatusUnprocessableEntity, "an app with namespace %v exists", body["namespace"])
-	}
-	if o == nil {
-		o = &passObject{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidApp, &apps.ids)}
-		apps.items = append(apps.items, o)
-	}
-	body["id"] = o.id
-	o.body = body
-	s.st.define(defKey{workflow.Apps, body["namespace"].(string)})
-	return reply(http.StatusCreated, o.body)
+	return s.putApp(s.st.cat().apps.find(id), body, http.StatusCreated)
 }
 
 // updateApp is PUT /aspects/compose/{id}: 200 with the new definition.
@@ -120,14 +97,71 @@ func (s *Server) updateApp(rq *request, segs []string) response {
 	if o == nil {
 		return failf(http.StatusNotFound, "no composed app with id %q", segs[2])
 	}
-	if s.st.namespaceTaken(body, o) {
-		return failf(http.StatusUnprocessableEntity, "an app with namespace %v exists", body["namespace"])
+	return s.putApp(o, body, http.StatusOK)
+}
+
+// putApp stores body as the definition of the composed app o (a new one
+// when o is nil) and answers it with status. A body without a namespace
+// keeps o's alias (the contract requires one of a new app). A new alias
+// must not name another app, composed or defined (422); the app's state
+// moves to it (see moveApp). The caller holds s.mu.
+func (s *Server) putApp(o *passObject, body map[string]any, status int) response {
+	apps := &s.st.cat().apps
+	ns, ok := body["namespace"].(string)
+	if !ok {
+		ns = o.body["namespace"].(string)
 	}
-	if _, ok := body["namespace"]; !ok {
-		body["namespace"] = o.body["namespace"]
+	var old string
+	if o != nil {
+		old = o.body["namespace"].(string)
 	}
-	body["id"] = o.id
+	taken := slices.ContainsFunc(apps.items, func(a *passObject) bool { return a != o && a.body["namespace"] == ns })
+	if taken || o != nil && ns != old && s.st.defs[defKey{workflow.Apps, ns}] != nil {
+		return failf(http.StatusUnprocessableEntity, "invalid /namespace: an app with alias %q exists", ns)
+	}
+	if o == nil {
+		o = &passObject{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidApp, &apps.ids)}
+		apps.items = append(apps.items, o)
+	} else if ns != old {
+		s.st.moveApp(old, ns)
+	}
+	body["id"], body["namespace"] = o.id, ns
 	o.body = body
-	s.st.define(defKey{workflow.Apps, body["namespace"].(string)})
-	return reply(http.StatusOK, o.body)
+	s.st.define(defKey{workflow.Apps, ns})
+	return reply(status, o.body)
+}
+
+// moveApp moves what the app alias from has to the alias to, which names
+// no app: its record definition and records, the automations of the
+// definition, its views, the denials of it, and the relations of records
+// to its records. A composed app's agents and skills are kept by the
+// app's id and follow it. The caller holds s.mu.
+func (st *state) moveApp(from, to string) {
+	fk, tk := defKey{workflow.Apps, from}, defKey{workflow.Apps, to}
+	if d := st.defs[fk]; d != nil {
+		d.key = tk
+	}
+	moveKey(st.defs, fk, tk)
+	moveKey(st.automations.byDef, fk, tk)
+	moveKey(st.views.byApp, from, to)
+	for _, m := range st.denied {
+		moveKey(m, fk, tk)
+	}
+	for _, d := range st.defs {
+		for _, r := range d.records {
+			for _, rel := range r.related {
+				if rel.target == fk {
+					rel.target = tk
+				}
+			}
+		}
+	}
+}
+
+// moveKey moves the value of key from in m, if any, to key to.
+func moveKey[K comparable, V any](m map[K]V, from, to K) {
+	if v, ok := m[from]; ok {
+		m[to] = v
+		delete(m, from)
+	}
 }

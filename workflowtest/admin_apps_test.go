@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
 func TestPassthroughRefuseBadBodies(t *testing.T) {
@@ -49,4 +51,27 @@ func TestUpdateAppKeepsItsAlias(t *testing.T) {
 	res.decode(&app)
 	assert.Equal(t, map[string]any{"id": seqUUID(uuidApp, 1), "name": "HR", "namespace": "hr"}, app)
 	assert.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/apps/hr/automations", map[string]any{"name": "A"}).status)
+}
+
+// A new namespace moves the app's denials and the relations to its
+// records, from other definitions and from its own records.
+func TestUpdateAppMovesDenialsAndRelations(t *testing.T) {
+	a := newAPI(t)
+	require.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/aspects/compose", map[string]any{"namespace": "it"}).status)
+	a.srv.Seed(workflow.Apps, "it", workflow.Record{"id": "A-1"}, workflow.Record{"id": "A-2"})
+	a.srv.Seed(workflow.Tasks, "work", workflow.Record{"id": "T-1"})
+	for _, from := range []string{"/tasks/work/T-1", "/apps/it/A-2"} {
+		require.Equal(t, http.StatusCreated, a.do(http.MethodPost, from+"/related-items", map[string]any{"id": "A-1", "alias": "it"}).status, from)
+	}
+	denied := a.srv.AddUser("no@example.com", "No", "Access")
+	a.srv.Deny(denied.UserID, workflow.Apps, "it")
+
+	res := a.do(http.MethodPut, "/aspects/compose/"+seqUUID(uuidApp, 1), map[string]any{"namespace": "itsm"})
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	assert.Equal(t, []string{"apps/itsm/A-1"}, a.srv.Related(workflow.Tasks, "work", "T-1"))
+	assert.Equal(t, []string{"apps/itsm/A-1"}, a.srv.Related(workflow.Apps, "itsm", "A-2"))
+	assert.Nil(t, a.srv.Records(workflow.Apps, "it"))
+	assert.Len(t, a.srv.Records(workflow.Apps, "itsm"), 2)
+	expectError(t, a.as(denied).get("/apps/itsm"), http.StatusForbidden)
+	expectError(t, a.get("/apps/it"), http.StatusNotFound)
 }

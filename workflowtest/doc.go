@@ -323,7 +323,12 @@
 //     required by POST (422) and unique (422); the composed app is defined
 //     under it at once, so its records, automations, views, agents and
 //     skills can be used, as with Define. A POST whose "id" names a
-//     composed app replaces it.
+//     composed app replaces it. An app has one alias: an update without a
+//     namespace keeps it, and one with a new namespace moves the app's
+//     record definition and records, automations, views, agents and
+//     skills to the new alias, under which the old one names nothing; a
+//     new alias that names another app, composed or defined (Define,
+//     Seed), is 422 and changes nothing.
 //   - Flows (POST /flows/create, PUT /flows/{id}): a Passthrough kept as
 //     sent, with the "id" the fake mints.
 //   - Agents (GET, POST /apps/{alias}/agents, PUT .../agents/{id}): the
