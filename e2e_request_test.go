@@ -337,7 +337,6 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 		{"WatchersPages: filter", "ListOptions.Filter", func() error {
 			return firstErr(rs.Watchers.Pages(ctx, T, A, "1", &workflow.ListOptions{Filter: rsql.Raw("a==b")}))
 		}, nil},
-		{"AddWatchers: no addresses", "emails", func() error { return rs.Watchers.Add(ctx, T, A, "1", nil) }, nil},
 		{"AddWatchers: a user id, not an address", "emails[0]", func() error { return rs.Watchers.Add(ctx, T, A, "1", []string{"u2"}) }, nil},
 		{"RemoveWatchers: blank address", "emails[1]", func() error {
 			return rs.Watchers.Remove(ctx, T, A, "1", []string{"a@example.com", ""})
@@ -417,8 +416,8 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 			_, err := c.Users.Create(ctx, workflow.NewUser{Email: "ada@", FirstName: "Ada", LastName: "L"})
 			return err
 		}, nil},
-		{"Users.Create: no last name", "NewUser.LastName", func() error {
-			_, err := c.Users.Create(ctx, workflow.NewUser{Email: "ada@example.com", FirstName: "Ada"})
+		{"Users.Create: display name", "NewUser.Email", func() error {
+			_, err := c.Users.Create(ctx, workflow.NewUser{Email: "Ada <ada@example.com>", FirstName: "Ada", LastName: "L"})
 			return err
 		}, nil},
 		{"Users.Get: empty id", "userID", func() error { _, err := c.Users.Get(ctx, ""); return err }, nil},
@@ -437,13 +436,16 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 			_, err := c.Groups.List(ctx, &workflow.ListOptions{Filter: rsql.Field("name").Eq("x")})
 			return err
 		}, nil},
-		{"Groups.Create: no name", "GroupRequest.Name", func() error { _, err := c.Groups.Create(ctx, workflow.GroupRequest{}); return err }, nil},
+		{"Groups.Create: members and domains", "GroupRequest.UserIDs", func() error {
+			_, err := c.Groups.Create(ctx, workflow.GroupRequest{UserIDs: []string{"u1"}, Domains: []string{"a.com"}})
+			return err
+		}, nil},
 		{"Groups.Update: members of a dynamic group", "GroupRequest.UserIDs", func() error {
 			_, err := c.Groups.Update(ctx, "g1", workflow.GroupRequest{Dynamic: new(true), UserIDs: []string{"u1"}})
 			return err
 		}, nil},
 		{"Groups.AllUsers: group id .", "groupID", func() error { return firstErr(c.Groups.Members.All(ctx, ".", nil)) }, nil},
-		{"Groups.AddUsers: no user ids", "userIDs", func() error { return c.Groups.Members.Add(ctx, "g1", nil) }, nil},
+		{"Groups.AddUsers: blank user id", "userIDs[1]", func() error { return c.Groups.Members.Add(ctx, "g1", []string{"u1", ""}) }, nil},
 		{"Groups.RemoveUsers: blank user id", "userIDs[0]", func() error { return c.Groups.Members.Remove(ctx, "g1", []string{"  "}) }, nil},
 
 		// Client construction and the escape hatch.

@@ -125,15 +125,16 @@ func ExampleUsersService_Create() {
 	}
 	fmt.Println(u.ID, u.Email, u.JobTitle, u.Status, u.Active())
 
-	// A missing required field is refused before anything is sent.
-	_, err = c.Users.Create(ctx, workflow.NewUser{Email: "ada@example.com", FirstName: "Ada"})
+	// An address the document's email format refuses is refused before
+	// anything is sent.
+	_, err = c.Users.Create(ctx, workflow.NewUser{Email: "Ada <ada@example.com>", FirstName: "Ada", LastName: "Lovelace"})
 	var ve *workflow.ValidationError
 	if errors.As(err, &ve) {
 		fmt.Println("refused:", ve.Field)
 	}
 	// Output:
 	// 00000000-0000-4000-8000-000000000002 grace@example.com Rear Admiral ACTIVE true
-	// refused: NewUser.LastName
+	// refused: NewUser.Email
 }
 
 // ExampleGroupsService_Create creates a group, then makes it dynamic: its

@@ -87,7 +87,8 @@ func (d GroupDomain) MarshalJSON() ([]byte, error) {
 // resets what a body leaves out or keeps it; to be sure of a value, send
 // it.
 type GroupRequest struct {
-	// Name is the group's name. Required by Create.
+	// Name is the group's name. The document requires none; the
+	// service may want one on Create.
 	Name *string `json:"name,omitzero"`
 	// Assignable: records can be assigned to the group.
 	Assignable *bool `json:"assignable,omitzero"`
@@ -126,11 +127,8 @@ func (r GroupRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r
 func (r *GroupRequest) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
 
 // validate checks a GroupRequest before sending; create says whether it
-// is for Create (which needs a name and knows Dynamic nil means false).
+// is for Create (which knows Dynamic nil means false).
 func (r *GroupRequest) validate(create bool) error {
-	if (create || r.Name != nil) && strings.TrimSpace(deref(r.Name)) == "" {
-		return invalid("GroupRequest.Name", "must not be empty")
-	}
 	dynamic := r.Dynamic != nil && *r.Dynamic
 	switch {
 	case r.UserIDs != nil && r.Domains != nil:
@@ -162,10 +160,11 @@ func (s *GroupsService) Get(ctx context.Context, groupID string, reqOpts ...Requ
 	return fetch[Group](ctx, s.client, http.MethodGet, pathTo("", "groups", "groupID", groupID), nil, "group", false, reqOpts)
 }
 
-// Create creates a group: POST /groups with r as the body (201). r.Name is
-// required; UserIDs (members) and Domains (dynamic groups) exclude each
-// other, and Domains needs Dynamic true; a conflict is a *ValidationError
-// and nothing is sent.
+// Create creates a group: POST /groups with r as the body (201). UserIDs
+// (members) and Domains (dynamic groups) exclude each other, and Domains
+// needs Dynamic true; a conflict is a *ValidationError and nothing is
+// sent. The document requires no member, not even r.Name: the service
+// judges a group without one.
 //
 // The service does not publish the answer's body. When it sends a group
 // (as the fake does), Create returns it; when it sends none, Create
@@ -223,22 +222,22 @@ type memberChange struct {
 }
 
 // Add adds users to a group: POST /groups/{groupId}/users with
-// {"userIds": [...]} (201, no body). At least one user id is needed and
-// none may be blank; the ids are sent as given, in order. Users already
-// in the group are the service's concern.
+// {"userIds": [...]} (201, no body). No user id may be blank; the ids are
+// sent as given, in order (an empty list as []). Users already in the
+// group are the service's concern.
 func (s *MembersService) Add(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
 	return s.change(ctx, http.MethodPost, groupID, userIDs, reqOpts)
 }
 
 // Remove removes users from a group: DELETE /groups/{groupId}/users
-// with the JSON body {"userIds": [...]} (200, no body). At least one user
-// id is needed and none may be blank.
+// with the JSON body {"userIds": [...]} (200, no body). No user id may be
+// blank.
 func (s *MembersService) Remove(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
 	return s.change(ctx, http.MethodDelete, groupID, userIDs, reqOpts)
 }
 
 func (s *MembersService) change(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
 	r := membersPath(groupID)
-	r.err = cmp.Or(r.err, checkEach("userIDs", userIDs, "must name at least one user", notBlank))
-	return s.client.call(ctx, method, r, nil, memberChange{UserIDs: append([]string(nil), userIDs...)}, reqOpts, reply{})
+	r.err = cmp.Or(r.err, checkEach("userIDs", userIDs, "", notBlank))
+	return s.client.call(ctx, method, r, nil, memberChange{UserIDs: append([]string{}, userIDs...)}, reqOpts, reply{})
 }

@@ -72,9 +72,10 @@ type NewUser struct {
 	// Email is the new user's e-mail address. Required: a bare address
 	// as net/mail parses it ("ada@example.com", no display name).
 	Email string `json:"email"`
-	// FirstName is the new user's given name. Required.
+	// FirstName is the new user's given name. Always sent (the member is
+	// required); the service judges an empty one.
 	FirstName string `json:"firstName"`
-	// LastName is the new user's family name. Required.
+	// LastName is the new user's family name. Always sent, as FirstName.
 	LastName string `json:"lastName"`
 	// JobTitle is the new user's job title; nil sends none, and a pointer
 	// to "" sends it empty (as every optional member of a request body:
@@ -98,20 +99,6 @@ func (n NewUser) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
 // null member is an error, as on the wire.
 func (n *NewUser) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, n) }
 
-// validate checks what Create needs before any request.
-func (n *NewUser) validate() error {
-	if err := checkEmail("NewUser.Email", n.Email); err != nil {
-		return err
-	}
-	if strings.TrimSpace(n.FirstName) == "" {
-		return invalid("NewUser.FirstName", "must not be empty (the service requires it)")
-	}
-	if strings.TrimSpace(n.LastName) == "" {
-		return invalid("NewUser.LastName", "must not be empty (the service requires it)")
-	}
-	return nil
-}
-
 // checkEmail accepts a bare e-mail address as net/mail parses it: no
 // display name, no angle brackets, no surrounding space.
 func checkEmail(field, v string) error {
@@ -129,14 +116,15 @@ func checkEmail(field, v string) error {
 }
 
 // Create creates a user and returns it as the service sent it back
-// (201): POST /users. nu.Email, nu.FirstName and nu.LastName are required;
-// a missing one is a *ValidationError naming it, and nothing is sent.
+// (201): POST /users. nu.Email must be an e-mail address: one that is not
+// is a *ValidationError naming it, and nothing is sent. The first and last
+// names are sent as given, empty or not: the service judges them.
 //
 // A create is not retried after a 5xx or a dropped connection, since the
 // service may have created the user; it is retried after a 429. A success
 // answer without a body is an error (the user may have been created).
 func (s *UsersService) Create(ctx context.Context, nu NewUser, reqOpts ...RequestOption) (*User, error) {
-	if err := nu.validate(); err != nil {
+	if err := checkEmail("NewUser.Email", nu.Email); err != nil {
 		return nil, err
 	}
 	return fetch[User](ctx, s.client, http.MethodPost, route{path: "users"}, nu, "user", false, reqOpts)

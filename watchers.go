@@ -130,6 +130,6 @@ func (s *WatchersService) Remove(ctx context.Context, t RecordType, alias, id st
 }
 
 func (s *WatchersService) change(ctx context.Context, method string, r route, emails []string, reqOpts []RequestOption) error {
-	r.err = cmp.Or(r.err, checkEach("emails", emails, "must name at least one e-mail address", checkEmail))
-	return s.client.call(ctx, method, r, nil, watchersChange{Users: append([]string(nil), emails...)}, reqOpts, reply{})
+	r.err = cmp.Or(r.err, checkEach("emails", emails, "", checkEmail))
+	return s.client.call(ctx, method, r, nil, watchersChange{Users: append([]string{}, emails...)}, reqOpts, reply{})
 }

@@ -1,8 +1,10 @@
 package workflowtest
 
 import (
+	"bytes"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"mime"
 	"net/http"
 	"net/url"
@@ -100,20 +102,27 @@ func readTokenRequest(r *http.Request) (id, secret, grant string, fail *response
 		id, secret, grant = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret"), r.PostForm.Get("grant_type")
 		hasID, hasSecret = r.PostForm.Has("client_id"), r.PostForm.Has("client_secret")
 	case err == nil && ct == "application/json":
+		var b struct {
+			ID     string          `json:"client_id"`
+			Secret string          `json:"client_secret"`
+			Grant  json.RawMessage `json:"grant_type"`
+		}
 		body, e := readJSONBody(r)
 		if e == nil {
-			e = problem(wire.Check("requestAccessToken", body, wire.Options{}))
+			err := wire.Check("requestAccessToken", body, wire.Options{})
+			_ = json.Unmarshal(body, &b)
+			// A string grant_type outside the enum is the grant check's
+			// (unsupported_grant_type, RFC 6749 section 5.2), as in a form.
+			if p := (*wire.Problem)(nil); errors.As(err, &p) && p.Pointer == "/grant_type" && bytes.HasPrefix(b.Grant, []byte(`"`)) {
+				err = nil
+			}
+			e = problem(err)
 		}
 		if e != nil {
 			return refuse(e.status, "invalid_request", e.msg)
 		}
-		var b struct {
-			ID     string `json:"client_id"`
-			Secret string `json:"client_secret"`
-			Grant  string `json:"grant_type"`
-		}
-		_ = json.Unmarshal(body, &b)
-		id, secret, grant, hasID, hasSecret = b.ID, b.Secret, b.Grant, true, true
+		_ = json.Unmarshal(b.Grant, &grant)
+		id, secret, hasID, hasSecret = b.ID, b.Secret, true, true
 	default:
 		return refuse(http.StatusBadRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded or application/json")
 	}

@@ -100,6 +100,11 @@ func TestTokenErrors(t *testing.T) {
 		{"no grant type", "POST", "application/x-www-form-urlencoded", good, "", 400, "invalid_request"},
 		{"wrong grant type", "POST", "application/x-www-form-urlencoded", good, "grant_type=password", 400, "unsupported_grant_type"},
 		{"json body", "POST", "application/json", good, `{"grant_type":"client_credentials"}`, 400, "invalid_request"},
+		// JSON answers another grant type as a form does.
+		{"json, wrong grant type", "POST", "application/json", "", `{"client_id":"` + id + `","client_secret":"` + secret + `","grant_type":"password"}`, 400, "unsupported_grant_type"},
+		{"json, empty grant type", "POST", "application/json", "", `{"client_id":"` + id + `","client_secret":"` + secret + `","grant_type":""}`, 400, "invalid_request"},
+		{"json, grant type not a string", "POST", "application/json", "", `{"client_id":"` + id + `","client_secret":"` + secret + `","grant_type":1}`, 400, "invalid_request"},
+		{"json, wrong grant type, wrong secret", "POST", "application/json", "", `{"client_id":"` + id + `","client_secret":"nope","grant_type":"password"}`, 400, "unsupported_grant_type"},
 		{"GET", "GET", "", good, "", 405, ""},
 	}
 	for _, tc := range tests {

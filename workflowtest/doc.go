@@ -105,7 +105,9 @@
 //   - Every failure has the body {"status": <status>, "message": "<text>"}
 //     and Content-Type application/json. The token endpoint's failures
 //     also carry the OAuth 2.0 "error" code (invalid_client,
-//     invalid_request, unsupported_grant_type; RFC 6749 section 5.2).
+//     invalid_request, unsupported_grant_type; RFC 6749 section 5.2); a
+//     grant_type other than client_credentials is unsupported_grant_type,
+//     in a form as in JSON.
 //   - Every JSON request body is checked, before anything else about the
 //     request (its definition's permissions, whether its resource exists),
 //     against the request schema of its operation in the service's

@@ -36,7 +36,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"net/mail"
 	"slices"
 	"strconv"
@@ -206,19 +205,13 @@ func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 		if !ok {
 			return bad("must be an integer")
 		}
-		// An integer is written without a fraction or an exponent.
+		// An integer is written without a fraction or an exponent, so
+		// the JSON number is digits with an optional minus sign.
 		if strings.ContainsAny(string(num), ".eE") {
 			return bad("must be an integer")
 		}
-		x, err := strconv.ParseFloat(string(num), 64)
-		if err != nil {
-			return bad("must be an integer")
-		}
-		if n.Format == "int32" && (x < math.MinInt32 || x > math.MaxInt32) {
+		if _, err := strconv.ParseInt(string(num), 10, 32); n.Format == "int32" && err != nil {
 			return bad("must be an integer within int32")
-		}
-		if n.Format == "int64" && (x < math.MinInt64 || x > math.MaxInt64) {
-			return bad("must be an integer within int64")
 		}
 	case "number":
 		if _, ok := v.(json.Number); !ok {

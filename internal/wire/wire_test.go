@@ -3,6 +3,7 @@ package wire_test
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,6 +56,8 @@ func TestCheck(t *testing.T) {
 		{name: "integer written with a fraction", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":1.0}`, ptr: "/targetLag", rule: "must be an integer"},
 		{name: "integer written with an exponent", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":1e3}`, ptr: "/targetLag", rule: "must be an integer"},
 		{name: "negative int32 edge", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":-2147483648}`},
+		{name: "int32 overflow at 2^63", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":9223372036854775808}`, ptr: "/targetLag", rule: "must be an integer within int32"},
+		{name: "int32 overflow beyond float64", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":1` + strings.Repeat("0", 400) + `}`, ptr: "/targetLag", rule: "must be an integer within int32"},
 		{name: "negative int32 overflow", op: "createSnowflakeSearchTable", body: `{"attributeFieldIds":[],"duration":"DAYS","targetLag":-2147483649}`, ptr: "/targetLag", rule: "must be an integer within int32"},
 		{name: "opaque object takes any member, strict", op: "createTable", strict: true, body: `{"name":"T","handle":"H","source":"` + u + `","categoryId":"` + u + `","fields":[],"filter":{"x":null}}`},
 		{name: "opaque object must be an object", op: "createTableJoin", body: `{"source":"` + u + `","type":"LEFT","joinOn":[],"filter":null}`, ptr: "/filter", rule: "must be an object, not null"},
