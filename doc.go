@@ -164,7 +164,12 @@
 // the wrong JSON type where a resource is due; a list without its items,
 // total or paging; duplicate member names in a record; a run of empty
 // pages that each claim more) is an error matching ErrUnexpectedResponse
-// that names the request, never an empty result. An attempt ended by a
+// that names the request, never an empty result; it arrived whole, so it
+// is not retried (Temporary is false). A body cut off before its end, in
+// transit or inside its JSON, is no malformed answer but a lost
+// connection: it is retried as one, and the error, when the attempts run
+// out, says after how many bytes the body ended and matches
+// io.ErrUnexpectedEOF. An attempt ended by a
 // time limit of the SDK's own or the transport's (RetryPolicy.AttemptTimeout,
 // a connect timeout, the token request's bound) matches ErrTimeout; only
 // the caller's own deadline matches context.DeadlineExceeded.
@@ -178,9 +183,10 @@
 // exported for the packages built on it:
 //
 //   - 429 is retried for every method: the service did not act.
-//   - 500, 502, 503, 504, dropped connections and attempt timeouts are
-//     retried for idempotent methods only (GET, HEAD, OPTIONS, PUT,
-//     DELETE), so a POST that may have been acted on is never sent twice.
+//   - 500, 502, 503, 504, dropped connections, bodies cut off and attempt
+//     timeouts are retried for idempotent methods only (GET, HEAD,
+//     OPTIONS, PUT, DELETE), so a POST that may have been acted on is
+//     never sent twice.
 //   - Waits grow exponentially with full jitter (4 attempts, 250 ms
 //     doubling, at most 30 s a wait). A Retry-After (seconds or a date)
 //     sets the wait, up to RetryPolicy.MaxRetryAfter (60 s); a longer one,

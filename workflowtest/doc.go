@@ -33,7 +33,8 @@
 //
 // Injected faults (Fault, Inject) make matching requests fail the ways a
 // network and a busy service do: a delay, an error status with or without
-// Retry-After, a truncated JSON answer (Malformed), a connection closed
+// Retry-After, an outage of a given length (For), a truncated JSON answer
+// (Malformed), a body cut off in transit (Cut), a connection closed
 // before the request is handled (Drop), and a connection closed after the
 // request was handled and its effects kept but before the answer was sent
 // (DropAfter): the record is created or the file stored, yet the client
