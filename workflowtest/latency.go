@@ -67,7 +67,7 @@ func (s *Server) KeyCounts(rt workflow.RecordType, alias, field string) map[stri
 	out := map[string]int{}
 	if d := s.st.defs[defKey{rt, alias}]; d != nil {
 		for _, r := range d.records {
-			if v := r.fields[field]; v != "" {
+			if v, _ := r.fields.get(field); v != "" {
 				out[v]++
 			}
 		}

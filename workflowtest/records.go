@@ -35,6 +35,7 @@ type definition struct {
 	required []string
 	records  []*record // in insertion order, so sorted by seq
 	byID     map[string]*record
+	definitionIndex
 }
 
 // record is one record. Its fields map is never modified once stored:
@@ -44,7 +45,7 @@ type record struct {
 	seq       uint64
 	id        string
 	def       *definition
-	fields    workflow.Record
+	fields    fieldSet
 	createdBy string
 	updatedBy string
 
@@ -54,9 +55,8 @@ type record struct {
 	comments    []*comment
 }
 
-func recordSeq(r *record) uint64               { return r.seq }
-func recordFields(r *record) map[string]string { return r.fields }
-func recordData(r *record) any                 { return r.fields }
+func recordSeq(r *record) uint64 { return r.seq }
+func recordData(r *record) any   { return r.fields }
 func (d *definition) missing(f workflow.Record) []string {
 	var out []string
 	for _, name := range d.required {
@@ -87,7 +87,8 @@ func (st *state) insert(d *definition, fields workflow.Record, by string) (*reco
 		return nil, fmt.Errorf("a record with id %q already exists in %s", id, d.key)
 	}
 	f[IDField] = id
-	rec := &record{seq: st.next.nextSeq(), id: id, def: d, fields: f, createdBy: by, updatedBy: by}
+	rec := &record{seq: st.next.nextSeq(), def: d, fields: d.newFieldSet(f), createdBy: by, updatedBy: by}
+	rec.id, _ = rec.fields.get(IDField)
 	d.records = append(d.records, rec)
 	d.byID[id] = rec
 	return rec, nil
@@ -156,7 +157,7 @@ func (s *Server) Records(rt workflow.RecordType, alias string) []workflow.Record
 	}
 	out := make([]workflow.Record, len(d.records))
 	for i, r := range d.records {
-		out[i] = maps.Clone(r.fields)
+		out[i] = r.fields.record()
 	}
 	return out
 }
@@ -169,7 +170,7 @@ func (s *Server) Record(rt workflow.RecordType, alias, id string) (workflow.Reco
 	if rec == nil {
 		return nil, false
 	}
-	return maps.Clone(rec.fields), true
+	return rec.fields.record(), true
 }
 
 // Attribution returns the ids of the users who created and last updated a
@@ -250,7 +251,7 @@ func (s *Server) listRecords(rq *request, segs []string) response {
 	if e != nil {
 		return fail(e)
 	}
-	res := selectPage(d.records, recordSeq, recordFields, p)
+	res := d.selectRecords(p)
 	return reply(http.StatusOK, buildList(res, p, recordSeq, recordData))
 }
 
@@ -316,12 +317,13 @@ func (s *Server) updateRecord(rq *request, segs []string) response {
 	if id, ok := fields[IDField]; ok && id != rec.id {
 		return failf(http.StatusBadRequest, "the id field cannot be changed (record %q, body says %q)", rec.id, id)
 	}
-	merged := maps.Clone(rec.fields)
+	merged := rec.fields.record()
 	maps.Copy(merged, fields)
 	if missing := rec.def.missing(merged); len(missing) > 0 {
 		return failf(http.StatusBadRequest, "required fields cannot be emptied: %s", strings.Join(missing, ", "))
 	}
-	rec.fields, rec.updatedBy = merged, rq.user.id
+	rec.fields, rec.updatedBy = rec.def.newFieldSet(merged), rq.user.id
+	rec.def.changed()
 	return reply(http.StatusOK, rec.fields)
 }
 
