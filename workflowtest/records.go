@@ -76,13 +76,7 @@ func (st *state) insert(d *definition, fields workflow.Record, by string) (*reco
 	}
 	id := f[IDField]
 	if id == "" {
-		for {
-			id = strconv.FormatUint(st.next.record+1, 10)
-			st.next.record++
-			if d.byID[id] == nil {
-				break
-			}
-		}
+		id = st.nextID(d)
 	} else if d.byID[id] != nil {
 		return nil, fmt.Errorf("a record with id %q already exists in %s", id, d.key)
 	}
@@ -92,6 +86,17 @@ func (st *state) insert(d *definition, fields workflow.Record, by string) (*reco
 	d.records = append(d.records, rec)
 	d.byID[id] = rec
 	return rec, nil
+}
+
+// nextID returns the next id of the server's sequence that the
+// definition does not use.
+func (st *state) nextID(d *definition) string {
+	for {
+		st.next.record++
+		if id := strconv.FormatUint(st.next.record, 10); d.byID[id] == nil {
+			return id
+		}
+	}
 }
 
 func mustType(rt workflow.RecordType) {

@@ -3,11 +3,14 @@ package workflowtest
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -238,4 +241,64 @@ func (d *definition) selectRecords(p *paging) pageResult[*record] {
 		res.items[k-lo] = d.records[pos[k]]
 	}
 	return res
+}
+
+// GeneratedFields are the fields of the records SeedGenerated stores,
+// besides their id: twelve in all, as a wide definition's records have.
+var GeneratedFields = []string{"Amount", "Category", "Due Date", "Owner", "Priority", "Ref", "Region", "Source", "Status", "Team", "Title"}
+
+// SeedGenerated stores n generated records in (rt, alias), as Seed would,
+// creating the definition if needed: a test (or cmd/workflow-fake) at the
+// scale of millions of records, without building them. Record k (counted
+// from 1 over the definition's records, so the same calls give the same
+// records) has the id the server's sequence gives it and the fields of
+// GeneratedFields: Title "Record k", Status one of Open, In Progress,
+// Waiting and Done in turn, Priority 1 to 5 in turn, Owner one of 50
+// addresses, Team one of 7, Due Date an hour after the previous record's
+// from 2026-01-01, Amount a decimal number, Region one of 5, Source
+// "generated", Category one of 6, Ref "REF-" and k in 8 digits. It
+// panics if rt is not a record type or alias is empty.
+func (s *Server) SeedGenerated(rt workflow.RecordType, alias string, n int) {
+	mustType(rt)
+	if alias == "" {
+		panic("workflowtest: SeedGenerated: empty alias")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	d := st.define(defKey{rt, alias})
+	names := append(slices.Clone(GeneratedFields), IDField)
+	slices.Sort(names)
+	shape := d.shape(names)
+	at := make(map[string]int, len(names))
+	for i, name := range names {
+		at[name] = i
+	}
+	statuses := []string{"Open", "In Progress", "Waiting", "Done"}
+	teams := []string{"ops", "sales", "support", "finance", "legal", "it", "hr"}
+	regions := []string{"eu", "us", "apac", "latam", "mea"}
+	categories := []string{"hardware", "software", "access", "billing", "travel", "other"}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d.records = slices.Grow(d.records, n)
+	vals := make([]string, len(names))
+	for range n {
+		k := len(d.records) + 1
+		ks := strconv.Itoa(k)
+		vals[at[IDField]] = st.nextID(d)
+		vals[at["Title"]] = "Record " + ks
+		vals[at["Status"]] = statuses[k%len(statuses)]
+		vals[at["Priority"]] = strconv.Itoa(k%5 + 1)
+		vals[at["Owner"]] = "owner-" + strconv.Itoa(k%50) + "@example.com"
+		vals[at["Team"]] = teams[k%len(teams)]
+		vals[at["Due Date"]] = formatTime(base.Add(time.Duration(k) * time.Hour))
+		vals[at["Amount"]] = strconv.Itoa(k%10_000) + "." + strconv.Itoa(10+k%90)
+		vals[at["Region"]] = regions[k%len(regions)]
+		vals[at["Source"]] = "generated"
+		vals[at["Category"]] = categories[k%len(categories)]
+		vals[at["Ref"]] = fmt.Sprintf("REF-%08d", k)
+		rec := &record{seq: st.next.nextSeq(), def: d, fields: packFields(shape, vals)}
+		rec.id, _ = rec.fields.get(IDField)
+		d.records = append(d.records, rec)
+		d.byID[rec.id] = rec
+	}
 }

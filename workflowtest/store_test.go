@@ -3,6 +3,8 @@ package workflowtest
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"net/http"
+	"net/url"
 	"strconv"
 	"testing"
 
@@ -97,4 +99,34 @@ func TestSelectRecordsMatchesAScan(t *testing.T) {
 			assert.Same(t, want.items[i], got.items[i], name)
 		}
 	}
+}
+
+// SeedGenerated stores records of twelve fields, numbered on from the
+// definition's records, that the API lists and filters like any other.
+func TestSeedGenerated(t *testing.T) {
+	a := newAPI(t)
+	a.srv.Seed(workflow.Tasks, "big", workflow.Record{"Title": "first"})
+	a.srv.SeedGenerated(workflow.Tasks, "big", 1000)
+	a.srv.SeedGenerated(workflow.Tasks, "big", 1000)
+	recs := a.srv.Records(workflow.Tasks, "big")
+	require.Len(t, recs, 2001)
+	assert.Equal(t, workflow.Record{
+		"id": "2", "Title": "Record 2", "Status": "Waiting", "Priority": "3", "Owner": "owner-2@example.com",
+		"Team": "support", "Due Date": "2026-01-01T02:00:00.000Z", "Amount": "2.12", "Region": "apac",
+		"Source": "generated", "Category": "access", "Ref": "REF-00000002",
+	}, recs[1])
+	assert.Equal(t, "Record 2001", recs[2000]["Title"], "numbered on")
+	assert.Equal(t, "2001", recs[2000]["id"])
+	for _, r := range recs[1:] {
+		assert.Len(t, r, len(GeneratedFields)+1)
+	}
+
+	l := a.list("/tasks/big", url.Values{"filter": {"Status==Open;Priority==1"}, "first": {"1000"}})
+	assert.Equal(t, 100, l.Total, "k%4==0 and k%5==0: every 20th of 2000")
+	for _, it := range l.Items {
+		assert.Equal(t, "Open", it.Data["Status"])
+	}
+	res := a.do(http.MethodPut, "/tasks/big/2", map[string]string{"Status": "Open", "Priority": "1"})
+	require.Equal(t, http.StatusOK, res.status)
+	assert.Equal(t, 101, a.list("/tasks/big", url.Values{"filter": {"Status==Open;Priority==1"}}).Total, "a change is seen by the filter")
 }

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-strict] [-v]
+//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-seed TYPE/ALIAS=N]... [-strict] [-v]
 //
 // It prints the base URL, the auth URL, the demo credentials and their
 // user (admin@example.com, the default user of the embedded fake: both
@@ -19,6 +19,12 @@
 // against the service's published schemas (400), its rules in prose and
 // the fake's own rules (422); members the schemas do not declare are
 // accepted, unless -strict (workflowtest.WithStrictBodies) is given.
+//
+// -seed TYPE/ALIAS=N (repeatable) defines the record definition ALIAS of
+// TYPE, if the demo data has none, and stores N generated records of
+// twelve fields in it (workflowtest's SeedGenerated), so that a client in
+// any language can test an export at scale: -seed tasks/big-export=1000000
+// is ready in seconds. N=0 defines it empty.
 package main
 
 import (
@@ -33,6 +39,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -73,8 +80,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	secret := fs.String("client-secret", demoClientSecret, "client secret of the demo user")
 	verbose := fs.Bool("v", false, "log every request to stderr")
 	strict := fs.Bool("strict", false, "refuse request body members the service's schemas do not declare (400)")
+	var seeds []seedSpec
+	fs.Func("seed", "`TYPE/ALIAS=N`: define the definition and store N generated records of 12 fields in it (repeatable), e.g. tasks/big-export=1000000", func(v string) error {
+		sp, err := parseSeed(v)
+		seeds = append(seeds, sp)
+		return err
+	})
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-strict] [-v]
+		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-seed TYPE/ALIAS=N]... [-strict] [-v]
 
 Serves an in-memory fake of the records and workflow-automation API, seeded
 with demo data: four record definitions, 1,000 tasks, users, groups, and the
@@ -114,6 +127,12 @@ Flags:
 	}
 	srv := workflowtest.NewServer(opts...)
 	demo := srv.SeedDemo()
+	for _, sp := range seeds {
+		start := time.Now()
+		srv.SeedGenerated(sp.rt, sp.alias, sp.n)
+		demo.Lists = append(demo.Lists, "/"+string(sp.rt)+"/"+sp.alias)
+		fmt.Fprintf(stdout, "seeded:        %d generated records in /v1/%s/%s in %s\n", sp.n, sp.rt, sp.alias, time.Since(start).Round(time.Millisecond))
+	}
 
 	fmt.Fprintf(stdout, "workflow-fake: a fake of the workflow API, state in memory\n")
 	fmt.Fprintf(stdout, "base URL:      %s\n", srv.BaseURL())
@@ -161,6 +180,29 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "stopped\n")
 	return nil
+}
+
+// seedSpec is a -seed flag: a definition and a number of records.
+type seedSpec struct {
+	rt    workflow.RecordType
+	alias string
+	n     int
+}
+
+// parseSeed reads TYPE/ALIAS=N.
+func parseSeed(v string) (seedSpec, error) {
+	def, count, ok := strings.Cut(v, "=")
+	rt, alias, ok2 := strings.Cut(def, "/")
+	n, err := strconv.Atoi(count)
+	switch {
+	case !ok || !ok2 || alias == "" || strings.Contains(alias, "/"):
+		return seedSpec{}, fmt.Errorf("%q: want TYPE/ALIAS=N, e.g. tasks/big-export=1000000", v)
+	case !workflow.RecordType(rt).Valid():
+		return seedSpec{}, fmt.Errorf("%q: the type must be apps, elements, tasks or transactions", v)
+	case err != nil || n < 0:
+		return seedSpec{}, fmt.Errorf("%q: N must be a number of records, 0 or more", v)
+	}
+	return seedSpec{workflow.RecordType(rt), alias, n}, nil
 }
 
 // printConfiguration lists the automations and views of the demo app.

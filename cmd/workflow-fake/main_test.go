@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
@@ -188,4 +189,59 @@ func TestBadFlags(t *testing.T) {
 	assert.Error(t, run(t.Context(), []string{"extra"}, io.Discard, io.Discard))
 	assert.Error(t, run(t.Context(), []string{"-client-secret", ""}, io.Discard, io.Discard))
 	assert.Error(t, run(t.Context(), []string{"-addr", "256.0.0.1:1"}, io.Discard, io.Discard))
+}
+
+// TestSeedFlag: -seed defines a definition and fills it with generated
+// records that any client lists.
+func TestSeedFlag(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, []string{"-addr", "127.0.0.1:0", "-seed", "tasks/big-export=5000", "-seed", "apps/empty=0"}, pw, io.Discard)
+		pw.Close()
+		done <- err
+	}()
+	printed := map[string][]string{}
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		line := sc.Text()
+		if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, " ") {
+			printed[k] = append(printed[k], strings.TrimSpace(v))
+		} else if strings.HasPrefix(line, "  /v1/") {
+			printed["lists"] = append(printed["lists"], strings.TrimSpace(line))
+		}
+		if strings.HasPrefix(line, "serving") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	require.Len(t, printed["seeded"], 2)
+	assert.Regexp(t, `^5000 generated records in /v1/tasks/big-export in \S+$`, printed["seeded"][0])
+	assert.Subset(t, printed["lists"], []string{"/v1/tasks/big-export", "/v1/apps/empty"})
+
+	auth, _, _ := strings.Cut(printed["auth URL"][0], " ")
+	c, err := workflow.NewClient(workflow.WithCredentials(demoClientID, demoClientSecret), workflow.WithEndpoint(printed["base URL"][0], auth))
+	require.NoError(t, err)
+	defer c.CloseIdleConnections()
+	page, err := c.Records.List(ctx, workflow.Tasks, "big-export", &workflow.ListOptions{First: 3})
+	require.NoError(t, err)
+	assert.Equal(t, 5000, page.Total)
+	assert.Equal(t, "Record 1", page.Items[0].Data["Title"])
+	page, err = c.Records.List(ctx, workflow.Apps, "empty", nil)
+	require.NoError(t, err)
+	assert.Zero(t, page.Total)
+
+	c.CloseIdleConnections()
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(time.Minute): // a liveness guard, wide for a busy machine
+		t.Fatal("run did not stop")
+	}
+	for _, bad := range []string{"tasks", "tasks/x", "tasks/x=-1", "tasks/x=many", "notes/x=1", "tasks/a/b=1", "tasks/=1"} {
+		assert.Error(t, run(t.Context(), []string{"-seed", bad}, io.Discard, io.Discard), bad)
+	}
 }
