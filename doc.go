@@ -209,7 +209,6 @@
 //     token. A failing token endpoint is asked again at most about once a
 //     second, however many goroutines wait on it.
 //   - A body is sent again only if it can be rewound.
-//
 //   - RetryPolicy.MaxElapsed (2 minutes) bounds retrying by time as well:
 //     no wait begins that would end later than that after the call's first
 //     attempt. An iterator (All, Pages) whose page request has used up its
