@@ -157,7 +157,9 @@ type pageResult[T any] struct {
 
 // selectPage picks the page p points at from items, which are sorted by
 // seq. Without a filter it costs O(log n + page size); with one, every
-// item is tested once (the total needs it).
+// item is tested once (the total needs it). The record lists, which may
+// hold millions, go through the index of each filter's matches instead
+// (definition.selectRecords).
 func selectPage[T any](items []T, seq func(T) uint64, fields func(T) map[string]string, p *paging) pageResult[T] {
 	var res pageResult[T]
 	n := len(items)
