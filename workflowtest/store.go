@@ -3,7 +3,6 @@ package workflowtest
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -155,6 +154,14 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
+// zeroPad pads the digits s with zeros to n.
+func zeroPad(s string, n int) string {
+	if len(s) >= n {
+		return s
+	}
+	return strings.Repeat("0", n-len(s)) + s
+}
+
 // matchIndex is where the records of a definition that one filter matches
 // are: their positions in the definition's records, ascending, for the
 // records up to upTo. A walk of a filtered list then costs, per page, a
@@ -280,6 +287,11 @@ func (s *Server) SeedGenerated(rt workflow.RecordType, alias string, n int) {
 	categories := []string{"hardware", "software", "access", "billing", "travel", "other"}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	d.records = slices.Grow(d.records, n)
+	if len(d.byID) < n { // grown once, not by doubling
+		byID := make(map[string]*record, len(d.byID)+n)
+		maps.Copy(byID, d.byID)
+		d.byID = byID
+	}
 	vals := make([]string, len(names))
 	for range n {
 		k := len(d.records) + 1
@@ -295,7 +307,7 @@ func (s *Server) SeedGenerated(rt workflow.RecordType, alias string, n int) {
 		vals[at["Region"]] = regions[k%len(regions)]
 		vals[at["Source"]] = "generated"
 		vals[at["Category"]] = categories[k%len(categories)]
-		vals[at["Ref"]] = fmt.Sprintf("REF-%08d", k)
+		vals[at["Ref"]] = "REF-" + zeroPad(ks, 8)
 		rec := &record{seq: st.next.nextSeq(), def: d, fields: packFields(shape, vals)}
 		rec.id, _ = rec.fields.get(IDField)
 		d.records = append(d.records, rec)
