@@ -15,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -192,8 +193,10 @@ func checkBody(op, name string, b []byte) error {
 }
 
 // writeBody returns the write body W of the read form r: r's JSON members
-// without those named in drop, with the members of set (a nil value sets
-// nothing), decoded as W, whose Extra takes the members it does not model.
+// without those named in drop, with the members of set (a nil or zero
+// value sets nothing), decoded as W, whose Extra takes the members it
+// does not model. A member r read as null, which W cannot hold, is a
+// *workflow.ValidationError naming it in r (nullMember).
 func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 	var w W
 	m := map[string]jsontext.Value{}
@@ -214,8 +217,21 @@ func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 			err = json.Unmarshal(b, &w)
 		}
 	}
+	if se := (*json.SemanticError)(nil); errors.As(err, &se) && errors.Is(err, jsonmodel.ErrNull) {
+		return w, nullMember(reflect.TypeOf(r).Name(), string(se.JSONPointer))
+	}
 	if err != nil {
 		return w, fmt.Errorf("admin: the write body %T of a %T: %w", w, r, err)
 	}
 	return w, nil
+}
+
+// nullMember is the error of a conversion to a write body for the member
+// at the JSON pointer p (or of the name p) of the read model named model,
+// read as null.
+func nullMember(model, p string) error {
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return invalid(memberPath(model, p), "was read as null, which a write body cannot hold: set a value or leave the member out")
 }

@@ -208,7 +208,7 @@ func TestModelsReadNullAndBadMembersAlike(t *testing.T) {
 		bad  string     // a body with a member of the wrong type after a good one
 	}{
 		{"Domain", func() any { return &admin.Domain{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"View", func() any { return &admin.View{ID: "old"} }, `{"id":"new","name":5}`},
+		{"View", func() any { return &admin.View{ID: admin.Some("old")} }, `{"id":"new","name":5}`},
 		{"Aspect", func() any { return &admin.Aspect{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
 		{"AspectCategory", func() any { return &admin.AspectCategory{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
 		{"Agent", func() any { return &admin.Agent{ID: "old", Type: "kept"} }, `{"id":"new","type":5}`},
@@ -223,8 +223,8 @@ func TestModelsReadNullAndBadMembersAlike(t *testing.T) {
 		{"TableJoin", func() any { return &admin.TableJoin{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
 		{"TableJoinFields", func() any { return &admin.TableJoinFields{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
 		{"TableDataView", func() any { return &admin.TableDataView{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
-		{"ViewAgent", func() any { return &admin.ViewAgent{ID: "old"} }, `{"zz":"new","id":5}`},
-		{"ViewShare", func() any { return &admin.ViewShare{Users: []workflow.User{{ID: "old"}}} }, `{"groups":[],"users":5}`},
+		{"ViewAgent", func() any { return &admin.ViewAgent{ID: admin.Some("old")} }, `{"zz":"new","id":5}`},
+		{"ViewShare", func() any { return &admin.ViewShare{Users: admin.Some([]workflow.User{{ID: "old"}})} }, `{"groups":[],"users":5}`},
 	}
 	for _, tt := range tests {
 		for lib, unmarshal := range map[string]func([]byte, any) error{

@@ -87,7 +87,7 @@ func reached(t *testing.T, ws *admin.Workspace, c *workflow.Client, alias string
 	views, err := ws.Views.List(ctx, alias, nil)
 	names = nil
 	for _, v := range pageItems(views) {
-		names = append(names, v.Name)
+		names = append(names, v.Name.Value())
 	}
 	put("views", err, names...)
 	agents, err := ws.Agents.List(ctx, alias, nil)
