@@ -93,13 +93,13 @@ func reached(t *testing.T, ws *admin.Workspace, c *workflow.Client, alias string
 	agents, err := ws.Agents.List(ctx, alias, nil)
 	names = nil
 	for _, a := range pageItems(agents) {
-		names = append(names, a.Name)
+		names = append(names, a.Name.Value())
 	}
 	put("agents", err, names...)
 	skills, err := ws.Skills.List(ctx, alias, nil)
 	names = nil
 	for _, s := range pageItems(skills) {
-		names = append(names, s.Name)
+		names = append(names, s.Name.Value())
 	}
 	put("skills", err, names...)
 	return out

@@ -59,6 +59,9 @@ func (o Opt[T]) Ptr() *T {
 	return &v
 }
 
+// Present reports whether the member was sent, with a value or null.
+func (o Opt[T]) Present() bool { return !o.IsZero() }
+
 // IsNull reports whether the member was sent as null.
 func (o Opt[T]) IsNull() bool { return o.null }
 
@@ -75,6 +78,15 @@ func (o Opt[T]) String() string {
 		return "absent"
 	}
 	return fmt.Sprint(*o.v)
+}
+
+// elem returns the value sent (nil for none), and whether the member was
+// sent as null.
+func (o Opt[T]) elem() (any, bool) {
+	if o.v == nil {
+		return nil, o.null
+	}
+	return *o.v, false
 }
 
 // MarshalJSONTo writes the value, or null. An absent member is written as

@@ -103,10 +103,7 @@ func (v View) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 // A member read as null is an error naming it (a body cannot hold null),
 // and so is a Type the SDK does not know.
 func (v View) Request() (ViewRequest, error) {
-	if v.Agent.IsNull() {
-		return ViewRequest{}, nullMember("View", "agent")
-	}
-	cfg, err := writeBody[ViewConfig](v, []string{"id", "clientHandle", "type", "displayOrder", "share", "agent"}, map[string]any{"agentId": v.Agent.Value().ID})
+	cfg, err := writeBody[ViewConfig](v, []string{"id", "clientHandle", "type", "displayOrder", "share"}, map[string]any{"agent": nil, "agentId": v.Agent.Value().ID})
 	var in ViewInput
 	switch t := v.Type.Value(); t {
 	case ViewTypeList:

@@ -81,7 +81,7 @@ func (w *workspace) agentIDs(ctx context.Context) (map[string]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		ids[a.ID] = true
+		ids[a.ID.Value()] = true
 	}
 	return ids, nil
 }
