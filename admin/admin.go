@@ -51,7 +51,7 @@
 //	Domains.Groups.Add(groupID)                        []string (domains)                           []workflow.GroupDomain
 //	Domains.Groups.Remove(groupID)                     []string (domains)                           []workflow.GroupDomain
 //	Automations.List(recordType, alias)                                                             []Automation (each one's active version on the fake)
-//	Automations.Get(recordType, alias, id)                                                          *AutomationVersions (Active, Draft)
+//	Automations.Get(recordType, alias, id)                                                          AutomationVersions (every version)
 //	Automations.Create(recordType, alias)              Automation                                   Automation
 //	Automations.Validate(recordType, alias)            Automation                                   jsontext.Value (the verdict)
 //	Automations.Update(recordType, alias, id)          Automation                                   Automation
@@ -89,10 +89,11 @@
 //	SearchTables.Get(aspectID, aspectSearchTableID)                                                 *SearchTable
 //	SearchTables.Update(aspectID, aspectSearchTableID) SearchTableUpdate                            *SearchTable
 //
-// An automation's Get answers its active and its draft version (the
-// service's "active and/or draft workflow"); the service does not
-// publish how to tell them apart, and Get reads the one whose "status"
-// member is "DRAFT" as the draft, as the fake serves it
+// An automation's Get answers every version the service sends (its
+// "active and/or draft workflow", an array of any length), in order; the
+// service does not publish how to tell them apart, and
+// AutomationVersions.Draft reads the one whose "status" member is
+// "DRAFT" as the draft, as the fake serves it
 // (workflowtest.Server.SetAutomationDraft). List gives one version of
 // each automation; the service does not publish which, and the fake
 // lists the active one.
