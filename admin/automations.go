@@ -14,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Automations of an app or element live at
@@ -303,8 +304,8 @@ func (s *AutomationsService) Delete(ctx context.Context, recordType workflow.Rec
 }
 
 // automationCall sends a and reads the automation answered.
-func automationCall(ctx context.Context, c *workflow.Client, op, method, p string, err error, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
-	out, err := call[Automation](ctx, c, op, method, p, err, a, reqOpts)
+func automationCall(ctx context.Context, c *workflow.Client, id op.ID, method, p string, err error, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
+	out, err := call[Automation](ctx, c, id, method, p, err, a, reqOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -44,8 +45,8 @@ func segPath(pairs ...string) (string, error) {
 // call sends the operation op and decodes its answer into a new T,
 // unless err (a bad argument found before sending) or the body stops it
 // first (see encode).
-func call[T any](ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*T, error) {
-	b, err := encode(op, body, err)
+func call[T any](ctx context.Context, c *workflow.Client, id op.ID, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*T, error) {
+	b, err := encode(id, body, err)
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +59,8 @@ func call[T any](ctx context.Context, c *workflow.Client, op, method, path strin
 
 // callRaw sends one operation whose answer is a Passthrough, returned as
 // it came; it must be one JSON object.
-func callRaw(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
-	out, err := call[jsontext.Value](ctx, c, op, method, path, err, body, reqOpts)
+func callRaw(ctx context.Context, c *workflow.Client, id op.ID, method, path string, err error, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
+	out, err := call[jsontext.Value](ctx, c, id, method, path, err, body, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +72,8 @@ func callRaw(ctx context.Context, c *workflow.Client, op, method, path string, e
 
 // callNone sends one operation whose answer has no body, unless err or
 // the body stops it first.
-func callNone(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) error {
-	b, err := encode(op, body, err)
+func callNone(ctx context.Context, c *workflow.Client, id op.ID, method, path string, err error, body any, reqOpts []workflow.RequestOption) error {
+	b, err := encode(id, body, err)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func callNone(ctx context.Context, c *workflow.Client, op, method, path string, 
 // operationId in the contract document), or the error that stops it
 // before sending: err, a body that does not encode, or one that breaks a
 // rule of the document (checkBody). A nil body is none.
-func encode(op string, body any, err error) (any, error) {
+func encode(id op.ID, body any, err error) (any, error) {
 	if err != nil || body == nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func encode(op string, body any, err error) (any, error) {
 			return nil, ve
 		}
 	}
-	if err := checkBody(op, name, b); err != nil {
+	if err := checkBody(id, name, b); err != nil {
 		return nil, err
 	}
 	return jsontext.Value(b), nil
@@ -182,8 +183,8 @@ func listAll[T any](ctx context.Context, l workflow.PagedList[T], err error, opt
 // app's namespace, the types of a view's forwarded members) are the
 // fake's, not the service's: they are skipped, and the SDK sends what
 // breaks them.
-func checkBody(op, name string, b []byte) error {
-	err := wire.Check(op, b, wire.Options{Published: true})
+func checkBody(id op.ID, name string, b []byte) error {
+	err := wire.Check(id, b, wire.Options{Published: true})
 	p := (*wire.Problem)(nil)
 	if !errors.As(err, &p) {
 		return err // nil, or an operation without a JSON body: a bug

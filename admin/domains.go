@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // DomainsService configures the organisation's domains: POST /domains and
@@ -180,9 +181,9 @@ func (s *GroupDomainsService) Remove(ctx context.Context, groupID string, domain
 	return s.change(ctx, "removeDomainsFromGroup", http.MethodDelete, groupID, domains, reqOpts)
 }
 
-func (s *GroupDomainsService) change(ctx context.Context, op, method, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
+func (s *GroupDomainsService) change(ctx context.Context, id op.ID, method, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
 	p, err := segPath("", "groups", "groupID", groupID, "", "domains")
-	out, err := call[[]workflow.GroupDomain](ctx, s.client, op, method, p, err, groupDomains{Domains: domains}, reqOpts)
+	out, err := call[[]workflow.GroupDomain](ctx, s.client, id, method, p, err, groupDomains{Domains: domains}, reqOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // ElementsService is the elements of the workspace: their definitions
@@ -334,8 +335,8 @@ func (s *ElementsService) Update(ctx context.Context, alias string, u ElementUpd
 
 // aspectAt sends one element operation and reads its Aspect, which must
 // carry an id.
-func aspectAt(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
-	a, err := call[Aspect](ctx, c, op, method, path, err, body, reqOpts)
+func aspectAt(ctx context.Context, c *workflow.Client, id op.ID, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
+	a, err := call[Aspect](ctx, c, id, method, path, err, body, reqOpts)
 	if err == nil && a.ID == "" {
 		what := "an answer"
 		if _, ok := a.Extra["items"]; ok {
