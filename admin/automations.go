@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -215,14 +214,14 @@ type AutomationVersions struct {
 // AutomationsService configures the automations of apps and elements.
 type AutomationsService struct{ client *workflow.Client }
 
-// path returns the automations path of the definition alias of
-// recordType, with the segments of rest (pairs, as for segPath).
-func automationsPath(recordType workflow.RecordType, alias string, rest ...string) (string, error) {
-	p, err := segPath(append([]string{"", string(recordType), "alias", alias, "", "automations"}, rest...)...)
-	if err == nil && !recordType.Valid() {
-		err = invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)
+// automationsAt is the target of the automations operation id under the
+// definition alias of recordType, with the further pairs of at after
+// them.
+func automationsAt(id op.ID, recordType workflow.RecordType, alias string, rest ...string) target {
+	if !recordType.Valid() {
+		return target{o: id.Op(), err: invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)}
 	}
-	return p, err
+	return at(id, append([]string{"recordType", string(recordType), "alias", alias}, rest...)...)
 }
 
 // List returns the automations of an app or element:
@@ -230,8 +229,7 @@ func automationsPath(recordType workflow.RecordType, alias string, rest ...strin
 // not paged). The service does not publish which version of an
 // automation with a draft it lists; the fake lists the active version.
 func (s *AutomationsService) List(ctx context.Context, recordType workflow.RecordType, alias string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
-	p, err := automationsPath(recordType, alias)
-	out, err := call[[]Automation](ctx, s.client, "listAutomations", http.MethodGet, p, err, nil, reqOpts)
+	out, err := call[[]Automation](ctx, s.client, automationsAt(op.ListAutomations, recordType, alias), nil, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -246,8 +244,8 @@ func (s *AutomationsService) List(ctx context.Context, recordType workflow.Recor
 // version, as the fake serves them. An answer with no version, or two of
 // the same kind, is an error matching workflow.ErrUnexpectedResponse.
 func (s *AutomationsService) Get(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (*AutomationVersions, error) {
-	p, err := automationsPath(recordType, alias, "id", id)
-	list, err := call[[]Automation](ctx, s.client, "getAutomation", http.MethodGet, p, err, nil, reqOpts)
+	t := automationsAt(op.GetAutomation, recordType, alias, "id", id)
+	list, err := call[[]Automation](ctx, s.client, t, nil, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -258,12 +256,12 @@ func (s *AutomationsService) Get(ctx context.Context, recordType workflow.Record
 			slot = &v.Draft
 		}
 		if *slot != nil {
-			return nil, fmt.Errorf("%w: GET /%s answered two versions of the same kind", workflow.ErrUnexpectedResponse, p)
+			return nil, fmt.Errorf("%w: GET /%s answered two versions of the same kind", workflow.ErrUnexpectedResponse, t.path)
 		}
 		*slot = a
 	}
 	if v.Active == nil && v.Draft == nil {
-		return nil, fmt.Errorf("%w: GET /%s answered no version of the automation", workflow.ErrUnexpectedResponse, p)
+		return nil, fmt.Errorf("%w: GET /%s answered no version of the automation", workflow.ErrUnexpectedResponse, t.path)
 	}
 	return v, nil
 }
@@ -273,8 +271,7 @@ func (s *AutomationsService) Get(ctx context.Context, recordType workflow.Record
 // JSON object. Like every POST, it is not retried after a 5xx or a
 // dropped connection.
 func (s *AutomationsService) Create(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	p, err := automationsPath(recordType, alias)
-	return automationCall(ctx, s.client, "createAutomation", http.MethodPost, p, err, a, reqOpts)
+	return automationCall(ctx, s.client, automationsAt(op.CreateAutomation, recordType, alias), a, reqOpts)
 }
 
 // Validate asks the service to check an automation without creating it:
@@ -283,15 +280,13 @@ func (s *AutomationsService) Create(ctx context.Context, recordType workflow.Rec
 // members are not published (the fake answers {"valid": bool, "errors":
 // [...]}).
 func (s *AutomationsService) Validate(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	p, err := automationsPath(recordType, alias, "", "validate")
-	return callRaw(ctx, s.client, "validateAutomation", http.MethodPost, p, err, a, reqOpts)
+	return callRaw(ctx, s.client, automationsAt(op.ValidateAutomation, recordType, alias), a, reqOpts)
 }
 
 // Update replaces an automation and returns it as the service answers
 // (200): PUT /{recordType}/{alias}/automations/{id} with a as the body.
 func (s *AutomationsService) Update(ctx context.Context, recordType workflow.RecordType, alias, id string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	p, err := automationsPath(recordType, alias, "id", id)
-	return automationCall(ctx, s.client, "updateAutomation", http.MethodPut, p, err, a, reqOpts)
+	return automationCall(ctx, s.client, automationsAt(op.UpdateAutomation, recordType, alias, "id", id), a, reqOpts)
 }
 
 // Delete deletes an automation: DELETE
@@ -299,13 +294,12 @@ func (s *AutomationsService) Update(ctx context.Context, recordType workflow.Rec
 // not published (the fake answers the deleted automation), and Delete
 // drops it.
 func (s *AutomationsService) Delete(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) error {
-	p, err := automationsPath(recordType, alias, "id", id)
-	return callNone(ctx, s.client, "deleteAutomation", http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, automationsAt(op.DeleteAutomation, recordType, alias, "id", id), nil, reqOpts)
 }
 
 // automationCall sends a and reads the automation answered.
-func automationCall(ctx context.Context, c *workflow.Client, id op.ID, method, p string, err error, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
-	out, err := call[Automation](ctx, c, id, method, p, err, a, reqOpts)
+func automationCall(ctx context.Context, c *workflow.Client, t target, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
+	out, err := call[Automation](ctx, c, t, a, reqOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ package op
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -204,4 +205,24 @@ func fits(o *Operation, words, segs []string) bool {
 		}
 	}
 	return true
+}
+
+// Fits reports whether a request of method for the path segs (relative to
+// the base URL, split at "/") is one of the operation.
+func (o *Operation) Fits(method string, segs []string) bool {
+	return o.Method == method && !o.AuthHost && fits(o, o.segments(), segs)
+}
+
+type ctxKey struct{}
+
+// NewContext returns ctx naming the operation id: the request built with
+// it is one of that operation (see FromContext).
+func NewContext(ctx context.Context, id ID) context.Context {
+	return context.WithValue(ctx, ctxKey{}, id)
+}
+
+// FromContext returns the operation ctx names, or nil.
+func FromContext(ctx context.Context) *Operation {
+	id, _ := ctx.Value(ctxKey{}).(ID)
+	return Lookup(id)
 }
