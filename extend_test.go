@@ -40,7 +40,7 @@ func TestCallReadsEachReplyShape(t *testing.T) {
 			err := c.Call(t.Context(), http.MethodPost, "aspects/compose", url.Values{"x": {"1"}}, map[string]int{"n": 1}, out, WithHeader("X-Trace", "t"))
 			if tc.malformed {
 				assert.ErrorIs(t, err, ErrUnexpectedResponse)
-				assert.Contains(t, err.Error(), "POST "+mockBase+"/aspects/compose?x=1", "the error names the request")
+				assert.Contains(t, err.Error(), "workflow: POST /v1/aspects/compose: ", "the error names the request, without its query")
 				assert.True(t, reflect.ValueOf(out).Elem().IsZero(), "out left zero, got %+v", out)
 			} else {
 				require.NoError(t, err)
