@@ -137,7 +137,11 @@ func (e *APIError) FullURL() string { return cmp.Or(e.fullURL, e.URL) }
 // Error returns a one-line description: method, path, status, message and
 // request ID. It holds no query value and no request body.
 func (e *APIError) Error() string {
-	s := "workflow: " + e.Method + " " + pathOf(e.URL) + ": " + strconv.Itoa(e.StatusCode)
+	s := "workflow: "
+	if op := strings.TrimSpace(e.Method + " " + pathOf(e.URL)); op != "" {
+		s += op + ": "
+	}
+	s += strconv.Itoa(e.StatusCode)
 	if t := http.StatusText(e.StatusCode); t != "" {
 		s += " " + t
 	}
@@ -284,7 +288,7 @@ type ValidationError struct {
 func (e *ValidationError) Error() string {
 	s := "workflow: invalid " + e.Field + ": " + e.Rule
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		s += ": " + causeText(e.Err.Error())
 	}
 	return s
 }

@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -114,4 +116,26 @@ func TestCallRefusesAnOutThatIsNotAPointer(t *testing.T) {
 			assert.Empty(t, m.requests(), "nothing is sent")
 		})
 	}
+}
+
+func TestCallRefusesAQueryOfAnotherType(t *testing.T) {
+	t.Parallel()
+	c, m := newMockClient(t, mockReply(http.StatusOK, `{}`))
+	for _, q := range []any{map[string][]string{"filter": {"a==1"}}, map[string]string{"a": "1"}, []string{"a"}, 5} {
+		err := c.Call(t.Context(), http.MethodGet, "aspects/compose", q, nil, nil)
+		ve, ok := errors.AsType[*ValidationError](err)
+		require.True(t, ok, "%T: %v", q, err)
+		assert.Equal(t, "query", ve.Field)
+		assert.Equal(t, fmt.Sprintf(`must be url.Values or a struct with go-querystring "url" tags, not %T (a map[string][]string converts with url.Values(m))`, q), ve.Rule)
+		assert.NoError(t, ve.Err)
+	}
+	type opts struct {
+		A string `url:"a"`
+	}
+	require.NoError(t, c.Call(t.Context(), http.MethodGet, "aspects/compose", &opts{A: "1"}, nil, nil))
+	require.NoError(t, c.Call(t.Context(), http.MethodGet, "aspects/compose", url.Values(map[string][]string{"a": {"2"}}), nil, nil))
+	calls := m.requests()
+	require.Len(t, calls, 2, "only the two good queries were sent")
+	assert.Equal(t, "a=1", calls[0].Query)
+	assert.Equal(t, "a=2", calls[1].Query)
 }

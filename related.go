@@ -176,11 +176,12 @@ type RelatedItemFailure struct {
 	Err   error      // why it failed (an *APIError, a transport error, ctx's error)
 }
 
-// Error lists every failed ref and its cause on one line.
+// Error lists every failed ref by its index, and its cause, on one line.
+// The refs themselves (the request bodies) are left out: see Failures.
 func (e *RelatedItemsError) Error() string {
 	parts := make([]string, len(e.Failures))
 	for i, f := range e.Failures {
-		parts[i] = fmt.Sprintf("refs[%d] %s: %v", f.Index, f.Ref, f.Err)
+		parts[i] = fmt.Sprintf("refs[%d]: %s", f.Index, causeText(fmt.Sprint(f.Err)))
 	}
 	return fmt.Sprintf("workflow: %d of %d related items not added: %s", len(e.Failures), e.Total, strings.Join(parts, "; "))
 }

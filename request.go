@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,8 +95,8 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q, body an
 	if q != nil {
 		vals, ok := q.(url.Values)
 		if !ok {
-			if vals, err = query.Values(q); err != nil {
-				return nil, &ValidationError{Field: "options", Rule: "must encode as a query", Err: err}
+			if vals, err = queryValues(q); err != nil {
+				return nil, err
 			}
 		}
 		if enc := vals.Encode(); enc != "" {
@@ -130,6 +131,24 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q, body an
 		req.Header.Set("Content-Type", contentType)
 	}
 	return req, nil
+}
+
+// queryValues encodes q, a struct with go-querystring "url" tags or a
+// pointer to one, as a query; anything else is a *ValidationError of the
+// query argument that points to url.Values.
+func queryValues(q any) (url.Values, error) {
+	t := reflect.TypeOf(q)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, invalid("query", fmt.Sprintf(`must be url.Values or a struct with go-querystring "url" tags, not %T (a map[string][]string converts with url.Values(m))`, q))
+	}
+	vals, err := query.Values(q)
+	if err != nil {
+		return nil, &ValidationError{Field: "query", Rule: "must encode as a query", Err: err}
+	}
+	return vals, nil
 }
 
 // checkCtx is the one check of a caller's context: newRequest makes it for
