@@ -29,7 +29,8 @@ var (
 	// ErrNotFound matches a 404: unknown record type, alias, record or item.
 	ErrNotFound = errors.New("workflow: not found")
 	// ErrTooLarge matches a 413 from the server, and an upload the SDK refuses
-	// because it is over the 250 MB limit.
+	// because it is over the 250 MB limit or longer than the
+	// UploadOptions.Size it announced.
 	ErrTooLarge = errors.New("workflow: file too large")
 	// ErrRateLimited matches a 429 that was still returned after retries (or
 	// whose Retry-After was longer than the retry policy allows to wait).

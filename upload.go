@@ -350,7 +350,7 @@ func (c *contentReader) read(p []byte) (int, error) {
 			return 0, c.fail(fmt.Errorf("workflow: upload: content is over the %d-byte limit; the request was cut off there: %w",
 				MaxUploadSize, ErrTooLarge))
 		case n > 0:
-			return 0, c.fail(fmt.Errorf("workflow: upload: content is longer than UploadOptions.Size (%d bytes)", s.size))
+			return 0, c.fail(fmt.Errorf("workflow: upload: content is longer than UploadOptions.Size (%d bytes): %w", s.size, ErrTooLarge))
 		case errors.Is(err, io.EOF):
 			return 0, io.EOF
 		default:
