@@ -637,8 +637,8 @@ const maxScannedBody = 1 << 20
 
 // sentValues returns the values req sent, longest first, in the forms a
 // server may echo: each query value, escaped and not, and the values of
-// each comparison of a filter; each string and number of a JSON body
-// that can be read again.
+// each comparison of a filter; a text body, and each string and number
+// of a JSON body, that can be read again.
 func sentValues(req *http.Request) []string {
 	var out []string
 	add := func(v string) {
@@ -663,14 +663,19 @@ func sentValues(req *http.Request) []string {
 			}
 		}
 	}
-	if req.GetBody != nil && strings.HasPrefix(req.Header.Get("Content-Type"), "application/json") {
+	ct := req.Header.Get("Content-Type")
+	if text := strings.HasPrefix(ct, "text/"); req.GetBody != nil && (text || strings.HasPrefix(ct, "application/json")) {
 		if body, err := req.GetBody(); err == nil {
 			data, _ := io.ReadAll(io.LimitReader(body, maxScannedBody))
 			_ = body.Close()
 			var v any
 			dec := json.NewDecoder(bytes.NewReader(data))
 			dec.UseNumber()
-			if dec.Decode(&v) == nil {
+			switch {
+			case text:
+				add(string(data))
+				add(strings.TrimSpace(string(data)))
+			case dec.Decode(&v) == nil:
 				eachValue(v, add)
 			}
 		}
