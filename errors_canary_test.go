@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/errcheck"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -154,9 +154,9 @@ func TestNoRequestDataInErrors(t *testing.T) {
 					return // an operation whose answer is dropped, or any text
 				}
 				require.Error(t, err)
-				for _, form := range []string{"%v", "%+v", "%s", "%q"} {
-					texts = append(texts, form+": "+fmt.Sprintf(form, err))
-				}
+				ok, chain := errcheck.Reachable(err, sentinels...)
+				assert.True(t, ok, "an exported type or sentinel is reachable: %s", chain)
+				texts = append(texts, errcheck.Texts(err)...)
 				if ue, ok := errors.AsType[*url.Error](err); ok {
 					texts = append(texts, "url.Error.URL: "+ue.URL, "url.Error: "+ue.Error())
 				}
@@ -193,4 +193,69 @@ func TestAPIErrorFullURLOnRequest(t *testing.T) {
 	assert.Equal(t, "/v1/tasks/e404", u.Path)
 	assert.Equal(t, strings.Replace(ae.FullURL(), "?"+u.RawQuery, "", 1)+"?filter=REDACTED", ae.URL)
 	assert.Equal(t, `workflow: GET /v1/tasks/e404: 404 Not Found: echo [query] [query] `, ae.Error())
+}
+
+// sentinels are the exported sentinel errors a caller of this package
+// matches with errors.Is.
+var sentinels = []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrTooLarge, ErrRateLimited, ErrUnprocessable,
+	ErrUnexpectedResponse, ErrTimeout, ErrRepeatedCursor, ErrForeignHost, ErrAttachmentFailed,
+	context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF}
+
+// TestPublicErrorsAreReachable sweeps the failure paths that do not need
+// an answer: every error is of an exported type or wraps one (or a
+// sentinel), bad input a *ValidationError, and no text names the package
+// twice.
+func TestPublicErrorsAreReachable(t *testing.T) {
+	t.Parallel()
+	type badField struct{ Tags []string }
+	c, m := newMockClient(t, mockReply(http.StatusAccepted, `{}`))
+	ctx := t.Context()
+	tests := []struct {
+		name       string
+		err        func() error
+		validation bool
+	}{
+		{"Encode of an unsupported field type", func() error { _, err := Encode(badField{}); return err }, true},
+		{"Encode of a non-struct", func() error { _, err := Encode(7); return err }, true},
+		{"Decode into a non-pointer", func() error { return Decode(Record{}, badField{}) }, true},
+		{"Decode of an unsupported field type", func() error { return Decode(Record{}, &badField{}) }, true},
+		{"CreateAs of an unsupported field type", func() error { _, err := CreateAs(ctx, c.Records, Tasks, "it", badField{}); return err }, true},
+		{"UpdateAs of an unsupported field type", func() error { _, err := UpdateAs(ctx, c.Records, Tasks, "it", "1", badField{}); return err }, true},
+		{"Call with a map query", func() error { return c.Call(ctx, http.MethodGet, "tasks/it", map[string][]string{"a": {"1"}}, nil, nil) }, true},
+		{"Call with a non-pointer out", func() error { return c.Call(ctx, http.MethodGet, "tasks/it", nil, nil, 3) }, true},
+		{"Records.Get with an empty id", func() error { _, err := c.Records.Get(ctx, Tasks, "it", ""); return err }, true},
+		{"a filter on a list without one", func() error {
+			_, err := c.Records.Watchers.List(ctx, Tasks, "it", "1", &ListOptions{Filter: rsql.Field("a").Eq("b")})
+			return err
+		}, true},
+		{"AddMany without refs", func() error { return c.Records.Related.AddMany(ctx, Tasks, "it", "1", nil) }, true},
+		{"NewClient without credentials", func() error { _, err := NewClient(); return err }, false},
+		{"ParseTime", func() error { _, err := ParseTime("yesterday"); return err }, false},
+		{"Upload longer than its size", func() error {
+			_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", "a.txt", plainReader{strings.NewReader("0123456789AB")}, &UploadOptions{Size: 10})
+			return err
+		}, false},
+		{"Upload shorter than its size", func() error {
+			_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", "a.txt", plainReader{strings.NewReader("01")}, &UploadOptions{Size: 10})
+			return err
+		}, false},
+		{"UploadFile of a missing file", func() error {
+			_, err := c.Attachments.UploadFile(ctx, Tasks, "it", "1", t.TempDir()+"/missing.txt", nil)
+			return err
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(m.requests())
+			err := tc.err()
+			require.Error(t, err)
+			ok, chain := errcheck.Reachable(err, sentinels...)
+			assert.True(t, ok, "an exported type or sentinel is reachable: %s", chain)
+			if tc.validation {
+				assert.True(t, isA[*ValidationError](err), "a *ValidationError: %s", chain)
+				assert.Equal(t, before, len(m.requests()), "nothing sent")
+			}
+			assert.LessOrEqual(t, strings.Count(err.Error(), "workflow: "), 1, "the package is named once: %s", err)
+		})
+	}
 }
