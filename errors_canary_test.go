@@ -221,7 +221,9 @@ func TestPublicErrorsAreReachable(t *testing.T) {
 		{"Decode of an unsupported field type", func() error { return Decode(Record{}, &badField{}) }, true},
 		{"CreateAs of an unsupported field type", func() error { _, err := CreateAs(ctx, c.Records, Tasks, "it", badField{}); return err }, true},
 		{"UpdateAs of an unsupported field type", func() error { _, err := UpdateAs(ctx, c.Records, Tasks, "it", "1", badField{}); return err }, true},
-		{"Call with a map query", func() error { return c.Call(ctx, http.MethodGet, "tasks/it", map[string][]string{"a": {"1"}}, nil, nil) }, true},
+		{"Call with a map query", func() error {
+			return c.Call(ctx, http.MethodGet, "tasks/it", map[string][]string{"a": {"1"}}, nil, nil)
+		}, true},
 		{"Call with a non-pointer out", func() error { return c.Call(ctx, http.MethodGet, "tasks/it", nil, nil, 3) }, true},
 		{"Records.Get with an empty id", func() error { _, err := c.Records.Get(ctx, Tasks, "it", ""); return err }, true},
 		{"a filter on a list without one", func() error {
