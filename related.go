@@ -21,7 +21,7 @@ import (
 // MarshalJSON, with encoding/json as with go-json-experiment/json.
 type RelatedItem struct {
 	// ID is the related record's id (for example "TSK-4"). It is also what
-	// RemoveRelatedItem takes to remove the item.
+	// RelatedService.Remove takes to remove the item.
 	ID string `json:"id"`
 	// Type is the related record's kind in capitals as the service sends
 	// it, for example "TASK" or "APP"; see RecordType.
