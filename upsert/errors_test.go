@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"golang.org/x/oauth2"
 
