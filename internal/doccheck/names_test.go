@@ -5,7 +5,6 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -96,23 +95,12 @@ func (s nameSet) has(owner, ref string) bool {
 // and its doc comments.
 func packageNames(t *testing.T, dir string) (nameSet, []namedDoc) {
 	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, nil, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, files, testFiles := parseDir(t, dir)
 	names := map[string]bool{}
-	var files []*ast.File
-	for _, p := range pkgs {
-		for name, f := range p.Files {
-			if !strings.HasSuffix(name, "_test.go") {
-				files = append(files, f)
-				continue
-			}
-			for _, d := range f.Decls { // the package doc may name its tests
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-					names[fd.Name.Name] = true
-				}
+	for _, f := range testFiles {
+		for _, d := range f.Decls { // the package doc may name its tests
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				names[fd.Name.Name] = true
 			}
 		}
 	}
@@ -188,6 +176,29 @@ func packageNames(t *testing.T, dir string) (nameSet, []namedDoc) {
 		}
 	}
 	return nameSet{names, fieldType}, docs
+}
+
+// parseDir parses the Go files of the package in dir, with comments: its
+// own files, and its test files apart.
+func parseDir(t *testing.T, dir string) (fset *token.FileSet, files, testFiles []*ast.File) {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset = token.NewFileSet()
+	for _, path := range paths {
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			testFiles = append(testFiles, f)
+		} else {
+			files = append(files, f)
+		}
+	}
+	return fset, files, testFiles
 }
 
 // types prints the name of an embedded field's type.
@@ -266,17 +277,7 @@ func dedupeSorted(refs []string, text string) []string {
 // service has from an embedded generic list name, in their doc comments,
 // the service's element type (go doc prints their signatures with T).
 func TestListDocsNameTheirElementType(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, "../..", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*ast.File
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			files = append(files, f)
-		}
-	}
+	fset, files, _ := parseDir(t, "../..")
 	p, err := doc.NewFromFiles(fset, files, "example.test/root", doc.AllMethods|doc.AllDecls)
 	if err != nil {
 		t.Fatal(err)
