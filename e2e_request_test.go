@@ -132,7 +132,7 @@ func TestCutOffBodyIsRetriedLikeALostConnection(t *testing.T) {
 			require.Error(t, err)
 			assert.Equal(t, 3, in.Fired(), "every attempt of the policy")
 			assert.Equal(t, 3, resp.Attempts)
-			assert.Regexp(t, `^workflow: GET http://\S+/v1/tasks/it\S*: the response body was cut off after [1-9][0-9]* bytes$`, err.Error())
+			assert.Regexp(t, `^workflow: GET /v1/tasks/it(/1)?: the response body was cut off after [1-9][0-9]* bytes$`, err.Error())
 			assert.NotContains(t, err.Error(), "empty body")
 			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 			assert.NotErrorIs(t, err, workflow.ErrUnexpectedResponse)
