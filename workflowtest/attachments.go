@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"hash"
 	"io"
 	"mime"
 	"net/http"
@@ -34,8 +33,8 @@ const viewPrivate = "PRIVATE"
 
 // DefaultStoredContentLimit is how many bytes of an uploaded file the
 // fake keeps for the download route, unless WithStoredContentLimit says
-// otherwise.
-const DefaultStoredContentLimit = 16 << 20
+// otherwise: every file the service takes (250 MB).
+const DefaultStoredContentLimit = maxUploadSize
 
 // maxDescription bounds the description part of an upload, and
 // maxOtherParts the total size of parts other than file and description.
@@ -95,9 +94,8 @@ type attachment struct {
 	createdAt   time.Time
 	polls       int
 	policy      AttachmentPolicy
-	fail        bool   // processing ends in ERROR (an injected fault)
-	content     []byte // the uploaded bytes; nil when over the stored limit
-	kept        bool   // content holds the whole file
+	fail        bool     // processing ends in ERROR (an injected fault)
+	content     *content // the uploaded bytes; nil when over the stored limit
 	rec         *record
 }
 
@@ -254,6 +252,7 @@ func (s *Server) deleteAttachment(rq *request, segs []string) response {
 		return fail(e)
 	}
 	delete(s.st.attachments, a.id)
+	a.content.remove()
 	a.rec.attachments = slices.DeleteFunc(a.rec.attachments, func(x *attachment) bool { return x == a })
 	return response{status: http.StatusOK}
 }
@@ -262,8 +261,9 @@ func (s *Server) deleteAttachment(rq *request, segs []string) response {
 // with the uploaded bytes as application/octet-stream (the only media type
 // the service publishes for it), their length and file name
 // (Content-Disposition). A file still PROCESSING or in ERROR has no
-// content to give: 422, one of the statuses every operation publishes. A file over the fake's stored-content limit (see
-// WithStoredContentLimit) is answered 501, since its bytes were not kept.
+// content to give: 422, one of the statuses every operation publishes. A
+// file over a stored-content limit lowered with WithStoredContentLimit is
+// answered 501, since its bytes were not kept.
 func (s *Server) downloadAttachment(rq *request, segs []string) response {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -277,12 +277,13 @@ func (s *Server) downloadAttachment(rq *request, segs []string) response {
 		return failf(http.StatusNotFound, "attachment %s is a link and has no content", a.id)
 	case a.state != StateValid:
 		return failf(http.StatusUnprocessableEntity, "attachment %s is %s, not VALID: no content yet", a.id, a.state)
-	case !a.kept:
-		return failf(http.StatusNotImplemented, "attachment %s (%d bytes) is over the fake's stored-content limit; its bytes were not kept", a.id, a.size)
+	case a.content == nil:
+		return failf(http.StatusNotImplemented, "attachment %s (%d bytes) is over the stored-content limit of %d bytes "+
+			"(WithStoredContentLimit, or workflow-fake -stored-content-limit); its bytes were not kept", a.id, a.size, s.cfg.maxStored)
 	}
-	body := a.content
-	if body == nil {
-		body = []byte{}
+	body, err := a.content.open()
+	if err != nil {
+		return failf(http.StatusInternalServerError, "reading the content of attachment %s: %v", a.id, err)
 	}
 	return response{
 		status: http.StatusOK,
@@ -290,7 +291,7 @@ func (s *Server) downloadAttachment(rq *request, segs []string) response {
 			"Content-Type":        {"application/octet-stream"},
 			"Content-Disposition": {mime.FormatMediaType("attachment", map[string]string{"filename": a.name})},
 		},
-		rawBody: body,
+		stream: body, length: a.content.size,
 	}
 }
 
@@ -330,33 +331,11 @@ func (s *Server) addLink(rq *request, segs []string) response {
 	return reply(http.StatusCreated, linkBody{URL: body.URL, Description: body.Description})
 }
 
-// countingHash counts and hashes what is written to it, and keeps it up
-// to limit bytes (all of it or nothing).
-type countingHash struct {
-	h     hash.Hash
-	n     int64
-	limit int64
-	buf   []byte
-	over  bool
-}
-
-func (c *countingHash) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	if !c.over {
-		if c.n > c.limit {
-			c.over, c.buf = true, nil
-		} else {
-			c.buf = append(c.buf, p...)
-		}
-	}
-	return c.h.Write(p)
-}
-
 // uploadAttachment is POST .../attachments: a multipart/form-data body
 // with a "file" part and an optional "description" part, read as a
 // stream (the content is counted and hashed, and kept up to the stored
-// content limit for the download route). 202 with the attachment, state
-// PROCESSING.
+// content limit for the download route, in a temporary file beyond
+// spillAt bytes). 202 with the attachment, state PROCESSING.
 func (s *Server) uploadAttachment(rq *request, segs []string) response {
 	r := rq.r
 	if e := s.precheckRecord(rq, segs); e != nil {
@@ -368,10 +347,11 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 	}
 	var (
 		name, mediaType, description string
-		sum                          countingHash
+		sum                          = spool{limit: s.cfg.maxStored, spillAt: s.cfg.spillAt, fs: &s.files}
 		seenFile, seenDescription    bool
 		other                        int64
 	)
+	defer sum.discard()
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -398,8 +378,10 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 				return failf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", name)
 			}
 			mediaType = partMediaType(part.Header.Get("Content-Type"), name)
-			sum.h, sum.limit = sha256.New(), s.cfg.maxStored
-			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); err != nil {
+			sum.h = sha256.New()
+			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); sum.err != nil {
+				return failf(http.StatusInternalServerError, "%v", err)
+			} else if err != nil {
 				return failf(http.StatusBadRequest, "invalid file: reading the content: %v", err)
 			}
 			if sum.n > s.cfg.maxUpload {
@@ -439,17 +421,22 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 		return failf(http.StatusBadRequest, "invalid file: the file is empty")
 	}
 
+	kept, err := sum.kept()
+	if err != nil {
+		return failf(http.StatusInternalServerError, "keeping the upload in a temporary file: %v", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec, e := s.lookupRecord(rq, segs)
 	if e != nil {
+		kept.remove()
 		return fail(e)
 	}
 	a := &attachment{
 		id: s.st.next.id("a", &s.st.next.attachment), name: name, description: description,
 		mediaType: mediaType, size: sum.n, sha256: hex.EncodeToString(sum.h.Sum(nil)),
 		state: StateProcessing, createdAt: s.Now(), policy: s.cfg.policy, rec: rec,
-		fail: rq.processingError, content: sum.buf, kept: !sum.over,
+		fail: rq.processingError, content: kept,
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)

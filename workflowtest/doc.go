@@ -215,9 +215,11 @@
 //     is 400 ("invalid file"); more than 250 MB (read as 250,000,000
 //     bytes, like the SDK) is 413, and the rest of the body is read and
 //     dropped, up to 1 GiB, so that the client sees the answer. The
-//     content is counted and hashed (SHA-256) as it streams, and kept up
-//     to WithStoredContentLimit (16 MiB by default) for the download
-//     route. The media type is the part's Content-Type, or guessed from
+//     content is counted and hashed (SHA-256) as it streams, and kept
+//     whole for the download route: in memory up to 1 MiB, beyond that
+//     in a temporary file under os.TempDir, removed when the attachment
+//     is deleted, when Reset forgets it, and when the server closes.
+//     WithStoredContentLimit lowers the size of the files kept. The media type is the part's Content-Type, or guessed from
 //     the file name's extension when that is absent or
 //     application/octet-stream. The 202 answer carries the attachment in
 //     state "PROCESSING"; the final state is "VALID" (or "ERROR" when
@@ -228,8 +230,9 @@
 //     server's clock, or by hand. GET .../{attachmentId}/content answers
 //     200 with the bytes as application/octet-stream, their length
 //     and Content-Disposition: attachment; filename=...; 422 while the
-//     attachment is not VALID, 501 when its bytes were over the stored
-//     limit, 404 for a link. Links: POST .../url-links with {"url",
+//     attachment is not VALID, 501 when its bytes were over a lowered
+//     stored-content limit (the message names WithStoredContentLimit and
+//     workflow-fake's -stored-content-limit), 404 for a link. Links: POST .../url-links with {"url",
 //     "description"} (the fake's rule: url absolute http or https, 422),
 //     answered 201 with the
 //     same two members; the link is listed as an attachment named by its

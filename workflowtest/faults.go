@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -260,7 +261,7 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		// The handlers return their answer instead of writing it, so
 		// nothing has reached the connection yet: the answer is simply
 		// not sent.
-		s.serve(rq)
+		s.serve(rq).discard()
 		s.drop(w, rq)
 		return true
 	}
@@ -274,7 +275,14 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		return true
 	case f.Malformed:
 		resp := s.serve(rq)
-		if resp.status != http.StatusNoContent {
+		if resp.stream != nil {
+			// A download: the first half of its bytes.
+			resp.length /= 2
+			resp.stream = struct {
+				io.Reader
+				io.Closer
+			}{io.LimitReader(resp.stream, resp.length), resp.stream}
+		} else if resp.status != http.StatusNoContent {
 			body := resp.rawBody
 			if body == nil && resp.body != nil {
 				body = encodeJSON(resp.body)

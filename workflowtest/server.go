@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -70,6 +71,8 @@ type Server struct {
 
 	logMu sync.Mutex
 	log   []RequestRecord
+
+	files files // uploads kept in temporary files (content.go)
 }
 
 type config struct {
@@ -87,6 +90,7 @@ type config struct {
 	logger      *slog.Logger
 	maxDrainOut int64
 	maxStored   int64
+	spillAt     int64
 	latency     time.Duration
 	// strictBodies refuses undeclared members (WithStrictBodies).
 	strictBodies bool
@@ -156,10 +160,12 @@ func WithMaxUploadSize(n int64) Option {
 	}
 }
 
-// WithStoredContentLimit sets how many bytes of an uploaded file the
-// server keeps for the download route (DefaultStoredContentLimit by
-// default). A larger file is accepted, counted and hashed as usual, but
-// its download is answered 501. Zero keeps no content.
+// WithStoredContentLimit lowers how many bytes of an uploaded file the
+// server keeps for the download route (DefaultStoredContentLimit, every
+// file the service takes, by default). A larger file is accepted, counted
+// and hashed as usual, but its download is answered 501, naming this
+// option. Zero keeps no content. cmd/workflow-fake sets it with
+// -stored-content-limit.
 func WithStoredContentLimit(n int64) Option {
 	return func(c *config) {
 		if n >= 0 {
@@ -205,6 +211,7 @@ func NewServer(opts ...Option) *Server {
 		logLimit:    defaultRequestLogLimit,
 		maxDrainOut: 1 << 30,
 		maxStored:   DefaultStoredContentLimit,
+		spillAt:     defaultSpillAt,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -241,10 +248,11 @@ func Start(tb testing.TB, opts ...Option) *Server {
 
 // Close shuts the server down at once: requests waiting in an injected
 // delay end, connections are closed, and Close returns when every handler
-// has returned.
+// has returned, and the temporary files of uploads are removed.
 func (s *Server) Close() {
 	s.once.Do(func() { close(s.closing) })
 	s.ts.Close()
+	s.files.removeAll()
 }
 
 // Shutdown stops the server gracefully: it stops accepting connections,
@@ -254,6 +262,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.once.Do(func() { close(s.closing) })
 	err := s.ts.Config.Shutdown(ctx)
 	s.ts.Close()
+	s.files.removeAll()
 	return err
 }
 
@@ -332,6 +341,9 @@ func (s *Server) Reset() {
 	}
 	s.st.next.token = old.next.token
 	s.mu.Unlock()
+	for _, a := range old.attachments {
+		a.content.remove()
+	}
 	s.ClearFaults()
 	s.ResetRequests()
 	s.rateMu.Lock()
@@ -357,13 +369,22 @@ type request struct {
 }
 
 // response is what a handler answers: a status and a body encoded as
-// JSON (none when body is nil).
+// JSON (none when body is nil), or rawBody, or length bytes of stream.
 type response struct {
 	status     int
 	body       any
 	header     http.Header
 	rawBody    []byte
+	stream     io.ReadCloser
+	length     int64
 	retryAfter time.Duration
+}
+
+// discard releases what resp holds, when it is not written.
+func (resp response) discard() {
+	if resp.stream != nil {
+		_ = resp.stream.Close()
+	}
 }
 
 // errorBody is the body of every failure.
@@ -536,6 +557,13 @@ func (s *Server) write(w http.ResponseWriter, resp response) {
 	}
 	if resp.status == 0 {
 		resp.status = http.StatusOK
+	}
+	if resp.stream != nil {
+		defer resp.stream.Close()
+		h.Set("Content-Length", strconv.FormatInt(resp.length, 10))
+		w.WriteHeader(resp.status)
+		_, _ = io.Copy(w, resp.stream)
+		return
 	}
 	body := resp.rawBody
 	if body == nil && resp.body != nil {
