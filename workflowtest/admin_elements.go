@@ -2,6 +2,7 @@ package workflowtest
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -200,12 +201,7 @@ func (s *Server) createElement(rq *request, _ []string) response {
 // getElementOrRecords is GET /elements/{alias}: the element's definition,
 // or the record list (see the top of this file).
 func (s *Server) getElementOrRecords(rq *request, segs []string) response {
-	q := rq.r.URL.Query()
-	listing := false
-	for _, name := range []string{"first", "after", "last", "before", "filter"} {
-		_, has := q[name]
-		listing = listing || has
-	}
+	listing := slices.ContainsFunc(pagingParams, rq.query.Has)
 	if !listing {
 		s.mu.RLock()
 		e := s.st.findElement(segs[1])

@@ -165,12 +165,9 @@ func (s *Server) listViews(rq *request, segs []string) response {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	alias, _, e := s.findView(rq, segs)
-	if e == nil {
-		e = noFilter(rq)
-	}
 	var p *paging
 	if e == nil {
-		p, e = parsePaging(rq, "views of "+alias)
+		p, e = parseSubPaging(rq, "views of "+alias)
 	}
 	if e != nil {
 		return fail(e)

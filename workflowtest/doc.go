@@ -161,8 +161,15 @@
 //     quotes, operator aliases) is the same filter. first defaults to 100;
 //     last without before pages back from the end; before without last
 //     gives 100. Mixing first/after with last/before, an empty after or
-//     before, a repeated parameter, or first/last outside 1..1000 is 400.
-//     Other query parameters are ignored. total counts every record that
+//     before, or first/last outside 1..1000 is 400. So is a query the
+//     fake cannot read as sent, on every route (a rule of the fake,
+//     drawn from API.md's "special characters are URL-encoded"): a ';'
+//     that is not percent-encoded (%3B; Go's query parser drops such a
+//     pair, and the list would come back unfiltered), a broken
+//     percent-escape, a parameter given twice, and, on a paged list, a
+//     parameter the list does not take (filter on a list without one);
+//     the 400 names the parameter and how to write it. Routes other
+//     than lists ignore query parameters. total counts every record that
 //     matches the filter; has_next_page and has_previous_page say whether
 //     matching records exist after the page's end and before its start;
 //     an empty page has empty start and end cursors.

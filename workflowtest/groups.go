@@ -172,10 +172,7 @@ func (s *Server) listGroups(rq *request, _ []string) response {
 	if e := s.checkAdmin(rq); e != nil {
 		return fail(e)
 	}
-	if e := noFilter(rq); e != nil {
-		return fail(e)
-	}
-	p, e := parsePaging(rq, "groups")
+	p, e := parseSubPaging(rq, "groups")
 	if e != nil {
 		return fail(e)
 	}
@@ -331,10 +328,7 @@ func (s *Server) listGroupUsers(rq *request, segs []string) response {
 	if e != nil {
 		return fail(e)
 	}
-	if e := noFilter(rq); e != nil {
-		return fail(e)
-	}
-	p, e := parsePaging(rq, "groups/"+g.id+"/users")
+	p, e := parseSubPaging(rq, "groups/"+g.id+"/users")
 	if e != nil {
 		return fail(e)
 	}

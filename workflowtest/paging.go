@@ -69,11 +69,20 @@ type paging struct {
 // parsePaging reads first/after/last/before/filter. list names the list
 // for the cursors. The parsed filter is stored on rq for the request log.
 func parsePaging(rq *request, list string) (*paging, *httpError) {
-	q := rq.r.URL.Query()
-	for _, name := range []string{"first", "after", "last", "before", "filter"} {
-		if len(q[name]) > 1 {
-			return nil, errf(http.StatusBadRequest, "query parameter %s is given more than once", name)
-		}
+	return readPaging(rq, list, pagingParams)
+}
+
+// parseSubPaging reads first/after/last/before of a list without filter.
+func parseSubPaging(rq *request, list string) (*paging, *httpError) {
+	return readPaging(rq, list, pagingParams[:4])
+}
+
+// readPaging reads the paging query of a list that takes the parameters
+// names.
+func readPaging(rq *request, list string, names []string) (*paging, *httpError) {
+	q := rq.query
+	if e := knownParams(q, names); e != nil {
+		return nil, e
 	}
 	p := &paging{}
 	var expr rsql.Expr

@@ -358,6 +358,7 @@ type request struct {
 	id         string    // request ID, sent back as X-Request-Id
 	logged     bool      // whether logRequest has been called
 	route      string
+	query      url.Values // the query, read by readQuery
 	user       *user
 	clientID   string
 	filter     rsql.Expr
@@ -501,6 +502,7 @@ func (s *Server) serve(rq *request) response {
 	if pathErr != nil {
 		return fail(pathErr)
 	}
+
 	if rt == nil {
 		if len(allow) > 0 {
 			return methodNotAllowed(allow...)
@@ -509,6 +511,10 @@ func (s *Server) serve(rq *request) response {
 			return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
 		}
 		return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
+	}
+	var qe *httpError
+	if rq.query, qe = readQuery(r.URL.RawQuery); qe != nil {
+		return fail(qe)
 	}
 	if wire.Takes(rt.op) {
 		if e := s.checkBody(rq, rt.op); e != nil {

@@ -1,9 +1,6 @@
 package workflowtest
 
-import (
-	"fmt"
-	"net/http"
-)
+import "fmt"
 
 // The paged lists of a record's related items, watchers and comments are
 // the service's Paged<X>: the items are the objects themselves (a related
@@ -11,14 +8,6 @@ import (
 // "total" and "paging" as in the record list. Paging parameters, cursors
 // and page selection are those of the record list; a filter is refused,
 // since the service publishes none for these lists.
-
-// parseSubPaging reads first/after/last/before of a list without filter.
-func parseSubPaging(rq *request, list string) (*paging, *httpError) {
-	if _, ok := rq.r.URL.Query()["filter"]; ok {
-		return nil, errf(http.StatusBadRequest, "this list takes no filter")
-	}
-	return parsePaging(rq, list)
-}
 
 // noFields is the field map of items that are never filtered.
 func noFields[T any](T) map[string]string { return nil }

@@ -98,15 +98,6 @@ func buildPlainList[T any](res pageResult[T], p *paging, seq func(T) uint64, dat
 	return out
 }
 
-// noFilter answers 400 to a filter on a list for which the service
-// publishes none.
-func noFilter(rq *request) *httpError {
-	if _, ok := rq.r.URL.Query()["filter"]; ok {
-		return errf(http.StatusBadRequest, "this list takes no filter parameter")
-	}
-	return nil
-}
-
 // checkAdmin answers 403 to a user denied the users and groups routes.
 // The caller holds s.mu.
 func (s *Server) checkAdmin(rq *request) *httpError {
