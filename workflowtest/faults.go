@@ -49,9 +49,10 @@ const FaultHeader = fakehook.FaultHeader
 // so on, whatever the answer would have been), then closes the connection
 // without sending the answer: the client cannot know that the server
 // acted, the case a test of idempotency needs; or Status answers with that
-// status, a Retry-After of RetryAfter if set, and the usual error body
-// (the request is not handled); or Malformed with a Status answers that
-// status with a truncated JSON body; Malformed alone lets the request be
+// status, a Retry-After of RetryAfter if set (in whole seconds, rounded
+// up), the headers of Header, and the usual error body (the request is
+// not handled); or Malformed with a Status answers that status with a
+// truncated JSON body (and Header); Malformed alone lets the request be
 // handled and cuts its JSON answer in half; ProcessingError (on the
 // file-upload route) lets the upload be handled and answered 202
 // PROCESSING as usual, and makes its processing end in ERROR instead of
@@ -80,6 +81,10 @@ type Fault struct {
 	// above). It cannot be combined with Drop, DropAfter, Status or
 	// Malformed.
 	ProcessingError bool
+	// Header is set on the answer of a Status, over the fake's own
+	// headers: any Retry-After ({"Retry-After": {"0"}}, an HTTP date, a
+	// malformed value), or any other header. It needs a Status.
+	Header http.Header
 }
 
 // Injection is an injected fault.
@@ -108,6 +113,8 @@ func (s *Server) Inject(f Fault) *Injection {
 		err = errors.New("fault: DropAfter cannot be combined with Drop, Status or Malformed")
 	case f.Drop && (f.Status != 0 || f.Malformed):
 		err = errors.New("fault: Drop cannot be combined with Status or Malformed")
+	case f.Header != nil && f.Status == 0:
+		err = errors.New("fault: Header needs a Status")
 	case f.Status != 0 && (f.Status < 100 || f.Status > 599):
 		err = fmt.Errorf("fault: Status %d is not an HTTP status", f.Status)
 	case f.Probability < 0 || f.Probability > 1:
@@ -271,7 +278,7 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 	switch {
 	case f.Malformed && f.Status != 0:
 		body := fmt.Sprintf(`{"status":%d,"message":"injected fau`, f.Status)
-		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter})
+		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter, header: f.Header})
 		return true
 	case f.Malformed:
 		resp := s.serve(rq)
@@ -296,7 +303,7 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		return true
 	case f.Status != 0:
 		resp := failf(f.Status, "injected fault")
-		resp.retryAfter = f.RetryAfter
+		resp.retryAfter, resp.header = f.RetryAfter, f.Header
 		s.write(sw, resp)
 		return true
 	}

@@ -324,6 +324,28 @@ func (s *Server) Advance(d time.Duration) {
 	s.offset.Add(int64(d))
 }
 
+// Sleep is a wait on the server's clock that takes no real time: it
+// moves the clock to d after the time it reads at its call, unless the
+// clock is past that already (another sleep moved it), and returns at
+// once (with ctx's error when ctx has ended). Give it to the
+// client as workflow.RetryPolicy.Sleep, and the server to a sync as
+// upsert.Options.Clock, and a test's retries, Retry-After waits, rate
+// limit and the sync's pacing all keep the server's time, which moves
+// only when they wait.
+func (s *Server) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	end := s.Now().Add(d)
+	for {
+		off := s.offset.Load()
+		behind := end.Sub(s.cfg.clock().Add(time.Duration(off)))
+		if behind <= 0 || s.offset.CompareAndSwap(off, off+int64(behind)) {
+			return nil
+		}
+	}
+}
+
 // Reset brings the server back to the state NewServer left it in: no
 // record definitions, records, groups, permissions denials, faults or
 // logged requests, only the default user (active again). Tokens already
@@ -555,11 +577,11 @@ func splitPath(rest string) ([]string, *httpError) {
 // write sends a response.
 func (s *Server) write(w http.ResponseWriter, resp response) {
 	h := w.Header()
-	for k, v := range resp.header {
-		h[k] = v
-	}
 	if resp.retryAfter > 0 {
 		h.Set("Retry-After", strconv.FormatInt(ceilSeconds(resp.retryAfter), 10))
+	}
+	for k, v := range resp.header {
+		h[k] = v
 	}
 	if resp.status == 0 {
 		resp.status = http.StatusOK
