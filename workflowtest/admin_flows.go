@@ -9,15 +9,16 @@ import "net/http"
 // uuidFlow is the seqUUID kind of flows' ids.
 const uuidFlow = 'f'
 
+// flowRoutes are the operations on flows.
+var flowRoutes = []route{
+	onObject[any](http.MethodPost, "/flows/create", "createFlow", (*Server).createFlow),
+	onObject[any](http.MethodPut, "/flows/{id}", "updateFlow", (*Server).updateFlow),
+}
+
 // createFlow is POST /flows/create: 201 with the new flow.
-func (s *Server) createFlow(rq *request, _ []string) response {
-	body, e := decodeObject[any](rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	flows := &s.st.cat().flows
+func (s *Server) createFlow(rq *request) response {
+	body := in[map[string]any](rq)
+	flows := &s.st.flows
 	o := &passObject{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidFlow, &flows.ids), body: body}
 	body["id"] = o.id
 	flows.items = append(flows.items, o)
@@ -25,16 +26,11 @@ func (s *Server) createFlow(rq *request, _ []string) response {
 }
 
 // updateFlow is PUT /flows/{id}: 200 with the flow's new definition.
-func (s *Server) updateFlow(rq *request, segs []string) response {
-	body, e := decodeObject[any](rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.st.cat().flows.find(segs[1])
+func (s *Server) updateFlow(rq *request) response {
+	body := in[map[string]any](rq)
+	o := s.st.flows.find(rq.params["id"])
 	if o == nil {
-		return failf(http.StatusNotFound, "no flow with id %q", segs[1])
+		return failf(http.StatusNotFound, "no flow with id %q", rq.params["id"])
 	}
 	body["id"] = o.id
 	o.body = body

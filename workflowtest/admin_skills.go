@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"net/http"
-	"slices"
 )
 
 // The skills of apps: GET and POST /apps/{alias}/skills and
@@ -53,15 +52,6 @@ type skill struct {
 	tools []any
 }
 
-// decodeSkillBundle reads a bundle (checked by checkBody).
-func decodeSkillBundle(rq *request) (*skillBundleBody, *httpError) {
-	var b skillBundleBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return nil, e
-	}
-	return &b, nil
-}
-
 // answer is the service's Skill.
 func (k *skill) answer() any {
 	return struct {
@@ -82,49 +72,34 @@ func skillFields(k *skill) map[string]string {
 	return out
 }
 
+// skillRoutes are the operations on skills.
+var skillRoutes = []route{
+	on(http.MethodGet, "/apps/{alias}/skills", "listSkills", (*Server).listSkills),
+	onJSON[skillBundleBody](http.MethodPost, "/apps/{alias}/skills", "createSkill", (*Server).changeSkill),
+	onJSON[skillBundleBody](http.MethodPut, "/apps/{alias}/skills/{id}", "updateSkill", (*Server).changeSkill),
+}
+
 // listSkills is GET /apps/{alias}/skills: paged, with a filter on the
 // string members of the skill.
-func (s *Server) listSkills(rq *request, segs []string) response {
-	s.mu.Lock() // ofApp may create the app's (empty) list
-	defer s.mu.Unlock()
-	skills, e := ofApp(s, &s.st.cat().skills, segs[1])
-	if e != nil {
-		return fail(e)
-	}
-	p, e := parsePaging(rq, "apps/"+segs[1]+"/skills")
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(*skills, skillSeq, skillFields, p)
-	return reply(http.StatusOK, buildPlainList(res, p, skillSeq, func(k *skill) any { return k.answer() }))
+func (s *Server) listSkills(rq *request) response {
+	return listOfApp(s, rq, &s.st.skills, "skills", skillSeq, skillFields, (*skill).answer)
 }
 
 // changeSkill is POST /apps/{alias}/skills (201 with the new skill) and
 // PUT /apps/{alias}/skills/{id} (200 with the skill).
-func (s *Server) changeSkill(rq *request, segs []string) response {
-	b, e := decodeSkillBundle(rq)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.st.cat()
-	skills, e := ofApp(s, &c.skills, segs[1])
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) changeSkill(rq *request) response {
+	b := in[*skillBundleBody](rq)
 	in := b.Skill
-	status, k := http.StatusOK, (*skill)(nil)
-	if len(segs) == 3 {
-		status, k = http.StatusCreated, &skill{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidSkill, &c.skillIDs), skillInput: *in, tools: []any{}}
-		*skills = append(*skills, k)
-	} else if i := slices.IndexFunc(*skills, func(k *skill) bool { return k.id == segs[3] }); i >= 0 {
-		k = (*skills)[i]
-		k.Type, k.Status, k.Name = cmp.Or(in.Type, k.Type), cmp.Or(in.Status, k.Status), cmp.Or(in.Name, k.Name)
-		k.Description, k.Instructions = cmp.Or(in.Description, k.Description), cmp.Or(in.Instructions, k.Instructions)
-		k.Properties, k.Discovery = cmp.Or(in.Properties, k.Properties), cmp.Or(in.Discovery, k.Discovery)
-	} else {
-		return failf(http.StatusNotFound, "no skill with id %q in app %q", segs[3], segs[1])
+	k, status, e := changeOfApp(s, rq, &s.st.skills, "skill", func(k *skill) string { return k.id },
+		func() *skill {
+			return &skill{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidSkill, &s.st.skillIDs), skillInput: *in, tools: []any{}}
+		}, func(k *skill) {
+			k.Type, k.Status, k.Name = cmp.Or(in.Type, k.Type), cmp.Or(in.Status, k.Status), cmp.Or(in.Name, k.Name)
+			k.Description, k.Instructions = cmp.Or(in.Description, k.Description), cmp.Or(in.Instructions, k.Instructions)
+			k.Properties, k.Discovery = cmp.Or(in.Properties, k.Properties), cmp.Or(in.Discovery, k.Discovery)
+		})
+	if e != nil {
+		return fail(e)
 	}
 	setObjects(&k.tools, b.Tools)
 	return reply(status, k.answer())

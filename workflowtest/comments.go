@@ -53,13 +53,13 @@ func (st *state) newComment(rec *record, text, source, authorID string, at time.
 
 // listComments is GET .../comment: Paged<{id, createdAt, source, contents,
 // createdBy}>, oldest first.
-func (s *Server) listComments(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+// commentRoutes are the operations on comments.
+var commentRoutes = []route{
+	on(http.MethodGet, recordBase+"/comment", "listRecordComments", onRecord((*Server).listComments)),
+	on(http.MethodPost, recordBase+"/comment", "createRecordComment", onRecord((*Server).addComment)).reading(readComment),
+}
+
+func (s *Server) listComments(rq *request, rec *record) response {
 	p, e := parseSubPaging(rq, "comments "+rec.def.key.String()+"/"+rec.id)
 	if e != nil {
 		return fail(e)
@@ -71,21 +71,8 @@ func (s *Server) listComments(rq *request, segs []string) response {
 // addComment is POST .../comment with the text itself as a text/plain
 // body: 201 with a text/plain body, the new comment's id. The comment is
 // written by the token's user, with source "API".
-func (s *Server) addComment(rq *request, segs []string) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	text, e := readTextBody(rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	c := s.st.newComment(rec, text, "API", rq.user.id, s.Now())
+func (s *Server) addComment(rq *request, rec *record) response {
+	c := s.st.newComment(rec, string(rq.body), "API", rq.user.id, s.Now())
 	return response{
 		status:  http.StatusCreated,
 		header:  http.Header{"Content-Type": {"text/plain; charset=utf-8"}},
@@ -96,6 +83,17 @@ func (s *Server) addComment(rq *request, segs []string) response {
 // readTextBody reads a text/plain request body: UTF-8 (the only charset
 // accepted), not blank, at most maxJSONBody bytes. A request without a
 // Content-Type is read as text too.
+// readComment reads the body of POST .../comment, the comment's text,
+// after a 404 or 403 for the record.
+func readComment(s *Server, rq *request) *httpError {
+	if e := s.precheckRecord(rq); e != nil {
+		return e
+	}
+	text, e := readTextBody(rq.r)
+	rq.body = []byte(text)
+	return e
+}
+
 func readTextBody(r *http.Request) (string, *httpError) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, params, err := mime.ParseMediaType(ct)

@@ -50,13 +50,14 @@ func relationSeq(r *relation) uint64 { return r.seq }
 
 // listRelated is GET .../related-items: Paged<{id, type, alias, cursor}>,
 // in the order the items were added.
-func (s *Server) listRelated(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+// relatedRoutes are the operations on related items.
+var relatedRoutes = []route{
+	on(http.MethodGet, recordBase+"/related-items", "getRecordRelations", onRecord((*Server).listRelated)),
+	onJSON[relatedBody](http.MethodPost, recordBase+"/related-items", "createRecordRelatedItem", onRecord((*Server).addRelated)),
+	on(http.MethodDelete, recordBase+"/related-items/{itemId}", "deleteRecordRelatedItem", onRecord((*Server).removeRelated)),
+}
+
+func (s *Server) listRelated(rq *request, rec *record) response {
 	p, e := parseSubPaging(rq, "related-items "+rec.def.key.String()+"/"+rec.id)
 	if e != nil {
 		return fail(e)
@@ -69,21 +70,9 @@ func (s *Server) listRelated(rq *request, segs []string) response {
 
 // addRelated is POST .../related-items with {"id", "alias"?}: one item per
 // call (the spec's rule), 201 without a body.
-func (s *Server) addRelated(rq *request, segs []string) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	var body relatedBody
-	if e := decodeBody(rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	target, e := s.findRelated(rq, body)
+func (s *Server) addRelated(rq *request, rec *record) response {
+	body := in[*relatedBody](rq)
+	target, e := s.findRelated(rq, *body)
 	if e != nil {
 		return fail(e)
 	}
@@ -130,16 +119,11 @@ func (s *Server) findRelated(rq *request, body relatedBody) (defKey, *httpError)
 
 // removeRelated is DELETE .../related-items/{itemId}, itemId being the
 // related record's id: 200 without a body.
-func (s *Server) removeRelated(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	i := slices.IndexFunc(rec.related, func(r *relation) bool { return r.recID == segs[4] })
+func (s *Server) removeRelated(rq *request, rec *record) response {
+	item := rq.params["itemId"]
+	i := slices.IndexFunc(rec.related, func(r *relation) bool { return r.recID == item })
 	if i < 0 {
-		return failf(http.StatusNotFound, "no related item %q on record %q", segs[4], rec.id)
+		return failf(http.StatusNotFound, "no related item %q on record %q", item, rec.id)
 	}
 	rec.related = slices.Delete(rec.related, i, i+1)
 	return response{status: http.StatusOK}

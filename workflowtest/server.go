@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,7 +20,6 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
-	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -380,7 +378,11 @@ type request struct {
 	id         string    // request ID, sent back as X-Request-Id
 	logged     bool      // whether logRequest has been called
 	route      string
-	query      url.Values // the query, read by readQuery
+	query      url.Values        // the query, read by readQuery
+	params     map[string]string // the path parameters by name
+	body       []byte            // the JSON body, checked; a comment's text
+	file       *upload           // an upload's file, read
+	in         any               // the JSON body, decoded (see in)
 	user       *user
 	clientID   string
 	filter     rsql.Expr
@@ -485,93 +487,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.write(sw, s.serve(rq))
-}
-
-// serve answers a request.
-func (s *Server) serve(rq *request) response {
-	r := rq.r
-	p := r.URL.EscapedPath()
-	if p == "/oauth/token" {
-		rq.route = routeToken
-		if r.Method != http.MethodPost {
-			return methodNotAllowed(http.MethodPost)
-		}
-		return s.handleToken(rq)
-	}
-	rest, isAPI := strings.CutPrefix(p, "/v1/")
-	if !isAPI {
-		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
-	}
-	// The route is found first so that the request log names it, but
-	// authentication and the rate limit answer before any 404 or 405.
-	segs, pathErr := splitPath(rest)
-	var (
-		rt    *route
-		allow []string
-	)
-	if pathErr == nil {
-		rt, allow = match(r.Method, segs)
-		if rt != nil {
-			rq.route = rt.name
-		}
-	}
-	if e := s.authenticate(rq); e != nil {
-		return s.unauthorized(e)
-	}
-	if resp, limited := s.limit(rq.clientID); limited {
-		return resp
-	}
-	if pathErr != nil {
-		return fail(pathErr)
-	}
-
-	if rt == nil {
-		if len(allow) > 0 {
-			return methodNotAllowed(allow...)
-		}
-		if len(segs) >= 1 && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups" {
-			return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
-		}
-		return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
-	}
-	var qe *httpError
-	if rq.query, qe = readQuery(r.URL.RawQuery); qe != nil {
-		return fail(qe)
-	}
-	if wire.Takes(rt.op) {
-		if e := s.checkBody(rq, rt.op); e != nil {
-			return fail(e)
-		}
-	}
-	return rt.h(s, rq, segs)
-}
-
-func (s *Server) unauthorized(e *httpError) response {
-	resp := fail(e)
-	resp.header = http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
-	return resp
-}
-
-func methodNotAllowed(allow ...string) response {
-	resp := failf(http.StatusMethodNotAllowed, "method not allowed (allowed: %s)", strings.Join(allow, ", "))
-	resp.header = http.Header{"Allow": {strings.Join(allow, ", ")}}
-	return resp
-}
-
-// splitPath splits the escaped path after /v1/ into unescaped segments.
-func splitPath(rest string) ([]string, *httpError) {
-	parts := strings.Split(rest, "/")
-	for i, p := range parts {
-		u, err := url.PathUnescape(p)
-		if err != nil {
-			return nil, errf(http.StatusBadRequest, "malformed path segment %q: %v", p, err)
-		}
-		if u == "" {
-			return nil, errf(http.StatusNotFound, "no such route: empty path segment")
-		}
-		parts[i] = u
-	}
-	return parts, nil
 }
 
 // write sends a response.

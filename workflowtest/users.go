@@ -108,12 +108,26 @@ func (s *Server) checkAdmin(rq *request) *httpError {
 }
 
 // listUsers is GET /users, paged like the record list.
-func (s *Server) listUsers(rq *request, _ []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if e := s.checkAdmin(rq); e != nil {
-		return fail(e)
+// userRoutes are the operations on users.
+var userRoutes = []route{
+	on(http.MethodGet, "/users", "listUsers", admin((*Server).listUsers)),
+	onJSON[createUserBody](http.MethodPost, "/users", "createUser", admin((*Server).createUser)),
+	on(http.MethodGet, "/users/{userId}", "getUser", onUser((*Server).getUser)),
+	on(http.MethodPost, "/users/{userId}/deactivate", "deactivateUser", onUser((*Server).deactivateUser)),
+}
+
+// admin is a handler of the users and groups routes, run once the user
+// may use them (403 otherwise).
+func admin(h func(s *Server, rq *request) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		if e := s.checkAdmin(rq); e != nil {
+			return fail(e)
+		}
+		return h(s, rq)
 	}
+}
+
+func (s *Server) listUsers(rq *request) response {
 	p, e := parsePaging(rq, "users")
 	if e != nil {
 		return fail(e)
@@ -134,16 +148,8 @@ type createUserBody struct {
 // createUser is POST /users: 201 with the new, active user. email,
 // firstName and lastName are required (400 naming the missing one); email
 // must be a bare address as net/mail parses it and not taken yet.
-func (s *Server) createUser(rq *request, _ []string) response {
-	var body createUserBody
-	if e := s.checkedBody(func() *httpError { return s.checkAdmin(rq) }, rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e := s.checkAdmin(rq); e != nil {
-		return fail(e)
-	}
+func (s *Server) createUser(rq *request) response {
+	body := in[*createUserBody](rq)
 	for _, u := range s.st.users {
 		if strings.EqualFold(u.email, body.Email) {
 			return failf(http.StatusBadRequest, "a user with email %q already exists (%s)", body.Email, u.id)
@@ -154,39 +160,24 @@ func (s *Server) createUser(rq *request, _ []string) response {
 	return reply(http.StatusCreated, u.json())
 }
 
-// findUser finds segs[1] among the users. The caller holds s.mu.
-func (s *Server) findUser(rq *request, segs []string) (*user, *httpError) {
-	if e := s.checkAdmin(rq); e != nil {
-		return nil, e
-	}
-	u := s.st.usersByID[segs[1]]
-	if u == nil {
-		return nil, errf(http.StatusNotFound, "no user with id %q", segs[1])
-	}
-	return u, nil
+// onUser is a handler of the user {userId}, found.
+func onUser(h func(s *Server, u *user) response) func(*Server, *request) response {
+	return admin(func(s *Server, rq *request) response {
+		u := s.st.usersByID[rq.params["userId"]]
+		if u == nil {
+			return failf(http.StatusNotFound, "no user with id %q", rq.params["userId"])
+		}
+		return h(s, u)
+	})
 }
 
 // getUser is GET /users/{userId}.
-func (s *Server) getUser(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u, e := s.findUser(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	return reply(http.StatusOK, u.json())
-}
+func (s *Server) getUser(u *user) response { return reply(http.StatusOK, u.json()) }
 
 // deactivateUser is POST /users/{userId}/deactivate: 200 with the user,
 // now inactive (also when it already was). The user's tokens stop working
 // and its credentials are refused from then on.
-func (s *Server) deactivateUser(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u, e := s.findUser(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) deactivateUser(u *user) response {
 	if u.active {
 		u.active, u.updatedAt = false, s.Now()
 	}

@@ -57,13 +57,14 @@ type watchersBody struct {
 
 // listWatchers is GET .../watchers: Paged<{id, target}>, in the order the
 // watchers were added.
-func (s *Server) listWatchers(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+// watcherRoutes are the operations on watchers.
+var watcherRoutes = []route{
+	on(http.MethodGet, recordBase+"/watchers", "listRecordWatchers", onRecord((*Server).listWatchers)),
+	onJSON[watchersBody](http.MethodPost, recordBase+"/watchers", "createRecordWatchers", onRecord((*Server).addWatchers)),
+	onJSON[watchersBody](http.MethodDelete, recordBase+"/watchers", "deleteRecordWatchers", onRecord((*Server).removeWatchers)),
+}
+
+func (s *Server) listWatchers(rq *request, rec *record) response {
 	p, e := parseSubPaging(rq, "watchers "+rec.def.key.String()+"/"+rec.id)
 	if e != nil {
 		return fail(e)
@@ -74,8 +75,8 @@ func (s *Server) listWatchers(rq *request, segs []string) response {
 
 // addWatchers is POST .../watchers with {"users": [e-mail, ...]}: 201
 // without a body; users already watching are left as they are.
-func (s *Server) addWatchers(rq *request, segs []string) response {
-	return s.changeWatchers(rq, segs, http.StatusCreated, func(rec *record, users []*user) {
+func (s *Server) addWatchers(rq *request, rec *record) response {
+	return s.changeWatchers(rec, in[*watchersBody](rq), http.StatusCreated, func(rec *record, users []*user) {
 		for _, u := range users {
 			if !slices.ContainsFunc(rec.watchers, func(w *watch) bool { return w.userID == u.id }) {
 				seq := s.st.next.nextSeq()
@@ -87,28 +88,15 @@ func (s *Server) addWatchers(rq *request, segs []string) response {
 
 // removeWatchers is DELETE .../watchers (with a body): 200 without a
 // body; users who are not watching are ignored.
-func (s *Server) removeWatchers(rq *request, segs []string) response {
-	return s.changeWatchers(rq, segs, http.StatusOK, func(rec *record, users []*user) {
+func (s *Server) removeWatchers(rq *request, rec *record) response {
+	return s.changeWatchers(rec, in[*watchersBody](rq), http.StatusOK, func(rec *record, users []*user) {
 		rec.watchers = slices.DeleteFunc(rec.watchers, func(w *watch) bool {
 			return slices.ContainsFunc(users, func(u *user) bool { return u.id == w.userID })
 		})
 	})
 }
 
-func (s *Server) changeWatchers(rq *request, segs []string, status int, change func(*record, []*user)) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	var body watchersBody
-	if e := decodeBody(rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) changeWatchers(rec *record, body *watchersBody, status int, change func(*record, []*user)) response {
 	users := make([]*user, 0, len(body.Users))
 	var unknown []string
 	for _, addr := range body.Users {
