@@ -17,9 +17,6 @@ import (
 // the service publishes, "elementum"; their settings are kept as sent,
 // and a PUT changes the settings it sends.
 
-// uuidAgent is the seqUUID kind of agents' ids.
-const uuidAgent = '6'
-
 // agent is an AI agent of an app.
 type agent struct {
 	seq       uint64

@@ -25,9 +25,6 @@ import (
 // nothing; a new alias that names another app (composed, or defined by
 // Define or Seed) is 422.
 
-// uuidApp is the seqUUID kind of composed apps' ids.
-const uuidApp = 'b'
-
 // passObject is a stored Passthrough object (an app, a flow).
 type passObject struct {
 	seq  uint64
@@ -124,11 +121,7 @@ func listOfApp[T any](s *Server, rq *request, m *map[string]*[]T, name string, s
 	if e != nil {
 		return fail(e)
 	}
-	p, e := parsePaging(rq, "apps/"+rq.params["alias"]+"/"+name)
-	if e != nil {
-		return fail(e)
-	}
-	return reply(http.StatusOK, buildPlainList(selectPage(*items, seq, fields, p), p, seq, item))
+	return listPage(rq, "apps/"+rq.params["alias"]+"/"+name, *items, seq, fields, plain(item))
 }
 
 // changeOfApp creates an item of the app in m (POST, the route without

@@ -33,9 +33,6 @@ import (
 // an array holding the one automation (the service's AutomationList: "the
 // active and/or draft workflow"). DELETE answers the deleted automation.
 
-// uuidAutomation is the seqUUID kind of automations.
-const uuidAutomation = '4'
-
 // automationsState is the automations of every definition; its zero
 // value is empty.
 type automationsState struct {

@@ -19,9 +19,6 @@ import (
 // domain name taken, a type that would change, domains of a group that
 // is not dynamic; nothing changes on a refusal.
 
-// uuidOrgDomain is the seqUUID kind of organisation domains.
-const uuidOrgDomain = '2'
-
 // domainsState is the organisation's domains; its zero value is empty.
 type domainsState struct {
 	list []*orgDomain // in creation order

@@ -20,9 +20,6 @@ import (
 // the record list, as before. An element created here is not a record
 // definition: define one with Define to store records under its alias.
 
-// uuidElement is the seqUUID kind of element ids.
-const uuidElement = 'e'
-
 // element is an element definition.
 type element struct {
 	seq         uint64

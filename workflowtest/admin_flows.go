@@ -6,9 +6,6 @@ import "net/http"
 // PUT /flows/{id}. A flow's definition is a Passthrough, kept as sent
 // with the "id" (a UUID) the fake mints; PUT replaces it.
 
-// uuidFlow is the seqUUID kind of flows' ids.
-const uuidFlow = 'f'
-
 // flowRoutes are the operations on flows.
 var flowRoutes = []route{
 	onObject[any](http.MethodPost, "/flows/create", "createFlow", (*Server).createFlow),

@@ -20,9 +20,6 @@ import (
 //     Snowflake update of a linked table are 422 (bodies are checked as
 //     every body is, see readBody). PUT keeps what it leaves out.
 
-// uuidSearchTables is the seqUUID kind of search tables.
-const uuidSearchTables = '8'
-
 type searchTablesState struct {
 	n    uint64
 	byID map[string]*fakeSearchTable

@@ -18,9 +18,6 @@ import (
 // {"items": [...], "total": n} (the service publishes no members for it)
 // and the discovery properties as sent; it carries no "app".
 
-// uuidSkill is the seqUUID kind of skills' ids.
-const uuidSkill = '3'
-
 // skillInput is SkillCreateInput and SkillUpdateInput.
 type skillInput struct {
 	Type         *string          `json:"type,omitempty"`

@@ -29,10 +29,6 @@ import (
 //     {"source", "target"}}]}, in the order the sources were first mapped.
 //   - Deleting mappings of sources that are not mapped is not an error.
 
-// uuidTables is the seqUUID kind of tables, their fields, joins and join
-// pairs (one counter for all).
-const uuidTables = '7'
-
 // tablesState is the tables of a server; nil until the first is made.
 type tablesState struct {
 	n    uint64
@@ -280,16 +276,11 @@ func tableSeq(t *fakeTable) uint64 { return t.seq }
 
 // listTables is GET /tables: paged, without filter.
 func (s *Server) listTables(rq *request) response {
-	p, e := parseSubPaging(rq, "tables")
-	if e != nil {
-		return fail(e)
-	}
 	var list []*fakeTable
 	if s.st.tables != nil {
 		list = s.st.tables.list
 	}
-	res := selectPage(list, tableSeq, noFields[*fakeTable], p)
-	return reply(http.StatusOK, buildPlainList(res, p, tableSeq, tableJSONOf))
+	return listPage(rq, "tables", list, tableSeq, nil, plain(tableJSONOf))
 }
 
 // getTable is GET /tables/{id}.

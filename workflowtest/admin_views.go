@@ -34,9 +34,6 @@ import (
 // allowedFilterFields, agentId) must have that type (422, the fake's
 // rule), so that what is stored can be served.
 
-// uuidView is the seqUUID kind of views.
-const uuidView = '5'
-
 // viewsState is the views of every app; its zero value is empty.
 type viewsState struct {
 	byApp map[string][]*view // by app alias, in creation order
@@ -163,13 +160,7 @@ func onView(h func(s *Server, rq *request, alias string, v *view) response) func
 // listViews is GET /apps/{alias}/views: the app's views, paged like the
 // record list, without filter.
 func (s *Server) listViews(rq *request, alias string, _ *view) response {
-	p, e := parseSubPaging(rq, "views of "+alias)
-	if e != nil {
-		return fail(e)
-	}
-	seq := func(v *view) uint64 { return v.seq }
-	res := selectPage(s.st.views.byApp[alias], seq, noFields[*view], p)
-	return reply(http.StatusOK, buildPlainList(res, p, seq, func(v *view) any { return s.viewJSON(v) }))
+	return listPage(rq, "views of "+alias, s.st.views.byApp[alias], func(v *view) uint64 { return v.seq }, nil, func(v *view, _ string) any { return s.viewJSON(v) })
 }
 
 // getView is GET /apps/{alias}/views/{id}: 200 with the view.

@@ -60,12 +60,8 @@ var commentRoutes = []route{
 }
 
 func (s *Server) listComments(rq *request, rec *record) response {
-	p, e := parseSubPaging(rq, "comments "+rec.def.key.String()+"/"+rec.id)
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(rec.comments, commentSeq, noFields[*comment], p)
-	return reply(http.StatusOK, buildSubList(res, p, commentSeq, func(c *comment, _ string) any { return c.json(s.st) }))
+	return listPage(rq, "comments "+rec.def.key.String()+"/"+rec.id, rec.comments, commentSeq, nil,
+		func(c *comment, _ string) any { return c.json(s.st) })
 }
 
 // addComment is POST .../comment with the text itself as a text/plain

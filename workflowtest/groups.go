@@ -65,10 +65,7 @@ func (g *group) json() groupJSON {
 }
 
 func groupSeq(g *group) uint64 { return g.seq }
-func groupFields(g *group) map[string]string {
-	return map[string]string{"id": g.id, "name": g.name}
-}
-func groupData(g *group) any { return g.json() }
+func groupData(g *group) any   { return g.json() }
 
 // GroupInfo describes a group of the fake, for assertions.
 type GroupInfo struct {
@@ -178,12 +175,7 @@ var groupRoutes = []route{
 
 // listGroups is GET /groups, paged like the record list, without filter.
 func (s *Server) listGroups(rq *request) response {
-	p, e := parseSubPaging(rq, "groups")
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(s.st.groups, groupSeq, groupFields, p)
-	return reply(http.StatusOK, buildPlainList(res, p, groupSeq, groupData))
+	return listPage(rq, "groups", s.st.groups, groupSeq, nil, plain(groupData))
 }
 
 // onGroup is a handler of the group {groupId}, found.
@@ -300,15 +292,8 @@ func (s *Server) updateGroup(rq *request, g *group) response {
 // listGroupUsers is GET /groups/{groupId}/users: the members, paged like
 // the record list (no filter), in the order they were added.
 func (s *Server) listGroupUsers(rq *request, g *group) response {
-	p, e := parseSubPaging(rq, "groups/"+g.id+"/users")
-	if e != nil {
-		return fail(e)
-	}
-	seq := func(m member) uint64 { return m.seq }
-	res := selectPage(g.members, seq,
-		func(m member) map[string]string { return s.st.usersByID[m.userID].fields() }, p)
-	return reply(http.StatusOK, buildPlainList(res, p, seq,
-		func(m member) any { return s.st.usersByID[m.userID].json() }))
+	return listPage(rq, "groups/"+g.id+"/users", g.members, func(m member) uint64 { return m.seq }, nil,
+		func(m member, _ string) any { return s.st.usersByID[m.userID].json() })
 }
 
 // addGroupUsers is POST /groups/{groupId}/users: 201, no body; members

@@ -3,8 +3,6 @@ package workflowtest
 import (
 	"net/http"
 	"time"
-
-	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
 // WithLatency makes every request (token requests included) wait d
@@ -22,18 +20,6 @@ func WithLatency(d time.Duration) Option {
 // WithLatency); requests already waiting keep their wait.
 func (s *Server) SetLatency(d time.Duration) {
 	s.latency.Store(int64(max(d, 0)))
-}
-
-// SetRateLimit changes the rate limit from now on, as WithRateLimit sets
-// it: a token bucket per credential refilled at perSecond tokens a second,
-// holding at most burst (at least 1); a refused request gets 429 with a
-// Retry-After in whole seconds (at least 1). perSecond <= 0 turns it off.
-// Every bucket starts full again.
-func (s *Server) SetRateLimit(perSecond float64, burst int) {
-	s.rateMu.Lock()
-	defer s.rateMu.Unlock()
-	s.cfg.rate, s.cfg.burst = perSecond, burst
-	s.buckets = map[string]*bucket{}
 }
 
 // applyLatency waits the configured latency. It reports false when the
@@ -55,22 +41,4 @@ func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 		s.write(w, failf(http.StatusServiceUnavailable, "the server is shutting down"))
 		return false
 	}
-}
-
-// KeyCounts returns how many records of (rt, alias) hold each value of
-// field (records without the field, or with it empty, are not counted):
-// a test of a sync by that key finds duplicates as counts above 1, and
-// lost records as keys missing.
-func (s *Server) KeyCounts(rt workflow.RecordType, alias, field string) map[string]int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := map[string]int{}
-	if d := s.st.defs[defKey{rt, alias}]; d != nil {
-		for _, r := range d.records {
-			if v := r.fields[field]; v != "" {
-				out[v]++
-			}
-		}
-	}
-	return out
 }

@@ -52,7 +52,13 @@ type record struct {
 
 func recordSeq(r *record) uint64               { return r.seq }
 func recordFields(r *record) map[string]string { return r.fields }
-func recordData(r *record) any                 { return r.fields }
+
+// recordItem is the spec's RecordListItem.
+type recordItem struct {
+	Data   workflow.Record `json:"data"`
+	Cursor string          `json:"cursor"`
+}
+
 func (d *definition) missing(f workflow.Record) []string {
 	var out []string
 	for _, name := range d.required {
@@ -275,12 +281,8 @@ func (s *Server) listRecords(rq *request) response {
 	if e != nil {
 		return fail(e)
 	}
-	p, e := parsePaging(rq, "records "+d.key.String())
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(d.records, recordSeq, recordFields, p)
-	return reply(http.StatusOK, buildList(res, p, recordSeq, recordData))
+	return listPage(rq, "records "+d.key.String(), d.records, recordSeq, recordFields,
+		func(r *record, cursor string) any { return recordItem{Data: r.fields, Cursor: cursor} })
 }
 
 // getRecord is GET /{recordType}/{alias}/{id}.
@@ -334,4 +336,22 @@ func (s *Server) precheck(lookup func() *httpError) *httpError {
 
 func (s *Server) precheckRecord(rq *request) *httpError {
 	return s.precheck(func() *httpError { _, e := s.lookupRecord(rq); return e })
+}
+
+// KeyCounts returns how many records of (rt, alias) hold each value of
+// field (records without the field, or with it empty, are not counted):
+// a test of a sync by that key finds duplicates as counts above 1, and
+// lost records as keys missing.
+func (s *Server) KeyCounts(rt workflow.RecordType, alias, field string) map[string]int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := map[string]int{}
+	if d := s.st.defs[defKey{rt, alias}]; d != nil {
+		for _, r := range d.records {
+			if v := r.fields[field]; v != "" {
+				out[v]++
+			}
+		}
+	}
+	return out
 }

@@ -58,14 +58,9 @@ var relatedRoutes = []route{
 }
 
 func (s *Server) listRelated(rq *request, rec *record) response {
-	p, e := parseSubPaging(rq, "related-items "+rec.def.key.String()+"/"+rec.id)
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(rec.related, relationSeq, noFields[*relation], p)
-	return reply(http.StatusOK, buildSubList(res, p, relationSeq, func(r *relation, cursor string) any {
+	return listPage(rq, "related-items "+rec.def.key.String()+"/"+rec.id, rec.related, relationSeq, nil, func(r *relation, cursor string) any {
 		return relatedItemJSON{ID: r.recID, Type: relatedKind(r.target.rt), Alias: r.target.alias, Cursor: cursor}
-	}))
+	})
 }
 
 // addRelated is POST .../related-items with {"id", "alias"?}: one item per

@@ -108,15 +108,6 @@ func WithClock(clock func() time.Time) Option {
 	}
 }
 
-// WithRateLimit turns on the rate limit: a token bucket per credential
-// (client id) refilled at perSecond tokens per second on the server's
-// clock, holding at most burst tokens (at least 1), full at first. A request that finds the bucket
-// empty gets 429 with a Retry-After header (whole seconds, at least 1).
-// Off by default.
-func WithRateLimit(perSecond float64, burst int) Option {
-	return func(c *config) { c.rate, c.burst = perSecond, burst }
-}
-
 // WithAttachmentPolicy sets how uploaded files move from PROCESSING to
 // their final state (VALID, or ERROR). The default is ReadyImmediately.
 func WithAttachmentPolicy(p AttachmentPolicy) Option {

@@ -1,7 +1,6 @@
 package workflowtest
 
 import (
-	"strconv"
 	"time"
 )
 
@@ -39,34 +38,6 @@ type state struct {
 
 	tables       *tablesState       // admin_tables.go
 	searchTables *searchTablesState // admin_search_tables.go
-}
-
-// counters hand out ids and sequence numbers; they restart with Reset so
-// that ids are deterministic.
-type counters struct {
-	seq        uint64 // positions in lists (records, members, related items, watchers, comments)
-	record     uint64
-	user       uint64
-	group      uint64
-	domain     uint64
-	attachment uint64
-	comment    uint64
-	token      uint64
-}
-
-func (c *counters) nextSeq() uint64 { c.seq++; return c.seq }
-
-func (c *counters) id(prefix string, n *uint64) string {
-	*n++
-	return prefix + strconv.FormatUint(*n, 10)
-}
-
-// uuid counts n up and returns the UUID of that count for kind (see
-// seqUUID): users, groups and domains have UUIDs, as the service
-// publishes.
-func (c *counters) uuid(kind byte, n *uint64) string {
-	*n++
-	return seqUUID(kind, *n)
 }
 
 func (s *Server) newState() *state {

@@ -2,6 +2,7 @@ package workflowtest
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -74,30 +75,6 @@ func (s *Server) Users() []User {
 	return out
 }
 
-// plainList is the service's Paged<X>: {"items": [X], "total", "paging"},
-// the items themselves without a per-item cursor.
-type plainList struct {
-	Items  []any        `json:"items"`
-	Total  int          `json:"total"`
-	Paging pagingStatus `json:"paging"`
-}
-
-// buildPlainList turns a selected page into a Paged<X> body; the paging
-// cursors are those of the first and last item. data is called with the
-// lock still held.
-func buildPlainList[T any](res pageResult[T], p *paging, seq func(T) uint64, data func(T) any) plainList {
-	out := plainList{Items: make([]any, len(res.items)), Total: res.total}
-	for i, it := range res.items {
-		out.Items[i] = data(it)
-	}
-	out.Paging.HasNextPage, out.Paging.HasPreviousPage = res.hasNext, res.hasPrev
-	if n := len(res.items); n > 0 {
-		out.Paging.StartCursor = encodeCursor(seq(res.items[0]), p.key)
-		out.Paging.EndCursor = encodeCursor(seq(res.items[n-1]), p.key)
-	}
-	return out
-}
-
 // checkAdmin answers 403 to a user denied the users and groups routes.
 // The caller holds s.mu.
 func (s *Server) checkAdmin(rq *request) *httpError {
@@ -128,12 +105,7 @@ func admin(h func(s *Server, rq *request) response) func(*Server, *request) resp
 }
 
 func (s *Server) listUsers(rq *request) response {
-	p, e := parsePaging(rq, "users")
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(s.st.users, userSeq, userFields, p)
-	return reply(http.StatusOK, buildPlainList(res, p, userSeq, userData))
+	return listPage(rq, "users", s.st.users, userSeq, userFields, plain(userData))
 }
 
 // createUserBody is the body of POST /users.
@@ -182,4 +154,43 @@ func (s *Server) deactivateUser(u *user) response {
 		u.active, u.updatedAt = false, s.Now()
 	}
 	return reply(http.StatusOK, u.json())
+}
+
+// Account is a user of the fake with the credentials of an API access
+// token.
+type Account struct {
+	UserID       string
+	ClientID     string
+	ClientSecret string
+}
+
+// AddUser creates an active user with credentials of its own and returns
+// them. User ids are UUIDs counting up in creation order: DefaultUserID
+// ("00000000-0000-4000-8000-000000000001") is the default user's, the
+// first AddUser gets "00000000-0000-4000-8000-000000000002". The client id
+// of the n-th user is "client-n" and its secret "secret-n". It panics if
+// email is not an e-mail address (POST /users would refuse it).
+func (s *Server) AddUser(email, firstName, lastName string) Account {
+	mustConform("AddUser", "createUser", map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.addUser(email, firstName, lastName, s.Now())
+	n := strconv.FormatUint(s.st.next.user, 10)
+	a := Account{UserID: u.id, ClientID: "client-" + n, ClientSecret: "secret-" + n}
+	s.st.creds[a.ClientID] = &credential{clientID: a.ClientID, secret: a.ClientSecret, userID: u.id}
+	return a
+}
+
+// DeactivateUser deactivates a user as POST /users/{userId}/deactivate
+// does: its tokens stop working and its credentials are refused. It
+// reports whether the user exists.
+func (s *Server) DeactivateUser(userID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.usersByID[userID]
+	if u == nil {
+		return false
+	}
+	u.active, u.updatedAt = false, s.Now()
+	return true
 }

@@ -65,12 +65,8 @@ var watcherRoutes = []route{
 }
 
 func (s *Server) listWatchers(rq *request, rec *record) response {
-	p, e := parseSubPaging(rq, "watchers "+rec.def.key.String()+"/"+rec.id)
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(rec.watchers, watchSeq, noFields[*watch], p)
-	return reply(http.StatusOK, buildSubList(res, p, watchSeq, func(w *watch, _ string) any { return w.json(s.st) }))
+	return listPage(rq, "watchers "+rec.def.key.String()+"/"+rec.id, rec.watchers, watchSeq, nil,
+		func(w *watch, _ string) any { return w.json(s.st) })
 }
 
 // addWatchers is POST .../watchers with {"users": [e-mail, ...]}: 201
