@@ -182,7 +182,7 @@ func (s *Server) getElementOrRecords(rq *request) response {
 	if e := s.st.findElement(rq.params["alias"]); e != nil && !slices.ContainsFunc(pagingParams, rq.query.Has) {
 		return reply(http.StatusOK, e.json())
 	}
-	rq.route, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", string(workflow.Elements)
+	rq.route, rq.op, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", "recordList", string(workflow.Elements)
 	return s.listRecords(rq)
 }
 

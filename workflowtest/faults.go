@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +20,15 @@ import (
 // are the service's and carry no mark.
 const FaultHeader = fakehook.FaultHeader
 
-// Fault is a failure injected into the requests that match Route.
+// Fault is a failure injected into the requests that match Route and
+// Operation.
+//
+// Operation, when set, is the id of an operation of the service's
+// published document, as RequestRecord.Operation gives it: "recordList",
+// "createRecord", "requestAccessToken" (the token endpoint), ...; Inject
+// panics on an id the fake does not serve. It names a route whatever its
+// path, so that a fault on "getRecord" does not also hit a list of
+// agents or views, whose paths have the same shape.
 //
 // Route is "[METHOD] [PATH]": a method (or "*" for any) and a path
 // pattern, each optional ("" matches every request). The path pattern is
@@ -65,6 +74,7 @@ const FaultHeader = fakehook.FaultHeader
 // caller of an http.Client; with DropAfter the GET is then handled twice.
 type Fault struct {
 	Route       string
+	Operation   string
 	After       int
 	Count       int
 	Probability float64
@@ -102,6 +112,8 @@ func (s *Server) Inject(f Fault) *Injection {
 	method, pattern, err := parseRoute(f.Route)
 	switch {
 	case err != nil:
+	case f.Operation != "" && f.Operation != opToken && !slices.ContainsFunc(routes, func(rt route) bool { return rt.op == f.Operation }):
+		err = fmt.Errorf("fault: no operation %q", f.Operation)
 	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed && !f.ProcessingError:
 		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter, Malformed or ProcessingError)")
 	case f.ProcessingError && (f.Drop || f.DropAfter || f.Status != 0 || f.Malformed):
@@ -184,9 +196,10 @@ func parseRoute(route string) (method string, pattern []string, err error) {
 	return strings.ToUpper(method), pattern, nil
 }
 
-// matches reports whether a request matches the injection's route.
-func (in *Injection) matches(method string, segs []string) bool {
-	if in.method != "" && in.method != method {
+// matches reports whether a request matches the injection's route and
+// operation.
+func (in *Injection) matches(method string, segs []string, op string) bool {
+	if (in.method != "" && in.method != method) || (in.f.Operation != "" && in.f.Operation != op) {
 		return false
 	}
 	if in.pattern == nil {
@@ -206,8 +219,9 @@ func (in *Injection) matches(method string, segs []string) bool {
 	return len(segs) == len(in.pattern)
 }
 
-// pickFault returns the fault that fires for r, if any.
-func (s *Server) pickFault(r *http.Request) *Fault {
+// pickFault returns the fault that fires for rq, if any.
+func (s *Server) pickFault(rq *request) *Fault {
+	r := rq.r
 	s.faultMu.Lock()
 	defer s.faultMu.Unlock()
 	if len(s.faults) == 0 {
@@ -220,7 +234,7 @@ func (s *Server) pickFault(r *http.Request) *Fault {
 		}
 	}
 	for _, in := range s.faults {
-		if !in.matches(r.Method, segs) {
+		if !in.matches(r.Method, segs, rq.op) {
 			continue
 		}
 		in.seen++

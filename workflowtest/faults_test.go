@@ -332,6 +332,45 @@ func TestFaultMalformed(t *testing.T) {
 	assert.False(t, json.Valid(res.body))
 }
 
+// TestFaultByOperation: a fault, the latency and the request log name an
+// operation by its id, whatever its path: a fault on getRecord does not
+// hit the list of an app's agents, whose path has the same shape.
+func TestFaultByOperation(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	a.srv.Define(workflow.Apps, "crm")
+	in := a.srv.Inject(Fault{Operation: "getRecord", Status: 503})
+	assert.Equal(t, 503, a.get("/tasks/it/1").status)
+	assert.Equal(t, 200, a.get("/apps/crm/agents").status, "listAgents is another operation")
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	assert.Equal(t, 1, in.Fired())
+	in.Remove()
+	a.srv.Inject(Fault{Route: "GET /v1/tasks/**", Operation: "recordList", Count: 1, Status: 500})
+	assert.Equal(t, 200, a.get("/tasks/it/1").status, "Route and Operation must both match")
+	assert.Equal(t, 500, a.get("/tasks/it").status)
+
+	var ops []string
+	for _, r := range a.srv.Requests() {
+		ops = append(ops, r.Operation)
+	}
+	assert.Equal(t, []string{"requestAccessToken", "getRecord", "listAgents", "recordList", "getRecord", "recordList"}, ops)
+	assert.PanicsWithValue(t, `workflowtest: Inject: fault: no operation "getRecords"`, func() {
+		a.srv.Inject(Fault{Operation: "getRecords", Status: 500})
+	})
+
+	a.srv.SetOperationLatency("getRecord", time.Hour)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.srv.BaseURL()+"/tasks/it/1", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	_, err = a.srv.HTTPClient().Do(req)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "getRecord waits its latency")
+	assert.Equal(t, 200, a.get("/tasks/it").status, "other operations do not")
+	a.srv.SetOperationLatency("getRecord", -1)
+	assert.Equal(t, 200, a.get("/tasks/it/1").status)
+}
+
 func TestFaultRoutePatterns(t *testing.T) {
 	srv := Start(t)
 	tests := []struct {
@@ -361,7 +400,7 @@ func TestFaultRoutePatterns(t *testing.T) {
 		in := srv.Inject(Fault{Route: tc.route, Status: 500})
 		req, err := http.NewRequest(tc.method, "http://x"+tc.path, nil)
 		require.NoError(t, err)
-		f := srv.pickFault(req)
+		f := srv.pickFault(&request{r: req})
 		assert.Equal(t, tc.want, f != nil, "%q vs %s %s", tc.route, tc.method, tc.path)
 		in.Remove()
 	}

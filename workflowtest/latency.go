@@ -22,11 +22,33 @@ func (s *Server) SetLatency(d time.Duration) {
 	s.latency.Store(int64(max(d, 0)))
 }
 
+// SetOperationLatency gives the requests of one operation (named by its
+// id, as RequestRecord.Operation gives it) a latency of their own from now
+// on, instead of the server's (see WithLatency); a negative d takes it
+// back.
+func (s *Server) SetOperationLatency(operation string, d time.Duration) {
+	s.latencyMu.Lock()
+	defer s.latencyMu.Unlock()
+	if s.opLatency == nil {
+		s.opLatency = map[string]time.Duration{}
+	}
+	if d < 0 {
+		delete(s.opLatency, operation)
+	} else {
+		s.opLatency[operation] = d
+	}
+}
+
 // applyLatency waits the configured latency. It reports false when the
 // request should not be served: the client went away (nothing is
 // answered) or the server is closing (503).
 func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 	d := time.Duration(s.latency.Load())
+	s.latencyMu.Lock()
+	if od, ok := s.opLatency[rq.op]; ok {
+		d = od
+	}
+	s.latencyMu.Unlock()
 	if d <= 0 {
 		return true
 	}

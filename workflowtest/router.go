@@ -142,33 +142,41 @@ func pathMatches(pattern, segs []string) bool {
 
 func isRecordType(s string) bool { return workflow.RecordType(s).Valid() }
 
-// serve answers a request.
-func (s *Server) serve(rq *request) response {
-	r := rq.r
-	p := r.URL.EscapedPath()
+// opToken is the operation of the token endpoint.
+const opToken = "requestAccessToken"
+
+// find matches a request to its operation, first, so that the request
+// log, the faults and the latency can name it; serve answers what find
+// found, authentication and the rate limit before any 404 or 405.
+func (s *Server) find(rq *request) {
+	p := rq.r.URL.EscapedPath()
 	if p == "/oauth/token" {
-		rq.route = routeToken
-		if r.Method != http.MethodPost {
-			return methodNotAllowed(http.MethodPost)
-		}
-		return s.handleToken(rq)
+		rq.route, rq.op = routeToken, opToken
+		return
 	}
 	rest, isAPI := strings.CutPrefix(p, "/v1/")
 	if !isAPI {
-		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
+		return
 	}
-	// The route is found first so that the request log names it, but
-	// authentication and the rate limit answer before any 404 or 405.
-	segs, pathErr := splitPath(rest)
-	var (
-		rt    *route
-		allow []string
-	)
-	if pathErr == nil {
-		rt, allow = match(r.Method, segs)
-		if rt != nil {
-			rq.route = rt.name
+	rq.segs, rq.pathErr = splitPath(rest)
+	if rq.pathErr == nil {
+		rq.rt, rq.allow = match(rq.r.Method, rq.segs)
+		if rq.rt != nil {
+			rq.route, rq.op = rq.rt.name, rq.rt.op
 		}
+	}
+}
+
+// serve answers a request.
+func (s *Server) serve(rq *request) response {
+	r, rt, segs, allow := rq.r, rq.rt, rq.segs, rq.allow
+	switch {
+	case rq.op == opToken && r.Method != http.MethodPost:
+		return methodNotAllowed(http.MethodPost)
+	case rq.op == opToken:
+		return s.handleToken(rq)
+	case segs == nil && rq.pathErr == nil:
+		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
 	}
 	if e := s.authenticate(rq); e != nil {
 		return s.unauthorized(e)
@@ -176,8 +184,8 @@ func (s *Server) serve(rq *request) response {
 	if resp, limited := s.limit(rq.clientID); limited {
 		return resp
 	}
-	if pathErr != nil {
-		return fail(pathErr)
+	if rq.pathErr != nil {
+		return fail(rq.pathErr)
 	}
 
 	if rt == nil {

@@ -65,7 +65,9 @@ type Server struct {
 	rateMu  sync.Mutex
 	buckets map[string]*bucket
 
-	latency atomic.Int64 // added to every request, in nanoseconds (latency.go)
+	latency   atomic.Int64 // added to every request, in nanoseconds (latency.go)
+	latencyMu sync.Mutex
+	opLatency map[string]time.Duration // by operation (latency.go)
 
 	logMu sync.Mutex
 	log   []RequestRecord
@@ -368,7 +370,12 @@ type request struct {
 	start      time.Time // arrival, on the server's clock
 	id         string    // request ID, sent back as X-Request-Id
 	logged     bool      // whether logRequest has been called
-	route      string
+	route      string    // the route's name (RequestRecord.Route)
+	op         string    // the operation's id
+	rt         *route
+	segs       []string          // the path after /v1/, split and unescaped
+	pathErr    *httpError        // a path that cannot be split
+	allow      []string          // the methods of the path, when none is the request's
 	query      url.Values        // the query, read by readQuery
 	params     map[string]string // the path parameters by name
 	body       []byte            // the JSON body, checked; a comment's text
@@ -468,10 +475,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	s.find(rq)
 	if !s.applyLatency(rq, sw) {
 		return
 	}
-	if f := s.pickFault(r); f != nil {
+	if f := s.pickFault(rq); f != nil {
 		rq.fault = true
 		if s.applyFault(f, w, sw, rq) {
 			return
