@@ -146,13 +146,6 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create b
 	return nil
 }
 
-// setIf sets *dst to *src when src is not nil.
-func setIf[T any](dst *T, src *T) {
-	if src != nil {
-		*dst = *src
-	}
-}
-
 // domainRoutes are the operations on e-mail domains.
 var domainRoutes = []route{
 	onJSON[groupDomainsBody](http.MethodPost, "/groups/{groupId}/domains", "addDomainsToGroup", onGroup((*Server).addGroupDomains)),

@@ -103,3 +103,11 @@ func mustConform(helper, op string, body any) {
 		panic("workflowtest: " + helper + ": " + err.Error())
 	}
 }
+
+// setIf sets *dst to *src when src is not nil: what a body leaves out
+// stays as it is.
+func setIf[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}

@@ -231,21 +231,14 @@ func (s *Server) applyGroupRequest(g *group, b *groupRequestBody, create bool) *
 			}
 		}
 	}
-	for _, f := range []struct {
-		dst *bool
-		src *bool
-	}{
-		{&g.flags.Assignable, b.Assignable}, {&g.flags.Watchable, b.Watchable},
-		{&g.flags.Mentionable, b.Mentionable}, {&g.flags.Approver, b.Approver},
-		{&g.flags.Dynamic, b.Dynamic}, {&g.flags.DataAccess, b.DataAccess}, {&g.flags.Hidden, b.Hidden},
-	} {
-		if f.src != nil {
-			*f.dst = *f.src
-		}
-	}
-	if b.Name != nil {
-		g.name = *b.Name
-	}
+	setIf(&g.flags.Assignable, b.Assignable)
+	setIf(&g.flags.Watchable, b.Watchable)
+	setIf(&g.flags.Mentionable, b.Mentionable)
+	setIf(&g.flags.Approver, b.Approver)
+	setIf(&g.flags.Dynamic, b.Dynamic)
+	setIf(&g.flags.DataAccess, b.DataAccess)
+	setIf(&g.flags.Hidden, b.Hidden)
+	setIf(&g.name, b.Name)
 	if b.Tags != nil {
 		g.tags = slices.Clone(*b.Tags)
 	}
