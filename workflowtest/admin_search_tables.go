@@ -1,6 +1,7 @@
 package workflowtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 //   - A second linked table of the same service on one aspect and a
 //     Snowflake update of a linked table are 422 (bodies are checked as
 //     every body is, see readBody). PUT keeps what it leaves out.
+//   - A member sent empty ("", 0, []) is held and answered empty.
 
 type searchTablesState struct {
 	n    uint64
@@ -35,14 +37,14 @@ type searchTableJSON struct {
 	Typename            string          `json:"__typename"`
 	DisplayName         string          `json:"displayName"`
 	Status              string          `json:"status"`
-	Warehouse           string          `json:"warehouse,omitempty"`
-	TargetLag           int             `json:"targetLag,omitempty"`
+	Warehouse           *string         `json:"warehouse,omitempty"`
+	TargetLag           *int            `json:"targetLag,omitempty"`
 	Duration            string          `json:"duration,omitempty"`
 	Field               *idRef          `json:"field,omitempty"`
 	AIProviderConnector *idRef          `json:"aiProviderConnector,omitempty"`
-	AttributeFields     []idRef         `json:"attributeFields,omitempty"`
-	TextIndexFields     []idRef         `json:"textIndexFields,omitempty"`
-	VectorIndexes       []vectorIdxJSON `json:"vectorIndexes,omitempty"`
+	AttributeFields     []idRef         `json:"attributeFields,omitzero"`
+	TextIndexFields     []idRef         `json:"textIndexFields,omitzero"`
+	VectorIndexes       []vectorIdxJSON `json:"vectorIndexes,omitzero"`
 	LinkedDatabase      string          `json:"linkedDatabase,omitempty"`
 	LinkedSchema        string          `json:"linkedSchema,omitempty"`
 	LinkedServiceName   string          `json:"linkedServiceName,omitempty"`
@@ -57,7 +59,7 @@ type snowflakeSearchBody struct {
 	AttributeFieldIDs     *[]string `json:"attributeFieldIds"`
 	Duration              *string   `json:"duration"`
 	TargetLag             *int      `json:"targetLag"`
-	Warehouse             string    `json:"warehouse"`
+	Warehouse             *string   `json:"warehouse"`
 	TextIndexFieldIDs     []string  `json:"textIndexFieldIds"`
 	FieldID               string    `json:"fieldId"`
 	AIProviderConnectorID string    `json:"aiProviderConnectorId"`
@@ -72,7 +74,7 @@ type linkedSearchBody struct {
 	Database    *string `json:"database"`
 	Schema      *string `json:"schema"`
 	ServiceName *string `json:"serviceName"`
-	Warehouse   string  `json:"warehouse"`
+	Warehouse   *string `json:"warehouse"`
 }
 
 type searchUpdateBody struct {
@@ -85,6 +87,9 @@ type searchUpdateBody struct {
 
 func refs(ids []string) []idRef {
 	var out []idRef
+	if ids != nil {
+		out = []idRef{} // sent empty, held empty
+	}
 	for _, id := range ids {
 		out = append(out, idRef{id})
 	}
@@ -122,8 +127,11 @@ func (s *Server) addSearchTable(rq *request, t searchTableJSON) response {
 // createSearchTable is POST /aspects/{aspectId}/search-tables: 201.
 func (s *Server) createSearchTable(rq *request) response {
 	b := in[*snowflakeSearchBody](rq)
-	t := searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: *b.TargetLag, Duration: *b.Duration,
+	t := searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: b.TargetLag, Duration: *b.Duration,
 		AttributeFields: refs(*b.AttributeFieldIDs), TextIndexFields: refs(b.TextIndexFieldIDs)}
+	if b.VectorIndexes != nil {
+		t.VectorIndexes = []vectorIdxJSON{}
+	}
 	for _, v := range b.VectorIndexes {
 		t.VectorIndexes = append(t.VectorIndexes, vectorIdxJSON{idRef{v.FieldID}, idRef{v.AIProviderConnectorID}})
 	}
@@ -174,9 +182,8 @@ func (s *Server) updateSearchTable(rq *request, t *fakeSearchTable) response {
 		if t.t.Typename != "AspectSearchSnowflakeTable" {
 			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.t.ID)
 		}
-		setIf(&t.t.Warehouse, sf.Warehouse)
+		t.t.Warehouse, t.t.TargetLag = cmp.Or(sf.Warehouse, t.t.Warehouse), cmp.Or(sf.TargetLag, t.t.TargetLag)
 		setIf(&t.t.Duration, sf.Duration)
-		setIf(&t.t.TargetLag, sf.TargetLag)
 	}
 	return searchJSON(t)
 }
