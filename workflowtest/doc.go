@@ -39,7 +39,10 @@
 // (DropAfter): the record is created or the file stored, yet the client
 // sees only a connection error, the case to test idempotency and retries
 // of non-idempotent requests with. A reply a fault produced carries the
-// header X-Workflowtest-Fault: 1 (FaultHeader).
+// header X-Workflowtest-Fault: 1 (FaultHeader). A fault, the latency
+// (SetOperationLatency) and the request log (RequestRecord.Operation)
+// can name an operation by its id in the service's published document
+// ("createRecord", "recordList", ...), whatever its path.
 //
 //	srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/*", Count: 1, DropAfter: true})
 //	_, err := c.Records.Create(ctx, workflow.Tasks, "it-requests", rec)
@@ -62,8 +65,10 @@
 // /v1/transactions/invoices), the other demo users, the groups and the
 // download path of the seeded attachment a1 of task 1, the demo app's
 // automations and views, then two curl commands to paste. Ctrl+C stops
-// it; all state is in memory; -v logs every request; -strict refuses
-// body members the schemas do not declare. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
+// it; all state is in memory, but for uploads over 1 MiB, kept in
+// temporary files until it stops; -v logs every request; -strict refuses
+// body members the schemas do not declare; -stored-content-limit lowers
+// the size of the uploads whose bytes are kept. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
 // WORKFLOW_CLIENT_SECRET=demo-secret WORKFLOW_BASE_URL=http://127.0.0.1:8080/v1
 // WORKFLOW_AUTH_URL=http://127.0.0.1:8080.
 //
