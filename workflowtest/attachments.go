@@ -184,17 +184,7 @@ func (a *attachment) info() AttachmentInfo {
 // Attachments returns the attachments of a record in the order they were
 // added (nil if the record does not exist). It does not move their state.
 func (s *Server) Attachments(rt workflow.RecordType, alias, recordID string) []AttachmentInfo {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]AttachmentInfo, len(rec.attachments))
-	for i, a := range rec.attachments {
-		out[i] = a.info()
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*attachment { return r.attachments }, func(a *attachment) AttachmentInfo { return a.info() })
 }
 
 // SetAttachmentState sets an attachment's state (for example StateValid

@@ -115,15 +115,5 @@ func readTextBody(r *http.Request) (string, *httpError) {
 
 // Comments returns the texts of a record's comments, oldest first.
 func (s *Server) Comments(rt workflow.RecordType, alias, recordID string) []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]string, len(rec.comments))
-	for i, c := range rec.comments {
-		out[i] = c.text
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*comment { return r.comments }, func(c *comment) string { return c.text })
 }

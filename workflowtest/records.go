@@ -355,3 +355,20 @@ func (s *Server) KeyCounts(rt workflow.RecordType, alias, field string) map[stri
 	}
 	return out
 }
+
+// ofRecord returns f of each of the items of the record (rt, alias, id),
+// in order, nil when there is no such record: what the assertion helpers
+// (Attachments, Comments, Related, Watchers) give.
+func ofRecord[T, U any](s *Server, rt workflow.RecordType, alias, id string, items func(*record) []T, f func(T) U) []U {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rec := s.st.record(rt, alias, id)
+	if rec == nil {
+		return nil
+	}
+	out := make([]U, 0, len(items(rec)))
+	for _, it := range items(rec) {
+		out = append(out, f(it))
+	}
+	return out
+}

@@ -127,17 +127,7 @@ func (s *Server) removeRelated(rq *request, rec *record) response {
 // Related returns the related items of a record as
 // "<recordType>/<alias>/<recordId>" strings, in the order they were added.
 func (s *Server) Related(rt workflow.RecordType, alias, recordID string) []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]string, len(rec.related))
-	for i, rel := range rec.related {
-		out[i] = rel.target.String() + "/" + rel.recID
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*relation { return r.related }, func(rel *relation) string { return rel.target.String() + "/" + rel.recID })
 }
 
 // userIDsBody is the body of the group-membership changes.

@@ -113,17 +113,7 @@ func (s *Server) changeWatchers(rec *record, body *watchersBody, status int, cha
 // Watchers returns the ids of the users and groups watching a record, in
 // the order they were added.
 func (s *Server) Watchers(rt workflow.RecordType, alias, recordID string) []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]string, len(rec.watchers))
-	for i, w := range rec.watchers {
-		out[i] = w.userID + w.groupID
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*watch { return r.watchers }, func(w *watch) string { return w.userID + w.groupID })
 }
 
 // WatchGroup makes a group watch a record, as the service's web
