@@ -3,7 +3,8 @@ package workflowtest
 import (
 	"encoding/json"
 	"maps"
-	"net/http"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The AI agents of apps: GET and POST /apps/{alias}/agents and
@@ -65,9 +66,9 @@ func agentFields(a *agent) map[string]string {
 
 // agentRoutes are the operations on agents.
 var agentRoutes = []route{
-	on(http.MethodGet, "/apps/{alias}/agents", "listAgents", (*Server).listAgents),
-	onJSON[agentBundleBody](http.MethodPost, "/apps/{alias}/agents", "createAgent", (*Server).changeAgent),
-	onJSON[agentBundleBody](http.MethodPut, "/apps/{alias}/agents/{id}", "updateAgent", (*Server).changeAgent),
+	on(op.ListAgents, (*Server).listAgents),
+	onJSON[agentBundleBody](op.CreateAgent, (*Server).changeAgent),
+	onJSON[agentBundleBody](op.UpdateAgent, (*Server).changeAgent),
 }
 
 // listAgents is GET /apps/{alias}/agents: paged, with a filter on the

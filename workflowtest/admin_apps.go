@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The composed apps of the workspace configuration: POST /aspects/compose
@@ -62,8 +63,8 @@ func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 
 // appRoutes are the operations on composed apps.
 var appRoutes = []route{
-	onObject[any](http.MethodPost, "/aspects/compose", "composeApp", (*Server).composeApp),
-	onObject[any](http.MethodPut, "/aspects/compose/{id}", "updateApp", (*Server).updateApp),
+	onObject[any](op.ComposeApp, (*Server).composeApp),
+	onObject[any](op.UpdateApp, (*Server).updateApp),
 }
 
 // composeApp is POST /aspects/compose: 201 with the app's definition.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -84,7 +85,7 @@ func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, de
 // POST .../automations accepts, or rt is not a record type.
 func (s *Server) AddAutomation(rt workflow.RecordType, alias string, def map[string]any) string {
 	mustType(rt)
-	mustConform("AddAutomation", "createAutomation", def)
+	mustConform("AddAutomation", op.CreateAutomation, def)
 	m := make(map[string]json.RawMessage, len(def))
 	for k, v := range def {
 		b, err := json.Marshal(v)
@@ -125,12 +126,12 @@ func (s *Server) Automations(rt workflow.RecordType, alias string) []json.RawMes
 
 // automationRoutes are the operations on automations.
 var automationRoutes = []route{
-	on(http.MethodGet, "/{recordType}/{alias}/automations", "listAutomations", onDef((*Server).listAutomations)),
-	onObject[json.RawMessage](http.MethodPost, "/{recordType}/{alias}/automations", "createAutomation", onDef((*Server).createAutomation)),
-	onObject[json.RawMessage](http.MethodPost, "/{recordType}/{alias}/automations/validate", "validateAutomation", onDef((*Server).validateAutomation)),
-	on(http.MethodGet, "/{recordType}/{alias}/automations/{id}", "getAutomation", onAutomation((*Server).getAutomation)),
-	onObject[json.RawMessage](http.MethodPut, "/{recordType}/{alias}/automations/{id}", "updateAutomation", onAutomation((*Server).updateAutomation)),
-	on(http.MethodDelete, "/{recordType}/{alias}/automations/{id}", "deleteAutomation", onAutomation((*Server).deleteAutomation)),
+	on(op.ListAutomations, onDef((*Server).listAutomations)),
+	onObject[json.RawMessage](op.CreateAutomation, onDef((*Server).createAutomation)),
+	onObject[json.RawMessage](op.ValidateAutomation, onDef((*Server).validateAutomation)),
+	on(op.GetAutomation, onAutomation((*Server).getAutomation)),
+	onObject[json.RawMessage](op.UpdateAutomation, onAutomation((*Server).updateAutomation)),
+	on(op.DeleteAutomation, onAutomation((*Server).deleteAutomation)),
 }
 
 // findAutomation finds the automation {id} of the route's definition.
@@ -181,7 +182,7 @@ func (s *Server) validateAutomation(rq *request, _ *definition) response {
 	// included: what Validate passes, Create takes.
 	probs := []string{}
 	raw, _ := json.Marshal(in[map[string]json.RawMessage](rq))
-	if err := wire.Check("createAutomation", raw, wire.Options{}); err != nil {
+	if err := wire.Check(op.CreateAutomation, raw, wire.Options{}); err != nil {
 		probs = append(probs, err.Error())
 	}
 	return reply(http.StatusOK, map[string]any{"valid": len(probs) == 0, "errors": probs})

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The domains of the workspace configuration: the organisation's domains
@@ -148,10 +150,10 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create b
 
 // domainRoutes are the operations on e-mail domains.
 var domainRoutes = []route{
-	onJSON[groupDomainsBody](http.MethodPost, "/groups/{groupId}/domains", "addDomainsToGroup", onGroup((*Server).addGroupDomains)),
-	onJSON[groupDomainsBody](http.MethodDelete, "/groups/{groupId}/domains", "removeDomainsFromGroup", onGroup((*Server).removeGroupDomains)),
-	onJSON[domainRequestBody](http.MethodPost, "/domains", "createOrganizationDomain", admin((*Server).createOrgDomain)),
-	onJSON[domainRequestBody](http.MethodPut, "/domains/{domainId}", "updateOrganizationDomain", admin((*Server).updateOrgDomain)),
+	onJSON[groupDomainsBody](op.AddDomainsToGroup, onGroup((*Server).addGroupDomains)),
+	onJSON[groupDomainsBody](op.RemoveDomainsFromGroup, onGroup((*Server).removeGroupDomains)),
+	onJSON[domainRequestBody](op.CreateOrganizationDomain, admin((*Server).createOrgDomain)),
+	onJSON[domainRequestBody](op.UpdateOrganizationDomain, admin((*Server).updateOrgDomain)),
 }
 
 // createOrgDomain is POST /domains: 201 with the new domain.

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The element definitions of the workspace configuration:
@@ -136,9 +137,9 @@ func lettersOf(s string, to func(rune) rune) string {
 
 // elementRoutes are the operations on elements.
 var elementRoutes = []route{
-	onJSON[elementCreateBody](http.MethodPost, "/elements", "createElement", (*Server).createElement),
-	on(http.MethodGet, "/elements/{alias}", "getElement", (*Server).getElementOrRecords),
-	onJSON[elementUpdateBody](http.MethodPut, "/elements/{alias}", "updateElement", (*Server).updateElement),
+	onJSON[elementCreateBody](op.CreateElement, (*Server).createElement),
+	on(op.GetElement, (*Server).getElementOrRecords),
+	onJSON[elementUpdateBody](op.UpdateElement, (*Server).updateElement),
 }
 
 // createElement is POST /elements: 201 with the new element's Aspect.
@@ -182,7 +183,7 @@ func (s *Server) getElementOrRecords(rq *request) response {
 	if e := s.st.findElement(rq.params["alias"]); e != nil && !slices.ContainsFunc(pagingParams, rq.query.Has) {
 		return reply(http.StatusOK, e.json())
 	}
-	rq.route, rq.op, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", "recordList", string(workflow.Elements)
+	rq.route, rq.op, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", op.RecordList, string(workflow.Elements)
 	return s.listRecords(rq)
 }
 

@@ -1,6 +1,10 @@
 package workflowtest
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
+)
 
 // The flows of the workspace configuration: POST /flows/create and
 // PUT /flows/{id}. A flow's definition is a Passthrough, kept as sent
@@ -8,8 +12,8 @@ import "net/http"
 
 // flowRoutes are the operations on flows.
 var flowRoutes = []route{
-	onObject[any](http.MethodPost, "/flows/create", "createFlow", (*Server).createFlow),
-	onObject[any](http.MethodPut, "/flows/{id}", "updateFlow", (*Server).updateFlow),
+	onObject[any](op.CreateFlow, (*Server).createFlow),
+	onObject[any](op.UpdateFlow, (*Server).updateFlow),
 }
 
 // createFlow is POST /flows/create: 201 with the new flow.

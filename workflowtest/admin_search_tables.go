@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The search tables of the workspace configuration: POST
@@ -102,10 +104,10 @@ func searchJSON(t *fakeSearchTable) response {
 
 // searchTableRoutes are the operations on search tables.
 var searchTableRoutes = []route{
-	onJSON[snowflakeSearchBody](http.MethodPost, "/aspects/{aspectId}/search-tables", "createSnowflakeSearchTable", (*Server).createSearchTable),
-	onJSON[linkedSearchBody](http.MethodPost, "/aspects/{aspectId}/linked-search-tables", "createLinkedSearchTable", (*Server).createLinkedSearchTable),
-	on(http.MethodGet, "/aspects/{aspectId}/search-tables/{id}", "getSearchTable", onSearchTable((*Server).getSearchTable)),
-	onJSON[searchUpdateBody](http.MethodPut, "/aspects/{aspectId}/search-tables/{id}", "updateSearchTable", onSearchTable((*Server).updateSearchTable)),
+	onJSON[snowflakeSearchBody](op.CreateSnowflakeSearchTable, (*Server).createSearchTable),
+	onJSON[linkedSearchBody](op.CreateLinkedSearchTable, (*Server).createLinkedSearchTable),
+	on(op.GetSearchTable, onSearchTable((*Server).getSearchTable)),
+	onJSON[searchUpdateBody](op.UpdateSearchTable, onSearchTable((*Server).updateSearchTable)),
 }
 
 // addSearchTable stores t under the aspect {aspectId} and answers 201.

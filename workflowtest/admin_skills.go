@@ -3,7 +3,8 @@ package workflowtest
 import (
 	"cmp"
 	"encoding/json"
-	"net/http"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The skills of apps: GET and POST /apps/{alias}/skills and
@@ -71,9 +72,9 @@ func skillFields(k *skill) map[string]string {
 
 // skillRoutes are the operations on skills.
 var skillRoutes = []route{
-	on(http.MethodGet, "/apps/{alias}/skills", "listSkills", (*Server).listSkills),
-	onJSON[skillBundleBody](http.MethodPost, "/apps/{alias}/skills", "createSkill", (*Server).changeSkill),
-	onJSON[skillBundleBody](http.MethodPut, "/apps/{alias}/skills/{id}", "updateSkill", (*Server).changeSkill),
+	on(op.ListSkills, (*Server).listSkills),
+	onJSON[skillBundleBody](op.CreateSkill, (*Server).changeSkill),
+	onJSON[skillBundleBody](op.UpdateSkill, (*Server).changeSkill),
 }
 
 // listSkills is GET /apps/{alias}/skills: paged, with a filter on the

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The tables of the workspace configuration: GET and POST /tables, GET,
@@ -240,17 +242,17 @@ func (ts *tablesState) nextN() uint64 { ts.n++; return ts.n }
 
 // tableRoutes are the operations on tables.
 var tableRoutes = []route{
-	on(http.MethodGet, "/tables", "listTables", (*Server).listTables),
-	onJSON[tableCreateBody](http.MethodPost, "/tables", "createTable", (*Server).createTable),
-	on(http.MethodGet, "/tables/{id}", "getTable", onTable((*Server).getTable)),
-	onJSON[tableUpdateBody](http.MethodPut, "/tables/{id}", "updateTable", onTable((*Server).updateTable)),
-	on(http.MethodDelete, "/tables/{id}", "deleteTable", onTable((*Server).deleteTable)),
-	onJSON[joinInputBody](http.MethodPost, "/tables/{id}/joins", "createTableJoin", onTable((*Server).createJoin)),
-	onJSON[joinInputBody](http.MethodPut, "/tables/{id}/joins/{joinId}", "updateTableJoin", onTable((*Server).updateJoin)),
-	on(http.MethodDelete, "/tables/{id}/joins/{joinId}", "deleteTableJoin", onTable((*Server).deleteJoin)),
-	onJSON[mappingsInputBody](http.MethodPost, "/tables/{id}/join-fields/{joinFieldsId}/mappings", "createTableJoinMapping", onTable((*Server).changeMappings)),
-	onJSON[mappingsInputBody](http.MethodPut, "/tables/{id}/join-fields/{joinFieldsId}/mappings", "updateTableJoinMapping", onTable((*Server).changeMappings)),
-	onJSON[mappingsInputBody](http.MethodDelete, "/tables/{id}/join-fields/{joinFieldsId}/mappings", "deleteTableJoinMapping", onTable((*Server).changeMappings)),
+	on(op.ListTables, (*Server).listTables),
+	onJSON[tableCreateBody](op.CreateTable, (*Server).createTable),
+	on(op.GetTable, onTable((*Server).getTable)),
+	onJSON[tableUpdateBody](op.UpdateTable, onTable((*Server).updateTable)),
+	on(op.DeleteTable, onTable((*Server).deleteTable)),
+	onJSON[joinInputBody](op.CreateTableJoin, onTable((*Server).createJoin)),
+	onJSON[joinInputBody](op.UpdateTableJoin, onTable((*Server).updateJoin)),
+	on(op.DeleteTableJoin, onTable((*Server).deleteJoin)),
+	onJSON[mappingsInputBody](op.CreateTableJoinMapping, onTable((*Server).changeMappings)),
+	onJSON[mappingsInputBody](op.UpdateTableJoinMapping, onTable((*Server).changeMappings)),
+	onJSON[mappingsInputBody](op.DeleteTableJoinMapping, onTable((*Server).changeMappings)),
 }
 
 // onTable is a handler of the table {id}, found. The ids a change mints

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The views of apps: GET and POST /apps/{alias}/views, GET and PUT
@@ -129,10 +130,10 @@ func (s *Server) viewJSON(v *view) map[string]any {
 
 // viewRoutes are the operations on views.
 var viewRoutes = []route{
-	on(http.MethodGet, "/apps/{alias}/views", "listViews", onView((*Server).listViews)),
-	onJSON[viewRequestBody](http.MethodPost, "/apps/{alias}/views", "createView", onView((*Server).createView)),
-	on(http.MethodGet, "/apps/{alias}/views/{id}", "getView", onView((*Server).getView)),
-	onJSON[viewRequestBody](http.MethodPut, "/apps/{alias}/views/{id}", "updateView", onView((*Server).updateView)),
+	on(op.ListViews, onView((*Server).listViews)),
+	onJSON[viewRequestBody](op.CreateView, onView((*Server).createView)),
+	on(op.GetView, onView((*Server).getView)),
+	onJSON[viewRequestBody](op.UpdateView, onView((*Server).updateView)),
 }
 
 // onView is a handler of the views of the app {alias}, found, and of its
@@ -215,7 +216,7 @@ func (s *Server) AddView(appAlias, handle, variant string, config map[string]any
 	if err != nil {
 		panic("workflowtest: AddView: " + err.Error())
 	}
-	mustConform("AddView", "createView", map[string]any{"handle": handle, "view": map[string]any{variant: config}})
+	mustConform("AddView", op.CreateView, map[string]any{"handle": handle, "view": map[string]any{variant: config}})
 	var m map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &m)
 	typ, cfg := parseView(m)

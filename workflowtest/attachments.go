@@ -15,6 +15,7 @@ import (
 	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // maxUploadSize is the service's size limit of an uploaded file: "250 MB",
@@ -203,12 +204,12 @@ func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 
 // attachmentRoutes are the operations on attachments.
 var attachmentRoutes = []route{
-	onJSON[linkBody](http.MethodPost, recordBase+"/attachments/url-links", "createRecordLink", onRecord((*Server).addLink)),
-	on(http.MethodGet, recordBase+"/attachments", "listRecordAttachments", onRecord((*Server).listAttachments)),
-	on(http.MethodPost, recordBase+"/attachments", "createRecordAttachment", onRecord((*Server).uploadAttachment)).reading(readUpload),
-	on(http.MethodGet, recordBase+"/attachments/{attachmentId}", "getRecordAttachment", onAttachment((*Server).getAttachment)),
-	on(http.MethodDelete, recordBase+"/attachments/{attachmentId}", "deleteRecordAttachment", onAttachment((*Server).deleteAttachment)),
-	on(http.MethodGet, recordBase+"/attachments/{attachmentId}/content", "downloadRecordAttachment", onAttachment((*Server).downloadAttachment)),
+	onJSON[linkBody](op.CreateRecordLink, onRecord((*Server).addLink)),
+	on(op.ListRecordAttachments, onRecord((*Server).listAttachments)),
+	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).reading(readUpload),
+	on(op.GetRecordAttachment, onAttachment((*Server).getAttachment)),
+	on(op.DeleteRecordAttachment, onAttachment((*Server).deleteAttachment)),
+	on(op.DownloadRecordAttachment, onAttachment((*Server).downloadAttachment)),
 }
 
 // listAttachments is GET .../attachments: a bare array.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -109,7 +110,7 @@ func readTokenRequest(r *http.Request) (id, secret, grant string, fail *response
 		}
 		body, e := readJSONBody(r)
 		if e == nil {
-			err := wire.Check("requestAccessToken", body, wire.Options{})
+			err := wire.Check(op.RequestAccessToken, body, wire.Options{})
 			_ = json.Unmarshal(body, &b)
 			// A string grant_type outside the enum is the grant check's
 			// (unsupported_grant_type, RFC 6749 section 5.2), as in a form.

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // comment is a comment on a record.
@@ -55,8 +56,8 @@ func (st *state) newComment(rec *record, text, source, authorID string, at time.
 // createdBy}>, oldest first.
 // commentRoutes are the operations on comments.
 var commentRoutes = []route{
-	on(http.MethodGet, recordBase+"/comment", "listRecordComments", onRecord((*Server).listComments)),
-	on(http.MethodPost, recordBase+"/comment", "createRecordComment", onRecord((*Server).addComment)).reading(readComment),
+	on(op.ListRecordComments, onRecord((*Server).listComments)),
+	on(op.CreateRecordComment, onRecord((*Server).addComment)).reading(readComment),
 }
 
 func (s *Server) listComments(rq *request, rec *record) response {

@@ -6,11 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // FaultHeader ("X-Workflowtest-Fault: 1") marks a reply that an injected
@@ -112,7 +112,7 @@ func (s *Server) Inject(f Fault) *Injection {
 	method, pattern, err := parseRoute(f.Route)
 	switch {
 	case err != nil:
-	case f.Operation != "" && f.Operation != opToken && !slices.ContainsFunc(routes, func(rt route) bool { return rt.op == f.Operation }):
+	case f.Operation != "" && op.Lookup(op.ID(f.Operation)) == nil:
 		err = fmt.Errorf("fault: no operation %q", f.Operation)
 	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed && !f.ProcessingError:
 		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter, Malformed or ProcessingError)")
@@ -198,8 +198,8 @@ func parseRoute(route string) (method string, pattern []string, err error) {
 
 // matches reports whether a request matches the injection's route and
 // operation.
-func (in *Injection) matches(method string, segs []string, op string) bool {
-	if (in.method != "" && in.method != method) || (in.f.Operation != "" && in.f.Operation != op) {
+func (in *Injection) matches(method string, segs []string, id op.ID) bool {
+	if (in.method != "" && in.method != method) || (in.f.Operation != "" && op.ID(in.f.Operation) != id) {
 		return false
 	}
 	if in.pattern == nil {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // group is a group of users.
@@ -164,13 +166,13 @@ func (s *Server) Members(groupID string) []string {
 
 // groupRoutes are the operations on groups.
 var groupRoutes = []route{
-	on(http.MethodGet, "/groups", "listGroups", admin((*Server).listGroups)),
-	onJSON[groupRequestBody](http.MethodPost, "/groups", "createGroup", admin((*Server).createGroup)),
-	on(http.MethodGet, "/groups/{groupId}", "getGroup", onGroup((*Server).getGroup)),
-	onJSON[groupRequestBody](http.MethodPut, "/groups/{groupId}", "updateGroup", onGroup((*Server).updateGroup)),
-	on(http.MethodGet, "/groups/{groupId}/users", "listGroupUsers", onGroup((*Server).listGroupUsers)),
-	onJSON[userIDsBody](http.MethodPost, "/groups/{groupId}/users", "addUsersToGroup", onGroup((*Server).addGroupUsers)),
-	onJSON[userIDsBody](http.MethodDelete, "/groups/{groupId}/users", "removeUsersFromGroup", onGroup((*Server).removeGroupUsers)),
+	on(op.ListGroups, admin((*Server).listGroups)),
+	onJSON[groupRequestBody](op.CreateGroup, admin((*Server).createGroup)),
+	on(op.GetGroup, onGroup((*Server).getGroup)),
+	onJSON[groupRequestBody](op.UpdateGroup, onGroup((*Server).updateGroup)),
+	on(op.ListGroupUsers, onGroup((*Server).listGroupUsers)),
+	onJSON[userIDsBody](op.AddUsersToGroup, onGroup((*Server).addGroupUsers)),
+	onJSON[userIDsBody](op.RemoveUsersFromGroup, onGroup((*Server).removeGroupUsers)),
 }
 
 // listGroups is GET /groups, paged like the record list, without filter.

@@ -45,7 +45,7 @@ func (s *Server) SetOperationLatency(operation string, d time.Duration) {
 func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 	d := time.Duration(s.latency.Load())
 	s.latencyMu.Lock()
-	if od, ok := s.opLatency[rq.op]; ok {
+	if od, ok := s.opLatency[string(rq.op)]; ok {
 		d = od
 	}
 	s.latencyMu.Unlock()

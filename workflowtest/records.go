@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // IDField is the field into which the fake stamps a record's id.
@@ -217,10 +218,10 @@ const recordBase = "/{recordType}/{alias}/{id}"
 
 // recordRoutes are the operations on records.
 var recordRoutes = []route{
-	on(http.MethodGet, "/{recordType}/{alias}", "recordList", (*Server).listRecords),
-	onJSON[workflow.Record](http.MethodPost, "/{recordType}/{alias}", "createRecord", onDef((*Server).createRecord)),
-	on(http.MethodGet, recordBase, "getRecord", onRecord((*Server).getRecord)),
-	onJSON[workflow.Record](http.MethodPut, recordBase, "updateRecord", onRecord((*Server).updateRecord)),
+	on(op.RecordList, (*Server).listRecords),
+	onJSON[workflow.Record](op.CreateRecord, onDef((*Server).createRecord)),
+	on(op.GetRecord, onRecord((*Server).getRecord)),
+	onJSON[workflow.Record](op.UpdateRecord, onRecord((*Server).updateRecord)),
 }
 
 // lookupDef finds the definition of a record route (its recordType and

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // relation relates a record to another record. The related record's id
@@ -52,9 +53,9 @@ func relationSeq(r *relation) uint64 { return r.seq }
 // in the order the items were added.
 // relatedRoutes are the operations on related items.
 var relatedRoutes = []route{
-	on(http.MethodGet, recordBase+"/related-items", "getRecordRelations", onRecord((*Server).listRelated)),
-	onJSON[relatedBody](http.MethodPost, recordBase+"/related-items", "createRecordRelatedItem", onRecord((*Server).addRelated)),
-	on(http.MethodDelete, recordBase+"/related-items/{itemId}", "deleteRecordRelatedItem", onRecord((*Server).removeRelated)),
+	on(op.GetRecordRelations, onRecord((*Server).listRelated)),
+	onJSON[relatedBody](op.CreateRecordRelatedItem, onRecord((*Server).addRelated)),
+	on(op.DeleteRecordRelatedItem, onRecord((*Server).removeRelated)),
 }
 
 func (s *Server) listRelated(rq *request, rec *record) response {

@@ -34,7 +34,7 @@ func (s *Server) logRequest(rq *request, status int) {
 		Path:       rq.r.URL.Path,
 		Query:      rq.r.URL.Query(),
 		Route:      rq.route,
-		Operation:  rq.op,
+		Operation:  string(rq.op),
 		Filter:     rq.filter,
 		FilterText: rq.filterText,
 		Status:     status,

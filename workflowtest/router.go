@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -21,14 +22,13 @@ import (
 // in, result out: it reads and changes s.st and returns its answer,
 // which is written after the lock is released.
 
-// route is one operation of the API and its handler. Pattern segments in
-// braces are path parameters: they match any segment, except
-// {recordType}, which matches only the four record types.
+// route is one operation of the API (its method and path template come
+// from the operation table, package op) and its handler.
 type route struct {
 	method  string
-	pattern []string
-	name    string // as RequestRecord.Route gives it: "GET /v1/{recordType}/{alias}"
-	op      string // the operationId of the contract document
+	pattern []string // the words of the path template
+	name    string   // as RequestRecord.Route gives it: "GET /v1/{recordType}/{alias}"
+	op      op.ID
 	// read reads the body before the lock (nil: a JSON body, read and
 	// checked by the path when the operation takes one, or none).
 	read func(s *Server, rq *request) *httpError
@@ -43,16 +43,17 @@ const (
 	routeToken = "POST /oauth/token"
 )
 
-// on is the route of operation op, whose handler takes no body, or reads
+// on is the route of operation id, whose handler takes no body, or reads
 // it itself with read (run before the lock).
-func on(method, pattern, op string, h func(*Server, *request) response) route {
-	return route{method: method, pattern: splitPattern(pattern), name: method + " /v1" + pattern, op: op, h: h}
+func on(id op.ID, h func(*Server, *request) response) route {
+	o := id.Op()
+	return route{method: o.Method, pattern: splitPattern(o.Path), name: o.Method + " /v1" + o.Path, op: id, h: h}
 }
 
-// onJSON is the route of operation op, whose handler takes the JSON
+// onJSON is the route of operation id, whose handler takes the JSON
 // body, checked against the operation's schema, decoded into a B (in).
-func onJSON[B any](method, pattern, op string, h func(*Server, *request) response) route {
-	rt := on(method, pattern, op, h)
+func onJSON[B any](id op.ID, h func(*Server, *request) response) route {
+	rt := on(id, h)
 	rt.decode = func(raw []byte) (any, *httpError) {
 		b := new(B)
 		if err := json.Unmarshal(raw, b); err != nil {
@@ -63,11 +64,11 @@ func onJSON[B any](method, pattern, op string, h func(*Server, *request) respons
 	return rt
 }
 
-// onObject is the route of operation op, whose handler takes the JSON
+// onObject is the route of operation id, whose handler takes the JSON
 // body as an object of T, numbers kept as sent (json.Number): in gives a
 // map[string]T.
-func onObject[T any](method, pattern, op string, h func(*Server, *request) response) route {
-	rt := on(method, pattern, op, h)
+func onObject[T any](id op.ID, h func(*Server, *request) response) route {
+	rt := on(id, h)
 	rt.decode = func(raw []byte) (any, *httpError) { return parseObject[T](raw, "body") }
 	return rt
 }
@@ -93,57 +94,36 @@ func splitPattern(p string) []string {
 	return out
 }
 
-// routes lists every operation of the API, each family's as its file
-// registers them, literal routes before the record routes. Paths are
-// relative to /v1.
+// routes lists every operation of the API under /v1, each family's as
+// its file registers them.
 var routes = slices.Concat(userRoutes, groupRoutes, domainRoutes,
-	// The routes of the workspace configuration come before the record
-	// routes, whose shapes some of them share (see each family's file).
 	automationRoutes, viewRoutes, elementRoutes, appRoutes, flowRoutes, agentRoutes, skillRoutes, tableRoutes, searchTableRoutes,
 	recordRoutes, relatedRoutes, attachmentRoutes, watcherRoutes, commentRoutes,
 )
 
-// match finds the route of a request. When the path matches routes of
-// other methods only, it returns their methods.
-func match(method string, segs []string) (*route, []string) {
-	var allow []string
+// routeOf is routes by operation.
+var routeOf = func() map[op.ID]*route {
+	m := map[op.ID]*route{}
 	for i := range routes {
-		rt := &routes[i]
-		if !pathMatches(rt.pattern, segs) {
-			continue
-		}
-		if rt.method == method {
-			return rt, nil
-		}
-		if !slices.Contains(allow, rt.method) {
-			allow = append(allow, rt.method)
-		}
+		m[routes[i].op] = &routes[i]
 	}
-	return nil, allow
-}
+	return m
+}()
 
-func pathMatches(pattern, segs []string) bool {
-	if len(pattern) != len(segs) {
-		return false
+// match finds the route of a request by the operation table (op.Match:
+// where several templates fit, a word beats a parameter, so the
+// configuration routes come before the record routes whose shapes they
+// share). When the path matches routes of other methods only, it returns
+// their methods.
+func match(method string, segs []string) (*route, []string) {
+	o, allow := op.Match(method, segs)
+	if o == nil {
+		return nil, allow
 	}
-	for i, p := range pattern {
-		switch {
-		case p == "{recordType}":
-			if !isRecordType(segs[i]) {
-				return false
-			}
-		case len(p) > 0 && p[0] == '{':
-		case p != segs[i]:
-			return false
-		}
-	}
-	return true
+	return routeOf[o.ID], nil
 }
 
 func isRecordType(s string) bool { return workflow.RecordType(s).Valid() }
-
-// opToken is the operation of the token endpoint.
-const opToken = "requestAccessToken"
 
 // find matches a request to its operation, first, so that the request
 // log, the faults and the latency can name it; serve answers what find
@@ -151,7 +131,7 @@ const opToken = "requestAccessToken"
 func (s *Server) find(rq *request) {
 	p := rq.r.URL.EscapedPath()
 	if p == "/oauth/token" {
-		rq.route, rq.op = routeToken, opToken
+		rq.route, rq.op = routeToken, op.RequestAccessToken
 		return
 	}
 	rest, isAPI := strings.CutPrefix(p, "/v1/")
@@ -171,9 +151,9 @@ func (s *Server) find(rq *request) {
 func (s *Server) serve(rq *request) response {
 	r, rt, segs, allow := rq.r, rq.rt, rq.segs, rq.allow
 	switch {
-	case rq.op == opToken && r.Method != http.MethodPost:
+	case rq.op == op.RequestAccessToken && r.Method != http.MethodPost:
 		return methodNotAllowed(http.MethodPost)
-	case rq.op == opToken:
+	case rq.op == op.RequestAccessToken:
 		return s.handleToken(rq)
 	case segs == nil && rq.pathErr == nil:
 		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)

@@ -20,6 +20,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -371,7 +372,7 @@ type request struct {
 	id         string    // request ID, sent back as X-Request-Id
 	logged     bool      // whether logRequest has been called
 	route      string    // the route's name (RequestRecord.Route)
-	op         string    // the operation's id
+	op         op.ID     // the operation's id
 	rt         *route
 	segs       []string          // the path after /v1/, split and unescaped
 	pathErr    *httpError        // a path that cannot be split

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // userJSON is a user on the wire: the service's User.
@@ -87,10 +89,10 @@ func (s *Server) checkAdmin(rq *request) *httpError {
 // listUsers is GET /users, paged like the record list.
 // userRoutes are the operations on users.
 var userRoutes = []route{
-	on(http.MethodGet, "/users", "listUsers", admin((*Server).listUsers)),
-	onJSON[createUserBody](http.MethodPost, "/users", "createUser", admin((*Server).createUser)),
-	on(http.MethodGet, "/users/{userId}", "getUser", onUser((*Server).getUser)),
-	on(http.MethodPost, "/users/{userId}/deactivate", "deactivateUser", onUser((*Server).deactivateUser)),
+	on(op.ListUsers, admin((*Server).listUsers)),
+	onJSON[createUserBody](op.CreateUser, admin((*Server).createUser)),
+	on(op.GetUser, onUser((*Server).getUser)),
+	on(op.DeactivateUser, onUser((*Server).deactivateUser)),
 }
 
 // admin is a handler of the users and groups routes, run once the user
@@ -171,7 +173,7 @@ type Account struct {
 // of the n-th user is "client-n" and its secret "secret-n". It panics if
 // email is not an e-mail address (POST /users would refuse it).
 func (s *Server) AddUser(email, firstName, lastName string) Account {
-	mustConform("AddUser", "createUser", map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
+	mustConform("AddUser", op.CreateUser, map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.st.addUser(email, firstName, lastName, s.Now())

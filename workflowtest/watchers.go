@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // watch is a user or a group watching a record; exactly one of userID and
@@ -59,9 +60,9 @@ type watchersBody struct {
 // watchers were added.
 // watcherRoutes are the operations on watchers.
 var watcherRoutes = []route{
-	on(http.MethodGet, recordBase+"/watchers", "listRecordWatchers", onRecord((*Server).listWatchers)),
-	onJSON[watchersBody](http.MethodPost, recordBase+"/watchers", "createRecordWatchers", onRecord((*Server).addWatchers)),
-	onJSON[watchersBody](http.MethodDelete, recordBase+"/watchers", "deleteRecordWatchers", onRecord((*Server).removeWatchers)),
+	on(op.ListRecordWatchers, onRecord((*Server).listWatchers)),
+	onJSON[watchersBody](op.CreateRecordWatchers, onRecord((*Server).addWatchers)),
+	onJSON[watchersBody](op.DeleteRecordWatchers, onRecord((*Server).removeWatchers)),
 }
 
 func (s *Server) listWatchers(rq *request, rec *record) response {
