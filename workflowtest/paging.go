@@ -245,12 +245,14 @@ type pagingStatus struct {
 }
 
 // listPage answers the page of items that the paging query of rq points
-// at, each item as item makes it (given its cursor). A list with fields
-// takes a filter on them; one without refuses it. list names the list
-// for the cursors.
+// at, each item as item makes it (given its cursor). The query takes the
+// parameters of the operation in the table (a filter, on fields, where
+// the service publishes one), or first/after/last/before where it
+// publishes none (related items: the fake pages them as the record
+// list). list names the list for the cursors.
 func listPage[T any](rq *request, list string, items []T, seq func(T) uint64, fields func(T) map[string]string, item func(T, string) any) response {
-	names := pagingParams
-	if fields == nil {
+	names := rq.rt.op.Op().Query
+	if len(names) == 0 {
 		names = pagingParams[:4]
 	}
 	p, e := readPaging(rq, list, names)
