@@ -123,36 +123,31 @@ type mappingNode struct {
 
 // Request bodies; nil members were not sent.
 type tableCreateBody struct {
-	Name         *string           `json:"name"`
-	Handle       *string           `json:"handle"`
-	Source       *string           `json:"source"`
-	CategoryID   *string           `json:"categoryId"`
-	Fields       *[]fieldInputBody `json:"fields"`
-	Description  *string           `json:"description"`
-	Icon         *string           `json:"icon"`
-	Color        *string           `json:"color"`
-	Filter       json.RawMessage   `json:"filter"`
-	OrderBy      json.RawMessage   `json:"orderBy"`
-	Limit        json.RawMessage   `json:"limit"`
-	Join         *joinInputBody    `json:"join"`
-	Joins        []joinInputBody   `json:"joins"`
-	CloudMapping json.RawMessage   `json:"cloudMapping"`
-	DataView     *dataViewBody     `json:"dataView"`
+	tableCommonBody
+	Handle *string           `json:"handle"`
+	Fields *[]fieldInputBody `json:"fields"`
+	Join   *joinInputBody    `json:"join"`
+	Joins  []joinInputBody   `json:"joins"`
+}
+
+// tableCommonBody is what TableCreateRequest and TableUpdateRequest share.
+type tableCommonBody struct {
+	Name         *string         `json:"name"`
+	Source       *string         `json:"source"`
+	CategoryID   *string         `json:"categoryId"`
+	Description  *string         `json:"description"`
+	Icon         *string         `json:"icon"`
+	Color        *string         `json:"color"`
+	Filter       json.RawMessage `json:"filter"`
+	OrderBy      json.RawMessage `json:"orderBy"`
+	Limit        json.RawMessage `json:"limit"`
+	CloudMapping json.RawMessage `json:"cloudMapping"`
+	DataView     *dataViewBody   `json:"dataView"`
 }
 
 type tableUpdateBody struct {
-	Name         *string           `json:"name"`
-	Source       *string           `json:"source"`
-	CategoryID   *string           `json:"categoryId"`
-	Description  *string           `json:"description"`
-	Icon         *string           `json:"icon"`
-	Color        *string           `json:"color"`
-	Filter       json.RawMessage   `json:"filter"`
-	OrderBy      json.RawMessage   `json:"orderBy"`
-	Limit        json.RawMessage   `json:"limit"`
-	Fields       *fieldChangesBody `json:"fields"`
-	CloudMapping json.RawMessage   `json:"cloudMapping"`
-	DataView     *dataViewBody     `json:"dataView"`
+	tableCommonBody
+	Fields *fieldChangesBody `json:"fields"`
 }
 
 type fieldInputBody struct {
