@@ -213,9 +213,6 @@ func (s *Server) DenyAdmin(userID string) {
 	s.st.deniedAdmin[userID] = true
 }
 
-// recordBase is the path of a record.
-const recordBase = "/{recordType}/{alias}/{id}"
-
 // recordRoutes are the operations on records.
 var recordRoutes = []route{
 	on(op.RecordList, (*Server).listRecords),
