@@ -207,7 +207,11 @@ func (s *Server) serve(rq *request) response {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 	}
-	return rt.h(s, rq)
+	resp := rt.h(s, rq)
+	if rq.file != nil && resp.status >= 400 {
+		rq.file.content.remove() // an upload the handler refused (its record went meanwhile)
+	}
+	return resp
 }
 
 func (s *Server) unauthorized(e *httpError) response {
