@@ -257,19 +257,8 @@ func (s *Server) pickFault(rq *request) *Fault {
 // applyFault applies f; it reports whether the request has been answered
 // (or dropped), false when it should now be served normally.
 func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, rq *request) bool {
-	if f.Delay > 0 {
-		t := time.NewTimer(f.Delay)
-		select {
-		case <-t.C:
-		case <-rq.r.Context().Done():
-			t.Stop()
-			return true // the client went away
-		case <-s.closing:
-			t.Stop()
-			w.Header().Set(FaultHeader, "1")
-			s.write(sw, failf(http.StatusServiceUnavailable, "the server is shutting down"))
-			return true
-		}
+	if !s.pause(rq, sw, f.Delay, true) {
+		return true
 	}
 	switch {
 	case f.Drop:

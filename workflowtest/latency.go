@@ -39,9 +39,7 @@ func (s *Server) SetOperationLatency(operation string, d time.Duration) {
 	}
 }
 
-// applyLatency waits the configured latency. It reports false when the
-// request should not be served: the client went away (nothing is
-// answered) or the server is closing (503).
+// applyLatency waits the configured latency (see pause).
 func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 	d := time.Duration(s.latency.Load())
 	s.latencyMu.Lock()
@@ -49,6 +47,14 @@ func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 		d = od
 	}
 	s.latencyMu.Unlock()
+	return s.pause(rq, w, d, false)
+}
+
+// pause waits d: the latency, or a fault's delay. It reports false when
+// the request should not be served: the client went away (nothing is
+// answered) or the server is closing (503, marked as a fault's answer
+// when fault says so).
+func (s *Server) pause(rq *request, w http.ResponseWriter, d time.Duration, fault bool) bool {
 	if d <= 0 {
 		return true
 	}
@@ -60,6 +66,9 @@ func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 	case <-rq.r.Context().Done():
 		return false
 	case <-s.closing:
+		if fault {
+			w.Header().Set(FaultHeader, "1")
+		}
 		s.write(w, failf(http.StatusServiceUnavailable, "the server is shutting down"))
 		return false
 	}
