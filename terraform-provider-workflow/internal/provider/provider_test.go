@@ -1,0 +1,135 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// The acceptance tests run a real OpenTofu (or Terraform) CLI, named by
+// TF_ACC_TERRAFORM_PATH, against workflowtest fakes: no account and no
+// registry. Without it they skip; .ci/opentofu builds the pinned CLI.
+// TestMain sets what the CLI needs beside it, unless already set:
+// TF_ACC=1, TF_ACC_PROVIDER_NAMESPACE=hashicorp (OpenTofu refuses the
+// test framework's legacy "-" namespace) and TF_CLI_CONFIG_FILE, a
+// configuration whose only provider source is an empty filesystem
+// mirror, so that nothing reaches a registry.
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		return m.Run()
+	}
+	dir, err := os.MkdirTemp("", "workflow-provider-acc")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	mirror := filepath.Join(dir, "mirror")
+	cliConfig := filepath.Join(dir, "cli.tfrc")
+	cfg := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
+	if err := os.Mkdir(mirror, 0o755); err == nil {
+		err = os.WriteFile(cliConfig, []byte(cfg), 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	for k, v := range map[string]string{"TF_ACC": "1", "TF_ACC_PROVIDER_NAMESPACE": "hashicorp", "TF_CLI_CONFIG_FILE": cliConfig} {
+		if os.Getenv(k) == "" {
+			os.Setenv(k, v)
+		}
+	}
+	return m.Run()
+}
+
+// acc skips t unless a CLI is named, and returns the provider factories
+// the steps run with.
+func acc(t *testing.T) map[string]func() (tfprotov6.ProviderServer, error) {
+	t.Helper()
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		t.Skip("acceptance test: set TF_ACC_TERRAFORM_PATH to an OpenTofu or Terraform CLI (.ci/opentofu builds one)")
+	}
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"workflow": providerserver.NewProtocol6WithError(New("test")()),
+	}
+}
+
+// providerBlock is the provider block reaching srv; a non-empty alias
+// names a second configuration.
+func providerBlock(srv *workflowtest.Server, alias string) string {
+	id, secret := srv.Credentials()
+	a := ""
+	if alias != "" {
+		a = fmt.Sprintf("  alias = %q\n", alias)
+	}
+	return fmt.Sprintf("provider \"workflow\" {\n%s  client_id = %q\n  client_secret = %q\n  base_url = %q\n  auth_url = %q\n}\n",
+		a, id, secret, srv.BaseURL(), srv.AuthURL())
+}
+
+// changesExactly is a plan check: the resource addr is updated in place,
+// and attrs are exactly the attributes whose value changes.
+func changesExactly(addr string, attrs ...string) plancheck.PlanCheck {
+	return changedAttrs{addr: addr, attrs: attrs}
+}
+
+type changedAttrs struct {
+	addr  string
+	attrs []string
+}
+
+func (c changedAttrs) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.addr {
+			continue
+		}
+		if !rc.Change.Actions.Update() {
+			resp.Error = fmt.Errorf("%s: planned %v, want an update in place", c.addr, rc.Change.Actions)
+			return
+		}
+		before, _ := rc.Change.Before.(map[string]any)
+		after, _ := rc.Change.After.(map[string]any)
+		unknown, _ := rc.Change.AfterUnknown.(map[string]any)
+		var changed []string
+		for k, b := range before {
+			if fmt.Sprint(b) != fmt.Sprint(after[k]) || unknown[k] == true {
+				changed = append(changed, k)
+			}
+		}
+		slices.Sort(changed)
+		want := slices.Sorted(slices.Values(c.attrs))
+		if !slices.Equal(changed, want) {
+			resp.Error = fmt.Errorf("%s: the plan changes %v, want exactly %v", c.addr, changed, want)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s: not in the plan", c.addr)
+}
+
+// TestSkipsWithoutCLI: without TF_ACC_TERRAFORM_PATH, an acceptance test
+// skips, naming the variable, so that go test ./... passes anywhere.
+func TestSkipsWithoutCLI(t *testing.T) {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
+		t.Skip("a CLI is named")
+	}
+	ok := t.Run("acc", func(t *testing.T) {
+		acc(t)
+		t.Error("acc did not skip")
+	})
+	if !ok {
+		t.Fatal("the acceptance test failed instead of skipping")
+	}
+}
+
