@@ -132,4 +132,3 @@ func TestSkipsWithoutCLI(t *testing.T) {
 		t.Fatal("the acceptance test failed instead of skipping")
 	}
 }
-
