@@ -21,7 +21,11 @@ var errNotSent = errors.New("checked, not sent")
 // checkWorkspace is the workspace checks call through; its client is never
 // used to send (every call is given notSent), and needs no provider
 // configuration, so `tofu validate` checks too.
-var checkWorkspace = func() *admin.Workspace {
+var checkWorkspace = admin.New(checkClient)
+
+// checkClient is checkWorkspace's client, which checks of the root
+// package's calls (users, groups) call through.
+var checkClient = func() *workflow.Client {
 	c, err := workflow.NewClient(
 		workflow.WithCredentials("check", "check"),
 		workflow.WithEndpoint("https://checks.invalid/v1", "https://checks.invalid"),
@@ -29,7 +33,7 @@ var checkWorkspace = func() *admin.Workspace {
 	if err != nil {
 		panic("provider: the check client: " + err.Error())
 	}
-	return admin.New(c)
+	return c
 }()
 
 // notSent is the per-call option that stops a call before its first
@@ -47,4 +51,9 @@ func check(call func(ws *admin.Workspace, opt workflow.RequestOption) error) err
 		return nil
 	}
 	return err
+}
+
+// checkRoot is check for a call of the root package, on checkClient.
+func checkRoot(call func(c *workflow.Client, opt workflow.RequestOption) error) error {
+	return check(func(_ *admin.Workspace, opt workflow.RequestOption) error { return call(checkClient, opt) })
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -114,32 +115,42 @@ func (p *workflowProvider) Configure(ctx context.Context, req provider.Configure
 		resp.Diagnostics.AddError("Invalid provider settings", err.Error())
 		return
 	}
-	ws := admin.New(c)
-	resp.ResourceData = ws
-	resp.DataSourceData = ws
+	data := &configured{ws: admin.New(c), c: c}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+// configured is what the provider gives its resources: the client, and
+// its workspace's configuration.
+type configured struct {
+	ws *admin.Workspace
+	c  *workflow.Client
 }
 
 func (p *workflowProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newAutomationResource}
+	return []func() resource.Resource{newAutomationResource, newGroupResource, newUserResource, newOrganizationDomainResource, newAppResource, newFlowResource, newGroupEmailDomainsResource, newElementResource, newAgentResource, newSkillResource, newSearchTableResource, newLinkedSearchTableResource}
 }
 
 func (p *workflowProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
 
 // base is what every resource shares: the workspace the provider
-// configured (nil until it is, as in `tofu validate`).
-type base struct{ ws *admin.Workspace }
+// configured and its client (nil until it is, as in `tofu validate`).
+type base struct {
+	ws *admin.Workspace
+	c  *workflow.Client
+}
 
-// Configure takes the provider's workspace.
+// Configure takes the provider's workspace and client.
 func (b *base) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	if req.ProviderData == nil {
 		return
 	}
-	ws, ok := req.ProviderData.(*admin.Workspace)
+	d, ok := req.ProviderData.(*configured)
 	if !ok {
 		resp.Diagnostics.AddError("Provider bug", "the provider's data is not a workspace")
 		return
 	}
-	b.ws = ws
+	b.ws, b.c = d.ws, d.c
 }
 
 // failed adds the error of an SDK call as a diagnostic: a refused body
@@ -159,5 +170,22 @@ func importParts(ctx context.Context, req resource.ImportStateRequest, resp *res
 	}
 	for i, a := range attrs {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(a), parts[i])...)
+	}
+}
+
+// oneOf is the validator of an attribute whose value is one of values.
+func oneOf(values ...string) validator.String { return oneOfValidator(values) }
+
+type oneOfValidator []string
+
+func (v oneOfValidator) Description(context.Context) string {
+	return `must be one of "` + strings.Join(v, `", "`) + `"`
+}
+
+func (v oneOfValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v oneOfValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if known(req.ConfigValue) && !slices.Contains(v, req.ConfigValue.ValueString()) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid value", req.Path.String()+" "+v.Description(ctx)+" (got "+req.ConfigValue.String()+").")
 	}
 }
