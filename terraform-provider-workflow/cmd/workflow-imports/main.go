@@ -1,13 +1,18 @@
 // Command workflow-imports writes the OpenTofu import blocks of every
 // automation, view, agent and skill of an app, for
-// `tofu plan -generate-config-out`:
+// `tofu plan -generate-config-out`, which then writes the configuration of
+// each:
 //
-//	go run ./cmd/workflow-imports -app crm-accounts > imports.tf
-//	tofu plan -generate-config-out=generated.tf
+//	cd terraform-provider-workflow
+//	go run ./cmd/workflow-imports -fake -app crm-accounts          # the demo workspace's blocks
+//	go run ./cmd/workflow-imports -app crm-accounts > imports.tf   # the workspace of WORKFLOW_CLIENT_ID
 //
-// It reads the workspace the WORKFLOW_CLIENT_ID, WORKFLOW_CLIENT_SECRET,
-// WORKFLOW_BASE_URL and WORKFLOW_AUTH_URL variables name, as the provider
-// does.
+// Without -fake it reads the workspace the WORKFLOW_CLIENT_ID,
+// WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL and WORKFLOW_AUTH_URL
+// variables name, as the provider does; with -fake, an embedded fake
+// seeded with the demo workspace (cmd/workflow-fake's). Each block is
+// named after its object (a view after its handle), in lower case with
+// underscores, and its id is the import id of its resource.
 package main
 
 import (
@@ -19,25 +24,39 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/terraform-provider-workflow/internal/imports"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
 func main() {
 	app := flag.String("app", "", "the alias of the app whose objects to import (required)")
+	fake := flag.Bool("fake", false, "read an embedded fake seeded with the demo workspace")
 	flag.Parse()
 	if *app == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: workflow-imports -app ALIAS > imports.tf")
+		fmt.Fprintln(os.Stderr, "usage: workflow-imports [-fake] -app ALIAS > imports.tf")
 		os.Exit(2)
 	}
-	c, err := workflow.NewClientFromEnv()
-	if err == nil {
-		var blocks []imports.Block
-		blocks, err = imports.App(context.Background(), admin.New(c), *app)
-		if err == nil {
-			err = imports.Write(os.Stdout, blocks)
-		}
-	}
-	if err != nil {
+	if err := run(*app, *fake); err != nil {
 		fmt.Fprintln(os.Stderr, "workflow-imports:", err)
 		os.Exit(1)
 	}
+}
+
+func run(app string, fake bool) error {
+	var c *workflow.Client
+	if fake {
+		srv := workflowtest.NewServer()
+		defer srv.Close()
+		srv.SeedDemo()
+		c = srv.Client()
+	} else {
+		var err error
+		if c, err = workflow.NewClientFromEnv(); err != nil {
+			return err
+		}
+	}
+	blocks, err := imports.App(context.Background(), admin.New(c), app)
+	if err != nil {
+		return err
+	}
+	return imports.Write(os.Stdout, blocks)
 }
