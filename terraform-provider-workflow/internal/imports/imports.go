@@ -57,19 +57,19 @@ func App(ctx context.Context, ws *admin.Workspace, alias string) ([]Block, error
 		if err != nil {
 			return nil, fmt.Errorf("listing the views: %w", err)
 		}
-		add("workflow_view", v.ClientHandle, alias+"/"+v.ID)
+		add("workflow_view", v.ClientHandle.Value(), alias+"/"+v.ID.Value())
 	}
 	for a, err := range ws.Agents.All(ctx, alias, nil) {
 		if err != nil {
 			return nil, fmt.Errorf("listing the agents: %w", err)
 		}
-		add("workflow_agent", a.Name, alias+"/"+a.ID)
+		add("workflow_agent", a.Name.Value(), alias+"/"+a.ID.Value())
 	}
 	for s, err := range ws.Skills.All(ctx, alias, nil) {
 		if err != nil {
 			return nil, fmt.Errorf("listing the skills: %w", err)
 		}
-		add("workflow_skill", s.Name, alias+"/"+s.ID)
+		add("workflow_skill", s.Name.Value(), alias+"/"+s.ID.Value())
 	}
 	return out, nil
 }

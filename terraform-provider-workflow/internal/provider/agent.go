@@ -109,17 +109,13 @@ func (m agentModel) bundle() (admin.AgentBundle, error) {
 
 // state is m with what the agents list shows of a.
 func (m agentModel) state(a *admin.Agent) agentModel {
-	m.ID, m.Type, m.Name, m.Description = types.StringValue(a.ID), types.StringValue(a.Type), types.StringValue(a.Name), types.StringValue(a.Description)
-	m.MaxLength, m.ReasoningEffort = types.Int64Value(int64(a.MaxLength)), types.StringValue(string(a.ReasoningEffort))
-	m.Temperature = types.Float64Value(a.Temperature)
+	m.ID, m.Type, m.Name, m.Description = optString(a.ID), optString(a.Type), optString(a.Name), optString(a.Description)
+	m.MaxLength, m.ReasoningEffort, m.Temperature = optInt32(a.MaxLength), optString(a.ReasoningEffort), optFloat(a.Temperature)
 	return m
 }
 
-// ModifyPlan checks the body with the SDK's checks, with no request.
-func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the body with the SDK's checks, with no request.
+func (r *agentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m agentModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
@@ -151,7 +147,7 @@ func (r *agentResource) write(ctx context.Context, m agentModel, id string) (age
 	if err != nil {
 		return m, err
 	}
-	entry, err := r.find(ctx, m.App.ValueString(), a.ID)
+	entry, err := r.find(ctx, m.App.ValueString(), a.ID.Value())
 	if err != nil {
 		return m, err
 	}
@@ -164,7 +160,7 @@ func (r *agentResource) write(ctx context.Context, m agentModel, id string) (age
 // find reads the agent id of app from the agents list, nil when the list
 // has none.
 func (r *agentResource) find(ctx context.Context, app, id string) (*admin.Agent, error) {
-	return listed(r.ws.Agents.All(ctx, app, nil), func(a admin.Agent) string { return a.ID }, id)
+	return listed(r.ws.Agents.All(ctx, app, nil), func(a admin.Agent) string { return a.ID.Value() }, id)
 }
 
 func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

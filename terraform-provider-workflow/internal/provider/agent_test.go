@@ -36,8 +36,8 @@ resource "workflow_agent" "helper" {
 	only := func(want string) resource.TestCheckFunc {
 		return func(s *terraform.State) error {
 			id = stateID(s, "workflow_agent.helper")
-			a, err := listed(ws.Agents.All(t.Context(), "crm-accounts", nil), func(a admin.Agent) string { return a.ID }, id)
-			if err == nil && (a == nil || a.Description != want || a.Name != "Helper") {
+			a, err := listed(ws.Agents.All(t.Context(), "crm-accounts", nil), func(a admin.Agent) string { return a.ID.Value() }, id)
+			if err == nil && (a == nil || a.Description.Value() != want || a.Name.Value() != "Helper") {
 				err = fmt.Errorf("the fake's agent is %+v", a)
 			}
 			return err

@@ -168,11 +168,11 @@ func (r *automationResource) Read(ctx context.Context, req resource.ReadRequest,
 		failed(&resp.Diagnostics, "Reading the automation", err)
 		return
 	}
-	if v.Active == nil {
+	if v.Active() == nil {
 		resp.Diagnostics.AddError("Reading the automation", "the automation "+m.ID.ValueString()+" has a draft and no active version")
 		return
 	}
-	m.Workflow = refreshJSON(m.Workflow, v.Active.Without("id"))
+	m.Workflow = refreshJSON(m.Workflow, v.Active().Without("id"))
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 

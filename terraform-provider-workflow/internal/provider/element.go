@@ -135,21 +135,15 @@ func (m elementModel) create() (admin.NewElement, error) {
 
 // state is m with the element a as the service holds it.
 func (m elementModel) state(a *admin.Aspect) elementModel {
-	m.ID, m.Name, m.Namespace, m.Handle = types.StringValue(a.ID), types.StringValue(a.Name), types.StringValue(a.Namespace), types.StringValue(a.Handle)
-	m.Description, m.Icon, m.Color = types.StringValue(a.Description), types.StringValue(a.Icon), types.StringValue(a.Color)
-	m.ReadOnly = types.BoolValue(a.ReadOnly)
-	if a.Category != nil {
-		m.CategoryID = types.StringValue(a.Category.ID)
-	}
+	m.ID, m.Name, m.Namespace, m.Handle = optString(a.ID), optString(a.Name), optString(a.Namespace), optString(a.Handle)
+	m.Description, m.Icon, m.Color, m.ReadOnly = optString(a.Description), optString(a.Icon), optString(a.Color), optBool(a.ReadOnly)
+	m.CategoryID = optString(a.Category.Value().ID)
 	return m
 }
 
-// ModifyPlan checks the create body, or the update body, with the SDK's
-// checks, with no request.
-func (r *elementResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the create body (whose members the update body's
+// are among) with the SDK's checks, with no request.
+func (r *elementResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m elementModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
@@ -163,11 +157,7 @@ func (r *elementResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	if err == nil {
 		err = check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
-			if req.State.Raw.IsNull() {
-				_, err := ws.Elements.Create(ctx, n, opt)
-				return err
-			}
-			_, err := ws.Elements.Update(ctx, "checked", m.update(), opt)
+			_, err := ws.Elements.Create(ctx, n, opt)
 			return err
 		})
 	}

@@ -43,8 +43,8 @@ resource "workflow_automation" "on_widget" {
 	described := func(want string) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			a, err := ws.Elements.Get(t.Context(), "widgets")
-			if err == nil && a.Description != want {
-				err = fmt.Errorf("the element's description is %q, want %q", a.Description, want)
+			if err == nil && a.Description.Value() != want {
+				err = fmt.Errorf("the element's description is %q, want %q", a.Description.Value(), want)
 			}
 			return err
 		}

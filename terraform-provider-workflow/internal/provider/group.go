@@ -105,12 +105,9 @@ func (r *groupResource) read(ctx context.Context, id string) (*workflow.Group, [
 	return g, members, nil
 }
 
-// ModifyPlan checks the configured body with the SDK's checks, with no
+// ValidateConfig checks the configured body with the SDK's checks, with no
 // request.
-func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+func (r *groupResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m groupModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {

@@ -47,13 +47,10 @@ func (r *groupEmailDomainsResource) Schema(_ context.Context, _ resource.SchemaR
 	}
 }
 
-// ModifyPlan checks the domains with the SDK's checks, with no request.
-func (r *groupEmailDomainsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the domains with the SDK's checks, with no request.
+func (r *groupEmailDomainsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m groupEmailDomainsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !known(m.Domains) {
 		return
 	}

@@ -153,3 +153,18 @@ func int32Ptr(v types.Int64) *int32 {
 	i := int32(v.ValueInt64())
 	return &i
 }
+
+// optInt32 and optFloat are optInt for the other numbers of read models.
+func optInt32(o admin.Opt[int32]) types.Int64 {
+	if v, ok := o.Get(); ok {
+		return types.Int64Value(int64(v))
+	}
+	return types.Int64Null()
+}
+
+func optFloat(o admin.Opt[float64]) types.Float64 {
+	if v, ok := o.Get(); ok {
+		return types.Float64Value(v)
+	}
+	return types.Float64Null()
+}

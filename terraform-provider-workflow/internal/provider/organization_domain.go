@@ -86,11 +86,8 @@ type attrError struct{ attr, rule string }
 
 func (e attrError) Error() string { return e.attr + " " + e.rule }
 
-// ModifyPlan checks the body with the SDK's checks, with no request.
-func (r *organizationDomainResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the body with the SDK's checks, with no request.
+func (r *organizationDomainResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m organizationDomainModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !known(m.Type) {
@@ -124,7 +121,7 @@ func (r *organizationDomainResource) Create(ctx context.Context, req resource.Cr
 		failed(&resp.Diagnostics, "Creating the domain", err)
 		return
 	}
-	m.ID = types.StringValue(d.ID)
+	m.ID = optString(d.ID)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 

@@ -100,12 +100,9 @@ func (m passthroughModel) definition() (jsontext.Value, error) {
 	return def, nil
 }
 
-// ModifyPlan checks the definition with the SDK's checks, with no request.
-func (r *passthroughResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	m := getPassthrough(ctx, req.Plan, &resp.Diagnostics)
+// ValidateConfig checks the definition with the SDK's checks, with no request.
+func (r *passthroughResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	m := getPassthrough(ctx, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !known(m.Definition) {
 		return
 	}

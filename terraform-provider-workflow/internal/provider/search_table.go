@@ -145,48 +145,46 @@ func (m searchTableModel) update() admin.SearchTableUpdate {
 	return admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: strPtr(m.Warehouse), TargetLag: &lag, Duration: &d}}
 }
 
-// fieldIDs is the list of the ids of fields.
-func fieldIDs(fields []admin.SearchTableField) types.List {
-	ids := make([]attr.Value, len(fields))
-	for i, f := range fields {
-		ids[i] = types.StringValue(f.ID)
+// fieldIDs is the list of the ids of fields, null when the member was
+// absent or null.
+func fieldIDs(fields admin.Opt[[]admin.SearchTableField]) types.List {
+	fs, ok := fields.Get()
+	if !ok {
+		return types.ListNull(types.StringType)
+	}
+	ids := make([]attr.Value, len(fs))
+	for i, f := range fs {
+		ids[i] = optString(f.ID)
 	}
 	return types.ListValueMust(types.StringType, ids)
 }
 
 // state is m with the search table t as the service holds it.
 func (m searchTableModel) state(t *admin.SearchTable) searchTableModel {
-	m.ID, m.DisplayName, m.Status = types.StringValue(t.ID), types.StringValue(t.DisplayName), types.StringValue(string(t.Status))
-	m.Warehouse, m.TargetLag, m.Duration = types.StringValue(t.Warehouse), types.Int64Value(int64(t.TargetLag)), types.StringValue(string(t.Duration))
+	m.ID, m.DisplayName, m.Status = optString(t.ID), optString(t.DisplayName), optString(t.Status)
+	m.Warehouse, m.TargetLag, m.Duration = optString(t.Warehouse), optInt(t.TargetLag), optString(t.Duration)
 	m.AttributeFieldIDs, m.TextIndexFieldIDs = fieldIDs(t.AttributeFields), fieldIDs(t.TextIndexFields)
-	vs := make([]attr.Value, len(t.VectorIndexes))
-	for i, v := range t.VectorIndexes {
-		var f, c string
-		if v.Field != nil {
-			f = v.Field.ID
+	m.VectorIndexes = types.ListNull(vectorIndexType)
+	if indexes, ok := t.VectorIndexes.Get(); ok {
+		vs := make([]attr.Value, len(indexes))
+		for i, v := range indexes {
+			vs[i] = types.ObjectValueMust(vectorIndexType.AttrTypes, map[string]attr.Value{
+				"field_id": optString(v.Field.Value().ID), "ai_provider_connector_id": optString(v.AIProviderConnector.Value().ID)})
 		}
-		if v.AIProviderConnector != nil {
-			c = v.AIProviderConnector.ID
-		}
-		vs[i] = types.ObjectValueMust(vectorIndexType.AttrTypes, map[string]attr.Value{
-			"field_id": types.StringValue(f), "ai_provider_connector_id": types.StringValue(c)})
+		m.VectorIndexes = types.ListValueMust(vectorIndexType, vs)
 	}
-	m.VectorIndexes = types.ListValueMust(vectorIndexType, vs)
 	return m
 }
 
-// ModifyPlan checks the create body with the SDK's checks, with no request.
-func (r *searchTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the create body with the SDK's checks, with no request.
+func (r *searchTableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m searchTableModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !known(m.AspectID) {
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
-		_, err := ws.SearchTables.Create(ctx, m.AspectID.ValueString(), m.request(), opt)
+		_, err := ws.SearchTables.Create(ctx, "checked", m.request(), opt)
 		return err
 	}); err != nil {
 		resp.Diagnostics.AddError("Invalid search table", err.Error())
@@ -290,24 +288,21 @@ func (m linkedSearchTableModel) request() admin.LinkedSearchTableRequest {
 
 // state is m with the search table t as the service holds it.
 func (m linkedSearchTableModel) state(t *admin.SearchTable) linkedSearchTableModel {
-	m.ID, m.DisplayName, m.Status = types.StringValue(t.ID), types.StringValue(t.DisplayName), types.StringValue(string(t.Status))
-	m.Database, m.Schema, m.ServiceName = types.StringValue(t.LinkedDatabase), types.StringValue(t.LinkedSchema), types.StringValue(t.LinkedServiceName)
-	m.Warehouse = types.StringValue(t.Warehouse)
+	m.ID, m.DisplayName, m.Status = optString(t.ID), optString(t.DisplayName), optString(t.Status)
+	m.Database, m.Schema, m.ServiceName = optString(t.LinkedDatabase), optString(t.LinkedSchema), optString(t.LinkedServiceName)
+	m.Warehouse = optString(t.Warehouse)
 	return m
 }
 
-// ModifyPlan checks the create body with the SDK's checks, with no request.
-func (r *linkedSearchTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the create body with the SDK's checks, with no request.
+func (r *linkedSearchTableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m linkedSearchTableModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !known(m.AspectID) {
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
-		_, err := ws.SearchTables.CreateLinked(ctx, m.AspectID.ValueString(), m.request(), opt)
+		_, err := ws.SearchTables.CreateLinked(ctx, "checked", m.request(), opt)
 		return err
 	}); err != nil {
 		resp.Diagnostics.AddError("Invalid search table", err.Error())

@@ -44,8 +44,8 @@ resource "workflow_linked_search_table" "docs" {
 		return func(s *terraform.State) error {
 			id, linked = stateID(s, "workflow_search_table.accounts"), stateID(s, "workflow_linked_search_table.docs")
 			st, err := ws.SearchTables.Get(t.Context(), testAspect, id)
-			if err == nil && st.TargetLag != want {
-				err = fmt.Errorf("the search table's targetLag is %d, want %d", st.TargetLag, want)
+			if err == nil && st.TargetLag.Value() != want {
+				err = fmt.Errorf("the search table's targetLag is %d, want %d", st.TargetLag.Value(), want)
 			}
 			if err == nil {
 				_, err = ws.SearchTables.Get(t.Context(), testAspect, linked)

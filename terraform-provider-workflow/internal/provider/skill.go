@@ -97,18 +97,15 @@ func (m skillModel) bundle() (admin.SkillBundle, error) {
 
 // state is m with what the skills list shows of k.
 func (m skillModel) state(k *admin.Skill) skillModel {
-	m.ID, m.Name, m.Type, m.Status = types.StringValue(k.ID), types.StringValue(k.Name), types.StringValue(string(k.Type)), types.StringValue(string(k.Status))
-	m.Description, m.Instructions = types.StringValue(k.Description), types.StringValue(k.Instructions)
+	m.ID, m.Name, m.Type, m.Status = optString(k.ID), optString(k.Name), optString(k.Type), optString(k.Status)
+	m.Description, m.Instructions = optString(k.Description), optString(k.Instructions)
 	m.Properties = refreshJSON(m.Properties, k.Properties)
 	m.Discovery = refreshJSON(m.Discovery, k.Extra["discoveryProperties"])
 	return m
 }
 
-// ModifyPlan checks the body with the SDK's checks, with no request.
-func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the body with the SDK's checks, with no request.
+func (r *skillResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m skillModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
@@ -130,7 +127,7 @@ func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 // find reads the skill id of app from the skills list, nil when the list
 // has none.
 func (r *skillResource) find(ctx context.Context, app, id string) (*admin.Skill, error) {
-	return listed(r.ws.Skills.All(ctx, app, nil), func(k admin.Skill) string { return k.ID }, id)
+	return listed(r.ws.Skills.All(ctx, app, nil), func(k admin.Skill) string { return k.ID.Value() }, id)
 }
 
 // write creates the skill (id empty) or updates it.

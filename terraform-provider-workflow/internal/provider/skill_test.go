@@ -38,8 +38,8 @@ resource "workflow_skill" "triage" {
 	holds := func(status admin.SkillStatus) resource.TestCheckFunc {
 		return func(s *terraform.State) error {
 			id = stateID(s, "workflow_skill.triage")
-			k, err := listed(ws.Skills.All(t.Context(), "crm-accounts", nil), func(k admin.Skill) string { return k.ID }, id)
-			if err == nil && (k == nil || k.Status != status || k.Name != "Triage") {
+			k, err := listed(ws.Skills.All(t.Context(), "crm-accounts", nil), func(k admin.Skill) string { return k.ID.Value() }, id)
+			if err == nil && (k == nil || k.Status.Value() != status || k.Name.Value() != "Triage") {
 				err = fmt.Errorf("the fake's skill is %+v", k)
 			}
 			return err

@@ -75,11 +75,8 @@ func (m userModel) state(u *workflow.User) userModel {
 	return m
 }
 
-// ModifyPlan checks the new user with the SDK's checks, with no request.
-func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// ValidateConfig checks the new user with the SDK's checks, with no request.
+func (r *userResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m userModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !known(m.Email) {
