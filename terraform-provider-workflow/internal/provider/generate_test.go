@@ -49,7 +49,7 @@ func automationNames(t *testing.T, srv *workflowtest.Server) []string {
 	return names
 }
 
-// TestAccGeneratedConfiguration is promote's job as configuration: the
+// TestAccGeneratedConfiguration: a workspace's configuration kept in files. The
 // demo app of a staging workspace imported with generated configuration
 // plans no changes; one nested member changed plans as exactly that
 // change, and applied, plans no changes again. The same configuration,
