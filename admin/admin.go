@@ -139,12 +139,24 @@
 // *workflow.ValidationError naming the model and the member
 // (View.name), since a body cannot hold null.
 //
-//	View.Request        ViewRequest, the body of Update (and of Create, with the view's ClientHandle)
-//	Table.Request       TableCreateRequest, the body of Create (fields whole; Update takes field changes)
-//	Aspect.Request      ElementUpdate, the body of Elements.Update
-//	SearchTable.Request SnowflakeSearchTableRequest, the body of Create
-//	Agent.Request       AgentBundle, the body of Create (a list entry is a summary)
-//	Skill.Request       SkillBundle, the body of Create
+//	View.Request              ViewRequest, the body of Update (and of Create, with the view's ClientHandle)
+//	Table.Request             TableCreateRequest, the body of Create
+//	Table.UpdateRequest       TableUpdateRequest, the body of Update (field changes against the target as read)
+//	Aspect.Request            ElementUpdate, the body of Elements.Update
+//	SearchTable.Request       SnowflakeSearchTableRequest, the body of Create
+//	SearchTable.UpdateRequest SearchTableUpdate, the body of Update
+//	Agent.Request             AgentBundle, the body of Create and Update (a list entry is a summary)
+//	Skill.Request             SkillBundle, the body of Create and Update
+//
+// What none of them can carry, and why (each method says the rest): a
+// view's sharing (the write form takes client handles, which no read form
+// holds: the caller supplies them as Share); a view's agent beyond its id
+// (the write form takes agentId); an agent's members the list's summary
+// lacks (instructions, first message, avatar, AI provider connector,
+// tools, A2A skills); a skill's tools (read as a connection, written as a
+// list); a join pair's value mappings (JoinMappingsService); a table
+// field's semanticTags (no field input takes them); and everything
+// read-only (ids, handles, types, positions, statuses).
 //
 // An Automation is the same type read and written (Without("id") drops
 // the member a new workspace sets).
