@@ -61,38 +61,3 @@ func rawJSON(v types.String) jsontext.Value {
 	}
 	return jsontext.Value(c)
 }
-
-// optString, optBool, optInt and optList are the attribute values of a
-// read model's members: null when the member was absent or null.
-func optString[T ~string](o admin.Opt[T]) types.String {
-	if v, ok := o.Get(); ok {
-		return types.StringValue(string(v))
-	}
-	return types.StringNull()
-}
-
-func optBool(o admin.Opt[bool]) types.Bool {
-	if v, ok := o.Get(); ok {
-		return types.BoolValue(v)
-	}
-	return types.BoolNull()
-}
-
-func optInt(o admin.Opt[int]) types.Int64 {
-	if v, ok := o.Get(); ok {
-		return types.Int64Value(int64(v))
-	}
-	return types.Int64Null()
-}
-
-func optList(o admin.Opt[[]string]) types.List {
-	v, ok := o.Get()
-	if !ok {
-		return types.ListNull(types.StringType)
-	}
-	elems := make([]attr.Value, len(v))
-	for i, s := range v {
-		elems[i] = types.StringValue(s)
-	}
-	return types.ListValueMust(types.StringType, elems)
-}
