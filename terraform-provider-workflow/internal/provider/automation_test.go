@@ -132,9 +132,7 @@ func TestAccAutomation(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:             automationConfig(srv, second),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: automationConfig(srv, second),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_automation.welcome", "workflow")},
 				},

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -120,7 +121,7 @@ func (p *workflowProvider) Configure(ctx context.Context, req provider.Configure
 }
 
 func (p *workflowProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newAutomationResource}
+	return []func() resource.Resource{newAutomationResource, newTableResource, newTableJoinResource, newJoinMappingsResource}
 }
 
 func (p *workflowProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
@@ -159,5 +160,22 @@ func importParts(ctx context.Context, req resource.ImportStateRequest, resp *res
 	}
 	for i, a := range attrs {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(a), parts[i])...)
+	}
+}
+
+// oneOf is the validator of an attribute whose value is one of values.
+func oneOf(values ...string) validator.String { return oneOfValidator(values) }
+
+type oneOfValidator []string
+
+func (v oneOfValidator) Description(context.Context) string {
+	return `must be one of "` + strings.Join(v, `", "`) + `"`
+}
+
+func (v oneOfValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v oneOfValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if known(req.ConfigValue) && !slices.Contains(v, req.ConfigValue.ValueString()) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid value", req.Path.String()+" "+v.Description(ctx)+" (got "+req.ConfigValue.String()+").")
 	}
 }
