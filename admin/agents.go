@@ -42,17 +42,17 @@ const (
 // github.com/go-json-experiment/json.
 type Agent struct {
 	// ID identifies the agent (a UUID) in paths.
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// Type is the agent's variant: AgentElementum, AgentSystem,
 	// AgentBrowserUse, AgentSnowflake, AgentBedrock or AgentExternal.
-	Type        string `json:"type,omitzero"`
-	Name        string `json:"name,omitzero"`
-	Description string `json:"description,omitzero"`
+	Type        Opt[string] `json:"type,omitzero"`
+	Name        Opt[string] `json:"name,omitzero"`
+	Description Opt[string] `json:"description,omitzero"`
 	// MaxLength is the most tokens the model may return per turn.
-	MaxLength       int32           `json:"maxLength,omitzero"`
-	ReasoningEffort ReasoningEffort `json:"reasoningEffort,omitzero"`
+	MaxLength       Opt[int32]           `json:"maxLength,omitzero"`
+	ReasoningEffort Opt[ReasoningEffort] `json:"reasoningEffort,omitzero"`
 	// Temperature is the model's sampling temperature (typically 0 to 2).
-	Temperature float64 `json:"temperature,omitzero"`
+	Temperature Opt[float64] `json:"temperature,omitzero"`
 	// Extra holds every member the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -64,13 +64,15 @@ func (a *Agent) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(da
 func (a Agent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
 
 // Request returns the create body of the agent as read (for Create, in
-// this workspace or another): its name, description, maxLength,
-// reasoningEffort, temperature and the members of Extra, as the settings
-// of the service's own kind of agent (Elementum, the one variant the
-// service publishes). The read-only id and type are left out. An agent of
-// the list is a summary: its instructions, first message, avatar, AI
-// provider connector, tools and A2A skills are not in it, and the caller
-// supplies them. Empty members are left out.
+// this workspace or another), with every member as it was read (empty
+// members sent empty, absent ones left out): its name, description,
+// maxLength, reasoningEffort, temperature and the members of Extra, as
+// the settings of the service's own kind of agent (Elementum, the one
+// variant the service publishes). What it cannot carry: the read-only id
+// and type, and what the list's summary of an agent lacks: its
+// instructions, first message, avatar, AI provider connector, tools and
+// A2A skills, which the caller supplies. A member read as null is an
+// error naming it.
 func (a Agent) Request() (AgentBundle, error) {
 	s, err := writeBody[AgentSettings](a, []string{"id", "type"}, nil)
 	return AgentBundle{Agent: AgentInput{Elementum: &s}}, err

@@ -198,17 +198,34 @@ func (a Automation) Name() string { return a.text("name") }
 func (a Automation) ID() string { return a.text("id") }
 
 // Status returns the automation's "status" member, or "" when it has
-// none. AutomationsService.Get reads "DRAFT" (in any case) as the draft
-// version.
+// none. AutomationVersions reads "DRAFT" (in any case) as a draft.
 func (a Automation) Status() string { return a.text("status") }
 
 // AutomationVersions is an automation as AutomationsService.Get answers
-// it: its active version and its draft, either of which may be nil.
-type AutomationVersions struct {
-	// Active is the version that runs.
-	Active Automation
-	// Draft is the version being edited, not yet active.
-	Draft Automation
+// it: every version the answer holds (the service's "active and/or draft
+// workflow"), in the order received; none, one, two or more, as the
+// document sets no length. The document publishes no member that tells
+// the versions apart: Draft and Active read the one the fake marks, a
+// "status" of "DRAFT" (in any case).
+type AutomationVersions []Automation
+
+// Draft returns the first version whose "status" member is "DRAFT" (in
+// any case), or nil when the answer marks none so.
+func (v AutomationVersions) Draft() Automation { return v.first(true) }
+
+// Active returns the first version not marked as a draft (see Draft), or
+// nil when there is none. A version without a "status" member is read as
+// active, as the fake serves it; two such versions cannot be told apart
+// (both are in v, and Active returns the first).
+func (v AutomationVersions) Active() Automation { return v.first(false) }
+
+func (v AutomationVersions) first(draft bool) Automation {
+	for _, a := range v {
+		if strings.EqualFold(a.Status(), "DRAFT") == draft {
+			return a
+		}
+	}
+	return nil
 }
 
 // AutomationsService configures the automations of apps and elements.
@@ -237,34 +254,19 @@ func (s *AutomationsService) List(ctx context.Context, recordType workflow.Recor
 	return *out, nil
 }
 
-// Get returns one automation, its active and its draft version:
+// Get returns one automation, every version the answer holds:
 // GET /{recordType}/{alias}/automations/{id} (200). The service answers
-// an AutomationList, "the active and/or draft workflow", and does not
-// publish how to tell them apart: Get reads the one whose "status" member
-// is "DRAFT" (in any case) as the draft and the other as the active
-// version, as the fake serves them. An answer with no version, or two of
-// the same kind, is an error matching workflow.ErrUnexpectedResponse.
-func (s *AutomationsService) Get(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (*AutomationVersions, error) {
+// an AutomationList, "the active and/or draft workflow", an array of any
+// length: Get returns them all, in the order received (an empty array is
+// an empty AutomationVersions, not an error). See AutomationVersions for
+// which is the draft.
+func (s *AutomationsService) Get(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (AutomationVersions, error) {
 	p, err := automationsPath(recordType, alias, "id", id)
-	list, err := call[[]Automation](ctx, s.client, "getAutomation", http.MethodGet, p, err, nil, reqOpts)
+	list, err := call[AutomationVersions](ctx, s.client, "getAutomation", http.MethodGet, p, err, nil, reqOpts)
 	if err != nil {
 		return nil, err
 	}
-	v := &AutomationVersions{}
-	for _, a := range *list {
-		slot := &v.Active
-		if strings.EqualFold(a.Status(), "DRAFT") {
-			slot = &v.Draft
-		}
-		if *slot != nil {
-			return nil, fmt.Errorf("%w: GET /%s answered two versions of the same kind", workflow.ErrUnexpectedResponse, p)
-		}
-		*slot = a
-	}
-	if v.Active == nil && v.Draft == nil {
-		return nil, fmt.Errorf("%w: GET /%s answered no version of the automation", workflow.ErrUnexpectedResponse, p)
-	}
-	return v, nil
+	return *list, nil
 }
 
 // Create creates an automation and returns it as the service answers

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"iter"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -192,10 +193,17 @@ func checkBody(op, name string, b []byte) error {
 }
 
 // writeBody returns the write body W of the read form r: r's JSON members
-// without those named in drop, with the members of set (a nil value sets
-// nothing), decoded as W, whose Extra takes the members it does not model.
+// without those named in drop, each member of set put in place of the
+// member of its name (a nil or zero value, an absent Opt among them,
+// leaves it out), decoded as W, whose Extra takes the members it does
+// not model. A member r holds as null, but for those in drop, is a
+// *workflow.ValidationError naming it (nullMember): a body cannot hold
+// null.
 func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 	var w W
+	if err := noNull(r, drop); err != nil {
+		return w, err
+	}
 	m := map[string]jsontext.Value{}
 	b, err := json.Marshal(r)
 	if err == nil {
@@ -205,6 +213,7 @@ func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 		delete(m, k)
 	}
 	for k, v := range set {
+		delete(m, k)
 		if err == nil && v != nil && !reflect.ValueOf(v).IsZero() {
 			m[k], err = json.Marshal(v)
 		}
@@ -218,4 +227,59 @@ func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 		return w, fmt.Errorf("admin: the write body %T of a %T: %w", w, r, err)
 	}
 	return w, nil
+}
+
+// noNull returns the error of the first member of the read model r held
+// as null (an Opt, at any depth), but for the members named in skip.
+func noNull(r any, skip []string) error {
+	v := reflect.ValueOf(r)
+	for i, f := range slices.Collect(v.Type().Fields()) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "" || slices.Contains(skip, name) {
+			continue
+		}
+		if p := firstNull(v.Field(i), "/"+name); p != "" {
+			return nullMember(v.Type().Name(), p)
+		}
+	}
+	return nil
+}
+
+// firstNull returns the JSON pointer (from p) of the first Opt held as
+// null in v, at any depth, or "" for none.
+func firstNull(v reflect.Value, p string) string {
+	if o, ok := v.Interface().(interface{ elem() (any, bool) }); ok {
+		e, null := o.elem()
+		if null {
+			return p
+		}
+		if e == nil {
+			return ""
+		}
+		v = reflect.ValueOf(e)
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		for i := range v.Len() {
+			if q := firstNull(v.Index(i), p+"/"+strconv.Itoa(i)); q != "" {
+				return q
+			}
+		}
+	case reflect.Struct:
+		for i, f := range slices.Collect(v.Type().Fields()) {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.IsExported() && name != "" {
+				if q := firstNull(v.Field(i), p+"/"+name); q != "" {
+					return q
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// nullMember is the error of a conversion to a write body for the member
+// at the JSON pointer p of the read model named model, read as null.
+func nullMember(model, p string) error {
+	return invalid(memberPath(model, p), "was read as null, which a write body cannot hold: set a value or leave the member out")
 }

@@ -46,24 +46,24 @@ const (
 // github.com/go-json-experiment/json.
 type Domain struct {
 	// ID identifies the domain (a UUID) in PUT /domains/{domainId}.
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// Type is DomainManaged or DomainEmail, as sent.
-	Type DomainType `json:"type,omitzero"`
+	Type Opt[DomainType] `json:"type,omitzero"`
 	// Domain is the domain name, e.g. "example.com".
-	Domain string `json:"domain,omitzero"`
+	Domain Opt[string] `json:"domain,omitzero"`
 	// Name is the display name.
-	Name string `json:"name,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
 	// Internal reports whether the domain's users are internal to the
 	// organisation.
-	Internal bool `json:"internal,omitzero"`
+	Internal Opt[bool] `json:"internal,omitzero"`
 	// Approved reports whether the domain is approved.
-	Approved bool `json:"approved,omitzero"`
+	Approved Opt[bool] `json:"approved,omitzero"`
 	// StartURL is the SSO start URL.
-	StartURL string `json:"startUrl,omitzero"`
+	StartURL Opt[string] `json:"startUrl,omitzero"`
 	// SelfRegistration reports whether users may register themselves.
-	SelfRegistration bool `json:"selfRegistration,omitzero"`
+	SelfRegistration Opt[bool] `json:"selfRegistration,omitzero"`
 	// SSO reports whether single sign-on is on.
-	SSO bool `json:"sso,omitzero"`
+	SSO Opt[bool] `json:"sso,omitzero"`
 	// Extra holds every member that the fields above do not model, as
 	// raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`

@@ -57,31 +57,31 @@ const (
 // github.com/go-json-experiment/json. Encoding leaves out empty members.
 type Aspect struct {
 	// ID identifies the aspect (a UUID); paths take it or Namespace.
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// TypeName is the aspect's variant: AspectApp, AspectElement,
 	// AspectTask or AspectTransaction.
-	TypeName string `json:"__typename,omitzero"`
+	TypeName Opt[string] `json:"__typename,omitzero"`
 	// Name is the display name.
-	Name string `json:"name,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
 	// Namespace is the lowercase identifier used in paths (the alias).
-	Namespace string `json:"namespace,omitzero"`
+	Namespace Opt[string] `json:"namespace,omitzero"`
 	// Handle is the uppercase prefix of record handles ("ITM" of ITM-4).
-	Handle string `json:"handle,omitzero"`
+	Handle Opt[string] `json:"handle,omitzero"`
 	// Description describes the aspect.
-	Description string `json:"description,omitzero"`
+	Description Opt[string] `json:"description,omitzero"`
 	// Icon and Color are how the aspect is shown.
-	Icon  string `json:"icon,omitzero"`
-	Color string `json:"color,omitzero"`
+	Icon  Opt[string] `json:"icon,omitzero"`
+	Color Opt[string] `json:"color,omitzero"`
 	// Status is the lifecycle status, as sent.
-	Status AspectStatus `json:"status,omitzero"`
+	Status Opt[AspectStatus] `json:"status,omitzero"`
 	// Configured reports whether the aspect is fully configured.
-	Configured bool `json:"configured,omitzero"`
+	Configured Opt[bool] `json:"configured,omitzero"`
 	// ReadOnly reports whether the aspect's records are read-only.
-	ReadOnly bool `json:"readOnly,omitzero"`
+	ReadOnly Opt[bool] `json:"readOnly,omitzero"`
 	// SourceType says where the data lives.
-	SourceType AspectSourceType `json:"sourceType,omitzero"`
+	SourceType Opt[AspectSourceType] `json:"sourceType,omitzero"`
 	// Category is the category the aspect is filed under.
-	Category *AspectCategory `json:"category,omitzero"`
+	Category Opt[AspectCategory] `json:"category,omitzero"`
 	// Extra holds every member the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -93,25 +93,24 @@ func (a *Aspect) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(d
 func (a Aspect) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
 
 // Request returns the update body of the element as read (for
-// ElementsService.Update, in this workspace or another): its name,
-// description, icon, color, its category's id as categoryId, and the
-// members of Extra (the element settings the update body takes, such as
-// allowForwardedEmailIngestion, when the service sends them). The
-// read-only id, __typename, namespace, handle, status, configured,
-// readOnly and sourceType are left out: an element's source and fields
-// are fixed when it is created. Empty members are left out.
+// ElementsService.Update, in this workspace or another), with every
+// member as it was read: its name, description, icon, color, its
+// category's id as categoryId, and the members of Extra (the element
+// settings the update body takes, such as allowForwardedEmailIngestion,
+// when the service sends them). What it cannot carry: the read-only id,
+// __typename, namespace, handle, status, configured, readOnly and
+// sourceType (an element's source and fields are fixed when it is
+// created), and the category's name. A member read as null is an error
+// naming it.
 func (a Aspect) Request() (ElementUpdate, error) {
-	var category string
-	if a.Category != nil {
-		category = a.Category.ID
-	}
-	return writeBody[ElementUpdate](a, []string{"id", "__typename", "namespace", "handle", "status", "configured", "readOnly", "sourceType", "category"}, map[string]any{"categoryId": category})
+	return writeBody[ElementUpdate](a, []string{"id", "__typename", "namespace", "handle", "status", "configured", "readOnly", "sourceType"},
+		map[string]any{"category": nil, "categoryId": a.Category.Value().ID})
 }
 
 // AspectCategory is the category an aspect is filed under: {"id", "name"}.
 type AspectCategory struct {
-	ID   string `json:"id,omitzero"`
-	Name string `json:"name,omitzero"`
+	ID   Opt[string] `json:"id,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
 	// Extra holds unmodelled members, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -336,7 +335,7 @@ func (s *ElementsService) Update(ctx context.Context, alias string, u ElementUpd
 // carry an id.
 func aspectAt(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
 	a, err := call[Aspect](ctx, c, op, method, path, err, body, reqOpts)
-	if err == nil && a.ID == "" {
+	if err == nil && a.ID.Value() == "" {
 		what := "an answer"
 		if _, ok := a.Extra["items"]; ok {
 			what = "a record list"

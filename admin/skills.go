@@ -46,14 +46,14 @@ const (
 // github.com/go-json-experiment/json.
 type Skill struct {
 	// ID identifies the skill (a UUID) in paths.
-	ID     string      `json:"id,omitzero"`
-	Type   SkillType   `json:"type,omitzero"`
-	Status SkillStatus `json:"status,omitzero"`
-	Name   string      `json:"name,omitzero"`
+	ID     Opt[string]      `json:"id,omitzero"`
+	Type   Opt[SkillType]   `json:"type,omitzero"`
+	Status Opt[SkillStatus] `json:"status,omitzero"`
+	Name   Opt[string]      `json:"name,omitzero"`
 	// Description is a short summary of what the skill does.
-	Description string `json:"description,omitzero"`
+	Description Opt[string] `json:"description,omitzero"`
 	// Instructions is the system prompt that steers the skill.
-	Instructions string `json:"instructions,omitzero"`
+	Instructions Opt[string] `json:"instructions,omitzero"`
 	// Properties is the skill's type-specific configuration, a JSON
 	// object the service publishes no members for.
 	Properties jsontext.Value `json:"properties,omitzero"`
@@ -61,7 +61,7 @@ type Skill struct {
 	// object the service publishes no members for.
 	Tools jsontext.Value `json:"tools,omitzero"`
 	// App is the app the skill belongs to, when the answer carries it.
-	App *Aspect `json:"app,omitzero"`
+	App Opt[Aspect] `json:"app,omitzero"`
 	// Extra holds every member the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -73,12 +73,14 @@ func (s *Skill) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(da
 func (s Skill) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
 
 // Request returns the create body of the skill as read (for Create, in
-// this app or another): its type, status, name, description,
-// instructions, properties and the members of Extra (discoveryProperties
-// among them, when the service sends it). The read-only id and app are
-// left out, and so are its tools: the service reads them as a connection
-// whose members it does not publish, and takes them as a list of tool
-// objects, which the caller supplies. Empty members are left out.
+// this app or another), with every member as it was read (empty members
+// sent empty, absent ones left out): its type, status, name,
+// description, instructions, properties and the members of Extra
+// (discoveryProperties among them, when the service sends it). What it
+// cannot carry: the read-only id and app, and its tools: the service
+// reads them as a connection whose members it does not publish, and
+// takes them as a list of tool objects, which the caller supplies. A
+// member read as null is an error naming it.
 func (s Skill) Request() (SkillBundle, error) {
 	set, err := writeBody[SkillSettings](s, []string{"id", "app", "tools"}, nil)
 	return SkillBundle{Skill: set}, err
