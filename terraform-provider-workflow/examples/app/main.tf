@@ -1,6 +1,7 @@
-# An app's configuration kept in git: one automation of the app crm-accounts,
-# and two tables joined. The provider's settings come from WORKFLOW_CLIENT_ID,
-# WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL and WORKFLOW_AUTH_URL.
+# An app's configuration kept in git: one automation and one view of the
+# app crm-accounts, and two tables joined. The provider's settings come
+# from WORKFLOW_CLIENT_ID, WORKFLOW_CLIENT_SECRET, WORKFLOW_BASE_URL and
+# WORKFLOW_AUTH_URL.
 
 terraform {
   required_providers {
@@ -77,4 +78,18 @@ resource "workflow_table_join_mappings" "region" {
   table_id       = workflow_table.accounts.id
   join_fields_id = workflow_table_join.region.on[0].id
   mappings       = { "EMEA" = "EU", "AMER" = "US" }
+}
+
+# A list view. Members left out are not managed: the service's values are
+# kept. false, 0 and "" are values.
+resource "workflow_view" "open" {
+  app                   = var.app
+  handle                = "open-accounts"
+  type                  = "list"
+  name                  = "Open accounts"
+  allow_record_creation = false
+  rows                  = 50
+  filter                = jsonencode({ status = "open" })
+  sort                  = jsonencode({ field = "name", direction = "asc" })
+  columns               = [for f in workflow_table.accounts.fields : f.id]
 }

@@ -183,11 +183,12 @@ func (r *automationResource) Read(ctx context.Context, req resource.ReadRequest,
 		failed(&resp.Diagnostics, "Reading the automation", err)
 		return
 	}
-	if v.Active == nil {
+	active := v.Active()
+	if active == nil {
 		resp.Diagnostics.AddError("Reading the automation", "the automation "+m.ID.ValueString()+" has a draft and no active version")
 		return
 	}
-	m.Workflow = refreshJSON(m.Workflow, v.Active.Without("id"))
+	m.Workflow = refreshJSON(m.Workflow, active.Without("id"))
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 

@@ -121,7 +121,7 @@ func (p *workflowProvider) Configure(ctx context.Context, req provider.Configure
 }
 
 func (p *workflowProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newAutomationResource, newTableResource, newTableJoinResource, newJoinMappingsResource}
+	return []func() resource.Resource{newAutomationResource, newViewResource, newTableResource, newTableJoinResource, newJoinMappingsResource}
 }
 
 func (p *workflowProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }

@@ -199,81 +199,48 @@ func (f fieldModel) sameAs(s fieldModel) bool {
 var fieldKinds = map[string]string{"TableFieldCloud": "cloud", "TableFieldCalculation": "calculation"}
 
 // state returns the state of the table t as read, keeping prior's
-// spelling of JSON attributes that mean the same, and prior's empty
-// values where the service sends nothing.
+// spelling of JSON attributes that mean the same.
 func (prior tableModel) state(t *admin.Table) tableModel {
 	m := prior
-	m.ID = types.StringValue(t.ID)
-	m.Name = types.StringValue(t.Name)
-	m.Handle = types.StringValue(t.Handle)
+	m.ID, m.Name, m.Handle = optString(t.ID), optString(t.Name), optString(t.Handle)
 	m.Source = types.StringNull()
-	if t.Source != nil {
-		m.Source = types.StringValue(t.Source.ID)
+	if src, ok := t.Source.Get(); ok {
+		m.Source = optString(src.ID)
 	}
-	extra := func(name string, prior types.String) types.String {
+	// The document's Table has none of these; the service (the fake) sends
+	// them beside it, kept in Extra.
+	extra := func(name string) types.String {
 		var s string
 		if raw, ok := t.Extra[name]; ok && json.Unmarshal(raw, &s) == nil {
 			return types.StringValue(s)
 		}
-		return emptyOrNull(prior)
+		return types.StringNull()
 	}
-	m.CategoryID = extra("categoryId", prior.CategoryID)
-	m.Description = extra("description", prior.Description)
-	m.Icon = extra("icon", prior.Icon)
-	m.Color = extra("color", prior.Color)
+	m.CategoryID, m.Description, m.Icon, m.Color = extra("categoryId"), extra("description"), extra("icon"), extra("color")
 	m.Filter = refreshJSON(prior.Filter, t.Filter)
 	m.OrderBy = refreshJSON(prior.OrderBy, t.OrderBy)
 	m.Limit = refreshJSON(prior.Limit, t.Limit)
-	m.Fields = make([]fieldModel, 0, len(t.Fields))
-	for _, f := range t.Fields {
-		var p fieldModel
-		if i := slices.IndexFunc(prior.Fields, func(p fieldModel) bool { return p.Name.ValueString() == f.Name }); i >= 0 {
-			p = prior.Fields[i]
-		}
-		kind, ok := fieldKinds[f.Typename]
+	m.Fields = []fieldModel{}
+	for _, f := range t.Fields.Value() {
+		kind, ok := fieldKinds[f.Typename.Value()]
 		if !ok {
 			kind = "reference"
 		}
 		fm := fieldModel{
-			ID: types.StringValue(f.ID), Name: types.StringValue(f.Name), Kind: types.StringValue(kind),
-			ColumnName: nonEmpty(f.ColumnName, p.ColumnName), ColumnType: nonEmpty(string(f.FieldType), p.ColumnType),
-			Aggregation: nonEmpty(string(f.Aggregation), p.Aggregation), Expanded: nonEmpty(string(f.Expanded), p.Expanded),
-			Field: types.StringNull(), Text: types.StringNull(),
+			ID: optString(f.ID), Name: optString(f.Name), Kind: types.StringValue(kind),
+			ColumnName: optString(f.ColumnName), ColumnType: optString(f.FieldType),
+			Aggregation: optString(f.Aggregation), Expanded: optString(f.Expanded),
+			Field: types.StringNull(), Text: types.StringNull(), Tags: optList(f.Tags),
 		}
-		if kind != "cloud" {
-			fm.ColumnName, fm.ColumnType = emptyOrNull(p.ColumnName), emptyOrNull(p.ColumnType)
+		if ref, ok := f.Field.Get(); ok {
+			fm.Field = optString(ref.ID)
 		}
-		if f.Field != nil {
-			fm.Field = types.StringValue(f.Field.ID)
-		}
-		if f.Calculation != nil {
-			fm.Text = types.StringValue(f.Calculation.Text)
-		}
-		fm.Tags = listOf(f.Tags)
-		if len(f.Tags) == 0 && !(known(p.Tags) && len(p.Tags.Elements()) == 0) {
-			fm.Tags = types.ListNull(types.StringType) // none, and none configured
+		if c, ok := f.Calculation.Get(); ok {
+			fm.Text = optString(c.Text)
 		}
 		m.Fields = append(m.Fields, fm)
 	}
 	return m
-}
-
-// nonEmpty is s, or, when the service sends it empty or not at all,
-// prior's empty value or null.
-func nonEmpty(s string, prior types.String) types.String {
-	if s != "" {
-		return types.StringValue(s)
-	}
-	return emptyOrNull(prior)
-}
-
-// emptyOrNull keeps an empty prior value (the service sends nothing for
-// it) and is null otherwise.
-func emptyOrNull(prior types.String) types.String {
-	if known(prior) && prior.ValueString() == "" {
-		return prior
-	}
-	return types.StringNull()
 }
 
 // ModifyPlan keeps the ids of the fields the plan keeps (matched by

@@ -91,26 +91,17 @@ func sameOn(a, b []onModel) bool {
 // state returns the state of the join j as read.
 func (prior joinModel) state(j *admin.TableJoin) joinModel {
 	m := prior
-	m.ID = types.StringValue(j.ID)
-	m.Type = types.StringValue(string(j.Type))
+	m.ID, m.Type = optString(j.ID), optString(j.Type)
 	m.Source = types.StringNull()
-	if j.Source != nil {
-		m.Source = types.StringValue(j.Source.ID)
+	if src, ok := j.Source.Get(); ok {
+		m.Source = optString(src.ID)
 	}
-	m.On = make([]onModel, 0, len(j.OnFields))
-	for _, p := range j.OnFields {
-		m.On = append(m.On, onModel{ID: types.StringValue(p.ID), LeftFieldID: idOf(p.LeftField), RightFieldID: idOf(p.RightField)})
+	m.On = []onModel{}
+	for _, p := range j.OnFields.Value() {
+		m.On = append(m.On, onModel{ID: optString(p.ID), LeftFieldID: optString(p.LeftField.Value().ID), RightFieldID: optString(p.RightField.Value().ID)})
 	}
 	m.Filter = refreshJSON(prior.Filter, j.Filter)
 	return m
-}
-
-// idOf is a field's id, null for none.
-func idOf(f *admin.TableField) types.String {
-	if f == nil {
-		return types.StringNull()
-	}
-	return types.StringValue(f.ID)
 }
 
 // findJoin reads the join id of the table tableID: nil when the table or
@@ -123,11 +114,12 @@ func findJoin(ctx context.Context, ws *admin.Workspace, tableID, id string) (*ad
 	if err != nil {
 		return nil, err
 	}
-	i := slices.IndexFunc(t.Joins, func(j admin.TableJoin) bool { return j.ID == id })
+	joins := t.Joins.Value()
+	i := slices.IndexFunc(joins, func(j admin.TableJoin) bool { return j.ID.Value() == id })
 	if i < 0 {
 		return nil, nil
 	}
-	return &t.Joins[i], nil
+	return &joins[i], nil
 }
 
 // ModifyPlan keeps the pairs' ids while they join on the same fields.
@@ -315,9 +307,9 @@ func readMappings(ctx context.Context, ws *admin.Workspace, tableID, pairID stri
 	if err != nil {
 		return nil, false, err
 	}
-	for _, j := range t.Joins {
-		for _, p := range j.OnFields {
-			if p.ID != pairID {
+	for _, j := range t.Joins.Value() {
+		for _, p := range j.OnFields.Value() {
+			if p.ID.Value() != pairID {
 				continue
 			}
 			var conn struct {

@@ -66,7 +66,7 @@ func TestAccTable(t *testing.T) {
     { name = "Region", kind = "cloud", column_name = "REGION", column_type = "TEXT", tags = ["geo"] },`
 	var id string
 	var fieldIDs []string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy: func(*terraform.State) error {
 			if _, ok := srv.Table(id); ok {
@@ -157,7 +157,7 @@ func TestAccTableInvalid(t *testing.T) {
 	for _, s := range steps {
 		ts = append(ts, resource.TestStep{Config: tableConfig(srv, s.extra, s.fields), ExpectError: regexp.MustCompile(s.err)})
 	}
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: factories, Steps: ts})
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: factories, Steps: ts})
 	ws := admin.New(srv.Client())
 	page, err := ws.Tables.List(t.Context(), nil)
 	if err != nil || len(page.Items) != 0 {

@@ -83,6 +83,36 @@ func listOf(v []string) types.List {
 	return types.ListValueMust(types.StringType, elems)
 }
 
+// optString, optBool, optInt and optList are the attribute values of a
+// read model's members: null when the member was absent or null.
+func optString[T ~string](o admin.Opt[T]) types.String {
+	if v, ok := o.Get(); ok {
+		return types.StringValue(string(v))
+	}
+	return types.StringNull()
+}
+
+func optBool(o admin.Opt[bool]) types.Bool {
+	if v, ok := o.Get(); ok {
+		return types.BoolValue(v)
+	}
+	return types.BoolNull()
+}
+
+func optInt(o admin.Opt[int]) types.Int64 {
+	if v, ok := o.Get(); ok {
+		return types.Int64Value(int64(v))
+	}
+	return types.Int64Null()
+}
+
+func optList(o admin.Opt[[]string]) types.List {
+	if v, ok := o.Get(); ok {
+		return listOf(v)
+	}
+	return types.ListNull(types.StringType)
+}
+
 // overlay returns base with the members top sends (its JSON members)
 // replacing base's; the members top leaves out are base's, Extra ones
 // included. base and top are request bodies of one type.
