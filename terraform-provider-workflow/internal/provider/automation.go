@@ -51,7 +51,7 @@ func (r *automationResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"record_type": schema.StringAttribute{
 				Required:      true,
 				Description:   `The record type of the definition the automation belongs to: "apps", "elements", "tasks" or "transactions".`,
-				Validators:    []validator.String{recordTypeValidator{}},
+				Validators:    []validator.String{oneOf("apps", "elements", "tasks", "transactions")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"alias": schema.StringAttribute{
@@ -78,17 +78,12 @@ func (m automationModel) workflow() (admin.Automation, error) {
 	return a, nil
 }
 
-// ModifyPlan checks the planned workflow: with the SDK's checks, with
-// no request, and then with the service's own validation, which writes
-// nothing (POST .../automations/validate). A workflow the service
-// refuses fails the plan, before anything is written.
-func (r *automationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
-	}
+// ValidateConfig checks the workflow with the SDK's checks, with no
+// request, at validate and at plan.
+func (r *automationResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m automationModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || m.Workflow.IsUnknown() || m.RecordType.IsUnknown() || m.Alias.IsUnknown() {
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !known(m.Workflow) {
 		return
 	}
 	a, err := m.workflow()
@@ -97,17 +92,37 @@ func (r *automationResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return
 	}
 	rt, alias := workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString()
+	if !known(m.RecordType) {
+		rt = workflow.Apps
+	}
+	if !known(m.Alias) {
+		alias = "alias"
+	}
 	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Automations.Create(ctx, rt, alias, a, opt)
 		return err
 	}); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("workflow"), "Invalid workflow", err.Error())
+		resp.Diagnostics.AddError("Invalid automation", err.Error())
+	}
+}
+
+// ModifyPlan asks the service to validate the planned workflow, which
+// writes nothing (POST .../automations/validate): a workflow the service
+// refuses fails the plan, before anything is written.
+func (r *automationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.ws == nil {
+		return // destroy, or not configured
+	}
+	var m automationModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !known(m.Workflow) || !known(m.RecordType) || !known(m.Alias) {
 		return
 	}
-	if r.ws == nil {
-		return
+	a, err := m.workflow()
+	if err != nil {
+		return // reported by ValidateConfig
 	}
-	verdict, err := r.ws.Automations.Validate(ctx, rt, alias, a)
+	verdict, err := r.ws.Automations.Validate(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), a)
 	if err != nil {
 		failed(&resp.Diagnostics, "Validating the workflow", err)
 		return
@@ -168,11 +183,12 @@ func (r *automationResource) Read(ctx context.Context, req resource.ReadRequest,
 		failed(&resp.Diagnostics, "Reading the automation", err)
 		return
 	}
-	if v.Active() == nil {
+	active := v.Active()
+	if active == nil {
 		resp.Diagnostics.AddError("Reading the automation", "the automation "+m.ID.ValueString()+" has a draft and no active version")
 		return
 	}
-	m.Workflow = refreshJSON(m.Workflow, v.Active().Without("id"))
+	m.Workflow = refreshJSON(m.Workflow, active.Without("id"))
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
@@ -209,24 +225,4 @@ func (r *automationResource) Delete(ctx context.Context, req resource.DeleteRequ
 // automation's path in their order.
 func (r *automationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importParts(ctx, req, resp, "record_type", "alias", "id")
-}
-
-// recordTypeValidator checks a record type against the SDK's list.
-type recordTypeValidator struct{}
-
-func (recordTypeValidator) Description(context.Context) string {
-	return `must be one of "apps", "elements", "tasks", "transactions"`
-}
-
-func (v recordTypeValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v recordTypeValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if !workflow.RecordType(req.ConfigValue.ValueString()).Valid() {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid record type", req.Path.String()+" "+v.Description(ctx)+".")
-	}
 }

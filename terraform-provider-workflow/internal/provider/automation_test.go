@@ -79,7 +79,7 @@ func TestAccAutomation(t *testing.T) {
     tasks    = [{ type = "email", to = "owner" }]
   })`
 	var id string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy: func(*terraform.State) error {
 			if n := len(srv.Automations(workflow.Apps, "crm-accounts")); n != 0 {
@@ -132,9 +132,7 @@ func TestAccAutomation(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:             automationConfig(srv, second),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: automationConfig(srv, second),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_automation.welcome", "workflow")},
 				},
@@ -178,7 +176,7 @@ resource "workflow_automation" "bad" {
 `, s.rt, s.wf)
 		ts = append(ts, resource.TestStep{Config: cfg, ExpectError: regexp.MustCompile(s.err)})
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy:             nothingWritten,
 		Steps:                    ts,

@@ -56,7 +56,7 @@ resource "workflow_automation" "on_widget" {
 			return err
 		},
 		Steps: []resource.TestStep{
-			{Config: config(""), Check: described("")},
+			{Config: config("Widgets we make"), Check: described("Widgets we make")},
 			{
 				Config: config("Parts we sell"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{

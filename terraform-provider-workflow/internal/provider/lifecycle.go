@@ -154,30 +154,8 @@ func int32Ptr(v types.Int64) *int32 {
 	return &i
 }
 
-// optString, optBool, optInt, optInt32 and optFloat are the attribute
-// values of a read model's members: null when the member was absent or
-// null.
-func optString[T ~string](o admin.Opt[T]) types.String {
-	if v, ok := o.Get(); ok {
-		return types.StringValue(string(v))
-	}
-	return types.StringNull()
-}
-
-func optBool(o admin.Opt[bool]) types.Bool {
-	if v, ok := o.Get(); ok {
-		return types.BoolValue(v)
-	}
-	return types.BoolNull()
-}
-
-func optInt(o admin.Opt[int]) types.Int64 {
-	if v, ok := o.Get(); ok {
-		return types.Int64Value(int64(v))
-	}
-	return types.Int64Null()
-}
-
+// optInt32 and optFloat are optInt (values.go) for the other numbers of
+// read models.
 func optInt32(o admin.Opt[int32]) types.Int64 {
 	if v, ok := o.Get(); ok {
 		return types.Int64Value(int64(v))

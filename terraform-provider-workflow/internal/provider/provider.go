@@ -128,7 +128,12 @@ type configured struct {
 }
 
 func (p *workflowProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newAutomationResource, newGroupResource, newUserResource, newOrganizationDomainResource, newAppResource, newFlowResource, newGroupEmailDomainsResource, newElementResource, newAgentResource, newSkillResource, newSearchTableResource, newLinkedSearchTableResource}
+	return []func() resource.Resource{
+		newAutomationResource, newViewResource, newTableResource, newTableJoinResource, newJoinMappingsResource,
+		newGroupResource, newUserResource, newOrganizationDomainResource, newGroupEmailDomainsResource,
+		newAppResource, newFlowResource, newElementResource, newSearchTableResource, newLinkedSearchTableResource,
+		newAgentResource, newSkillResource,
+	}
 }
 
 func (p *workflowProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }

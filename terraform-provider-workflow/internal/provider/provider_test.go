@@ -4,14 +4,21 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
@@ -20,8 +27,8 @@ import (
 // registry. Without it they skip; .ci/opentofu builds the pinned CLI.
 // TestMain sets what the CLI needs beside it, unless already set:
 // TF_ACC=1, TF_ACC_PROVIDER_NAMESPACE=hashicorp (OpenTofu refuses the
-// test framework's legacy "-" namespace) and TF_CLI_CONFIG_FILE, a
-// configuration whose only provider source is an empty filesystem
+// test framework's legacy "-" namespace); and always TF_CLI_CONFIG_FILE,
+// a configuration whose only provider source is an empty filesystem
 // mirror, so that nothing reaches a registry.
 func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
@@ -37,7 +44,7 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	mirror := filepath.Join(dir, "mirror")
+	mirror = filepath.Join(dir, "mirror")
 	cliConfig := filepath.Join(dir, "cli.tfrc")
 	cfg := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
 	if err := os.Mkdir(mirror, 0o755); err == nil {
@@ -47,12 +54,46 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	for k, v := range map[string]string{"TF_ACC": "1", "TF_ACC_PROVIDER_NAMESPACE": "hashicorp", "TF_CLI_CONFIG_FILE": cliConfig} {
+	for k, v := range map[string]string{"TF_ACC": "1", "TF_ACC_PROVIDER_NAMESPACE": "hashicorp"} {
 		if os.Getenv(k) == "" {
 			os.Setenv(k, v)
 		}
 	}
+	os.Setenv("TF_CLI_CONFIG_FILE", cliConfig)
 	return m.Run()
+}
+
+// mirror is the filesystem mirror of the acceptance tests' CLI
+// configuration: empty but for the provider's binary once a test built it
+// (binary).
+var mirror string
+
+// binaryVersion is the version the provider's binary is installed as.
+const binaryVersion = "0.0.1"
+
+// buildBinary builds the provider into the mirror, once.
+var buildBinary = sync.OnceValue(func() error {
+	dir := filepath.Join(mirror, Address, binaryVersion, runtime.GOOS+"_"+runtime.GOARCH)
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-workflow_v"+binaryVersion),
+		"github.com/seed-a15e58aa/workflow-go/terraform-provider-workflow").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("building the provider: %v\n%s", err, out)
+	}
+	return nil
+})
+
+// binary skips t unless a CLI is named, builds the provider, and returns
+// the steps' provider as a binary the CLI installs from the mirror and
+// starts itself: one process for each provider configuration, as in use.
+// (Served from the test, as acc serves it, one process takes every
+// configuration, and aliases of different workspaces cannot work.)
+func binary(t *testing.T) map[string]resource.ExternalProvider {
+	t.Helper()
+	acc(t)
+	if err := buildBinary(); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]resource.ExternalProvider{"workflow": {Source: Address, VersionConstraint: binaryVersion}}
 }
 
 // acc skips t unless a CLI is named, and returns the provider factories
@@ -131,4 +172,45 @@ func TestSkipsWithoutCLI(t *testing.T) {
 	if !ok {
 		t.Fatal("the acceptance test failed instead of skipping")
 	}
+}
+
+// TestAccProviderSettings: a setting in neither the provider block nor
+// its environment variable fails the plan, naming both; the variables
+// stand in for the block.
+func TestAccProviderSettings(t *testing.T) {
+	factories := acc(t)
+	srv := workflowtest.Start(t)
+	srv.Define(workflow.Apps, "crm-accounts")
+	id, secret := srv.Credentials()
+	for _, k := range []string{"WORKFLOW_CLIENT_ID", "WORKFLOW_CLIENT_SECRET", "WORKFLOW_BASE_URL", "WORKFLOW_AUTH_URL"} {
+		t.Setenv(k, "")
+	}
+	const res = `
+resource "workflow_automation" "a" {
+  record_type = "apps"
+  alias       = "crm-accounts"
+  workflow    = jsonencode({ name = "A" })
+}
+`
+	partial := fmt.Sprintf("provider \"workflow\" {\n  client_id = %q\n  base_url = %q\n}\n", id, srv.BaseURL())
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		Steps: []resource.TestStep{
+			{Config: partial + res, ExpectError: regexp.MustCompile(`(?s)client_secret is required.*WORKFLOW_CLIENT_SECRET`)},
+			{Config: partial + res, ExpectError: regexp.MustCompile(`(?s)auth_url is required.*WORKFLOW_AUTH_URL`)},
+			{
+				PreConfig: func() {
+					os.Setenv("WORKFLOW_CLIENT_SECRET", secret)
+					os.Setenv("WORKFLOW_AUTH_URL", srv.AuthURL())
+				},
+				Config: partial + res,
+				Check: func(*terraform.State) error {
+					if n := len(srv.Automations(workflow.Apps, "crm-accounts")); n != 1 {
+						return fmt.Errorf("the fake holds %d automations", n)
+					}
+					return nil
+				},
+			},
+		},
+	})
 }
