@@ -47,6 +47,17 @@ resource "workflow_agent" "helper" {
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy:             only("Knows the accounts"), // the API cannot delete it
 		Steps: []resource.TestStep{
+			{
+				Config: config("Knows the accounts") + `
+resource "workflow_agent" "bad" {
+  app   = "crm-accounts"
+  name  = "Bad"
+  tools = ["[1]"]
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)tools element 0 must be one JSON object`),
+			},
+
 			{Config: config(""), Check: only("")},
 			{
 				Config: config("Knows the accounts"),
@@ -69,24 +80,12 @@ resource "workflow_agent" "helper" {
 						t.Fatal(err)
 					}
 				},
-				Config:             config("Knows the accounts"),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: config("Knows the accounts"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_agent.helper", "temperature")},
 				},
 			},
 			{Config: config("Knows the accounts")},
-			{
-				Config: config("Knows the accounts") + `
-resource "workflow_agent" "bad" {
-  app   = "crm-accounts"
-  name  = "Bad"
-  tools = ["[1]"]
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)tools element 0 must be one JSON object`),
-			},
 		},
 	})
 }

@@ -56,6 +56,17 @@ resource "workflow_automation" "on_widget" {
 			return err
 		},
 		Steps: []resource.TestStep{
+			{ // a source member that is not one fails at plan
+				Config: config("Parts we sell") + fmt.Sprintf(`
+resource "workflow_element" "bad" {
+  name        = "Bad"
+  category_id = %q
+  source      = jsonencode({ name = "Other" })
+}
+`, testCategory),
+				ExpectError: regexp.MustCompile(`(?s)source must not hold name`),
+			},
+
 			{Config: config("Widgets we make"), Check: described("Widgets we make")},
 			{
 				Config: config("Parts we sell"),
@@ -77,22 +88,10 @@ resource "workflow_automation" "on_widget" {
 						t.Fatal(err)
 					}
 				},
-				Config:             config("Parts we sell"),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: config("Parts we sell"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_element.widgets", "name")},
 				},
-			},
-			{ // a source member that is not one fails at plan
-				Config: config("Parts we sell") + fmt.Sprintf(`
-resource "workflow_element" "bad" {
-  name        = "Bad"
-  category_id = %q
-  source      = jsonencode({ name = "Other" })
-}
-`, testCategory),
-				ExpectError: regexp.MustCompile(`(?s)source must not hold name`),
 			},
 		},
 	})

@@ -52,17 +52,6 @@ resource "workflow_organization_domain" "corp" {
 			return nil
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: config("Corp", false),
-				Check:  only(workflowtest.OrganizationDomainInfo{Type: "MANAGED", Domain: "example.com", Name: "Corp"}),
-			},
-			{
-				Config: config("Corporate", true),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{changesExactly("workflow_organization_domain.corp", "name", "sso")},
-				},
-				Check: only(workflowtest.OrganizationDomainInfo{Type: "MANAGED", Domain: "example.com", Name: "Corporate", SSO: true}),
-			},
 			{ // a managed domain's member on an e-mail domain fails at plan
 				Config: config("Corporate", true) + `
 resource "workflow_organization_domain" "mail" {
@@ -83,6 +72,18 @@ resource "workflow_organization_domain" "other" {
 }
 `,
 				ExpectError: regexp.MustCompile(`(?s)Invalid domain`),
+			},
+
+			{
+				Config: config("Corp", false),
+				Check:  only(workflowtest.OrganizationDomainInfo{Type: "MANAGED", Domain: "example.com", Name: "Corp"}),
+			},
+			{
+				Config: config("Corporate", true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{changesExactly("workflow_organization_domain.corp", "name", "sso")},
+				},
+				Check: only(workflowtest.OrganizationDomainInfo{Type: "MANAGED", Domain: "example.com", Name: "Corporate", SSO: true}),
 			},
 		},
 	})
@@ -137,9 +138,7 @@ resource "workflow_group_email_domains" "everyone" {
 						t.Fatal(err)
 					}
 				},
-				Config:             config(`["example.org", "example.net"]`),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: config(`["example.org", "example.net"]`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_group_email_domains.everyone", "domains")},
 				},

@@ -118,6 +118,24 @@ func (r *passthroughResource) ValidateConfig(ctx context.Context, req resource.V
 	}
 }
 
+// ModifyPlan plans the alias of an app that exists: the "namespace" of
+// its planned definition, which the service answers as the alias, so that
+// what refers to the alias is not replaced by a change of another member.
+// A new app's alias is known after apply, when the app exists (what
+// refers to it is then validated against the service).
+func (r *passthroughResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.kind != "app" || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return
+	}
+	m := getPassthrough(ctx, req.Plan, &resp.Diagnostics)
+	var def struct {
+		Namespace *string `json:"namespace"`
+	}
+	if d := rawJSON(m.Definition); d != nil && json.Unmarshal(d, &def) == nil && def.Namespace != nil {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("alias"), *def.Namespace)...)
+	}
+}
+
 // setAnswer sets the state: the definition written, and the id, and an
 // app's alias, of the service's answer.
 func (r *passthroughResource) setAnswer(ctx context.Context, st *tfsdk.State, def types.String, answer jsontext.Value, d *diag.Diagnostics) {

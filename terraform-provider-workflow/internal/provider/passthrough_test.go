@@ -55,6 +55,11 @@ resource "workflow_automation" "hello" {
 			return err
 		},
 		Steps: []resource.TestStep{
+			{ // a definition holding an id fails at plan
+				Config:      providerBlock(srv, "") + `resource "workflow_app" "bad" { definition = jsonencode({ id = "x", namespace = "y" }) }`,
+				ExpectError: regexp.MustCompile(`(?s)definition must not hold an "id"`),
+			},
+
 			{
 				Config: config("Deals"),
 				Check: resource.ComposeTestCheckFunc(
@@ -89,10 +94,6 @@ resource "workflow_automation" "hello" {
 				},
 				Check: answered(srv, "PUT /v1/aspects/compose/{id}", 200, 1),
 			},
-			{ // a definition holding an id fails at plan
-				Config:      providerBlock(srv, "") + `resource "workflow_app" "bad" { definition = jsonencode({ id = "x", namespace = "y" }) }`,
-				ExpectError: regexp.MustCompile(`(?s)definition must not hold an "id"`),
-			},
 		},
 	})
 }
@@ -112,6 +113,11 @@ resource "workflow_flow" "nightly" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		Steps: []resource.TestStep{
+			{
+				Config:      providerBlock(srv, "") + `resource "workflow_flow" "bad" { definition = "[1]" }`,
+				ExpectError: regexp.MustCompile(`(?s)definition must be one JSON object`),
+			},
+
 			{Config: config(false), Check: answered(srv, "POST /v1/flows/create", 201, 1)},
 			{
 				Config: config(true),
@@ -119,10 +125,6 @@ resource "workflow_flow" "nightly" {
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_flow.nightly", "definition")},
 				},
 				Check: answered(srv, "PUT /v1/flows/{id}", 200, 1),
-			},
-			{
-				Config:      providerBlock(srv, "") + `resource "workflow_flow" "bad" { definition = "[1]" }`,
-				ExpectError: regexp.MustCompile(`(?s)definition must be one JSON object`),
 			},
 		},
 	})

@@ -57,6 +57,18 @@ resource "workflow_linked_search_table" "docs" {
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy:             lagIs(10), // the API cannot delete them
 		Steps: []resource.TestStep{
+			{
+				Config: config(10) + fmt.Sprintf(`
+resource "workflow_search_table" "bad" {
+  aspect_id           = %q
+  target_lag          = 1
+  duration            = "WEEKS"
+  attribute_field_ids = []
+}
+`, testAspect),
+				ExpectError: regexp.MustCompile(`(?s)duration must be one of`),
+			},
+
 			{Config: config(0), Check: lagIs(0)}, // 0 is a value, and settles
 			{
 				Config: config(10),
@@ -85,25 +97,12 @@ resource "workflow_linked_search_table" "docs" {
 						t.Fatal(err)
 					}
 				},
-				Config:             config(10),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: config(10),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_search_table.accounts", "duration", "status")},
 				},
 			},
 			{Config: config(10)},
-			{
-				Config: config(10) + fmt.Sprintf(`
-resource "workflow_search_table" "bad" {
-  aspect_id           = %q
-  target_lag          = 1
-  duration            = "WEEKS"
-  attribute_field_ids = []
-}
-`, testAspect),
-				ExpectError: regexp.MustCompile(`(?s)duration must be one of`),
-			},
 		},
 	})
 }

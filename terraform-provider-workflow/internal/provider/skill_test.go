@@ -49,6 +49,17 @@ resource "workflow_skill" "triage" {
 		ProtoV6ProviderFactories: factories,
 		CheckDestroy:             holds(admin.SkillActive), // the API cannot delete it
 		Steps: []resource.TestStep{
+			{
+				Config: config("ACTIVE") + `
+resource "workflow_skill" "bad" {
+  app    = "crm-accounts"
+  name   = "Bad"
+  status = "LIVE"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)status must be one of`),
+			},
+
 			{Config: config("DRAFT"), Check: holds(admin.SkillDraft)},
 			{
 				Config: config("ACTIVE"),
@@ -71,24 +82,12 @@ resource "workflow_skill" "triage" {
 						t.Fatal(err)
 					}
 				},
-				Config:             config("ACTIVE"),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config: config("ACTIVE"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{changesExactly("workflow_skill.triage", "properties")},
 				},
 			},
 			{Config: config("ACTIVE")},
-			{
-				Config: config("ACTIVE") + `
-resource "workflow_skill" "bad" {
-  app    = "crm-accounts"
-  name   = "Bad"
-  status = "LIVE"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)status must be one of`),
-			},
 		},
 	})
 }

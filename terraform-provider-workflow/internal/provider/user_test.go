@@ -47,6 +47,10 @@ resource "workflow_user" "ada" {
 			return err
 		},
 		Steps: []resource.TestStep{
+			{ // an address that is not one fails at plan
+				Config:      config("Ada <ada@example.com>", ""),
+				ExpectError: regexp.MustCompile(`(?s)email`),
+			},
 			{ // create; an empty job title is a value, and settles
 				Config: config("ada@example.com", ""),
 				Check: func(s *terraform.State) error {
@@ -86,10 +90,6 @@ resource "workflow_user" "ada" {
 				},
 				Config: config("ada.lovelace@example.com", ""),
 				Check:  resource.TestCheckResourceAttr("workflow_user.ada", "status", "INACTIVE"),
-			},
-			{ // an address that is not one fails at plan
-				Config:      config("Ada <ada@example.com>", ""),
-				ExpectError: regexp.MustCompile(`(?s)email`),
 			},
 		},
 	})
