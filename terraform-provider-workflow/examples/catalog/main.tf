@@ -54,7 +54,7 @@ resource "workflow_search_table" "products" {
   aspect_id           = workflow_element.products.id
   target_lag          = 10
   duration            = "MINUTES"
-  attribute_field_ids = ["title", "price"]
+  attribute_field_ids = ["f0000000-0000-4000-8000-000000000001"] # the ids of the element's fields
 }
 
 resource "workflow_linked_search_table" "manuals" {

@@ -123,6 +123,9 @@ func (r *automationResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return // reported by ValidateConfig
 	}
 	verdict, err := r.ws.Automations.Validate(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), a)
+	if errors.Is(err, workflow.ErrNotFound) {
+		return // the app or element is created by the same apply: the create validates
+	}
 	if err != nil {
 		failed(&resp.Diagnostics, "Validating the workflow", err)
 		return

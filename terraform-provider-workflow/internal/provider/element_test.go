@@ -33,10 +33,11 @@ resource "workflow_element" "widgets" {
   })
 }
 
-resource "workflow_automation" "on_widget" {
-  record_type = "elements"
-  alias       = workflow_element.widgets.namespace
-  workflow    = jsonencode({ name = "On widget", trigger = { type = "recordCreated" } })
+resource "workflow_search_table" "widgets" {
+  aspect_id           = workflow_element.widgets.id
+  target_lag          = 1
+  duration            = "HOURS"
+  attribute_field_ids = []
 }
 `, testCategory, desc)
 	}

@@ -26,13 +26,13 @@ resource "workflow_search_table" "accounts" {
   target_lag          = %d
   duration            = "MINUTES"
   warehouse           = ""
-  attribute_field_ids = ["f-name", "f-owner"]
-  vector_indexes      = [{ field_id = "f-notes", ai_provider_connector_id = "conn-1" }]
+  attribute_field_ids = ["f0000000-0000-4000-8000-000000000001", "f0000000-0000-4000-8000-000000000002"]
+  vector_indexes      = [{ field_id = "f0000000-0000-4000-8000-000000000003", ai_provider_connector_id = "c0000000-0000-4000-8000-000000000009" }]
 }
 
 resource "workflow_linked_search_table" "docs" {
   aspect_id     = %q
-  cloud_link_id = "link-1"
+  cloud_link_id = "10000000-0000-4000-8000-000000000001"
   database      = "DOCS"
   schema        = "PUBLIC"
   service_name  = "DOC_SEARCH"
