@@ -38,7 +38,7 @@ func newTofu(t *testing.T) *tofu {
 	configCh, closeCh := make(chan *plugin.ReattachConfig, 1), make(chan struct{})
 	go func() {
 		err := tf6server.Serve(Address, providerserver.NewProtocol6(New("test")()),
-			tf6server.WithDebug(ctx, configCh, closeCh), tf6server.WithoutLogStderrOverride())
+			tf6server.WithDebug(ctx, configCh, closeCh), tf6server.WithLoggingSink(t))
 		if err != nil {
 			t.Error(err)
 		}
