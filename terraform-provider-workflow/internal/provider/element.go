@@ -149,6 +149,7 @@ func (r *elementResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	m.Name, m.CategoryID = checkable(m.Name, "checked"), checkable(m.CategoryID, checkUUID)
 	n, err := m.create()
 	var ae attrError
 	if errors.As(err, &ae) {

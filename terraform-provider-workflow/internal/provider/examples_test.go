@@ -27,10 +27,14 @@ func TestAccExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cli := newTofu(t)
+			// the provider is served in this process: it reads this
+			// process's environment
 			id, secret := srv.Credentials()
-			cli.env = append(cli.env, "WORKFLOW_CLIENT_ID="+id, "WORKFLOW_CLIENT_SECRET="+secret,
-				"WORKFLOW_BASE_URL="+srv.BaseURL(), "WORKFLOW_AUTH_URL="+srv.AuthURL())
+			t.Setenv("WORKFLOW_CLIENT_ID", id)
+			t.Setenv("WORKFLOW_CLIENT_SECRET", secret)
+			t.Setenv("WORKFLOW_BASE_URL", srv.BaseURL())
+			t.Setenv("WORKFLOW_AUTH_URL", srv.AuthURL())
+			cli := newTofu(t)
 			cli.write("main.tf", string(src))
 			vars := []string{}
 			if strings.Contains(string(src), `variable "category_id"`) {

@@ -169,3 +169,16 @@ func optFloat(o admin.Opt[float64]) types.Float64 {
 	}
 	return types.Float64Null()
 }
+
+// checkUUID stands for an id not known while validating.
+const checkUUID = "00000000-0000-4000-8000-000000000000"
+
+// checkable returns v, or placeholder when v is unknown (a reference, or
+// a variable not known while validating), so that the SDK's checks judge
+// the rest of a body.
+func checkable(v types.String, placeholder string) types.String {
+	if v.IsUnknown() {
+		return types.StringValue(placeholder)
+	}
+	return v
+}

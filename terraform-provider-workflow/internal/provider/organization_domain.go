@@ -93,6 +93,7 @@ func (r *organizationDomainResource) ValidateConfig(ctx context.Context, req res
 	if resp.Diagnostics.HasError() || !known(m.Type) {
 		return
 	}
+	m.Domain = checkable(m.Domain, "checked.example.com")
 	body, err := m.request()
 	if e, ok := err.(attrError); ok {
 		resp.Diagnostics.AddAttributeError(path.Root(e.attr), "Invalid domain", e.Error())

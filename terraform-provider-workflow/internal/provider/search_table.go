@@ -183,6 +183,7 @@ func (r *searchTableResource) ValidateConfig(ctx context.Context, req resource.V
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	m.Duration = checkable(m.Duration, string(admin.TimeUnitSeconds))
 	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.SearchTables.Create(ctx, "checked", m.request(), opt)
 		return err
@@ -301,6 +302,8 @@ func (r *linkedSearchTableResource) ValidateConfig(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	m.CloudLinkID = checkable(m.CloudLinkID, checkUUID)
+	m.Database, m.Schema, m.ServiceName = checkable(m.Database, "checked"), checkable(m.Schema, "checked"), checkable(m.ServiceName, "checked")
 	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.SearchTables.CreateLinked(ctx, "checked", m.request(), opt)
 		return err
