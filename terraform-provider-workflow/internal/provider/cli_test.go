@@ -137,3 +137,29 @@ func (c *tofu) planChanges() map[string][]string {
 	}
 	return changes
 }
+
+// state returns the attribute attr of the resource addr in the state.
+func (c *tofu) state(addr, attr string) string {
+	c.t.Helper()
+	out, _ := c.run([]string{"show", "-json"})
+	var st struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string
+					Values  map[string]any
+				}
+			} `json:"root_module"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		c.t.Fatalf("tofu show -json: %v", err)
+	}
+	for _, r := range st.Values.RootModule.Resources {
+		if r.Address == addr {
+			return fmt.Sprint(r.Values[attr])
+		}
+	}
+	c.t.Fatalf("the state has no %s", addr)
+	return ""
+}

@@ -138,6 +138,9 @@ func (m elementModel) state(a *admin.Aspect) elementModel {
 	m.ID, m.Name, m.Namespace, m.Handle = optString(a.ID), optString(a.Name), optString(a.Namespace), optString(a.Handle)
 	m.Description, m.Icon, m.Color, m.ReadOnly = optString(a.Description), optString(a.Icon), optString(a.Color), optBool(a.ReadOnly)
 	m.CategoryID = optString(a.Category.Value().ID)
+	if m.Source.IsUnknown() { // not configured, and never read back
+		m.Source = types.StringNull()
+	}
 	return m
 }
 

@@ -62,13 +62,44 @@ func TestAccGeneratedConfiguration(t *testing.T) {
 	production.Define(workflow.Apps, "crm-accounts")
 	production.AddAutomation(workflow.Apps, "crm-accounts", map[string]any{"name": "Production only",
 		"triggers": []any{map[string]any{"type": "RECORD_CREATED"}}})
+	// an element only production has: the ids of elements created later differ
+	if _, err := admin.New(production.Client()).Elements.Create(t.Context(),
+		admin.NewElement{Name: "Production only", CategoryID: testCategory}); err != nil {
+		t.Fatal(err)
+	}
 
-	// staging: import blocks for every object of the app, the configuration generated
-	cli := newTofu(t)
-	blocks, err := imports.App(t.Context(), admin.New(staging.Client()), "crm-accounts")
+	// staging also has an agent and a skill of the app, and an element
+	// with a search table, which no list reads: their import blocks are
+	// written by hand
+	ws := admin.New(staging.Client())
+	ctx := t.Context()
+	_, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{
+		Name: new("Account helper"), Temperature: new(0.0), Instructions: new("Answer briefly.")}}})
+	if err == nil {
+		_, err = ws.Skills.Create(ctx, "crm-accounts", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Triage"),
+			Status: new(admin.SkillActive), Properties: []byte(`{"threshold":0}`)}})
+	}
+	var element *admin.Aspect
+	if err == nil {
+		element, err = ws.Elements.Create(ctx, admin.NewElement{Name: "Widgets", CategoryID: testCategory, Namespace: new("widgets")})
+	}
+	var search *admin.SearchTable
+	if err == nil {
+		search, err = ws.SearchTables.Create(ctx, element.ID.Value(), admin.SnowflakeSearchTableRequest{
+			AttributeFieldIDs: []string{}, Duration: admin.TimeUnitHours, TargetLag: 1})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
+
+	// staging: import blocks for every object of the app, the configuration generated
+	cli := newTofu(t)
+	blocks, err := imports.App(ctx, ws, "crm-accounts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks = append(blocks, imports.Block{Type: "workflow_element", Name: "widgets", ID: element.ID.Value()},
+		imports.Block{Type: "workflow_search_table", Name: "widgets", ID: element.ID.Value() + "/" + search.ID.Value()})
 	types := resourceTypes()
 	blocks = slices.DeleteFunc(blocks, func(b imports.Block) bool { return !slices.Contains(types, b.Type) })
 	var imp strings.Builder
@@ -81,10 +112,26 @@ func TestAccGeneratedConfiguration(t *testing.T) {
 	cli.run([]string{"plan", "-generate-config-out=generated.tf"})
 	generated := cli.read("generated.tf")
 	t.Logf("generated.tf:\n%s", generated)
+	for _, want := range []string{`resource "workflow_agent" "account_helper"`, `resource "workflow_skill" "triage"`,
+		`resource "workflow_element" "widgets"`, `resource "workflow_search_table" "widgets"`, `resource "workflow_view" "by_tier"`} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("generated.tf has no %s", want)
+		}
+	}
 	cli.run([]string{"apply", "-auto-approve"})
 	if out, _ := cli.run([]string{"plan", "-detailed-exitcode"}); !strings.Contains(out, "No changes") {
 		t.Fatalf("the imported configuration plans changes:\n%s", out)
 	}
+
+	// the element's id copied into the search table becomes a reference:
+	// still no changes here, and the production element's id there
+	copied := regexp.MustCompile(`aspect_id( *)= "` + regexp.QuoteMeta(element.ID.Value()) + `"`)
+	if !copied.MatchString(generated) {
+		t.Fatalf("generated.tf does not copy the element's id into the search table:\n%s", generated)
+	}
+	generated = copied.ReplaceAllString(generated, "aspect_id$1= workflow_element.widgets.id")
+	cli.write("generated.tf", generated)
+	cli.run([]string{"plan", "-detailed-exitcode"})
 
 	// one nested member changed in the file plans as exactly that change
 	welcome := regexp.MustCompile(`\bwelcome(\\?")`)
@@ -110,6 +157,17 @@ func TestAccGeneratedConfiguration(t *testing.T) {
 	want2 := []string{"Archive closed accounts", "Flag gold accounts", "Production only", "Welcome new accounts"}
 	if got := automationNames(t, production); !slices.Equal(got, want2) {
 		t.Fatalf("production's automations are %v, want %v", got, want2)
+	}
+	pws := admin.New(production.Client())
+	prodElement, err := pws.Elements.Get(ctx, "widgets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prodElement.ID.Value() == element.ID.Value() {
+		t.Fatal("the workspaces' element ids do not differ: the reference is not tested")
+	}
+	if _, err := pws.SearchTables.Get(ctx, prodElement.ID.Value(), prod.state("workflow_search_table.widgets", "id")); err != nil {
+		t.Fatalf("production's search table is not on production's element: %v", err)
 	}
 
 	// an automation removed from the configuration is deleted; the one
