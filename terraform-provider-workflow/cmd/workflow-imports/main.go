@@ -1,5 +1,6 @@
 // Command workflow-imports writes the OpenTofu import blocks of every
-// automation, view, agent and skill of an app, for
+// automation, view, agent and skill of an app (and, with -tables, of every
+// table of the workspace), for
 // `tofu plan -generate-config-out`, which then writes the configuration of
 // each:
 //
@@ -30,18 +31,19 @@ import (
 func main() {
 	app := flag.String("app", "", "the alias of the app whose objects to import (required)")
 	fake := flag.Bool("fake", false, "read an embedded fake seeded with the demo workspace")
+	tables := flag.Bool("tables", false, "also write the blocks of every table of the workspace")
 	flag.Parse()
 	if *app == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: workflow-imports [-fake] -app ALIAS > imports.tf")
+		fmt.Fprintln(os.Stderr, "usage: workflow-imports [-fake] [-tables] -app ALIAS > imports.tf")
 		os.Exit(2)
 	}
-	if err := run(*app, *fake); err != nil {
+	if err := run(*app, *fake, *tables); err != nil {
 		fmt.Fprintln(os.Stderr, "workflow-imports:", err)
 		os.Exit(1)
 	}
 }
 
-func run(app string, fake bool) error {
+func run(app string, fake, tables bool) error {
 	var c *workflow.Client
 	if fake {
 		srv := workflowtest.NewServer()
@@ -54,7 +56,13 @@ func run(app string, fake bool) error {
 			return err
 		}
 	}
-	blocks, err := imports.App(context.Background(), admin.New(c), app)
+	ctx, ws := context.Background(), admin.New(c)
+	blocks, err := imports.App(ctx, ws, app)
+	if err == nil && tables {
+		var more []imports.Block
+		more, err = imports.Tables(ctx, ws)
+		blocks = append(blocks, more...)
+	}
 	if err != nil {
 		return err
 	}

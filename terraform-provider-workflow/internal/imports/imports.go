@@ -1,5 +1,6 @@
 // Package imports writes the OpenTofu import blocks of every object of
-// an app: its automations, views, agents and skills. With them,
+// an app (its automations, views, agents and skills) and of a workspace's
+// tables. With them,
 // `tofu plan -generate-config-out=generated.tf` writes the configuration
 // of each, which then plans with no changes against the workspace it was
 // read from.
@@ -30,20 +31,45 @@ func (b Block) String() string {
 	return fmt.Sprintf("import {\n  to = %s.%s\n  id = %s\n}\n", b.Type, b.Name, strconv.Quote(b.ID))
 }
 
+// namer makes the blocks' resource names: valid, and unique per type.
+type namer struct {
+	seen   map[string]int
+	blocks []Block
+}
+
+// add appends the block of the object name of type typ, importing id.
+func (n *namer) add(typ, name, id string) {
+	if n.seen == nil {
+		n.seen = map[string]int{}
+	}
+	r := resourceName(name)
+	n.seen[typ+"."+r]++
+	if k := n.seen[typ+"."+r]; k > 1 {
+		r += "_" + strconv.Itoa(k)
+	}
+	n.blocks = append(n.blocks, Block{Type: typ, Name: r, ID: id})
+}
+
+// Tables returns the import blocks of every table of the workspace, each
+// named after the table's name. Their joins and join mappings are
+// imported apart (workflow_table_join, workflow_table_join_mappings).
+func Tables(ctx context.Context, ws *admin.Workspace) ([]Block, error) {
+	var n namer
+	for t, err := range ws.Tables.All(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("listing the tables: %w", err)
+		}
+		n.add("workflow_table", t.Name.Value(), t.ID.Value())
+	}
+	return n.blocks, nil
+}
+
 // App returns the import blocks of every automation, view, agent and
 // skill of the app alias, in that order, each named after the object's
 // name (a view after its handle), made a valid and unique resource name.
 func App(ctx context.Context, ws *admin.Workspace, alias string) ([]Block, error) {
-	names := map[string]int{}
-	var out []Block
-	add := func(typ, name, id string) {
-		n := resourceName(name)
-		names[typ+"."+n]++
-		if k := names[typ+"."+n]; k > 1 {
-			n += "_" + strconv.Itoa(k)
-		}
-		out = append(out, Block{Type: typ, Name: n, ID: id})
-	}
+	var n namer
+	add := n.add
 	automations, err := ws.Automations.List(ctx, workflow.Apps, alias)
 	if err != nil {
 		return nil, fmt.Errorf("listing the automations: %w", err)
@@ -71,7 +97,7 @@ func App(ctx context.Context, ws *admin.Workspace, alias string) ([]Block, error
 		}
 		add("workflow_skill", s.Name.Value(), alias+"/"+s.ID.Value())
 	}
-	return out, nil
+	return n.blocks, nil
 }
 
 // Write writes blocks to w.

@@ -83,3 +83,27 @@ func TestDuplicateNames(t *testing.T) {
 		t.Errorf("names %v, want [same same_2]", names)
 	}
 }
+
+// TestTables: a block per table of the workspace, by the table's id.
+func TestTables(t *testing.T) {
+	srv := workflowtest.Start(t)
+	ws := admin.New(srv.Client())
+	var ids []string
+	for _, handle := range []string{"acct", "acc2"} {
+		tb, err := ws.Tables.Create(t.Context(), admin.TableCreateRequest{Name: "Accounts", Handle: handle,
+			Source: "00000000-0000-4000-8000-0000000000a1", CategoryID: "00000000-0000-4000-8000-0000000000c1",
+			Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("x"), Text: new("1")}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, tb.ID.Value())
+	}
+	blocks, err := Tables(t.Context(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Block{{"workflow_table", "accounts", ids[0]}, {"workflow_table", "accounts_2", ids[1]}}
+	if len(blocks) != 2 || blocks[0] != want[0] || blocks[1] != want[1] {
+		t.Errorf("blocks %v, want %v", blocks, want)
+	}
+}

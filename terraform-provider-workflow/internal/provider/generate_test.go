@@ -68,9 +68,9 @@ func TestAccGeneratedConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// staging also has an agent and a skill of the app, and an element
-	// with a search table, which no list reads: their import blocks are
-	// written by hand
+	// staging also has an agent and a skill of the app, a table, and an
+	// element with a search table, which no list reads: their import
+	// blocks are written by hand
 	ws := admin.New(staging.Client())
 	ctx := t.Context()
 	_, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{
@@ -88,6 +88,11 @@ func TestAccGeneratedConfiguration(t *testing.T) {
 		search, err = ws.SearchTables.Create(ctx, element.ID.Value(), admin.SnowflakeSearchTableRequest{
 			AttributeFieldIDs: []string{}, Duration: admin.TimeUnitHours, TargetLag: 1})
 	}
+	var table *admin.Table
+	if err == nil {
+		table, err = ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
+			Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("score"), Text: new("1 + 1")}}}})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +105,11 @@ func TestAccGeneratedConfiguration(t *testing.T) {
 	}
 	blocks = append(blocks, imports.Block{Type: "workflow_element", Name: "widgets", ID: element.ID.Value()},
 		imports.Block{Type: "workflow_search_table", Name: "widgets", ID: element.ID.Value() + "/" + search.ID.Value()})
+	tables, err := imports.Tables(ctx, ws)
+	if err != nil || len(tables) != 1 || tables[0].ID != table.ID.Value() {
+		t.Fatalf("the tables' blocks: %v, %v", tables, err)
+	}
+	blocks = append(blocks, tables...)
 	types := resourceTypes()
 	blocks = slices.DeleteFunc(blocks, func(b imports.Block) bool { return !slices.Contains(types, b.Type) })
 	var imp strings.Builder
@@ -113,7 +123,8 @@ func TestAccGeneratedConfiguration(t *testing.T) {
 	generated := cli.read("generated.tf")
 	t.Logf("generated.tf:\n%s", generated)
 	for _, want := range []string{`resource "workflow_agent" "account_helper"`, `resource "workflow_skill" "triage"`,
-		`resource "workflow_element" "widgets"`, `resource "workflow_search_table" "widgets"`, `resource "workflow_view" "by_tier"`} {
+		`resource "workflow_element" "widgets"`, `resource "workflow_search_table" "widgets"`, `resource "workflow_view" "by_tier"`,
+		`resource "workflow_table" "accounts"`} {
 		if !strings.Contains(generated, want) {
 			t.Errorf("generated.tf has no %s", want)
 		}
