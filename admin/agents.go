@@ -3,13 +3,13 @@ package admin
 import (
 	"context"
 	"iter"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // AgentsService is the AI agents of an app: GET and POST
@@ -149,31 +149,22 @@ func (b AgentBundle) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(b)
 // UnmarshalJSON reads the body, as AgentSettings's does.
 func (b *AgentBundle) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, b) }
 
-// list is the paged list of the app alias's agents.
-func (s *AgentsService) list(alias string) (workflow.PagedList[Agent], error) {
-	p, err := segPath("", "apps", "alias", alias, "", "agents")
-	return workflow.PagedList[Agent]{Client: s.client, Path: p, Filtered: true}, err
-}
-
 // List returns one page of the agents of the app alias (its namespace or
 // its UUID): GET /apps/{alias}/agents with the paging options and RSQL
 // filter of opts (the service publishes both for this list).
 func (s *AgentsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Agent], error) {
-	l, err := s.list(alias)
-	return listPage(ctx, l, err, opts, reqOpts)
+	return listPage[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
 // Pages walks the agents of the app alias page by page from where opts
 // points, following the answer's cursors.
 func (s *AgentsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Agent], error] {
-	l, err := s.list(alias)
-	return listPages(ctx, l, err, opts, reqOpts)
+	return listPages[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
 // All iterates over the agents of the app alias from where opts points.
 func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Agent, error] {
-	l, err := s.list(alias)
-	return listAll(ctx, l, err, opts, reqOpts)
+	return listAll[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
 // Create creates an agent under the app alias: POST /apps/{alias}/agents
@@ -182,8 +173,7 @@ func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.Li
 // nothing is sent. Like every POST, it is not retried after a 5xx or a
 // dropped connection.
 func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle, reqOpts ...workflow.RequestOption) (*Agent, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "agents")
-	return call[Agent](ctx, s.client, "createAgent", http.MethodPost, p, err, b, reqOpts)
+	return call[Agent](ctx, s.client, at(op.CreateAgent, "alias", alias), b, reqOpts)
 }
 
 // Update changes the agent id of the app alias: PUT
@@ -191,6 +181,5 @@ func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle,
 // the service answers. The settings b leaves out keep their value; Tools
 // and A2ASkills, when not nil, replace the agent's.
 func (s *AgentsService) Update(ctx context.Context, alias, id string, b AgentBundle, reqOpts ...workflow.RequestOption) (*Agent, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "agents", "id", id)
-	return call[Agent](ctx, s.client, "updateAgent", http.MethodPut, p, err, b, reqOpts)
+	return call[Agent](ctx, s.client, at(op.UpdateAgent, "alias", alias, "id", id), b, reqOpts)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Automations of an app or element live at
@@ -231,14 +231,14 @@ func (v AutomationVersions) first(draft bool) Automation {
 // AutomationsService configures the automations of apps and elements.
 type AutomationsService struct{ client *workflow.Client }
 
-// path returns the automations path of the definition alias of
-// recordType, with the segments of rest (pairs, as for segPath).
-func automationsPath(recordType workflow.RecordType, alias string, rest ...string) (string, error) {
-	p, err := segPath(append([]string{"", string(recordType), "alias", alias, "", "automations"}, rest...)...)
-	if err == nil && !recordType.Valid() {
-		err = invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)
+// automationsAt is the target of the automations operation id under the
+// definition alias of recordType, with the further pairs of at after
+// them.
+func automationsAt(id op.ID, recordType workflow.RecordType, alias string, rest ...string) target {
+	if !recordType.Valid() {
+		return target{o: id.Op(), err: invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)}
 	}
-	return p, err
+	return at(id, append([]string{"recordType", string(recordType), "alias", alias}, rest...)...)
 }
 
 // List returns the automations of an app or element:
@@ -246,8 +246,7 @@ func automationsPath(recordType workflow.RecordType, alias string, rest ...strin
 // not paged). The service does not publish which version of an
 // automation with a draft it lists; the fake lists the active version.
 func (s *AutomationsService) List(ctx context.Context, recordType workflow.RecordType, alias string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
-	p, err := automationsPath(recordType, alias)
-	out, err := call[[]Automation](ctx, s.client, "listAutomations", http.MethodGet, p, err, nil, reqOpts)
+	out, err := call[[]Automation](ctx, s.client, automationsAt(op.ListAutomations, recordType, alias), nil, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -261,8 +260,7 @@ func (s *AutomationsService) List(ctx context.Context, recordType workflow.Recor
 // an empty AutomationVersions, not an error). See AutomationVersions for
 // which is the draft.
 func (s *AutomationsService) Get(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (AutomationVersions, error) {
-	p, err := automationsPath(recordType, alias, "id", id)
-	list, err := call[AutomationVersions](ctx, s.client, "getAutomation", http.MethodGet, p, err, nil, reqOpts)
+	list, err := call[AutomationVersions](ctx, s.client, automationsAt(op.GetAutomation, recordType, alias, "id", id), nil, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -274,8 +272,7 @@ func (s *AutomationsService) Get(ctx context.Context, recordType workflow.Record
 // JSON object. Like every POST, it is not retried after a 5xx or a
 // dropped connection.
 func (s *AutomationsService) Create(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	p, err := automationsPath(recordType, alias)
-	return automationCall(ctx, s.client, "createAutomation", http.MethodPost, p, err, a, reqOpts)
+	return automationCall(ctx, s.client, automationsAt(op.CreateAutomation, recordType, alias), a, reqOpts)
 }
 
 // Validate asks the service to check an automation without creating it:
@@ -284,15 +281,13 @@ func (s *AutomationsService) Create(ctx context.Context, recordType workflow.Rec
 // members are not published (the fake answers {"valid": bool, "errors":
 // [...]}).
 func (s *AutomationsService) Validate(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	p, err := automationsPath(recordType, alias, "", "validate")
-	return callRaw(ctx, s.client, "validateAutomation", http.MethodPost, p, err, a, reqOpts)
+	return callRaw(ctx, s.client, automationsAt(op.ValidateAutomation, recordType, alias), a, reqOpts)
 }
 
 // Update replaces an automation and returns it as the service answers
 // (200): PUT /{recordType}/{alias}/automations/{id} with a as the body.
 func (s *AutomationsService) Update(ctx context.Context, recordType workflow.RecordType, alias, id string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	p, err := automationsPath(recordType, alias, "id", id)
-	return automationCall(ctx, s.client, "updateAutomation", http.MethodPut, p, err, a, reqOpts)
+	return automationCall(ctx, s.client, automationsAt(op.UpdateAutomation, recordType, alias, "id", id), a, reqOpts)
 }
 
 // Delete deletes an automation: DELETE
@@ -300,13 +295,12 @@ func (s *AutomationsService) Update(ctx context.Context, recordType workflow.Rec
 // not published (the fake answers the deleted automation), and Delete
 // drops it.
 func (s *AutomationsService) Delete(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) error {
-	p, err := automationsPath(recordType, alias, "id", id)
-	return callNone(ctx, s.client, "deleteAutomation", http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, automationsAt(op.DeleteAutomation, recordType, alias, "id", id), nil, reqOpts)
 }
 
 // automationCall sends a and reads the automation answered.
-func automationCall(ctx context.Context, c *workflow.Client, op, method, p string, err error, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
-	out, err := call[Automation](ctx, c, op, method, p, err, a, reqOpts)
+func automationCall(ctx context.Context, c *workflow.Client, t target, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
+	out, err := call[Automation](ctx, c, t, a, reqOpts)
 	if err != nil {
 		return nil, err
 	}

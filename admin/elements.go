@@ -3,13 +3,13 @@ package admin
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // ElementsService is the elements of the workspace: their definitions
@@ -311,7 +311,7 @@ func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...w
 	if n.Namespace != nil {
 		_, err = workflow.Segment("NewElement.namespace", *n.Namespace)
 	}
-	return aspectAt(ctx, s.client, "createElement", http.MethodPost, "elements", err, n, reqOpts)
+	return aspectAt(ctx, s.client, at(op.CreateElement).or(err), n, reqOpts)
 }
 
 // Get returns the definition of the element alias (its namespace or its
@@ -319,28 +319,26 @@ func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...w
 // element id, such as the record list of the elements of that alias (see
 // ElementsService), is an error matching workflow.ErrUnexpectedResponse.
 func (s *ElementsService) Get(ctx context.Context, alias string, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	p, err := segPath("", "elements", "alias", alias)
-	return aspectAt(ctx, s.client, "getElement", http.MethodGet, p, err, nil, reqOpts)
+	return aspectAt(ctx, s.client, at(op.GetElement, "alias", alias), nil, reqOpts)
 }
 
 // Update changes the element alias (its namespace or its UUID) and returns
 // its definition: PUT /elements/{alias} with u as the body (200). Only what
 // u sets is sent and changed.
 func (s *ElementsService) Update(ctx context.Context, alias string, u ElementUpdate, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	p, err := segPath("", "elements", "alias", alias)
-	return aspectAt(ctx, s.client, "updateElement", http.MethodPut, p, err, u, reqOpts)
+	return aspectAt(ctx, s.client, at(op.UpdateElement, "alias", alias), u, reqOpts)
 }
 
 // aspectAt sends one element operation and reads its Aspect, which must
 // carry an id.
-func aspectAt(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
-	a, err := call[Aspect](ctx, c, op, method, path, err, body, reqOpts)
+func aspectAt(ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
+	a, err := call[Aspect](ctx, c, t, body, reqOpts)
 	if err == nil && a.ID.Value() == "" {
 		what := "an answer"
 		if _, ok := a.Extra["items"]; ok {
 			what = "a record list"
 		}
-		return nil, fmt.Errorf("%w: %s /%s answered with %s, not an element definition with an id", workflow.ErrUnexpectedResponse, method, path, what)
+		return nil, fmt.Errorf("%w: %s /%s answered with %s, not an element definition with an id", workflow.ErrUnexpectedResponse, t.o.Method, t.path, what)
 	}
 	return a, err
 }

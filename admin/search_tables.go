@@ -3,13 +3,13 @@ package admin
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Search tables: POST /aspects/{aspectId}/search-tables (Snowflake),
@@ -305,33 +305,26 @@ func (r *SnowflakeSearchTableUpdate) UnmarshalJSON(b []byte) error {
 	return jsonmodel.UnmarshalBody(b, r)
 }
 
-func searchTablePath(pairs ...string) (string, error) {
-	return segPath(append([]string{"", "aspects"}, pairs...)...)
-}
-
 // Create creates a Snowflake-backed search table on the aspect aspectID:
 // POST /aspects/{aspectId}/search-tables with r as the body, answered 201
 // with the search table. A body that breaks a rule of the document (see
 // SnowflakeSearchTableRequest) is a *workflow.ValidationError, and
 // nothing is sent.
 func (s *SearchTablesService) Create(ctx context.Context, aspectID string, r SnowflakeSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables")
-	return call[SearchTable](ctx, s.client, "createSnowflakeSearchTable", http.MethodPost, p, err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.CreateSnowflakeSearchTable, "aspectID", aspectID), r, reqOpts)
 }
 
 // CreateLinked creates a search table linked to an existing Cortex
 // Search Service: POST /aspects/{aspectId}/linked-search-tables with r as
 // the body, answered 201 with the search table.
 func (s *SearchTablesService) CreateLinked(ctx context.Context, aspectID string, r LinkedSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "linked-search-tables")
-	return call[SearchTable](ctx, s.client, "createLinkedSearchTable", http.MethodPost, p, err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.CreateLinkedSearchTable, "aspectID", aspectID), r, reqOpts)
 }
 
 // Get returns one search table: GET /aspects/{aspectId}/search-tables/{id}
 // (the document's aspectSearchTableId).
 func (s *SearchTablesService) Get(ctx context.Context, aspectID, aspectSearchTableID string, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "aspectSearchTableID", aspectSearchTableID)
-	return call[SearchTable](ctx, s.client, "getSearchTable", http.MethodGet, p, err, nil, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.GetSearchTable, "aspectID", aspectID, "aspectSearchTableID", aspectSearchTableID), nil, reqOpts)
 }
 
 // Update changes a search table's settings:
@@ -339,6 +332,5 @@ func (s *SearchTablesService) Get(ctx context.Context, aspectID, aspectSearchTab
 // with the search table. The document publishes Snowflake settings only;
 // the fake answers 422 to an update of a linked search table.
 func (s *SearchTablesService) Update(ctx context.Context, aspectID, aspectSearchTableID string, r SearchTableUpdate, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "aspectSearchTableID", aspectSearchTableID)
-	return call[SearchTable](ctx, s.client, "updateSearchTable", http.MethodPut, p, err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.UpdateSearchTable, "aspectID", aspectID, "aspectSearchTableID", aspectSearchTableID), r, reqOpts)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"net/http"
 	"slices"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
@@ -12,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Tables: GET and POST /tables, GET, PUT and DELETE /tables/{id}, with
@@ -734,33 +734,28 @@ func (m JoinMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(m)
 // UnmarshalJSON reads the mapping.
 func (m *JoinMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, m) }
 
-func (s *TablesService) list() workflow.PagedList[Table] {
-	return workflow.PagedList[Table]{Client: s.client, Path: "tables"}
-}
-
 // List returns one page of the workspace's tables: GET /tables with the
 // paging options of opts. The service publishes no filter for this list:
 // opts.Filter must be nil.
 func (s *TablesService) List(ctx context.Context, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Table], error) {
-	return s.list().List(ctx, opts, reqOpts...)
+	return listPage[Table](ctx, s.client, at(op.ListTables), opts, reqOpts)
 }
 
 // Pages walks the tables page by page: GET /tables. See
 // workflow.RecordsService.Pages.
 func (s *TablesService) Pages(ctx context.Context, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Table], error] {
-	return s.list().Pages(ctx, opts, reqOpts...)
+	return listPages[Table](ctx, s.client, at(op.ListTables), opts, reqOpts)
 }
 
 // All iterates over every table: GET /tables, page after page. See
 // workflow.RecordsService.All.
 func (s *TablesService) All(ctx context.Context, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Table, error] {
-	return s.list().All(ctx, opts, reqOpts...)
+	return listAll[Table](ctx, s.client, at(op.ListTables), opts, reqOpts)
 }
 
 // Get returns one table: GET /tables/{id} (the document's tableId).
 func (s *TablesService) Get(ctx context.Context, tableID string, reqOpts ...workflow.RequestOption) (*Table, error) {
-	p, err := segPath("", "tables", "tableID", tableID)
-	return call[Table](ctx, s.client, "getTable", http.MethodGet, p, err, nil, reqOpts)
+	return call[Table](ctx, s.client, at(op.GetTable, "tableID", tableID), nil, reqOpts)
 }
 
 // Create creates a table: POST /tables with r as the body, answered 201
@@ -768,41 +763,36 @@ func (s *TablesService) Get(ctx context.Context, tableID string, reqOpts ...work
 // TableCreateRequest) is a *workflow.ValidationError naming the member,
 // and nothing is sent.
 func (s *TablesService) Create(ctx context.Context, r TableCreateRequest, reqOpts ...workflow.RequestOption) (*Table, error) {
-	return call[Table](ctx, s.client, "createTable", http.MethodPost, "tables", nil, r, reqOpts)
+	return call[Table](ctx, s.client, at(op.CreateTable), r, reqOpts)
 }
 
 // Update changes a table: PUT /tables/{id} with r as the body, answered
 // with the table. Only what r sets is sent; the document does not say
 // whether what the body leaves out is kept, and the fake keeps it.
 func (s *TablesService) Update(ctx context.Context, tableID string, r TableUpdateRequest, reqOpts ...workflow.RequestOption) (*Table, error) {
-	p, err := segPath("", "tables", "tableID", tableID)
-	return call[Table](ctx, s.client, "updateTable", http.MethodPut, p, err, r, reqOpts)
+	return call[Table](ctx, s.client, at(op.UpdateTable, "tableID", tableID), r, reqOpts)
 }
 
 // Delete deletes a table: DELETE /tables/{id}, answered 204.
 func (s *TablesService) Delete(ctx context.Context, tableID string, reqOpts ...workflow.RequestOption) error {
-	p, err := segPath("", "tables", "tableID", tableID)
-	return callNone(ctx, s.client, "deleteTable", http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, at(op.DeleteTable, "tableID", tableID), nil, reqOpts)
 }
 
 // Create adds a join to a table: POST /tables/{id}/joins with j as the
 // body (Source, Type and JoinOn required), answered 201 with the join.
 func (s *TableJoinsService) Create(ctx context.Context, tableID string, j TableJoinInput, reqOpts ...workflow.RequestOption) (*TableJoin, error) {
-	p, err := segPath("", "tables", "tableID", tableID, "", "joins")
-	return call[TableJoin](ctx, s.client, "createTableJoin", http.MethodPost, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, at(op.CreateTableJoin, "tableID", tableID), j, reqOpts)
 }
 
 // Update changes a join: PUT /tables/{id}/joins/{joinId} with what j
 // sets, answered with the join.
 func (s *TableJoinsService) Update(ctx context.Context, tableID, joinID string, j TableJoinInput, reqOpts ...workflow.RequestOption) (*TableJoin, error) {
-	p, err := segPath("", "tables", "tableID", tableID, "", "joins", "joinID", joinID)
-	return call[TableJoin](ctx, s.client, "updateTableJoin", http.MethodPut, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, at(op.UpdateTableJoin, "tableID", tableID, "joinID", joinID), j, reqOpts)
 }
 
 // Delete removes a join: DELETE /tables/{id}/joins/{joinId}, answered 204.
 func (s *TableJoinsService) Delete(ctx context.Context, tableID, joinID string, reqOpts ...workflow.RequestOption) error {
-	p, err := segPath("", "tables", "tableID", tableID, "", "joins", "joinID", joinID)
-	return callNone(ctx, s.client, "deleteTableJoin", http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, at(op.DeleteTableJoin, "tableID", tableID, "joinID", joinID), nil, reqOpts)
 }
 
 // mappings is the body of the mapping operations: the service's
@@ -815,34 +805,28 @@ type mappingSource struct {
 	Source string `json:"source"`
 }
 
-func mappingsPath(tableID, joinFieldsID string) (string, error) {
-	return segPath("", "tables", "tableID", tableID, "", "join-fields", "joinFieldsID", joinFieldsID, "", "mappings")
-}
-
 // Create creates value mappings on a join's field pair:
 // POST /tables/{id}/join-fields/{joinFieldsId}/mappings with
 // {"entries": [{"source", "target"}, ...]}, answered 201 without a body.
 func (s *JoinMappingsService) Create(ctx context.Context, tableID, joinFieldsID string, entries []JoinMapping, reqOpts ...workflow.RequestOption) error {
-	p, err := mappingsPath(tableID, joinFieldsID)
-	return callNone(ctx, s.client, "createTableJoinMapping", http.MethodPost, p, err, mappings[JoinMapping]{entries}, reqOpts)
+	return callNone(ctx, s.client, at(op.CreateTableJoinMapping, "tableID", tableID, "joinFieldsID", joinFieldsID), mappings[JoinMapping]{entries}, reqOpts)
 }
 
 // Update creates or changes value mappings (an upsert by source):
 // PUT /tables/{id}/join-fields/{joinFieldsId}/mappings with the same body
 // as Create, answered 200 without a body.
 func (s *JoinMappingsService) Update(ctx context.Context, tableID, joinFieldsID string, entries []JoinMapping, reqOpts ...workflow.RequestOption) error {
-	p, err := mappingsPath(tableID, joinFieldsID)
-	return callNone(ctx, s.client, "updateTableJoinMapping", http.MethodPut, p, err, mappings[JoinMapping]{entries}, reqOpts)
+	return callNone(ctx, s.client, at(op.UpdateTableJoinMapping, "tableID", tableID, "joinFieldsID", joinFieldsID), mappings[JoinMapping]{entries}, reqOpts)
 }
 
 // Delete deletes the value mappings of the given source values:
 // DELETE /tables/{id}/join-fields/{joinFieldsId}/mappings with
 // {"entries": [{"source"}, ...]}, answered 204.
 func (s *JoinMappingsService) Delete(ctx context.Context, tableID, joinFieldsID string, sources []string, reqOpts ...workflow.RequestOption) error {
-	p, err := mappingsPath(tableID, joinFieldsID)
+	t := at(op.DeleteTableJoinMapping, "tableID", tableID, "joinFieldsID", joinFieldsID)
 	body := mappings[mappingSource]{make([]mappingSource, len(sources))}
 	for i, src := range sources {
 		body.Entries[i].Source = src
 	}
-	return callNone(ctx, s.client, "deleteTableJoinMapping", http.MethodDelete, p, err, body, reqOpts)
+	return callNone(ctx, s.client, t, body, reqOpts)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"net/http"
 
 	json "github.com/go-json-experiment/json"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The views of an app live at /apps/{alias}/views; see the package
@@ -261,43 +261,32 @@ func (s *ViewShareInput) UnmarshalJSON(data []byte) error { return jsonmodel.Unm
 // ViewsService configures the views of apps.
 type ViewsService struct{ client *workflow.Client }
 
-// list is the paged list of an app's views: the service publishes the
-// paging parameters (first, after, last, before) and no filter.
-func (s *ViewsService) list(alias string) (workflow.PagedList[View], error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views")
-	return workflow.PagedList[View]{Client: s.client, Path: p}, err
-}
-
 // List returns one page of an app's views: GET /apps/{alias}/views (200,
 // AspectViewPagedList), with the paging options of opts. The service
 // publishes no filter for this list: opts.Filter must be nil.
 func (s *ViewsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[View], error) {
-	l, err := s.list(alias)
-	return listPage(ctx, l, err, opts, reqOpts)
+	return listPage[View](ctx, s.client, at(op.ListViews, "alias", alias), opts, reqOpts)
 }
 
 // Pages walks an app's views page by page: GET /apps/{alias}/views. See
 // workflow.RecordsService.Pages. A bad alias is yielded as a
 // *workflow.ValidationError.
 func (s *ViewsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[View], error] {
-	l, err := s.list(alias)
-	return listPages(ctx, l, err, opts, reqOpts)
+	return listPages[View](ctx, s.client, at(op.ListViews, "alias", alias), opts, reqOpts)
 }
 
 // All iterates over every view of an app: GET /apps/{alias}/views, page
 // after page. See workflow.RecordsService.All. A bad alias is yielded as
 // a *workflow.ValidationError.
 func (s *ViewsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[View, error] {
-	l, err := s.list(alias)
-	return listAll(ctx, l, err, opts, reqOpts)
+	return listAll[View](ctx, s.client, at(op.ListViews, "alias", alias), opts, reqOpts)
 }
 
 // Get returns one view: GET /apps/{alias}/views/{id} (200, AspectView).
 // id is the view's id (the document: "the resource ID"); the fake takes
 // its client handle too.
 func (s *ViewsService) Get(ctx context.Context, alias, id string, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views", "id", id)
-	return call[View](ctx, s.client, "getView", http.MethodGet, p, err, nil, reqOpts)
+	return call[View](ctx, s.client, at(op.GetView, "alias", alias, "id", id), nil, reqOpts)
 }
 
 // Create creates a view of an app (201): POST /apps/{alias}/views with
@@ -312,10 +301,8 @@ func (s *ViewsService) Get(ctx context.Context, alias, id string, reqOpts ...wor
 // it as a View (members a View does not model in Extra). Like every
 // POST, it is not retried after a 5xx or a dropped connection.
 func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views")
-	if _, herr := workflow.Segment("handle", handle); err == nil {
-		err = herr
-	}
+	t := at(op.CreateView, "alias", alias)
+	_, err := workflow.Segment("handle", handle)
 	if _, dup := r.Extra["handle"]; dup && err == nil {
 		err = invalid(`ViewRequest.Extra["handle"]`, "must not be set: Create sends its handle argument")
 	}
@@ -326,7 +313,7 @@ func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewR
 		}
 		r.Extra["handle"], _ = json.Marshal(handle)
 	}
-	return call[View](ctx, s.client, "createView", http.MethodPost, p, err, r, reqOpts)
+	return call[View](ctx, s.client, t.or(err), r, reqOpts)
 }
 
 // Update replaces a view's state (200): PUT /apps/{alias}/views/{handle}
@@ -334,6 +321,5 @@ func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewR
 // (the document: the view's id for a get, its client handle for an
 // update). The answer is read as for Create.
 func (s *ViewsService) Update(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views", "handle", handle)
-	return call[View](ctx, s.client, "updateView", http.MethodPut, p, err, r, reqOpts)
+	return call[View](ctx, s.client, at(op.UpdateView, "alias", alias, "handle", handle), r, reqOpts)
 }
