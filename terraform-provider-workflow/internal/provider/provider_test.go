@@ -47,7 +47,7 @@ func runMain(m *testing.M) int {
 	mirror = filepath.Join(dir, "mirror")
 	cliConfig := filepath.Join(dir, "cli.tfrc")
 	cfg := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
-	if err := os.Mkdir(mirror, 0o755); err == nil {
+	if err = os.Mkdir(mirror, 0o755); err == nil {
 		err = os.WriteFile(cliConfig, []byte(cfg), 0o644)
 	}
 	if err != nil {

@@ -188,7 +188,6 @@ func updateBody(cfg, state tableModel) admin.TableUpdateRequest {
 // sameAs reports whether f, as configured, and s, as held, are the same
 // field (ids aside).
 func (f fieldModel) sameAs(s fieldModel) bool {
-	f.ID, s.ID = types.StringNull(), types.StringNull()
 	return f.Name.Equal(s.Name) && f.Kind.Equal(s.Kind) && f.ColumnName.Equal(s.ColumnName) && f.ColumnType.Equal(s.ColumnType) &&
 		f.Field.Equal(s.Field) && f.Aggregation.Equal(s.Aggregation) && f.Expanded.Equal(s.Expanded) && f.Text.Equal(s.Text) &&
 		f.Tags.Equal(s.Tags)
