@@ -614,26 +614,26 @@ func (e *syncer) lookup(ctx context.Context, batch []*item) {
 				e.results <- Result{Index: it.index, Key: it.key, Action: Unchanged, ID: it.id, Record: it.existing}
 				continue
 			case it.id == "":
-				e.results <- Result{Index: it.index, Key: it.key, Err: fmt.Errorf("upsert: the record with %s=%q has no %q field to update it by", e.o.KeyField, it.key, e.o.IDField)}
+				e.results <- Result{Index: it.index, Key: it.key, Err: fmt.Errorf("upsert: the record with this %s has no %q field to update it by: %w", e.o.KeyField, e.o.IDField, workflow.ErrUnexpectedResponse)}
 				continue
 			case e.o.DryRun:
 				e.results <- Result{Index: it.index, Key: it.key, Action: Updated, ID: it.id, Record: it.existing, Changed: changed}
 				continue
 			}
 		default:
-			e.results <- Result{Index: it.index, Key: it.key, Err: e.duplicates(it.key, recs)}
+			e.results <- Result{Index: it.index, Key: it.key, Err: e.duplicates(recs)}
 			continue
 		}
 		e.tasks <- task{item: it}
 	}
 }
 
-func (e *syncer) duplicates(key string, recs []workflow.Record) error {
+func (e *syncer) duplicates(recs []workflow.Record) error {
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = strconv.Quote(r[e.o.IDField])
 	}
-	return fmt.Errorf("%w: %d records have %s=%q (ids %s)", ErrDuplicateKey, len(recs), e.o.KeyField, key, strings.Join(ids, ", "))
+	return fmt.Errorf("%w: %d records have this %s (ids %s)", ErrDuplicateKey, len(recs), e.o.KeyField, strings.Join(ids, ", "))
 }
 
 // changedFields returns the sorted names of the fields of in whose value
@@ -706,14 +706,14 @@ func (e *syncer) create(ctx context.Context, it *item) Result {
 		e.rechecks.Add(1)
 		found, ferr := e.find(ctx, []string{it.key})
 		if ferr != nil {
-			return Result{Err: fmt.Errorf("upsert: the outcome of creating the record is unknown (%v) and looking it up failed (run the sync again to settle it): %w", err, ferr)}
+			return Result{Err: fmt.Errorf("upsert: the outcome of creating the record is unknown (%s) and looking it up failed (run the sync again to settle it): %w", strings.TrimPrefix(err.Error(), "workflow: "), ferr)}
 		}
 		switch recs := found[it.key]; len(recs) {
 		case 0: // not created: create again
 		case 1:
 			return Result{Action: Created, ID: recs[0][e.o.IDField], Record: recs[0], Recovered: true}
 		default:
-			return Result{Err: e.duplicates(it.key, recs)}
+			return Result{Err: e.duplicates(recs)}
 		}
 	}
 }
