@@ -154,9 +154,8 @@ func refused(verdict jsontext.Value) (string, bool) {
 }
 
 func (r *automationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m automationModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[automationModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	a, err := m.workflow()
@@ -172,9 +171,8 @@ func (r *automationResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *automationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m automationModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[automationModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	v, err := r.ws.Automations.Get(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), m.ID.ValueString())
@@ -196,9 +194,8 @@ func (r *automationResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *automationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m automationModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[automationModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	a, err := m.workflow()
@@ -213,9 +210,8 @@ func (r *automationResource) Update(ctx context.Context, req resource.UpdateRequ
 }
 
 func (r *automationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m automationModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[automationModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := r.ws.Automations.Delete(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), m.ID.ValueString())

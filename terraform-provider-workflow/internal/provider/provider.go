@@ -158,6 +158,15 @@ func (b *base) Configure(_ context.Context, req resource.ConfigureRequest, resp 
 	b.ws, b.c = d.ws, d.c
 }
 
+// read decodes a plan, a state or a configuration into a new T, adding
+// its diagnostics to d; ok is false when that failed.
+func read[T any](ctx context.Context, src interface {
+	Get(context.Context, any) diag.Diagnostics
+}, d *diag.Diagnostics) (m T, ok bool) {
+	d.Append(src.Get(ctx, &m)...)
+	return m, !d.HasError()
+}
+
 // failed adds the error of an SDK call as a diagnostic: a refused body
 // names the member and the rule (a *workflow.ValidationError's text).
 func failed(d *diag.Diagnostics, what string, err error) {

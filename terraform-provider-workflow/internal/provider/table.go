@@ -266,9 +266,8 @@ func (r *tableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 // ValidateConfig checks the create body with the SDK's checks, with no
 // request, at validate and at plan.
 func (r *tableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m tableModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[tableModel](ctx, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	b := m.createBody()
@@ -297,9 +296,8 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 }
 
 func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m tableModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[tableModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	t, err := r.ws.Tables.Create(ctx, m.createBody())
@@ -311,9 +309,8 @@ func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, 
 }
 
 func (r *tableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m tableModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[tableModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	t, err := r.ws.Tables.Get(ctx, m.ID.ValueString())
@@ -347,9 +344,8 @@ func (r *tableResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 func (r *tableResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m tableModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[tableModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := r.ws.Tables.Delete(ctx, m.ID.ValueString()); err != nil && !errors.Is(err, workflow.ErrNotFound) {

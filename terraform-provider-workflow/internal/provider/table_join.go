@@ -149,9 +149,8 @@ func (r *tableJoinResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // request, at validate and at plan; values known only after apply stand
 // as UUIDs of the right form.
 func (r *tableJoinResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m joinModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[joinModel](ctx, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	const placeholder = "00000000-0000-4000-8000-000000000000"
@@ -176,9 +175,8 @@ func (r *tableJoinResource) ValidateConfig(ctx context.Context, req resource.Val
 }
 
 func (r *tableJoinResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m joinModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[joinModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	j, err := r.ws.Tables.Joins.Create(ctx, m.TableID.ValueString(), m.input())
@@ -190,9 +188,8 @@ func (r *tableJoinResource) Create(ctx context.Context, req resource.CreateReque
 }
 
 func (r *tableJoinResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m joinModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[joinModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	j, err := findJoin(ctx, r.ws, m.TableID.ValueString(), m.ID.ValueString())
@@ -230,9 +227,8 @@ func (r *tableJoinResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 func (r *tableJoinResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m joinModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[joinModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := r.ws.Tables.Joins.Delete(ctx, m.TableID.ValueString(), m.ID.ValueString())
@@ -357,9 +353,8 @@ func (r *joinMappingsResource) apply(ctx context.Context, m, state mappingsModel
 }
 
 func (r *joinMappingsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m mappingsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[mappingsModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := r.apply(ctx, m, mappingsModel{Mappings: types.MapNull(types.StringType)}); err != nil {
@@ -371,9 +366,8 @@ func (r *joinMappingsResource) Create(ctx context.Context, req resource.CreateRe
 }
 
 func (r *joinMappingsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m mappingsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[mappingsModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	got, found, err := readMappings(ctx, r.ws, m.TableID.ValueString(), m.JoinFieldsID.ValueString())
@@ -405,9 +399,8 @@ func (r *joinMappingsResource) Update(ctx context.Context, req resource.UpdateRe
 }
 
 func (r *joinMappingsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m mappingsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[mappingsModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	sources := slices.Sorted(maps.Keys(m.Mappings.Elements()))

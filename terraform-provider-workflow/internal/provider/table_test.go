@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -163,4 +164,101 @@ func TestAccTableInvalid(t *testing.T) {
 	if err != nil || len(page.Items) != 0 {
 		t.Errorf("the fake holds tables: %v, %v", page, err)
 	}
+}
+
+// joinConfig is two tables, the second joined into the first, and the
+// mappings of the join's pair.
+func joinConfig(srv *workflowtest.Server, joinType, mappings string) string {
+	return providerBlock(srv, "") + fmt.Sprintf(`
+resource "workflow_table" "regions" {
+  name        = "Regions"
+  handle      = "region"
+  source      = %[1]q
+  category_id = %[2]q
+  fields      = [{ name = "Code", kind = "cloud", column_name = "CODE", column_type = "TEXT" }]
+}
+
+resource "workflow_table" "accounts" {
+  name        = "Accounts"
+  handle      = "acct"
+  source      = %[1]q
+  category_id = %[2]q
+  fields      = [{ name = "Region", kind = "cloud", column_name = "REGION", column_type = "TEXT" }]
+}
+
+resource "workflow_table_join" "region" {
+  table_id = workflow_table.accounts.id
+  source   = workflow_table.regions.id
+  type     = %[3]q
+  on = [{
+    left_field_id  = workflow_table.accounts.fields[0].id
+    right_field_id = workflow_table.regions.fields[0].id
+  }]
+}
+
+resource "workflow_table_join_mappings" "region" {
+  table_id       = workflow_table.accounts.id
+  join_fields_id = workflow_table_join.region.on[0].id
+  mappings       = %[4]s
+}
+`, sourceID, categoryID, joinType, mappings)
+}
+
+func TestAccTableJoin(t *testing.T) {
+	factories := acc(t)
+	srv := workflowtest.Start(t)
+	var tableID, pairID string
+	mapped := func(want string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			tableID = s.RootModule().Resources["workflow_table.accounts"].Primary.ID
+			pairID = s.RootModule().Resources["workflow_table_join.region"].Primary.Attributes["on.0.id"]
+			ti, _ := srv.Table(tableID)
+			if got := strings.Join(ti.Mappings[pairID], ","); got != want {
+				return fmt.Errorf("the pair %s maps %q, want %q", pairID, got, want)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		Steps: []resource.TestStep{
+			{Config: joinConfig(srv, "LEFT", `{ "EMEA" = "EU", "AMER" = "US" }`), Check: mapped("AMER=US,EMEA=EU")},
+			{ // update in place: the join's type; a mapping changed, one removed, one added
+				Config: joinConfig(srv, "INNER", `{ "EMEA" = "Europe", "APAC" = "Asia" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					changesExactly("workflow_table_join.region", "type"),
+					changesExactly("workflow_table_join_mappings.region", "mappings"),
+				}},
+				Check: mapped("EMEA=Europe,APAC=Asia"),
+			},
+			{
+				ResourceName:      "workflow_table_join.region",
+				ImportState:       true,
+				ImportStateVerify: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return tableID + "/" + s.RootModule().Resources["workflow_table_join.region"].Primary.ID, nil
+				},
+			},
+			{
+				ResourceName:      "workflow_table_join_mappings.region",
+				ImportState:       true,
+				ImportStateVerify: true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) { return tableID + "/" + pairID, nil },
+			},
+			{ // drift: a mapping changed behind the engine's back, then restored
+				PreConfig: func() {
+					ws := admin.New(srv.Client())
+					if err := ws.Tables.JoinMappings.Update(t.Context(), tableID, pairID, []admin.JoinMapping{{Source: "APAC", Target: "Pacific"}}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: joinConfig(srv, "INNER", `{ "EMEA" = "Europe", "APAC" = "Asia" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					changesExactly("workflow_table_join_mappings.region", "mappings"),
+					plancheck.ExpectResourceAction("workflow_table_join.region", plancheck.ResourceActionNoop),
+				}},
+				Check: mapped("EMEA=Europe,APAC=Asia"),
+			},
+		},
+	})
 }

@@ -210,9 +210,8 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 }
 
 func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m viewModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[viewModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.config())}
@@ -225,9 +224,8 @@ func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, r
 }
 
 func (r *viewResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m viewModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := read[viewModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	v, err := r.ws.Views.Get(ctx, m.App.ValueString(), m.ID.ValueString())
