@@ -183,8 +183,8 @@
 //     Agents.All of the target. Field ids (columns, displayByField) cannot
 //     be checked, since no operation reads an app's fields.
 //
-// examples/promote does all of this, with a plan that shows every member
-// it changes: go run ./examples/promote -fake -app crm-accounts
+// The OpenTofu provider of this repository (terraform-provider-workflow)
+// does all of this with state, plans and import, for every family.
 //
 // # Checks before sending
 //

@@ -215,7 +215,11 @@ func (o *Options) validate() (Options, error) {
 }
 
 func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType, alias string, in iter.Seq2[workflow.Record, error], opts *Options, reqOpts []workflow.RequestOption) (*Summary, error) {
-	start := time.Now()
+	now := time.Now
+	if opts != nil && opts.Clock != nil {
+		now = opts.Clock.Now
+	}
+	start := now()
 	switch {
 	case ctx == nil:
 		return nil, invalid("ctx", "must not be nil")
@@ -243,10 +247,16 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 		rt:      t,
 		alias:   alias,
 		o:       o,
-		lim:     newAdaptiveLimiter(o.MaxConcurrency, min(initialConc, o.MaxConcurrency), nil),
+		lim:     newAdaptiveLimiter(o.MaxConcurrency, min(initialConc, o.MaxConcurrency), now),
 		tasks:   make(chan task, 2*o.Window+1),
 		results: make(chan Result, o.Window),
 		cancel:  cancel,
+	}
+	if o.Clock != nil {
+		e.lim.sleep = o.Clock.Sleep
+	}
+	if seeLimiter != nil {
+		seeLimiter(e.lim)
 	}
 	sum := &Summary{DryRun: o.DryRun}
 	var wg sync.WaitGroup
@@ -380,6 +390,9 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 	return sum, nil
 }
 
+// seeLimiter, when set (by tests), is given the limiter of each run.
+var seeLimiter func(*adaptiveLimiter)
+
 func (e *syncer) totals(sum *Summary, start time.Time) {
 	sum.Requests = int(e.requests.Load())
 	sum.Lookups = int(e.lookups.Load())
@@ -387,7 +400,7 @@ func (e *syncer) totals(sum *Summary, start time.Time) {
 	sum.Throttled = int(e.throttle.Load())
 	sum.Overloaded = int(e.overload.Load())
 	sum.FailedRequests = int(e.failedRq.Load())
-	sum.Elapsed = time.Since(start)
+	sum.Elapsed = e.lim.now().Sub(start)
 }
 
 func keyOf(r workflow.Record, field string) string { return r[field] }

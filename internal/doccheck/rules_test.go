@@ -127,7 +127,7 @@ func TestProgramStatus(t *testing.T) {
 		{0, "done\n", 0},
 		{1, "dry run: 7 changes\nexit status 2\n", 2},
 		{1, "exit status 1\n", 1},
-		{1, "promote: missing WORKFLOW_CLIENT_ID\n", 1},
+		{1, "export: missing WORKFLOW_CLIENT_ID\n", 1},
 		{3, "exit status 2\n", 3},
 		{-1, "exit status 2\n(stopped after 5m0s)", -1},
 	} {

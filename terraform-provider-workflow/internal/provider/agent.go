@@ -1,0 +1,222 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+)
+
+// agentResource is workflow_agent: an AI agent of an app, of the
+// service's own kind (admin.AgentsService). The API reads agents only
+// through their list, whose entries are summaries; it has no delete.
+type agentResource struct{ base }
+
+func newAgentResource() resource.Resource { return &agentResource{} }
+
+// agentModel is the resource's state.
+type agentModel struct {
+	ID                    types.String  `tfsdk:"id"`
+	App                   types.String  `tfsdk:"app"`
+	Type                  types.String  `tfsdk:"type"`
+	Name                  types.String  `tfsdk:"name"`
+	Description           types.String  `tfsdk:"description"`
+	MaxLength             types.Int64   `tfsdk:"max_length"`
+	ReasoningEffort       types.String  `tfsdk:"reasoning_effort"`
+	Temperature           types.Float64 `tfsdk:"temperature"`
+	Instructions          types.String  `tfsdk:"instructions"`
+	FirstMessage          types.String  `tfsdk:"first_message"`
+	AvatarAttachmentID    types.String  `tfsdk:"avatar_attachment_id"`
+	AIProviderConnectorID types.String  `tfsdk:"ai_provider_connector_id"`
+	Tools                 types.List    `tfsdk:"tools"`
+	A2ASkills             types.List    `tfsdk:"a2a_skills"`
+}
+
+// unlisted is what an agent's list entry leaves out: the attributes the
+// provider keeps as it wrote them.
+const unlisted = "instructions, first_message, avatar_attachment_id, ai_provider_connector_id, tools and a2a_skills"
+
+func (r *agentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_agent"
+}
+
+func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	unseen := " Not in the agents list: the provider keeps what it wrote, drift is not detected, and import leaves it unset."
+	objects := func(desc string) schema.ListAttribute {
+		return schema.ListAttribute{Optional: true, ElementType: types.StringType,
+			Description: desc + ", each one JSON object (jsonencode). Set, the list replaces the agent's." + unseen}
+	}
+	resp.Schema = schema.Schema{
+		Description: "An AI agent of an app, of the service's own kind. The API reads agents only through the app's agents list, " +
+			"whose entries are summaries: drift and import cover name, description, max_length, reasoning_effort and temperature; " +
+			unlisted + " are not in the list, so the provider keeps what it wrote and cannot see a change made elsewhere. " +
+			"Other settings (voiceConfig, runAs, ...) are not managed. The API has no delete for agents: destroy removes one " +
+			"from the state, with a warning that it still exists. Import with the id app/id, e.g. crm-accounts/<agent id>.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("The agent's id, set by the service."),
+			"app": schema.StringAttribute{Required: true, Description: "The alias of the app (workflow_app.<name>.alias).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"type":        idAttribute("The agent's variant, as the list gives it."),
+			"name":        schema.StringAttribute{Required: true, Description: "The agent's name."},
+			"description": readString("The agent's description."),
+			"max_length":  readInt("The most tokens the model may return per turn."),
+			"reasoning_effort": func() schema.StringAttribute {
+				a := readString("How much hidden reasoning the model may do: MINIMAL, LOW, MEDIUM or HIGH.")
+				a.Validators = []validator.String{oneOf("MINIMAL", "LOW", "MEDIUM", "HIGH")}
+				return a
+			}(),
+			"temperature":              readFloat("The model's sampling temperature."),
+			"instructions":             schema.StringAttribute{Optional: true, Description: "The system prompt that steers the agent." + unseen},
+			"first_message":            schema.StringAttribute{Optional: true, Description: "What the agent posts when a conversation starts." + unseen},
+			"avatar_attachment_id":     schema.StringAttribute{Optional: true, Description: "The attachment of the avatar image." + unseen},
+			"ai_provider_connector_id": schema.StringAttribute{Optional: true, Description: "The AI provider connector." + unseen},
+			"tools":                    objects("The tools attached to the agent"),
+			"a2a_skills":               objects("The A2A skills attached to the agent"),
+		},
+	}
+}
+
+// bundle is the agent's create or update body: what the configuration
+// sets.
+func (m agentModel) bundle() (admin.AgentBundle, error) {
+	var effort *admin.ReasoningEffort
+	if p := strPtr(m.ReasoningEffort); p != nil {
+		effort = new(admin.ReasoningEffort(*p))
+	}
+	b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{
+		Name: strPtr(m.Name), Description: strPtr(m.Description), Instructions: strPtr(m.Instructions),
+		FirstMessage: strPtr(m.FirstMessage), MaxLength: int32Ptr(m.MaxLength), ReasoningEffort: effort,
+		Temperature: float64Ptr(m.Temperature), AvatarAttachmentID: strPtr(m.AvatarAttachmentID),
+		AIProviderConnectorID: strPtr(m.AIProviderConnectorID),
+	}}}
+	var err error
+	if b.Tools, err = jsonObjects(m.Tools); err != nil {
+		return b, attrError{"tools", err.Error()}
+	}
+	if b.A2ASkills, err = jsonObjects(m.A2ASkills); err != nil {
+		return b, attrError{"a2a_skills", err.Error()}
+	}
+	return b, nil
+}
+
+// state is m with what the agents list shows of a.
+func (m agentModel) state(a *admin.Agent) agentModel {
+	m.ID, m.Type, m.Name, m.Description = optString(a.ID), optString(a.Type), optString(a.Name), optString(a.Description)
+	m.MaxLength, m.ReasoningEffort, m.Temperature = optInt32(a.MaxLength), optString(a.ReasoningEffort), optFloat(a.Temperature)
+	return m
+}
+
+// ValidateConfig checks the body with the SDK's checks, with no request.
+func (r *agentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m agentModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	b, err := m.bundle()
+	if ae, ok := err.(attrError); ok {
+		resp.Diagnostics.AddAttributeError(path.Root(ae.attr), "Invalid agent", ae.Error())
+		return
+	}
+	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+		_, err := ws.Agents.Create(ctx, "checked", b, opt)
+		return err
+	}); err != nil {
+		resp.Diagnostics.AddError("Invalid agent", err.Error())
+	}
+}
+
+// write creates the agent (id empty) or updates it, then reads it from
+// the list.
+func (r *agentResource) write(ctx context.Context, m agentModel, id string) (agentModel, error) {
+	b, err := m.bundle()
+	var a *admin.Agent
+	if err == nil && id == "" {
+		a, err = r.ws.Agents.Create(ctx, m.App.ValueString(), b)
+	} else if err == nil {
+		a, err = r.ws.Agents.Update(ctx, m.App.ValueString(), id, b)
+	}
+	if err != nil {
+		return m, err
+	}
+	entry, err := r.find(ctx, m.App.ValueString(), a.ID.Value())
+	if err != nil {
+		return m, err
+	}
+	if entry != nil {
+		a = entry
+	}
+	return m.state(a), nil
+}
+
+// find reads the agent id of app from the agents list, nil when the list
+// has none.
+func (r *agentResource) find(ctx context.Context, app, id string) (*admin.Agent, error) {
+	return listed(r.ws.Agents.All(ctx, app, nil), func(a admin.Agent) string { return a.ID.Value() }, id)
+}
+
+func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m agentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.write(ctx, m, "")
+	if err != nil {
+		failed(&resp.Diagnostics, "Creating the agent", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m agentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	a, err := r.find(ctx, m.App.ValueString(), m.ID.ValueString())
+	if err != nil {
+		failed(&resp.Diagnostics, "Reading the agent", err)
+		return
+	}
+	if a == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(a))...)
+}
+
+func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var m agentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.write(ctx, m, m.ID.ValueString())
+	if err != nil {
+		failed(&resp.Diagnostics, "Updating the agent", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// Delete forgets the agent: the API has no delete for agents.
+func (r *agentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m agentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	forgotten(&resp.Diagnostics, "agent", m.Name.ValueString())
+}
+
+// ImportState takes app/id.
+func (r *agentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importParts(ctx, req, resp, "app", "id")
+}

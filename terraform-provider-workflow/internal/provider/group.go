@@ -1,0 +1,211 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+)
+
+// groupResource is workflow_group: a group of users and its membership
+// (workflow.GroupsService, its Members). The API has no delete for
+// groups: destroy removes one from the state, with a warning.
+type groupResource struct{ base }
+
+func newGroupResource() resource.Resource { return &groupResource{} }
+
+// groupModel is the resource's state.
+type groupModel struct {
+	ID          types.String `tfsdk:"id"`
+	Name        types.String `tfsdk:"name"`
+	Assignable  types.Bool   `tfsdk:"assignable"`
+	Watchable   types.Bool   `tfsdk:"watchable"`
+	Mentionable types.Bool   `tfsdk:"mentionable"`
+	Dynamic     types.Bool   `tfsdk:"dynamic"`
+	Managed     types.Bool   `tfsdk:"managed"`
+	Approver    types.Bool   `tfsdk:"approver"`
+	DataAccess  types.Bool   `tfsdk:"data_access"`
+	Hidden      types.Bool   `tfsdk:"hidden"`
+	Tags        types.List   `tfsdk:"tags"`
+	MemberIDs   types.Set    `tfsdk:"member_ids"`
+}
+
+func (r *groupResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_group"
+}
+
+func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	writeOnly := " The service does not read it back: the provider keeps what it wrote, drift is not detected, and import leaves it unset."
+	resp.Schema = schema.Schema{
+		Description: "A group of users, with its members. The API has no delete for groups: destroy removes one from the state, " +
+			"with a warning that it still exists. The e-mail domains of a dynamic group are workflow_group_email_domains. " +
+			"Import with the group's id.",
+		Attributes: map[string]schema.Attribute{
+			"id":          idAttribute("The group's id, set by the service."),
+			"name":        schema.StringAttribute{Required: true, Description: "The group's name."},
+			"assignable":  readBool("Records can be assigned to the group."),
+			"watchable":   readBool("The group can watch records."),
+			"mentionable": readBool("The group can be mentioned."),
+			"dynamic":     readBool("Membership follows the group's e-mail domains instead of member_ids."),
+			"managed": schema.BoolAttribute{Computed: true, Description: "The group is managed outside the API (by an identity provider).",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}},
+			"approver":    schema.BoolAttribute{Optional: true, Description: "The group can approve." + writeOnly},
+			"data_access": schema.BoolAttribute{Optional: true, Description: "The group grants data access." + writeOnly},
+			"hidden":      schema.BoolAttribute{Optional: true, Description: "The group is hidden." + writeOnly},
+			"tags":        schema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "The group's tags." + writeOnly},
+			"member_ids": readSet("The ids of the group's members (workflow_user.<name>.id), for a group that is not dynamic. " +
+				"Left out, membership is not managed; set, members not in it are removed."),
+		},
+	}
+}
+
+// request is the body of the group's create or update: what the
+// configuration sets, and nothing else.
+func (m groupModel) request() workflow.GroupRequest {
+	r := workflow.GroupRequest{
+		Name: strPtr(m.Name), Assignable: boolPtr(m.Assignable), Watchable: boolPtr(m.Watchable),
+		Mentionable: boolPtr(m.Mentionable), Dynamic: boolPtr(m.Dynamic), Approver: boolPtr(m.Approver),
+		DataAccess: boolPtr(m.DataAccess), Hidden: boolPtr(m.Hidden),
+	}
+	if known(m.Tags) {
+		r.Tags = append([]string{}, stringList(m.Tags)...)
+	}
+	return r
+}
+
+// state is m with what the service holds: the group g and its members.
+func (m groupModel) state(g *workflow.Group, members []string) groupModel {
+	m.ID, m.Name = types.StringValue(g.ID), types.StringValue(g.Name)
+	m.Assignable, m.Watchable, m.Mentionable = types.BoolValue(g.Assignable), types.BoolValue(g.Watchable), types.BoolValue(g.Mentionable)
+	m.Dynamic, m.Managed = types.BoolValue(g.Dynamic), types.BoolValue(g.Managed)
+	m.MemberIDs = setOf(members)
+	return m
+}
+
+// read returns the group id and its members' ids.
+func (r *groupResource) read(ctx context.Context, id string) (*workflow.Group, []string, error) {
+	g, err := r.c.Groups.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	var members []string
+	for u, err := range r.c.Groups.Members.All(ctx, id, nil) {
+		if err != nil {
+			return nil, nil, err
+		}
+		members = append(members, u.ID)
+	}
+	return g, members, nil
+}
+
+// ValidateConfig checks the configured body with the SDK's checks, with no
+// request.
+func (r *groupResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m groupModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body := m.request()
+	body.UserIDs = stringSet(m.MemberIDs)
+	if err := checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
+		_, err := c.Groups.Create(ctx, body, opt)
+		return err
+	}); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("member_ids"), "Invalid group", err.Error())
+	}
+}
+
+func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m groupModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body := m.request()
+	if known(m.MemberIDs) {
+		body.UserIDs = append([]string{}, stringSet(m.MemberIDs)...)
+	}
+	g, err := r.c.Groups.Create(ctx, body)
+	if err == nil && g == nil {
+		err = errors.New("the service answered without the new group")
+	}
+	var members []string
+	if err == nil {
+		g, members, err = r.read(ctx, g.ID)
+	}
+	if err != nil {
+		failed(&resp.Diagnostics, "Creating the group", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(g, members))...)
+}
+
+func (r *groupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m groupModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	g, members, err := r.read(ctx, m.ID.ValueString())
+	if errors.Is(err, workflow.ErrNotFound) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		failed(&resp.Diagnostics, "Reading the group", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(g, members))...)
+}
+
+// Update sends what the configuration sets, then adds and removes
+// members so that the group has exactly member_ids, when it is set.
+func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, prior groupModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := prior.ID.ValueString()
+	_, err := r.c.Groups.Update(ctx, id, plan.request())
+	if want := stringSet(plan.MemberIDs); err == nil && known(plan.MemberIDs) {
+		have := stringSet(prior.MemberIDs)
+		if add := without(want, have); len(add) > 0 {
+			err = r.c.Groups.Members.Add(ctx, id, add)
+		}
+		if rm := without(have, want); err == nil && len(rm) > 0 {
+			err = r.c.Groups.Members.Remove(ctx, id, rm)
+		}
+	}
+	var g *workflow.Group
+	var members []string
+	if err == nil {
+		g, members, err = r.read(ctx, id)
+	}
+	if err != nil {
+		failed(&resp.Diagnostics, "Updating the group", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan.state(g, members))...)
+}
+
+// Delete forgets the group: the API has no delete for groups.
+func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m groupModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	forgotten(&resp.Diagnostics, "group", m.Name.ValueString())
+}
+
+// ImportState takes the group's id.
+func (r *groupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importParts(ctx, req, resp, "id")
+}

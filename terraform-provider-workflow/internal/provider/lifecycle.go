@@ -1,0 +1,184 @@
+package provider
+
+import (
+	"fmt"
+	"iter"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
+)
+
+// What the families of part 2 share: the schemas of their attributes by
+// how the service treats them, sets of ids, and the warning of a destroy
+// the API cannot carry out.
+
+// idAttribute is a computed id the service sets, kept across plans.
+func idAttribute(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, Description: desc,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+}
+
+// readString and readBool are optional members the service reads back:
+// left out of the configuration they are not managed, and show what the
+// service holds; set, they are sent, "" and false included.
+func readString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, Computed: true, Description: desc,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+}
+
+func readBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Optional: true, Computed: true, Description: desc,
+		PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}}
+}
+
+func readInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Optional: true, Computed: true, Description: desc,
+		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}}
+}
+
+func readFloat(desc string) schema.Float64Attribute {
+	return schema.Float64Attribute{Optional: true, Computed: true, Description: desc,
+		PlanModifiers: []planmodifier.Float64{float64planmodifier.UseStateForUnknown()}}
+}
+
+// readSet is a set of strings read back, as readString.
+func readSet(desc string) schema.SetAttribute {
+	return schema.SetAttribute{Optional: true, Computed: true, ElementType: types.StringType, Description: desc,
+		PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()}}
+}
+
+// stringSet returns the strings of a set, sorted; nil when the set or one
+// of its elements is null or unknown.
+func stringSet(v types.Set) []string {
+	if !known(v) {
+		return nil
+	}
+	out := make([]string, 0, len(v.Elements()))
+	for _, e := range v.Elements() {
+		s, ok := e.(types.String)
+		if !ok || !known(s) {
+			return nil
+		}
+		out = append(out, s.ValueString())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// setOf is the set of strings ss.
+func setOf(ss []string) types.Set {
+	elems := make([]attr.Value, len(ss))
+	for i, s := range ss {
+		elems[i] = types.StringValue(s)
+	}
+	return types.SetValueMust(types.StringType, elems)
+}
+
+// without returns the strings of a not in b.
+func without(a, b []string) []string {
+	var out []string
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// forgotten warns, at a destroy, that the API has no delete for what:
+// it was removed from the state only.
+func forgotten(d *diag.Diagnostics, what, name string) {
+	d.AddWarning("The "+what+" still exists",
+		"The API has no delete for "+what+"s: the "+what+" "+name+
+			" was removed from the state only, and still exists in the workspace.")
+}
+
+// listed finds the item whose id is id in a list the API reads a family
+// through (agents, skills): nil when no item has it.
+func listed[T any](all iter.Seq2[T, error], idOf func(T) string, id string) (*T, error) {
+	for item, err := range all {
+		if err != nil {
+			return nil, err
+		}
+		if idOf(item) == id {
+			return &item, nil
+		}
+	}
+	return nil, nil
+}
+
+// jsonObjects returns the JSON objects of a list attribute, each checked
+// with admin.Canonical; nil when the list is null or unknown.
+func jsonObjects(v types.List) ([]jsontext.Value, error) {
+	ss := stringList(v)
+	if ss == nil {
+		return nil, nil
+	}
+	out := make([]jsontext.Value, len(ss))
+	for i, s := range ss {
+		c, err := admin.Canonical([]byte(s))
+		if err != nil {
+			return nil, fmt.Errorf("element %d must be one JSON object: %w", i, err)
+		}
+		out[i] = jsontext.Value(c)
+	}
+	return out, nil
+}
+
+// float64Ptr and int32Ptr are strPtr for numbers.
+func float64Ptr(v types.Float64) *float64 {
+	if !known(v) {
+		return nil
+	}
+	f := v.ValueFloat64()
+	return &f
+}
+
+func int32Ptr(v types.Int64) *int32 {
+	if !known(v) {
+		return nil
+	}
+	i := int32(v.ValueInt64())
+	return &i
+}
+
+// optInt32 and optFloat are optInt (values.go) for the other numbers of
+// read models.
+func optInt32(o admin.Opt[int32]) types.Int64 {
+	if v, ok := o.Get(); ok {
+		return types.Int64Value(int64(v))
+	}
+	return types.Int64Null()
+}
+
+func optFloat(o admin.Opt[float64]) types.Float64 {
+	if v, ok := o.Get(); ok {
+		return types.Float64Value(v)
+	}
+	return types.Float64Null()
+}
+
+// checkUUID stands for an id not known while validating.
+const checkUUID = "00000000-0000-4000-8000-000000000000"
+
+// checkable returns v, or placeholder when v is unknown (a reference, or
+// a variable not known while validating), so that the SDK's checks judge
+// the rest of a body.
+func checkable(v types.String, placeholder string) types.String {
+	if v.IsUnknown() {
+		return types.StringValue(placeholder)
+	}
+	return v
+}

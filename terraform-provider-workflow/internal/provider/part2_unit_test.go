@@ -1,0 +1,119 @@
+package provider
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// The bodies of the part 2 families, built from attributes with no CLI:
+// what a configuration sets is sent, unknown and null are left out, and
+// the rules the SDK cannot know name their attribute.
+
+func TestSetsAndLists(t *testing.T) {
+	set := setOf([]string{"b", "a"})
+	if got := stringSet(set); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("stringSet = %v, want [a b]", got)
+	}
+	if got := stringSet(types.SetUnknown(types.StringType)); got != nil {
+		t.Errorf("stringSet(unknown) = %v, want nil", got)
+	}
+	if got := stringSet(setOf(nil)); got == nil || len(got) != 0 {
+		t.Errorf("stringSet(empty) = %#v, want an empty non-nil slice (sent as [])", got)
+	}
+	if got := without([]string{"a", "b", "c"}, []string{"b"}); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("without = %v", got)
+	}
+	if got := checkable(types.StringUnknown(), "x"); got.ValueString() != "x" {
+		t.Errorf("checkable(unknown) = %v", got)
+	}
+	if got := checkable(types.StringNull(), "x"); !got.IsNull() {
+		t.Errorf("checkable(null) = %v, want null", got)
+	}
+}
+
+func TestGroupRequest(t *testing.T) {
+	m := groupModel{Name: types.StringValue("Ops"), Assignable: types.BoolValue(false), Watchable: types.BoolUnknown(),
+		Mentionable: types.BoolNull(), Tags: listOf(nil)}
+	r := m.request()
+	switch {
+	case r.Name == nil || *r.Name != "Ops":
+		t.Errorf("Name = %v", r.Name)
+	case r.Assignable == nil || *r.Assignable:
+		t.Errorf("Assignable = %v, want a pointer to false", r.Assignable)
+	case r.Watchable != nil || r.Mentionable != nil:
+		t.Error("unknown and null flags are sent")
+	case r.Tags == nil || len(r.Tags) != 0:
+		t.Errorf("Tags = %#v, want [] sent", r.Tags)
+	}
+}
+
+func TestOrganizationDomainRequest(t *testing.T) {
+	m := organizationDomainModel{Type: types.StringValue("EMAIL"), Domain: types.StringValue("mail.example.com"), SSO: types.BoolValue(false)}
+	_, err := m.request()
+	var ae attrError
+	if !errors.As(err, &ae) || ae.attr != "sso" {
+		t.Fatalf("an EMAIL domain with sso: %v, want an error on sso", err)
+	}
+	m.SSO = types.BoolNull()
+	r, err := m.request()
+	if err != nil || r.Email == nil || r.Managed != nil || *r.Email.Domain != "mail.example.com" {
+		t.Fatalf("request = %+v, %v", r, err)
+	}
+	m = organizationDomainModel{Type: types.StringValue("MANAGED"), Domain: types.StringValue("example.com"), Internal: types.BoolValue(false)}
+	if r, err = m.request(); err != nil || r.Managed == nil || r.Managed.Internal == nil || *r.Managed.Internal || r.Managed.SSO != nil {
+		t.Fatalf("request = %+v, %v", r.Managed, err)
+	}
+}
+
+func TestElementCreate(t *testing.T) {
+	m := elementModel{Name: types.StringValue("Widgets"), CategoryID: types.StringValue(checkUUID), ReadOnly: types.BoolValue(false),
+		Source: types.StringValue(`{"fields":[{"name":"Title","type":"TEXT"}],"cloudLinkId":"` + checkUUID + `"}`)}
+	n, err := m.create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Name != "Widgets" || n.ReadOnly == nil || *n.ReadOnly || len(n.Fields) != 1 || n.CloudLinkID == nil {
+		t.Errorf("create = %+v", n)
+	}
+	m.Source = types.StringValue(`{"name":"Other"}`)
+	var ae attrError
+	if _, err := m.create(); !errors.As(err, &ae) || ae.attr != "source" || !strings.Contains(err.Error(), "must not hold name") {
+		t.Errorf("a source holding name: %v", err)
+	}
+}
+
+func TestPassthroughDefinition(t *testing.T) {
+	for def, ok := range map[string]bool{`{"namespace":"x"}`: true, `{"id":"1","namespace":"x"}`: false, `{"nested":{"id":"1"}}`: true} {
+		_, err := passthroughModel{Definition: types.StringValue(def)}.definition()
+		if (err == nil) != ok {
+			t.Errorf("definition %s: %v", def, err)
+		}
+	}
+}
+
+func TestAgentAndSkillBodies(t *testing.T) {
+	a := agentModel{Name: types.StringValue("Helper"), Temperature: types.Float64Value(0), MaxLength: types.Int64Null(),
+		Tools: listOf([]string{`{"type":"search"}`}), A2ASkills: types.ListNull(types.StringType)}
+	b, err := a.bundle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := b.Agent.Elementum
+	if s.Temperature == nil || *s.Temperature != 0 || s.MaxLength != nil || len(b.Tools) != 1 || b.A2ASkills != nil {
+		t.Errorf("bundle = %+v, tools %v, a2a %v", s, b.Tools, b.A2ASkills)
+	}
+	a.Tools = listOf([]string{`[1]`})
+	var ae attrError
+	if _, err := a.bundle(); !errors.As(err, &ae) || ae.attr != "tools" {
+		t.Errorf("a tool that is not an object: %v", err)
+	}
+	k := skillModel{Name: types.StringValue("Triage"), Status: types.StringValue("DRAFT"), Discovery: types.StringValue(`{"aliases":["t"]}`)}
+	sb, err := k.bundle()
+	if err != nil || sb.Skill.Status == nil || *sb.Skill.Status != "DRAFT" || sb.Skill.Discovery == nil || len(sb.Skill.Discovery.Aliases) != 1 {
+		t.Errorf("bundle = %+v, %v", sb.Skill, err)
+	}
+}

@@ -1,0 +1,205 @@
+// Package provider is the OpenTofu and Terraform provider of a workspace's
+// configuration: a layer of schemas over package admin. Every request
+// goes through the SDK's one request path, and every body is checked by
+// the SDK's checks, locally and with no request, when a configuration is
+// validated and planned (see check.go).
+package provider
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+)
+
+// Address is the provider's source address, the one a dev override or a
+// filesystem mirror names.
+const Address = "registry.opentofu.org/seed-a15e58aa/workflow"
+
+// New returns the provider's constructor, as providerserver takes it.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &workflowProvider{version: version} }
+}
+
+// workflowProvider is the provider: its configuration is the client's
+// credentials and endpoints.
+type workflowProvider struct{ version string }
+
+// providerModel is the provider block.
+type providerModel struct {
+	ClientID     types.String `tfsdk:"client_id"`
+	ClientSecret types.String `tfsdk:"client_secret"`
+	BaseURL      types.String `tfsdk:"base_url"`
+	AuthURL      types.String `tfsdk:"auth_url"`
+}
+
+// settings are the provider block's attributes, each with the environment
+// variable it falls back to (those of workflow.NewClientFromEnv).
+var settings = []struct {
+	attr, env, doc string
+	sensitive      bool
+}{
+	{"client_id", "WORKFLOW_CLIENT_ID", "The API client's id.", false},
+	{"client_secret", "WORKFLOW_CLIENT_SECRET", "The API client's secret.", true},
+	{"base_url", "WORKFLOW_BASE_URL", "The API's base URL, ending in /v1.", false},
+	{"auth_url", "WORKFLOW_AUTH_URL", "The URL the token endpoint /oauth/token is under.", false},
+}
+
+func (p *workflowProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "workflow"
+	resp.Version = p.version
+}
+
+func (p *workflowProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	attrs := map[string]schema.Attribute{}
+	for _, s := range settings {
+		attrs[s.attr] = schema.StringAttribute{
+			Optional:    true,
+			Sensitive:   s.sensitive,
+			Description: s.doc + " Defaults to the environment variable " + s.env + ".",
+		}
+	}
+	resp.Schema = schema.Schema{
+		Description: "The configuration of a workspace of the records and workflow-automation API.",
+		Attributes:  attrs,
+	}
+}
+
+// Configure builds the client. Each setting comes from the provider block
+// or, when the block leaves it out, from its environment variable; a
+// setting found in neither fails the plan, naming both.
+func (p *workflowProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	vals := map[string]types.String{"client_id": m.ClientID, "client_secret": m.ClientSecret, "base_url": m.BaseURL, "auth_url": m.AuthURL}
+	got := map[string]string{}
+	for _, s := range settings {
+		v := vals[s.attr]
+		switch {
+		case v.IsUnknown():
+			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Unknown provider setting",
+				s.attr+" depends on a value known only after apply; the provider needs it to plan.")
+		case !v.IsNull() && v.ValueString() != "":
+			got[s.attr] = v.ValueString()
+		case os.Getenv(s.env) != "":
+			got[s.attr] = os.Getenv(s.env)
+		default:
+			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Missing provider setting",
+				s.attr+" is required: set it in the provider block or in the environment variable "+s.env+".")
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := workflow.NewClient(
+		workflow.WithCredentials(got["client_id"], got["client_secret"]),
+		workflow.WithEndpoint(got["base_url"], got["auth_url"]),
+		workflow.WithUserAgent("terraform-provider-workflow/"+p.version),
+	)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid provider settings", err.Error())
+		return
+	}
+	data := &configured{ws: admin.New(c), c: c}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+// configured is what the provider gives its resources: the client, and
+// its workspace's configuration.
+type configured struct {
+	ws *admin.Workspace
+	c  *workflow.Client
+}
+
+func (p *workflowProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		newAutomationResource, newViewResource, newTableResource, newTableJoinResource, newJoinMappingsResource,
+		newGroupResource, newUserResource, newOrganizationDomainResource, newGroupEmailDomainsResource,
+		newAppResource, newFlowResource, newElementResource, newSearchTableResource, newLinkedSearchTableResource,
+		newAgentResource, newSkillResource,
+	}
+}
+
+func (p *workflowProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+
+// base is what every resource shares: the workspace the provider
+// configured and its client (nil until it is, as in `tofu validate`).
+type base struct {
+	ws *admin.Workspace
+	c  *workflow.Client
+}
+
+// Configure takes the provider's workspace and client.
+func (b *base) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	d, ok := req.ProviderData.(*configured)
+	if !ok {
+		resp.Diagnostics.AddError("Provider bug", "the provider's data is not a workspace")
+		return
+	}
+	b.ws, b.c = d.ws, d.c
+}
+
+// read decodes a plan, a state or a configuration into a new T, adding
+// its diagnostics to d; ok is false when that failed.
+func read[T any](ctx context.Context, src interface {
+	Get(context.Context, any) diag.Diagnostics
+}, d *diag.Diagnostics) (m T, ok bool) {
+	d.Append(src.Get(ctx, &m)...)
+	return m, !d.HasError()
+}
+
+// failed adds the error of an SDK call as a diagnostic: a refused body
+// names the member and the rule (a *workflow.ValidationError's text).
+func failed(d *diag.Diagnostics, what string, err error) {
+	d.AddError(what, err.Error())
+}
+
+// importParts imports a resource by an id made of the segments of its
+// path, in path order, joined by "/": each part goes to the attribute of
+// the same position in attrs.
+func importParts(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, attrs ...string) {
+	parts := strings.Split(req.ID, "/")
+	if len(parts) != len(attrs) || slices.Contains(parts, "") {
+		resp.Diagnostics.AddError("Invalid import id", "the import id is "+strings.Join(attrs, "/")+", each part not empty")
+		return
+	}
+	for i, a := range attrs {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(a), parts[i])...)
+	}
+}
+
+// oneOf is the validator of an attribute whose value is one of values.
+func oneOf(values ...string) validator.String { return oneOfValidator(values) }
+
+type oneOfValidator []string
+
+func (v oneOfValidator) Description(context.Context) string {
+	return `must be one of "` + strings.Join(v, `", "`) + `"`
+}
+
+func (v oneOfValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v oneOfValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if known(req.ConfigValue) && !slices.Contains(v, req.ConfigValue.ValueString()) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid value", req.Path.String()+" "+v.Description(ctx)+" (got "+req.ConfigValue.String()+").")
+	}
+}

@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"context"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+)
+
+// skillResource is workflow_skill: a skill of an app
+// (admin.SkillsService). The API reads skills only through their list;
+// it has no delete.
+type skillResource struct{ base }
+
+func newSkillResource() resource.Resource { return &skillResource{} }
+
+// skillModel is the resource's state.
+type skillModel struct {
+	ID           types.String `tfsdk:"id"`
+	App          types.String `tfsdk:"app"`
+	Name         types.String `tfsdk:"name"`
+	Type         types.String `tfsdk:"type"`
+	Status       types.String `tfsdk:"status"`
+	Description  types.String `tfsdk:"description"`
+	Instructions types.String `tfsdk:"instructions"`
+	Properties   types.String `tfsdk:"properties"`
+	Discovery    types.String `tfsdk:"discovery"`
+	Tools        types.List   `tfsdk:"tools"`
+}
+
+func (r *skillResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_skill"
+}
+
+func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	oneOfString := func(desc string, values ...string) schema.StringAttribute {
+		a := readString(desc)
+		a.Validators = []validator.String{oneOf(values...)}
+		return a
+	}
+	resp.Schema = schema.Schema{
+		Description: "A skill of an app. The API reads skills only through the app's skills list: drift and import cover every " +
+			"attribute but tools, which the list gives as a connection whose members the service does not publish, so the provider " +
+			"keeps the tools it wrote and cannot see a change made elsewhere. The API has no delete for skills: destroy removes one " +
+			"from the state, with a warning that it still exists. Import with the id app/id, e.g. crm-accounts/<skill id>.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("The skill's id, set by the service."),
+			"app": schema.StringAttribute{Required: true, Description: "The alias of the app (workflow_app.<name>.alias).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"name":         schema.StringAttribute{Required: true, Description: "The skill's display name."},
+			"type":         oneOfString("The skill's kind: INTERNAL or CUSTOM.", string(admin.SkillInternal), string(admin.SkillCustom)),
+			"status":       oneOfString("The skill's status: ACTIVE, INACTIVE or DRAFT.", string(admin.SkillActive), string(admin.SkillInactive), string(admin.SkillDraft)),
+			"description":  readString("A short summary of what the skill does."),
+			"instructions": readString("The system prompt that steers the skill."),
+			"properties":   jsonAttribute("The skill's type-specific configuration.", false),
+			"discovery": jsonAttribute("How the skill is found and routed to (discoveryProperties: routingPriority, "+
+				"positiveKeywords, negativeKeywords, aliases, exampleUtterances).", false),
+			"tools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				Description: "The tools attached to the skill, each one JSON object (jsonencode). Set, the list replaces the skill's. " +
+					"Not readable: the provider keeps what it wrote, drift is not detected, and import leaves it unset."},
+		},
+	}
+}
+
+// bundle is the skill's create or update body: what the configuration
+// sets.
+func (m skillModel) bundle() (admin.SkillBundle, error) {
+	s := admin.SkillSettings{Name: strPtr(m.Name), Description: strPtr(m.Description), Instructions: strPtr(m.Instructions),
+		Properties: rawJSON(m.Properties)}
+	if p := strPtr(m.Type); p != nil {
+		s.Type = new(admin.SkillType(*p))
+	}
+	if p := strPtr(m.Status); p != nil {
+		s.Status = new(admin.SkillStatus(*p))
+	}
+	if d := rawJSON(m.Discovery); d != nil {
+		s.Discovery = &admin.SkillDiscovery{}
+		if err := json.Unmarshal(d, s.Discovery); err != nil {
+			return admin.SkillBundle{}, attrError{"discovery", err.Error()}
+		}
+	}
+	tools, err := jsonObjects(m.Tools)
+	if err != nil {
+		return admin.SkillBundle{}, attrError{"tools", err.Error()}
+	}
+	return admin.SkillBundle{Skill: s, Tools: tools}, nil
+}
+
+// state is m with what the skills list shows of k.
+func (m skillModel) state(k *admin.Skill) skillModel {
+	m.ID, m.Name, m.Type, m.Status = optString(k.ID), optString(k.Name), optString(k.Type), optString(k.Status)
+	m.Description, m.Instructions = optString(k.Description), optString(k.Instructions)
+	m.Properties = refreshJSON(m.Properties, k.Properties)
+	m.Discovery = refreshJSON(m.Discovery, k.Extra["discoveryProperties"])
+	return m
+}
+
+// ValidateConfig checks the body with the SDK's checks, with no request.
+func (r *skillResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m skillModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	b, err := m.bundle()
+	if ae, ok := err.(attrError); ok {
+		resp.Diagnostics.AddAttributeError(path.Root(ae.attr), "Invalid skill", ae.Error())
+		return
+	}
+	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+		_, err := ws.Skills.Create(ctx, "checked", b, opt)
+		return err
+	}); err != nil {
+		resp.Diagnostics.AddError("Invalid skill", err.Error())
+	}
+}
+
+// find reads the skill id of app from the skills list, nil when the list
+// has none.
+func (r *skillResource) find(ctx context.Context, app, id string) (*admin.Skill, error) {
+	return listed(r.ws.Skills.All(ctx, app, nil), func(k admin.Skill) string { return k.ID.Value() }, id)
+}
+
+// write creates the skill (id empty) or updates it.
+func (r *skillResource) write(ctx context.Context, m skillModel, id string) (skillModel, error) {
+	b, err := m.bundle()
+	var k *admin.Skill
+	if err == nil && id == "" {
+		k, err = r.ws.Skills.Create(ctx, m.App.ValueString(), b)
+	} else if err == nil {
+		k, err = r.ws.Skills.Update(ctx, m.App.ValueString(), id, b)
+	}
+	if err != nil {
+		return m, err
+	}
+	return m.state(k), nil
+}
+
+func (r *skillResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m skillModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.write(ctx, m, "")
+	if err != nil {
+		failed(&resp.Diagnostics, "Creating the skill", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func (r *skillResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m skillModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	k, err := r.find(ctx, m.App.ValueString(), m.ID.ValueString())
+	if err != nil {
+		failed(&resp.Diagnostics, "Reading the skill", err)
+		return
+	}
+	if k == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(k))...)
+}
+
+func (r *skillResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var m skillModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.write(ctx, m, m.ID.ValueString())
+	if err != nil {
+		failed(&resp.Diagnostics, "Updating the skill", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// Delete forgets the skill: the API has no delete for skills.
+func (r *skillResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m skillModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	forgotten(&resp.Diagnostics, "skill", m.Name.ValueString())
+}
+
+// ImportState takes app/id.
+func (r *skillResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importParts(ctx, req, resp, "app", "id")
+}

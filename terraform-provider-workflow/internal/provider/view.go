@@ -1,0 +1,292 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+)
+
+// viewResource is workflow_view: a view of an app (admin.ViewsService).
+// The API has no delete for views: destroy forgets one, with a warning.
+type viewResource struct{ base }
+
+func newViewResource() resource.Resource { return &viewResource{} }
+
+// viewModel is the resource's state.
+type viewModel struct {
+	ID                  types.String `tfsdk:"id"`
+	App                 types.String `tfsdk:"app"`
+	Handle              types.String `tfsdk:"handle"`
+	Type                types.String `tfsdk:"type"`
+	DisplayOrder        types.Int64  `tfsdk:"display_order"`
+	Name                types.String `tfsdk:"name"`
+	AllowRecordCreation types.Bool   `tfsdk:"allow_record_creation"`
+	Filter              types.String `tfsdk:"filter"`
+	Sort                types.String `tfsdk:"sort"`
+	Columns             types.List   `tfsdk:"columns"`
+	Density             types.String `tfsdk:"density"`
+	Rows                types.Int64  `tfsdk:"rows"`
+	DisplayByField      types.String `tfsdk:"display_by_field"`
+	AllowedFilterFields types.List   `tfsdk:"allowed_filter_fields"`
+	AgentID             types.String `tfsdk:"agent_id"`
+	DashboardID         types.String `tfsdk:"dashboard_id"`
+}
+
+// viewTypes maps the resource's type to the service's, one for each
+// variant of a view's write body.
+var viewTypes = map[string]admin.ViewType{
+	"list":      admin.ViewTypeList,
+	"kanban":    admin.ViewTypeKanban,
+	"calendar":  admin.ViewTypeCalendar,
+	"dashboard": admin.ViewTypeDashboard,
+	"agent":     admin.ViewTypeAgent,
+}
+
+func (r *viewResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_view"
+}
+
+func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	// Optional members are Optional and Computed: left out, the service's
+	// value is kept and shown; set, it is sent, false, 0 and "" included.
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, Computed: true, Description: desc,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	}
+	list := func(desc string) schema.ListAttribute {
+		return schema.ListAttribute{Optional: true, Computed: true, ElementType: types.StringType, Description: desc,
+			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}}
+	}
+	resp.Schema = schema.Schema{
+		Description: "A view of an app. The API has no delete for views: destroy removes one from the state, " +
+			"with a warning that it still exists. Its place among the app's views (display_order) is read only. " +
+			"Import with the id app/id, e.g. crm-accounts/<view id>.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, Description: "The view's id, set by the service.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"app": schema.StringAttribute{Required: true, Description: "The alias of the app.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"handle": schema.StringAttribute{Required: true, Description: "The view's client handle: the same in every workspace.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"type": schema.StringAttribute{Required: true,
+				Description: `The view's variant: "list", "kanban", "calendar", "dashboard" or "agent".`,
+				Validators:  []validator.String{oneOf("list", "kanban", "calendar", "dashboard", "agent")}},
+			"display_order": schema.Int64Attribute{Computed: true, Description: "The view's place among the app's views (read only).",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+			"name": str("The view's display name."),
+			"allow_record_creation": schema.BoolAttribute{Optional: true, Computed: true,
+				Description:   "Whether records can be created from the view.",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}},
+			"filter":  jsonAttribute("The records the view shows.", false),
+			"sort":    jsonAttribute("The order of the view's records.", false),
+			"columns": list("The ids of the fields shown as columns (list, kanban and calendar views): references to fields."),
+			"density": str("The row density (list views)."),
+			"rows": schema.Int64Attribute{Optional: true, Computed: true, Description: "The number of rows per page (list views).",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+			"display_by_field":      str("The id of the grouping field (kanban and calendar views)."),
+			"allowed_filter_fields": list("The ids of the fields offered as filters (kanban views)."),
+			"agent_id":              str("The linked agent's id (agent views): a reference to the agent."),
+			"dashboard_id":          str("The dashboard's id (dashboard views)."),
+		},
+	}
+}
+
+// config returns the view's configuration of m: its set members, known
+// ones only (a plan's unknown value is left out of a check).
+func (m viewModel) config() admin.ViewConfig {
+	c := admin.ViewConfig{
+		Name:                strPtr(m.Name),
+		AllowRecordCreation: boolPtr(m.AllowRecordCreation),
+		Filter:              rawJSON(m.Filter),
+		Sort:                rawJSON(m.Sort),
+		Columns:             stringList(m.Columns),
+		Density:             strPtr(m.Density),
+		Rows:                intPtr(m.Rows),
+		DisplayByField:      strPtr(m.DisplayByField),
+		AllowedFilterFields: stringList(m.AllowedFilterFields),
+		AgentID:             strPtr(m.AgentID),
+		DashboardID:         strPtr(m.DashboardID),
+	}
+	return c
+}
+
+// input returns the write body's variant of type typ holding c.
+func input(typ string, c admin.ViewConfig) admin.ViewInput {
+	var in admin.ViewInput
+	switch typ {
+	case "list":
+		in.List = &c
+	case "kanban":
+		in.Kanban = &c
+	case "calendar":
+		in.Calendar = &c
+	case "dashboard":
+		in.Dashboard = &c
+	case "agent":
+		in.Agent = &c
+	}
+	return in
+}
+
+// variant returns the configuration of the variant in holds, nil for none.
+func variant(in admin.ViewInput) *admin.ViewConfig {
+	for _, c := range []*admin.ViewConfig{in.List, in.Kanban, in.Calendar, in.Dashboard, in.Agent} {
+		if c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// state returns the state of the view v as read, keeping prior's
+// spelling of JSON attributes that mean the same.
+func (prior viewModel) state(v *admin.View) viewModel {
+	m := prior
+	m.ID = optString(v.ID)
+	m.Handle = optString(v.ClientHandle)
+	m.Type = types.StringValue(string(v.Type.Value()))
+	for k, t := range viewTypes {
+		if t == v.Type.Value() {
+			m.Type = types.StringValue(k)
+		}
+	}
+	m.DisplayOrder = optInt(v.DisplayOrder)
+	m.Name = optString(v.Name)
+	m.AllowRecordCreation = optBool(v.AllowRecordCreation)
+	m.Filter = refreshJSON(prior.Filter, v.Filter)
+	m.Sort = refreshJSON(prior.Sort, v.Sort)
+	m.Columns = optList(v.Columns)
+	m.Density = optString(v.Density)
+	m.Rows = optInt(v.Rows)
+	m.DisplayByField = optString(v.DisplayByField)
+	m.AllowedFilterFields = optList(v.AllowedFilterFields)
+	m.AgentID = types.StringNull()
+	if a, ok := v.Agent.Get(); ok {
+		m.AgentID = optString(a.ID)
+	}
+	m.DashboardID = types.StringNull()
+	var dash string
+	if raw, ok := v.Extra["dashboardId"]; ok && json.Unmarshal(raw, &dash) == nil {
+		m.DashboardID = types.StringValue(dash)
+	}
+	return m
+}
+
+// ValidateConfig checks the view's body with the SDK's checks, with no
+// request, at validate and at plan.
+func (r *viewResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m viewModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !known(m.Type) {
+		return
+	}
+	app, handle := m.App.ValueString(), m.Handle.ValueString()
+	if !known(m.App) {
+		app = "app"
+	}
+	if !known(m.Handle) {
+		handle = "handle"
+	}
+	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.config())}
+	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+		_, err := ws.Views.Create(ctx, app, handle, body, opt)
+		return err
+	}); err != nil {
+		resp.Diagnostics.AddError("Invalid view", err.Error())
+	}
+}
+
+func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	m, ok := read[viewModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.config())}
+	v, err := r.ws.Views.Create(ctx, m.App.ValueString(), m.Handle.ValueString(), body)
+	if err != nil {
+		failed(&resp.Diagnostics, "Creating the view", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(v))...)
+}
+
+func (r *viewResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	m, ok := read[viewModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	v, err := r.ws.Views.Get(ctx, m.App.ValueString(), m.ID.ValueString())
+	if errors.Is(err, workflow.ErrNotFound) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		failed(&resp.Diagnostics, "Reading the view", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(v))...)
+}
+
+// Update writes the view as the service holds it, with the members the
+// configuration sets replaced: an update never drops a member the
+// configuration does not manage. The sharing is left as it is.
+func (r *viewResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, cfg viewModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	app, handle := plan.App.ValueString(), plan.Handle.ValueString()
+	cur, err := r.ws.Views.Get(ctx, app, plan.ID.ValueString())
+	var body admin.ViewRequest
+	if err == nil {
+		body, err = cur.Request()
+	}
+	if err != nil {
+		failed(&resp.Diagnostics, "Reading the view to update", err)
+		return
+	}
+	held := admin.ViewConfig{}
+	if c := variant(body.View); c != nil {
+		held = *c
+	}
+	c, err := overlay(held, cfg.config())
+	if err == nil {
+		body.View = input(plan.Type.ValueString(), c)
+	}
+	v, err := r.ws.Views.Update(ctx, app, handle, body)
+	if err != nil {
+		failed(&resp.Diagnostics, "Updating the view", err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan.state(v))...)
+}
+
+// Delete forgets the view: the API has no delete for views.
+func (r *viewResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m viewModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	resp.Diagnostics.AddWarning("The view still exists",
+		"The API has no delete for views: the view "+m.Handle.ValueString()+" of the app "+m.App.ValueString()+
+			" was removed from the state only, and still exists in the workspace.")
+}
+
+// ImportState takes app/id, the segments of the view's path in their
+// order.
+func (r *viewResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importParts(ctx, req, resp, "app", "id")
+}
