@@ -86,8 +86,16 @@ func TestMatch(t *testing.T) {
 		{"GET", "widgets/a", "", nil},              // not a record type
 		{"POST", "tasks/a/automations/validate", op.ValidateAutomation, nil},
 		{"GET", "tasks/a/automations/validate", op.GetAutomation, nil}, // {id} holds "validate"
+		{"GET", "oauth/token", "", nil},                                // not under the API base
+		// The methods of the other operations: of one template in the
+		// order GET, POST, PUT, PATCH, DELETE; the most specific
+		// template's first.
 		{"PATCH", "users", "", []string{"GET", "POST"}},
-		{"GET", "oauth/token", "", nil}, // not under the API base
+		{"PATCH", "tables/t1", "", []string{"GET", "PUT", "DELETE"}},
+		{"PATCH", "groups/g1/users", "", []string{"GET", "POST", "DELETE"}},
+		{"PATCH", "tables/t1/join-fields/j1/mappings", "", []string{"POST", "PUT", "DELETE"}},
+		{"PATCH", "apps/a/views/comment", "", []string{"GET", "PUT", "POST"}},                 // views/{id}, then {id}/comment
+		{"PATCH", "apps/a/automations/comment", "", []string{"GET", "PUT", "DELETE", "POST"}}, // automations/{id}, then {id}/comment
 	}
 	for _, tt := range tests {
 		got, allow := op.Match(tt.method, strings.Split(tt.path, "/"))
@@ -96,7 +104,7 @@ func TestMatch(t *testing.T) {
 		} else if assert.NotNil(t, got, tt.path) {
 			assert.Equal(t, tt.want, got.ID, tt.path)
 		}
-		assert.ElementsMatch(t, tt.allow, allow, tt.path)
+		assert.Equal(t, tt.allow, allow, tt.path)
 	}
 }
 
@@ -118,4 +126,28 @@ func TestFill(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "tables", p)
 	assert.Panics(t, func() { _, _ = op.UpdateView.Op().Fill(check, "alias", "a") })
+}
+
+// Fits tells a request of the operation: its method, a path of its
+// template (a parameter with an enum takes only its values), and never one
+// off the API base.
+func TestFits(t *testing.T) {
+	tests := []struct {
+		id           op.ID
+		method, path string
+		want         bool
+	}{
+		{op.UpdateView, "PUT", "apps/a/views/v1", true},
+		{op.UpdateView, "GET", "apps/a/views/v1", false},
+		{op.UpdateView, "PUT", "apps/a/views", false},
+		{op.UpdateView, "PUT", "apps/a/views/v1/x", false},
+		{op.UpdateView, "PUT", "apps/a/agents/v1", false},
+		{op.RecordList, "GET", "tasks/a", true},
+		{op.RecordList, "GET", "widgets/a", false}, // not a record type
+		{op.RequestAccessToken, "POST", "oauth/token", false},
+	}
+	for _, tt := range tests {
+		o := tt.id.Op()
+		assert.Equal(t, tt.want, o.Fits(tt.method, strings.Split(tt.path, "/")), "%s %s %s", tt.id, tt.method, tt.path)
+	}
 }
