@@ -108,6 +108,8 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// Fill puts each value, through check, in the place of its parameter, and
+// stops at the first value check refuses, with check's error.
 func TestFill(t *testing.T) {
 	check := func(field, v string) (string, error) {
 		if v == "" {
@@ -115,17 +117,32 @@ func TestFill(t *testing.T) {
 		}
 		return url.PathEscape(v), nil
 	}
-	p, err := op.UpdateView.Op().Fill(check, "alias", "my app", "handle", "v?1")
-	require.NoError(t, err)
-	assert.Equal(t, "apps/my%20app/views/v%3F1", p)
-	_, err = op.UpdateView.Op().Fill(check, "alias", "a", "handle", "")
-	var ue *url.Error
-	require.ErrorAs(t, err, &ue)
-	assert.Equal(t, "handle", ue.Op)
-	p, err = op.ListTables.Op().Fill(check)
-	require.NoError(t, err)
-	assert.Equal(t, "tables", p)
-	assert.Panics(t, func() { _, _ = op.UpdateView.Op().Fill(check, "alias", "a") })
+	tests := []struct {
+		id      op.ID
+		args    []string
+		want    string
+		refused string // the field of the error
+	}{
+		{op.UpdateView, []string{"alias", "my app", "handle", "v?1"}, "apps/my%20app/views/v%3F1", ""},
+		{op.UpdateView, []string{"alias", "a", "handle", ""}, "", "handle"},
+		{op.ListTables, nil, "tables", ""},
+		{op.GetRecordAttachment, []string{"type", "tasks", "alias", "a", "id", "r 1", "attachment", "f/1"}, "tasks/a/r%201/attachments/f%2F1", ""},
+		{op.GetRecordAttachment, []string{"type", "tasks", "alias", "a", "id", "", "attachment", ""}, "", "id"},
+		{op.GetRecordAttachment, []string{"type", "tasks", "alias", "a", "id", "r1", "attachment", ""}, "", "attachment"},
+	}
+	for _, tt := range tests {
+		p, err := tt.id.Op().Fill(check, tt.args...)
+		if tt.refused == "" {
+			require.NoError(t, err, tt.id)
+			assert.Equal(t, tt.want, p, tt.id)
+			continue
+		}
+		var ue *url.Error
+		require.ErrorAs(t, err, &ue, tt.id)
+		assert.Equal(t, tt.refused, ue.Op, tt.id)
+		assert.Empty(t, p, tt.id)
+	}
+	assert.Panics(t, func() { _, _ = op.UpdateView.Op().Fill(check, "alias", "a") }, "a pair short")
 }
 
 // Fits tells a request of the operation: its method, a path of its
