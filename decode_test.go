@@ -1,8 +1,11 @@
 package workflow
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -96,6 +99,15 @@ func TestScanPageReads(t *testing.T) {
 		{`{"items":[{"x":[1,,2]}]}`, false},
 		{`{"items":[{"x":` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + `}]}`, false},
 		{`{"items":[{"data":{"a":"1","a":"2"}}]}`, false},
+		// Names taken from the record before at the same place.
+		{`{"items":[{"data":{"a":"1","b":"2","c":"3"}},{"data":{"b":"1"}},{"data":{"b":"1","b":"2"}}]}`, false},
+		{`{"items":[{"data":{"a":"1","b":"2","c":"3"}},{"data":{"x":"1","b":"2","a":"3"}},{"data":{"a":"1","b":"2","a":"3"}}]}`, false},
+		{`{"items":[{"data":{"a":"1","b":"2"}},{"data":{"a":"1","b":"2","b":"3"}}]}`, false},
+		{`{"items":[{"data":{"a":"1","b":"2"}},{"data":{"a" "1","b":"2"}}]}`, false},
+		{`{"items":[{"data":{"a\"b":"1","ab":"2"}},{"data":{"a\"b":"3","ab":"4","a":"5"}},{"data":{"ab":"6","a\"b":"7"}}]}`, true},
+		{`{"items":[{"data":{"a":"1","ab":"2"}},{"data":{"ab":"3","a":"4"}},{"data":{"a":"5","ab":"6","":null}},{"data":{"a":"7","ab":"8","":"9"}}]}`, true},
+		{`{"items":[{"data" {"a":"1"}}]}`, false},
+		{`{"items":[{"cursor":"c","data":{"a":"1"}},{"data" : {"a":"2"} , "cursor" : "d" }]}`, true},
 		{`{"items":[{"data":{"a":1}}]}`, false},
 		{`{"items":[],"items":[]}`, false},
 		{`{"items":[{"data":{"a":"1"},"data":{"b":"2"}}]}`, false},
@@ -487,4 +499,43 @@ func FuzzErrorBody(f *testing.F) {
 			t.Fatalf("message spans lines: %q", msg)
 		}
 	})
+}
+
+// special8 finds the first byte of eight that a string cannot hold as it
+// is, wherever it stands and whatever the bytes after it, in the byte
+// order of the word as binary.LittleEndian reads it on every machine.
+func TestSpecial8(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf }
+	// firstSpecial is the index of the first byte that needs a look, or 8.
+	firstSpecial := func(b []byte) int {
+		for i, c := range b {
+			if special(c) {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(b []byte) {
+		t.Helper()
+		m := special8(binary.LittleEndian.Uint64(b))
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if want := firstSpecial(b); got != want {
+			t.Fatalf("bytes %q: first to look at %d, want %d", b, got, want)
+		}
+	}
+	for c := range 256 {
+		for pos := range 8 {
+			for _, rest := range []byte{'a', ' ', '"', 0, 0xff, '!', '#', '[', ']', 0x7f} {
+				b := bytes.Repeat([]byte{'a'}, 8)
+				b[pos] = byte(c)
+				for j := pos + 1; j < 8; j++ {
+					b[j] = rest
+				}
+				check(b)
+			}
+		}
+	}
 }
