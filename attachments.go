@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -17,6 +16,8 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // AttachmentState is the processing state of a file attachment. The
@@ -130,13 +131,10 @@ func (l Link) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(l)
 }
 
-// attachmentsPath returns the path of a record's attachments, with the
-// attachment id when one is given.
-func attachmentsPath(t RecordType, alias, id string, attachmentID ...string) route {
-	if len(attachmentID) > 0 {
-		return recordPath(t, alias, "id", id, "", "attachments", "attachmentID", attachmentID[0])
-	}
-	return recordPath(t, alias, "id", id, "", "attachments")
+// attachmentPath returns the route of the operation id on one attachment
+// of a record.
+func attachmentPath(id op.ID, t RecordType, alias, recordID, attachmentID string) route {
+	return recordPath(id, t, alias, "id", recordID, "attachmentID", attachmentID)
 }
 
 // List returns the attachments of a record:
@@ -144,7 +142,7 @@ func attachmentsPath(t RecordType, alias, id string, attachmentID ...string) rou
 // bare JSON array and no paging: every attachment is returned at once.
 // An answer that is not an array is an error.
 func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) ([]Attachment, error) {
-	list, err := fetch[[]Attachment](ctx, s.client, http.MethodGet, attachmentsPath(t, alias, id), nil, "attachment list", false, reqOpts)
+	list, err := fetch[[]Attachment](ctx, s.client, recordPath(op.ListRecordAttachments, t, alias, "id", id), nil, "attachment list", false, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -154,14 +152,14 @@ func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id s
 // Get returns one attachment of a record:
 // GET /{recordType}/{alias}/{id}/attachments/{attachmentId}.
 func (s *AttachmentsService) Get(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Attachment, error) {
-	return fetch[Attachment](ctx, s.client, http.MethodGet, attachmentsPath(t, alias, id, attachmentID), nil, "attachment", false, reqOpts)
+	return fetch[Attachment](ctx, s.client, attachmentPath(op.GetRecordAttachment, t, alias, id, attachmentID), nil, "attachment", false, reqOpts)
 }
 
 // Delete removes an attachment from a record:
 // DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId} (200, no
 // body).
 func (s *AttachmentsService) Delete(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) error {
-	return s.client.call(ctx, http.MethodDelete, attachmentsPath(t, alias, id, attachmentID), nil, nil, reqOpts, reply{})
+	return s.client.call(ctx, attachmentPath(op.DeleteRecordAttachment, t, alias, id, attachmentID), nil, nil, reqOpts, reply{})
 }
 
 // AddLink attaches a link (a URL) to a record:
@@ -173,7 +171,7 @@ func (s *AttachmentsService) Delete(ctx context.Context, t RecordType, alias, id
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the link; it is retried after a 429.
 func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, id string, link Link, reqOpts ...RequestOption) (*Link, error) {
-	r := recordPath(t, alias, "id", id, "", "attachments", "", "url-links")
+	r := recordPath(op.CreateRecordLink, t, alias, "id", id)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -185,7 +183,7 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	} else if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
 		return nil, invalid("Link.URL", fmt.Sprintf("must be an absolute http or https URL (got %q)", link.URL))
 	}
-	out, err := fetch[Link](ctx, s.client, http.MethodPost, r, link, "link", true, reqOpts)
+	out, err := fetch[Link](ctx, s.client, r, link, "link", true, reqOpts)
 	if err == nil && out == nil {
 		out = &link // an answer without a body: the link sent
 	}
@@ -287,7 +285,7 @@ func (o *UploadOptions) check() (*UploadOptions, error) {
 // for; a blocked read is left to finish on its own (its goroutine ends
 // when the read returns), and r is not read again.
 func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id, name string, r io.Reader, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
-	at := attachmentsPath(t, alias, id)
+	at := recordPath(op.CreateRecordAttachment, t, alias, "id", id)
 	if err := cmp.Or(checkCtx(ctx), at.err, checkFileName("name", name)); err != nil {
 		return nil, err
 	}
@@ -302,7 +300,7 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 	if err != nil {
 		return nil, err
 	}
-	return s.upload(ctx, at.path, name, src, o, reqOpts)
+	return s.upload(ctx, at, name, src, o, reqOpts)
 }
 
 // UploadFile uploads the file at path as a file attachment and returns the
@@ -319,7 +317,7 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 // missing file); a directory or other non-regular
 // file is a *ValidationError.
 func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias, id, path string, opts *UploadOptions, reqOpts ...RequestOption) (*Attachment, error) {
-	r := attachmentsPath(t, alias, id)
+	r := recordPath(op.CreateRecordAttachment, t, alias, "id", id)
 	if err := cmp.Or(checkCtx(ctx), r.err); err != nil {
 		return nil, err
 	}
@@ -346,7 +344,7 @@ func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias
 	if !st.Mode().IsRegular() {
 		return nil, invalid("path", "must name a regular file (got "+st.Mode().Type().String()+")")
 	}
-	return s.upload(ctx, r.path, name, &uploadSource{at: f, size: st.Size()}, o, reqOpts)
+	return s.upload(ctx, r, name, &uploadSource{at: f, size: st.Size()}, o, reqOpts)
 }
 
 // Default polling intervals of WaitProcessed.
@@ -408,13 +406,13 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 	if attachmentID == "" {
 		return nil, invalid("attachmentID", "must not be empty (an upload answered without a body has no id to wait on: find the attachment with List)")
 	}
-	r := attachmentsPath(t, alias, id, attachmentID)
+	r := attachmentPath(op.GetRecordAttachment, t, alias, id, attachmentID)
 	wait, most, err := opts.intervals()
 	if err := cmp.Or(r.err, err, checkCtx(ctx)); err != nil {
 		return nil, err
 	}
 	for {
-		att, err := fetch[Attachment](ctx, s.client, http.MethodGet, r, nil, "attachment", false, reqOpts)
+		att, err := fetch[Attachment](ctx, s.client, r, nil, "attachment", false, reqOpts)
 		if err != nil {
 			return nil, err
 		}

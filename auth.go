@@ -557,8 +557,9 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
+	route, _ := t.hooks.operationOf(req)
 	t.hooks.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
-		slog.String("method", req.Method), slog.String("route", routeOf(t.hooks.basePath, req)))
+		slog.String("method", req.Method), slog.String("route", route))
 	return t.next.RoundTrip(withBearer(req, fresh, replay))
 }
 

@@ -17,6 +17,8 @@ import (
 
 	"golang.org/x/oauth2"
 	"golang.org/x/time/rate"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Version is the SDK's version, sent in the User-Agent header.
@@ -329,13 +331,13 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.httpClient = &hc
 
 	c.Records = &RecordsService{client: c,
-		Comments: &CommentsService{recordList[Comment]{c, "comment"}},
-		Watchers: &WatchersService{recordList[Watcher]{c, "watchers"}},
-		Related:  &RelatedService{recordList[RelatedItem]{c, "related-items"}},
+		Comments: &CommentsService{recordList[Comment]{c, op.ListRecordComments}},
+		Watchers: &WatchersService{recordList[Watcher]{c, op.ListRecordWatchers}},
+		Related:  &RelatedService{recordList[RelatedItem]{c, op.GetRecordRelations}},
 	}
 	c.Attachments = &AttachmentsService{client: c}
-	c.Users = &UsersService{topList[User]{c, "users", true}}
-	c.Groups = &GroupsService{topList: topList[Group]{c, "groups", false}, Members: &MembersService{client: c}}
+	c.Users = &UsersService{topList[User]{c, op.ListUsers}}
+	c.Groups = &GroupsService{topList: topList[Group]{c, op.ListGroups}, Members: &MembersService{client: c}}
 	return c, nil
 }
 
@@ -491,50 +493,51 @@ func Segment(field, v string) (string, error) {
 	return url.PathEscape(v), nil
 }
 
-// route is the path of one request, built from a method's arguments and
-// checked: err is the first bad argument, returned before anything is
-// sent.
+// route is one request's operation and its path, built from a method's
+// arguments and checked: err is the first bad argument, returned before
+// anything is sent.
 type route struct {
-	path string
-	err  error
+	op     op.ID  // "" for a request built by the caller (Client.Call, PagedList)
+	method string // the operation's method
+	path   string // relative to the base URL
+	filter bool   // the service publishes an RSQL filter for the list
+	err    error
 }
 
-// pathTo builds a route from parts that alternate a field name and a
-// value: a value with a field name is an argument, checked and escaped by
-// segment; one with an empty name is a literal word of the path.
-func pathTo(parts ...string) route {
-	var b strings.Builder
-	n := 0
-	for i := 1; i < len(parts); i += 2 {
-		n += len(parts[i]) + 1 // the value and a slash: the size unless escaped
-	}
-	b.Grow(n)
-	for i := 0; i+1 < len(parts); i += 2 {
-		s, err := parts[i+1], error(nil)
-		if parts[i] != "" {
-			if s, err = Segment(parts[i], s); err != nil {
-				return route{err: err}
-			}
-		}
-		if i > 0 {
-			b.WriteByte('/')
-		}
-		b.WriteString(s)
-	}
-	return route{path: b.String()}
+// pathTo builds the route of operation id from args: pairs of a field
+// name (what an error calls the argument) and a value, one pair for each
+// parameter of the operation's path template, in order. Each value is
+// checked and escaped by Segment; the record type must be one of the
+// four.
+func pathTo(id op.ID, args ...string) route {
+	o := id.Op()
+	p, err := o.Fill(segment, args...)
+	return route{op: id, method: o.Method, path: p, filter: slices.Contains(o.Query, "filter"), err: err}
 }
 
-// recordPath is the route of a record type's definition alias, with the
-// further parts of pathTo after it.
-func recordPath(t RecordType, alias string, rest ...string) route {
-	if !t.Valid() {
-		if t == "" {
-			return route{err: invalid("record type", "must not be empty (use Apps, Elements, Tasks or Transactions)")}
-		}
-		return route{err: invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)}
+// recordPath is the route of operation id under a record type's
+// definition alias, with the further pairs of pathTo after them.
+func recordPath(id op.ID, t RecordType, alias string, rest ...string) route {
+	var args [8]string // the longest template of the API has 4 parameters
+	return pathTo(id, append(append(args[:0], fieldRecordType, string(t), "alias", alias), rest...)...)
+}
+
+// fieldRecordType names a record type argument.
+const fieldRecordType = "record type"
+
+// segment checks and escapes one argument of a path (see Segment); a
+// record type must be one of the four.
+func segment(field, v string) (string, error) {
+	if field != fieldRecordType {
+		return Segment(field, v)
 	}
-	var parts [10]string // the longest route of the API has 10 parts
-	return pathTo(append(append(parts[:0], "", string(t), "alias", alias), rest...)...)
+	switch t := RecordType(v); {
+	case t == "":
+		return "", invalid(field, "must not be empty (use Apps, Elements, Tasks or Transactions)")
+	case !t.Valid():
+		return "", invalid(field, `must be one of "apps", "elements", "tasks", "transactions" (got "`+v+`")`)
+	}
+	return v, nil
 }
 
 // CloseIdleConnections closes the connections the client keeps open for

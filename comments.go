@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -10,6 +9,8 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Comment is a comment on a record, as GET .../comment lists it:
@@ -71,7 +72,7 @@ const (
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the comment; it is retried after a 429.
 func (s *CommentsService) Add(ctx context.Context, t RecordType, alias, id, text string, reqOpts ...RequestOption) (string, error) {
-	r := s.at(t, alias, id)
+	r := recordPath(op.CreateRecordComment, t, alias, "id", id)
 	if r.err != nil {
 		return "", r.err
 	}
@@ -81,7 +82,7 @@ func (s *CommentsService) Add(ctx context.Context, t RecordType, alias, id, text
 	if !utf8.ValidString(text) {
 		return "", invalid("text", "must be valid UTF-8")
 	}
-	req, err := s.client.newRequest(ctx, http.MethodPost, r.path, nil, strings.NewReader(text))
+	req, err := s.client.newRequest(ctx, r, nil, strings.NewReader(text))
 	if err != nil {
 		return "", err
 	}

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // ErrForeignHost is matched (errors.Is) by the *ValidationError of a
@@ -122,11 +124,11 @@ func (d *Download) SaveFile(path string, progress func(written, total int64)) (i
 // Download. See Download for retries; DownloadAttachment follows an
 // attachment's ContentURL instead.
 func (s *AttachmentsService) Download(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Download, error) {
-	r := attachmentsPath(t, alias, id, attachmentID)
+	r := attachmentPath(op.DownloadRecordAttachment, t, alias, id, attachmentID)
 	if r.err != nil {
 		return nil, r.err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, r.path+"/content", nil, nil)
+	req, err := s.client.newRequest(ctx, r, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +161,7 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodGet, "", nil, nil)
+	req, err := s.client.newRequest(ctx, route{op: op.DownloadRecordAttachment, method: http.MethodGet}, nil, nil)
 	if err != nil {
 		return nil, err
 	}

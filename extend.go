@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"net/http"
 	"reflect"
 )
 
@@ -15,7 +16,7 @@ import (
 // Call sends one operation of the API: method, path (relative to the base
 // URL, its segments escaped with Segment), query (url.Values or a struct
 // with go-querystring "url" tags; nil for none) and body (sent as JSON;
-// nil for none), with the per-call options reqOpts. A status of 400 or
+// a json.RawMessage is sent byte for byte; nil for none), with the per-call options reqOpts. A status of 400 or
 // more is an *APIError. A success answer is read into out: nil drops the
 // body; a *string takes a text answer verbatim; a *jsontext.Value takes the
 // JSON value as it is; any other pointer is decoded with
@@ -35,7 +36,7 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 		}
 		rd = whole(func(data []byte) error { return decodeResource(data, out, "JSON value") })
 	}
-	return c.call(ctx, method, route{path: path}, query, body, reqOpts, rd)
+	return c.call(ctx, route{method: method, path: path}, query, body, reqOpts, rd)
 }
 
 // PagedList is one paged list of the service, at Path: the pager of every
@@ -53,17 +54,21 @@ type PagedList[T any] struct {
 // List returns one page: GET Path with the paging options and filter of
 // opts, answered with the paged envelope {"items", "total", "paging"}.
 func (l PagedList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts, nil)
+	return listPage[T](ctx, l.Client, l.route(), opts, reqOpts, nil)
 }
 
 // Pages walks the list page by page from where opts points. See
 // RecordsService.Pages.
 func (l PagedList[T]) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
-	return walkPages[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts)
+	return walkPages[T](ctx, l.Client, l.route(), opts, reqOpts)
 }
 
 // All iterates over every item from where opts points. See
 // RecordsService.All.
 func (l PagedList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
-	return walkItems[T](ctx, l.Client, route{path: l.Path}, l.Filtered, opts, reqOpts)
+	return walkItems[T](ctx, l.Client, l.route(), opts, reqOpts)
+}
+
+func (l PagedList[T]) route() route {
+	return route{method: http.MethodGet, path: l.Path, filter: l.Filtered}
 }

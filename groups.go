@@ -4,11 +4,12 @@ import (
 	"cmp"
 	"context"
 	"iter"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Group is a group of users: the service's Group object {"id", "name",
@@ -145,7 +146,7 @@ func (r *GroupRequest) validate(create bool) error {
 
 // Get returns one group: GET /groups/{groupId}.
 func (s *GroupsService) Get(ctx context.Context, groupID string, reqOpts ...RequestOption) (*Group, error) {
-	return fetch[Group](ctx, s.client, http.MethodGet, pathTo("", "groups", "groupID", groupID), nil, "group", false, reqOpts)
+	return fetch[Group](ctx, s.client, pathTo(op.GetGroup, "groupID", groupID), nil, "group", false, reqOpts)
 }
 
 // Create creates a group: POST /groups with r as the body (201). UserIDs
@@ -163,7 +164,7 @@ func (s *GroupsService) Create(ctx context.Context, r GroupRequest, reqOpts ...R
 	if err := r.validate(true); err != nil {
 		return nil, err
 	}
-	return fetch[Group](ctx, s.client, http.MethodPost, route{path: "groups"}, r, "group", true, reqOpts)
+	return fetch[Group](ctx, s.client, pathTo(op.CreateGroup), r, "group", true, reqOpts)
 }
 
 // Update changes a group: PUT /groups/{groupId} with r as the body (200).
@@ -178,30 +179,28 @@ func (s *GroupsService) Update(ctx context.Context, groupID string, r GroupReque
 	if err := r.validate(false); err != nil {
 		return nil, err
 	}
-	return fetch[Group](ctx, s.client, http.MethodPut, pathTo("", "groups", "groupID", groupID), r, "group", true, reqOpts)
+	return fetch[Group](ctx, s.client, pathTo(op.UpdateGroup, "groupID", groupID), r, "group", true, reqOpts)
 }
-
-func membersPath(groupID string) route { return pathTo("", "groups", "groupID", groupID, "", "users") }
 
 // List returns one page of the members of a group:
 // GET /groups/{groupId}/users, with the paging options of opts. The
 // service publishes no filter for this list: opts.Filter must be nil.
 func (s *MembersService) List(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	return listPage[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts, nil)
+	return listPage[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts, nil)
 }
 
 // Pages walks the members of a group page by page:
 // GET /groups/{groupId}/users. See RecordsService.Pages. A bad groupID is
 // yielded as a *ValidationError.
 func (s *MembersService) Pages(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[User], error] {
-	return walkPages[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts)
+	return walkPages[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts)
 }
 
 // All iterates over every member of a group:
 // GET /groups/{groupId}/users, page after page. See RecordsService.All. A
 // bad groupID is yielded as a *ValidationError.
 func (s *MembersService) All(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[User, error] {
-	return walkItems[User](ctx, s.client, membersPath(groupID), false, opts, reqOpts)
+	return walkItems[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts)
 }
 
 // memberChange is the body of MembersService.Add and Remove.
@@ -214,18 +213,18 @@ type memberChange struct {
 // sent as given, in order (an empty list as []). Users already in the
 // group are the service's concern.
 func (s *MembersService) Add(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
-	return s.change(ctx, http.MethodPost, groupID, userIDs, reqOpts)
+	return s.change(ctx, op.AddUsersToGroup, groupID, userIDs, reqOpts)
 }
 
 // Remove removes users from a group: DELETE /groups/{groupId}/users
 // with the JSON body {"userIds": [...]} (200, no body). No user id may be
 // blank.
 func (s *MembersService) Remove(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
-	return s.change(ctx, http.MethodDelete, groupID, userIDs, reqOpts)
+	return s.change(ctx, op.RemoveUsersFromGroup, groupID, userIDs, reqOpts)
 }
 
-func (s *MembersService) change(ctx context.Context, method, groupID string, userIDs []string, reqOpts []RequestOption) error {
-	r := membersPath(groupID)
+func (s *MembersService) change(ctx context.Context, id op.ID, groupID string, userIDs []string, reqOpts []RequestOption) error {
+	r := pathTo(id, "groupID", groupID)
 	r.err = cmp.Or(r.err, checkEach("userIDs", userIDs, "", notBlank))
-	return s.client.call(ctx, method, r, nil, memberChange{UserIDs: append([]string{}, userIDs...)}, reqOpts, reply{})
+	return s.client.call(ctx, r, nil, memberChange{UserIDs: append([]string{}, userIDs...)}, reqOpts, reply{})
 }

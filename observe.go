@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Observer receives the events of the client's one request path, for
@@ -62,8 +64,14 @@ type Observer struct {
 
 // CallInfo describes a call.
 type CallInfo struct {
-	Method        string // HTTP method
-	Route         string // route template; "" for a path that is not a route of the API
+	Method string // HTTP method
+	// Route is the operation's path template, relative to the base URL
+	// ("/apps/{alias}/views/{id}"); "" for a request that is not one of
+	// the API's operations.
+	Route string
+	// Operation is the operation's id in the API's document
+	// ("updateView"); "" when Route is.
+	Operation     string
 	ServerAddress string // host of the API's base URL
 	ServerPort    int    // port of the API's base URL (443 or 80 when it names none)
 }
@@ -106,6 +114,7 @@ type AttemptResult struct {
 // TokenFetchInfo describes a request to the token endpoint.
 type TokenFetchInfo struct {
 	Route         string // always "/oauth/token"
+	Operation     string // always "requestAccessToken", the token operation's id
 	ServerAddress string // host of the token endpoint
 	ServerPort    int    // port of the token endpoint
 }
@@ -126,10 +135,11 @@ const (
 
 // RateLimitWait is a wait caused by a rate limit.
 type RateLimitWait struct {
-	Method string        // HTTP method of the call
-	Route  string        // route template of the call
-	Source string        // RateLimitClient or RateLimitServer
-	Wait   time.Duration // how long the client waits (for RateLimitClient: the wait measured after it ended)
+	Method    string        // HTTP method of the call
+	Route     string        // route template of the call
+	Operation string        // the call's operation id (see CallInfo)
+	Source    string        // RateLimitClient or RateLimitServer
+	Wait      time.Duration // how long the client waits (for RateLimitClient: the wait measured after it ended)
 }
 
 // WithObserver adds o to the observers of the client's requests; several
@@ -165,7 +175,8 @@ func portOf(u *url.URL) int {
 func (h *hooks) observed() bool { return h != nil && len(h.observers) > 0 }
 
 func (h *hooks) callInfo(req *http.Request) CallInfo {
-	return CallInfo{Method: req.Method, Route: routeOf(h.basePath, req), ServerAddress: h.host, ServerPort: h.port}
+	route, id := h.operationOf(req)
+	return CallInfo{Method: req.Method, Route: route, Operation: id, ServerAddress: h.host, ServerPort: h.port}
 }
 
 // trace follows one call, attempt or token request for the observers:
@@ -305,7 +316,8 @@ func (h *hooks) rateLimitWait(ctx context.Context, req *http.Request, source str
 	if !h.observed() {
 		return
 	}
-	w := RateLimitWait{Method: req.Method, Route: routeOf(h.basePath, req), Source: source, Wait: d}
+	route, id := h.operationOf(req)
+	w := RateLimitWait{Method: req.Method, Route: route, Operation: id, Source: source, Wait: d}
 	for _, o := range h.observers {
 		if o.RateLimitWait != nil {
 			o.RateLimitWait(ctx, w)
@@ -320,7 +332,8 @@ func (h *hooks) startTokenFetch(ctx context.Context) *tokenTrace {
 	if !h.observed() {
 		return nil
 	}
-	info := TokenFetchInfo{Route: routeToken, ServerAddress: h.tokenHost, ServerPort: h.tokenPort}
+	tok := op.RequestAccessToken.Op()
+	info := TokenFetchInfo{Route: tok.Path, Operation: string(tok.ID), ServerAddress: h.tokenHost, ServerPort: h.tokenPort}
 	return &tokenTrace{startTrace(ctx, h, info, func(o *Observer) func(context.Context, TokenFetchInfo) context.Context { return o.TokenFetchStart })}
 }
 
@@ -406,61 +419,29 @@ func requestID(h http.Header) string {
 	return ""
 }
 
-// routeToken is the route template of the token endpoint.
-const routeToken = "/oauth/token"
-
-// routeTemplates are the route templates of the API, as spec/API.md names
-// them, relative to the base URL. They are what logs, spans and metrics
-// show instead of a path: a template holds no alias, id or query, and has
-// few distinct values. A template with a method matches that method only;
-// the first match wins.
-var routeTemplates = [][]string{
-	{"/users"}, {"/users/{userId}"}, {"/users/{userId}/deactivate"},
-	{"/groups"}, {"/groups/{groupId}"}, {"/groups/{groupId}/users"},
-	{"/{recordType}/{alias}"}, {"/{recordType}/{alias}/{id}"},
-	{"/{recordType}/{alias}/{id}/related-items"}, {"/{recordType}/{alias}/{id}/related-items/{relationId}"},
-	{"/{recordType}/{alias}/{id}/attachments"}, {"/{recordType}/{alias}/{id}/attachments/url-links", http.MethodPost},
-	{"/{recordType}/{alias}/{id}/attachments/{attachmentId}"}, {"/{recordType}/{alias}/{id}/attachments/{attachmentId}/content"},
-	{"/{recordType}/{alias}/{id}/watchers"}, {"/{recordType}/{alias}/{id}/comment"},
-}
-
-// routeOf returns the route template of a request to the API whose base
-// path (escaped, ending in "/") is basePath, or "" when the path is not a
-// route of the API (a request built by the caller for another path). It
-// is the one place where paths become templates.
-func routeOf(basePath string, req *http.Request) string {
-	rel, ok := strings.CutPrefix(req.URL.EscapedPath(), basePath)
+// operationOf returns the route template and the id of the operation of
+// a request to the API: the operation the request was built for (see
+// newRequest) when its method and path fit it, else the one its method
+// and path match (op.Match), or "", "" when the path is none of the
+// API's (a request built by the caller for another path). Templates are
+// what logs, spans and metrics show instead of a path: a template holds
+// no alias, id or query, and has few distinct values.
+func (h *hooks) operationOf(req *http.Request) (route, id string) {
+	rel, ok := strings.CutPrefix(req.URL.EscapedPath(), h.basePath)
 	if !ok {
-		return ""
+		return "", ""
 	}
-	return routeTemplate(req.Method, rel)
-}
-
-// routeTemplate maps an escaped path relative to the base URL (such as
-// "tasks/it-requests/42/watchers") to its template, or "" when none fits
-// (a path with an empty segment fits none).
-func routeTemplate(method, rel string) string {
 	segs := strings.Split(strings.TrimSuffix(rel, "/"), "/")
 	if slices.Contains(segs, "") {
-		return ""
+		return "", ""
 	}
-	for _, rt := range routeTemplates {
-		words := strings.Split(rt[0][1:], "/")
-		if (len(rt) == 1 || rt[1] == method) && slices.EqualFunc(words, segs, fitsWord) {
-			return rt[0]
+	o := op.FromContext(req.Context())
+	if o == nil || !o.Fits(req.Method, segs) {
+		if o, _ = op.Match(req.Method, segs); o == nil {
+			return "", ""
 		}
 	}
-	return ""
-}
-
-// fitsWord reports whether the path segment seg fits the word w of a
-// route template: a valid record type for {recordType}, anything for
-// another placeholder, else w itself.
-func fitsWord(w, seg string) bool {
-	if w == "{recordType}" {
-		return RecordType(seg).Valid()
-	}
-	return w[0] == '{' || w == seg
+	return o.Path, string(o.ID)
 }
 
 // redacted replaces a known secret or token in anything the SDK produces.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -286,11 +287,11 @@ func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward 
 // listPage fetches one page of the paged list at r. A filter on a list for
 // which the service publishes none is refused before sending. The page's
 // items may be read into the room of *room, a slice nothing else uses.
-func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption, room *[]T) (*Page[T], error) {
+func listPage[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption, room *[]T) (*Page[T], error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if !filtered && opts != nil && opts.Filter != nil {
+	if !r.filter && opts != nil && opts.Filter != nil {
 		return nil, invalid("ListOptions.Filter", "must be nil: the service publishes no filter for "+r.path)
 	}
 	q, err := opts.query()
@@ -301,17 +302,17 @@ func listPage[T any](ctx context.Context, c *Client, r route, filtered bool, opt
 	if room != nil {
 		p.Items = *room
 	}
-	if err := c.call(ctx, http.MethodGet, r, q, nil, reqOpts, page(p, cmp.Or(q.First, q.Last, DefaultPageSize))); err != nil {
+	if err := c.call(ctx, r, q, nil, reqOpts, page(p, cmp.Or(q.First, q.Last, DefaultPageSize))); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
 // walkPages returns the lazy page iterator of the paged list at r.
-func walkPages[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
+func walkPages[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
 	// A bad argument of the route is the first fetch's error.
 	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
-		return listPage[T](ctx, c, r, filtered, o, reqOpts, nil)
+		return listPage[T](ctx, c, r, o, reqOpts, nil)
 	})
 }
 
@@ -319,7 +320,7 @@ func walkPages[T any](ctx context.Context, c *Client, r route, filtered bool, op
 // or from the end towards the start when opts page backward.
 // The items of a page, once yielded (as copies), are the room a later page
 // of the walk is read into.
-func walkItems[T any](ctx context.Context, c *Client, r route, filtered bool, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
+func walkItems[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
 	// A walk ended by its context between two requests names the list,
 	// as a single call's error names its request.
 	stopped := func(err error) error {
@@ -328,7 +329,7 @@ func walkItems[T any](ctx context.Context, c *Client, r route, filtered bool, op
 	return func(yield func(T, error) bool) {
 		var room atomic.Pointer[[]T]
 		fetch := func(ctx context.Context, o *ListOptions) (*Page[T], error) {
-			return listPage(ctx, c, r, filtered, o, reqOpts, room.Swap(nil))
+			return listPage(ctx, c, r, o, reqOpts, room.Swap(nil))
 		}
 		items(ctx, pages(ctx, opts, fetch), opts.backward(), stopped, &room)(yield)
 	}
@@ -339,11 +340,11 @@ func walkItems[T any](ctx context.Context, c *Client, r route, filtered bool, op
 // it for their List, Pages and All.
 type recordList[T any] struct {
 	client *Client
-	word   string // the path's last word: comment, watchers, related-items
+	list   op.ID // the list's operation
 }
 
 func (l *recordList[T]) at(t RecordType, alias, id string) route {
-	return recordPath(t, alias, "id", id, "", l.word)
+	return recordPath(l.list, t, alias, "id", id)
 }
 
 // List returns one page of the list under a record:
@@ -352,14 +353,14 @@ func (l *recordList[T]) at(t RecordType, alias, id string) route {
 // the paged list envelope. The service publishes no filter for these
 // lists: a Filter is a *ValidationError, and nothing is sent.
 func (l *recordList[T]) List(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts, nil)
+	return listPage[T](ctx, l.client, l.at(t, alias, id), opts, reqOpts, nil)
 }
 
 // Pages walks the list under a record page by page from where opts
 // points. See RecordsService.Pages for direction, laziness, errors and
 // prefetching.
 func (l *recordList[T]) Pages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
-	return walkPages[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts)
+	return walkPages[T](ctx, l.client, l.at(t, alias, id), opts, reqOpts)
 }
 
 // All iterates over every item of the list under a record from where opts
@@ -367,15 +368,14 @@ func (l *recordList[T]) Pages(ctx context.Context, t RecordType, alias, id strin
 // start. To resume, pass an item's cursor (where it has one) or the page's
 // Paging.EndCursor (from Pages) as ListOptions.After.
 func (l *recordList[T]) All(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
-	return walkItems[T](ctx, l.client, l.at(t, alias, id), false, opts, reqOpts)
+	return walkItems[T](ctx, l.client, l.at(t, alias, id), opts, reqOpts)
 }
 
 // topList is a paged list of the workspace: its users or groups.
 // UsersService and GroupsService embed it for their List, Pages and All.
 type topList[T any] struct {
-	client   *Client
-	word     string // users, groups
-	filtered bool   // the service publishes a filter for the list
+	client *Client
+	list   op.ID // the list's operation
 }
 
 // List returns one page of the list: GET /users or GET /groups, with the
@@ -385,19 +385,19 @@ type topList[T any] struct {
 // sent. Resume from the page's Paging.EndCursor (StartCursor going
 // backward).
 func (l *topList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts, nil)
+	return listPage[T](ctx, l.client, pathTo(l.list), opts, reqOpts, nil)
 }
 
 // Pages walks the list page by page from where opts points, forward by
 // default, backward when opts.Last or opts.Before is set. See
 // RecordsService.Pages for laziness, errors and prefetching.
 func (l *topList[T]) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
-	return walkPages[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts)
+	return walkPages[T](ctx, l.client, pathTo(l.list), opts, reqOpts)
 }
 
 // All iterates over every item of the list from where opts points, page
 // after page (see Pages); going backward, items come from the end of the
 // list towards its start.
 func (l *topList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
-	return walkItems[T](ctx, l.client, route{path: l.word}, l.filtered, opts, reqOpts)
+	return walkItems[T](ctx, l.client, pathTo(l.list), opts, reqOpts)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"iter"
 	"net/http"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // RecordType is the kind of a record: one of Apps, Elements, Tasks or
@@ -55,7 +57,7 @@ type RecordPage = Page[RecordItem]
 // (a lookup of the element definition by alias); a direct HTTP client such
 // as this one reaches the record list.
 func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) (*RecordPage, error) {
-	return listPage[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts, nil)
+	return listPage[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts, nil)
 }
 
 // Pages walks the records page by page, starting where opts points
@@ -65,7 +67,7 @@ func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, o
 // and with opts.Prefetch fetches the next page while the loop body runs.
 // opts is copied, never modified.
 func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*RecordPage, error] {
-	return walkPages[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts)
+	return walkPages[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts)
 }
 
 // All iterates over every record from where opts points, following the
@@ -75,13 +77,13 @@ func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, 
 // item's Cursor resumes the walk right after it (ListOptions.After, or
 // Before going backward). See Pages for laziness, errors and prefetching.
 func (s *RecordsService) All(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[RecordItem, error] {
-	return walkItems[RecordItem](ctx, s.client, recordPath(t, alias), true, opts, reqOpts)
+	return walkItems[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts)
 }
 
 // Get returns one record: GET /{recordType}/{alias}/{id}. For elements
 // this is also the documented GET /elements/{namespace}/{recordId}.
 func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) (Record, error) {
-	return s.send(ctx, http.MethodGet, recordPath(t, alias, "id", id), nil, reqOpts)
+	return s.send(ctx, recordPath(op.GetRecord, t, alias, "id", id), nil, reqOpts)
 }
 
 // Create creates a record with the given fields and returns it as the
@@ -94,31 +96,31 @@ func (s *RecordsService) Get(ctx context.Context, t RecordType, alias, id string
 // A create is not retried after a 5xx or a dropped connection, since the
 // service may have created the record; it is retried after a 429.
 func (s *RecordsService) Create(ctx context.Context, t RecordType, alias string, fields Record, reqOpts ...RequestOption) (Record, error) {
-	return s.send(ctx, http.MethodPost, recordPath(t, alias), fields, reqOpts)
+	return s.send(ctx, recordPath(op.CreateRecord, t, alias), fields, reqOpts)
 }
 
 // Update changes the given fields of a record and returns the record as
 // the service sent it back: PUT /{recordType}/{alias}/{id}. Fields not in
 // the map are left as they are. The reply is read as Create's.
 func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id string, fields Record, reqOpts ...RequestOption) (Record, error) {
-	return s.send(ctx, http.MethodPut, recordPath(t, alias, "id", id), fields, reqOpts)
+	return s.send(ctx, recordPath(op.UpdateRecord, t, alias, "id", id), fields, reqOpts)
 }
 
 // send sends a record request; fields, the body of a create or update,
 // must not be empty.
-func (s *RecordsService) send(ctx context.Context, method string, r route, fields Record, reqOpts []RequestOption) (Record, error) {
+func (s *RecordsService) send(ctx context.Context, r route, fields Record, reqOpts []RequestOption) (Record, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
 	var body any // a nil Record would be sent as the JSON body "null"
-	if method != http.MethodGet {
+	if r.method != http.MethodGet {
 		if len(fields) == 0 {
 			return nil, invalid("fields", "must not be empty")
 		}
 		body = fields
 	}
 	var rec Record
-	if err := s.client.call(ctx, method, r, nil, body, reqOpts, record(&rec)); err != nil {
+	if err := s.client.call(ctx, r, nil, body, reqOpts, record(&rec)); err != nil {
 		return nil, err
 	}
 	return rec, nil

@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // RelatedItem is one item of a record's related items: another record the
@@ -116,9 +117,9 @@ func checkRef(field string, r RelatedRef) error {
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the item; it is retried after a 429.
 func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
-	r := s.at(t, alias, id)
+	r := recordPath(op.CreateRecordRelatedItem, t, alias, "id", id)
 	r.err = cmp.Or(r.err, checkRef("ref", ref))
-	return s.client.call(ctx, http.MethodPost, r, nil, ref, reqOpts, reply{})
+	return s.client.call(ctx, r, nil, ref, reqOpts, reply{})
 }
 
 // AddMany relates several records to a record, one
@@ -137,7 +138,7 @@ func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string
 // have been added by the service nevertheless; check with All
 // before adding it again.
 func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
-	r := s.at(t, alias, id)
+	r := recordPath(op.CreateRecordRelatedItem, t, alias, "id", id)
 	if err := cmp.Or(r.err, checkCtx(ctx), checkEach("refs", refs, "must name at least one record", checkRef)); err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id st
 	for i, ref := range refs {
 		err := ctx.Err()
 		if err == nil {
-			err = s.client.call(ctx, http.MethodPost, r, nil, ref, reqOpts, reply{})
+			err = s.client.call(ctx, r, nil, ref, reqOpts, reply{})
 		}
 		if err != nil {
 			failed = append(failed, RelatedItemFailure{Index: i, Ref: ref, Err: err})
@@ -203,7 +204,7 @@ func (e *RelatedItemsError) Unwrap() []error {
 // of the related record (for example "TSK-4"). The service answers 200
 // with no body; any 2xx is success and a body, if one comes, is ignored.
 func (s *RelatedService) Remove(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
-	return s.client.call(ctx, http.MethodDelete, recordPath(t, alias, "id", id, "", s.word, "relatedID", relatedID), nil, nil, reqOpts, reply{})
+	return s.client.call(ctx, recordPath(op.DeleteRecordRelatedItem, t, alias, "id", id, "relatedID", relatedID), nil, nil, reqOpts, reply{})
 }
 
 // deref returns *p, or "" for nil.

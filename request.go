@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/google/go-querystring/query"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // This file is the one request path. Every call of every service goes:
@@ -40,12 +42,13 @@ import (
 // not model. path is relative to the base URL (for example
 // "tasks/it-requests"), with each segment already escaped with
 // url.PathEscape; a leading "/" is ignored so the "/v1" prefix is kept.
-// body, if not nil, is sent as JSON (an io.Reader is sent as it is, with
-// the Content-Type left to the caller). The request carries the SDK's
+// body, if not nil, is sent as JSON (a json.RawMessage byte for byte; an
+// io.Reader is sent as it is, with the Content-Type left to the caller).
+// The request carries the SDK's
 // Accept and User-Agent headers; authentication, retries and the per-call
 // options are added when it is sent with Do.
 func (c *Client) NewRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
-	return c.newRequest(ctx, method, path, nil, body)
+	return c.newRequest(ctx, route{method: method, path: path}, nil, body)
 }
 
 // Do sends req (built with NewRequest, or any request to the API's host)
@@ -77,13 +80,17 @@ func (c *Client) Do(req *http.Request, v any, reqOpts ...RequestOption) (*http.R
 	return c.send(req, reqOpts, rd)
 }
 
-// newRequest builds a request; q, if not nil, is a struct encoded with
-// go-querystring "url" tags, or url.Values.
-func (c *Client) newRequest(ctx context.Context, method, path string, q, body any) (*http.Request, error) {
+// newRequest builds the request of r; q, if not nil, is a struct encoded
+// with go-querystring "url" tags, or url.Values. The request's context
+// names r's operation (for the observers; see operationOf).
+func (c *Client) newRequest(ctx context.Context, r route, q, body any) (*http.Request, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
-	rel, err := url.Parse(strings.TrimLeft(path, "/"))
+	if r.op != "" {
+		ctx = op.NewContext(ctx, r.op)
+	}
+	rel, err := url.Parse(strings.TrimLeft(r.path, "/"))
 	if err != nil {
 		return nil, &ValidationError{Field: "path", Rule: "must be a relative URL path", Err: err}
 	}
@@ -113,6 +120,8 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q, body an
 	case nil:
 	case io.Reader:
 		rdr = b
+	case json.RawMessage: // sent as it is: the bytes a caller checked are the bytes sent
+		rdr, contentType = bytes.NewReader(b), "application/json"
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
@@ -120,7 +129,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q, body an
 		}
 		rdr, contentType = bytes.NewReader(buf), "application/json"
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rdr)
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), rdr)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +155,11 @@ func checkCtx(ctx context.Context) error {
 // argument, if any, is returned before anything is sent) and reads the
 // reply with rd: what every service method comes down to. The zero reply
 // drops the body.
-func (c *Client) call(ctx context.Context, method string, r route, q, body any, reqOpts []RequestOption, rd reply) error {
+func (c *Client) call(ctx context.Context, r route, q, body any, reqOpts []RequestOption, rd reply) error {
 	if r.err != nil {
 		return r.err
 	}
-	req, err := c.newRequest(ctx, method, r.path, q, body)
+	req, err := c.newRequest(ctx, r, q, body)
 	if err != nil {
 		return err
 	}
@@ -160,14 +169,14 @@ func (c *Client) call(ctx context.Context, method string, r route, q, body any, 
 
 // fetch sends a call whose answer is one resource of type T (what names
 // it in errors). With optional, an answer without a body gives nil, nil.
-func fetch[T any](ctx context.Context, c *Client, method string, r route, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
+func fetch[T any](ctx context.Context, c *Client, r route, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
 	var v *T
 	rd := optional(&v, what)
 	if !optionalBody {
 		v = new(T)
 		rd = resource(v, what)
 	}
-	if err := c.call(ctx, method, r, nil, body, reqOpts, rd); err != nil {
+	if err := c.call(ctx, r, nil, body, reqOpts, rd); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-a15e58aa/workflow-go/rsql"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // pagedHandler serves a three-page record list (cursors c1..c6, two a
@@ -314,13 +316,14 @@ func TestAttemptTimeoutPOSTNotResent(t *testing.T) {
 	assert.EqualValues(t, 1, n.Load(), "a POST that may have been handled is not sent again")
 }
 
-func TestRouteTemplate(t *testing.T) {
+func TestOperationOf(t *testing.T) {
+	h := &hooks{basePath: "/api/v1/"}
 	tests := []struct{ method, rel, want string }{
 		{"GET", "tasks/it-requests", "/{recordType}/{alias}"},
 		{"POST", "apps/a%2Fb", "/{recordType}/{alias}"},
 		{"GET", "elements/ns/42", "/{recordType}/{alias}/{id}"},
 		{"GET", "tasks/a/1/related-items", "/{recordType}/{alias}/{id}/related-items"},
-		{"DELETE", "tasks/a/1/related-items/r9", "/{recordType}/{alias}/{id}/related-items/{relationId}"},
+		{"DELETE", "tasks/a/1/related-items/r9", "/{recordType}/{alias}/{id}/related-items/{itemId}"},
 		{"GET", "tasks/a/1/attachments", "/{recordType}/{alias}/{id}/attachments"},
 		{"GET", "tasks/a/1/attachments/url-links", "/{recordType}/{alias}/{id}/attachments/{attachmentId}"},
 		{"POST", "tasks/a/1/attachments/url-links", "/{recordType}/{alias}/{id}/attachments/url-links"},
@@ -337,7 +340,19 @@ func TestRouteTemplate(t *testing.T) {
 		{"GET", "groups", "/groups"},
 		{"GET", "groups/g1", "/groups/{groupId}"},
 		{"POST", "groups/g1/users", "/groups/{groupId}/users"},
+		{"GET", "apps/a/views", "/apps/{alias}/views"},
+		{"PUT", "apps/a/views/v1", "/apps/{alias}/views/{id}"},
+		{"GET", "apps/a/agents", "/apps/{alias}/agents"},
+		{"GET", "elements/ns", "/elements/{alias}"},
+		{"PUT", "elements/ns", "/elements/{alias}"},
+		{"GET", "tasks/a/automations", "/{recordType}/{alias}/automations"},
+		{"POST", "tasks/a/automations/validate", "/{recordType}/{alias}/automations/validate"},
+		{"DELETE", "groups/g1/domains", "/groups/{groupId}/domains"},
+		{"PUT", "tables/t1/join-fields/j1/mappings", "/tables/{id}/join-fields/{joinFieldsId}/mappings"},
+		{"GET", "aspects/a1/search-tables/s1", "/aspects/{aspectId}/search-tables/{id}"},
+		{"POST", "flows/create", "/flows/create"},
 		{"GET", "", ""},
+		{"GET", "oauth/token", ""},
 		{"GET", "widgets/a", ""},
 		{"GET", "tasks", ""},
 		{"GET", "tasks/a/1/unknown", ""},
@@ -345,11 +360,30 @@ func TestRouteTemplate(t *testing.T) {
 		{"GET", "users/u1/x/y", ""},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, routeTemplate(tt.method, tt.rel), "%s %s", tt.method, tt.rel)
+		route, id := h.operationOf(httptest.NewRequest(tt.method, "https://h/api/v1/"+tt.rel, nil))
+		assert.Equal(t, tt.want, route, "%s %s", tt.method, tt.rel)
+		if o := op.Lookup(op.ID(id)); tt.want != "" && assert.NotNil(t, o, "%s %s", tt.method, tt.rel) {
+			assert.Equal(t, tt.want, o.Path)
+			assert.Equal(t, tt.method, o.Method)
+		}
 	}
 	req := httptest.NewRequest("GET", "https://h/api/v1/tasks/a/1?filter=x", nil)
-	assert.Equal(t, "/{recordType}/{alias}/{id}", routeOf("/api/v1/", req))
-	assert.Equal(t, "", routeOf("/v2/", req), "a path outside the base has no template")
+	route, id := h.operationOf(req)
+	assert.Equal(t, "/{recordType}/{alias}/{id}", route)
+	assert.Equal(t, "getRecord", id)
+	route, id = (&hooks{basePath: "/v2/"}).operationOf(req)
+	assert.Empty(t, route+id, "a path outside the base has no template")
+
+	// The operation a request was built for wins where its path fits:
+	// the records of the elements of an alias are not the element.
+	req = httptest.NewRequestWithContext(op.NewContext(t.Context(), op.RecordList), "GET", "https://h/api/v1/elements/ns", nil)
+	route, id = h.operationOf(req)
+	assert.Equal(t, "/{recordType}/{alias}", route)
+	assert.Equal(t, "recordList", id)
+	// Where it does not fit, the path decides.
+	req = httptest.NewRequestWithContext(op.NewContext(t.Context(), op.RecordList), "GET", "https://h/api/v1/elements/ns/1", nil)
+	_, id = h.operationOf(req)
+	assert.Equal(t, "getRecord", id)
 }
 
 // connTracker follows the connections a server accepted and closed.

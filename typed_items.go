@@ -6,6 +6,8 @@ import (
 	"iter"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Item is one decoded record of a typed list, with the cursor of its
@@ -35,7 +37,7 @@ type Item[T any] struct {
 // once, with an empty Item.
 func AllItemsAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[Item[T], error] {
 	return func(yield func(Item[T], error) bool) {
-		for it, err := range walkItems[asItem[T]](ctx, s.client, recordPath(t, alias), true, opts, reqOpts) {
+		for it, err := range walkItems[asItem[T]](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts) {
 			if err == nil && it.err != nil {
 				if de, ok := errors.AsType[*DecodeError](it.err); ok {
 					de.Cursor = it.Cursor

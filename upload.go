@@ -464,8 +464,8 @@ func tooLarge(size int64) error {
 }
 
 // upload sends the content of src as the file part of a multipart POST to
-// path and decodes the attachment of the answer.
-func (s *AttachmentsService) upload(ctx context.Context, path, name string, src *uploadSource, o *UploadOptions, reqOpts []RequestOption) (_ *Attachment, err error) {
+// r and decodes the attachment of the answer.
+func (s *AttachmentsService) upload(ctx context.Context, r route, name string, src *uploadSource, o *UploadOptions, reqOpts []RequestOption) (_ *Attachment, err error) {
 	if src.size > MaxUploadSize {
 		return nil, tooLarge(src.size)
 	}
@@ -494,7 +494,7 @@ func (s *AttachmentsService) upload(ctx context.Context, path, name string, src 
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, http.MethodPost, path, nil, first)
+	req, err := s.client.newRequest(ctx, r, nil, first)
 	if err != nil {
 		return nil, err
 	}

@@ -2,13 +2,14 @@ package workflow
 
 import (
 	"context"
-	"net/http"
 	"net/mail"
 	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // UserStatus is the status of a user: UserActive or UserInactive as the
@@ -127,12 +128,12 @@ func (s *UsersService) Create(ctx context.Context, nu NewUser, reqOpts ...Reques
 	if err := checkEmail("NewUser.Email", nu.Email); err != nil {
 		return nil, err
 	}
-	return fetch[User](ctx, s.client, http.MethodPost, route{path: "users"}, nu, "user", false, reqOpts)
+	return fetch[User](ctx, s.client, pathTo(op.CreateUser), nu, "user", false, reqOpts)
 }
 
 // Get returns one user: GET /users/{userId}.
 func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	return fetch[User](ctx, s.client, http.MethodGet, pathTo("", "users", "userID", userID), nil, "user", false, reqOpts)
+	return fetch[User](ctx, s.client, pathTo(op.GetUser, "userID", userID), nil, "user", false, reqOpts)
 }
 
 // Deactivate deactivates a user and returns it, now INACTIVE:
@@ -140,5 +141,5 @@ func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...Reques
 // service answer a success without a body, Deactivate returns a nil
 // *User and a nil error: the user is deactivated, and Get reads it.
 func (s *UsersService) Deactivate(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	return fetch[User](ctx, s.client, http.MethodPost, pathTo("", "users", "userID", userID, "", "deactivate"), nil, "user", true, reqOpts)
+	return fetch[User](ctx, s.client, pathTo(op.DeactivateUser, "userID", userID), nil, "user", true, reqOpts)
 }

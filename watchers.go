@@ -3,12 +3,13 @@ package workflow
 import (
 	"cmp"
 	"context"
-	"net/http"
 	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Watcher is one watch on a record, as GET .../watchers lists it:
@@ -118,7 +119,7 @@ type watchersChange struct {
 // one that is not is a *ValidationError naming its index, and nothing is
 // sent. Groups cannot be added this way: the service takes users only.
 func (s *WatchersService) Add(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
-	return s.change(ctx, http.MethodPost, s.at(t, alias, id), emails, reqOpts)
+	return s.change(ctx, recordPath(op.CreateRecordWatchers, t, alias, "id", id), emails, reqOpts)
 }
 
 // Remove makes users stop watching a record, named by their e-mail
@@ -126,10 +127,10 @@ func (s *WatchersService) Add(ctx context.Context, t RecordType, alias, id strin
 // and checks as Add. The service answers 200 with no body; any 2xx
 // is success.
 func (s *WatchersService) Remove(ctx context.Context, t RecordType, alias, id string, emails []string, reqOpts ...RequestOption) error {
-	return s.change(ctx, http.MethodDelete, s.at(t, alias, id), emails, reqOpts)
+	return s.change(ctx, recordPath(op.DeleteRecordWatchers, t, alias, "id", id), emails, reqOpts)
 }
 
-func (s *WatchersService) change(ctx context.Context, method string, r route, emails []string, reqOpts []RequestOption) error {
+func (s *WatchersService) change(ctx context.Context, r route, emails []string, reqOpts []RequestOption) error {
 	r.err = cmp.Or(r.err, checkEach("emails", emails, "", checkEmail))
-	return s.client.call(ctx, method, r, nil, watchersChange{Users: append([]string{}, emails...)}, reqOpts, reply{})
+	return s.client.call(ctx, r, nil, watchersChange{Users: append([]string{}, emails...)}, reqOpts, reply{})
 }

@@ -51,7 +51,7 @@
 //	Domains.Groups.Add(groupID)                        []string (domains)                           []workflow.GroupDomain
 //	Domains.Groups.Remove(groupID)                     []string (domains)                           []workflow.GroupDomain
 //	Automations.List(recordType, alias)                                                             []Automation (each one's active version on the fake)
-//	Automations.Get(recordType, alias, id)                                                          *AutomationVersions (Active, Draft)
+//	Automations.Get(recordType, alias, id)                                                          AutomationVersions (every version)
 //	Automations.Create(recordType, alias)              Automation                                   Automation
 //	Automations.Validate(recordType, alias)            Automation                                   jsontext.Value (the verdict)
 //	Automations.Update(recordType, alias, id)          Automation                                   Automation
@@ -89,10 +89,11 @@
 //	SearchTables.Get(aspectID, aspectSearchTableID)                                                 *SearchTable
 //	SearchTables.Update(aspectID, aspectSearchTableID) SearchTableUpdate                            *SearchTable
 //
-// An automation's Get answers its active and its draft version (the
-// service's "active and/or draft workflow"); the service does not
-// publish how to tell them apart, and Get reads the one whose "status"
-// member is "DRAFT" as the draft, as the fake serves it
+// An automation's Get answers every version the service sends (its
+// "active and/or draft workflow", an array of any length), in order; the
+// service does not publish how to tell them apart, and
+// AutomationVersions.Draft reads the one whose "status" member is
+// "DRAFT" as the draft, as the fake serves it
 // (workflowtest.Server.SetAutomationDraft). List gives one version of
 // each automation; the service does not publish which, and the fake
 // lists the active one.
@@ -102,26 +103,60 @@
 // Every model and request body reads and writes its JSON losslessly, with
 // encoding/json as with github.com/go-json-experiment/json, and across
 // the two: the members it models, and in Extra every other one, at every
-// depth. A request body keeps explicit empty values too: an optional
-// member is a pointer (nil leaves it out; new(""), new(0) or new(false)
-// sends it empty), a slice (nil leaves it out; an empty non-nil slice
-// sends []) or raw JSON (nil leaves it out). Pointers are where "absent"
-// and "empty" differ on input, and only there: a reply's members are
-// plain values. Reading a request body, a JSON null for a member is an
-// error naming its path, as on the wire; reading a reply, null leaves the
-// value as it was. A list envelope (workflow.Page) keeps its items whole,
-// not unknown envelope members.
+// depth; and for configuration, absent, null and empty stay apart both
+// ways.
+//
+// A read model (View, Agent, Table, ...) holds each member as an Opt,
+// which says whether the service sent a value (false, 0, "" and []
+// included), sent null, or sent nothing, and writes back exactly that:
+// Get gives the value and whether there was one, IsNull says null, and
+// the zero Opt is a member left out. Members kept as raw JSON
+// (jsontext.Value) say the same by themselves: nil is absent, and null is
+// the JSON null. A configuration read, kept in a file and written back
+// must settle: written, read back and compared, it is the same, and a
+// source with false and a target with nothing differ. Plain values cannot
+// say that, and pointers cannot say null; writing back from the bytes
+// read would leave the Go value unable to say it. So every read model of
+// this package uses Opt, and nothing else. The records API's types
+// (workflow.User and workflow.Group, also where a view's sharing holds
+// them) keep plain values: their speed and shape are the records API's.
+//
+// A request body keeps explicit empty values too: an optional member is
+// a pointer (nil leaves it out; new(""), new(0) or new(false) sends it
+// empty), a slice (nil leaves it out; an empty non-nil slice sends []) or
+// raw JSON (nil leaves it out); Opt.Ptr gives the pointer of a member
+// read. A body cannot hold null: reading a request body, a JSON null for
+// a member is an error naming its path, as on the wire. Reading a reply,
+// a null member is kept as null (Null), and a null for the whole model
+// leaves the value as it was. A list envelope (workflow.Page) keeps its
+// items whole, not unknown envelope members.
 //
 // What a family reads, one documented method turns into the body that
-// writes it back, in this workspace or another (each says which members
-// it leaves out, and what the caller supplies):
+// writes it back, in this workspace or another, with every member the
+// read form holds that the body can take, as it was read (empty members
+// sent empty, absent ones left out). Each names what it cannot carry and
+// what the caller supplies; a member read as null is a
+// *workflow.ValidationError naming the model and the member
+// (View.name), since a body cannot hold null.
 //
-//	View.Request        ViewRequest, the body of Update (and of Create, with the view's ClientHandle)
-//	Table.Request       TableCreateRequest, the body of Create (fields whole; Update takes field changes)
-//	Aspect.Request      ElementUpdate, the body of Elements.Update
-//	SearchTable.Request SnowflakeSearchTableRequest, the body of Create
-//	Agent.Request       AgentBundle, the body of Create (a list entry is a summary)
-//	Skill.Request       SkillBundle, the body of Create
+//	View.Request              ViewRequest, the body of Update (and of Create, with the view's ClientHandle)
+//	Table.Request             TableCreateRequest, the body of Create
+//	Table.UpdateRequest       TableUpdateRequest, the body of Update (field changes against the target as read)
+//	Aspect.Request            ElementUpdate, the body of Elements.Update
+//	SearchTable.Request       SnowflakeSearchTableRequest, the body of Create
+//	SearchTable.UpdateRequest SearchTableUpdate, the body of Update
+//	Agent.Request             AgentBundle, the body of Create and Update (a list entry is a summary)
+//	Skill.Request             SkillBundle, the body of Create and Update
+//
+// What none of them can carry, and why (each method says the rest): a
+// view's sharing (the write form takes client handles, which no read form
+// holds: the caller supplies them as Share); a view's agent beyond its id
+// (the write form takes agentId); an agent's members the list's summary
+// lacks (instructions, first message, avatar, AI provider connector,
+// tools, A2A skills); a skill's tools (read as a connection, written as a
+// list); a join pair's value mappings (JoinMappingsService); a table
+// field's semanticTags (no field input takes them); and everything
+// read-only (ids, handles, types, positions, statuses).
 //
 // An Automation is the same type read and written (Without("id") drops
 // the member a new workspace sets).

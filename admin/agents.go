@@ -3,13 +3,13 @@ package admin
 import (
 	"context"
 	"iter"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // AgentsService is the AI agents of an app: GET and POST
@@ -42,17 +42,17 @@ const (
 // github.com/go-json-experiment/json.
 type Agent struct {
 	// ID identifies the agent (a UUID) in paths.
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// Type is the agent's variant: AgentElementum, AgentSystem,
 	// AgentBrowserUse, AgentSnowflake, AgentBedrock or AgentExternal.
-	Type        string `json:"type,omitzero"`
-	Name        string `json:"name,omitzero"`
-	Description string `json:"description,omitzero"`
+	Type        Opt[string] `json:"type,omitzero"`
+	Name        Opt[string] `json:"name,omitzero"`
+	Description Opt[string] `json:"description,omitzero"`
 	// MaxLength is the most tokens the model may return per turn.
-	MaxLength       int32           `json:"maxLength,omitzero"`
-	ReasoningEffort ReasoningEffort `json:"reasoningEffort,omitzero"`
+	MaxLength       Opt[int32]           `json:"maxLength,omitzero"`
+	ReasoningEffort Opt[ReasoningEffort] `json:"reasoningEffort,omitzero"`
 	// Temperature is the model's sampling temperature (typically 0 to 2).
-	Temperature float64 `json:"temperature,omitzero"`
+	Temperature Opt[float64] `json:"temperature,omitzero"`
 	// Extra holds every member the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -64,13 +64,15 @@ func (a *Agent) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(da
 func (a Agent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
 
 // Request returns the create body of the agent as read (for Create, in
-// this workspace or another): its name, description, maxLength,
-// reasoningEffort, temperature and the members of Extra, as the settings
-// of the service's own kind of agent (Elementum, the one variant the
-// service publishes). The read-only id and type are left out. An agent of
-// the list is a summary: its instructions, first message, avatar, AI
-// provider connector, tools and A2A skills are not in it, and the caller
-// supplies them. Empty members are left out.
+// this workspace or another), with every member as it was read (empty
+// members sent empty, absent ones left out): its name, description,
+// maxLength, reasoningEffort, temperature and the members of Extra, as
+// the settings of the service's own kind of agent (Elementum, the one
+// variant the service publishes). What it cannot carry: the read-only id
+// and type, and what the list's summary of an agent lacks: its
+// instructions, first message, avatar, AI provider connector, tools and
+// A2A skills, which the caller supplies. A member read as null is an
+// error naming it.
 func (a Agent) Request() (AgentBundle, error) {
 	s, err := writeBody[AgentSettings](a, []string{"id", "type"}, nil)
 	return AgentBundle{Agent: AgentInput{Elementum: &s}}, err
@@ -147,31 +149,22 @@ func (b AgentBundle) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(b)
 // UnmarshalJSON reads the body, as AgentSettings's does.
 func (b *AgentBundle) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, b) }
 
-// list is the paged list of the app alias's agents.
-func (s *AgentsService) list(alias string) (workflow.PagedList[Agent], error) {
-	p, err := segPath("", "apps", "alias", alias, "", "agents")
-	return workflow.PagedList[Agent]{Client: s.client, Path: p, Filtered: true}, err
-}
-
 // List returns one page of the agents of the app alias (its namespace or
 // its UUID): GET /apps/{alias}/agents with the paging options and RSQL
 // filter of opts (the service publishes both for this list).
 func (s *AgentsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Agent], error) {
-	l, err := s.list(alias)
-	return listPage(ctx, l, err, opts, reqOpts)
+	return listPage[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
 // Pages walks the agents of the app alias page by page from where opts
 // points, following the answer's cursors.
 func (s *AgentsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Agent], error] {
-	l, err := s.list(alias)
-	return listPages(ctx, l, err, opts, reqOpts)
+	return listPages[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
 // All iterates over the agents of the app alias from where opts points.
 func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Agent, error] {
-	l, err := s.list(alias)
-	return listAll(ctx, l, err, opts, reqOpts)
+	return listAll[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
 // Create creates an agent under the app alias: POST /apps/{alias}/agents
@@ -180,8 +173,7 @@ func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.Li
 // nothing is sent. Like every POST, it is not retried after a 5xx or a
 // dropped connection.
 func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle, reqOpts ...workflow.RequestOption) (*Agent, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "agents")
-	return call[Agent](ctx, s.client, "createAgent", http.MethodPost, p, err, b, reqOpts)
+	return call[Agent](ctx, s.client, at(op.CreateAgent, "alias", alias), b, reqOpts)
 }
 
 // Update changes the agent id of the app alias: PUT
@@ -189,6 +181,5 @@ func (s *AgentsService) Create(ctx context.Context, alias string, b AgentBundle,
 // the service answers. The settings b leaves out keep their value; Tools
 // and A2ASkills, when not nil, replace the agent's.
 func (s *AgentsService) Update(ctx context.Context, alias, id string, b AgentBundle, reqOpts ...workflow.RequestOption) (*Agent, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "agents", "id", id)
-	return call[Agent](ctx, s.client, "updateAgent", http.MethodPut, p, err, b, reqOpts)
+	return call[Agent](ctx, s.client, at(op.UpdateAgent, "alias", alias, "id", id), b, reqOpts)
 }

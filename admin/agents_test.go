@@ -32,7 +32,7 @@ func TestAgentsWire(t *testing.T) {
 		{"list", http.StatusOK, `{"items":[` + agentJSON + `],"total":1,"paging":{"has_next_page":false,"has_previous_page":false}}`, func(ws *admin.Workspace) error {
 			page, err := ws.Agents.List(t.Context(), "it app", &workflow.ListOptions{First: 5, Filter: rsql.Field("name").Eq("Triage")})
 			if err == nil {
-				assert.Equal(t, admin.ReasoningLow, page.Items[0].ReasoningEffort)
+				assert.Equal(t, admin.ReasoningLow, page.Items[0].ReasoningEffort.Value())
 				assert.JSONEq(t, `{"k":1}`, string(page.Items[0].Extra["voice"]))
 			}
 			return err
@@ -45,7 +45,7 @@ func TestAgentsWire(t *testing.T) {
 			got, err := ws.Agents.Update(t.Context(), "it", elemID, admin.AgentBundle{
 				Agent: admin.AgentInput{Elementum: &admin.AgentSettings{MaxLength: ptr(int32(100))}}, A2ASkills: []jsontext.Value{}})
 			if err == nil {
-				assert.Equal(t, "Triage", got.Name, "the answer is read as an Agent")
+				assert.Equal(t, "Triage", got.Name.Value(), "the answer is read as an Agent")
 			}
 			return err
 		}, wire{"PUT", "/apps/it/agents/" + elemID, "", `{"agent":{"elementum":{"maxLength":100}},"a2aSkills":[]}`}},

@@ -2,11 +2,11 @@ package admin
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // AppsService composes the workspace's apps: POST /aspects/compose and
@@ -29,13 +29,12 @@ type AppsService struct {
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have acted on it.
 func (s *AppsService) Compose(ctx context.Context, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	return callRaw(ctx, s.client, "composeApp", http.MethodPost, "aspects/compose", nil, def, reqOpts)
+	return callRaw(ctx, s.client, at(op.ComposeApp), def, reqOpts)
 }
 
 // Update changes the app id with its definition def: PUT
 // /aspects/compose/{id} with def as the body (200), the answer returned as
 // it came. def must be one JSON object.
 func (s *AppsService) Update(ctx context.Context, id string, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	p, err := segPath("", "aspects/compose", "id", id)
-	return callRaw(ctx, s.client, "updateApp", http.MethodPut, p, err, def, reqOpts)
+	return callRaw(ctx, s.client, at(op.UpdateApp, "id", id), def, reqOpts)
 }

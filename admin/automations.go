@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Automations of an app or element live at
@@ -198,30 +198,47 @@ func (a Automation) Name() string { return a.text("name") }
 func (a Automation) ID() string { return a.text("id") }
 
 // Status returns the automation's "status" member, or "" when it has
-// none. AutomationsService.Get reads "DRAFT" (in any case) as the draft
-// version.
+// none. AutomationVersions reads "DRAFT" (in any case) as a draft.
 func (a Automation) Status() string { return a.text("status") }
 
 // AutomationVersions is an automation as AutomationsService.Get answers
-// it: its active version and its draft, either of which may be nil.
-type AutomationVersions struct {
-	// Active is the version that runs.
-	Active Automation
-	// Draft is the version being edited, not yet active.
-	Draft Automation
+// it: every version the answer holds (the service's "active and/or draft
+// workflow"), in the order received; none, one, two or more, as the
+// document sets no length. The document publishes no member that tells
+// the versions apart: Draft and Active read the one the fake marks, a
+// "status" of "DRAFT" (in any case).
+type AutomationVersions []Automation
+
+// Draft returns the first version whose "status" member is "DRAFT" (in
+// any case), or nil when the answer marks none so.
+func (v AutomationVersions) Draft() Automation { return v.first(true) }
+
+// Active returns the first version not marked as a draft (see Draft), or
+// nil when there is none. A version without a "status" member is read as
+// active, as the fake serves it; two such versions cannot be told apart
+// (both are in v, and Active returns the first).
+func (v AutomationVersions) Active() Automation { return v.first(false) }
+
+func (v AutomationVersions) first(draft bool) Automation {
+	for _, a := range v {
+		if strings.EqualFold(a.Status(), "DRAFT") == draft {
+			return a
+		}
+	}
+	return nil
 }
 
 // AutomationsService configures the automations of apps and elements.
 type AutomationsService struct{ client *workflow.Client }
 
-// path returns the automations path of the definition alias of
-// recordType, with the segments of rest (pairs, as for segPath).
-func automationsPath(recordType workflow.RecordType, alias string, rest ...string) (string, error) {
-	p, err := segPath(append([]string{"", string(recordType), "alias", alias, "", "automations"}, rest...)...)
-	if err == nil && !recordType.Valid() {
-		err = invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)
+// automationsAt is the target of the automations operation id under the
+// definition alias of recordType, with the further pairs of at after
+// them.
+func automationsAt(id op.ID, recordType workflow.RecordType, alias string, rest ...string) target {
+	if !recordType.Valid() {
+		return target{o: id.Op(), err: invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)}
 	}
-	return p, err
+	return at(id, append([]string{"recordType", string(recordType), "alias", alias}, rest...)...)
 }
 
 // List returns the automations of an app or element:
@@ -229,42 +246,25 @@ func automationsPath(recordType workflow.RecordType, alias string, rest ...strin
 // not paged). The service does not publish which version of an
 // automation with a draft it lists; the fake lists the active version.
 func (s *AutomationsService) List(ctx context.Context, recordType workflow.RecordType, alias string, reqOpts ...workflow.RequestOption) ([]Automation, error) {
-	p, err := automationsPath(recordType, alias)
-	out, err := call[[]Automation](ctx, s.client, "listAutomations", http.MethodGet, p, err, nil, reqOpts)
+	out, err := call[[]Automation](ctx, s.client, automationsAt(op.ListAutomations, recordType, alias), nil, reqOpts)
 	if err != nil {
 		return nil, err
 	}
 	return *out, nil
 }
 
-// Get returns one automation, its active and its draft version:
+// Get returns one automation, every version the answer holds:
 // GET /{recordType}/{alias}/automations/{id} (200). The service answers
-// an AutomationList, "the active and/or draft workflow", and does not
-// publish how to tell them apart: Get reads the one whose "status" member
-// is "DRAFT" (in any case) as the draft and the other as the active
-// version, as the fake serves them. An answer with no version, or two of
-// the same kind, is an error matching workflow.ErrUnexpectedResponse.
-func (s *AutomationsService) Get(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (*AutomationVersions, error) {
-	p, err := automationsPath(recordType, alias, "id", id)
-	list, err := call[[]Automation](ctx, s.client, "getAutomation", http.MethodGet, p, err, nil, reqOpts)
+// an AutomationList, "the active and/or draft workflow", an array of any
+// length: Get returns them all, in the order received (an empty array is
+// an empty AutomationVersions, not an error). See AutomationVersions for
+// which is the draft.
+func (s *AutomationsService) Get(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) (AutomationVersions, error) {
+	list, err := call[AutomationVersions](ctx, s.client, automationsAt(op.GetAutomation, recordType, alias, "id", id), nil, reqOpts)
 	if err != nil {
 		return nil, err
 	}
-	v := &AutomationVersions{}
-	for _, a := range *list {
-		slot := &v.Active
-		if strings.EqualFold(a.Status(), "DRAFT") {
-			slot = &v.Draft
-		}
-		if *slot != nil {
-			return nil, fmt.Errorf("%w: GET /%s answered two versions of the same kind", workflow.ErrUnexpectedResponse, p)
-		}
-		*slot = a
-	}
-	if v.Active == nil && v.Draft == nil {
-		return nil, fmt.Errorf("%w: GET /%s answered no version of the automation", workflow.ErrUnexpectedResponse, p)
-	}
-	return v, nil
+	return *list, nil
 }
 
 // Create creates an automation and returns it as the service answers
@@ -272,8 +272,7 @@ func (s *AutomationsService) Get(ctx context.Context, recordType workflow.Record
 // JSON object. Like every POST, it is not retried after a 5xx or a
 // dropped connection.
 func (s *AutomationsService) Create(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	p, err := automationsPath(recordType, alias)
-	return automationCall(ctx, s.client, "createAutomation", http.MethodPost, p, err, a, reqOpts)
+	return automationCall(ctx, s.client, automationsAt(op.CreateAutomation, recordType, alias), a, reqOpts)
 }
 
 // Validate asks the service to check an automation without creating it:
@@ -282,15 +281,13 @@ func (s *AutomationsService) Create(ctx context.Context, recordType workflow.Rec
 // members are not published (the fake answers {"valid": bool, "errors":
 // [...]}).
 func (s *AutomationsService) Validate(ctx context.Context, recordType workflow.RecordType, alias string, a Automation, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	p, err := automationsPath(recordType, alias, "", "validate")
-	return callRaw(ctx, s.client, "validateAutomation", http.MethodPost, p, err, a, reqOpts)
+	return callRaw(ctx, s.client, automationsAt(op.ValidateAutomation, recordType, alias), a, reqOpts)
 }
 
 // Update replaces an automation and returns it as the service answers
 // (200): PUT /{recordType}/{alias}/automations/{id} with a as the body.
 func (s *AutomationsService) Update(ctx context.Context, recordType workflow.RecordType, alias, id string, a Automation, reqOpts ...workflow.RequestOption) (Automation, error) {
-	p, err := automationsPath(recordType, alias, "id", id)
-	return automationCall(ctx, s.client, "updateAutomation", http.MethodPut, p, err, a, reqOpts)
+	return automationCall(ctx, s.client, automationsAt(op.UpdateAutomation, recordType, alias, "id", id), a, reqOpts)
 }
 
 // Delete deletes an automation: DELETE
@@ -298,13 +295,12 @@ func (s *AutomationsService) Update(ctx context.Context, recordType workflow.Rec
 // not published (the fake answers the deleted automation), and Delete
 // drops it.
 func (s *AutomationsService) Delete(ctx context.Context, recordType workflow.RecordType, alias, id string, reqOpts ...workflow.RequestOption) error {
-	p, err := automationsPath(recordType, alias, "id", id)
-	return callNone(ctx, s.client, "deleteAutomation", http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, automationsAt(op.DeleteAutomation, recordType, alias, "id", id), nil, reqOpts)
 }
 
 // automationCall sends a and reads the automation answered.
-func automationCall(ctx context.Context, c *workflow.Client, op, method, p string, err error, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
-	out, err := call[Automation](ctx, c, op, method, p, err, a, reqOpts)
+func automationCall(ctx context.Context, c *workflow.Client, t target, a Automation, reqOpts []workflow.RequestOption) (Automation, error) {
+	out, err := call[Automation](ctx, c, t, a, reqOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	stdjson "encoding/json"
+	"strings"
 	"testing"
 
 	json "github.com/go-json-experiment/json"
@@ -37,8 +38,8 @@ func TestAutomationsWire(t *testing.T) {
 			call: func(t *testing.T, ws *admin.Workspace) error {
 				v, err := ws.Automations.Get(ctx, workflow.Elements, "suppliers", "a 1")
 				if err == nil {
-					assert.Equal(t, "a1", v.Active.ID())
-					assert.Nil(t, v.Draft)
+					assert.Equal(t, "a1", v.Active().ID())
+					assert.Nil(t, v.Draft())
 				}
 				return err
 			}},
@@ -46,8 +47,8 @@ func TestAutomationsWire(t *testing.T) {
 			call: func(t *testing.T, ws *admin.Workspace) error {
 				v, err := ws.Automations.Get(ctx, workflow.Apps, "itm", "a1")
 				if err == nil {
-					assert.Equal(t, "Escalate", v.Active.Name(), "a draft beside the active version is not a duplicate")
-					assert.Equal(t, "New", v.Draft.Name())
+					assert.Equal(t, "Escalate", v.Active().Name(), "a draft beside the active version is not a duplicate")
+					assert.Equal(t, "New", v.Draft().Name())
 				}
 				return err
 			}},
@@ -195,15 +196,11 @@ func TestAutomationsUnexpectedAnswers(t *testing.T) {
 			_, err := ws.Automations.Create(t.Context(), workflow.Apps, "itm", escalate())
 			return err
 		}},
-		{"get answering no version", `[]`, func(ws *admin.Workspace) error {
+		{"get answering an object", `{"id":"a"}`, func(ws *admin.Workspace) error {
 			_, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a1")
 			return err
 		}},
-		{"get answering two active versions", `[{"id":"a"},{"id":"a"}]`, func(ws *admin.Workspace) error {
-			_, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a1")
-			return err
-		}},
-		{"get answering two drafts", `[{"status":"DRAFT"},{"status":"Draft"}]`, func(ws *admin.Workspace) error {
+		{"get answering a version that is not an object", `[{"id":"a"},7]`, func(ws *admin.Workspace) error {
 			_, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a1")
 			return err
 		}},
@@ -220,4 +217,47 @@ func TestAutomationsUnexpectedAnswers(t *testing.T) {
 	ws, _ := newMockWorkspace(t, 404, `{"status":404,"message":"no automation"}`)
 	_, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a9")
 	assert.ErrorIs(t, err, workflow.ErrNotFound)
+}
+
+// TestAutomationsGetEveryAnswer: Get accepts every array the document
+// allows (AutomationList: free-form objects, no length), with and without
+// a "status", and returns every version in the order received.
+func TestAutomationsGetEveryAnswer(t *testing.T) {
+	const (
+		active = `{"id":"a","name":"A"}`
+		draft  = `{"id":"a","name":"D","status":"draft"}`
+		live   = `{"id":"a","name":"L","status":"ACTIVE"}`
+		other  = `{"id":"a","name":"B"}`
+	)
+	for _, c := range []struct {
+		name     string
+		versions []string
+		active   string // the name of Active, "" for none
+		draft    string // the name of Draft, "" for none
+	}{
+		{"none", nil, "", ""},
+		{"one without a status", []string{active}, "A", ""},
+		{"one draft", []string{draft}, "", "D"},
+		{"one with another status", []string{live}, "L", ""},
+		{"two without a status", []string{active, other}, "A", ""},
+		{"a draft first", []string{draft, active}, "A", "D"},
+		{"two drafts", []string{draft, draft}, "", "D"},
+		{"three", []string{other, draft, live}, "B", "D"},
+		{"three without a status", []string{active, other, active}, "A", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reply := "[" + strings.Join(c.versions, ",") + "]"
+			ws, _ := newMockWorkspace(t, 200, reply)
+			got, err := ws.Automations.Get(t.Context(), workflow.Apps, "itm", "a")
+			require.NoError(t, err)
+			require.Len(t, got, len(c.versions))
+			for i, v := range c.versions {
+				want, err := admin.Canonical([]byte(v))
+				require.NoError(t, err)
+				assert.Equal(t, want, got[i], "version %d, in the order received", i)
+			}
+			assert.Equal(t, c.active, got.Active().Name())
+			assert.Equal(t, c.draft, got.Draft().Name())
+		})
+	}
 }

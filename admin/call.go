@@ -3,11 +3,13 @@ package admin
 import (
 	"cmp"
 	"context"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"go/token"
 	"iter"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,78 +17,95 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 // The helpers every family's operations are written with: one way to
-// build a path, to send an operation (with a typed answer, a JSON object
-// or no answer), to check a body against the document before sending,
-// and to make the write body of a read form.
+// name an operation and fill its path, to send it (with a typed answer, a
+// JSON object or no answer), to check a body against the document before
+// sending, and to make the write body of a read form.
 
-// segPath builds a path from pairs of a field name and a value: a value
-// with a field name is an argument, checked and escaped with
-// workflow.Segment; one without is a literal.
-func segPath(pairs ...string) (string, error) {
-	parts := make([]string, 0, len(pairs)/2)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		v := pairs[i+1]
-		if pairs[i] != "" {
-			var err error
-			if v, err = workflow.Segment(pairs[i], v); err != nil {
-				return "", err
-			}
-		}
-		parts = append(parts, v)
-	}
-	return strings.Join(parts, "/"), nil
+// target is one request of an operation: the operation, its path filled
+// from a method's arguments, and err, the first bad argument, which stops
+// it before anything is sent.
+type target struct {
+	o    *op.Operation
+	path string
+	err  error
 }
 
-// call sends the operation op and decodes its answer into a new T,
-// unless err (a bad argument found before sending) or the body stops it
-// first (see encode).
-func call[T any](ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*T, error) {
-	b, err := encode(op, body, err)
+// at is the target of the operation id, its path filled from args: pairs
+// of a field name (what an error calls the argument) and a value, one
+// pair for each parameter of the path template, in order, each checked
+// and escaped with workflow.Segment.
+func at(id op.ID, args ...string) target {
+	o := id.Op()
+	p, err := o.Fill(workflow.Segment, args...)
+	return target{o: o, path: p, err: err}
+}
+
+// or is t stopped by err too, unless a bad argument stops it first.
+func (t target) or(err error) target {
+	t.err = cmp.Or(t.err, err)
+	return t
+}
+
+// ctx is the context of t's request: it names the operation, for the
+// request path's observers.
+func (t target) ctx(ctx context.Context) context.Context {
+	if ctx == nil {
+		return nil // the request path refuses it
+	}
+	return op.NewContext(ctx, t.o.ID)
+}
+
+// call sends t and decodes its answer into a new T, unless a bad argument
+// or the body stops it first (see encode).
+func call[T any](ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) (*T, error) {
+	b, err := encode(t, body)
 	if err != nil {
 		return nil, err
 	}
 	out := new(T)
-	if err := c.Call(ctx, method, path, nil, b, out, reqOpts...); err != nil {
+	if err := c.Call(t.ctx(ctx), t.o.Method, t.path, nil, b, out, reqOpts...); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// callRaw sends one operation whose answer is a Passthrough, returned as
-// it came; it must be one JSON object.
-func callRaw(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
-	out, err := call[jsontext.Value](ctx, c, op, method, path, err, body, reqOpts)
+// callRaw sends t, whose answer is a Passthrough, returned as it came; it
+// must be one JSON object.
+func callRaw(ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
+	out, err := call[jsontext.Value](ctx, c, t, body, reqOpts)
 	if err != nil {
 		return nil, err
 	}
 	if out.Kind() != '{' {
-		return nil, fmt.Errorf("%w: %s /%s answered with a JSON value that is not an object", workflow.ErrUnexpectedResponse, method, path)
+		return nil, fmt.Errorf("%w: %s /%s answered with a JSON value that is not an object", workflow.ErrUnexpectedResponse, t.o.Method, t.path)
 	}
 	return *out, nil
 }
 
-// callNone sends one operation whose answer has no body, unless err or
+// callNone sends t, whose answer has no body, unless a bad argument or
 // the body stops it first.
-func callNone(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) error {
-	b, err := encode(op, body, err)
+func callNone(ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) error {
+	b, err := encode(t, body)
 	if err != nil {
 		return err
 	}
-	return c.Call(ctx, method, path, nil, b, nil, reqOpts...)
+	return c.Call(t.ctx(ctx), t.o.Method, t.path, nil, b, nil, reqOpts...)
 }
 
-// encode returns the JSON request body of the operation op (its
-// operationId in the contract document), or the error that stops it
-// before sending: err, a body that does not encode, or one that breaks a
-// rule of the document (checkBody). A nil body is none.
-func encode(op string, body any, err error) (any, error) {
-	if err != nil || body == nil {
-		return nil, err
+// encode returns the JSON request body of t's operation as it is sent,
+// byte for byte (a json.RawMessage), or the error that stops it before
+// sending: a bad argument, a body that does not encode, or one that
+// breaks a rule of the document (checkBody). A nil body is none.
+func encode(t target, body any) (any, error) {
+	if t.err != nil || body == nil {
+		return nil, t.err
 	}
+	var err error
 	name := typeName(body)
 	b, ok := body.(jsontext.Value)
 	if !ok {
@@ -98,10 +117,10 @@ func encode(op string, body any, err error) (any, error) {
 			return nil, ve
 		}
 	}
-	if err := checkBody(op, name, b); err != nil {
+	if err := checkBody(t.o.ID, name, b); err != nil {
 		return nil, err
 	}
-	return jsontext.Value(b), nil
+	return stdjson.RawMessage(b), nil
 }
 
 // typeName names the Go type of a body in errors: "ViewRequest".
@@ -151,27 +170,31 @@ func invalid(field, rule string) error {
 }
 
 // listPage, listPages and listAll are the List, Pages and All of the
-// paged list l, unless err (a bad argument) refuses them before any
-// request.
-func listPage[T any](ctx context.Context, l workflow.PagedList[T], err error, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) (*workflow.Page[T], error) {
-	if err != nil {
-		return nil, err
+// paged list t, unless a bad argument refuses them before any request.
+// A filter is taken where the operation has one.
+func listPage[T any](ctx context.Context, c *workflow.Client, t target, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) (*workflow.Page[T], error) {
+	if t.err != nil {
+		return nil, t.err
 	}
-	return l.List(ctx, opts, reqOpts...)
+	return pagedList[T](c, t).List(t.ctx(ctx), opts, reqOpts...)
 }
 
-func listPages[T any](ctx context.Context, l workflow.PagedList[T], err error, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) iter.Seq2[*workflow.Page[T], error] {
-	if err != nil {
-		return failed[*workflow.Page[T]](err)
+func listPages[T any](ctx context.Context, c *workflow.Client, t target, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) iter.Seq2[*workflow.Page[T], error] {
+	if t.err != nil {
+		return failed[*workflow.Page[T]](t.err)
 	}
-	return l.Pages(ctx, opts, reqOpts...)
+	return pagedList[T](c, t).Pages(t.ctx(ctx), opts, reqOpts...)
 }
 
-func listAll[T any](ctx context.Context, l workflow.PagedList[T], err error, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) iter.Seq2[T, error] {
-	if err != nil {
-		return failed[T](err)
+func listAll[T any](ctx context.Context, c *workflow.Client, t target, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) iter.Seq2[T, error] {
+	if t.err != nil {
+		return failed[T](t.err)
 	}
-	return l.All(ctx, opts, reqOpts...)
+	return pagedList[T](c, t).All(t.ctx(ctx), opts, reqOpts...)
+}
+
+func pagedList[T any](c *workflow.Client, t target) workflow.PagedList[T] {
+	return workflow.PagedList[T]{Client: c, Path: t.path, Filtered: slices.Contains(t.o.Query, "filter")}
 }
 
 // checkBody checks the JSON request body b of the operation op, of the Go
@@ -182,8 +205,8 @@ func listAll[T any](ctx context.Context, l workflow.PagedList[T], err error, opt
 // app's namespace, the types of a view's forwarded members) are the
 // fake's, not the service's: they are skipped, and the SDK sends what
 // breaks them.
-func checkBody(op, name string, b []byte) error {
-	err := wire.Check(op, b, wire.Options{Published: true})
+func checkBody(id op.ID, name string, b []byte) error {
+	err := wire.Check(id, b, wire.Options{Published: true})
 	p := (*wire.Problem)(nil)
 	if !errors.As(err, &p) {
 		return err // nil, or an operation without a JSON body: a bug
@@ -192,10 +215,17 @@ func checkBody(op, name string, b []byte) error {
 }
 
 // writeBody returns the write body W of the read form r: r's JSON members
-// without those named in drop, with the members of set (a nil value sets
-// nothing), decoded as W, whose Extra takes the members it does not model.
+// without those named in drop, each member of set put in place of the
+// member of its name (a nil or zero value, an absent Opt among them,
+// leaves it out), decoded as W, whose Extra takes the members it does
+// not model. A member r holds as null, but for those in drop, is a
+// *workflow.ValidationError naming it (nullMember): a body cannot hold
+// null.
 func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 	var w W
+	if err := noNull(r, drop); err != nil {
+		return w, err
+	}
 	m := map[string]jsontext.Value{}
 	b, err := json.Marshal(r)
 	if err == nil {
@@ -205,6 +235,7 @@ func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 		delete(m, k)
 	}
 	for k, v := range set {
+		delete(m, k)
 		if err == nil && v != nil && !reflect.ValueOf(v).IsZero() {
 			m[k], err = json.Marshal(v)
 		}
@@ -218,4 +249,59 @@ func writeBody[W any](r any, drop []string, set map[string]any) (W, error) {
 		return w, fmt.Errorf("admin: the write body %T of a %T: %w", w, r, err)
 	}
 	return w, nil
+}
+
+// noNull returns the error of the first member of the read model r held
+// as null (an Opt, at any depth), but for the members named in skip.
+func noNull(r any, skip []string) error {
+	v := reflect.ValueOf(r)
+	for i, f := range slices.Collect(v.Type().Fields()) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "" || slices.Contains(skip, name) {
+			continue
+		}
+		if p := firstNull(v.Field(i), "/"+name); p != "" {
+			return nullMember(v.Type().Name(), p)
+		}
+	}
+	return nil
+}
+
+// firstNull returns the JSON pointer (from p) of the first Opt held as
+// null in v, at any depth, or "" for none.
+func firstNull(v reflect.Value, p string) string {
+	if o, ok := v.Interface().(interface{ elem() (any, bool) }); ok {
+		e, null := o.elem()
+		if null {
+			return p
+		}
+		if e == nil {
+			return ""
+		}
+		v = reflect.ValueOf(e)
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		for i := range v.Len() {
+			if q := firstNull(v.Index(i), p+"/"+strconv.Itoa(i)); q != "" {
+				return q
+			}
+		}
+	case reflect.Struct:
+		for i, f := range slices.Collect(v.Type().Fields()) {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.IsExported() && name != "" {
+				if q := firstNull(v.Field(i), p+"/"+name); q != "" {
+					return q
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// nullMember is the error of a conversion to a write body for the member
+// at the JSON pointer p of the read model named model, read as null.
+func nullMember(model, p string) error {
+	return invalid(memberPath(model, p), "was read as null, which a write body cannot hold: set a value or leave the member out")
 }

@@ -183,3 +183,32 @@ func TestRequestBodiesReadFromFiles(t *testing.T) {
 		assert.Regexp(t, `view.list.name|/name`, err.Error(), "the member is named by its path")
 	}
 }
+
+// TestSendsTheBodyItChecked: the bytes checked against the document are
+// the bytes sent, unchanged: no HTML escaping, no re-encoding of a
+// definition given as JSON text.
+func TestSendsTheBodyItChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		call func(context.Context, *admin.Workspace) error
+		body string
+	}{
+		{"a definition as given", func(ctx context.Context, ws *admin.Workspace) error {
+			_, err := ws.Apps.Compose(ctx, jsontext.Value(`{"namespace":"a<b>&c","x":"\u00e9"}`))
+			return err
+		}, `{"namespace":"a<b>&c","x":"\u00e9"}`},
+		{"a typed body", func(ctx context.Context, ws *admin.Workspace) error {
+			_, err := ws.Elements.Update(ctx, "parts", admin.ElementUpdate{Description: new("<b>R&D</b>")})
+			return err
+		}, `{"description":"<b>R&D</b>"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws, m := newMockWorkspace(t, http.StatusOK, `{"id":"e1"}`)
+			require.NoError(t, tc.call(t.Context(), ws))
+			reqs := m.requests()
+			require.Len(t, reqs, 1)
+			assert.Equal(t, tc.body, reqs[0].Body)
+			assert.Equal(t, "application/json", reqs[0].Header.Get("Content-Type"))
+		})
+	}
+}

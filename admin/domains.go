@@ -2,13 +2,13 @@ package admin
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // DomainsService configures the organisation's domains: POST /domains and
@@ -46,24 +46,24 @@ const (
 // github.com/go-json-experiment/json.
 type Domain struct {
 	// ID identifies the domain (a UUID) in PUT /domains/{domainId}.
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// Type is DomainManaged or DomainEmail, as sent.
-	Type DomainType `json:"type,omitzero"`
+	Type Opt[DomainType] `json:"type,omitzero"`
 	// Domain is the domain name, e.g. "example.com".
-	Domain string `json:"domain,omitzero"`
+	Domain Opt[string] `json:"domain,omitzero"`
 	// Name is the display name.
-	Name string `json:"name,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
 	// Internal reports whether the domain's users are internal to the
 	// organisation.
-	Internal bool `json:"internal,omitzero"`
+	Internal Opt[bool] `json:"internal,omitzero"`
 	// Approved reports whether the domain is approved.
-	Approved bool `json:"approved,omitzero"`
+	Approved Opt[bool] `json:"approved,omitzero"`
 	// StartURL is the SSO start URL.
-	StartURL string `json:"startUrl,omitzero"`
+	StartURL Opt[string] `json:"startUrl,omitzero"`
 	// SelfRegistration reports whether users may register themselves.
-	SelfRegistration bool `json:"selfRegistration,omitzero"`
+	SelfRegistration Opt[bool] `json:"selfRegistration,omitzero"`
 	// SSO reports whether single sign-on is on.
-	SSO bool `json:"sso,omitzero"`
+	SSO Opt[bool] `json:"sso,omitzero"`
 	// Extra holds every member that the fields above do not model, as
 	// raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
@@ -145,7 +145,7 @@ func (e *EmailDomain) UnmarshalJSON(data []byte) error { return jsonmodel.Unmars
 // rule is a *workflow.ValidationError, and nothing is sent. Like every
 // POST, it is not retried after a 5xx or a dropped connection.
 func (s *DomainsService) Create(ctx context.Context, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
-	return call[Domain](ctx, s.client, "createOrganizationDomain", http.MethodPost, "domains", nil, r, reqOpts)
+	return call[Domain](ctx, s.client, at(op.CreateOrganizationDomain), r, reqOpts)
 }
 
 // Update changes an organisation domain and returns it (200):
@@ -154,8 +154,7 @@ func (s *DomainsService) Create(ctx context.Context, r DomainRequest, reqOpts ..
 // out is reset or kept (the fake keeps it), nor whether a domain may
 // change its type (the fake refuses it with 422).
 func (s *DomainsService) Update(ctx context.Context, domainID string, r DomainRequest, reqOpts ...workflow.RequestOption) (*Domain, error) {
-	p, err := segPath("", "domains", "domainID", domainID)
-	return call[Domain](ctx, s.client, "updateOrganizationDomain", http.MethodPut, p, err, r, reqOpts)
+	return call[Domain](ctx, s.client, at(op.UpdateOrganizationDomain, "domainID", domainID), r, reqOpts)
 }
 
 // groupDomains is the body of GroupDomainsService.Add and Remove: the
@@ -169,7 +168,7 @@ type groupDomains struct {
 // the list the service answers with (GroupDomainList; the fake answers
 // the group's domains after the change).
 func (s *GroupDomainsService) Add(ctx context.Context, groupID string, domains []string, reqOpts ...workflow.RequestOption) ([]workflow.GroupDomain, error) {
-	return s.change(ctx, "addDomainsToGroup", http.MethodPost, groupID, domains, reqOpts)
+	return s.change(ctx, op.AddDomainsToGroup, groupID, domains, reqOpts)
 }
 
 // Remove removes e-mail domains from a dynamic group: DELETE
@@ -177,12 +176,11 @@ func (s *GroupDomainsService) Add(ctx context.Context, groupID string, domains [
 // the list the service answers with (the fake: the group's domains that
 // remain).
 func (s *GroupDomainsService) Remove(ctx context.Context, groupID string, domains []string, reqOpts ...workflow.RequestOption) ([]workflow.GroupDomain, error) {
-	return s.change(ctx, "removeDomainsFromGroup", http.MethodDelete, groupID, domains, reqOpts)
+	return s.change(ctx, op.RemoveDomainsFromGroup, groupID, domains, reqOpts)
 }
 
-func (s *GroupDomainsService) change(ctx context.Context, op, method, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
-	p, err := segPath("", "groups", "groupID", groupID, "", "domains")
-	out, err := call[[]workflow.GroupDomain](ctx, s.client, op, method, p, err, groupDomains{Domains: domains}, reqOpts)
+func (s *GroupDomainsService) change(ctx context.Context, id op.ID, groupID string, domains []string, reqOpts []workflow.RequestOption) ([]workflow.GroupDomain, error) {
+	out, err := call[[]workflow.GroupDomain](ctx, s.client, at(id, "groupID", groupID), groupDomains{Domains: domains}, reqOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -90,9 +90,9 @@ func TestDomainsWire(t *testing.T) {
 				d, err := ws.Domains.Create(ctx, admin.DomainRequest{Managed: &admin.ManagedDomain{
 					Domain: new("example.com"), Name: new("Example"), Approved: new(false), SSO: new(true)}})
 				if err == nil {
-					assert.Equal(t, admin.DomainManaged, d.Type)
-					assert.Equal(t, "d1", d.ID)
-					assert.True(t, d.SSO)
+					assert.Equal(t, admin.DomainManaged, d.Type.Value())
+					assert.Equal(t, "d1", d.ID.Value())
+					assert.True(t, d.SSO.Value())
 				}
 				return err
 			}},
@@ -101,7 +101,7 @@ func TestDomainsWire(t *testing.T) {
 			call: func(t *testing.T, ws *admin.Workspace) error {
 				d, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("mail.example.com")}})
 				if err == nil {
-					assert.Equal(t, admin.DomainEmail, d.Type)
+					assert.Equal(t, admin.DomainEmail, d.Type.Value())
 				}
 				return err
 			}},
@@ -207,24 +207,26 @@ func TestModelsReadNullAndBadMembersAlike(t *testing.T) {
 		fill func() any // a non-empty value, as a pointer
 		bad  string     // a body with a member of the wrong type after a good one
 	}{
-		{"Domain", func() any { return &admin.Domain{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"View", func() any { return &admin.View{ID: "old"} }, `{"id":"new","name":5}`},
-		{"Aspect", func() any { return &admin.Aspect{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"AspectCategory", func() any { return &admin.AspectCategory{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"Agent", func() any { return &admin.Agent{ID: "old", Type: "kept"} }, `{"id":"new","type":5}`},
-		{"Skill", func() any { return &admin.Skill{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"SearchTable", func() any { return &admin.SearchTable{ID: "old", Typename: "kept"} }, `{"id":"new","__typename":5}`},
-		{"SearchTableField", func() any { return &admin.SearchTableField{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"VectorIndex", func() any { return &admin.VectorIndex{Field: &admin.SearchTableField{ID: "old"}} }, `{"field":{"id":"new"},"aiProviderConnector":5}`},
-		{"ConnectorRef", func() any { return &admin.ConnectorRef{ID: "old"} }, `{"zz":"new","id":5}`},
-		{"Table", func() any { return &admin.Table{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"TableField", func() any { return &admin.TableField{ID: "old", Name: "kept"} }, `{"id":"new","name":5}`},
-		{"TableCalculation", func() any { return &admin.TableCalculation{Text: "old"} }, `{"zz":"new","text":5}`},
-		{"TableJoin", func() any { return &admin.TableJoin{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
-		{"TableJoinFields", func() any { return &admin.TableJoinFields{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
-		{"TableDataView", func() any { return &admin.TableDataView{ID: "old", ClientHandle: "kept"} }, `{"id":"new","clientHandle":5}`},
-		{"ViewAgent", func() any { return &admin.ViewAgent{ID: "old"} }, `{"zz":"new","id":5}`},
-		{"ViewShare", func() any { return &admin.ViewShare{Users: []workflow.User{{ID: "old"}}} }, `{"groups":[],"users":5}`},
+		{"Domain", func() any { return &admin.Domain{ID: admin.Some("old"), Name: admin.Some("kept")} }, `{"id":"new","name":5}`},
+		{"View", func() any { return &admin.View{ID: admin.Some("old")} }, `{"id":"new","name":5}`},
+		{"Aspect", func() any { return &admin.Aspect{ID: admin.Some("old"), Name: admin.Some("kept")} }, `{"id":"new","name":5}`},
+		{"AspectCategory", func() any { return &admin.AspectCategory{ID: admin.Some("old"), Name: admin.Some("kept")} }, `{"id":"new","name":5}`},
+		{"Agent", func() any { return &admin.Agent{ID: admin.Some("old"), Type: admin.Some("kept")} }, `{"id":"new","type":5}`},
+		{"Skill", func() any { return &admin.Skill{ID: admin.Some("old"), Name: admin.Some("kept")} }, `{"id":"new","name":5}`},
+		{"SearchTable", func() any { return &admin.SearchTable{ID: admin.Some("old"), Typename: admin.Some("kept")} }, `{"id":"new","__typename":5}`},
+		{"SearchTableField", func() any { return &admin.SearchTableField{ID: admin.Some("old"), Name: admin.Some("kept")} }, `{"id":"new","name":5}`},
+		{"VectorIndex", func() any {
+			return &admin.VectorIndex{Field: admin.Some(admin.SearchTableField{ID: admin.Some("old")})}
+		}, `{"field":{"id":"new"},"aiProviderConnector":5}`},
+		{"ConnectorRef", func() any { return &admin.ConnectorRef{ID: admin.Some("old")} }, `{"zz":"new","id":5}`},
+		{"Table", func() any { return &admin.Table{ID: admin.Some("old"), Name: admin.Some("kept")} }, `{"id":"new","name":5}`},
+		{"TableField", func() any { return &admin.TableField{ID: admin.Some("old"), Name: admin.Some("kept")} }, `{"id":"new","name":5}`},
+		{"TableCalculation", func() any { return &admin.TableCalculation{Text: admin.Some("old")} }, `{"zz":"new","text":5}`},
+		{"TableJoin", func() any { return &admin.TableJoin{ID: admin.Some("old"), ClientHandle: admin.Some("kept")} }, `{"id":"new","clientHandle":5}`},
+		{"TableJoinFields", func() any { return &admin.TableJoinFields{ID: admin.Some("old"), ClientHandle: admin.Some("kept")} }, `{"id":"new","clientHandle":5}`},
+		{"TableDataView", func() any { return &admin.TableDataView{ID: admin.Some("old"), ClientHandle: admin.Some("kept")} }, `{"id":"new","clientHandle":5}`},
+		{"ViewAgent", func() any { return &admin.ViewAgent{ID: admin.Some("old")} }, `{"zz":"new","id":5}`},
+		{"ViewShare", func() any { return &admin.ViewShare{Users: admin.Some([]workflow.User{{ID: "old"}})} }, `{"groups":[],"users":5}`},
 	}
 	for _, tt := range tests {
 		for lib, unmarshal := range map[string]func([]byte, any) error{

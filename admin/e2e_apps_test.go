@@ -87,19 +87,19 @@ func reached(t *testing.T, ws *admin.Workspace, c *workflow.Client, alias string
 	views, err := ws.Views.List(ctx, alias, nil)
 	names = nil
 	for _, v := range pageItems(views) {
-		names = append(names, v.Name)
+		names = append(names, v.Name.Value())
 	}
 	put("views", err, names...)
 	agents, err := ws.Agents.List(ctx, alias, nil)
 	names = nil
 	for _, a := range pageItems(agents) {
-		names = append(names, a.Name)
+		names = append(names, a.Name.Value())
 	}
 	put("agents", err, names...)
 	skills, err := ws.Skills.List(ctx, alias, nil)
 	names = nil
 	for _, s := range pageItems(skills) {
-		names = append(names, s.Name)
+		names = append(names, s.Name.Value())
 	}
 	put("skills", err, names...)
 	return out

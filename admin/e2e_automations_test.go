@@ -36,16 +36,16 @@ func TestAutomationsThroughTheFake(t *testing.T) {
 	assert.Equal(t, "Escalate to the supplier", updated.Name())
 	got, err := ws.Automations.Get(ctx, workflow.Elements, "suppliers", id)
 	require.NoError(t, err)
-	assert.Equal(t, &admin.AutomationVersions{Active: updated}, got)
+	assert.Equal(t, admin.AutomationVersions{updated}, got)
 
 	// A draft beside the active version: Get tells them apart, List gives
 	// the active one.
 	srv.SetAutomationDraft(workflow.Elements, "suppliers", id, map[string]any{"name": "Escalate (next)", "triggers": []any{}})
 	got, err = ws.Automations.Get(ctx, workflow.Elements, "suppliers", id)
 	require.NoError(t, err)
-	assert.Equal(t, updated, got.Active)
-	assert.Equal(t, "Escalate (next)", got.Draft.Name())
-	assert.Equal(t, id, got.Draft.ID())
+	assert.Equal(t, updated, got.Active())
+	assert.Equal(t, "Escalate (next)", got.Draft().Name())
+	assert.Equal(t, id, got.Draft().ID())
 	list, err = ws.Automations.List(ctx, workflow.Elements, "suppliers")
 	require.NoError(t, err)
 	assert.Equal(t, []admin.Automation{updated}, list)

@@ -18,28 +18,28 @@ func TestDomainsThroughTheFake(t *testing.T) {
 
 	d, err := ws.Domains.Create(ctx, admin.DomainRequest{Managed: &admin.ManagedDomain{Domain: new("example.com"), Name: new("Example"), SSO: new(true), StartURL: new("https://sso.example.com")}})
 	require.NoError(t, err)
-	assert.Equal(t, admin.DomainManaged, d.Type)
-	assert.Equal(t, "example.com", d.Domain)
-	assert.True(t, d.SSO)
-	assert.Len(t, d.ID, 36)
+	assert.Equal(t, admin.DomainManaged, d.Type.Value())
+	assert.Equal(t, "example.com", d.Domain.Value())
+	assert.True(t, d.SSO.Value())
+	assert.Len(t, d.ID.Value(), 36)
 
-	d, err = ws.Domains.Update(ctx, d.ID, admin.DomainRequest{Managed: &admin.ManagedDomain{SSO: new(false), SelfRegistration: new(true)}})
+	d, err = ws.Domains.Update(ctx, d.ID.Value(), admin.DomainRequest{Managed: &admin.ManagedDomain{SSO: new(false), SelfRegistration: new(true)}})
 	require.NoError(t, err)
-	assert.False(t, d.SSO)
-	assert.True(t, d.SelfRegistration)
-	assert.Equal(t, "Example", d.Name, "what the update leaves out is kept")
+	assert.False(t, d.SSO.Value())
+	assert.True(t, d.SelfRegistration.Value())
+	assert.Equal(t, "Example", d.Name.Value(), "what the update leaves out is kept")
 
 	mail, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("mail.example.com")}})
 	require.NoError(t, err)
-	assert.Equal(t, admin.DomainEmail, mail.Type)
+	assert.Equal(t, admin.DomainEmail, mail.Type.Value())
 	assert.Equal(t, []workflowtest.OrganizationDomainInfo{
-		{ID: d.ID, Type: "MANAGED", Domain: "example.com", Name: "Example", StartURL: "https://sso.example.com", SelfRegistration: true},
-		{ID: mail.ID, Type: "EMAIL", Domain: "mail.example.com"},
+		{ID: d.ID.Value(), Type: "MANAGED", Domain: "example.com", Name: "Example", StartURL: "https://sso.example.com", SelfRegistration: true},
+		{ID: mail.ID.Value(), Type: "EMAIL", Domain: "mail.example.com"},
 	}, srv.OrganizationDomains())
 
 	_, err = ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("Mail.Example.com")}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a domain exists once")
-	_, err = ws.Domains.Update(ctx, mail.ID, admin.DomainRequest{Managed: &admin.ManagedDomain{Name: new("x")}})
+	_, err = ws.Domains.Update(ctx, mail.ID.Value(), admin.DomainRequest{Managed: &admin.ManagedDomain{Name: new("x")}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a domain keeps its type")
 	_, err = ws.Domains.Update(ctx, "20000000-0000-4000-8000-000000000099", admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("x.example.com")}})
 	assert.ErrorIs(t, err, workflow.ErrNotFound)

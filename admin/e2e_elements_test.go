@@ -33,21 +33,21 @@ func TestElementsThroughTheFake(t *testing.T) {
 		Fields: []admin.ElementField{{Name: "Weight", Type: admin.FieldDecimal}},
 	})
 	require.NoError(t, err)
-	assert.Equal(t, "spareparts", created.Namespace, "derived from the name's letters")
-	assert.Equal(t, "SPAREPARTS", created.Handle)
-	assert.Equal(t, admin.SourceElementum, created.SourceType)
-	assert.Equal(t, "AspectElement", created.TypeName)
-	assert.Equal(t, catID, created.Category.ID)
+	assert.Equal(t, "spareparts", created.Namespace.Value(), "derived from the name's letters")
+	assert.Equal(t, "SPAREPARTS", created.Handle.Value())
+	assert.Equal(t, admin.SourceElementum, created.SourceType.Value())
+	assert.Equal(t, "AspectElement", created.TypeName.Value())
+	assert.Equal(t, catID, created.Category.Value().ID.Value())
 
 	imported, err := ws.Elements.Create(ctx, admin.NewElement{
 		Name: "Assets", Namespace: new("assets"), Handle: new("AST"), CategoryID: catID,
 		CloudLinkID: new(linkID), Database: new("DB"), Schema: new("S"), Table: new("ASSETS"),
 	})
 	require.NoError(t, err)
-	assert.Equal(t, admin.SourceSnowflake, imported.SourceType)
+	assert.Equal(t, admin.SourceSnowflake, imported.SourceType.Value())
 	assert.NotEqual(t, created.ID, imported.ID)
 
-	for _, alias := range []string{"spareparts", created.ID} {
+	for _, alias := range []string{"spareparts", created.ID.Value()} {
 		got, err := ws.Elements.Get(ctx, alias)
 		require.NoError(t, err)
 		assert.Equal(t, created, got, "read by namespace and by id")
@@ -55,10 +55,10 @@ func TestElementsThroughTheFake(t *testing.T) {
 
 	updated, err := ws.Elements.Update(ctx, "spareparts", admin.ElementUpdate{Name: new("Parts"), Color: new("#123456")})
 	require.NoError(t, err)
-	assert.Equal(t, "Parts", updated.Name)
-	assert.Equal(t, "#123456", updated.Color)
-	assert.Equal(t, "what we stock", updated.Description, "what the update leaves out is kept")
-	got, err := ws.Elements.Get(ctx, created.ID)
+	assert.Equal(t, "Parts", updated.Name.Value())
+	assert.Equal(t, "#123456", updated.Color.Value())
+	assert.Equal(t, "what we stock", updated.Description.Value(), "what the update leaves out is kept")
+	got, err := ws.Elements.Get(ctx, created.ID.Value())
 	require.NoError(t, err)
 	assert.Equal(t, updated, got)
 
@@ -94,7 +94,7 @@ func TestElementsBesideTheRecordList(t *testing.T) {
 	require.NoError(t, err)
 	def, err := ws.Elements.Get(ctx, "racks")
 	require.NoError(t, err)
-	assert.Equal(t, "Racks", def.Name)
+	assert.Equal(t, "Racks", def.Name.Value())
 	page, err = c.Records.List(ctx, workflow.Elements, "racks", &workflow.ListOptions{First: 10})
 	require.NoError(t, err, "a paging parameter reaches the record list")
 	assert.Len(t, page.Items, 1)

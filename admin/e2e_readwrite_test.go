@@ -93,12 +93,12 @@ func TestReadWriteReadTables(t *testing.T) {
 	req := newTable("Customers", "CUS")
 	req.Fields = append(req.Fields, admin.TableFieldInput{Calculation: &admin.TableCalculationField{Name: new("Net"), Text: new("Total - Tax"), Tags: []string{"money"}}})
 	req.Filter, req.OrderBy = jsontext.Value(`{"status":"OPEN"}`), jsontext.Value(`{"by":"name"}`)
-	req.Joins = []admin.TableJoinInput{{Source: new(orders.ID), Type: new(admin.JoinLeft), Filter: jsontext.Value(`{"a":1}`),
-		JoinOn: []admin.TableJoinOn{{LeftFieldID: orders.Fields[0].ID, RightFieldID: orders.Fields[0].ID}}}}
+	req.Joins = []admin.TableJoinInput{{Source: orders.ID.Ptr(), Type: new(admin.JoinLeft), Filter: jsontext.Value(`{"a":1}`),
+		JoinOn: []admin.TableJoinOn{{LeftFieldID: orders.Fields.Value()[0].ID.Value(), RightFieldID: orders.Fields.Value()[0].ID.Value()}}}}
 	req.DataView = &admin.TableDataViewInput{Snowflake: &admin.TableDataViewName{DatabaseName: new("DB"), SchemaName: new("S"), Name: new("V")}}
 	created, err := ws.Tables.Create(ctx, req)
 	require.NoError(t, err)
-	read, err := ws.Tables.Get(ctx, created.ID)
+	read, err := ws.Tables.Get(ctx, created.ID.Value())
 	require.NoError(t, err)
 
 	body, err := read.Request()
@@ -107,7 +107,7 @@ func TestReadWriteReadTables(t *testing.T) {
 	body.Handle = "CS2" // a record-handle prefix is unique
 	copied, err := ws.Tables.Create(ctx, body)
 	require.NoError(t, err)
-	again, err := ws.Tables.Get(ctx, copied.ID)
+	again, err := ws.Tables.Get(ctx, copied.ID.Value())
 	require.NoError(t, err)
 	assert.Equal(t, without(t, read, "id", "clientHandle", "handle"), without(t, again, "id", "clientHandle", "handle"))
 }
@@ -144,16 +144,16 @@ func TestReadWriteReadSearchTables(t *testing.T) {
 		Duration: admin.TimeUnitMinutes, TargetLag: 5, Warehouse: new("WH"), TextIndexFieldIDs: []string{other},
 		VectorIndexes: []admin.VectorIndexInput{{FieldID: e2eCategory, AIProviderConnectorID: other}}, FieldID: new(other), AIProviderConnectorID: new(e2eSource)})
 	require.NoError(t, err)
-	read, err := ws.SearchTables.Get(ctx, e2eSource, created.ID)
+	read, err := ws.SearchTables.Get(ctx, e2eSource, created.ID.Value())
 	require.NoError(t, err)
 
 	body, err := read.Request()
 	require.NoError(t, err)
 	copied, err := ws.SearchTables.Create(ctx, e2eSource, body)
 	require.NoError(t, err)
-	again, err := ws.SearchTables.Get(ctx, e2eSource, copied.ID)
+	again, err := ws.SearchTables.Get(ctx, e2eSource, copied.ID.Value())
 	require.NoError(t, err)
-	read.ID, again.ID, read.DisplayName, again.DisplayName = "", "", "", "" // read-only
+	read.ID, again.ID, read.DisplayName, again.DisplayName = admin.Opt[string]{}, admin.Opt[string]{}, admin.Opt[string]{}, admin.Opt[string]{} // read-only
 	assert.Equal(t, read, again)
 
 	linked, err := ws.SearchTables.CreateLinked(ctx, e2eSource, admin.LinkedSearchTableRequest{CloudLinkID: other, Database: "D", Schema: "S", ServiceName: "N"})
@@ -182,7 +182,7 @@ func TestReadWriteReadAgents(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, page.Items, 2)
 	again := page.Items[1]
-	read.ID, again.ID = "", ""
+	read.ID, again.ID = admin.Opt[string]{}, admin.Opt[string]{}
 	assert.Equal(t, read, again)
 }
 

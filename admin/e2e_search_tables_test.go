@@ -23,31 +23,31 @@ func TestSearchTablesThroughTheFake(t *testing.T) {
 		Duration: admin.TimeUnitMinutes, TargetLag: 5, Warehouse: new("WH"),
 		VectorIndexes: []admin.VectorIndexInput{{FieldID: e2eCategory, AIProviderConnectorID: other}}})
 	require.NoError(t, err)
-	assert.Equal(t, "AspectSearchSnowflakeTable", sf.Typename)
-	assert.Equal(t, admin.SearchTableReady, sf.Status)
-	assert.Equal(t, e2eCategory, sf.AttributeFields[0].ID)
-	assert.Equal(t, other, sf.VectorIndexes[0].AIProviderConnector.ID)
+	assert.Equal(t, "AspectSearchSnowflakeTable", sf.Typename.Value())
+	assert.Equal(t, admin.SearchTableReady, sf.Status.Value())
+	assert.Equal(t, e2eCategory, sf.AttributeFields.Value()[0].ID.Value())
+	assert.Equal(t, other, sf.VectorIndexes.Value()[0].AIProviderConnector.Value().ID.Value())
 
-	up, err := ws.SearchTables.Update(ctx, e2eSource, sf.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{
+	up, err := ws.SearchTables.Update(ctx, e2eSource, sf.ID.Value(), admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{
 		TargetLag: new(2), Duration: new(admin.TimeUnitHours)}})
 	require.NoError(t, err)
-	assert.Equal(t, 2, up.TargetLag)
-	assert.Equal(t, admin.TimeUnitHours, up.Duration)
-	assert.Equal(t, "WH", up.Warehouse, "what the update leaves out is kept")
-	got, err := ws.SearchTables.Get(ctx, e2eSource, sf.ID)
+	assert.Equal(t, 2, up.TargetLag.Value())
+	assert.Equal(t, admin.TimeUnitHours, up.Duration.Value())
+	assert.Equal(t, "WH", up.Warehouse.Value(), "what the update leaves out is kept")
+	got, err := ws.SearchTables.Get(ctx, e2eSource, sf.ID.Value())
 	require.NoError(t, err)
 	assert.Equal(t, up, got)
 
-	_, err = ws.SearchTables.Get(ctx, other, sf.ID)
+	_, err = ws.SearchTables.Get(ctx, other, sf.ID.Value())
 	assert.ErrorIs(t, err, workflow.ErrNotFound, "a search table is found under its own aspect")
 
 	linked := admin.LinkedSearchTableRequest{CloudLinkID: other, Database: "DB", Schema: "S", ServiceName: "SVC"}
 	ln, err := ws.SearchTables.CreateLinked(ctx, e2eSource, linked)
 	require.NoError(t, err)
-	assert.Equal(t, "AspectLinkedSearchTable", ln.Typename)
-	assert.Equal(t, "SVC", ln.LinkedServiceName)
+	assert.Equal(t, "AspectLinkedSearchTable", ln.Typename.Value())
+	assert.Equal(t, "SVC", ln.LinkedServiceName.Value())
 	_, err = ws.SearchTables.CreateLinked(ctx, e2eSource, linked)
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a service is linked once per aspect")
-	_, err = ws.SearchTables.Update(ctx, e2eSource, ln.ID, admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: new("W2")}})
+	_, err = ws.SearchTables.Update(ctx, e2eSource, ln.ID.Value(), admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: new("W2")}})
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a linked table has no Snowflake settings")
 }

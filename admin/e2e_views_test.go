@@ -23,12 +23,12 @@ func TestViewsThroughTheFake(t *testing.T) {
 	r.Share = &admin.ViewShareInput{Groups: []string{"IT"}}
 	created, err := ws.Views.Create(ctx, "itm", "open", r)
 	require.NoError(t, err)
-	assert.Equal(t, "open", created.ClientHandle)
-	assert.Equal(t, admin.ViewTypeList, created.Type)
-	assert.Equal(t, 25, created.Rows)
+	assert.Equal(t, "open", created.ClientHandle.Value())
+	assert.Equal(t, admin.ViewTypeList, created.Type.Value())
+	assert.Equal(t, 25, created.Rows.Value())
 	assert.JSONEq(t, `{"status":"OPEN"}`, string(created.Filter))
-	require.Len(t, created.Share.Groups, 1)
-	assert.Equal(t, "IT", created.Share.Groups[0].Name)
+	require.Len(t, created.Share.Value().Groups.Value(), 1)
+	assert.Equal(t, "IT", created.Share.Value().Groups.Value()[0].Name)
 
 	_, err = ws.Views.Create(ctx, "itm", "open", openList())
 	assert.ErrorIs(t, err, workflow.ErrUnprocessable, "a handle names one view")
@@ -40,7 +40,7 @@ func TestViewsThroughTheFake(t *testing.T) {
 	var handles []string
 	for v, err := range ws.Views.All(ctx, "itm", &workflow.ListOptions{First: 2}) {
 		require.NoError(t, err)
-		handles = append(handles, v.ClientHandle)
+		handles = append(handles, v.ClientHandle.Value())
 	}
 	assert.Equal(t, []string{"open", "b", "c"}, handles, "every view, two per page")
 
@@ -49,12 +49,12 @@ func TestViewsThroughTheFake(t *testing.T) {
 		Share: &admin.ViewShareInput{Users: []string{workflowtest.DefaultUserEmail}},
 	})
 	require.NoError(t, err)
-	assert.Equal(t, admin.ViewTypeKanban, updated.Type)
-	got, err := ws.Views.Get(ctx, "itm", created.ID)
+	assert.Equal(t, admin.ViewTypeKanban, updated.Type.Value())
+	got, err := ws.Views.Get(ctx, "itm", created.ID.Value())
 	require.NoError(t, err)
 	assert.Equal(t, updated, got)
-	assert.Empty(t, got.Share.Groups)
-	assert.Equal(t, workflowtest.DefaultUserID, got.Share.Users[0].ID)
+	assert.Empty(t, got.Share.Value().Groups.Value())
+	assert.Equal(t, workflowtest.DefaultUserID, got.Share.Value().Users.Value()[0].ID)
 
 	_, err = ws.Views.Get(ctx, "itm", "nope")
 	assert.ErrorIs(t, err, workflow.ErrNotFound)

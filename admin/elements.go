@@ -3,13 +3,13 @@ package admin
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // ElementsService is the elements of the workspace: their definitions
@@ -57,31 +57,31 @@ const (
 // github.com/go-json-experiment/json. Encoding leaves out empty members.
 type Aspect struct {
 	// ID identifies the aspect (a UUID); paths take it or Namespace.
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// TypeName is the aspect's variant: AspectApp, AspectElement,
 	// AspectTask or AspectTransaction.
-	TypeName string `json:"__typename,omitzero"`
+	TypeName Opt[string] `json:"__typename,omitzero"`
 	// Name is the display name.
-	Name string `json:"name,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
 	// Namespace is the lowercase identifier used in paths (the alias).
-	Namespace string `json:"namespace,omitzero"`
+	Namespace Opt[string] `json:"namespace,omitzero"`
 	// Handle is the uppercase prefix of record handles ("ITM" of ITM-4).
-	Handle string `json:"handle,omitzero"`
+	Handle Opt[string] `json:"handle,omitzero"`
 	// Description describes the aspect.
-	Description string `json:"description,omitzero"`
+	Description Opt[string] `json:"description,omitzero"`
 	// Icon and Color are how the aspect is shown.
-	Icon  string `json:"icon,omitzero"`
-	Color string `json:"color,omitzero"`
+	Icon  Opt[string] `json:"icon,omitzero"`
+	Color Opt[string] `json:"color,omitzero"`
 	// Status is the lifecycle status, as sent.
-	Status AspectStatus `json:"status,omitzero"`
+	Status Opt[AspectStatus] `json:"status,omitzero"`
 	// Configured reports whether the aspect is fully configured.
-	Configured bool `json:"configured,omitzero"`
+	Configured Opt[bool] `json:"configured,omitzero"`
 	// ReadOnly reports whether the aspect's records are read-only.
-	ReadOnly bool `json:"readOnly,omitzero"`
+	ReadOnly Opt[bool] `json:"readOnly,omitzero"`
 	// SourceType says where the data lives.
-	SourceType AspectSourceType `json:"sourceType,omitzero"`
+	SourceType Opt[AspectSourceType] `json:"sourceType,omitzero"`
 	// Category is the category the aspect is filed under.
-	Category *AspectCategory `json:"category,omitzero"`
+	Category Opt[AspectCategory] `json:"category,omitzero"`
 	// Extra holds every member the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -93,25 +93,24 @@ func (a *Aspect) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(d
 func (a Aspect) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
 
 // Request returns the update body of the element as read (for
-// ElementsService.Update, in this workspace or another): its name,
-// description, icon, color, its category's id as categoryId, and the
-// members of Extra (the element settings the update body takes, such as
-// allowForwardedEmailIngestion, when the service sends them). The
-// read-only id, __typename, namespace, handle, status, configured,
-// readOnly and sourceType are left out: an element's source and fields
-// are fixed when it is created. Empty members are left out.
+// ElementsService.Update, in this workspace or another), with every
+// member as it was read: its name, description, icon, color, its
+// category's id as categoryId, and the members of Extra (the element
+// settings the update body takes, such as allowForwardedEmailIngestion,
+// when the service sends them). What it cannot carry: the read-only id,
+// __typename, namespace, handle, status, configured, readOnly and
+// sourceType (an element's source and fields are fixed when it is
+// created), and the category's name. A member read as null is an error
+// naming it.
 func (a Aspect) Request() (ElementUpdate, error) {
-	var category string
-	if a.Category != nil {
-		category = a.Category.ID
-	}
-	return writeBody[ElementUpdate](a, []string{"id", "__typename", "namespace", "handle", "status", "configured", "readOnly", "sourceType", "category"}, map[string]any{"categoryId": category})
+	return writeBody[ElementUpdate](a, []string{"id", "__typename", "namespace", "handle", "status", "configured", "readOnly", "sourceType"},
+		map[string]any{"category": nil, "categoryId": a.Category.Value().ID})
 }
 
 // AspectCategory is the category an aspect is filed under: {"id", "name"}.
 type AspectCategory struct {
-	ID   string `json:"id,omitzero"`
-	Name string `json:"name,omitzero"`
+	ID   Opt[string] `json:"id,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
 	// Extra holds unmodelled members, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -312,7 +311,7 @@ func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...w
 	if n.Namespace != nil {
 		_, err = workflow.Segment("NewElement.namespace", *n.Namespace)
 	}
-	return aspectAt(ctx, s.client, "createElement", http.MethodPost, "elements", err, n, reqOpts)
+	return aspectAt(ctx, s.client, at(op.CreateElement).or(err), n, reqOpts)
 }
 
 // Get returns the definition of the element alias (its namespace or its
@@ -320,28 +319,26 @@ func (s *ElementsService) Create(ctx context.Context, n NewElement, reqOpts ...w
 // element id, such as the record list of the elements of that alias (see
 // ElementsService), is an error matching workflow.ErrUnexpectedResponse.
 func (s *ElementsService) Get(ctx context.Context, alias string, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	p, err := segPath("", "elements", "alias", alias)
-	return aspectAt(ctx, s.client, "getElement", http.MethodGet, p, err, nil, reqOpts)
+	return aspectAt(ctx, s.client, at(op.GetElement, "alias", alias), nil, reqOpts)
 }
 
 // Update changes the element alias (its namespace or its UUID) and returns
 // its definition: PUT /elements/{alias} with u as the body (200). Only what
 // u sets is sent and changed.
 func (s *ElementsService) Update(ctx context.Context, alias string, u ElementUpdate, reqOpts ...workflow.RequestOption) (*Aspect, error) {
-	p, err := segPath("", "elements", "alias", alias)
-	return aspectAt(ctx, s.client, "updateElement", http.MethodPut, p, err, u, reqOpts)
+	return aspectAt(ctx, s.client, at(op.UpdateElement, "alias", alias), u, reqOpts)
 }
 
 // aspectAt sends one element operation and reads its Aspect, which must
 // carry an id.
-func aspectAt(ctx context.Context, c *workflow.Client, op, method, path string, err error, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
-	a, err := call[Aspect](ctx, c, op, method, path, err, body, reqOpts)
-	if err == nil && a.ID == "" {
+func aspectAt(ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) (*Aspect, error) {
+	a, err := call[Aspect](ctx, c, t, body, reqOpts)
+	if err == nil && a.ID.Value() == "" {
 		what := "an answer"
 		if _, ok := a.Extra["items"]; ok {
 			what = "a record list"
 		}
-		return nil, fmt.Errorf("%w: %s /%s answered with %s, not an element definition with an id", workflow.ErrUnexpectedResponse, method, path, what)
+		return nil, fmt.Errorf("%w: %s /%s answered with %s, not an element definition with an id", workflow.ErrUnexpectedResponse, t.o.Method, t.path, what)
 	}
 	return a, err
 }

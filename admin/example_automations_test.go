@@ -58,8 +58,8 @@ func ExampleAutomationsService_List() {
 	// Notify the team [{"kind":"email","to":"ops"}]
 }
 
-// Get answers an automation's active version and its draft, when it has
-// one.
+// Get answers every version of an automation: its active version and its
+// draft, when it has one.
 func ExampleAutomationsService_Get() {
 	srv := workflowtest.NewServer()
 	defer srv.Close()
@@ -72,8 +72,8 @@ func ExampleAutomationsService_Get() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("active:", v.Active.Name())
-	fmt.Println("draft:", v.Draft.Name())
+	fmt.Println("active:", v.Active().Name())
+	fmt.Println("draft:", v.Draft().Name())
 	// Output:
 	// active: Notify the team
 	// draft: Notify the team and the lead

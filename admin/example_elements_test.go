@@ -31,12 +31,12 @@ func ExampleElementsService_Create() {
 	fmt.Println(el.Namespace, el.Handle, el.SourceType)
 
 	// Change its description; what the update leaves out is kept.
-	el, err = ws.Elements.Update(ctx, el.Namespace, admin.ElementUpdate{Description: new("What the stores keep")})
+	el, err = ws.Elements.Update(ctx, el.Namespace.Value(), admin.ElementUpdate{Description: new("What the stores keep")})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(el.Name+":", el.Description)
+	fmt.Println(el.Name.Value()+":", el.Description)
 	// Output:
 	// spareparts SPR ELEMENTUM
 	// Spare Parts: What the stores keep

@@ -33,7 +33,7 @@ func ExampleTablesService_Create() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(t.Handle, t.Fields[0].Typename, t.Fields[1].Typename)
+	fmt.Println(t.Handle, t.Fields.Value()[0].Typename, t.Fields.Value()[1].Typename)
 
 	// A rule broken before sending: the field is named, nothing is sent.
 	_, err = ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Bad category", Handle: "BAD", Source: ordersAspect, CategoryID: "reports",
@@ -92,24 +92,24 @@ func ExampleTableJoinsService_Create() {
 
 	// Join the codes in on the status, then map the orders' values to the
 	// codes' values on that field pair.
-	join, err := ws.Tables.Joins.Create(ctx, orders.ID, admin.TableJoinInput{Source: new(codes.ID), Type: new(admin.JoinLeft),
-		JoinOn: []admin.TableJoinOn{{LeftFieldID: orders.Fields[0].ID, RightFieldID: codes.Fields[0].ID}}})
+	join, err := ws.Tables.Joins.Create(ctx, orders.ID.Value(), admin.TableJoinInput{Source: codes.ID.Ptr(), Type: new(admin.JoinLeft),
+		JoinOn: []admin.TableJoinOn{{LeftFieldID: orders.Fields.Value()[0].ID.Value(), RightFieldID: codes.Fields.Value()[0].ID.Value()}}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	pair := join.OnFields[0].ID
-	err = ws.Tables.JoinMappings.Create(ctx, orders.ID, pair, []admin.JoinMapping{{Source: "open", Target: "OPEN"}, {Source: "shipped", Target: "DONE"}})
+	pair := join.OnFields.Value()[0].ID
+	err = ws.Tables.JoinMappings.Create(ctx, orders.ID.Value(), pair.Value(), []admin.JoinMapping{{Source: "open", Target: "OPEN"}, {Source: "shipped", Target: "DONE"}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	t, err := ws.Tables.Get(ctx, orders.ID)
+	t, err := ws.Tables.Get(ctx, orders.ID.Value())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(t.Joins[0].Type, string(t.Joins[0].OnFields[0].JoinMappings))
+	fmt.Println(t.Joins.Value()[0].Type, string(t.Joins.Value()[0].OnFields.Value()[0].JoinMappings))
 	// Output:
 	// LEFT {"edges":[{"node":{"source":"open","target":"OPEN"}},{"node":{"source":"shipped","target":"DONE"}}]}
 }
@@ -127,7 +127,7 @@ func ExampleSearchTablesService_Create() {
 		fmt.Println(err)
 		return
 	}
-	st, err = ws.SearchTables.Update(ctx, ordersAspect, st.ID, admin.SearchTableUpdate{
+	st, err = ws.SearchTables.Update(ctx, ordersAspect, st.ID.Value(), admin.SearchTableUpdate{
 		Snowflake: &admin.SnowflakeSearchTableUpdate{TargetLag: new(1), Duration: new(admin.TimeUnitHours)},
 	})
 	if err != nil {
@@ -173,7 +173,7 @@ func ExampleTable_Request() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(copied.Name, copied.Handle, copied.Fields[0].Name, copied.Fields[1].Name)
+	fmt.Println(copied.Name, copied.Handle, copied.Fields.Value()[0].Name, copied.Fields.Value()[1].Name)
 	// Output:
 	// Open orders OP2 Status Net
 }

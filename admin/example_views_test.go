@@ -33,7 +33,7 @@ func ExampleViewsService_Create() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(v.ClientHandle, v.Type, v.Rows, v.Share.Groups[0].Name)
+	fmt.Println(v.ClientHandle, v.Type, v.Rows, v.Share.Value().Groups.Value()[0].Name)
 
 	v, err = ws.Views.Update(ctx, "itmanagement", "open-requests", admin.ViewRequest{
 		View: admin.ViewInput{Kanban: &admin.ViewConfig{Name: new("Open requests by stage")}},
@@ -61,7 +61,7 @@ func ExampleViewsService_All() {
 			fmt.Println(err)
 			return
 		}
-		fmt.Printf("%d %s (%s)\n", v.DisplayOrder, v.Name, v.ClientHandle)
+		fmt.Printf("%d %s (%s)\n", v.DisplayOrder.Value(), v.Name.Value(), v.ClientHandle.Value())
 	}
 	// Output:
 	// 1 Open requests (open-requests)
@@ -97,7 +97,7 @@ func ExampleView_Request() {
 		fmt.Println(err)
 		return
 	}
-	copied, err := dst.Views.Create(ctx, "itmanagement", v.ClientHandle, body)
+	copied, err := dst.Views.Create(ctx, "itmanagement", v.ClientHandle.Value(), body)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -2,11 +2,11 @@ package admin
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // FlowsService is the workspace's flows: POST /flows/create and
@@ -24,12 +24,11 @@ type FlowsService struct {
 // *workflow.ValidationError and nothing is sent. Like every POST, it is
 // not retried after a 5xx or a dropped connection.
 func (s *FlowsService) Create(ctx context.Context, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	return callRaw(ctx, s.client, "createFlow", http.MethodPost, "flows/create", nil, def, reqOpts)
+	return callRaw(ctx, s.client, at(op.CreateFlow), def, reqOpts)
 }
 
 // Update changes the flow id with its definition def: PUT /flows/{id}
 // with def as the body (200), the answer returned as it came.
 func (s *FlowsService) Update(ctx context.Context, id string, def jsontext.Value, reqOpts ...workflow.RequestOption) (jsontext.Value, error) {
-	p, err := segPath("", "flows", "id", id)
-	return callRaw(ctx, s.client, "updateFlow", http.MethodPut, p, err, def, reqOpts)
+	return callRaw(ctx, s.client, at(op.UpdateFlow, "id", id), def, reqOpts)
 }

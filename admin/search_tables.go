@@ -3,13 +3,13 @@ package admin
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Search tables: POST /aspects/{aspectId}/search-tables (Snowflake),
@@ -53,22 +53,22 @@ const (
 // written back, with encoding/json as with go-json-experiment/json; so
 // are those of the models below.
 type SearchTable struct {
-	ID                  string              `json:"id,omitzero"`
-	Typename            string              `json:"__typename,omitzero"`
-	DisplayName         string              `json:"displayName,omitzero"`
-	Status              SearchTableStatus   `json:"status,omitzero"`
-	ErrorMessage        string              `json:"errorMessage,omitzero"`
-	Warehouse           string              `json:"warehouse,omitzero"`
-	TargetLag           int                 `json:"targetLag,omitzero"`
-	Duration            SearchTableTimeUnit `json:"duration,omitzero"`
-	Field               *SearchTableField   `json:"field,omitzero"`
-	AIProviderConnector *ConnectorRef       `json:"aiProviderConnector,omitzero"`
-	AttributeFields     []SearchTableField  `json:"attributeFields,omitzero"`
-	TextIndexFields     []SearchTableField  `json:"textIndexFields,omitzero"`
-	VectorIndexes       []VectorIndex       `json:"vectorIndexes,omitzero"`
-	LinkedDatabase      string              `json:"linkedDatabase,omitzero"`
-	LinkedSchema        string              `json:"linkedSchema,omitzero"`
-	LinkedServiceName   string              `json:"linkedServiceName,omitzero"`
+	ID                  Opt[string]              `json:"id,omitzero"`
+	Typename            Opt[string]              `json:"__typename,omitzero"`
+	DisplayName         Opt[string]              `json:"displayName,omitzero"`
+	Status              Opt[SearchTableStatus]   `json:"status,omitzero"`
+	ErrorMessage        Opt[string]              `json:"errorMessage,omitzero"`
+	Warehouse           Opt[string]              `json:"warehouse,omitzero"`
+	TargetLag           Opt[int]                 `json:"targetLag,omitzero"`
+	Duration            Opt[SearchTableTimeUnit] `json:"duration,omitzero"`
+	Field               Opt[SearchTableField]    `json:"field,omitzero"`
+	AIProviderConnector Opt[ConnectorRef]        `json:"aiProviderConnector,omitzero"`
+	AttributeFields     Opt[[]SearchTableField]  `json:"attributeFields,omitzero"`
+	TextIndexFields     Opt[[]SearchTableField]  `json:"textIndexFields,omitzero"`
+	VectorIndexes       Opt[[]VectorIndex]       `json:"vectorIndexes,omitzero"`
+	LinkedDatabase      Opt[string]              `json:"linkedDatabase,omitzero"`
+	LinkedSchema        Opt[string]              `json:"linkedSchema,omitzero"`
+	LinkedServiceName   Opt[string]              `json:"linkedServiceName,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -76,17 +76,17 @@ type SearchTable struct {
 // SearchTableField is a field of the aspect a search table indexes; Type
 // names its variant (AspectTextField, AspectNumberField, ...).
 type SearchTableField struct {
-	ID   string `json:"id,omitzero"`
-	Name string `json:"name,omitzero"`
-	Type string `json:"type,omitzero"`
+	ID   Opt[string] `json:"id,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
+	Type Opt[string] `json:"type,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // VectorIndex is a vectorized field and its embedding provider.
 type VectorIndex struct {
-	Field               *SearchTableField `json:"field,omitzero"`
-	AIProviderConnector *ConnectorRef     `json:"aiProviderConnector,omitzero"`
+	Field               Opt[SearchTableField] `json:"field,omitzero"`
+	AIProviderConnector Opt[ConnectorRef]     `json:"aiProviderConnector,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -94,7 +94,7 @@ type VectorIndex struct {
 // ConnectorRef names an AI provider connector (the service's
 // AiProviderConnectorRef).
 type ConnectorRef struct {
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -124,50 +124,81 @@ func (c *ConnectorRef) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarsha
 func (c ConnectorRef) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
 
 // Request returns the create body of the Snowflake search table as read
-// (for SearchTablesService.Create, on this aspect or another): its
-// warehouse, targetLag and duration, the ids of its attribute and
-// text-index fields, its vector indexes as (fieldId,
-// aiProviderConnectorId) pairs, its legacy field and connector as fieldId
-// and aiProviderConnectorId, and the members of Extra. The read-only id,
-// __typename, displayName, status and errorMessage are left out, as are
-// the Linked* members: a linked search table (Typename
+// (for SearchTablesService.Create, on this aspect or another), with every
+// member as it was read: its warehouse, targetLag and duration, the ids
+// of its attribute and text-index fields, its vector indexes as
+// (fieldId, aiProviderConnectorId) pairs with their other members, its
+// legacy field and connector as fieldId and aiProviderConnectorId, and
+// the members of Extra. What it cannot carry: the read-only id,
+// __typename, displayName, status and errorMessage, and the fields' and
+// connectors' members beyond their ids. A linked search table (Typename
 // AspectLinkedSearchTable) is created with CreateLinked, from
 // LinkedDatabase, LinkedSchema, LinkedServiceName and a cloud link id the
-// read form does not hold, and Request returns an error for one. Empty
-// members are left out.
+// read form does not hold, and Request returns an error for one. A member
+// read as null is an error naming it.
 func (s SearchTable) Request() (SnowflakeSearchTableRequest, error) {
-	if s.Typename == "AspectLinkedSearchTable" {
-		return SnowflakeSearchTableRequest{}, fmt.Errorf("admin: search table %q is linked: create it with CreateLinked", s.ID)
+	if err := s.snowflake(); err != nil {
+		return SnowflakeSearchTableRequest{}, err
 	}
-	ids := func(fs []SearchTableField) []string {
-		out := make([]string, len(fs))
-		for i, f := range fs {
-			out[i] = f.ID
+	drop := []string{"id", "__typename", "displayName", "status", "errorMessage"}
+	if err := noNull(s, drop); err != nil {
+		return SnowflakeSearchTableRequest{}, err
+	}
+	var vector Opt[[]VectorIndexInput]
+	if vs, ok := s.VectorIndexes.Get(); ok {
+		in := make([]VectorIndexInput, len(vs))
+		for i, v := range vs {
+			var err error
+			if in[i], err = writeBody[VectorIndexInput](v, nil, map[string]any{"field": nil, "aiProviderConnector": nil,
+				"fieldId": v.Field.Value().ID, "aiProviderConnectorId": v.AIProviderConnector.Value().ID}); err != nil {
+				return SnowflakeSearchTableRequest{}, err
+			}
 		}
-		return out
+		vector = Some(in)
 	}
-	var vector []VectorIndexInput
-	for _, v := range s.VectorIndexes {
-		vector = append(vector, VectorIndexInput{FieldID: refID(v.Field), AIProviderConnectorID: refID(v.AIProviderConnector)})
-	}
-	return writeBody[SnowflakeSearchTableRequest](s,
-		[]string{"id", "__typename", "displayName", "status", "errorMessage", "field", "aiProviderConnector", "attributeFields", "textIndexFields", "vectorIndexes", "linkedDatabase", "linkedSchema", "linkedServiceName"},
-		map[string]any{"attributeFieldIds": ids(s.AttributeFields), "textIndexFieldIds": ids(s.TextIndexFields), "vectorIndexes": vector, "fieldId": refID(s.Field), "aiProviderConnectorId": refID(s.AIProviderConnector)})
+	return writeBody[SnowflakeSearchTableRequest](s, drop, map[string]any{
+		"field": nil, "aiProviderConnector": nil, "attributeFields": nil, "textIndexFields": nil,
+		"attributeFieldIds": fieldIDs(s.AttributeFields), "textIndexFieldIds": fieldIDs(s.TextIndexFields), "vectorIndexes": vector,
+		"fieldId": s.Field.Value().ID, "aiProviderConnectorId": s.AIProviderConnector.Value().ID})
 }
 
-// refID is the id of a field or connector reference, "" for none.
-func refID[T SearchTableField | ConnectorRef](r *T) string {
-	switch r := any(r).(type) {
-	case *SearchTableField:
-		if r != nil {
-			return r.ID
-		}
-	case *ConnectorRef:
-		if r != nil {
-			return r.ID
-		}
+// UpdateRequest returns the update body that brings a Snowflake search
+// table to the state s was read in (for SearchTablesService.Update): its
+// warehouse, targetLag and duration as they were read, and the members
+// of Extra. The update body takes nothing else: the fields and vector
+// indexes of a search table are fixed when it is created. A linked search
+// table has no update body (an error), and a member read as null is an
+// error naming it.
+func (s SearchTable) UpdateRequest() (SearchTableUpdate, error) {
+	if err := s.snowflake(); err != nil {
+		return SearchTableUpdate{}, err
 	}
-	return ""
+	u, err := writeBody[SnowflakeSearchTableUpdate](s, []string{"id", "__typename", "displayName", "status", "errorMessage",
+		"field", "aiProviderConnector", "attributeFields", "textIndexFields", "vectorIndexes"}, nil)
+	return SearchTableUpdate{Snowflake: &u}, err
+}
+
+// snowflake refuses a linked search table, which has no write body a
+// search table as read can give.
+func (s SearchTable) snowflake() error {
+	if s.Typename.Value() == "AspectLinkedSearchTable" {
+		return fmt.Errorf("admin: search table %q is linked: create it with CreateLinked", s.ID.Value())
+	}
+	return nil
+}
+
+// fieldIDs is the ids of the fields of a list as read: absent for an
+// absent list.
+func fieldIDs(o Opt[[]SearchTableField]) Opt[[]string] {
+	fs, ok := o.Get()
+	if !ok {
+		return Opt[[]string]{}
+	}
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.ID.Value()
+	}
+	return Some(out)
 }
 
 // SnowflakeSearchTableRequest is the body of SearchTablesService.Create:
@@ -274,33 +305,26 @@ func (r *SnowflakeSearchTableUpdate) UnmarshalJSON(b []byte) error {
 	return jsonmodel.UnmarshalBody(b, r)
 }
 
-func searchTablePath(pairs ...string) (string, error) {
-	return segPath(append([]string{"", "aspects"}, pairs...)...)
-}
-
 // Create creates a Snowflake-backed search table on the aspect aspectID:
 // POST /aspects/{aspectId}/search-tables with r as the body, answered 201
 // with the search table. A body that breaks a rule of the document (see
 // SnowflakeSearchTableRequest) is a *workflow.ValidationError, and
 // nothing is sent.
 func (s *SearchTablesService) Create(ctx context.Context, aspectID string, r SnowflakeSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables")
-	return call[SearchTable](ctx, s.client, "createSnowflakeSearchTable", http.MethodPost, p, err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.CreateSnowflakeSearchTable, "aspectID", aspectID), r, reqOpts)
 }
 
 // CreateLinked creates a search table linked to an existing Cortex
 // Search Service: POST /aspects/{aspectId}/linked-search-tables with r as
 // the body, answered 201 with the search table.
 func (s *SearchTablesService) CreateLinked(ctx context.Context, aspectID string, r LinkedSearchTableRequest, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "linked-search-tables")
-	return call[SearchTable](ctx, s.client, "createLinkedSearchTable", http.MethodPost, p, err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.CreateLinkedSearchTable, "aspectID", aspectID), r, reqOpts)
 }
 
 // Get returns one search table: GET /aspects/{aspectId}/search-tables/{id}
 // (the document's aspectSearchTableId).
 func (s *SearchTablesService) Get(ctx context.Context, aspectID, aspectSearchTableID string, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "aspectSearchTableID", aspectSearchTableID)
-	return call[SearchTable](ctx, s.client, "getSearchTable", http.MethodGet, p, err, nil, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.GetSearchTable, "aspectID", aspectID, "aspectSearchTableID", aspectSearchTableID), nil, reqOpts)
 }
 
 // Update changes a search table's settings:
@@ -308,6 +332,5 @@ func (s *SearchTablesService) Get(ctx context.Context, aspectID, aspectSearchTab
 // with the search table. The document publishes Snowflake settings only;
 // the fake answers 422 to an update of a linked search table.
 func (s *SearchTablesService) Update(ctx context.Context, aspectID, aspectSearchTableID string, r SearchTableUpdate, reqOpts ...workflow.RequestOption) (*SearchTable, error) {
-	p, err := searchTablePath("aspectID", aspectID, "", "search-tables", "aspectSearchTableID", aspectSearchTableID)
-	return call[SearchTable](ctx, s.client, "updateSearchTable", http.MethodPut, p, err, r, reqOpts)
+	return call[SearchTable](ctx, s.client, at(op.UpdateSearchTable, "aspectID", aspectID, "aspectSearchTableID", aspectSearchTableID), r, reqOpts)
 }

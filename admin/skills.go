@@ -3,13 +3,13 @@ package admin
 import (
 	"context"
 	"iter"
-	"net/http"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // SkillsService is the skills of an app, what its agents can be given to
@@ -46,14 +46,14 @@ const (
 // github.com/go-json-experiment/json.
 type Skill struct {
 	// ID identifies the skill (a UUID) in paths.
-	ID     string      `json:"id,omitzero"`
-	Type   SkillType   `json:"type,omitzero"`
-	Status SkillStatus `json:"status,omitzero"`
-	Name   string      `json:"name,omitzero"`
+	ID     Opt[string]      `json:"id,omitzero"`
+	Type   Opt[SkillType]   `json:"type,omitzero"`
+	Status Opt[SkillStatus] `json:"status,omitzero"`
+	Name   Opt[string]      `json:"name,omitzero"`
 	// Description is a short summary of what the skill does.
-	Description string `json:"description,omitzero"`
+	Description Opt[string] `json:"description,omitzero"`
 	// Instructions is the system prompt that steers the skill.
-	Instructions string `json:"instructions,omitzero"`
+	Instructions Opt[string] `json:"instructions,omitzero"`
 	// Properties is the skill's type-specific configuration, a JSON
 	// object the service publishes no members for.
 	Properties jsontext.Value `json:"properties,omitzero"`
@@ -61,7 +61,7 @@ type Skill struct {
 	// object the service publishes no members for.
 	Tools jsontext.Value `json:"tools,omitzero"`
 	// App is the app the skill belongs to, when the answer carries it.
-	App *Aspect `json:"app,omitzero"`
+	App Opt[Aspect] `json:"app,omitzero"`
 	// Extra holds every member the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -73,12 +73,14 @@ func (s *Skill) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(da
 func (s Skill) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
 
 // Request returns the create body of the skill as read (for Create, in
-// this app or another): its type, status, name, description,
-// instructions, properties and the members of Extra (discoveryProperties
-// among them, when the service sends it). The read-only id and app are
-// left out, and so are its tools: the service reads them as a connection
-// whose members it does not publish, and takes them as a list of tool
-// objects, which the caller supplies. Empty members are left out.
+// this app or another), with every member as it was read (empty members
+// sent empty, absent ones left out): its type, status, name,
+// description, instructions, properties and the members of Extra
+// (discoveryProperties among them, when the service sends it). What it
+// cannot carry: the read-only id and app, and its tools: the service
+// reads them as a connection whose members it does not publish, and
+// takes them as a list of tool objects, which the caller supplies. A
+// member read as null is an error naming it.
 func (s Skill) Request() (SkillBundle, error) {
 	set, err := writeBody[SkillSettings](s, []string{"id", "app", "tools"}, nil)
 	return SkillBundle{Skill: set}, err
@@ -155,31 +157,22 @@ func (b SkillBundle) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(b)
 // UnmarshalJSON reads the body, as SkillDiscovery's does.
 func (b *SkillBundle) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, b) }
 
-// list is the paged list of the app alias's skills.
-func (s *SkillsService) list(alias string) (workflow.PagedList[Skill], error) {
-	p, err := segPath("", "apps", "alias", alias, "", "skills")
-	return workflow.PagedList[Skill]{Client: s.client, Path: p, Filtered: true}, err
-}
-
 // List returns one page of the skills of the app alias (its namespace or
 // its UUID): GET /apps/{alias}/skills with the paging options and RSQL
 // filter of opts (the service publishes both for this list).
 func (s *SkillsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Skill], error) {
-	l, err := s.list(alias)
-	return listPage(ctx, l, err, opts, reqOpts)
+	return listPage[Skill](ctx, s.client, at(op.ListSkills, "alias", alias), opts, reqOpts)
 }
 
 // Pages walks the skills of the app alias page by page from where opts
 // points, following the answer's cursors.
 func (s *SkillsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Skill], error] {
-	l, err := s.list(alias)
-	return listPages(ctx, l, err, opts, reqOpts)
+	return listPages[Skill](ctx, s.client, at(op.ListSkills, "alias", alias), opts, reqOpts)
 }
 
 // All iterates over the skills of the app alias from where opts points.
 func (s *SkillsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Skill, error] {
-	l, err := s.list(alias)
-	return listAll(ctx, l, err, opts, reqOpts)
+	return listAll[Skill](ctx, s.client, at(op.ListSkills, "alias", alias), opts, reqOpts)
 }
 
 // Create creates a skill under the app alias: POST /apps/{alias}/skills
@@ -188,8 +181,7 @@ func (s *SkillsService) All(ctx context.Context, alias string, opts *workflow.Li
 // *workflow.ValidationError, and nothing is sent. Like every POST, it is
 // not retried after a 5xx or a dropped connection.
 func (s *SkillsService) Create(ctx context.Context, alias string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "skills")
-	return call[Skill](ctx, s.client, "createSkill", http.MethodPost, p, err, b, reqOpts)
+	return call[Skill](ctx, s.client, at(op.CreateSkill, "alias", alias), b, reqOpts)
 }
 
 // Update changes the skill id of the app alias: PUT
@@ -197,6 +189,5 @@ func (s *SkillsService) Create(ctx context.Context, alias string, b SkillBundle,
 // The settings b leaves out keep their value; Tools, when not nil,
 // replaces the skill's tools.
 func (s *SkillsService) Update(ctx context.Context, alias, id string, b SkillBundle, reqOpts ...workflow.RequestOption) (*Skill, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "skills", "id", id)
-	return call[Skill](ctx, s.client, "updateSkill", http.MethodPut, p, err, b, reqOpts)
+	return call[Skill](ctx, s.client, at(op.UpdateSkill, "alias", alias, "id", id), b, reqOpts)
 }

@@ -27,8 +27,8 @@ func TestSkillsWire(t *testing.T) {
 			page, err := ws.Skills.List(t.Context(), "it app", &workflow.ListOptions{First: 5, Filter: rsql.Field("status").Eq("ACTIVE")})
 			if err == nil {
 				s := page.Items[0]
-				assert.Equal(t, admin.SkillCustom, s.Type)
-				assert.Equal(t, "it", s.App.Namespace)
+				assert.Equal(t, admin.SkillCustom, s.Type.Value())
+				assert.Equal(t, "it", s.App.Value().Namespace.Value())
 				assert.JSONEq(t, `{"k":1}`, string(s.Properties))
 				assert.JSONEq(t, `"it"`, string(s.Extra["owner"]))
 			}
@@ -41,14 +41,14 @@ func TestSkillsWire(t *testing.T) {
 				Tools: []jsontext.Value{jsontext.Value(`{"kind":"search"}`)},
 			})
 			if err == nil {
-				assert.Equal(t, "Summarise", s.Name)
+				assert.Equal(t, "Summarise", s.Name.Value())
 			}
 			return err
 		}, wire{"POST", "/apps/it/skills", "", `{"skill":{"name":"Summarise","type":"CUSTOM","properties":{"k":1},"discoveryProperties":{"routingPriority":0,"aliases":["tl;dr"]}},"tools":[{"kind":"search"}]}`}},
 		{"update replaces the tools with none", http.StatusOK, func(ws *admin.Workspace) error {
 			s, err := ws.Skills.Update(t.Context(), "it", elemID, admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillDraft)}, Tools: []jsontext.Value{}})
 			if err == nil {
-				assert.Equal(t, elemID, s.ID)
+				assert.Equal(t, elemID, s.ID.Value())
 			}
 			return err
 		}, wire{"PUT", "/apps/it/skills/" + elemID, "", `{"skill":{"status":"DRAFT"},"tools":[]}`}},

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"net/http"
+	"slices"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Tables: GET and POST /tables, GET, PUT and DELETE /tables/{id}, with
@@ -102,19 +103,19 @@ const (
 // the table is encoded again, with encoding/json as with
 // github.com/go-json-experiment/json; so are those of every model below.
 type Table struct {
-	ID           string         `json:"id,omitzero"`
-	Name         string         `json:"name,omitzero"`
-	Handle       string         `json:"handle,omitzero"`
-	ClientHandle string         `json:"clientHandle,omitzero"` // portable across workspaces
-	Type         string         `json:"type,omitzero"`
-	Typename     string         `json:"__typename,omitzero"`
-	Source       *Table         `json:"source,omitzero"`
-	Fields       []TableField   `json:"fields,omitzero"`
-	Joins        []TableJoin    `json:"joins,omitzero"`
-	DataView     *TableDataView `json:"dataView,omitzero"`
-	Filter       jsontext.Value `json:"filter,omitzero"`  // opaque Filter JSON
-	OrderBy      jsontext.Value `json:"orderBy,omitzero"` // opaque Sort JSON
-	Limit        jsontext.Value `json:"limit,omitzero"`   // opaque Limit JSON
+	ID           Opt[string]        `json:"id,omitzero"`
+	Name         Opt[string]        `json:"name,omitzero"`
+	Handle       Opt[string]        `json:"handle,omitzero"`
+	ClientHandle Opt[string]        `json:"clientHandle,omitzero"` // portable across workspaces
+	Type         Opt[string]        `json:"type,omitzero"`
+	Typename     Opt[string]        `json:"__typename,omitzero"`
+	Source       Opt[Table]         `json:"source,omitzero"`
+	Fields       Opt[[]TableField]  `json:"fields,omitzero"`
+	Joins        Opt[[]TableJoin]   `json:"joins,omitzero"`
+	DataView     Opt[TableDataView] `json:"dataView,omitzero"`
+	Filter       jsontext.Value     `json:"filter,omitzero"`  // opaque Filter JSON
+	OrderBy      jsontext.Value     `json:"orderBy,omitzero"` // opaque Sort JSON
+	Limit        jsontext.Value     `json:"limit,omitzero"`   // opaque Limit JSON
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -123,25 +124,25 @@ type Table struct {
 // Typename names its variant (TableFieldReference, TableFieldCloud,
 // TableFieldCalculation, ...); Field is the field a reference points at.
 type TableField struct {
-	ID           string                `json:"id,omitzero"`
-	Name         string                `json:"name,omitzero"`
-	ClientHandle string                `json:"clientHandle,omitzero"`
-	Typename     string                `json:"__typename,omitzero"`
-	FieldType    AspectFieldType       `json:"fieldType,omitzero"`
-	ColumnName   string                `json:"columnName,omitzero"` // cloud fields
-	Tags         []string              `json:"tags,omitzero"`
-	SemanticTags []string              `json:"semanticTags,omitzero"`
-	Aggregation  TableFieldAggregation `json:"aggregation,omitzero"`
-	Expanded     TableFieldExpanded    `json:"expanded,omitzero"`
-	Calculation  *TableCalculation     `json:"calculation,omitzero"`
-	Field        *TableField           `json:"field,omitzero"`
+	ID           Opt[string]                `json:"id,omitzero"`
+	Name         Opt[string]                `json:"name,omitzero"`
+	ClientHandle Opt[string]                `json:"clientHandle,omitzero"`
+	Typename     Opt[string]                `json:"__typename,omitzero"`
+	FieldType    Opt[AspectFieldType]       `json:"fieldType,omitzero"`
+	ColumnName   Opt[string]                `json:"columnName,omitzero"` // cloud fields
+	Tags         Opt[[]string]              `json:"tags,omitzero"`
+	SemanticTags Opt[[]string]              `json:"semanticTags,omitzero"`
+	Aggregation  Opt[TableFieldAggregation] `json:"aggregation,omitzero"`
+	Expanded     Opt[TableFieldExpanded]    `json:"expanded,omitzero"`
+	Calculation  Opt[TableCalculation]      `json:"calculation,omitzero"`
+	Field        Opt[TableField]            `json:"field,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableCalculation is the expression of a calculated field.
 type TableCalculation struct {
-	Text string `json:"text,omitzero"`
+	Text Opt[string] `json:"text,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -149,12 +150,12 @@ type TableCalculation struct {
 // TableJoin is a join of a table: the service's TableJoin. OnFields are
 // its field pairs, whose ids address JoinMappingsService.
 type TableJoin struct {
-	ID           string            `json:"id,omitzero"`
-	ClientHandle string            `json:"clientHandle,omitzero"`
-	Type         TableJoinType     `json:"type,omitzero"`
-	Source       *Table            `json:"source,omitzero"` // the joined table
-	OnFields     []TableJoinFields `json:"onFields,omitzero"`
-	Filter       jsontext.Value    `json:"filter,omitzero"`
+	ID           Opt[string]            `json:"id,omitzero"`
+	ClientHandle Opt[string]            `json:"clientHandle,omitzero"`
+	Type         Opt[TableJoinType]     `json:"type,omitzero"`
+	Source       Opt[Table]             `json:"source,omitzero"` // the joined table
+	OnFields     Opt[[]TableJoinFields] `json:"onFields,omitzero"`
+	Filter       jsontext.Value         `json:"filter,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -163,23 +164,23 @@ type TableJoin struct {
 // JoinMappings is the connection of its value mappings, whose members the
 // document does not publish.
 type TableJoinFields struct {
-	ID           string         `json:"id,omitzero"`
-	ClientHandle string         `json:"clientHandle,omitzero"`
-	LeftField    *TableField    `json:"leftField,omitzero"`
-	RightField   *TableField    `json:"rightField,omitzero"`
-	JoinMappings jsontext.Value `json:"joinMappings,omitzero"`
+	ID           Opt[string]     `json:"id,omitzero"`
+	ClientHandle Opt[string]     `json:"clientHandle,omitzero"`
+	LeftField    Opt[TableField] `json:"leftField,omitzero"`
+	RightField   Opt[TableField] `json:"rightField,omitzero"`
+	JoinMappings jsontext.Value  `json:"joinMappings,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
 // TableDataView is the warehouse view a table is published as.
 type TableDataView struct {
-	ID           string `json:"id,omitzero"`
-	ClientHandle string `json:"clientHandle,omitzero"`
-	Typename     string `json:"__typename,omitzero"`
-	Name         string `json:"name,omitzero"`
-	SchemaName   string `json:"schemaName,omitzero"`
-	DatabaseName string `json:"databaseName,omitzero"`
+	ID           Opt[string] `json:"id,omitzero"`
+	ClientHandle Opt[string] `json:"clientHandle,omitzero"`
+	Typename     Opt[string] `json:"__typename,omitzero"`
+	Name         Opt[string] `json:"name,omitzero"`
+	SchemaName   Opt[string] `json:"schemaName,omitzero"`
+	DatabaseName Opt[string] `json:"databaseName,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -221,95 +222,186 @@ func (v *TableDataView) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarsh
 func (v TableDataView) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
 // Request returns the create body of the table as read (for
-// TablesService.Create, in this workspace or another). It carries the
+// TablesService.Create, in this workspace or another), with every member
+// as it was read (empty members sent empty, absent ones left out): the
 // name, handle, the source's id as source, filter, orderBy, limit, the
 // members of Extra, every field as a field to create (see below), every
-// join as a join to add (the joined table's id, the type, each field
-// pair's left and right field ids as joinOn, the filter; a pair's
-// joinMappings are written with JoinMappingsService), and the data view's
-// Snowflake names. It leaves out the read-only id, clientHandle, type and
-// __typename (of the table, its fields, joins and data view). The
-// document's Table has no categoryId and no cloudMapping: a member the
-// service sends beyond the document (the fake sends categoryId) is
-// carried like every member of Extra, and otherwise the caller sets
-// CategoryID (required) and CloudMapping.
+// join as a join to add (the joined table's id, the type, the filter,
+// each field pair's left and right field ids as joinOn, and their other
+// members), and the data view's Snowflake names with its other members.
 //
-// The fields are carried whole, in order, as the create body takes them:
-// a TableFieldCloud as cloud (name, its column as a Snowflake column of
-// its fieldType, tags), a TableFieldCalculation as calculation (name,
-// text, tags), and any other field that points at a field as reference
-// (name, the field's id, aggregation, expanded, tags); semanticTags have
-// no place in the body. A field Request cannot place is an error. To
-// bring an existing table to this state, Update takes the changes of the
-// fields instead (TableFieldChanges: creates, updates and deletes by
-// id), which the caller works out by comparing the two tables' fields
-// (by ClientHandle); the other members of this body are the update
-// body's too.
+// What it cannot carry: the read-only id, clientHandle, type and
+// __typename (of the table, its fields, joins, pairs and data view); the
+// source's, the joined tables' and the pairs' fields' members beyond
+// their ids; a field's semanticTags, which no field input takes; a
+// pair's joinMappings, written with JoinMappingsService. The document's
+// Table has no categoryId and no cloudMapping: a member the service
+// sends beyond the document (the fake sends categoryId) is carried like
+// every member of Extra, and otherwise the caller sets CategoryID
+// (required) and CloudMapping.
+//
+// The fields are carried in order, as the create body takes them: a
+// TableFieldCloud as cloud (name, its column as a Snowflake column of its
+// fieldType, tags, its other members), a TableFieldCalculation as
+// calculation (name, the calculation's text, tags, its other members),
+// and any other field that points at a field as reference (name, the
+// field's id, aggregation, expanded, tags, its other members). What a
+// variant's input does not take is left out: aggregation, expanded,
+// calculation and field of a cloud field; fieldType, columnName,
+// aggregation, expanded and field of a calculation; fieldType (the
+// pointed field's), columnName and calculation of a reference. A field
+// Request cannot place is an error, and so is a member read as null,
+// named. UpdateRequest gives the body of Update.
 func (t Table) Request() (TableCreateRequest, error) {
-	var err error
-	fields := make([]TableFieldInput, len(t.Fields))
-	for i, f := range t.Fields {
-		if fields[i], err = f.input(); err != nil {
-			return TableCreateRequest{}, fmt.Errorf("admin: table %q: field %d: %w", t.ID, i, err)
-		}
+	drop := []string{"id", "clientHandle", "type", "__typename"}
+	fields, view, err := t.parts(drop)
+	if err != nil {
+		return TableCreateRequest{}, err
 	}
-	joins := make([]TableJoinInput, len(t.Joins))
-	for i, j := range t.Joins {
-		if joins[i], err = writeBody[TableJoinInput](j, []string{"id", "clientHandle", "source", "onFields"}, nil); err != nil {
-			return TableCreateRequest{}, err
+	var joins Opt[[]TableJoinInput]
+	if js, ok := t.Joins.Get(); ok {
+		in := make([]TableJoinInput, len(js))
+		for i, j := range js {
+			if in[i], err = j.input(); err != nil {
+				return TableCreateRequest{}, fmt.Errorf("admin: table %q: join %d: %w", t.ID.Value(), i, err)
+			}
 		}
-		if j.Source != nil {
-			joins[i].Source = &j.Source.ID
-		}
-		for _, on := range j.OnFields {
-			joins[i].JoinOn = append(joins[i].JoinOn, TableJoinOn{LeftFieldID: fieldID(on.LeftField), RightFieldID: fieldID(on.RightField)})
-		}
+		joins = Some(in)
 	}
-	var view *TableDataViewInput
-	if t.DataView != nil {
-		name, err := writeBody[TableDataViewName](t.DataView, []string{"id", "clientHandle", "__typename"}, nil)
-		if err != nil {
-			return TableCreateRequest{}, err
-		}
-		view = &TableDataViewInput{Snowflake: &name}
-	}
-	var source string
-	if t.Source != nil {
-		source = t.Source.ID
-	}
-	return writeBody[TableCreateRequest](t, []string{"id", "clientHandle", "type", "__typename", "source", "fields", "joins", "dataView"},
-		map[string]any{"source": source, "fields": fields, "joins": joins, "dataView": view})
+	return writeBody[TableCreateRequest](t, drop, map[string]any{
+		"source": t.Source.Value().ID, "fields": fields, "joins": joins, "dataView": view})
 }
 
-// fieldID is the id of a field, "" for none.
-func fieldID(f *TableField) string {
-	if f == nil {
-		return ""
+// UpdateRequest returns the update body that brings the table target, as
+// read where it is updated (the same table, or its copy in another
+// workspace), to the state t was read in (for TablesService.Update on
+// target's id). It carries what Request carries, as it was read, but
+// for what the update body does not take: the handle (fixed when the
+// table is created) and the joins (changed with TableJoinsService). The
+// fields are changes to target's: each field of t matched in target
+// (by clientHandle where both have one, by id otherwise) is updated, at
+// t's position, to t's state; one not matched is created at its
+// position; each of target's fields not matched is deleted. When t was
+// read without fields, the fields are left as they are. A member read as
+// null is an error naming it.
+func (t Table) UpdateRequest(target Table) (TableUpdateRequest, error) {
+	drop := []string{"id", "clientHandle", "type", "__typename", "handle", "joins"}
+	fields, view, err := t.parts(drop)
+	if err != nil {
+		return TableUpdateRequest{}, err
 	}
-	return f.ID
+	var changes Opt[TableFieldChanges]
+	if in, ok := fields.Get(); ok {
+		c := TableFieldChanges{}
+		have := target.Fields.Value()
+		matched := make([]bool, len(have))
+		for i, f := range t.Fields.Value() {
+			j := slices.IndexFunc(have, func(h TableField) bool { return sameField(f, h) })
+			if j < 0 {
+				c.Creates = append(c.Creates, TableFieldCreate{Field: in[i], Index: new(i)})
+				continue
+			}
+			matched[j] = true
+			c.Updates = append(c.Updates, TableFieldUpdate{ID: have[j].ID.Value(), Field: in[i], Index: new(i)})
+		}
+		for j, h := range have {
+			if !matched[j] {
+				c.Deletes = append(c.Deletes, TableFieldDelete{ID: h.ID.Value()})
+			}
+		}
+		changes = Some(c)
+	}
+	return writeBody[TableUpdateRequest](t, drop, map[string]any{
+		"source": t.Source.Value().ID, "fields": changes, "dataView": view})
+}
+
+// sameField reports whether the fields a and b of two tables are the
+// same field: by clientHandle where both have one, by id otherwise.
+func sameField(a, b TableField) bool {
+	ah, aok := a.ClientHandle.Get()
+	bh, bok := b.ClientHandle.Get()
+	if aok && bok {
+		return ah == bh
+	}
+	id, ok := a.ID.Get()
+	return ok && id == b.ID.Value()
+}
+
+// parts returns the fields to create and the data view of the table as
+// read, the parts its create and update bodies share, after refusing a
+// member read as null (but for those in drop).
+func (t Table) parts(drop []string) (Opt[[]TableFieldInput], Opt[TableDataViewInput], error) {
+	var fields Opt[[]TableFieldInput]
+	var view Opt[TableDataViewInput]
+	if err := noNull(t, drop); err != nil {
+		return fields, view, err
+	}
+	if fs, ok := t.Fields.Get(); ok {
+		in := make([]TableFieldInput, len(fs))
+		for i, f := range fs {
+			var err error
+			if in[i], err = f.input(); err != nil {
+				return fields, view, fmt.Errorf("admin: table %q: field %d: %w", t.ID.Value(), i, err)
+			}
+		}
+		fields = Some(in)
+	}
+	if dv, ok := t.DataView.Get(); ok {
+		name, err := writeBody[TableDataViewName](dv, []string{"id", "clientHandle", "__typename"}, nil)
+		if err != nil {
+			return fields, view, err
+		}
+		view = Some(TableDataViewInput{Snowflake: &name})
+	}
+	return fields, view, nil
+}
+
+// input returns the join to add of a join as read.
+func (j TableJoin) input() (TableJoinInput, error) {
+	var on Opt[[]TableJoinOn]
+	if pairs, ok := j.OnFields.Get(); ok {
+		in := make([]TableJoinOn, len(pairs))
+		for i, p := range pairs {
+			var err error
+			if in[i], err = writeBody[TableJoinOn](p, []string{"id", "clientHandle", "joinMappings"}, map[string]any{
+				"leftField": nil, "rightField": nil, "leftFieldId": p.LeftField.Value().ID, "rightFieldId": p.RightField.Value().ID}); err != nil {
+				return TableJoinInput{}, err
+			}
+		}
+		on = Some(in)
+	}
+	return writeBody[TableJoinInput](j, []string{"id", "clientHandle"}, map[string]any{
+		"source": j.Source.Value().ID, "onFields": nil, "joinOn": on})
 }
 
 // input returns the field to create of a field as read.
 func (f TableField) input() (TableFieldInput, error) {
 	var in TableFieldInput
-	switch {
-	case f.Typename == "TableFieldCloud":
-		in.Cloud = &TableCloudField{Name: f.Name, Tags: f.Tags, Snowflake: &TableColumn{ColumnName: f.ColumnName, Type: f.FieldType}}
-	case f.Typename == "TableFieldCalculation" && f.Calculation != nil:
-		in.Calculation = &TableCalculationField{Name: &f.Name, Text: &f.Calculation.Text, Tags: f.Tags}
-	case f.Field != nil:
-		r := &TableReferenceField{Name: &f.Name, Field: &f.Field.ID, Tags: f.Tags}
-		if f.Aggregation != "" {
-			r.Aggregation = &f.Aggregation
-		}
-		if f.Expanded != "" {
-			r.Expanded = &f.Expanded
-		}
-		in.Reference = r
+	var err error
+	drop := []string{"id", "clientHandle", "__typename", "semanticTags"}
+	switch typename := f.Typename.Value(); {
+	case typename == "TableFieldCloud":
+		col := TableColumn{ColumnName: f.ColumnName.Value(), Type: f.FieldType.Value()}
+		in.Cloud, err = ptrTo(writeBody[TableCloudField](f, append(drop, "aggregation", "expanded", "calculation", "field"),
+			map[string]any{"columnName": nil, "fieldType": nil, "snowflake": col}))
+	case typename == "TableFieldCalculation" && f.Calculation.Present():
+		in.Calculation, err = ptrTo(writeBody[TableCalculationField](f, append(drop, "fieldType", "columnName", "aggregation", "expanded", "field"),
+			map[string]any{"calculation": nil, "text": f.Calculation.Value().Text}))
+	case f.Field.Present():
+		in.Reference, err = ptrTo(writeBody[TableReferenceField](f, append(drop, "fieldType", "columnName", "calculation"),
+			map[string]any{"field": f.Field.Value().ID}))
 	default:
-		return in, fmt.Errorf("a field of type %q without a field it points at has no place in the create body", f.Typename)
+		err = fmt.Errorf("a field of type %q without a field it points at has no place in the create body", typename)
 	}
-	return in, nil
+	return in, err
+}
+
+// ptrTo returns a pointer to v, or err.
+func ptrTo[T any](v T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // TableCreateRequest is the body of TablesService.Create: the service's
@@ -642,33 +734,28 @@ func (m JoinMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(m)
 // UnmarshalJSON reads the mapping.
 func (m *JoinMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, m) }
 
-func (s *TablesService) list() workflow.PagedList[Table] {
-	return workflow.PagedList[Table]{Client: s.client, Path: "tables"}
-}
-
 // List returns one page of the workspace's tables: GET /tables with the
 // paging options of opts. The service publishes no filter for this list:
 // opts.Filter must be nil.
 func (s *TablesService) List(ctx context.Context, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[Table], error) {
-	return s.list().List(ctx, opts, reqOpts...)
+	return listPage[Table](ctx, s.client, at(op.ListTables), opts, reqOpts)
 }
 
 // Pages walks the tables page by page: GET /tables. See
 // workflow.RecordsService.Pages.
 func (s *TablesService) Pages(ctx context.Context, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Table], error] {
-	return s.list().Pages(ctx, opts, reqOpts...)
+	return listPages[Table](ctx, s.client, at(op.ListTables), opts, reqOpts)
 }
 
 // All iterates over every table: GET /tables, page after page. See
 // workflow.RecordsService.All.
 func (s *TablesService) All(ctx context.Context, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Table, error] {
-	return s.list().All(ctx, opts, reqOpts...)
+	return listAll[Table](ctx, s.client, at(op.ListTables), opts, reqOpts)
 }
 
 // Get returns one table: GET /tables/{id} (the document's tableId).
 func (s *TablesService) Get(ctx context.Context, tableID string, reqOpts ...workflow.RequestOption) (*Table, error) {
-	p, err := segPath("", "tables", "tableID", tableID)
-	return call[Table](ctx, s.client, "getTable", http.MethodGet, p, err, nil, reqOpts)
+	return call[Table](ctx, s.client, at(op.GetTable, "tableID", tableID), nil, reqOpts)
 }
 
 // Create creates a table: POST /tables with r as the body, answered 201
@@ -676,41 +763,36 @@ func (s *TablesService) Get(ctx context.Context, tableID string, reqOpts ...work
 // TableCreateRequest) is a *workflow.ValidationError naming the member,
 // and nothing is sent.
 func (s *TablesService) Create(ctx context.Context, r TableCreateRequest, reqOpts ...workflow.RequestOption) (*Table, error) {
-	return call[Table](ctx, s.client, "createTable", http.MethodPost, "tables", nil, r, reqOpts)
+	return call[Table](ctx, s.client, at(op.CreateTable), r, reqOpts)
 }
 
 // Update changes a table: PUT /tables/{id} with r as the body, answered
 // with the table. Only what r sets is sent; the document does not say
 // whether what the body leaves out is kept, and the fake keeps it.
 func (s *TablesService) Update(ctx context.Context, tableID string, r TableUpdateRequest, reqOpts ...workflow.RequestOption) (*Table, error) {
-	p, err := segPath("", "tables", "tableID", tableID)
-	return call[Table](ctx, s.client, "updateTable", http.MethodPut, p, err, r, reqOpts)
+	return call[Table](ctx, s.client, at(op.UpdateTable, "tableID", tableID), r, reqOpts)
 }
 
 // Delete deletes a table: DELETE /tables/{id}, answered 204.
 func (s *TablesService) Delete(ctx context.Context, tableID string, reqOpts ...workflow.RequestOption) error {
-	p, err := segPath("", "tables", "tableID", tableID)
-	return callNone(ctx, s.client, "deleteTable", http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, at(op.DeleteTable, "tableID", tableID), nil, reqOpts)
 }
 
 // Create adds a join to a table: POST /tables/{id}/joins with j as the
 // body (Source, Type and JoinOn required), answered 201 with the join.
 func (s *TableJoinsService) Create(ctx context.Context, tableID string, j TableJoinInput, reqOpts ...workflow.RequestOption) (*TableJoin, error) {
-	p, err := segPath("", "tables", "tableID", tableID, "", "joins")
-	return call[TableJoin](ctx, s.client, "createTableJoin", http.MethodPost, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, at(op.CreateTableJoin, "tableID", tableID), j, reqOpts)
 }
 
 // Update changes a join: PUT /tables/{id}/joins/{joinId} with what j
 // sets, answered with the join.
 func (s *TableJoinsService) Update(ctx context.Context, tableID, joinID string, j TableJoinInput, reqOpts ...workflow.RequestOption) (*TableJoin, error) {
-	p, err := segPath("", "tables", "tableID", tableID, "", "joins", "joinID", joinID)
-	return call[TableJoin](ctx, s.client, "updateTableJoin", http.MethodPut, p, err, j, reqOpts)
+	return call[TableJoin](ctx, s.client, at(op.UpdateTableJoin, "tableID", tableID, "joinID", joinID), j, reqOpts)
 }
 
 // Delete removes a join: DELETE /tables/{id}/joins/{joinId}, answered 204.
 func (s *TableJoinsService) Delete(ctx context.Context, tableID, joinID string, reqOpts ...workflow.RequestOption) error {
-	p, err := segPath("", "tables", "tableID", tableID, "", "joins", "joinID", joinID)
-	return callNone(ctx, s.client, "deleteTableJoin", http.MethodDelete, p, err, nil, reqOpts)
+	return callNone(ctx, s.client, at(op.DeleteTableJoin, "tableID", tableID, "joinID", joinID), nil, reqOpts)
 }
 
 // mappings is the body of the mapping operations: the service's
@@ -723,34 +805,28 @@ type mappingSource struct {
 	Source string `json:"source"`
 }
 
-func mappingsPath(tableID, joinFieldsID string) (string, error) {
-	return segPath("", "tables", "tableID", tableID, "", "join-fields", "joinFieldsID", joinFieldsID, "", "mappings")
-}
-
 // Create creates value mappings on a join's field pair:
 // POST /tables/{id}/join-fields/{joinFieldsId}/mappings with
 // {"entries": [{"source", "target"}, ...]}, answered 201 without a body.
 func (s *JoinMappingsService) Create(ctx context.Context, tableID, joinFieldsID string, entries []JoinMapping, reqOpts ...workflow.RequestOption) error {
-	p, err := mappingsPath(tableID, joinFieldsID)
-	return callNone(ctx, s.client, "createTableJoinMapping", http.MethodPost, p, err, mappings[JoinMapping]{entries}, reqOpts)
+	return callNone(ctx, s.client, at(op.CreateTableJoinMapping, "tableID", tableID, "joinFieldsID", joinFieldsID), mappings[JoinMapping]{entries}, reqOpts)
 }
 
 // Update creates or changes value mappings (an upsert by source):
 // PUT /tables/{id}/join-fields/{joinFieldsId}/mappings with the same body
 // as Create, answered 200 without a body.
 func (s *JoinMappingsService) Update(ctx context.Context, tableID, joinFieldsID string, entries []JoinMapping, reqOpts ...workflow.RequestOption) error {
-	p, err := mappingsPath(tableID, joinFieldsID)
-	return callNone(ctx, s.client, "updateTableJoinMapping", http.MethodPut, p, err, mappings[JoinMapping]{entries}, reqOpts)
+	return callNone(ctx, s.client, at(op.UpdateTableJoinMapping, "tableID", tableID, "joinFieldsID", joinFieldsID), mappings[JoinMapping]{entries}, reqOpts)
 }
 
 // Delete deletes the value mappings of the given source values:
 // DELETE /tables/{id}/join-fields/{joinFieldsId}/mappings with
 // {"entries": [{"source"}, ...]}, answered 204.
 func (s *JoinMappingsService) Delete(ctx context.Context, tableID, joinFieldsID string, sources []string, reqOpts ...workflow.RequestOption) error {
-	p, err := mappingsPath(tableID, joinFieldsID)
+	t := at(op.DeleteTableJoinMapping, "tableID", tableID, "joinFieldsID", joinFieldsID)
 	body := mappings[mappingSource]{make([]mappingSource, len(sources))}
 	for i, src := range sources {
 		body.Entries[i].Source = src
 	}
-	return callNone(ctx, s.client, "deleteTableJoinMapping", http.MethodDelete, p, err, body, reqOpts)
+	return callNone(ctx, s.client, t, body, reqOpts)
 }

@@ -55,20 +55,20 @@ func TestTablesWire(t *testing.T) {
 			func(t *testing.T, got any) {
 				p := got.(*workflow.Page[admin.Table])
 				require.Len(t, p.Items, 1)
-				assert.Equal(t, "ORD", p.Items[0].Handle)
+				assert.Equal(t, "ORD", p.Items[0].Handle.Value())
 			}},
 		{"get", 200, tableReply,
 			func(ctx context.Context, ws *admin.Workspace) (any, error) { return ws.Tables.Get(ctx, tID) },
 			"GET", "/tables/" + tID, "", "",
 			func(t *testing.T, got any) {
 				tb := got.(*admin.Table)
-				assert.Equal(t, "Orders", tb.Name)
-				assert.Equal(t, admin.FieldNumber, tb.Fields[0].FieldType)
-				assert.Equal(t, admin.JoinLeft, tb.Joins[0].Type)
-				assert.JSONEq(t, `{"edges":[]}`, string(tb.Joins[0].OnFields[0].JoinMappings))
+				assert.Equal(t, "Orders", tb.Name.Value())
+				assert.Equal(t, admin.FieldNumber, tb.Fields.Value()[0].FieldType.Value())
+				assert.Equal(t, admin.JoinLeft, tb.Joins.Value()[0].Type.Value())
+				assert.JSONEq(t, `{"edges":[]}`, string(tb.Joins.Value()[0].OnFields.Value()[0].JoinMappings))
 				assert.JSONEq(t, `{"a":[1]}`, string(tb.Filter))
 				assert.JSONEq(t, `"c"`, string(tb.Extra["categoryId"]))
-				assert.JSONEq(t, `1`, string(tb.Fields[0].Extra["x-field"]))
+				assert.JSONEq(t, `1`, string(tb.Fields.Value()[0].Extra["x-field"]))
 			}},
 		{"create", 201, tableReply,
 			func(ctx context.Context, ws *admin.Workspace) (any, error) {
@@ -79,7 +79,7 @@ func TestTablesWire(t *testing.T) {
 			}, "POST", "/tables", "",
 			`{"name":"Orders","handle":"ORD","source":"` + fID + `","categoryId":"` + pID + `","fields":[{"cloud":{"name":"Total","snowflake":{"columnName":"TOTAL","type":"NUMBER"}}}],` +
 				`"filter":{"status":"open"},"joins":[{"source":"` + jID + `","type":"LEFT","joinOn":[{"leftFieldId":"` + fID + `","rightFieldId":"` + pID + `"}]}]}`,
-			func(t *testing.T, got any) { assert.Equal(t, tID, got.(*admin.Table).ID) }},
+			func(t *testing.T, got any) { assert.Equal(t, tID, got.(*admin.Table).ID.Value()) }},
 		{"update", 200, tableReply,
 			func(ctx context.Context, ws *admin.Workspace) (any, error) {
 				return ws.Tables.Update(ctx, tID, admin.TableUpdateRequest{Name: new("Orders 2"), Fields: &admin.TableFieldChanges{
@@ -90,7 +90,7 @@ func TestTablesWire(t *testing.T) {
 			}, "PUT", "/tables/" + tID, "",
 			`{"name":"Orders 2","fields":{"creates":[{"field":{"calculation":{"name":"D","text":"Total*2"}},"index":0}],` +
 				`"updates":[{"id":"` + fID + `","field":{"reference":{"aggregation":"SUM"}}}],"deletes":[{"id":"` + pID + `"}]}}`,
-			func(t *testing.T, got any) { assert.Equal(t, tID, got.(*admin.Table).ID) }},
+			func(t *testing.T, got any) { assert.Equal(t, tID, got.(*admin.Table).ID.Value()) }},
 		{"delete", 204, "",
 			func(ctx context.Context, ws *admin.Workspace) (any, error) { return nil, ws.Tables.Delete(ctx, "a b") },
 			"DELETE", "/tables/a%20b", "", "", nil},
@@ -100,12 +100,12 @@ func TestTablesWire(t *testing.T) {
 					JoinOn: []admin.TableJoinOn{{LeftFieldID: fID, RightFieldID: pID}}, Filter: jsontext.Value(`{}`)})
 			}, "POST", "/tables/" + tID + "/joins", "",
 			`{"source":"` + jID + `","type":"INNER","joinOn":[{"leftFieldId":"` + fID + `","rightFieldId":"` + pID + `"}],"filter":{}}`,
-			func(t *testing.T, got any) { assert.Equal(t, admin.JoinInner, got.(*admin.TableJoin).Type) }},
+			func(t *testing.T, got any) { assert.Equal(t, admin.JoinInner, got.(*admin.TableJoin).Type.Value()) }},
 		{"join update", 200, joinReply,
 			func(ctx context.Context, ws *admin.Workspace) (any, error) {
 				return ws.Tables.Joins.Update(ctx, tID, jID, admin.TableJoinInput{Type: new(admin.JoinFull)})
 			}, "PUT", "/tables/" + tID + "/joins/" + jID, "", `{"type":"FULL"}`,
-			func(t *testing.T, got any) { assert.Equal(t, jID, got.(*admin.TableJoin).ID) }},
+			func(t *testing.T, got any) { assert.Equal(t, jID, got.(*admin.TableJoin).ID.Value()) }},
 		{"join delete", 204, "",
 			func(ctx context.Context, ws *admin.Workspace) (any, error) {
 				return nil, ws.Tables.Joins.Delete(ctx, tID, jID)
@@ -312,8 +312,8 @@ func TestTableRoundTrip(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var tb admin.Table
 			require.NoError(t, c.unmarshal([]byte(in), &tb))
-			assert.Equal(t, "g", tb.Fields[0].Field.ID)
-			assert.JSONEq(t, `5`, string(tb.Joins[0].OnFields[0].Extra["x-p"]))
+			assert.Equal(t, "g", tb.Fields.Value()[0].Field.Value().ID.Value())
+			assert.JSONEq(t, `5`, string(tb.Joins.Value()[0].OnFields.Value()[0].Extra["x-p"]))
 			out, err := c.marshal(tb)
 			require.NoError(t, err)
 			assert.JSONEq(t, in, string(out))

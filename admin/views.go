@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"net/http"
 
 	json "github.com/go-json-experiment/json"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The views of an app live at /apps/{alias}/views; see the package
@@ -40,40 +40,40 @@ const (
 // github.com/go-json-experiment/json.
 type View struct {
 	// ID identifies the view (a UUID) in this workspace.
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// ClientHandle is the view's portable identifier: the same in every
 	// workspace the view is copied to (the handle of Create and Update).
-	ClientHandle string `json:"clientHandle,omitzero"`
+	ClientHandle Opt[string] `json:"clientHandle,omitzero"`
 	// Name is the view's display name.
-	Name string `json:"name,omitzero"`
+	Name Opt[string] `json:"name,omitzero"`
 	// Type is the view's variant, e.g. ViewTypeList.
-	Type ViewType `json:"type,omitzero"`
+	Type Opt[ViewType] `json:"type,omitzero"`
 	// DisplayOrder is the view's position among the app's views.
-	DisplayOrder int `json:"displayOrder,omitzero"`
+	DisplayOrder Opt[int] `json:"displayOrder,omitzero"`
 	// AllowRecordCreation reports whether records can be created from the
 	// view.
-	AllowRecordCreation bool `json:"allowRecordCreation,omitzero"`
+	AllowRecordCreation Opt[bool] `json:"allowRecordCreation,omitzero"`
 	// Filter scopes the view's records: an opaque JSON object.
 	Filter jsontext.Value `json:"filter,omitzero"`
 	// Sort orders the view's records: an opaque JSON object.
 	Sort jsontext.Value `json:"sort,omitzero"`
 	// Columns are the ids of the fields shown as columns (list, kanban
 	// and calendar views).
-	Columns []string `json:"columns,omitzero"`
+	Columns Opt[[]string] `json:"columns,omitzero"`
 	// Density is the row density (list views).
-	Density string `json:"density,omitzero"`
+	Density Opt[string] `json:"density,omitzero"`
 	// Rows is the number of rows per page (list views).
-	Rows int `json:"rows,omitzero"`
+	Rows Opt[int] `json:"rows,omitzero"`
 	// DisplayByField is the id of the grouping field (kanban and calendar
 	// views).
-	DisplayByField string `json:"displayByField,omitzero"`
+	DisplayByField Opt[string] `json:"displayByField,omitzero"`
 	// AllowedFilterFields are the ids of the fields offered as filters
 	// (kanban views).
-	AllowedFilterFields []string `json:"allowedFilterFields,omitzero"`
+	AllowedFilterFields Opt[[]string] `json:"allowedFilterFields,omitzero"`
 	// Agent is the linked agent (agent views), {"id": ...}.
-	Agent *ViewAgent `json:"agent,omitzero"`
+	Agent Opt[ViewAgent] `json:"agent,omitzero"`
 	// Share is whom the view is shared with.
-	Share *ViewShare `json:"share,omitzero"`
+	Share Opt[ViewShare] `json:"share,omitzero"`
 	// Extra holds every member that the fields above do not model, as
 	// raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
@@ -88,23 +88,24 @@ func (v View) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 // Request returns the body that writes the view back, with Update (or
 // with Create and the view's ClientHandle): its variant (from Type) set
 // to its configuration. It carries every member of the view the body
-// takes: the name, allowRecordCreation, filter, sort, columns, density,
-// rows, displayByField, allowedFilterFields, the agent's id as agentId,
-// and the members of Extra (dashboardId among them). It leaves out the
-// read-only id, clientHandle, type and displayOrder, and the sharing:
-// the view is read shared with users and groups, and written shared with
-// their client handles, which the service does not send; set Share to
-// change the sharing (a nil Share keeps it on Update). The read form
-// cannot tell a member left out from an empty one, so empty members are
-// left out. A Type the SDK does not know is an error.
+// takes, as it was read (a member sent empty is sent empty, one left out
+// is left out): the name, allowRecordCreation, filter, sort, columns,
+// density, rows, displayByField, allowedFilterFields, the agent's id as
+// agentId, and the members of Extra (dashboardId among them).
+//
+// What it cannot carry: the read-only id, clientHandle, type and
+// displayOrder; the agent's members beyond its id (the body takes only
+// agentId); and the sharing: the view is read shared with users and
+// groups, and written shared with their client handles, which no read
+// form holds. The caller supplies those as Share (a nil Share keeps the
+// sharing on Update).
+//
+// A member read as null is an error naming it (a body cannot hold null),
+// and so is a Type the SDK does not know.
 func (v View) Request() (ViewRequest, error) {
-	var agentID string
-	if v.Agent != nil {
-		agentID = v.Agent.ID
-	}
-	cfg, err := writeBody[ViewConfig](v, []string{"id", "clientHandle", "type", "displayOrder", "share", "agent"}, map[string]any{"agentId": agentID})
+	cfg, err := writeBody[ViewConfig](v, []string{"id", "clientHandle", "type", "displayOrder", "share"}, map[string]any{"agent": nil, "agentId": v.Agent.Value().ID})
 	var in ViewInput
-	switch v.Type {
+	switch t := v.Type.Value(); t {
 	case ViewTypeList:
 		in.List = &cfg
 	case ViewTypeKanban:
@@ -116,7 +117,7 @@ func (v View) Request() (ViewRequest, error) {
 	case ViewTypeAgent:
 		in.Agent = &cfg
 	default:
-		err = cmp.Or(err, fmt.Errorf("admin: view %q: the write body has no variant of type %q", v.ClientHandle, v.Type))
+		err = cmp.Or(err, fmt.Errorf("admin: view %q: the write body has no variant of type %q", v.ClientHandle.Value(), t))
 	}
 	return ViewRequest{View: in}, err
 }
@@ -124,7 +125,7 @@ func (v View) Request() (ViewRequest, error) {
 // ViewAgent is the agent an agent view is linked to.
 type ViewAgent struct {
 	// ID identifies the agent (a UUID).
-	ID string `json:"id,omitzero"`
+	ID Opt[string] `json:"id,omitzero"`
 	// Extra holds unmodelled members, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -136,12 +137,16 @@ func (a *ViewAgent) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarsha
 func (a ViewAgent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
 
 // ViewShare is whom a view is shared with: users and groups as the
-// service describes them.
+// service describes them. Its own members are Opts, as in every read
+// model; the users and groups are the records API's workflow.User and
+// workflow.Group, which keep plain values (their speed and shape are the
+// records API's): the sharing is never written back as read, since the
+// write form takes client handles (see View.Request).
 type ViewShare struct {
 	// Groups are the groups the view is shared with.
-	Groups []workflow.Group `json:"groups,omitzero"`
+	Groups Opt[[]workflow.Group] `json:"groups,omitzero"`
 	// Users are the users the view is shared with.
-	Users []workflow.User `json:"users,omitzero"`
+	Users Opt[[]workflow.User] `json:"users,omitzero"`
 	// Extra holds unmodelled members, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
@@ -256,43 +261,32 @@ func (s *ViewShareInput) UnmarshalJSON(data []byte) error { return jsonmodel.Unm
 // ViewsService configures the views of apps.
 type ViewsService struct{ client *workflow.Client }
 
-// list is the paged list of an app's views: the service publishes the
-// paging parameters (first, after, last, before) and no filter.
-func (s *ViewsService) list(alias string) (workflow.PagedList[View], error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views")
-	return workflow.PagedList[View]{Client: s.client, Path: p}, err
-}
-
 // List returns one page of an app's views: GET /apps/{alias}/views (200,
 // AspectViewPagedList), with the paging options of opts. The service
 // publishes no filter for this list: opts.Filter must be nil.
 func (s *ViewsService) List(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) (*workflow.Page[View], error) {
-	l, err := s.list(alias)
-	return listPage(ctx, l, err, opts, reqOpts)
+	return listPage[View](ctx, s.client, at(op.ListViews, "alias", alias), opts, reqOpts)
 }
 
 // Pages walks an app's views page by page: GET /apps/{alias}/views. See
 // workflow.RecordsService.Pages. A bad alias is yielded as a
 // *workflow.ValidationError.
 func (s *ViewsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[View], error] {
-	l, err := s.list(alias)
-	return listPages(ctx, l, err, opts, reqOpts)
+	return listPages[View](ctx, s.client, at(op.ListViews, "alias", alias), opts, reqOpts)
 }
 
 // All iterates over every view of an app: GET /apps/{alias}/views, page
 // after page. See workflow.RecordsService.All. A bad alias is yielded as
 // a *workflow.ValidationError.
 func (s *ViewsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[View, error] {
-	l, err := s.list(alias)
-	return listAll(ctx, l, err, opts, reqOpts)
+	return listAll[View](ctx, s.client, at(op.ListViews, "alias", alias), opts, reqOpts)
 }
 
 // Get returns one view: GET /apps/{alias}/views/{id} (200, AspectView).
 // id is the view's id (the document: "the resource ID"); the fake takes
 // its client handle too.
 func (s *ViewsService) Get(ctx context.Context, alias, id string, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views", "id", id)
-	return call[View](ctx, s.client, "getView", http.MethodGet, p, err, nil, reqOpts)
+	return call[View](ctx, s.client, at(op.GetView, "alias", alias, "id", id), nil, reqOpts)
 }
 
 // Create creates a view of an app (201): POST /apps/{alias}/views with
@@ -307,10 +301,8 @@ func (s *ViewsService) Get(ctx context.Context, alias, id string, reqOpts ...wor
 // it as a View (members a View does not model in Extra). Like every
 // POST, it is not retried after a 5xx or a dropped connection.
 func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views")
-	if _, herr := workflow.Segment("handle", handle); err == nil {
-		err = herr
-	}
+	t := at(op.CreateView, "alias", alias)
+	_, err := workflow.Segment("handle", handle)
 	if _, dup := r.Extra["handle"]; dup && err == nil {
 		err = invalid(`ViewRequest.Extra["handle"]`, "must not be set: Create sends its handle argument")
 	}
@@ -321,7 +313,7 @@ func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewR
 		}
 		r.Extra["handle"], _ = json.Marshal(handle)
 	}
-	return call[View](ctx, s.client, "createView", http.MethodPost, p, err, r, reqOpts)
+	return call[View](ctx, s.client, t.or(err), r, reqOpts)
 }
 
 // Update replaces a view's state (200): PUT /apps/{alias}/views/{handle}
@@ -329,6 +321,5 @@ func (s *ViewsService) Create(ctx context.Context, alias, handle string, r ViewR
 // (the document: the view's id for a get, its client handle for an
 // update). The answer is read as for Create.
 func (s *ViewsService) Update(ctx context.Context, alias, handle string, r ViewRequest, reqOpts ...workflow.RequestOption) (*View, error) {
-	p, err := segPath("", "apps", "alias", alias, "", "views", "handle", handle)
-	return call[View](ctx, s.client, "updateView", http.MethodPut, p, err, r, reqOpts)
+	return call[View](ctx, s.client, at(op.UpdateView, "alias", alias, "handle", handle), r, reqOpts)
 }

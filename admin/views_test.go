@@ -32,7 +32,7 @@ func TestViewsWire(t *testing.T) {
 				p, err := ws.Views.List(ctx, "it ops", &workflow.ListOptions{First: 10})
 				if err == nil {
 					require.Len(t, p.Items, 1)
-					assert.Equal(t, admin.ViewTypeList, p.Items[0].Type)
+					assert.Equal(t, admin.ViewTypeList, p.Items[0].Type.Value())
 				}
 				return err
 			}},
@@ -43,7 +43,7 @@ func TestViewsWire(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					assert.Equal(t, "open", v.ClientHandle)
+					assert.Equal(t, "open", v.ClientHandle.Value())
 					n++
 				}
 				assert.Equal(t, 1, n)
@@ -53,9 +53,9 @@ func TestViewsWire(t *testing.T) {
 			call: func(t *testing.T, ws *admin.Workspace) error {
 				v, err := ws.Views.Get(ctx, "itm", "open requests")
 				if err == nil {
-					assert.Equal(t, "ag1", v.Agent.ID)
-					assert.Equal(t, "a@example.com", v.Share.Users[0].Email)
-					assert.Equal(t, 25, v.Rows)
+					assert.Equal(t, "ag1", v.Agent.Value().ID.Value())
+					assert.Equal(t, "a@example.com", v.Share.Value().Users.Value()[0].Email)
+					assert.Equal(t, 25, v.Rows.Value())
 					assert.Equal(t, `{"status":"OPEN"}`, string(v.Filter))
 				}
 				return err
@@ -67,7 +67,7 @@ func TestViewsWire(t *testing.T) {
 				r.Share = &admin.ViewShareInput{Groups: []string{"IT"}}
 				v, err := ws.Views.Create(ctx, "itm", "open", r)
 				if err == nil {
-					assert.Equal(t, "v1", v.ID)
+					assert.Equal(t, "v1", v.ID.Value())
 				}
 				return err
 			}},

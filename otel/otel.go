@@ -13,7 +13,9 @@
 // is a CLIENT span named "GET /{recordType}/{alias}", following the
 // OpenTelemetry semantic conventions for HTTP clients: http.request.method,
 // url.template, server.address, server.port, http.response.status_code,
-// http.request.resend_count (from the second attempt on) and error.type.
+// http.request.resend_count (from the second attempt on) and error.type;
+// workflow.operation names the operation by its id in the API's document
+// ("updateView", "requestAccessToken").
 // A request to the token endpoint is a CLIENT span "POST /oauth/token"
 // under the attempt that needed the token. A span ends with status Error
 // when its error.type is set (a transport error or a status of 400 or
@@ -68,6 +70,10 @@ const RateLimitSourceKey = attribute.Key("workflow.rate_limit.source")
 // RetryWaitKey is the attribute of an attempt span that is retried: the
 // wait before the next attempt, in seconds.
 const RetryWaitKey = attribute.Key("workflow.retry.wait")
+
+// OperationKey is the attribute naming a request's operation by its id in
+// the API's document, such as "updateView" (workflow.CallInfo.Operation).
+const OperationKey = attribute.Key("workflow.operation")
 
 // config is what the options set.
 type config struct {
@@ -162,13 +168,21 @@ func NewObserver(opts ...Option) *workflow.Observer {
 
 // requestAttrs are the attributes of a request known before it is sent.
 func requestAttrs(c workflow.CallInfo) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, 7)
+	attrs := make([]attribute.KeyValue, 0, 8)
 	attrs = append(attrs,
 		semconv.HTTPRequestMethodKey.String(c.Method),
 		semconv.ServerAddress(c.ServerAddress),
 		semconv.ServerPort(c.ServerPort))
-	if c.Route != "" {
-		attrs = append(attrs, semconv.URLTemplate(c.Route))
+	return operationAttrs(attrs, c.Route, c.Operation)
+}
+
+// operationAttrs adds the route template and the operation id, when known.
+func operationAttrs(attrs []attribute.KeyValue, route, id string) []attribute.KeyValue {
+	if route != "" {
+		attrs = append(attrs, semconv.URLTemplate(route))
+	}
+	if id != "" {
+		attrs = append(attrs, OperationKey.String(id))
 	}
 	return attrs
 }
@@ -248,12 +262,11 @@ func (in *instruments) attemptEnd(ctx context.Context, a workflow.AttemptInfo, r
 }
 
 func tokenAttrs(t workflow.TokenFetchInfo) []attribute.KeyValue {
-	return []attribute.KeyValue{
+	return operationAttrs([]attribute.KeyValue{
 		semconv.HTTPRequestMethodKey.String("POST"),
-		semconv.URLTemplate(t.Route),
 		semconv.ServerAddress(t.ServerAddress),
 		semconv.ServerPort(t.ServerPort),
-	}
+	}, t.Route, t.Operation)
 }
 
 func (in *instruments) tokenStart(ctx context.Context, t workflow.TokenFetchInfo) context.Context {
@@ -278,10 +291,7 @@ func (in *instruments) tokenEnd(ctx context.Context, t workflow.TokenFetchInfo, 
 }
 
 func (in *instruments) rateLimitWait(ctx context.Context, w workflow.RateLimitWait) {
-	attrs := []attribute.KeyValue{RateLimitSourceKey.String(w.Source), semconv.HTTPRequestMethodKey.String(w.Method)}
-	if w.Route != "" {
-		attrs = append(attrs, semconv.URLTemplate(w.Route))
-	}
+	attrs := operationAttrs([]attribute.KeyValue{RateLimitSourceKey.String(w.Source), semconv.HTTPRequestMethodKey.String(w.Method)}, w.Route, w.Operation)
 	if in.waits != nil {
 		in.waits.Add(ctx, 1, metric.WithAttributes(attrs...))
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -88,7 +89,7 @@ func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, de
 // POST .../automations accepts, or rt is not a record type.
 func (s *Server) AddAutomation(rt workflow.RecordType, alias string, def map[string]any) string {
 	mustType(rt)
-	mustConform("AddAutomation", "createAutomation", def)
+	mustConform("AddAutomation", op.CreateAutomation, def)
 	m := make(map[string]json.RawMessage, len(def))
 	for k, v := range def {
 		b, err := json.Marshal(v)
@@ -192,7 +193,7 @@ func (s *Server) validateAutomation(rq *request, segs []string) response {
 	// included: what Validate passes, Create takes.
 	probs := []string{}
 	raw, _ := json.Marshal(m)
-	if err := wire.Check("createAutomation", raw, wire.Options{}); err != nil {
+	if err := wire.Check(op.CreateAutomation, raw, wire.Options{}); err != nil {
 		probs = append(probs, err.Error())
 	}
 	return reply(http.StatusOK, map[string]any{"valid": len(probs) == 0, "errors": probs})

@@ -1,6 +1,7 @@
 package workflowtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 //   - A second linked table of the same service on one aspect and a
 //     Snowflake update of a linked table are 422 (bodies are checked as
 //     every body is, see checkBody). PUT keeps what it leaves out.
+//   - A member sent empty ("", 0, []) is held and answered empty.
 
 // uuidSearchTables is the seqUUID kind of search tables.
 const uuidSearchTables = '8'
@@ -38,14 +40,14 @@ type searchTableJSON struct {
 	Typename            string          `json:"__typename"`
 	DisplayName         string          `json:"displayName"`
 	Status              string          `json:"status"`
-	Warehouse           string          `json:"warehouse,omitempty"`
-	TargetLag           int             `json:"targetLag,omitempty"`
+	Warehouse           *string         `json:"warehouse,omitempty"`
+	TargetLag           *int            `json:"targetLag,omitempty"`
 	Duration            string          `json:"duration,omitempty"`
 	Field               *idRef          `json:"field,omitempty"`
 	AIProviderConnector *idRef          `json:"aiProviderConnector,omitempty"`
-	AttributeFields     []idRef         `json:"attributeFields,omitempty"`
-	TextIndexFields     []idRef         `json:"textIndexFields,omitempty"`
-	VectorIndexes       []vectorIdxJSON `json:"vectorIndexes,omitempty"`
+	AttributeFields     []idRef         `json:"attributeFields,omitzero"`
+	TextIndexFields     []idRef         `json:"textIndexFields,omitzero"`
+	VectorIndexes       []vectorIdxJSON `json:"vectorIndexes,omitzero"`
 	LinkedDatabase      string          `json:"linkedDatabase,omitempty"`
 	LinkedSchema        string          `json:"linkedSchema,omitempty"`
 	LinkedServiceName   string          `json:"linkedServiceName,omitempty"`
@@ -60,7 +62,7 @@ type snowflakeSearchBody struct {
 	AttributeFieldIDs     *[]string `json:"attributeFieldIds"`
 	Duration              *string   `json:"duration"`
 	TargetLag             *int      `json:"targetLag"`
-	Warehouse             string    `json:"warehouse"`
+	Warehouse             *string   `json:"warehouse"`
 	TextIndexFieldIDs     []string  `json:"textIndexFieldIds"`
 	FieldID               string    `json:"fieldId"`
 	AIProviderConnectorID string    `json:"aiProviderConnectorId"`
@@ -75,7 +77,7 @@ type linkedSearchBody struct {
 	Database    *string `json:"database"`
 	Schema      *string `json:"schema"`
 	ServiceName *string `json:"serviceName"`
-	Warehouse   string  `json:"warehouse"`
+	Warehouse   *string `json:"warehouse"`
 }
 
 type searchUpdateBody struct {
@@ -88,6 +90,9 @@ type searchUpdateBody struct {
 
 func refs(ids []string) []idRef {
 	var out []idRef
+	if ids != nil {
+		out = []idRef{} // sent empty, held empty
+	}
 	for _, id := range ids {
 		out = append(out, idRef{id})
 	}
@@ -121,8 +126,11 @@ func (s *Server) createSearchTable(rq *request, segs []string) response {
 	if e := decodeBody(rq.r, &b); e != nil {
 		return fail(e)
 	}
-	t := searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: *b.TargetLag, Duration: *b.Duration,
+	t := searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: b.TargetLag, Duration: *b.Duration,
 		AttributeFields: refs(*b.AttributeFieldIDs), TextIndexFields: refs(b.TextIndexFieldIDs)}
+	if b.VectorIndexes != nil {
+		t.VectorIndexes = []vectorIdxJSON{}
+	}
 	for _, v := range b.VectorIndexes {
 		t.VectorIndexes = append(t.VectorIndexes, vectorIdxJSON{idRef{v.FieldID}, idRef{v.AIProviderConnectorID}})
 	}
@@ -194,9 +202,8 @@ func (s *Server) updateSearchTable(rq *request, segs []string) response {
 		if t.t.Typename != "AspectSearchSnowflakeTable" {
 			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.t.ID)
 		}
-		setIf(&t.t.Warehouse, sf.Warehouse)
+		t.t.Warehouse, t.t.TargetLag = cmp.Or(sf.Warehouse, t.t.Warehouse), cmp.Or(sf.TargetLag, t.t.TargetLag)
 		setIf(&t.t.Duration, sf.Duration)
-		setIf(&t.t.TargetLag, sf.TargetLag)
 	}
 	return searchJSON(t)
 }

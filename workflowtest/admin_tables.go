@@ -1,6 +1,7 @@
 package workflowtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -14,7 +15,8 @@ import (
 // What the fake decides where the document is silent:
 //   - A table is answered with the members of the service's Table, plus
 //     the "description", "icon", "color" and "categoryId" it was given
-//     (members the SDK does not model, kept in its Extra).
+//     (members the SDK does not model, kept in its Extra), held and
+//     answered as sent, "" included, as a field's tags are ([] included).
 //   - Bodies are checked as every body is (checkBody; a field that does
 //     not set exactly one of cloud, reference and calculation is 422). A
 //     join whose source is not a table of the fake, a join pair
@@ -62,9 +64,9 @@ type tableJSON struct {
 	Filter      json.RawMessage `json:"filter,omitempty"`
 	OrderBy     json.RawMessage `json:"orderBy,omitempty"`
 	Limit       json.RawMessage `json:"limit,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Icon        string          `json:"icon,omitempty"`
-	Color       string          `json:"color,omitempty"`
+	Description *string         `json:"description,omitempty"`
+	Icon        *string         `json:"icon,omitempty"`
+	Color       *string         `json:"color,omitempty"`
 	CategoryID  string          `json:"categoryId"`
 }
 
@@ -74,7 +76,7 @@ type tableFieldOut struct {
 	Name        string    `json:"name"`
 	FieldType   string    `json:"fieldType,omitempty"`
 	ColumnName  string    `json:"columnName,omitempty"`
-	Tags        []string  `json:"tags,omitempty"`
+	Tags        []string  `json:"tags,omitzero"`
 	Aggregation string    `json:"aggregation,omitempty"`
 	Expanded    string    `json:"expanded,omitempty"`
 	Calculation *calcText `json:"calculation,omitempty"`
@@ -326,11 +328,7 @@ func (s *Server) createTable(rq *request, _ []string) response {
 }
 
 func applyTableCommon(t *tableJSON, desc, icon, color *string, filter, orderBy, limit json.RawMessage) {
-	for _, p := range []struct{ dst, src *string }{{&t.Description, desc}, {&t.Icon, icon}, {&t.Color, color}} {
-		if p.src != nil {
-			*p.dst = *p.src
-		}
-	}
+	t.Description, t.Icon, t.Color = cmp.Or(desc, t.Description), cmp.Or(icon, t.Icon), cmp.Or(color, t.Color)
 	for _, p := range []struct{ dst, src *json.RawMessage }{{&t.Filter, &filter}, {&t.OrderBy, &orderBy}, {&t.Limit, &limit}} {
 		if *p.src != nil {
 			*p.dst = slices.Clone(*p.src)

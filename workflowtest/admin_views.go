@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The views of apps: GET and POST /apps/{alias}/views, GET and PUT
@@ -252,7 +253,7 @@ func (s *Server) AddView(appAlias, handle, variant string, config map[string]any
 	if err != nil {
 		panic("workflowtest: AddView: " + err.Error())
 	}
-	mustConform("AddView", "createView", map[string]any{"handle": handle, "view": map[string]any{variant: config}})
+	mustConform("AddView", op.CreateView, map[string]any{"handle": handle, "view": map[string]any{variant: config}})
 	var m map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &m)
 	typ, cfg := parseView(m)

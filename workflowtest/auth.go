@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -109,7 +110,7 @@ func readTokenRequest(r *http.Request) (id, secret, grant string, fail *response
 		}
 		body, e := readJSONBody(r)
 		if e == nil {
-			err := wire.Check("requestAccessToken", body, wire.Options{})
+			err := wire.Check(op.RequestAccessToken, body, wire.Options{})
 			_ = json.Unmarshal(body, &b)
 			// A string grant_type outside the enum is the grant check's
 			// (unsupported_grant_type, RFC 6749 section 5.2), as in a form.
@@ -229,7 +230,7 @@ type Account struct {
 // of the n-th user is "client-n" and its secret "secret-n". It panics if
 // email is not an e-mail address (POST /users would refuse it).
 func (s *Server) AddUser(email, firstName, lastName string) Account {
-	mustConform("AddUser", "createUser", map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
+	mustConform("AddUser", op.CreateUser, map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.st.addUser(email, firstName, lastName, s.Now())

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -30,15 +31,15 @@ func WithStrictBodies() Option {
 	return func(c *config) { c.strictBodies = true }
 }
 
-// checkBody reads and checks the JSON body of a request to operation op,
+// checkBody reads and checks the JSON body of a request to operation id,
 // and puts the body back for the handler.
-func (s *Server) checkBody(rq *request, op string) *httpError {
+func (s *Server) checkBody(rq *request, id op.ID) *httpError {
 	body, e := readJSONBody(rq.r)
 	if e != nil {
 		return e
 	}
 	rq.r.Body = io.NopCloser(bytes.NewReader(body))
-	return problem(wire.Check(op, body, wire.Options{Strict: s.cfg.strictBodies}))
+	return problem(wire.Check(id, body, wire.Options{Strict: s.cfg.strictBodies}))
 }
 
 // problem turns the finding of wire.Check into the fake's answer.
@@ -63,13 +64,13 @@ func problem(err error) *httpError {
 }
 
 // mustConform panics when body, encoded as JSON, is not a body the
-// operation op accepts: the seeding helpers (Define, AddView, ...) store
+// operation id accepts: the seeding helpers (Define, AddView, ...) store
 // only what a request could have stored, so that no reply breaks the
 // published response schema.
-func mustConform(helper, op string, body any) {
+func mustConform(helper string, id op.ID, body any) {
 	raw, err := json.Marshal(body)
 	if err == nil {
-		err = wire.Check(op, raw, wire.Options{})
+		err = wire.Check(id, raw, wire.Options{})
 	}
 	if err != nil {
 		panic("workflowtest: " + helper + ": " + err.Error())

@@ -26,7 +26,7 @@ func TestContractConfigurationA(t *testing.T) {
 
 	d, err := ws.Domains.Create(ctx, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("mail.example.com")}})
 	require.NoError(t, err)
-	_, err = ws.Domains.Update(ctx, d.ID, admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("send.example.com")}})
+	_, err = ws.Domains.Update(ctx, d.ID.Value(), admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("send.example.com")}})
 	require.NoError(t, err)
 	g := srv.AddDynamicGroup("Partners", "example.com")
 	_, err = ws.Domains.Groups.Add(ctx, g, []string{"example.org"})

@@ -93,7 +93,7 @@ func TestContractAgents(t *testing.T) {
 		b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Triage"), MaxLength: new(int32(500))}}}
 		created, err := ws.Agents.Create(ctx, "it", b)
 		require.NoError(t, err)
-		_, err = ws.Agents.Update(ctx, "it", created.ID, b)
+		_, err = ws.Agents.Update(ctx, "it", created.ID.Value(), b)
 		require.NoError(t, err)
 		_, err = ws.Agents.List(ctx, "it", nil)
 		require.NoError(t, err)
@@ -107,7 +107,7 @@ func TestContractSkills(t *testing.T) {
 		created, err := ws.Skills.Create(ctx, "it", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Summarise"), Type: new(admin.SkillCustom),
 			Discovery: &admin.SkillDiscovery{Aliases: []string{"tl;dr"}}}, Tools: []jsontext.Value{jsontext.Value(`{"kind":"search"}`)}})
 		require.NoError(t, err)
-		_, err = ws.Skills.Update(ctx, "it", created.ID, admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillDraft)}})
+		_, err = ws.Skills.Update(ctx, "it", created.ID.Value(), admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillDraft)}})
 		require.NoError(t, err)
 		_, err = ws.Skills.List(ctx, "it", nil)
 		require.NoError(t, err)

@@ -1,12 +1,11 @@
 package workflowtest
 
 import (
-	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // state is all the data of a server; Reset replaces it.
@@ -81,14 +80,13 @@ func (s *Server) newState() *state {
 	return st
 }
 
-// route is one entry of the routing table. Pattern segments in braces
-// match any segment, except {recordType}, which matches only the four
-// record types.
+// route is one entry of the routing table: an operation of the
+// contract document (its method and path template) and its handler.
 type route struct {
 	method  string
 	pattern []string
 	name    string
-	op      string // the operationId of the contract document
+	op      op.ID
 	h       func(s *Server, rq *request, segs []string) response
 }
 
@@ -97,8 +95,9 @@ const (
 	routeToken = "POST /oauth/token"
 )
 
-func r(method, pattern, op string, h func(*Server, *request, []string) response) route {
-	return route{method: method, pattern: splitPattern(pattern), name: method + " /v1" + pattern, op: op, h: h}
+func r(id op.ID, h func(*Server, *request, []string) response) route {
+	o := id.Op()
+	return route{method: o.Method, pattern: splitPattern(o.Path), name: o.Method + " /v1" + o.Path, op: id, h: h}
 }
 
 func splitPattern(p string) []string {
@@ -113,144 +112,123 @@ func splitPattern(p string) []string {
 	return out
 }
 
-const recordBase = "/{recordType}/{alias}/{id}"
-
-// routes lists every endpoint of the API, literal routes before the
-// record routes. Paths are relative to /v1.
+// routes holds the handler of every operation of the API under /v1.
 var routes = []route{
-	r(http.MethodGet, "/users", "listUsers", (*Server).listUsers),
-	r(http.MethodPost, "/users", "createUser", (*Server).createUser),
-	r(http.MethodGet, "/users/{userId}", "getUser", (*Server).getUser),
-	r(http.MethodPost, "/users/{userId}/deactivate", "deactivateUser", (*Server).deactivateUser),
-	r(http.MethodGet, "/groups", "listGroups", (*Server).listGroups),
-	r(http.MethodPost, "/groups", "createGroup", (*Server).createGroup),
-	r(http.MethodGet, "/groups/{groupId}", "getGroup", (*Server).getGroup),
-	r(http.MethodPut, "/groups/{groupId}", "updateGroup", (*Server).updateGroup),
-	r(http.MethodGet, "/groups/{groupId}/users", "listGroupUsers", (*Server).listGroupUsers),
-	r(http.MethodPost, "/groups/{groupId}/users", "addUsersToGroup", (*Server).addGroupUsers),
-	r(http.MethodDelete, "/groups/{groupId}/users", "removeUsersFromGroup", (*Server).removeGroupUsers),
+	r(op.ListUsers, (*Server).listUsers),
+	r(op.CreateUser, (*Server).createUser),
+	r(op.GetUser, (*Server).getUser),
+	r(op.DeactivateUser, (*Server).deactivateUser),
+	r(op.ListGroups, (*Server).listGroups),
+	r(op.CreateGroup, (*Server).createGroup),
+	r(op.GetGroup, (*Server).getGroup),
+	r(op.UpdateGroup, (*Server).updateGroup),
+	r(op.ListGroupUsers, (*Server).listGroupUsers),
+	r(op.AddUsersToGroup, (*Server).addGroupUsers),
+	r(op.RemoveUsersFromGroup, (*Server).removeGroupUsers),
 
 	// The routes of the workspace configuration come before the record
 	// routes, whose shapes some of them share (see each family's file).
 
 	// workspace configuration: domains
-	r(http.MethodPost, "/groups/{groupId}/domains", "addDomainsToGroup", (*Server).addGroupDomains),
-	r(http.MethodDelete, "/groups/{groupId}/domains", "removeDomainsFromGroup", (*Server).removeGroupDomains),
-	r(http.MethodPost, "/domains", "createOrganizationDomain", (*Server).createOrgDomain),
-	r(http.MethodPut, "/domains/{domainId}", "updateOrganizationDomain", (*Server).updateOrgDomain),
+	r(op.AddDomainsToGroup, (*Server).addGroupDomains),
+	r(op.RemoveDomainsFromGroup, (*Server).removeGroupDomains),
+	r(op.CreateOrganizationDomain, (*Server).createOrgDomain),
+	r(op.UpdateOrganizationDomain, (*Server).updateOrgDomain),
 
 	// workspace configuration: automations
-	r(http.MethodGet, "/{recordType}/{alias}/automations", "listAutomations", (*Server).listAutomations),
-	r(http.MethodPost, "/{recordType}/{alias}/automations", "createAutomation", (*Server).createAutomation),
-	r(http.MethodPost, "/{recordType}/{alias}/automations/validate", "validateAutomation", (*Server).validateAutomation),
-	r(http.MethodGet, "/{recordType}/{alias}/automations/{id}", "getAutomation", (*Server).getAutomation),
-	r(http.MethodPut, "/{recordType}/{alias}/automations/{id}", "updateAutomation", (*Server).updateAutomation),
-	r(http.MethodDelete, "/{recordType}/{alias}/automations/{id}", "deleteAutomation", (*Server).deleteAutomation),
+	r(op.ListAutomations, (*Server).listAutomations),
+	r(op.CreateAutomation, (*Server).createAutomation),
+	r(op.ValidateAutomation, (*Server).validateAutomation),
+	r(op.GetAutomation, (*Server).getAutomation),
+	r(op.UpdateAutomation, (*Server).updateAutomation),
+	r(op.DeleteAutomation, (*Server).deleteAutomation),
 
 	// workspace configuration: views
-	r(http.MethodGet, "/apps/{alias}/views", "listViews", (*Server).listViews),
-	r(http.MethodPost, "/apps/{alias}/views", "createView", (*Server).createView),
-	r(http.MethodGet, "/apps/{alias}/views/{id}", "getView", (*Server).getView),
-	r(http.MethodPut, "/apps/{alias}/views/{id}", "updateView", (*Server).updateView),
+	r(op.ListViews, (*Server).listViews),
+	r(op.CreateView, (*Server).createView),
+	r(op.GetView, (*Server).getView),
+	r(op.UpdateView, (*Server).updateView),
 
 	// workspace configuration: elements
-	r(http.MethodPost, "/elements", "createElement", (*Server).createElement),
-	r(http.MethodGet, "/elements/{alias}", "getElement", (*Server).getElementOrRecords),
-	r(http.MethodPut, "/elements/{alias}", "updateElement", (*Server).updateElement),
+	r(op.CreateElement, (*Server).createElement),
+	r(op.GetElement, (*Server).getElementOrRecords),
+	r(op.UpdateElement, (*Server).updateElement),
 
 	// workspace configuration: apps
-	r(http.MethodPost, "/aspects/compose", "composeApp", (*Server).composeApp),
-	r(http.MethodPut, "/aspects/compose/{id}", "updateApp", (*Server).updateApp),
+	r(op.ComposeApp, (*Server).composeApp),
+	r(op.UpdateApp, (*Server).updateApp),
 
 	// workspace configuration: flows
-	r(http.MethodPost, "/flows/create", "createFlow", (*Server).createFlow),
-	r(http.MethodPut, "/flows/{id}", "updateFlow", (*Server).updateFlow),
+	r(op.CreateFlow, (*Server).createFlow),
+	r(op.UpdateFlow, (*Server).updateFlow),
 
 	// workspace configuration: agents
-	r(http.MethodGet, "/apps/{alias}/agents", "listAgents", (*Server).listAgents),
-	r(http.MethodPost, "/apps/{alias}/agents", "createAgent", (*Server).changeAgent),
-	r(http.MethodPut, "/apps/{alias}/agents/{id}", "updateAgent", (*Server).changeAgent),
+	r(op.ListAgents, (*Server).listAgents),
+	r(op.CreateAgent, (*Server).changeAgent),
+	r(op.UpdateAgent, (*Server).changeAgent),
 
 	// workspace configuration: skills
-	r(http.MethodGet, "/apps/{alias}/skills", "listSkills", (*Server).listSkills),
-	r(http.MethodPost, "/apps/{alias}/skills", "createSkill", (*Server).changeSkill),
-	r(http.MethodPut, "/apps/{alias}/skills/{id}", "updateSkill", (*Server).changeSkill),
+	r(op.ListSkills, (*Server).listSkills),
+	r(op.CreateSkill, (*Server).changeSkill),
+	r(op.UpdateSkill, (*Server).changeSkill),
 
 	// workspace configuration: tables
-	r(http.MethodGet, "/tables", "listTables", (*Server).listTables),
-	r(http.MethodPost, "/tables", "createTable", (*Server).createTable),
-	r(http.MethodGet, "/tables/{id}", "getTable", (*Server).getTable),
-	r(http.MethodPut, "/tables/{id}", "updateTable", (*Server).updateTable),
-	r(http.MethodDelete, "/tables/{id}", "deleteTable", (*Server).deleteTable),
-	r(http.MethodPost, "/tables/{id}/joins", "createTableJoin", (*Server).createJoin),
-	r(http.MethodPut, "/tables/{id}/joins/{joinId}", "updateTableJoin", (*Server).updateJoin),
-	r(http.MethodDelete, "/tables/{id}/joins/{joinId}", "deleteTableJoin", (*Server).deleteJoin),
-	r(http.MethodPost, "/tables/{id}/join-fields/{joinFieldsId}/mappings", "createTableJoinMapping", (*Server).changeMappings),
-	r(http.MethodPut, "/tables/{id}/join-fields/{joinFieldsId}/mappings", "updateTableJoinMapping", (*Server).changeMappings),
-	r(http.MethodDelete, "/tables/{id}/join-fields/{joinFieldsId}/mappings", "deleteTableJoinMapping", (*Server).changeMappings),
+	r(op.ListTables, (*Server).listTables),
+	r(op.CreateTable, (*Server).createTable),
+	r(op.GetTable, (*Server).getTable),
+	r(op.UpdateTable, (*Server).updateTable),
+	r(op.DeleteTable, (*Server).deleteTable),
+	r(op.CreateTableJoin, (*Server).createJoin),
+	r(op.UpdateTableJoin, (*Server).updateJoin),
+	r(op.DeleteTableJoin, (*Server).deleteJoin),
+	r(op.CreateTableJoinMapping, (*Server).changeMappings),
+	r(op.UpdateTableJoinMapping, (*Server).changeMappings),
+	r(op.DeleteTableJoinMapping, (*Server).changeMappings),
 
 	// workspace configuration: search tables
-	r(http.MethodPost, "/aspects/{aspectId}/search-tables", "createSnowflakeSearchTable", (*Server).createSearchTable),
-	r(http.MethodPost, "/aspects/{aspectId}/linked-search-tables", "createLinkedSearchTable", (*Server).createLinkedSearchTable),
-	r(http.MethodGet, "/aspects/{aspectId}/search-tables/{id}", "getSearchTable", (*Server).getSearchTable),
-	r(http.MethodPut, "/aspects/{aspectId}/search-tables/{id}", "updateSearchTable", (*Server).updateSearchTable),
+	r(op.CreateSnowflakeSearchTable, (*Server).createSearchTable),
+	r(op.CreateLinkedSearchTable, (*Server).createLinkedSearchTable),
+	r(op.GetSearchTable, (*Server).getSearchTable),
+	r(op.UpdateSearchTable, (*Server).updateSearchTable),
 
-	r(http.MethodGet, "/{recordType}/{alias}", "recordList", (*Server).listRecords),
-	r(http.MethodPost, "/{recordType}/{alias}", "createRecord", (*Server).createRecord),
-	r(http.MethodGet, recordBase, "getRecord", (*Server).getRecord),
-	r(http.MethodPut, recordBase, "updateRecord", (*Server).updateRecord),
-	r(http.MethodGet, recordBase+"/related-items", "getRecordRelations", (*Server).listRelated),
-	r(http.MethodPost, recordBase+"/related-items", "createRecordRelatedItem", (*Server).addRelated),
-	r(http.MethodDelete, recordBase+"/related-items/{relationId}", "deleteRecordRelatedItem", (*Server).removeRelated),
-	r(http.MethodPost, recordBase+"/attachments/url-links", "createRecordLink", (*Server).addLink),
-	r(http.MethodGet, recordBase+"/attachments", "listRecordAttachments", (*Server).listAttachments),
-	r(http.MethodPost, recordBase+"/attachments", "createRecordAttachment", (*Server).uploadAttachment),
-	r(http.MethodGet, recordBase+"/attachments/{attachmentId}", "getRecordAttachment", (*Server).getAttachment),
-	r(http.MethodDelete, recordBase+"/attachments/{attachmentId}", "deleteRecordAttachment", (*Server).deleteAttachment),
-	r(http.MethodGet, recordBase+"/attachments/{attachmentId}/content", "downloadRecordAttachment", (*Server).downloadAttachment),
-	r(http.MethodGet, recordBase+"/watchers", "listRecordWatchers", (*Server).listWatchers),
-	r(http.MethodPost, recordBase+"/watchers", "createRecordWatchers", (*Server).addWatchers),
-	r(http.MethodDelete, recordBase+"/watchers", "deleteRecordWatchers", (*Server).removeWatchers),
-	r(http.MethodGet, recordBase+"/comment", "listRecordComments", (*Server).listComments),
-	r(http.MethodPost, recordBase+"/comment", "createRecordComment", (*Server).addComment),
+	r(op.RecordList, (*Server).listRecords),
+	r(op.CreateRecord, (*Server).createRecord),
+	r(op.GetRecord, (*Server).getRecord),
+	r(op.UpdateRecord, (*Server).updateRecord),
+	r(op.GetRecordRelations, (*Server).listRelated),
+	r(op.CreateRecordRelatedItem, (*Server).addRelated),
+	r(op.DeleteRecordRelatedItem, (*Server).removeRelated),
+	r(op.CreateRecordLink, (*Server).addLink),
+	r(op.ListRecordAttachments, (*Server).listAttachments),
+	r(op.CreateRecordAttachment, (*Server).uploadAttachment),
+	r(op.GetRecordAttachment, (*Server).getAttachment),
+	r(op.DeleteRecordAttachment, (*Server).deleteAttachment),
+	r(op.DownloadRecordAttachment, (*Server).downloadAttachment),
+	r(op.ListRecordWatchers, (*Server).listWatchers),
+	r(op.CreateRecordWatchers, (*Server).addWatchers),
+	r(op.DeleteRecordWatchers, (*Server).removeWatchers),
+	r(op.ListRecordComments, (*Server).listComments),
+	r(op.CreateRecordComment, (*Server).addComment),
 }
 
-// match finds the route of a request. When the path matches routes of
-// other methods only, it returns their methods.
+// match finds the route of a request (see op.Match). When the path
+// matches routes of other methods only, it returns their methods.
 func match(method string, segs []string) (*route, []string) {
-	var allow []string
-	for i := range routes {
-		rt := &routes[i]
-		if !pathMatches(rt.pattern, segs) {
-			continue
-		}
-		if rt.method == method {
-			return rt, nil
-		}
-		if !slices.Contains(allow, rt.method) {
-			allow = append(allow, rt.method)
-		}
+	o, allow := op.Match(method, segs)
+	if o == nil {
+		return nil, allow
 	}
-	return nil, allow
+	return routeOf[o.ID], nil
 }
 
-func pathMatches(pattern, segs []string) bool {
-	if len(pattern) != len(segs) {
-		return false
+// routeOf is routes by operation.
+var routeOf = func() map[op.ID]*route {
+	m := map[op.ID]*route{}
+	for i := range routes {
+		m[routes[i].op] = &routes[i]
 	}
-	for i, p := range pattern {
-		switch {
-		case p == "{recordType}":
-			if !isRecordType(segs[i]) {
-				return false
-			}
-		case len(p) > 0 && p[0] == '{':
-		case p != segs[i]:
-			return false
-		}
-	}
-	return true
-}
+	return m
+}()
 
 func isRecordType(s string) bool { return workflow.RecordType(s).Valid() }
 

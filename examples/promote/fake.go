@@ -78,5 +78,5 @@ func addAgent(ctx context.Context, srv *workflowtest.Server, name string) (strin
 	if err != nil {
 		return "", fmt.Errorf("seeding the fake: %w", err)
 	}
-	return a.ID, nil
+	return a.ID.Value(), nil
 }

@@ -60,7 +60,7 @@ func (w *workspace) views(ctx context.Context) ([]*object, error) {
 		b, err := json.Marshal(struct {
 			Handle string          `json:"handle"`
 			View   admin.ViewInput `json:"view"`
-		}{v.ClientHandle, r.View})
+		}{v.ClientHandle.Value(), r.View})
 		if err != nil {
 			return nil, fmt.Errorf("view %s: %w", v.ClientHandle, err)
 		}
@@ -68,7 +68,7 @@ func (w *workspace) views(ctx context.Context) ([]*object, error) {
 		if err != nil {
 			return nil, fmt.Errorf("view %s: %w", v.ClientHandle, err)
 		}
-		o.id = v.ID
+		o.id = v.ID.Value()
 		out = append(out, o)
 	}
 	return out, nil
@@ -81,7 +81,7 @@ func (w *workspace) agentIDs(ctx context.Context) (map[string]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		ids[a.ID] = true
+		ids[a.ID.Value()] = true
 	}
 	return ids, nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
@@ -423,12 +424,12 @@ func (ex *exchange) isJSON() bool {
 // openapi3filter does not read. The schema's own rules are
 // openapi3filter's to report; the project's rules are the fake's.
 func (ex *exchange) checkProse(buf []byte) {
-	op := ex.route.Operation.OperationID
-	if !ex.isJSON() || !wire.Takes(op) {
+	id := op.ID(ex.route.Operation.OperationID)
+	if !ex.isJSON() || !wire.Takes(id) {
 		return
 	}
 	var p *wire.Problem
-	if errors.As(wire.Check(op, buf, wire.Options{Published: true}), &p) && p.Prose {
+	if errors.As(wire.Check(id, buf, wire.Options{Published: true}), &p) && p.Prose {
 		ex.addf("request body: %s", p.Error())
 	}
 }
@@ -467,12 +468,12 @@ func (ex *exchange) checkTokenCredentials(buf []byte) {
 // schema does not keep undeclared members (WithStrictRequests). Other
 // problems of the body are openapi3filter's to report.
 func (ex *exchange) checkUnknownMembers(buf []byte) {
-	op := ex.route.Operation.OperationID
-	if !ex.isJSON() || !wire.Takes(op) || wire.Check(op, buf, wire.Options{Published: true}) != nil {
+	id := op.ID(ex.route.Operation.OperationID)
+	if !ex.isJSON() || !wire.Takes(id) || wire.Check(id, buf, wire.Options{Published: true}) != nil {
 		return
 	}
 	var p *wire.Problem
-	if errors.As(wire.Check(op, buf, wire.Options{Strict: true, Published: true}), &p) {
+	if errors.As(wire.Check(id, buf, wire.Options{Strict: true, Published: true}), &p) {
 		ex.addf("request body: %s: %s", p.Pointer, p.Rule)
 	}
 }

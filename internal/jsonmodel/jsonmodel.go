@@ -15,7 +15,12 @@
 // package holds every model of the SDK to it). A request body writes back
 // an explicit empty value ("", 0, false, [], {}) it read, because its
 // optional members are pointers, slices or raw JSON, whose zero value is
-// "absent".
+// "absent". A read model of package admin (configuration) writes back
+// explicit empty values and null too, because its members are admin.Opt
+// values (absent, null or a value) or raw JSON: for configuration, absent
+// and empty differ on output as on input (the sweep holds every such
+// model to it, member by member). The records API's replies keep plain
+// values, whose zero value is written as absent.
 package jsonmodel
 
 import (

@@ -157,6 +157,9 @@ func (r *reached) walk(t reflect.Type, body bool) {
 			r.types[k] = append(r.types[k], t)
 		}
 	}
+	if elem, ok := optElem(t); ok {
+		r.walk(elem, body)
+	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 		r.walk(t.Elem(), body)
@@ -197,6 +200,15 @@ func (r *reached) walk(t reflect.Type, body bool) {
 	}
 }
 
+// optElem returns T of admin.Opt[T], and whether t is one.
+func optElem(t reflect.Type) (reflect.Type, bool) {
+	if t.PkgPath() != reflect.TypeFor[admin.Workspace]().PkgPath() || !strings.HasPrefix(t.Name(), "Opt[") {
+		return nil, false
+	}
+	m, _ := t.MethodByName("Value")
+	return m.Type.Out(0), true
+}
+
 // service reports whether t is a service, whose methods send requests.
 func (r *reached) service(t reflect.Type) bool {
 	return r.ours(t) && strings.HasSuffix(t.Name(), "Service")
@@ -227,6 +239,9 @@ func sample(t reflect.Type, empty, unknown bool, depth int) any {
 		return "2026-01-02T03:04:05Z"
 	case t == reflect.TypeFor[admin.Automation]():
 		return map[string]any{"name": "a", "tasks": []any{map[string]any{"z": 1.0, "a": nil}}}
+	}
+	if elem, ok := optElem(t); ok {
+		return sample(elem, empty, unknown, depth)
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -275,7 +290,7 @@ func sample(t reflect.Type, empty, unknown bool, depth int) any {
 			}
 			// Recursive models (a table's source, a field's field) stop
 			// after a few levels.
-			if depth > 3 && (f.Type.Kind() == reflect.Pointer || f.Type.Kind() == reflect.Slice) {
+			if _, opt := optElem(f.Type); depth > 3 && (opt || f.Type.Kind() == reflect.Pointer || f.Type.Kind() == reflect.Slice) {
 				continue
 			}
 			obj[name] = sample(f.Type, empty, unknown, depth+1)
@@ -368,5 +383,55 @@ func TestEveryModelRoundTrips(t *testing.T) {
 		}
 	}
 	t.Logf("swept %d types (%d declared; %d generic instances besides), %d of them request bodies", n, len(decl), n-len(decl), bodies)
+}
 
+// TestEveryReadModelKeepsPresence: every read model of package admin (a
+// struct it answers and never takes as a body) says for each member
+// whether the service sent a value, null or nothing, and writes back
+// exactly that: each member is an admin.Opt, or raw JSON, and the model
+// round-trips with every member explicitly empty (false, 0, "", [], {} at
+// every depth), and with each member in turn null, absent, or empty
+// among full ones.
+func TestEveryReadModelKeepsPresence(t *testing.T) {
+	decl := declaredTypes(t)
+	r := reachedTypes()
+	adminPkg := reflect.TypeFor[admin.Workspace]().PkgPath()
+	n := 0
+	for key, d := range decl {
+		for _, typ := range r.types[key] {
+			if _, opt := optElem(typ); opt || d.pkg != adminPkg || typ.Kind() != reflect.Struct || r.body[typ] {
+				continue
+			}
+			n++
+			t.Run(typ.String(), func(t *testing.T) {
+				for f := range typ.Fields() {
+					if _, ok := optElem(f.Type); ok || f.Type == reflect.TypeFor[jsontext.Value]() || strings.Contains(f.Tag.Get("json"), "embed") {
+						continue
+					}
+					t.Errorf("%v.%s is a plain %v: it cannot say whether the service sent a value, null or nothing (make it an admin.Opt)", typ, f.Name, f.Type)
+				}
+				roundTrip(t, typ, sample(typ, true, false, 0))
+				full := sample(typ, false, true, 0).(map[string]any)
+				empty := sample(typ, true, false, 0).(map[string]any)
+				for member := range full {
+					if member == "zzUnknown" {
+						continue
+					}
+					for _, v := range []any{nil, "absent", empty[member]} {
+						in := map[string]any{}
+						for k, v := range full {
+							in[k] = v
+						}
+						in[member] = v
+						if v == "absent" {
+							delete(in, member)
+						}
+						roundTrip(t, typ, in)
+					}
+				}
+			})
+		}
+	}
+	t.Logf("%d read models", n)
+	assert.Positive(t, n)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire/internal/compile"
 )
@@ -30,11 +31,12 @@ func TestEmbeddedFormIsTheDocuments(t *testing.T) {
 func TestCheck(t *testing.T) {
 	const u = "00000000-0000-4000-8000-000000000001"
 	tests := []struct {
-		name, op, body string
-		ptr, rule      string // "" rule: no problem
-		prose          bool
-		strict         bool
-		published      bool
+		name, body string
+		op         op.ID
+		ptr, rule  string // "" rule: no problem
+		prose      bool
+		strict     bool
+		published  bool
 	}{
 		{name: "valid", op: "createUser", body: `{"email":"a@example.com","firstName":"A","lastName":"B"}`},
 		{name: "not JSON", op: "createUser", body: `{"email":`, rule: "is not JSON"},
@@ -132,4 +134,18 @@ func TestIsUUID(t *testing.T) {
 	for _, s := range []string{"", "not-a-uuid", "00000000-0000-4000-8000-00000000000", "00000000x0000-4000-8000-000000000001", "g0000000-0000-4000-8000-000000000001"} {
 		assert.False(t, wire.IsUUID(s), s)
 	}
+}
+
+// Every operation whose entry in package op names a JSON body schema has
+// that schema compiled, and no other operation takes a JSON body.
+func TestEveryBodyIsCompiled(t *testing.T) {
+	n := 0
+	for _, o := range op.All() {
+		assert.Equal(t, o.Body != "", wire.Takes(o.ID), o.ID)
+		if o.Body != "" {
+			n++
+		}
+	}
+	assert.Equal(t, 41, n)
+	assert.False(t, wire.Takes("noSuchOperation"))
 }

@@ -15,11 +15,12 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// Form is the compact form: one node per distinct schema, and each
-// operation's body by its operationId.
+// Form is the compact form: one node per distinct schema, and the schema
+// of each JSON request body by its name in the document (package op's
+// table names the schema of each operation's body).
 type Form struct {
-	Ops   map[string]int `json:"ops"`
-	Nodes []Node         `json:"nodes"`
+	Bodies map[string]int `json:"bodies"`
+	Nodes  []Node         `json:"nodes"`
 }
 
 // Node is one schema. Indexes point into Form.Nodes; -1 is none.
@@ -52,7 +53,7 @@ func Compile(doc []byte) (*Form, error) {
 			names[ref.Value] = name
 		}
 	}
-	c := &compiler{form: &Form{Ops: map[string]int{}}, seen: map[*openapi3.Schema]int{}, leaves: map[string]int{}, names: names}
+	c := &compiler{form: &Form{Bodies: map[string]int{}}, seen: map[*openapi3.Schema]int{}, leaves: map[string]int{}, names: names}
 	var ops []*openapi3.Operation
 	for _, item := range t.Paths.Map() {
 		for _, op := range item.Operations() {
@@ -69,11 +70,15 @@ func Compile(doc []byte) (*Form, error) {
 			if mt == nil || mt.Schema == nil {
 				continue
 			}
+			name := mt.Schema.Ref[strings.LastIndex(mt.Schema.Ref, "/")+1:]
+			if name == "" {
+				return nil, fmt.Errorf("compile: %s: the JSON body's schema is not a component", op.OperationID)
+			}
 			i, err := c.node(mt.Schema, op.OperationID)
 			if err != nil {
 				return nil, err
 			}
-			c.form.Ops[op.OperationID] = i
+			c.form.Bodies[name] = i
 		}
 	}
 	return c.form, nil
@@ -83,12 +88,12 @@ func Compile(doc []byte) (*Form, error) {
 // change to the document shows as a readable diff.
 func (f *Form) Marshal() ([]byte, error) {
 	var b bytes.Buffer
-	ops, err := json.Marshal(f.Ops)
+	bodies, err := json.Marshal(f.Bodies)
 	if err != nil {
 		return nil, err
 	}
-	b.WriteString("{\"ops\":")
-	b.Write(ops)
+	b.WriteString("{\"bodies\":")
+	b.Write(bodies)
 	b.WriteString(",\n\"nodes\":[\n")
 	for i, n := range f.Nodes {
 		nb, err := json.Marshal(n)
