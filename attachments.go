@@ -420,7 +420,7 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 		case att.State.IsReady():
 			return att, nil
 		case att.State.IsFailed():
-			return att, fmt.Errorf("workflow: attachment %s: state %s: %w", att.ID, att.State, ErrAttachmentFailed)
+			return att, fmt.Errorf("%w: attachment %s ended in state %s", ErrAttachmentFailed, att.ID, att.State)
 		case !att.State.IsProcessing():
 			return att, fmt.Errorf("workflow: attachment %s: processing ended in state %q, which the SDK does not know", att.ID, att.State)
 		}

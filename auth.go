@@ -306,9 +306,7 @@ func (c *tokenCache) authError(ae *AuthError) *AuthError {
 	ae.Description = red.redact(ae.Description)
 	ae.ErrorCode = red.redact(ae.ErrorCode)
 	if ae.Err != nil {
-		if s := ae.Err.Error(); red.redact(s) != s {
-			ae.Err = &redactedError{msg: red.redact(s), err: ae.Err}
-		}
+		ae.errText = red.redact(ae.Err.Error())
 	}
 	return ae
 }

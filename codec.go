@@ -108,8 +108,8 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 //
 // When values cannot be stored, the other fields are still decoded and the
 // first failure is returned as a *DecodeError. A v that is not a non-nil
-// pointer to a struct, or a struct field of an unsupported type, is an
-// error naming the type.
+// pointer to a struct, or a struct field of an unsupported type, is a
+// *ValidationError naming the type.
 func Decode(r Record, v any) error {
 	return decodeRecord(r, nil, "", v)
 }
@@ -120,7 +120,7 @@ func Decode(r Record, v any) error {
 func decodeRecord(r Record, rt *recordText, all string, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("workflow: Decode needs a non-nil pointer to a struct, got %T", v)
+		return invalid("v", fmt.Sprintf("must be a non-nil pointer to a struct, got %T", v))
 	}
 	p, err := planFor(rv.Type().Elem())
 	if err != nil {
@@ -153,9 +153,10 @@ func decodeRecord(r Record, rt *recordText, all string, v any) error {
 // them), and must be finite.
 //
 // A value that cannot be sent is a *ValidationError naming the Go field,
-// the record field and the value, so nothing wrong reaches the service. A v
-// that is not a struct or a non-nil pointer to one, or a struct field of an
-// unsupported type, is an error naming the type.
+// the record field and what is wrong with the value (not the value
+// itself, which may be users' data), so nothing wrong reaches the service.
+// A v that is not a struct or a non-nil pointer to one, or a struct field
+// of an unsupported type, is a *ValidationError naming the type.
 func Encode(v any) (Record, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
@@ -168,7 +169,7 @@ func Encode(v any) (Record, error) {
 		rv = c
 	}
 	if rv.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("workflow: Encode needs a struct or a non-nil pointer to one, got %T", v)
+		return nil, invalid("v", fmt.Sprintf("must be a struct or a non-nil pointer to one, got %T", v))
 	}
 	p, err := planFor(rv.Type())
 	if err != nil {
@@ -359,10 +360,10 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 			}
 			if opts.extra {
 				if sf.Type != recordType {
-					return fmt.Errorf("workflow: field %s has the extra option but type %s (want workflow.Record)", goName, sf.Type)
+					return invalid(goName, fmt.Sprintf("has the extra option, so must be a workflow.Record, not %s", sf.Type))
 				}
 				if extra != nil {
-					return fmt.Errorf("workflow: fields %s and %s both have the extra option", extraName, goName)
+					return invalid(goName, "has the extra option, which "+extraName+" has already (one field of a struct may have it)")
 				}
 				extra, extraName = idx, goName
 				continue
@@ -390,8 +391,8 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 		case !ok || c.depth < cands[j].depth:
 			best[c.f.name] = i
 		case c.depth == cands[j].depth:
-			return nil, fmt.Errorf("workflow: fields %s and %s of %s both map to record field %q",
-				cands[j].f.goName, c.f.goName, t, c.f.name)
+			return nil, invalid(c.f.goName, fmt.Sprintf("maps to record field %q, as %s does (give one another name, or tag it `workflow:\"-\"`)",
+				c.f.name, cands[j].f.goName))
 		}
 	}
 	p := &codecPlan{byName: make(map[string]int, len(best)), extra: extra}
@@ -457,8 +458,8 @@ func classify(f *codecField) error {
 	case reflect.Float32, reflect.Float64:
 		f.kind = kindFloat
 	default:
-		return fmt.Errorf("workflow: field %s has type %s, which a record field cannot hold (use a string, bool, number, time.Time, encoding.TextMarshaler/TextUnmarshaler or a pointer to one, or tag it `workflow:\"-\"`)",
-			f.goName, f.typ)
+		return invalid(f.goName, fmt.Sprintf("has type %s, which a record field cannot hold (use a string, bool, number, time.Time, encoding.TextMarshaler/TextUnmarshaler or a pointer to one, or tag it `workflow:\"-\"`)",
+			f.typ))
 	}
 	return nil
 }
@@ -676,7 +677,7 @@ func (f *codecField) encode(v reflect.Value) (string, error) {
 			return "", nil
 		}
 		if y := t.UTC().Year(); y < 1 || y > 9999 {
-			return "", fmt.Errorf("time %s is outside the years 0001 to 9999", t.UTC().Format(time.RFC3339))
+			return "", errors.New("a time outside the years 0001 to 9999")
 		}
 		return FormatTime(t), nil
 	case kindText:
@@ -686,7 +687,7 @@ func (f *codecField) encode(v reflect.Value) (string, error) {
 		}
 		b, err := m.MarshalText()
 		if err != nil {
-			return "", fmt.Errorf("MarshalText of %v: %w", v.Interface(), err)
+			return "", fmt.Errorf("MarshalText of a %s: %w", f.elem, err)
 		}
 		return string(b), nil
 	}

@@ -409,8 +409,8 @@ func TestEncodeErrors(t *testing.T) {
 		{"NaN", target{F: math.NaN()}, `target.F (record field "Score")`, "NaN"},
 		{"+Inf", target{F: math.Inf(1)}, `target.F (record field "Score")`, "+Inf"},
 		{"-Inf behind pointer", target{PF: codecPtr(float32(math.Inf(-1)))}, `target.PF (record field "Weight")`, "-Inf"},
-		{"year 10000", target{T: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "10000-01-01T00:00:00Z"},
-		{"year 0", target{T: time.Date(0, 6, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "0000-06-01T00:00:00Z"},
+		{"year 10000", target{T: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "a time outside the years 0001 to 9999"},
+		{"year 0", target{T: time.Date(0, 6, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "a time outside the years 0001 to 9999"},
 		{"MarshalText error", target{L: 7}, `target.L (record field "Level")`, "unknown level 7"},
 	}
 	for _, tt := range tests {
@@ -459,26 +459,31 @@ func TestCodecBadTypes(t *testing.T) {
 		A    int      `workflow:"a"`
 	}
 	tests := []struct {
-		name string
-		v    any
-		msg  string
+		name  string
+		v     any
+		field string
+		rule  string
 	}{
-		{"slice", &slice{}, "slice.Tags has type []string"},
-		{"map", &mapField{}, "mapField.M has type map[string]string"},
-		{"struct", &nested{}, "nested.Inner has type struct"},
-		{"interface", &iface{}, "iface.V has type interface {}"},
-		{"duplicate names", &dup{}, `dup.A and dup.B`},
-		{"extra of wrong type", &badExtra{}, "extra option but type map[string]string"},
-		{"two extra fields", &twoExtra{}, "both have the extra option"},
+		{"slice", &slice{}, "slice.Tags", "has type []string, which a record field cannot hold"},
+		{"map", &mapField{}, "mapField.M", "has type map[string]string"},
+		{"struct", &nested{}, "nested.Inner", "has type struct"},
+		{"interface", &iface{}, "iface.V", "has type interface {}"},
+		{"duplicate names", &dup{}, "dup.B", `maps to record field "x", as dup.A does`},
+		{"extra of wrong type", &badExtra{}, "badExtra.E", "has the extra option, so must be a workflow.Record, not map[string]string"},
+		{"two extra fields", &twoExtra{}, "twoExtra.E2", "has the extra option, which twoExtra.E1 has already"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := Decode(Record{}, tt.v)
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.msg)
-			_, err = Encode(tt.v)
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.msg)
+			for name, run := range map[string]func() error{
+				"Decode": func() error { return Decode(Record{}, tt.v) },
+				"Encode": func() error { _, err := Encode(tt.v); return err },
+			} {
+				ve, ok := errors.AsType[*ValidationError](run())
+				require.True(t, ok, "%s: a *ValidationError", name)
+				assert.Equal(t, tt.field, ve.Field, name)
+				assert.Contains(t, ve.Rule, tt.rule, name)
+				assert.Equal(t, 1, strings.Count(ve.Error(), "workflow: "), name)
+			}
 		})
 	}
 
@@ -502,14 +507,17 @@ func TestCodecBadTypes(t *testing.T) {
 	var nilTask *codecTask
 	var n int
 	for _, v := range []any{nil, codecTask{}, nilTask, &n, codecPtr(&codecTask{})} {
-		err := Decode(Record{}, v)
-		require.Error(t, err, "%T", v)
-		assert.Contains(t, err.Error(), "non-nil pointer to a struct")
+		ve, ok := errors.AsType[*ValidationError](Decode(Record{}, v))
+		require.True(t, ok, "%T", v)
+		assert.Equal(t, "v", ve.Field)
+		assert.Equal(t, fmt.Sprintf("must be a non-nil pointer to a struct, got %T", v), ve.Rule)
 	}
 	for _, v := range []any{nil, nilTask, 5, &n, "x", Record{}} {
 		_, err := Encode(v)
-		require.Error(t, err, "%T", v)
-		assert.Contains(t, err.Error(), "Encode needs a struct")
+		ve, ok := errors.AsType[*ValidationError](err)
+		require.True(t, ok, "%T", v)
+		assert.Equal(t, "v", ve.Field)
+		assert.Equal(t, fmt.Sprintf("must be a struct or a non-nil pointer to one, got %T", v), ve.Rule)
 	}
 }
 

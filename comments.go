@@ -63,7 +63,7 @@ const (
 // be valid UTF-8 and not blank.
 //
 // The service answers 201 with a text/plain string and does not publish
-// what the string holds. AddComment returns that string exactly as sent,
+// what the string holds. Add returns that string exactly as sent,
 // without giving it a meaning ("" when the answer has no body; the fake
 // in workflowtest sends the new comment's id). The comment as stored (id,
 // time, source, author) is read with List or All. A reply

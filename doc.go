@@ -145,10 +145,17 @@
 //
 // A status of 400 or more is an *APIError (status, method, URL, message,
 // body, header, Retry-After and the service's request ID, read from
-// X-Request-Id, X-Correlation-Id or Request-Id), whose text ends with the
-// request ID to quote to support:
+// X-Request-Id, X-Correlation-Id or Request-Id), whose text names the
+// method and path and ends with the request ID to quote to support:
 //
-//	workflow: GET https://api.example/v1/tasks/it-requests/42: 404 Not Found: no record with id "42" (request ID req-7)
+//	workflow: GET /v1/tasks/it-requests/42: 404 Not Found: no record with id "42" (request ID req-7)
+//
+// No error text holds a query value or a request body: APIError.URL shows
+// each query value as REDACTED (APIError.FullURL returns them), and the
+// server's message loses the values the request sent (Body keeps the
+// answer as it came). A call that got no usable answer (a lost
+// connection, an ended context, an answer it could not read) is a
+// *RequestError, whose cause errors.Is and errors.As reach.
 //
 // It matches ErrNotFound (404), ErrForbidden (403), ErrUnauthorized (401,
 // or refused credentials), ErrTooLarge (413), ErrUnprocessable (422) and
@@ -371,6 +378,9 @@
 //     logs, errors, options or the printed client, even when the server
 //     echoes them. TestSecretsNeverLeak, TestEchoedSecretsAreRedacted,
 //     TestClientValueIsSafeToPrint.
+//   - No error text, log line or observer error holds a query value or a
+//     request body, even when the server echoes them.
+//     TestNoRequestDataInErrors.
 //   - A sync of records under faults leaves every input exactly once in
 //     the service (package upsert). TestRecordsExactlyOnceUnderFaults.
 package workflow

@@ -2,10 +2,12 @@ package workflow
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +29,8 @@ var (
 	// ErrNotFound matches a 404: unknown record type, alias, record or item.
 	ErrNotFound = errors.New("workflow: not found")
 	// ErrTooLarge matches a 413 from the server, and an upload the SDK refuses
-	// because it is over the 250 MB limit.
+	// because it is over the 250 MB limit or longer than the
+	// UploadOptions.Size it announced.
 	ErrTooLarge = errors.New("workflow: file too large")
 	// ErrRateLimited matches a 429 that was still returned after retries (or
 	// whose Retry-After was longer than the retry policy allows to wait).
@@ -62,16 +65,40 @@ func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
 func (e *timeoutError) Timeout() bool        { return true }
 func (e *timeoutError) As(target any) bool   { return e.err != nil && errors.As(e.err, target) }
 
-// redactedError is an error whose text had a known secret removed. It
-// keeps the original for errors.Is and errors.As, but prints only the
-// redacted text.
-type redactedError struct {
-	msg string
-	err error
+// RequestError is a call that ended without an answer the SDK could use:
+// the connection failed or was lost, the caller's context ended, a time
+// limit passed, or a success answer could not be read. Its text names the
+// request's method and path and the cause, and holds no query value, no
+// request body, no secret and no token.
+//
+// errors.Is and errors.As see the cause: context.Canceled, ErrTimeout,
+// ErrUnexpectedResponse, and the *url.Error of the transport, whose URL has
+// its query values redacted as in URL.
+type RequestError struct {
+	Method string // request method
+	Path   string // the request URL's path, escaped as sent
+	// URL is the request URL with each query value replaced by
+	// "REDACTED" (the names are kept).
+	URL string
+	Err error  // the cause
+	msg string // the cause's text, request data removed
 }
 
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
+// Error returns "workflow: <method> <path>: <cause>".
+func (e *RequestError) Error() string {
+	cause := e.msg
+	if cause == "" && e.Err != nil {
+		cause = e.Err.Error()
+	}
+	return "workflow: " + e.Method + " " + e.Path + ": " + causeText(cause)
+}
+
+// Unwrap returns the cause.
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// causeText is the text of a cause inside another error's text: without
+// its own "workflow: ", so that a text names the package once.
+func causeText(s string) string { return strings.TrimPrefix(s, "workflow: ") }
 
 // maxErrorBody is how much of an error response body an APIError keeps.
 const maxErrorBody = 64 << 10
@@ -82,12 +109,15 @@ const maxErrorBody = 64 << 10
 // shapes ("message", "error", "error_description",
 // "detail", "title", "errors"); Body always holds the raw bytes (at most 64 KiB).
 type APIError struct {
-	StatusCode int         // HTTP status code
-	Method     string      // request method
-	URL        string      // request URL
-	Header     http.Header // response header
-	Body       []byte      // response body, truncated to 64 KiB
-	Message    string      // short message parsed from Body, if any
+	StatusCode int    // HTTP status code
+	Method     string // request method
+	// URL is the request URL with each query value replaced by
+	// "REDACTED" (the names are kept): a list's filter holds users' data.
+	// FullURL returns it with the values.
+	URL     string
+	Header  http.Header // response header
+	Body    []byte      // response body, truncated to 64 KiB
+	Message string      // short message parsed from Body, if any, with the values the request sent removed
 	// RetryAfter is the wait the server asked for with Retry-After (429 or
 	// 503), zero when it sent none.
 	RetryAfter time.Duration
@@ -96,12 +126,23 @@ type APIError struct {
 	// it sent (on one line, at most 128 bytes); "" when none. Quote it to
 	// support.
 	RequestID string
+
+	fullURL string // URL with its query values
 }
 
-// Error returns a one-line description: method, URL, status, message and
-// request ID.
+// FullURL returns the request URL with its query values (the client's
+// secret and tokens still removed). Unlike URL and Error, it can hold
+// users' data: a filter's values, a cursor.
+func (e *APIError) FullURL() string { return cmp.Or(e.fullURL, e.URL) }
+
+// Error returns a one-line description: method, path, status, message and
+// request ID. It holds no query value and no request body.
 func (e *APIError) Error() string {
-	s := fmt.Sprintf("workflow: %s %s: %d", e.Method, e.URL, e.StatusCode)
+	s := "workflow: "
+	if op := strings.TrimSpace(e.Method + " " + pathOf(e.URL)); op != "" {
+		s += op + ": "
+	}
+	s += strconv.Itoa(e.StatusCode)
 	if t := http.StatusText(e.StatusCode); t != "" {
 		s += " " + t
 	}
@@ -115,6 +156,16 @@ func (e *APIError) Error() string {
 		s += " (request ID " + e.RequestID + ")"
 	}
 	return s
+}
+
+// pathOf is the escaped path of the URL raw, which names an operation in
+// an error's text without its host or query.
+func pathOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "[unparsable URL]"
+	}
+	return u.EscapedPath()
 }
 
 // Is reports whether the error's status matches a sentinel error.
@@ -147,7 +198,7 @@ func newAPIError(resp *http.Response, body []byte) *APIError {
 	if resp.Request != nil {
 		e.Method = resp.Request.Method
 		if resp.Request.URL != nil {
-			e.URL = redactURL(resp.Request.URL)
+			e.URL, e.fullURL = redactURL(resp.Request.URL), withoutUser(resp.Request.URL)
 		}
 	}
 	return e
@@ -238,7 +289,7 @@ type ValidationError struct {
 func (e *ValidationError) Error() string {
 	s := "workflow: invalid " + e.Field + ": " + e.Rule
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		s += ": " + causeText(e.Err.Error())
 	}
 	return s
 }
@@ -290,6 +341,8 @@ type AuthError struct {
 	Description string // the server's own message ("error_description" or "message"), if sent
 	Body        string // start of the response body (at most 512 bytes)
 	Err         error  // transport-level cause, if no answer arrived
+
+	errText string // Err's text, known secrets removed
 }
 
 // Error returns a one-line description of the failed token request: the
@@ -312,7 +365,7 @@ func (e *AuthError) Error() string {
 		s += ": " + truncate(body, 200)
 	}
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		s += ": " + causeText(cmp.Or(e.errText, e.Err.Error()))
 	}
 	return s
 }

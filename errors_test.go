@@ -68,7 +68,7 @@ func TestAPIErrorIsOneLineAndBounded(t *testing.T) {
 
 func TestValidationErrorNamesFieldAndRule(t *testing.T) {
 	err := &ValidationError{Field: "file", Rule: "must be at most 250 MB", Err: ErrTooLarge}
-	assert.Equal(t, "workflow: invalid file: must be at most 250 MB: workflow: file too large", err.Error())
+	assert.Equal(t, "workflow: invalid file: must be at most 250 MB: file too large", err.Error())
 	assert.ErrorIs(t, err, ErrTooLarge)
 	assert.True(t, bytes.Contains([]byte(invalid("alias", "must not be empty").Error()), []byte("alias")))
 }

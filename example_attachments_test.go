@@ -37,7 +37,7 @@ func ExampleAttachmentsService_Upload() {
 	fmt.Println(errors.Is(err, workflow.ErrTooLarge), err)
 	// Output:
 	// a1 printer.log text/plain 20 bytes: PROCESSING
-	// true workflow: invalid file: must be at most 250000000 bytes (got 250000001): workflow: file too large
+	// true workflow: invalid file: must be at most 250000000 bytes (got 250000001): file too large
 }
 
 // ExampleAttachmentsService_UploadFile uploads a file to a task, waits

@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -40,7 +42,7 @@ func TestCallReadsEachReplyShape(t *testing.T) {
 			err := c.Call(t.Context(), http.MethodPost, "aspects/compose", url.Values{"x": {"1"}}, map[string]int{"n": 1}, out, WithHeader("X-Trace", "t"))
 			if tc.malformed {
 				assert.ErrorIs(t, err, ErrUnexpectedResponse)
-				assert.Contains(t, err.Error(), "POST "+mockBase+"/aspects/compose?x=1", "the error names the request")
+				assert.Contains(t, err.Error(), "workflow: POST /v1/aspects/compose: ", "the error names the request, without its query")
 				assert.True(t, reflect.ValueOf(out).Elem().IsZero(), "out left zero, got %+v", out)
 			} else {
 				require.NoError(t, err)
@@ -114,4 +116,26 @@ func TestCallRefusesAnOutThatIsNotAPointer(t *testing.T) {
 			assert.Empty(t, m.requests(), "nothing is sent")
 		})
 	}
+}
+
+func TestCallRefusesAQueryOfAnotherType(t *testing.T) {
+	t.Parallel()
+	c, m := newMockClient(t, mockReply(http.StatusOK, `{}`))
+	for _, q := range []any{map[string][]string{"filter": {"a==1"}}, map[string]string{"a": "1"}, []string{"a"}, 5} {
+		err := c.Call(t.Context(), http.MethodGet, "aspects/compose", q, nil, nil)
+		ve, ok := errors.AsType[*ValidationError](err)
+		require.True(t, ok, "%T: %v", q, err)
+		assert.Equal(t, "query", ve.Field)
+		assert.Equal(t, fmt.Sprintf(`must be url.Values or a struct with go-querystring "url" tags, not %T (a map[string][]string converts with url.Values(m))`, q), ve.Rule)
+		assert.NoError(t, ve.Err)
+	}
+	type opts struct {
+		A string `url:"a"`
+	}
+	require.NoError(t, c.Call(t.Context(), http.MethodGet, "aspects/compose", &opts{A: "1"}, nil, nil))
+	require.NoError(t, c.Call(t.Context(), http.MethodGet, "aspects/compose", url.Values(map[string][]string{"a": {"2"}}), nil, nil))
+	calls := m.requests()
+	require.Len(t, calls, 2, "only the two good queries were sent")
+	assert.Equal(t, "a=1", calls[0].Query)
+	assert.Equal(t, "a=2", calls[1].Query)
 }

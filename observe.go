@@ -1,8 +1,10 @@
 package workflow
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -29,9 +31,9 @@ import (
 // one call per page). Its attempts are the requests actually sent. Events
 // carry route templates (such as "/{recordType}/{alias}/{id}"), never a
 // path, query, alias, id, filter, body, header value, secret or token, so
-// they can be recorded as they are. The Err fields are the exception: an
-// error's text may hold the request URL with its query (a filter); use
-// ErrorType where that matters.
+// they can be recorded as they are. The Err fields are errors as the
+// caller gets them: their texts name the request's method and path
+// (aliases and ids as sent) but hold no query value and no request body.
 //
 // The functions are called synchronously on the goroutine of the call and
 // must be safe for concurrent use. A Start function may return a context
@@ -102,7 +104,7 @@ type AttemptResult struct {
 	// "connection_refused", "timeout", "connection_closed", "validation",
 	// "response_decode" or "_OTHER". "" when the attempt succeeded.
 	ErrorType string
-	Err       error         // the transport error, if any
+	Err       error         // the transport error, if any, as a call would return it
 	Duration  time.Duration // until the response headers arrived or the failure
 	Retry     bool          // whether another attempt follows
 	Wait      time.Duration // the wait before that attempt
@@ -268,14 +270,15 @@ func (at *attemptTrace) request(r *http.Request) *http.Request {
 
 // end reports the attempt's outcome and logs it at debug level: method,
 // route, attempt, status, duration, request ID, the wait before the next
-// attempt, and the error class and text (with the request's query cut
-// out). Never a URL, body, header value, secret or token.
-func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, retry bool, wait time.Duration, after func(AttemptResult)) {
+// attempt, and the error class and text. Never a URL, query value, body,
+// header value, secret or token: err is classified, shown is what is
+// reported.
+func (at *attemptTrace) end(resp *http.Response, err, shown error, retry bool, wait time.Duration, after func(AttemptResult)) {
 	if after == nil && !at.log && !at.h.observed() {
 		return
 	}
 	// ErrorType is "" for a success.
-	res := AttemptResult{Err: err, Duration: time.Since(at.start), Retry: retry, Wait: wait, ErrorType: errorType(resp, err)}
+	res := AttemptResult{Err: shown, Duration: time.Since(at.start), Retry: retry, Wait: wait, ErrorType: errorType(resp, err)}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
 		res.RequestID = requestID(resp.Header)
@@ -306,7 +309,7 @@ func (at *attemptTrace) end(r *http.Request, resp *http.Response, err error, ret
 		attrs = append(attrs, slog.Duration("wait", wait))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", at.h.red.redact(scrubQuery(err.Error(), r.URL))))
+		attrs = append(attrs, slog.String("error_type", res.ErrorType), slog.String("error", shown.Error()))
 	}
 	at.h.logger.LogAttrs(at.ctx, slog.LevelDebug, msg, attrs...)
 }
@@ -574,9 +577,117 @@ func (r *redactor) redactHeader(h http.Header) http.Header {
 	return out
 }
 
-// redactURL prints u without user information.
+// redactedValue replaces each query value in a URL that an error, a log
+// line or an event shows.
+const redactedValue = "REDACTED"
+
+// redactURL prints u without user information and with each query value
+// replaced by redactedValue, the names kept: the query holds the filter,
+// whose values are users' data.
 func redactURL(u *url.URL) string {
 	v := *u
 	v.User = nil
+	if v.RawQuery != "" {
+		pairs := strings.Split(v.RawQuery, "&")
+		for i, p := range pairs {
+			if name, _, ok := strings.Cut(p, "="); ok {
+				pairs[i] = name + "=" + redactedValue
+			}
+		}
+		v.RawQuery = strings.Join(pairs, "&")
+	}
+	v.Fragment, v.RawFragment = "", ""
 	return v.String()
+}
+
+// withoutUser prints u without user information, its query kept.
+func withoutUser(u *url.URL) string {
+	v := *u
+	v.User = nil
+	return v.String()
+}
+
+// minSentLen is the shortest value the request sent that is removed from
+// a server's message: shorter ones (a page size, "true") would blank out
+// ordinary words.
+const minSentLen = 4
+
+// maxScannedBody bounds the JSON request body whose values are removed
+// from a server's message.
+const maxScannedBody = 1 << 20
+
+// sentValues returns the values req sent, longest first, in the forms a
+// server may echo: each query value, escaped and not, and the values of
+// each comparison of a filter; a text body, and each string and number
+// of a JSON body, that can be read again.
+func sentValues(req *http.Request) []string {
+	var out []string
+	add := func(v string) {
+		if len(v) >= minSentLen && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	if req.URL != nil {
+		for _, vs := range req.URL.Query() {
+			for _, v := range vs {
+				add(v)
+				add(url.QueryEscape(v))
+				for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == ',' }) {
+					if i := strings.LastIndexByte(part, '='); i >= 0 {
+						part = part[i+1:]
+					}
+					add(strings.Trim(part, `"'() `))
+					for _, item := range strings.Split(part, ":") {
+						add(strings.Trim(item, `"'() `))
+					}
+				}
+			}
+		}
+	}
+	ct := req.Header.Get("Content-Type")
+	if text := strings.HasPrefix(ct, "text/"); req.GetBody != nil && (text || strings.HasPrefix(ct, "application/json")) {
+		if body, err := req.GetBody(); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(body, maxScannedBody))
+			_ = body.Close()
+			var v any
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber()
+			switch {
+			case text:
+				add(string(data))
+				add(strings.TrimSpace(string(data)))
+			case dec.Decode(&v) == nil:
+				eachValue(v, add)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+// eachValue calls f with each string and number inside a decoded JSON
+// value.
+func eachValue(v any, f func(string)) {
+	switch v := v.(type) {
+	case string:
+		f(v)
+	case json.Number:
+		f(v.String())
+	case []any:
+		for _, x := range v {
+			eachValue(x, f)
+		}
+	case map[string]any:
+		for _, x := range v {
+			eachValue(x, f)
+		}
+	}
+}
+
+// scrubSent returns s with each of the values a request sent replaced.
+func scrubSent(s string, sent []string) string {
+	for _, v := range sent {
+		s = strings.ReplaceAll(s, v, redacted)
+	}
+	return s
 }

@@ -294,6 +294,20 @@ func TestREADMEStartsWithSetUpCommands(t *testing.T) {
 	assert.Less(t, blocks[0].Line, 20, "the set-up commands come first")
 }
 
+// TestREADMEIsShortAndTrue: the README stays at 500 lines or fewer, says
+// where the examples are read offline (go doc prints none), and shows the
+// extra tag option it names.
+func TestREADMEIsShortAndTrue(t *testing.T) {
+	md, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	require.NoError(t, err)
+	text := string(md)
+	assert.LessOrEqual(t, strings.Count(text, "\n"), 500, "README.md lines")
+	assert.Contains(t, text, "`go doc` prints no examples")
+	assert.Contains(t, text, "`go list -m -f '{{.Dir}}' github.com/seed-a15e58aa/workflow-go`")
+	assert.Contains(t, text, "`go test -run Example -v .`")
+	assert.Regexp(t, "(?m)^\\t\\w+ +workflow\\.Record +`workflow:\",extra\"`", text, "a struct field with the extra option")
+}
+
 // The checker itself: a README whose Go block does not compile fails.
 // go vet reports the first type error of each package, so blocks that
 // land in different packages (a fragment, a complete file) share a README

@@ -22,7 +22,7 @@ import (
 // MarshalJSON, with encoding/json as with go-json-experiment/json.
 type RelatedItem struct {
 	// ID is the related record's id (for example "TSK-4"). It is also what
-	// RemoveRelatedItem takes to remove the item.
+	// RelatedService.Remove takes to remove the item.
 	ID string `json:"id"`
 	// Type is the related record's kind in capitals as the service sends
 	// it, for example "TASK" or "APP"; see RecordType.
@@ -177,11 +177,12 @@ type RelatedItemFailure struct {
 	Err   error      // why it failed (an *APIError, a transport error, ctx's error)
 }
 
-// Error lists every failed ref and its cause on one line.
+// Error lists every failed ref by its index, and its cause, on one line.
+// The refs themselves (the request bodies) are left out: see Failures.
 func (e *RelatedItemsError) Error() string {
 	parts := make([]string, len(e.Failures))
 	for i, f := range e.Failures {
-		parts[i] = fmt.Sprintf("refs[%d] %s: %v", f.Index, f.Ref, f.Err)
+		parts[i] = fmt.Sprintf("refs[%d]: %s", f.Index, causeText(fmt.Sprint(f.Err)))
 	}
 	return fmt.Sprintf("workflow: %d of %d related items not added: %s", len(e.Failures), e.Total, strings.Join(parts, "; "))
 }

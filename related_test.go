@@ -232,7 +232,8 @@ func TestAddRelatedItemsPartialFailure(t *testing.T) {
 	assert.Equal(t, 1, re.Failures[0].Index)
 	assert.Equal(t, refs[1], re.Failures[0].Ref)
 	assert.ErrorIs(t, err, ErrNotFound, "the causes are reachable through errors.Is")
-	assert.Contains(t, err.Error(), "1 of 3 related items not added: refs[1] parts/E-2: ")
+	assert.Equal(t, "workflow: 1 of 3 related items not added: refs[1]: POST /v1/apps/crm/A-1/related-items: 404 Not Found: E-2 not found", err.Error(),
+		"the package is named once")
 
 	calls := m.requests()
 	require.Len(t, calls, 3, "one request per ref; a failure does not stop the others")
@@ -388,8 +389,8 @@ func TestRelatedItemsErrorUnwrap(t *testing.T) {
 	assert.ErrorIs(t, e, ErrForbidden)
 	assert.ErrorIs(t, e, io.ErrUnexpectedEOF)
 	assert.False(t, errors.Is(e, ErrNotFound))
-	assert.Contains(t, e.Error(), "2 of 2 related items not added: refs[0] E-1: ")
-	assert.Contains(t, e.Error(), "; refs[1] parts/E-2: unexpected EOF")
+	assert.Equal(t, "workflow: 2 of 2 related items not added: refs[0]: 403 Forbidden; refs[1]: unexpected EOF", e.Error(),
+		"the refs (request bodies) are left out")
 }
 
 // TestRelatedWire: every Records.Related method sends its exact request (see checkWire).

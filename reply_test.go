@@ -202,7 +202,7 @@ func TestResourceMissingFromA2xxIsAnError(t *testing.T) {
 				}))
 				_, err := call(c)
 				require.ErrorIs(t, err, ErrUnexpectedResponse)
-				assert.Regexp(t, `workflow: (GET|POST|PUT) https?://\S+/v1/`, err.Error(), "the error names the operation")
+				assert.Regexp(t, `^workflow: (GET|POST|PUT) /v1/`, err.Error(), "the error names the operation")
 			})
 		}
 	}
@@ -294,8 +294,8 @@ func TestMalformedAnswersReadAlike(t *testing.T) {
 			err := tc.call(c)
 			require.ErrorIs(t, err, ErrUnexpectedResponse)
 			msg := err.Error()
-			assert.Regexp(t, `^workflow: (GET|POST) https?://\S+`+tc.wantPath+`(\?\S*)?: `, msg)
-			assert.Equal(t, 1, strings.Count(msg, "://"), "the request is named once: %s", msg)
+			assert.Regexp(t, `^workflow: (GET|POST) `+tc.wantPath+`: `, msg)
+			assert.Equal(t, 1, strings.Count(msg, "workflow:"), "the request is named once: %s", msg)
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,8 +102,8 @@ func (c *Client) newRequest(ctx context.Context, r route, q, body any) (*http.Re
 	if q != nil {
 		vals, ok := q.(url.Values)
 		if !ok {
-			if vals, err = query.Values(q); err != nil {
-				return nil, &ValidationError{Field: "options", Rule: "must encode as a query", Err: err}
+			if vals, err = queryValues(q); err != nil {
+				return nil, err
 			}
 		}
 		if enc := vals.Encode(); enc != "" {
@@ -139,6 +140,24 @@ func (c *Client) newRequest(ctx context.Context, r route, q, body any) (*http.Re
 		req.Header.Set("Content-Type", contentType)
 	}
 	return req, nil
+}
+
+// queryValues encodes q, a struct with go-querystring "url" tags or a
+// pointer to one, as a query; anything else is a *ValidationError of the
+// query argument that points to url.Values.
+func queryValues(q any) (url.Values, error) {
+	t := reflect.TypeOf(q)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, invalid("query", fmt.Sprintf(`must be url.Values or a struct with go-querystring "url" tags, not %T (a map[string][]string converts with url.Values(m))`, q))
+	}
+	vals, err := query.Values(q)
+	if err != nil {
+		return nil, &ValidationError{Field: "query", Rule: "must encode as a query", Err: err}
+	}
+	return vals, nil
 }
 
 // checkCtx is the one check of a caller's context: newRequest makes it for
@@ -234,11 +253,15 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		at := c.hooks.startAttempt(r, attempts)
 		resp, err = c.attempt(at.request(r), cfg.policy.AttemptTimeout)
 		wait, again := retryWait(cfg.policy, req, attempts, rewindable, resp, err)
-		at.end(r, resp, err, again, wait, after)
+		var shown error // err as the observers, the log and OnRetry see it
+		if err != nil {
+			shown = c.transportError(req, err)
+		}
+		at.end(resp, err, shown, again, wait, after)
 		if !again {
 			break
 		}
-		ev := RetryEvent{Method: req.Method, URL: c.red.redact(redactURL(req.URL)), Attempt: attempts, Err: err, Wait: wait}
+		ev := RetryEvent{Method: req.Method, URL: c.red.redact(redactURL(req.URL)), Attempt: attempts, Err: shown, Wait: wait}
 		if resp != nil {
 			ev.StatusCode = resp.StatusCode
 			closeBody(resp.Body)
@@ -259,7 +282,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 	if resp.StatusCode >= 400 {
 		defer closeBody(resp.Body)
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return resp, c.apiError(resp, body)
+		return resp, c.apiError(req, resp, body)
 	}
 	if err := rd.readBody(resp); err != nil {
 		return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
@@ -434,26 +457,38 @@ func notSent(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
-// wrap prefixes err with the request's method and URL, known secrets
-// removed; errors.Is and errors.As still see err.
+// wrap makes err the cause of a *RequestError naming req; errors.Is and
+// errors.As still see err. Its text holds no query value, no value of the
+// request body, no secret and no token.
 func (c *Client) wrap(req *http.Request, err error) error {
-	msg := "workflow: " + req.Method + " " + c.red.redact(redactURL(req.URL)) + ": " + c.red.redact(err.Error())
-	return &redactedError{msg: msg, err: err}
+	return &RequestError{Method: req.Method, Path: req.URL.EscapedPath(), URL: c.red.redact(redactURL(req.URL)),
+		Err: err, msg: c.scrub(req, err.Error())}
 }
 
-// apiError builds the *APIError of a response, known secrets removed from
-// its message, header copy, body excerpt and URL.
-func (c *Client) apiError(resp *http.Response, body []byte) *APIError {
+// scrub removes from text what req carries that a text must not show:
+// its query, the values it sent, the client's secret and tokens.
+func (c *Client) scrub(req *http.Request, text string) string {
+	return c.red.redact(scrubSent(scrubQuery(text, req.URL), sentValues(req)))
+}
+
+// apiError builds the *APIError of a response to req, known secrets removed
+// from its message, header copy, body excerpt and URL, and the values req
+// sent from its message.
+func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *APIError {
 	e := newAPIError(resp, c.red.redactBytes(body))
+	e.Method = req.Method
+	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), c.red.redact(withoutUser(req.URL))
 	e.Header = c.red.redactHeader(resp.Header)
-	e.Message = c.red.redact(e.Message)
-	e.URL = c.red.redact(e.URL)
+	if e.Message != "" {
+		e.Message = c.scrub(req, e.Message)
+	}
 	return e
 }
 
 // transportError unwraps what http.Client wraps, so that callers see
 // *AuthError, *RedirectError and *ValidationError directly, and any other
-// failure wrapped with the request's method and URL.
+// failure as a *RequestError whose cause keeps the *url.Error, its URL
+// redacted.
 func (c *Client) transportError(req *http.Request, err error) error {
 	if ctxErr := req.Context().Err(); ctxErr != nil {
 		return c.wrap(req, ctxErr)
@@ -467,10 +502,13 @@ func (c *Client) transportError(req *http.Request, err error) error {
 	if ve, ok := errors.AsType[*ValidationError](err); ok {
 		return ve
 	}
-	if ue, ok := errors.AsType[*url.Error](err); ok {
-		err = ue.Err
+	ue, ok := errors.AsType[*url.Error](err)
+	if !ok {
+		return c.wrap(req, ownTimeout(err))
 	}
-	return c.wrap(req, ownTimeout(err))
+	e := c.wrap(req, ownTimeout(&url.Error{Op: ue.Op, URL: c.red.redact(redactURL(req.URL)), Err: ue.Err})).(*RequestError)
+	e.msg = c.scrub(req, ue.Err.Error())
+	return e
 }
 
 // ownTimeout makes a deadline that is not the caller's (the caller's

@@ -373,17 +373,15 @@ const defaultAttemptTimeout = 30 * time.Second
 
 // RetryEvent describes a failed attempt that is about to be retried.
 //
-// URL is the request's full URL, query included, as in the SDK's error
-// messages: a list's filter values show there (the client's secret and
-// tokens never do). Unlike the debug log and the Observer events, which
-// carry route templates only, it is meant for the caller's own handling;
-// before recording it where filter values must not go, cut its query.
+// URL is the request's URL with each query value replaced by "REDACTED",
+// as in APIError.URL: neither it nor Err holds a filter's values, a
+// request body, the client's secret or a token.
 type RetryEvent struct {
 	Method     string        // request method
-	URL        string        // request URL, query included (see above)
+	URL        string        // request URL, query values redacted (see above)
 	Attempt    int           // the attempt that failed, from 1
 	StatusCode int           // its status, 0 when Err is set
-	Err        error         // its transport error, if any
+	Err        error         // its transport error, if any, as a call would return it
 	Wait       time.Duration // the wait before the next attempt
 }
 

@@ -347,10 +347,10 @@ func (c *contentReader) read(p []byte) (int, error) {
 		}
 		switch {
 		case n > 0 && s.size < 0:
-			return 0, c.fail(fmt.Errorf("workflow: upload: content is over the %d-byte limit; the request was cut off there: %w",
-				MaxUploadSize, ErrTooLarge))
+			return 0, c.fail(fmt.Errorf("%w: upload content is over the %d-byte limit; the request was cut off there",
+				ErrTooLarge, MaxUploadSize))
 		case n > 0:
-			return 0, c.fail(fmt.Errorf("workflow: upload: content is longer than UploadOptions.Size (%d bytes)", s.size))
+			return 0, c.fail(fmt.Errorf("%w: upload content is longer than UploadOptions.Size (%d bytes)", ErrTooLarge, s.size))
 		case errors.Is(err, io.EOF):
 			return 0, io.EOF
 		default:

@@ -410,6 +410,7 @@ func TestUploadSizeMismatch(t *testing.T) {
 		_, err := c.Attachments.Upload(t.Context(), Tasks, "t", "1", "a.pdf", plainReader{strings.NewReader("0123456789AB")}, &UploadOptions{Size: 10})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "longer than UploadOptions.Size (10 bytes)")
+		assert.ErrorIs(t, err, ErrTooLarge, "an exported error to match")
 		for _, r := range srv.requests() {
 			assert.NotContains(t, string(r.Body), "AB", "nothing past the announced size is sent")
 		}

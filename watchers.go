@@ -61,8 +61,8 @@ type WatcherTarget struct {
 	Type WatcherTargetType `json:"type"`
 	// ID identifies the user (as in User.ID) or the group (as in Group.ID).
 	ID string `json:"id"`
-	// Email is a user's e-mail address, the one AddWatchers and
-	// RemoveWatchers take.
+	// Email is a user's e-mail address, the one WatchersService.Add and
+	// WatchersService.Remove take.
 	Email string `json:"email,omitempty"`
 	// FirstName is a user's given name.
 	FirstName string `json:"firstName,omitempty"`

@@ -137,7 +137,8 @@ func TestChangeWatchersErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrUnprocessable)
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, "no user nobody@example.com", ae.Message)
+	assert.Equal(t, "no user [REDACTED]", ae.Message, "the address the request sent is removed")
+	assert.Contains(t, string(ae.Body), "nobody@example.com", "Body keeps the answer as it came")
 }
 
 func TestWatchersValidation(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"slices"
+	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/upsert"
@@ -47,4 +48,30 @@ func ExampleRecords() {
 	// 2 created   grace@example.com  changed=[] err=<nil>
 	// 3 failed                       changed=[] err=workflow: invalid records[3].Email: must not be empty (the key field)
 	// created 1, updated 1, unchanged 1, failed 1, in 3 requests
+}
+
+// A test of a sync against the fake on the fake's clock: the server is
+// the sync's Clock and its Sleep the client's retry sleep, so the 429s
+// of the fake's rate limit, their Retry-After and the sync's pacing cost
+// no real time, and the sync keeps the server's time.
+func ExampleRecords_testClock() {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	srv := workflowtest.NewServer(workflowtest.WithClock(func() time.Time { return start }),
+		workflowtest.WithRateLimit(10, 10)) // 10 requests a second
+	defer srv.Close()
+	srv.Define(workflow.Apps, "customers", "Email")
+	c := srv.Client(workflow.WithRetryPolicy(workflow.RetryPolicy{Sleep: srv.Sleep, MaxAttempts: 10}))
+
+	var source []workflow.Record
+	for i := range 100 {
+		source = append(source, workflow.Record{"Email": fmt.Sprintf("c%03d@example.com", i)})
+	}
+	sum, err := upsert.Records(context.Background(), c.Records, workflow.Apps, "customers", slices.Values(source),
+		&upsert.Options{KeyField: "Email", Clock: srv})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("created %d; at least 9 s passed on the server's clock: %v\n", sum.Created, sum.Elapsed >= 9*time.Second)
+	// Output:
+	// created 100; at least 9 s passed on the server's clock: true
 }

@@ -60,11 +60,17 @@ import (
 // last cut say nothing new, so a burst of 429s in flight cuts once.
 //
 // The state machine (release) reads the time only through now, so tests
-// drive it with a fake clock.
+// drive it with a fake clock. With sleep set (Options.Clock), acquire
+// waits on that clock too: requests take no time on it, so a wait first
+// lets the requests in flight end, then one waiter sleeps while the others
+// wait for it, and the limiter decides as it would on the real clock, in
+// the time the caller's clock keeps.
 type adaptiveLimiter struct {
-	mu      sync.Mutex
-	now     func() time.Time
-	maxConc int
+	mu       sync.Mutex
+	now      func() time.Time
+	sleep    func(context.Context, time.Duration) error // nil: timers of the real clock
+	sleeping bool                                       // whether a caller of acquire sleeps on it
+	maxConc  int
 
 	conc     float64 // the concurrency limit, 1..maxConc
 	inflight int
@@ -87,6 +93,8 @@ type adaptiveLimiter struct {
 
 	throttles int    // 429 answers seen
 	sinceCut  uint32 // successes since the last cut
+	cuts      int    // rate cuts made
+	probes    int    // 429s taken as a probe (at most one)
 }
 
 const (
@@ -166,6 +174,17 @@ func (l *adaptiveLimiter) acquire(ctx context.Context) (ticket, error) {
 		if ok {
 			return t, nil
 		}
+		if l.sleep != nil {
+			if wait >= 0 && l.takeSleep() {
+				err := l.sleep(ctx, wait)
+				l.endSleep()
+				if err != nil {
+					return ticket{}, err
+				}
+				continue
+			}
+			wait = -1 // until a request in flight ends, or the sleep
+		}
 		var (
 			timer <-chan time.Time
 			tm    *time.Timer
@@ -183,6 +202,26 @@ func (l *adaptiveLimiter) acquire(ctx context.Context) (ticket, error) {
 			tm.Stop()
 		}
 	}
+}
+
+// takeSleep reports whether the caller may sleep on the clock: when no
+// request is in flight and no one else sleeps.
+func (l *adaptiveLimiter) takeSleep() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.inflight > 0 || l.sleeping {
+		return false
+	}
+	l.sleeping = true
+	return true
+}
+
+// endSleep ends a sleep of takeSleep and wakes the waiters.
+func (l *adaptiveLimiter) endSleep() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sleeping = false
+	l.wake()
 }
 
 // release ends the request of t with the outcome o; retryAfter is the
@@ -210,6 +249,12 @@ func (l *adaptiveLimiter) release(t ticket, o outcome, retryAfter time.Duration)
 			l.concEp++
 		}
 	}
+	l.wake()
+}
+
+// wake closes the channel of the waiters and makes a new one. The caller
+// holds l.mu.
+func (l *adaptiveLimiter) wake() {
 	close(l.changed)
 	l.changed = make(chan struct{})
 }
@@ -246,6 +291,7 @@ func (l *adaptiveLimiter) throttle(now time.Time) {
 	if n < minSample && now.Sub(l.start) < slots*slotLen {
 		if !l.probed {
 			l.probed = true
+			l.probes++
 			l.conc = 1
 			return
 		}
@@ -260,6 +306,7 @@ func (l *adaptiveLimiter) throttle(now time.Time) {
 	l.rate = max(aim*m, minRate)
 	l.next = now.Add(time.Duration(float64(time.Second) / l.rate))
 	l.cut, l.grown, l.sinceCut = now, now, 0
+	l.cuts++
 }
 
 // accepted returns the successes of the last second (or since the first

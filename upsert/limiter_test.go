@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -438,6 +439,7 @@ type scenario struct {
 	rate       func(time.Duration) float64 // the service's limit at a time from the start; nil: none
 	retryAfter time.Duration               // of every 429
 	throttleAt int                         // a lone 429 on this request (from 1), 0 for none
+	throttled  map[int]bool                // 429s on these requests (from 1), as throttleAt
 	until      time.Duration               // the run ends then, if not 0, whatever the successes
 	spent      float64                     // tokens of the service's first bucket spent before the run
 }
@@ -448,6 +450,8 @@ type simResult struct {
 	sent      int
 	throttled []time.Duration // the time of each 429
 	accepted  []time.Duration // the time of each success
+	cuts      int             // rate cuts the limiter made
+	probes    int             // 429s it took as a probe
 }
 
 func (sc scenario) run() simResult {
@@ -476,7 +480,7 @@ func (sc scenario) run() simResult {
 	)
 	admit := func(now time.Time) bool {
 		res.sent++
-		if res.sent == sc.throttleAt {
+		if res.sent == sc.throttleAt || sc.throttled[res.sent] {
 			return false
 		}
 		if sc.rate == nil {
@@ -554,6 +558,7 @@ func (sc scenario) run() simResult {
 		clk.t = next
 	}
 	res.elapsed = clk.now().Sub(start)
+	res.cuts, res.probes = l.cuts, l.probes
 	return res
 }
 
@@ -664,4 +669,51 @@ func TestLimiterSimulatedChangingLimit(t *testing.T) {
 			})
 		}
 	}
+}
+
+// With a clock that can sleep (Options.Clock), acquire waits on it: a
+// wait of the pacing or of a 503 sleeps on that clock, once no request
+// is in flight, and never on a timer.
+func TestLimiterAcquireSleepsOnTheClock(t *testing.T) {
+	l, clk := newTestLimiter(4, 4)
+	var mu sync.Mutex
+	var slept []time.Duration
+	l.sleep = func(_ context.Context, d time.Duration) error {
+		mu.Lock()
+		defer mu.Unlock()
+		slept = append(slept, d)
+		clk.advance(d)
+		return nil
+	}
+	a, b := take(t, l), take(t, l)
+	l.release(a, outcomeOverloaded, time.Hour) // pauses every request for an hour
+	got := make(chan ticket, 1)
+	go func() {
+		tk, err := l.acquire(t.Context())
+		assert.NoError(t, err)
+		got <- tk
+	}()
+	select {
+	case <-got:
+		t.Fatal("a request started during the pause")
+	case <-time.After(50 * time.Millisecond):
+	}
+	mu.Lock()
+	assert.Empty(t, slept, "no sleep while a request is in flight: it takes no time on the clock")
+	mu.Unlock()
+	l.release(b, outcomeOK, 0)
+	select {
+	case tk := <-got:
+		l.release(tk, outcomeOK, 0)
+	case <-time.After(time.Minute): // a liveness guard
+		t.Fatal("acquire did not sleep on the clock")
+	}
+	assert.Equal(t, []time.Duration{time.Hour}, slept, "the pause, slept on the clock once")
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	l.release(take(t, l), outcomeOverloaded, time.Hour)
+	l.sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	_, err := l.acquire(ctx)
+	assert.ErrorIs(t, err, context.Canceled)
 }

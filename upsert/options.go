@@ -1,6 +1,7 @@
 package upsert
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"time"
@@ -66,6 +67,19 @@ type Options struct {
 	// (retries included), as a fixed ceiling under the adaptive limit (for
 	// a rate limit the caller knows, or shares with other work).
 	Limiter *rate.Limiter
+	// Clock, if set, is the clock the adaptive limit keeps its time by
+	// (time.Now and timers otherwise): it reads the time from it and
+	// waits on it, to pace requests, after a 503's Retry-After, and
+	// nowhere else. On it, requests take no time: a wait first lets the
+	// requests in flight end (in real time), then sleeps. The limit
+	// decides as on the real clock (cuts, probes, pacing), in the time
+	// Clock keeps. Summary.Elapsed is measured on it. A test of a sync
+	// against workflowtest passes its server, whose Sleep moves the
+	// server's clock instead of waiting, here and as the client's
+	// workflow.RetryPolicy.Sleep: a sync with 429s then costs what its
+	// requests cost, and the server's rate limit and Retry-After are kept
+	// in the same time.
+	Clock Clock
 	// OnResult, if set, is called with the outcome of each input, in the
 	// order the outcomes become known (not the input order), one call at
 	// a time, from the goroutine that called Records.
@@ -73,6 +87,16 @@ type Options struct {
 	// OnProgress, if set, is called after each OnResult with the running
 	// totals, from the same goroutine.
 	OnProgress func(Summary)
+}
+
+// Clock is a source of time that can also wait (see Options.Clock).
+// *workflowtest.Server is one.
+type Clock interface {
+	// Now returns the clock's time.
+	Now() time.Time
+	// Sleep returns once d has passed on the clock, or with ctx's error
+	// when ctx ends first.
+	Sleep(ctx context.Context, d time.Duration) error
 }
 
 // Action is what Records did with one input.

@@ -215,7 +215,11 @@ func (o *Options) validate() (Options, error) {
 }
 
 func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType, alias string, in iter.Seq2[workflow.Record, error], opts *Options, reqOpts []workflow.RequestOption) (*Summary, error) {
-	start := time.Now()
+	now := time.Now
+	if opts != nil && opts.Clock != nil {
+		now = opts.Clock.Now
+	}
+	start := now()
 	switch {
 	case ctx == nil:
 		return nil, invalid("ctx", "must not be nil")
@@ -243,10 +247,16 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 		rt:      t,
 		alias:   alias,
 		o:       o,
-		lim:     newAdaptiveLimiter(o.MaxConcurrency, min(initialConc, o.MaxConcurrency), nil),
+		lim:     newAdaptiveLimiter(o.MaxConcurrency, min(initialConc, o.MaxConcurrency), now),
 		tasks:   make(chan task, 2*o.Window+1),
 		results: make(chan Result, o.Window),
 		cancel:  cancel,
+	}
+	if o.Clock != nil {
+		e.lim.sleep = o.Clock.Sleep
+	}
+	if seeLimiter != nil {
+		seeLimiter(e.lim)
 	}
 	sum := &Summary{DryRun: o.DryRun}
 	var wg sync.WaitGroup
@@ -380,6 +390,9 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 	return sum, nil
 }
 
+// seeLimiter, when set (by tests), is given the limiter of each run.
+var seeLimiter func(*adaptiveLimiter)
+
 func (e *syncer) totals(sum *Summary, start time.Time) {
 	sum.Requests = int(e.requests.Load())
 	sum.Lookups = int(e.lookups.Load())
@@ -387,7 +400,7 @@ func (e *syncer) totals(sum *Summary, start time.Time) {
 	sum.Throttled = int(e.throttle.Load())
 	sum.Overloaded = int(e.overload.Load())
 	sum.FailedRequests = int(e.failedRq.Load())
-	sum.Elapsed = time.Since(start)
+	sum.Elapsed = e.lim.now().Sub(start)
 }
 
 func keyOf(r workflow.Record, field string) string { return r[field] }
@@ -614,26 +627,26 @@ func (e *syncer) lookup(ctx context.Context, batch []*item) {
 				e.results <- Result{Index: it.index, Key: it.key, Action: Unchanged, ID: it.id, Record: it.existing}
 				continue
 			case it.id == "":
-				e.results <- Result{Index: it.index, Key: it.key, Err: fmt.Errorf("upsert: the record with %s=%q has no %q field to update it by", e.o.KeyField, it.key, e.o.IDField)}
+				e.results <- Result{Index: it.index, Key: it.key, Err: fmt.Errorf("upsert: the record with this %s has no %q field to update it by: %w", e.o.KeyField, e.o.IDField, workflow.ErrUnexpectedResponse)}
 				continue
 			case e.o.DryRun:
 				e.results <- Result{Index: it.index, Key: it.key, Action: Updated, ID: it.id, Record: it.existing, Changed: changed}
 				continue
 			}
 		default:
-			e.results <- Result{Index: it.index, Key: it.key, Err: e.duplicates(it.key, recs)}
+			e.results <- Result{Index: it.index, Key: it.key, Err: e.duplicates(recs)}
 			continue
 		}
 		e.tasks <- task{item: it}
 	}
 }
 
-func (e *syncer) duplicates(key string, recs []workflow.Record) error {
+func (e *syncer) duplicates(recs []workflow.Record) error {
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = strconv.Quote(r[e.o.IDField])
 	}
-	return fmt.Errorf("%w: %d records have %s=%q (ids %s)", ErrDuplicateKey, len(recs), e.o.KeyField, key, strings.Join(ids, ", "))
+	return fmt.Errorf("%w: %d records have this %s (ids %s)", ErrDuplicateKey, len(recs), e.o.KeyField, strings.Join(ids, ", "))
 }
 
 // changedFields returns the sorted names of the fields of in whose value
@@ -706,14 +719,14 @@ func (e *syncer) create(ctx context.Context, it *item) Result {
 		e.rechecks.Add(1)
 		found, ferr := e.find(ctx, []string{it.key})
 		if ferr != nil {
-			return Result{Err: fmt.Errorf("upsert: the outcome of creating the record is unknown (%v) and looking it up failed (run the sync again to settle it): %w", err, ferr)}
+			return Result{Err: fmt.Errorf("upsert: the outcome of creating the record is unknown (%s) and looking it up failed (run the sync again to settle it): %w", strings.TrimPrefix(err.Error(), "workflow: "), ferr)}
 		}
 		switch recs := found[it.key]; len(recs) {
 		case 0: // not created: create again
 		case 1:
 			return Result{Action: Created, ID: recs[0][e.o.IDField], Record: recs[0], Recovered: true}
 		default:
-			return Result{Err: e.duplicates(it.key, recs)}
+			return Result{Err: e.duplicates(recs)}
 		}
 	}
 }

@@ -3,10 +3,8 @@ package workflowtest
 import (
 	"encoding/json"
 	"maps"
-	"net/http"
-	"slices"
 
-	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The AI agents of apps: GET and POST /apps/{alias}/agents and
@@ -19,9 +17,6 @@ import (
 // alias is answered with 404. The fake serves agents of the one variant
 // the service publishes, "elementum"; their settings are kept as sent,
 // and a PUT changes the settings it sends.
-
-// uuidAgent is the seqUUID kind of agents' ids.
-const uuidAgent = '6'
 
 // agent is an AI agent of an app.
 type agent struct {
@@ -37,45 +32,6 @@ type agentBundleBody struct {
 	Agent     map[string]json.RawMessage `json:"agent"`
 	Tools     *[]map[string]any          `json:"tools"`
 	A2ASkills *[]map[string]any          `json:"a2aSkills"`
-}
-
-// decodeAgentBundle reads a bundle (checked by checkBody: its agent holds
-// exactly one variant, and elementum is the one the service publishes);
-// it returns the settings, kept as sent.
-func decodeAgentBundle(rq *request, b *agentBundleBody) (map[string]any, *httpError) {
-	if e := decodeBody(rq.r, b); e != nil {
-		return nil, e
-	}
-	return parseObject[any](b.Agent["elementum"], "agent.elementum")
-}
-
-// appKey returns the key of the app alias names (a composed app by its
-// namespace or id, or a record definition of type apps), and whether
-// there is one. The caller holds s.mu.
-func (st *state) appKey(alias string) (string, bool) {
-	for _, o := range st.cat().apps.items {
-		if o.id == alias || o.body["namespace"] == alias {
-			return o.id, true
-		}
-	}
-	return "apps/" + alias, st.defs[defKey{workflow.Apps, alias}] != nil
-}
-
-// ofApp returns the list in m of a known app, creating it (and m) on
-// first use: the agents or the skills of the app alias names. The caller
-// holds s.mu.
-func ofApp[T any](s *Server, m *map[string]*[]T, alias string) (*[]T, *httpError) {
-	key, ok := s.st.appKey(alias)
-	if !ok {
-		return nil, errf(http.StatusNotFound, "no app with alias %q", alias)
-	}
-	if *m == nil {
-		*m = map[string]*[]T{}
-	}
-	if (*m)[key] == nil {
-		(*m)[key] = &[]T{}
-	}
-	return (*m)[key], nil
 }
 
 // summary is the service's Agent: the list's item.
@@ -108,21 +64,39 @@ func agentFields(a *agent) map[string]string {
 	return out
 }
 
+// agentRoutes are the operations on agents.
+var agentRoutes = []route{
+	on(op.ListAgents, (*Server).listAgents),
+	onJSON[agentBundleBody](op.CreateAgent, (*Server).changeAgent),
+	onJSON[agentBundleBody](op.UpdateAgent, (*Server).changeAgent),
+}
+
 // listAgents is GET /apps/{alias}/agents: paged, with a filter on the
 // string members of the summary.
-func (s *Server) listAgents(rq *request, segs []string) response {
-	s.mu.Lock() // ofApp may create the app's (empty) list
-	defer s.mu.Unlock()
-	agents, e := ofApp(s, &s.st.cat().agents, segs[1])
+func (s *Server) listAgents(rq *request) response {
+	return listOfApp(s, rq, &s.st.agents, "agents", agentSeq, agentFields, func(a *agent) any { return a.summary() })
+}
+
+// changeAgent is POST /apps/{alias}/agents (201 with the new agent) and
+// PUT /apps/{alias}/agents/{id} (200 with the agent). The bundle's agent
+// holds exactly one variant (checked), and elementum is the one the
+// service publishes: its settings are kept as sent.
+func (s *Server) changeAgent(rq *request) response {
+	b := in[*agentBundleBody](rq)
+	settings, e := parseObject[any](b.Agent["elementum"], "agent.elementum")
 	if e != nil {
 		return fail(e)
 	}
-	p, e := parsePaging(rq, "apps/"+segs[1]+"/agents")
+	a, status, e := changeOfApp(s, rq, &s.st.agents, "agent", func(a *agent) string { return a.id },
+		func() *agent {
+			return &agent{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidAgent, &s.st.agentIDs), settings: settings, tools: []any{}, a2aSkills: []any{}}
+		}, func(a *agent) { maps.Copy(a.settings, settings) })
 	if e != nil {
 		return fail(e)
 	}
-	res := selectPage(*agents, agentSeq, agentFields, p)
-	return reply(http.StatusOK, buildPlainList(res, p, agentSeq, func(a *agent) any { return a.summary() }))
+	setObjects(&a.tools, b.Tools)
+	setObjects(&a.a2aSkills, b.A2ASkills)
+	return reply(status, a.full())
 }
 
 // setObjects replaces *dst with the decoded tool objects of src when the
@@ -134,34 +108,4 @@ func setObjects(dst *[]any, src *[]map[string]any) {
 			(*dst)[i] = o
 		}
 	}
-}
-
-// changeAgent is POST /apps/{alias}/agents (201 with the new agent) and
-// PUT /apps/{alias}/agents/{id} (200 with the agent).
-func (s *Server) changeAgent(rq *request, segs []string) response {
-	var b agentBundleBody
-	settings, e := decodeAgentBundle(rq, &b)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.st.cat()
-	agents, e := ofApp(s, &c.agents, segs[1])
-	if e != nil {
-		return fail(e)
-	}
-	status, a := http.StatusOK, (*agent)(nil)
-	if len(segs) == 3 {
-		status, a = http.StatusCreated, &agent{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidAgent, &c.agentIDs), settings: settings, tools: []any{}, a2aSkills: []any{}}
-		*agents = append(*agents, a)
-	} else if i := slices.IndexFunc(*agents, func(a *agent) bool { return a.id == segs[3] }); i >= 0 {
-		a = (*agents)[i]
-		maps.Copy(a.settings, settings)
-	} else {
-		return failf(http.StatusNotFound, "no agent with id %q in app %q", segs[3], segs[1])
-	}
-	setObjects(&a.tools, b.Tools)
-	setObjects(&a.a2aSkills, b.A2ASkills)
-	return reply(status, a.full())
 }

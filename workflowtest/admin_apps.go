@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The composed apps of the workspace configuration: POST /aspects/compose
@@ -24,9 +25,6 @@ import (
 // namespace moves all of that to the new alias, and the old one names
 // nothing; a new alias that names another app (composed, or defined by
 // Define or Seed) is 422.
-
-// uuidApp is the seqUUID kind of composed apps' ids.
-const uuidApp = 'b'
 
 // passObject is a stored Passthrough object (an app, a flow).
 type passObject struct {
@@ -50,19 +48,9 @@ func (p *passStore) find(id string) *passObject {
 	return nil
 }
 
-// decodeObject reads a request body that must be one JSON object into a
+// parseObject reads raw, which must be one JSON object named what, into a
 // map of T: json.RawMessage keeps the members as sent, any decodes them
 // with numbers kept as sent (json.Number).
-func decodeObject[T any](r *http.Request) (map[string]T, *httpError) {
-	raw, e := readJSONBody(r)
-	if e != nil {
-		return nil, e
-	}
-	return parseObject[T](raw, "body")
-}
-
-// parseObject reads raw, which must be one JSON object named what, as
-// decodeObject does.
 func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -73,31 +61,91 @@ func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 	return m, nil
 }
 
+// appRoutes are the operations on composed apps.
+var appRoutes = []route{
+	onObject[any](op.ComposeApp, (*Server).composeApp),
+	onObject[any](op.UpdateApp, (*Server).updateApp),
+}
+
 // composeApp is POST /aspects/compose: 201 with the app's definition.
-func (s *Server) composeApp(rq *request, _ []string) response {
-	body, e := decodeObject[any](rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Server) composeApp(rq *request) response {
+	body := in[map[string]any](rq)
 	id, _ := body["id"].(string)
-	return s.putApp(s.st.cat().apps.find(id), body, http.StatusCreated)
+	return s.putApp(s.st.apps.find(id), body, http.StatusCreated)
 }
 
 // updateApp is PUT /aspects/compose/{id}: 200 with the new definition.
-func (s *Server) updateApp(rq *request, segs []string) response {
-	body, e := decodeObject[any](rq.r)
+func (s *Server) updateApp(rq *request) response {
+	o := s.st.apps.find(rq.params["id"])
+	if o == nil {
+		return failf(http.StatusNotFound, "no composed app with id %q", rq.params["id"])
+	}
+	return s.putApp(o, in[map[string]any](rq), http.StatusOK)
+}
+
+// appKey returns the key of the app alias names (a composed app by its
+// namespace or id, or a record definition of type apps), and whether
+// there is one.
+func (st *state) appKey(alias string) (string, bool) {
+	for _, o := range st.apps.items {
+		if o.id == alias || o.body["namespace"] == alias {
+			return o.id, true
+		}
+	}
+	return "apps/" + alias, st.defs[defKey{workflow.Apps, alias}] != nil
+}
+
+// ofApp returns the list in m (the agents or the skills of every app) of
+// the app {alias} of the route, 404 when there is no such app. A write
+// makes the app's list (and m) on first use; a read of an app without one
+// gets an empty list.
+func ofApp[T any](s *Server, rq *request, m *map[string]*[]T) (*[]T, *httpError) {
+	key, ok := s.st.appKey(rq.params["alias"])
+	switch {
+	case !ok:
+		return nil, errf(http.StatusNotFound, "no app with alias %q", rq.params["alias"])
+	case (*m)[key] != nil:
+		return (*m)[key], nil
+	case rq.r.Method == http.MethodGet:
+		return &[]T{}, nil
+	case *m == nil:
+		*m = map[string]*[]T{}
+	}
+	(*m)[key] = &[]T{}
+	return (*m)[key], nil
+}
+
+// listOfApp answers the list of the app's items in m (agents, skills):
+// paged, with a filter on fields, each item as item gives it.
+func listOfApp[T any](s *Server, rq *request, m *map[string]*[]T, name string, seq func(T) uint64, fields func(T) map[string]string, item func(T) any) response {
+	items, e := ofApp(s, rq, m)
 	if e != nil {
 		return fail(e)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.st.cat().apps.find(segs[2])
-	if o == nil {
-		return failf(http.StatusNotFound, "no composed app with id %q", segs[2])
+	return listPage(rq, "apps/"+rq.params["alias"]+"/"+name, *items, seq, fields, plain(item))
+}
+
+// changeOfApp creates an item of the app in m (POST, the route without
+// {id}: 201) or updates its item {id} (PUT: 200, 404 when there is
+// none), and returns it with the status.
+func changeOfApp[T any](s *Server, rq *request, m *map[string]*[]T, kind string, id func(T) string, create func() T, update func(T)) (T, int, *httpError) {
+	var t T
+	items, e := ofApp(s, rq, m)
+	if e != nil {
+		return t, 0, e
 	}
-	return s.putApp(o, body, http.StatusOK)
+	want, put := rq.params["id"]
+	if !put {
+		t = create()
+		*items = append(*items, t)
+		return t, http.StatusCreated, nil
+	}
+	i := slices.IndexFunc(*items, func(t T) bool { return id(t) == want })
+	if i < 0 {
+		return t, 0, errf(http.StatusNotFound, "no %s with id %q in app %q", kind, want, rq.params["alias"])
+	}
+	update((*items)[i])
+	return (*items)[i], http.StatusOK, nil
 }
 
 // putApp stores body as the definition of the composed app o (a new one
@@ -106,7 +154,7 @@ func (s *Server) updateApp(rq *request, segs []string) response {
 // must not name another app, composed or defined (422); the app's state
 // moves to it (see moveApp). The caller holds s.mu.
 func (s *Server) putApp(o *passObject, body map[string]any, status int) response {
-	apps := &s.st.cat().apps
+	apps := &s.st.apps
 	ns, ok := body["namespace"].(string)
 	if !ok {
 		ns = o.body["namespace"].(string)

@@ -2,7 +2,6 @@ package workflowtest
 
 import (
 	"encoding/json"
-	"maps"
 	"net/http"
 	"slices"
 
@@ -34,9 +33,6 @@ import (
 // is not a JSON object is answered 400 "malformed body". GET .../automations/{id} answers
 // an array holding the one automation (the service's AutomationList: "the
 // active and/or draft workflow"). DELETE answers the deleted automation.
-
-// uuidAutomation is the seqUUID kind of automations.
-const uuidAutomation = '4'
 
 // automationsState is the automations of every definition; its zero
 // value is empty.
@@ -128,29 +124,44 @@ func (s *Server) Automations(rt workflow.RecordType, alias string) []json.RawMes
 	return out
 }
 
-// findAutomation finds the automation segs[3] of the definition of segs.
-// The caller holds s.mu.
-func (s *Server) findAutomation(rq *request, segs []string) (*definition, int, *httpError) {
-	d, e := s.lookupDef(rq, segs)
+// automationRoutes are the operations on automations.
+var automationRoutes = []route{
+	on(op.ListAutomations, onDef((*Server).listAutomations)),
+	onObject[json.RawMessage](op.CreateAutomation, onDef((*Server).createAutomation)),
+	onObject[json.RawMessage](op.ValidateAutomation, onDef((*Server).validateAutomation)),
+	on(op.GetAutomation, onAutomation((*Server).getAutomation)),
+	onObject[json.RawMessage](op.UpdateAutomation, onAutomation((*Server).updateAutomation)),
+	on(op.DeleteAutomation, onAutomation((*Server).deleteAutomation)),
+}
+
+// findAutomation finds the automation {id} of the route's definition.
+func (s *Server) findAutomation(rq *request) (*definition, int, *httpError) {
+	d, e := s.lookupDef(rq)
 	if e != nil {
 		return nil, 0, e
 	}
-	i := slices.IndexFunc(s.st.automations.byDef[d.key], func(a *automation) bool { return a.id == segs[3] })
+	id := rq.params["id"]
+	i := slices.IndexFunc(s.st.automations.byDef[d.key], func(a *automation) bool { return a.id == id })
 	if i < 0 {
-		return nil, 0, errf(http.StatusNotFound, "no automation with id %q in %s", segs[3], d.key)
+		return nil, 0, errf(http.StatusNotFound, "no automation with id %q in %s", id, d.key)
 	}
 	return d, i, nil
 }
 
+// onAutomation is a handler of one automation, found.
+func onAutomation(h func(s *Server, rq *request, d *definition, i int) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		d, i, e := s.findAutomation(rq)
+		if e != nil {
+			return fail(e)
+		}
+		return h(s, rq, d, i)
+	}
+}
+
 // listAutomations is GET /{recordType}/{alias}/automations: 200 with
 // every automation of the definition, an array (not paged).
-func (s *Server) listAutomations(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	d, e := s.lookupDef(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) listAutomations(_ *request, d *definition) response {
 	out := []map[string]json.RawMessage{}
 	for _, a := range s.st.automations.byDef[d.key] {
 		out = append(out, a.members)
@@ -158,41 +169,19 @@ func (s *Server) listAutomations(rq *request, segs []string) response {
 	return reply(http.StatusOK, out)
 }
 
-// readAutomation prechecks the route with lookup, then reads the body.
-func (s *Server) readAutomation(rq *request, lookup func() *httpError) (map[string]json.RawMessage, *httpError) {
-	if e := s.precheck(lookup); e != nil {
-		return nil, e
-	}
-	return decodeObject[json.RawMessage](rq.r)
-}
-
 // createAutomation is POST /{recordType}/{alias}/automations: 201 with the
 // new automation.
-func (s *Server) createAutomation(rq *request, segs []string) response {
-	m, e := s.readAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, e := s.lookupDef(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	return reply(http.StatusCreated, s.st.addAutomation(d.key, m).members)
+func (s *Server) createAutomation(rq *request, d *definition) response {
+	return reply(http.StatusCreated, s.st.addAutomation(d.key, in[map[string]json.RawMessage](rq)).members)
 }
 
 // validateAutomation is POST /{recordType}/{alias}/automations/validate:
 // 200 with {"valid": bool, "errors": [...]}; nothing is created.
-func (s *Server) validateAutomation(rq *request, segs []string) response {
-	m, e := s.readAutomation(rq, func() *httpError { _, e := s.lookupDef(rq, segs); return e })
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) validateAutomation(rq *request, _ *definition) response {
 	// The verdict is the check of a create's body, the fake's rules
 	// included: what Validate passes, Create takes.
 	probs := []string{}
-	raw, _ := json.Marshal(m)
+	raw, _ := json.Marshal(in[map[string]json.RawMessage](rq))
 	if err := wire.Check(op.CreateAutomation, raw, wire.Options{}); err != nil {
 		probs = append(probs, err.Error())
 	}
@@ -201,13 +190,7 @@ func (s *Server) validateAutomation(rq *request, segs []string) response {
 
 // getAutomation is GET /{recordType}/{alias}/automations/{id}: 200 with
 // an array holding the automation, and its draft when it has one.
-func (s *Server) getAutomation(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	d, i, e := s.findAutomation(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) getAutomation(_ *request, d *definition, i int) response {
 	a := s.st.automations.byDef[d.key][i]
 	versions := []map[string]json.RawMessage{a.members}
 	if a.draft != nil {
@@ -219,32 +202,16 @@ func (s *Server) getAutomation(rq *request, segs []string) response {
 // updateAutomation is PUT /{recordType}/{alias}/automations/{id}: the
 // body replaces the automation's members (its id stays); 200 with the
 // automation.
-func (s *Server) updateAutomation(rq *request, segs []string) response {
-	m, e := s.readAutomation(rq, func() *httpError { _, _, e := s.findAutomation(rq, segs); return e })
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, i, e := s.findAutomation(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) updateAutomation(rq *request, d *definition, i int) response {
 	a := s.st.automations.byDef[d.key][i]
-	a.members = maps.Clone(m)
+	a.members = in[map[string]json.RawMessage](rq)
 	a.members["id"], _ = json.Marshal(a.id)
 	return reply(http.StatusOK, a.members)
 }
 
 // deleteAutomation is DELETE /{recordType}/{alias}/automations/{id}: 200
 // with the deleted automation.
-func (s *Server) deleteAutomation(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, i, e := s.findAutomation(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) deleteAutomation(_ *request, d *definition, i int) response {
 	list := s.st.automations.byDef[d.key]
 	a := list[i]
 	s.st.automations.byDef[d.key] = slices.Delete(list, i, i+1)

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The domains of the workspace configuration: the organisation's domains
@@ -12,15 +14,12 @@ import (
 // with the users and groups: a user denied those routes (DenyAdmin) gets
 // 403.
 //
-// Bodies are checked as every body is (checkBody): the schema (400), then
+// Bodies are checked as every body is (readBody): the schema (400), then
 // the published rules exactly one of managedDomain and emailDomain and sso
 // not with selfRegistration (422). The handlers add the rules that need
 // state (422): sso and selfRegistration against what the domain has, a
 // domain name taken, a type that would change, domains of a group that
 // is not dynamic; nothing changes on a refusal.
-
-// uuidOrgDomain is the seqUUID kind of organisation domains.
-const uuidOrgDomain = '2'
 
 // domainsState is the organisation's domains; its zero value is empty.
 type domainsState struct {
@@ -111,7 +110,7 @@ func validDomain(d string) bool {
 // applyDomainRequest checks b against d (a new domain when create) and
 // changes d; what b leaves out is kept. The caller holds s.mu.
 func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create bool) *httpError {
-	// checkBody has made sure exactly one of the two is set.
+	// readBody has made sure exactly one of the two is set.
 	typ, name := domainEmail, (*string)(nil)
 	if m := b.ManagedDomain; m != nil {
 		typ, name = domainManaged, m.Domain
@@ -149,26 +148,18 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create b
 	return nil
 }
 
-// setIf sets *dst to *src when src is not nil.
-func setIf[T any](dst *T, src *T) {
-	if src != nil {
-		*dst = *src
-	}
+// domainRoutes are the operations on e-mail domains.
+var domainRoutes = []route{
+	onJSON[groupDomainsBody](op.AddDomainsToGroup, onGroup((*Server).addGroupDomains)),
+	onJSON[groupDomainsBody](op.RemoveDomainsFromGroup, onGroup((*Server).removeGroupDomains)),
+	onJSON[domainRequestBody](op.CreateOrganizationDomain, admin((*Server).createOrgDomain)),
+	onJSON[domainRequestBody](op.UpdateOrganizationDomain, admin((*Server).updateOrgDomain)),
 }
 
 // createOrgDomain is POST /domains: 201 with the new domain.
-func (s *Server) createOrgDomain(rq *request, _ []string) response {
-	var body domainRequestBody
-	if e := s.checkedBody(func() *httpError { return s.checkAdmin(rq) }, rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e := s.checkAdmin(rq); e != nil {
-		return fail(e)
-	}
+func (s *Server) createOrgDomain(rq *request) response {
 	d := &orgDomain{}
-	if e := s.applyDomainRequest(d, &body, true); e != nil {
+	if e := s.applyDomainRequest(d, in[*domainRequestBody](rq), true); e != nil {
 		return fail(e)
 	}
 	st := &s.st.orgDomains
@@ -180,35 +171,19 @@ func (s *Server) createOrgDomain(rq *request, _ []string) response {
 
 // updateOrgDomain is PUT /domains/{domainId}: 200 with the domain; what
 // the body leaves out is kept, and the type cannot change (422).
-func (s *Server) updateOrgDomain(rq *request, segs []string) response {
-	var body domainRequestBody
-	if e := s.checkedBody(func() *httpError { _, e := s.findOrgDomain(rq, segs[1]); return e }, rq.r, &body); e != nil {
-		return fail(e)
+func (s *Server) updateOrgDomain(rq *request) response {
+	id := rq.params["domainId"]
+	i := slices.IndexFunc(s.st.orgDomains.list, func(d *orgDomain) bool { return d.id == id })
+	if i < 0 {
+		return failf(http.StatusNotFound, "no domain with id %q", id)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, e := s.findOrgDomain(rq, segs[1])
-	if e != nil {
-		return fail(e)
-	}
+	d := s.st.orgDomains.list[i]
 	work := *d
-	if e := s.applyDomainRequest(&work, &body, false); e != nil {
+	if e := s.applyDomainRequest(&work, in[*domainRequestBody](rq), false); e != nil {
 		return fail(e)
 	}
 	*d = work
 	return reply(http.StatusOK, work.json())
-}
-
-// findOrgDomain finds an organisation domain by id. The caller holds s.mu.
-func (s *Server) findOrgDomain(rq *request, id string) (*orgDomain, *httpError) {
-	if e := s.checkAdmin(rq); e != nil {
-		return nil, e
-	}
-	i := slices.IndexFunc(s.st.orgDomains.list, func(d *orgDomain) bool { return d.id == id })
-	if i < 0 {
-		return nil, errf(http.StatusNotFound, "no domain with id %q", id)
-	}
-	return s.st.orgDomains.list[i], nil
 }
 
 // groupDomainsBody is the service's GroupDomainsInput.
@@ -219,8 +194,8 @@ type groupDomainsBody struct {
 // addGroupDomains is POST /groups/{groupId}/domains: 201 with the group's
 // domains after the change; a domain the group has already (in any case)
 // is left as it is.
-func (s *Server) addGroupDomains(rq *request, segs []string) response {
-	return s.changeGroupDomains(rq, segs, http.StatusCreated, func(g *group, ds []string) {
+func (s *Server) addGroupDomains(rq *request, g *group) response {
+	return s.changeGroupDomains(rq, g, http.StatusCreated, func(g *group, ds []string) {
 		for _, d := range ds {
 			if !slices.ContainsFunc(g.domains, func(o domain) bool { return strings.EqualFold(o.domain, d) }) {
 				g.domains = append(g.domains, domain{id: s.st.next.uuid(uuidDomain, &s.st.next.domain), domain: d})
@@ -231,25 +206,16 @@ func (s *Server) addGroupDomains(rq *request, segs []string) response {
 
 // removeGroupDomains is DELETE /groups/{groupId}/domains: 200 with the
 // group's remaining domains; domains it does not have are ignored.
-func (s *Server) removeGroupDomains(rq *request, segs []string) response {
-	return s.changeGroupDomains(rq, segs, http.StatusOK, func(g *group, ds []string) {
+func (s *Server) removeGroupDomains(rq *request, g *group) response {
+	return s.changeGroupDomains(rq, g, http.StatusOK, func(g *group, ds []string) {
 		g.domains = slices.DeleteFunc(g.domains, func(o domain) bool {
 			return slices.ContainsFunc(ds, func(d string) bool { return strings.EqualFold(o.domain, d) })
 		})
 	})
 }
 
-func (s *Server) changeGroupDomains(rq *request, segs []string, status int, change func(*group, []string)) response {
-	var body groupDomainsBody
-	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, e := s.findGroup(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) changeGroupDomains(rq *request, g *group, status int, change func(*group, []string)) response {
+	body := in[*groupDomainsBody](rq)
 	if !g.flags.Dynamic {
 		return failf(http.StatusUnprocessableEntity, "group %s is not dynamic: it has members, not domains", g.id)
 	}

@@ -2,8 +2,12 @@ package workflowtest
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"unicode"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The element definitions of the workspace configuration:
@@ -16,31 +20,6 @@ import (
 // query parameters (first, after, last, before, filter); otherwise it is
 // the record list, as before. An element created here is not a record
 // definition: define one with Define to store records under its alias.
-
-// catalog holds the workspace configuration of elements, composed apps,
-// flows, agents and skills. It lives in the server's state, so Reset
-// empties it; the caller holds s.mu.
-type catalog struct {
-	elements   []*element
-	elementIDs uint64
-	apps       passStore            // admin_apps.go
-	flows      passStore            // admin_flows.go
-	agents     map[string]*[]*agent // by app alias (admin_agents.go)
-	agentIDs   uint64
-	skills     map[string]*[]*skill // by app alias (admin_skills.go)
-	skillIDs   uint64
-}
-
-// cat returns the state's catalog, creating it on first use.
-func (st *state) cat() *catalog {
-	if st.catalog == nil {
-		st.catalog = &catalog{}
-	}
-	return st.catalog
-}
-
-// uuidElement is the seqUUID kind of element ids.
-const uuidElement = 'e'
 
 // element is an element definition.
 type element struct {
@@ -137,7 +116,7 @@ type elementCreateBody struct {
 
 // findElement finds an element by namespace or id; the caller holds s.mu.
 func (st *state) findElement(alias string) *element {
-	for _, e := range st.cat().elements {
+	for _, e := range st.elements {
 		if e.namespace == alias || e.id == alias {
 			return e
 		}
@@ -156,12 +135,16 @@ func lettersOf(s string, to func(rune) rune) string {
 	return b.String()
 }
 
+// elementRoutes are the operations on elements.
+var elementRoutes = []route{
+	onJSON[elementCreateBody](op.CreateElement, (*Server).createElement),
+	on(op.GetElement, (*Server).getElementOrRecords),
+	onJSON[elementUpdateBody](op.UpdateElement, (*Server).updateElement),
+}
+
 // createElement is POST /elements: 201 with the new element's Aspect.
-func (s *Server) createElement(rq *request, _ []string) response {
-	var b elementCreateBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return fail(e)
-	}
+func (s *Server) createElement(rq *request) response {
+	b := in[*elementCreateBody](rq)
 	imports := b.Database != "" || b.Schema != "" || b.Table != ""
 	switch {
 	case imports && b.CloudLinkID == nil:
@@ -185,62 +168,36 @@ func (s *Server) createElement(rq *request, _ []string) response {
 	setIf(&e.description, b.Description)
 	setIf(&e.icon, b.Icon)
 	setIf(&e.color, b.Color)
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.st.findElement(e.namespace) != nil {
 		return failf(http.StatusUnprocessableEntity, "an element with namespace %q exists", e.namespace)
 	}
-	c := s.st.cat()
 	e.seq = s.st.next.nextSeq()
-	e.id = s.st.next.uuid(uuidElement, &c.elementIDs)
-	c.elements = append(c.elements, e)
+	e.id = s.st.next.uuid(uuidElement, &s.st.elementIDs)
+	s.st.elements = append(s.st.elements, e)
 	return reply(http.StatusCreated, e.json())
 }
 
 // getElementOrRecords is GET /elements/{alias}: the element's definition,
 // or the record list (see the top of this file).
-func (s *Server) getElementOrRecords(rq *request, segs []string) response {
-	q := rq.r.URL.Query()
-	listing := false
-	for _, name := range []string{"first", "after", "last", "before", "filter"} {
-		_, has := q[name]
-		listing = listing || has
+func (s *Server) getElementOrRecords(rq *request) response {
+	if e := s.st.findElement(rq.params["alias"]); e != nil && !slices.ContainsFunc(pagingParams, rq.query.Has) {
+		return reply(http.StatusOK, e.json())
 	}
-	if !listing {
-		s.mu.RLock()
-		e := s.st.findElement(segs[1])
-		var body aspectJSON
-		if e != nil {
-			body = e.json()
-		}
-		s.mu.RUnlock()
-		if e != nil {
-			return reply(http.StatusOK, body)
-		}
-	}
-	rq.route = "GET /v1/{recordType}/{alias}"
-	return s.listRecords(rq, segs)
+	rq.route, rq.op, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", op.RecordList, string(workflow.Elements)
+	return s.listRecords(rq)
 }
 
 // updateElement is PUT /elements/{alias}: what the body sets changes.
-func (s *Server) updateElement(rq *request, segs []string) response {
-	var b elementUpdateBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.st.findElement(segs[1])
+func (s *Server) updateElement(rq *request) response {
+	b := in[*elementUpdateBody](rq)
+	e := s.st.findElement(rq.params["alias"])
 	if e == nil {
-		return failf(http.StatusNotFound, "no element with alias %q", segs[1])
+		return failf(http.StatusNotFound, "no element with alias %q", rq.params["alias"])
 	}
-	for _, f := range []struct {
-		dst *string
-		src *string
-	}{{&e.name, b.Name}, {&e.description, b.Description}, {&e.icon, b.Icon}, {&e.color, b.Color}, {&e.categoryID, b.CategoryID}} {
-		if f.src != nil {
-			*f.dst = *f.src
-		}
-	}
+	setIf(&e.name, b.Name)
+	setIf(&e.description, b.Description)
+	setIf(&e.icon, b.Icon)
+	setIf(&e.color, b.Color)
+	setIf(&e.categoryID, b.CategoryID)
 	return reply(http.StatusOK, e.json())
 }

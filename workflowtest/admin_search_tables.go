@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The search tables of the workspace configuration: POST
@@ -19,11 +21,8 @@ import (
 //   - A new search table is READY at once, named "search_table_<n>".
 //   - A second linked table of the same service on one aspect and a
 //     Snowflake update of a linked table are 422 (bodies are checked as
-//     every body is, see checkBody). PUT keeps what it leaves out.
+//     every body is, see readBody). PUT keeps what it leaves out.
 //   - A member sent empty ("", 0, []) is held and answered empty.
-
-// uuidSearchTables is the seqUUID kind of search tables.
-const uuidSearchTables = '8'
 
 type searchTablesState struct {
 	n    uint64
@@ -103,9 +102,16 @@ func searchJSON(t *fakeSearchTable) response {
 	return response{status: http.StatusOK, rawBody: encodeJSON(&t.t)}
 }
 
-// addSearchTable stores t under segs[1] and answers 201. The caller
-// holds s.mu for writing.
-func (s *Server) addSearchTable(segs []string, t searchTableJSON) response {
+// searchTableRoutes are the operations on search tables.
+var searchTableRoutes = []route{
+	onJSON[snowflakeSearchBody](op.CreateSnowflakeSearchTable, (*Server).createSearchTable),
+	onJSON[linkedSearchBody](op.CreateLinkedSearchTable, (*Server).createLinkedSearchTable),
+	on(op.GetSearchTable, onSearchTable((*Server).getSearchTable)),
+	onJSON[searchUpdateBody](op.UpdateSearchTable, onSearchTable((*Server).updateSearchTable)),
+}
+
+// addSearchTable stores t under the aspect {aspectId} and answers 201.
+func (s *Server) addSearchTable(rq *request, t searchTableJSON) response {
 	st := s.st.searchTables
 	if st == nil {
 		st = &searchTablesState{byID: map[string]*fakeSearchTable{}}
@@ -113,7 +119,7 @@ func (s *Server) addSearchTable(segs []string, t searchTableJSON) response {
 	}
 	st.n++
 	t.ID, t.Status, t.DisplayName = seqUUID(uuidSearchTables, st.n), "READY", "search_table_"+strconv.FormatUint(st.n, 10)
-	ft := &fakeSearchTable{aspectID: segs[1], t: t}
+	ft := &fakeSearchTable{aspectID: rq.params["aspectId"], t: t}
 	st.byID[t.ID] = ft
 	resp := searchJSON(ft)
 	resp.status = http.StatusCreated
@@ -121,11 +127,8 @@ func (s *Server) addSearchTable(segs []string, t searchTableJSON) response {
 }
 
 // createSearchTable is POST /aspects/{aspectId}/search-tables: 201.
-func (s *Server) createSearchTable(rq *request, segs []string) response {
-	var b snowflakeSearchBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return fail(e)
-	}
+func (s *Server) createSearchTable(rq *request) response {
+	b := in[*snowflakeSearchBody](rq)
 	t := searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: b.TargetLag, Duration: *b.Duration,
 		AttributeFields: refs(*b.AttributeFieldIDs), TextIndexFields: refs(b.TextIndexFieldIDs)}
 	if b.VectorIndexes != nil {
@@ -140,64 +143,43 @@ func (s *Server) createSearchTable(rq *request, segs []string) response {
 	if b.AIProviderConnectorID != "" {
 		t.AIProviderConnector = &idRef{b.AIProviderConnectorID}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addSearchTable(segs, t)
+	return s.addSearchTable(rq, t)
 }
 
 // createLinkedSearchTable is POST /aspects/{aspectId}/linked-search-tables: 201.
-func (s *Server) createLinkedSearchTable(rq *request, segs []string) response {
-	var b linkedSearchBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Server) createLinkedSearchTable(rq *request) response {
+	b := in[*linkedSearchBody](rq)
 	if st := s.st.searchTables; st != nil {
 		for _, o := range st.byID {
-			if o.aspectID == segs[1] && o.t.LinkedDatabase == *b.Database && o.t.LinkedSchema == *b.Schema && o.t.LinkedServiceName == *b.ServiceName {
+			if o.aspectID == rq.params["aspectId"] && o.t.LinkedDatabase == *b.Database && o.t.LinkedSchema == *b.Schema && o.t.LinkedServiceName == *b.ServiceName {
 				return failf(http.StatusUnprocessableEntity, "search service %s.%s.%s is linked already (search table %s)", *b.Database, *b.Schema, *b.ServiceName, o.t.ID)
 			}
 		}
 	}
-	return s.addSearchTable(segs, searchTableJSON{Typename: "AspectLinkedSearchTable", Warehouse: b.Warehouse,
+	return s.addSearchTable(rq, searchTableJSON{Typename: "AspectLinkedSearchTable", Warehouse: b.Warehouse,
 		LinkedDatabase: *b.Database, LinkedSchema: *b.Schema, LinkedServiceName: *b.ServiceName})
 }
 
-// findSearchTable finds the search table segs[3] of aspect segs[1]. The
-// caller holds s.mu.
-func (s *Server) findSearchTable(segs []string) (*fakeSearchTable, *httpError) {
-	if st := s.st.searchTables; st != nil {
-		if t := st.byID[segs[3]]; t != nil && t.aspectID == segs[1] {
-			return t, nil
+// onSearchTable is a handler of the search table {id} of the aspect
+// {aspectId}, found.
+func onSearchTable(h func(s *Server, rq *request, t *fakeSearchTable) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		id, aspect := rq.params["id"], rq.params["aspectId"]
+		if st := s.st.searchTables; st != nil {
+			if t := st.byID[id]; t != nil && t.aspectID == aspect {
+				return h(s, rq, t)
+			}
 		}
+		return failf(http.StatusNotFound, "no search table with id %q on aspect %s", id, aspect)
 	}
-	return nil, errf(http.StatusNotFound, "no search table with id %q on aspect %s", segs[3], segs[1])
 }
 
 // getSearchTable is GET /aspects/{aspectId}/search-tables/{id}.
-func (s *Server) getSearchTable(_ *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	t, e := s.findSearchTable(segs)
-	if e != nil {
-		return fail(e)
-	}
-	return searchJSON(t)
-}
+func (s *Server) getSearchTable(_ *request, t *fakeSearchTable) response { return searchJSON(t) }
 
 // updateSearchTable is PUT /aspects/{aspectId}/search-tables/{id}.
-func (s *Server) updateSearchTable(rq *request, segs []string) response {
-	var b searchUpdateBody
-	if e := s.checkedBody(func() *httpError { _, e := s.findSearchTable(segs); return e }, rq.r, &b); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, e := s.findSearchTable(segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) updateSearchTable(rq *request, t *fakeSearchTable) response {
+	b := in[*searchUpdateBody](rq)
 	if sf := b.Snowflake; sf != nil {
 		if t.t.Typename != "AspectSearchSnowflakeTable" {
 			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.t.ID)

@@ -3,8 +3,8 @@ package workflowtest
 import (
 	"cmp"
 	"encoding/json"
-	"net/http"
-	"slices"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The skills of apps: GET and POST /apps/{alias}/skills and
@@ -18,9 +18,6 @@ import (
 // sends. The answer is the service's Skill with the tools in a connection
 // {"items": [...], "total": n} (the service publishes no members for it)
 // and the discovery properties as sent; it carries no "app".
-
-// uuidSkill is the seqUUID kind of skills' ids.
-const uuidSkill = '3'
 
 // skillInput is SkillCreateInput and SkillUpdateInput.
 type skillInput struct {
@@ -53,15 +50,6 @@ type skill struct {
 	tools []any
 }
 
-// decodeSkillBundle reads a bundle (checked by checkBody).
-func decodeSkillBundle(rq *request) (*skillBundleBody, *httpError) {
-	var b skillBundleBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return nil, e
-	}
-	return &b, nil
-}
-
 // answer is the service's Skill.
 func (k *skill) answer() any {
 	return struct {
@@ -82,49 +70,34 @@ func skillFields(k *skill) map[string]string {
 	return out
 }
 
+// skillRoutes are the operations on skills.
+var skillRoutes = []route{
+	on(op.ListSkills, (*Server).listSkills),
+	onJSON[skillBundleBody](op.CreateSkill, (*Server).changeSkill),
+	onJSON[skillBundleBody](op.UpdateSkill, (*Server).changeSkill),
+}
+
 // listSkills is GET /apps/{alias}/skills: paged, with a filter on the
 // string members of the skill.
-func (s *Server) listSkills(rq *request, segs []string) response {
-	s.mu.Lock() // ofApp may create the app's (empty) list
-	defer s.mu.Unlock()
-	skills, e := ofApp(s, &s.st.cat().skills, segs[1])
-	if e != nil {
-		return fail(e)
-	}
-	p, e := parsePaging(rq, "apps/"+segs[1]+"/skills")
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(*skills, skillSeq, skillFields, p)
-	return reply(http.StatusOK, buildPlainList(res, p, skillSeq, func(k *skill) any { return k.answer() }))
+func (s *Server) listSkills(rq *request) response {
+	return listOfApp(s, rq, &s.st.skills, "skills", skillSeq, skillFields, (*skill).answer)
 }
 
 // changeSkill is POST /apps/{alias}/skills (201 with the new skill) and
 // PUT /apps/{alias}/skills/{id} (200 with the skill).
-func (s *Server) changeSkill(rq *request, segs []string) response {
-	b, e := decodeSkillBundle(rq)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.st.cat()
-	skills, e := ofApp(s, &c.skills, segs[1])
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) changeSkill(rq *request) response {
+	b := in[*skillBundleBody](rq)
 	in := b.Skill
-	status, k := http.StatusOK, (*skill)(nil)
-	if len(segs) == 3 {
-		status, k = http.StatusCreated, &skill{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidSkill, &c.skillIDs), skillInput: *in, tools: []any{}}
-		*skills = append(*skills, k)
-	} else if i := slices.IndexFunc(*skills, func(k *skill) bool { return k.id == segs[3] }); i >= 0 {
-		k = (*skills)[i]
-		k.Type, k.Status, k.Name = cmp.Or(in.Type, k.Type), cmp.Or(in.Status, k.Status), cmp.Or(in.Name, k.Name)
-		k.Description, k.Instructions = cmp.Or(in.Description, k.Description), cmp.Or(in.Instructions, k.Instructions)
-		k.Properties, k.Discovery = cmp.Or(in.Properties, k.Properties), cmp.Or(in.Discovery, k.Discovery)
-	} else {
-		return failf(http.StatusNotFound, "no skill with id %q in app %q", segs[3], segs[1])
+	k, status, e := changeOfApp(s, rq, &s.st.skills, "skill", func(k *skill) string { return k.id },
+		func() *skill {
+			return &skill{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidSkill, &s.st.skillIDs), skillInput: *in, tools: []any{}}
+		}, func(k *skill) {
+			k.Type, k.Status, k.Name = cmp.Or(in.Type, k.Type), cmp.Or(in.Status, k.Status), cmp.Or(in.Name, k.Name)
+			k.Description, k.Instructions = cmp.Or(in.Description, k.Description), cmp.Or(in.Instructions, k.Instructions)
+			k.Properties, k.Discovery = cmp.Or(in.Properties, k.Properties), cmp.Or(in.Discovery, k.Discovery)
+		})
+	if e != nil {
+		return fail(e)
 	}
 	setObjects(&k.tools, b.Tools)
 	return reply(status, k.answer())

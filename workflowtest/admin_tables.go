@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // The tables of the workspace configuration: GET and POST /tables, GET,
@@ -17,7 +19,7 @@ import (
 //     the "description", "icon", "color" and "categoryId" it was given
 //     (members the SDK does not model, kept in its Extra), held and
 //     answered as sent, "" included, as a field's tags are ([] included).
-//   - Bodies are checked as every body is (checkBody; a field that does
+//   - Bodies are checked as every body is (readBody; a field that does
 //     not set exactly one of cloud, reference and calculation is 422). A
 //     join whose source is not a table of the fake, a join pair
 //     whose left field is not the table's or right field not the joined
@@ -30,10 +32,6 @@ import (
 //   - A pair's "joinMappings" is a connection {"edges": [{"node":
 //     {"source", "target"}}]}, in the order the sources were first mapped.
 //   - Deleting mappings of sources that are not mapped is not an error.
-
-// uuidTables is the seqUUID kind of tables, their fields, joins and join
-// pairs (one counter for all).
-const uuidTables = '7'
 
 // tablesState is the tables of a server; nil until the first is made.
 type tablesState struct {
@@ -125,36 +123,31 @@ type mappingNode struct {
 
 // Request bodies; nil members were not sent.
 type tableCreateBody struct {
-	Name         *string           `json:"name"`
-	Handle       *string           `json:"handle"`
-	Source       *string           `json:"source"`
-	CategoryID   *string           `json:"categoryId"`
-	Fields       *[]fieldInputBody `json:"fields"`
-	Description  *string           `json:"description"`
-	Icon         *string           `json:"icon"`
-	Color        *string           `json:"color"`
-	Filter       json.RawMessage   `json:"filter"`
-	OrderBy      json.RawMessage   `json:"orderBy"`
-	Limit        json.RawMessage   `json:"limit"`
-	Join         *joinInputBody    `json:"join"`
-	Joins        []joinInputBody   `json:"joins"`
-	CloudMapping json.RawMessage   `json:"cloudMapping"`
-	DataView     *dataViewBody     `json:"dataView"`
+	tableCommonBody
+	Handle *string           `json:"handle"`
+	Fields *[]fieldInputBody `json:"fields"`
+	Join   *joinInputBody    `json:"join"`
+	Joins  []joinInputBody   `json:"joins"`
+}
+
+// tableCommonBody is what TableCreateRequest and TableUpdateRequest share.
+type tableCommonBody struct {
+	Name         *string         `json:"name"`
+	Source       *string         `json:"source"`
+	CategoryID   *string         `json:"categoryId"`
+	Description  *string         `json:"description"`
+	Icon         *string         `json:"icon"`
+	Color        *string         `json:"color"`
+	Filter       json.RawMessage `json:"filter"`
+	OrderBy      json.RawMessage `json:"orderBy"`
+	Limit        json.RawMessage `json:"limit"`
+	CloudMapping json.RawMessage `json:"cloudMapping"`
+	DataView     *dataViewBody   `json:"dataView"`
 }
 
 type tableUpdateBody struct {
-	Name         *string           `json:"name"`
-	Source       *string           `json:"source"`
-	CategoryID   *string           `json:"categoryId"`
-	Description  *string           `json:"description"`
-	Icon         *string           `json:"icon"`
-	Color        *string           `json:"color"`
-	Filter       json.RawMessage   `json:"filter"`
-	OrderBy      json.RawMessage   `json:"orderBy"`
-	Limit        json.RawMessage   `json:"limit"`
-	Fields       *fieldChangesBody `json:"fields"`
-	CloudMapping json.RawMessage   `json:"cloudMapping"`
-	DataView     *dataViewBody     `json:"dataView"`
+	tableCommonBody
+	Fields *fieldChangesBody `json:"fields"`
 }
 
 type fieldInputBody struct {
@@ -242,56 +235,61 @@ func (ts *tablesState) uuid() string { return seqUUID(uuidTables, ts.nextN()) }
 
 func (ts *tablesState) nextN() uint64 { ts.n++; return ts.n }
 
-// findTable finds the table segs[1]. The caller holds s.mu.
-func (s *Server) findTable(segs []string) (*fakeTable, *httpError) {
-	var t *fakeTable
-	if s.st.tables != nil {
-		t = s.st.tables.byID[segs[1]]
+// tableRoutes are the operations on tables.
+var tableRoutes = []route{
+	on(op.ListTables, (*Server).listTables),
+	onJSON[tableCreateBody](op.CreateTable, (*Server).createTable),
+	on(op.GetTable, onTable((*Server).getTable)),
+	onJSON[tableUpdateBody](op.UpdateTable, onTable((*Server).updateTable)),
+	on(op.DeleteTable, onTable((*Server).deleteTable)),
+	onJSON[joinInputBody](op.CreateTableJoin, onTable((*Server).createJoin)),
+	onJSON[joinInputBody](op.UpdateTableJoin, onTable((*Server).updateJoin)),
+	on(op.DeleteTableJoin, onTable((*Server).deleteJoin)),
+	onJSON[mappingsInputBody](op.CreateTableJoinMapping, onTable((*Server).changeMappings)),
+	onJSON[mappingsInputBody](op.UpdateTableJoinMapping, onTable((*Server).changeMappings)),
+	onJSON[mappingsInputBody](op.DeleteTableJoinMapping, onTable((*Server).changeMappings)),
+}
+
+// onTable is a handler of the table {id}, found. The ids a change mints
+// are kept only when it succeeds.
+func onTable(h func(s *Server, rq *request, ft *fakeTable) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		var ft *fakeTable
+		if s.st.tables != nil {
+			ft = s.st.tables.byID[rq.params["id"]]
+		}
+		if ft == nil {
+			return failf(http.StatusNotFound, "no table with id %q", rq.params["id"])
+		}
+		defer s.st.tables.keepIDs()()
+		resp := h(s, rq, ft)
+		if resp.status < 400 {
+			s.st.tables.used = s.st.tables.n
+		}
+		return resp
 	}
-	if t == nil {
-		return nil, errf(http.StatusNotFound, "no table with id %q", segs[1])
-	}
-	return t, nil
 }
 
 func tableJSONOf(t *fakeTable) any { return json.RawMessage(encodeJSON(&t.t)) }
 func tableSeq(t *fakeTable) uint64 { return t.seq }
 
 // listTables is GET /tables: paged, without filter.
-func (s *Server) listTables(rq *request, _ []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, e := parseSubPaging(rq, "tables")
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) listTables(rq *request) response {
 	var list []*fakeTable
 	if s.st.tables != nil {
 		list = s.st.tables.list
 	}
-	res := selectPage(list, tableSeq, noFields[*fakeTable], p)
-	return reply(http.StatusOK, buildPlainList(res, p, tableSeq, tableJSONOf))
+	return listPage(rq, "tables", list, tableSeq, nil, plain(tableJSONOf))
 }
 
 // getTable is GET /tables/{id}.
-func (s *Server) getTable(_ *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	t, e := s.findTable(segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) getTable(_ *request, t *fakeTable) response {
 	return reply(http.StatusOK, tableJSONOf(t))
 }
 
 // createTable is POST /tables: 201 with the table.
-func (s *Server) createTable(rq *request, _ []string) response {
-	var b tableCreateBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Server) createTable(rq *request) response {
+	b := in[*tableCreateBody](rq)
 	ts := s.st.tablesForWrite()
 	defer ts.keepIDs()()
 	t := tableJSON{ID: ts.uuid(), Typename: "Table", Name: *b.Name, Handle: *b.Handle, Source: idRef{*b.Source},
@@ -365,7 +363,7 @@ func (ts *tablesState) newField(b *fieldInputBody) (tableFieldOut, *httpError) {
 // field is new (its kind is set, and the members a create requires are
 // required).
 func (f *tableFieldOut) apply(b *fieldInputBody, create bool) *httpError {
-	// checkBody has made sure the input sets exactly one kind.
+	// readBody has made sure the input sets exactly one kind.
 	kind := "TableFieldCalculation"
 	if b.Cloud != nil {
 		kind = "TableFieldCloud"
@@ -463,10 +461,8 @@ func hasField(t *tableJSON, id string) bool {
 
 // updateTable is PUT /tables/{id}: 200 with the table; what the body
 // leaves out is kept.
-func (s *Server) updateTable(rq *request, segs []string) response {
-	return changeTable(s, rq, segs, func(ft *fakeTable, b *tableUpdateBody) response {
-		return s.st.tables.update(ft, b)
-	})
+func (s *Server) updateTable(rq *request, ft *fakeTable) response {
+	return s.st.tables.update(ft, in[*tableUpdateBody](rq))
 }
 
 // update applies an update body to ft. The caller holds s.mu.
@@ -538,13 +534,7 @@ func (ts *tablesState) changeFields(t *tableJSON, b *fieldChangesBody) *httpErro
 
 // deleteTable is DELETE /tables/{id}: 204. A table another one joins
 // stays (422).
-func (s *Server) deleteTable(_ *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ft, e := s.findTable(segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) deleteTable(_ *request, ft *fakeTable) response {
 	ts := s.st.tables
 	for _, o := range ts.list {
 		if o != ft && slices.ContainsFunc(o.t.Joins, func(j tableJoinOut) bool { return j.Source.ID == ft.t.ID }) {
@@ -556,73 +546,43 @@ func (s *Server) deleteTable(_ *request, segs []string) response {
 	return response{status: http.StatusNoContent}
 }
 
-// changeTable decodes a body B and calls change with the table, under the
-// lock; the ids change minted are kept only when it succeeds.
-func changeTable[B any](s *Server, rq *request, segs []string, change func(*fakeTable, *B) response) response {
-	var b B
-	if e := s.checkedBody(func() *httpError { _, e := s.findTable(segs); return e }, rq.r, &b); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ft, e := s.findTable(segs)
-	if e != nil {
-		return fail(e)
-	}
-	defer s.st.tables.keepIDs()()
-	resp := change(ft, &b)
-	if resp.status < 400 {
-		s.st.tables.used = s.st.tables.n
-	}
-	return resp
-}
-
-// findJoin finds the join segs[3] of ft. The caller holds s.mu.
-func findJoin(ft *fakeTable, segs []string) (int, *httpError) {
-	i := slices.IndexFunc(ft.t.Joins, func(j tableJoinOut) bool { return j.ID == segs[3] })
+// findJoin finds the join {joinId} of ft.
+func findJoin(rq *request, ft *fakeTable) (int, *httpError) {
+	id := rq.params["joinId"]
+	i := slices.IndexFunc(ft.t.Joins, func(j tableJoinOut) bool { return j.ID == id })
 	if i < 0 {
-		return -1, errf(http.StatusNotFound, "no join with id %q in table %s", segs[3], ft.t.ID)
+		return -1, errf(http.StatusNotFound, "no join with id %q in table %s", id, ft.t.ID)
 	}
 	return i, nil
 }
 
 // createJoin is POST /tables/{id}/joins: 201 with the join.
-func (s *Server) createJoin(rq *request, segs []string) response {
-	return changeTable(s, rq, segs, func(ft *fakeTable, b *joinInputBody) response {
-		j := tableJoinOut{ID: s.st.tables.uuid()}
-		if e := s.applyJoin(&ft.t, &j, b, false); e != nil {
-			return fail(e)
-		}
-		ft.t.Joins = append(ft.t.Joins, j)
-		return response{status: http.StatusCreated, rawBody: encodeJSON(j)}
-	})
+func (s *Server) createJoin(rq *request, ft *fakeTable) response {
+	j := tableJoinOut{ID: s.st.tables.uuid()}
+	if e := s.applyJoin(&ft.t, &j, in[*joinInputBody](rq), false); e != nil {
+		return fail(e)
+	}
+	ft.t.Joins = append(ft.t.Joins, j)
+	return response{status: http.StatusCreated, rawBody: encodeJSON(j)}
 }
 
 // updateJoin is PUT /tables/{id}/joins/{joinId}: 200 with the join.
-func (s *Server) updateJoin(rq *request, segs []string) response {
-	return changeTable(s, rq, segs, func(ft *fakeTable, b *joinInputBody) response {
-		i, e := findJoin(ft, segs)
-		if e != nil {
-			return fail(e)
-		}
-		j := ft.t.Joins[i]
-		if e := s.applyJoin(&ft.t, &j, b, false); e != nil {
-			return fail(e)
-		}
-		ft.t.Joins[i] = j
-		return response{status: http.StatusOK, rawBody: encodeJSON(j)}
-	})
-}
-
-// deleteJoin is DELETE /tables/{id}/joins/{joinId}: 204.
-func (s *Server) deleteJoin(_ *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ft, e := s.findTable(segs)
+func (s *Server) updateJoin(rq *request, ft *fakeTable) response {
+	i, e := findJoin(rq, ft)
 	if e != nil {
 		return fail(e)
 	}
-	i, e := findJoin(ft, segs)
+	j := ft.t.Joins[i]
+	if e := s.applyJoin(&ft.t, &j, in[*joinInputBody](rq), false); e != nil {
+		return fail(e)
+	}
+	ft.t.Joins[i] = j
+	return response{status: http.StatusOK, rawBody: encodeJSON(j)}
+}
+
+// deleteJoin is DELETE /tables/{id}/joins/{joinId}: 204.
+func (s *Server) deleteJoin(rq *request, ft *fakeTable) response {
+	i, e := findJoin(rq, ft)
 	if e != nil {
 		return fail(e)
 	}
@@ -630,34 +590,24 @@ func (s *Server) deleteJoin(_ *request, segs []string) response {
 	return response{status: http.StatusNoContent}
 }
 
-// findPair finds the join pair segs[3] among the joins of table segs[1].
-// The caller holds s.mu.
-func (s *Server) findPair(segs []string) (*joinPairOut, *httpError) {
-	ft, e := s.findTable(segs)
-	if e != nil {
-		return nil, e
-	}
+// findPair finds the join pair {joinFieldsId} among the joins of ft.
+func findPair(rq *request, ft *fakeTable) (*joinPairOut, *httpError) {
+	id := rq.params["joinFieldsId"]
 	for ji := range ft.t.Joins {
 		for pi := range ft.t.Joins[ji].OnFields {
-			if p := &ft.t.Joins[ji].OnFields[pi]; p.ID == segs[3] {
+			if p := &ft.t.Joins[ji].OnFields[pi]; p.ID == id {
 				return p, nil
 			}
 		}
 	}
-	return nil, errf(http.StatusNotFound, "no join fields with id %q in table %s", segs[3], ft.t.ID)
+	return nil, errf(http.StatusNotFound, "no join fields with id %q in table %s", id, ft.t.ID)
 }
 
 // changeMappings is the three mapping routes: POST creates (201; a source
 // already mapped is a 422), PUT upserts (200), DELETE removes (204).
-func (s *Server) changeMappings(rq *request, segs []string) response {
-	var b mappingsInputBody
-	if e := s.checkedBody(func() *httpError { _, e := s.findPair(segs); return e }, rq.r, &b); e != nil {
-		return fail(e)
-	}
-	method := rq.r.Method
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, e := s.findPair(segs)
+func (s *Server) changeMappings(rq *request, ft *fakeTable) response {
+	b, method := in[*mappingsInputBody](rq), rq.r.Method
+	p, e := findPair(rq, ft)
 	if e != nil {
 		return fail(e)
 	}
@@ -693,10 +643,10 @@ type TableInfo struct {
 func (s *Server) Table(id string) (TableInfo, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ft, e := s.findTable([]string{"tables", id})
-	if e != nil {
+	if s.st.tables == nil || s.st.tables.byID[id] == nil {
 		return TableInfo{}, false
 	}
+	ft := s.st.tables.byID[id]
 	info := TableInfo{ID: ft.t.ID, Name: ft.t.Name, Handle: ft.t.Handle, Mappings: map[string][]string{}}
 	for _, f := range ft.t.Fields {
 		info.Fields = append(info.Fields, f.ID)

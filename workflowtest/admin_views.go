@@ -35,9 +35,6 @@ import (
 // allowedFilterFields, agentId) must have that type (422, the fake's
 // rule), so that what is stored can be served.
 
-// uuidView is the seqUUID kind of views.
-const uuidView = '5'
-
 // viewsState is the views of every app; its zero value is empty.
 type viewsState struct {
 	byApp map[string][]*view // by app alias, in creation order
@@ -70,7 +67,7 @@ type viewRequestBody struct {
 	} `json:"share"`
 }
 
-// parseView reads the view member of a request (checked by checkBody:
+// parseView reads the view member of a request (checked by readBody:
 // exactly one variant, the members the read schema types of their type)
 // into a type and the variant's configuration, kept member by member.
 func parseView(raw map[string]json.RawMessage) (string, map[string]json.RawMessage) {
@@ -131,85 +128,58 @@ func (s *Server) viewJSON(v *view) map[string]any {
 	return out
 }
 
-// findView finds the app of segs and, when len(segs) > 3, its view
-// segs[3] by id or handle. The caller holds s.mu.
-func (s *Server) findView(rq *request, segs []string) (string, *view, *httpError) {
-	d, e := s.lookupDef(rq, []string{string(workflow.Apps), segs[1]})
-	if e != nil || len(segs) < 4 {
-		return segs[1], nil, e
-	}
-	for _, v := range s.st.views.byApp[d.key.alias] {
-		if v.id == segs[3] || v.handle == segs[3] {
-			return d.key.alias, v, nil
-		}
-	}
-	return "", nil, errf(http.StatusNotFound, "no view %q in app %s", segs[3], d.key.alias)
+// viewRoutes are the operations on views.
+var viewRoutes = []route{
+	on(op.ListViews, onView((*Server).listViews)),
+	onJSON[viewRequestBody](op.CreateView, onView((*Server).createView)),
+	on(op.GetView, onView((*Server).getView)),
+	onJSON[viewRequestBody](op.UpdateView, onView((*Server).updateView)),
 }
 
-// readView prechecks the route, then reads the body (a create's or an
-// update's; an update's handle is on the path).
-func (s *Server) readView(rq *request, segs []string) (*viewRequestBody, string, map[string]json.RawMessage, *httpError) {
-	if e := s.precheck(func() *httpError { _, _, e := s.findView(rq, segs); return e }); e != nil {
-		return nil, "", nil, e
+// onView is a handler of the views of the app {alias}, found, and of its
+// view {id} (by id or handle) when the route names one.
+func onView(h func(s *Server, rq *request, alias string, v *view) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		rq.params["recordType"] = string(workflow.Apps)
+		d, e := s.lookupDef(rq)
+		if e != nil {
+			return fail(e)
+		}
+		id, one := rq.params["id"]
+		if !one {
+			return h(s, rq, d.key.alias, nil)
+		}
+		for _, v := range s.st.views.byApp[d.key.alias] {
+			if v.id == id || v.handle == id {
+				return h(s, rq, d.key.alias, v)
+			}
+		}
+		return failf(http.StatusNotFound, "no view %q in app %s", id, d.key.alias)
 	}
-	var b viewRequestBody
-	if e := decodeBody(rq.r, &b); e != nil {
-		return nil, "", nil, e
-	}
-	typ, cfg := parseView(*b.View)
-	return &b, typ, cfg, nil
 }
 
 // listViews is GET /apps/{alias}/views: the app's views, paged like the
 // record list, without filter.
-func (s *Server) listViews(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	alias, _, e := s.findView(rq, segs)
-	if e == nil {
-		e = noFilter(rq)
-	}
-	var p *paging
-	if e == nil {
-		p, e = parsePaging(rq, "views of "+alias)
-	}
-	if e != nil {
-		return fail(e)
-	}
-	seq := func(v *view) uint64 { return v.seq }
-	res := selectPage(s.st.views.byApp[alias], seq, noFields[*view], p)
-	return reply(http.StatusOK, buildPlainList(res, p, seq, func(v *view) any { return s.viewJSON(v) }))
+func (s *Server) listViews(rq *request, alias string, _ *view) response {
+	return listPage(rq, "views of "+alias, s.st.views.byApp[alias], func(v *view) uint64 { return v.seq }, nil, func(v *view, _ string) any { return s.viewJSON(v) })
 }
 
 // getView is GET /apps/{alias}/views/{id}: 200 with the view.
-func (s *Server) getView(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, v, e := s.findView(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) getView(_ *request, _ string, v *view) response {
 	return reply(http.StatusOK, s.viewJSON(v))
 }
 
 // createView is POST /apps/{alias}/views: 201 with the new view.
-func (s *Server) createView(rq *request, segs []string) response {
-	b, typ, cfg, e := s.readView(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	alias, _, e := s.findView(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) createView(rq *request, alias string, _ *view) response {
+	b := in[*viewRequestBody](rq)
+	typ, cfg := parseView(*b.View)
 	vs := &s.st.views
 	if slices.ContainsFunc(vs.byApp[alias], func(v *view) bool { return v.handle == *b.Handle }) {
 		return failf(http.StatusUnprocessableEntity, "app %s has a view with handle %q already", alias, *b.Handle)
 	}
 	v := &view{handle: *b.Handle, typ: typ, config: cfg}
 	if b.Share != nil {
+		var e *httpError
 		if v.users, v.groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
 			return fail(e)
 		}
@@ -220,19 +190,12 @@ func (s *Server) createView(rq *request, segs []string) response {
 // updateView is PUT /apps/{alias}/views/{id}: the body's view replaces
 // the view's variant and configuration; a share set replaces whom it is
 // shared with, and its absence leaves that as it is. 200 with the view.
-func (s *Server) updateView(rq *request, segs []string) response {
-	b, typ, cfg, e := s.readView(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, v, e := s.findView(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) updateView(rq *request, _ string, v *view) response {
+	b := in[*viewRequestBody](rq)
+	typ, cfg := parseView(*b.View)
 	users, groups := v.users, v.groups
 	if b.Share != nil {
+		var e *httpError
 		if users, groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
 			return fail(e)
 		}

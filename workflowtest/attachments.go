@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"hash"
 	"io"
 	"mime"
 	"net/http"
@@ -12,9 +11,11 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // maxUploadSize is the service's size limit of an uploaded file: "250 MB",
@@ -34,8 +35,8 @@ const viewPrivate = "PRIVATE"
 
 // DefaultStoredContentLimit is how many bytes of an uploaded file the
 // fake keeps for the download route, unless WithStoredContentLimit says
-// otherwise.
-const DefaultStoredContentLimit = 16 << 20
+// otherwise: every file the service takes (250 MB).
+const DefaultStoredContentLimit = maxUploadSize
 
 // maxDescription bounds the description part of an upload, and
 // maxOtherParts the total size of parts other than file and description.
@@ -91,36 +92,46 @@ type attachment struct {
 	size        int64
 	sha256      string
 	url         string
-	state       string
 	createdAt   time.Time
-	polls       int
 	policy      AttachmentPolicy
-	fail        bool   // processing ends in ERROR (an injected fault)
-	content     []byte // the uploaded bytes; nil when over the stored limit
-	kept        bool   // content holds the whole file
-	rec         *record
+	// mu guards state and polls, which reads (under the server's read
+	// lock) move on.
+	mu      sync.Mutex
+	state   string
+	polls   int
+	fail    bool     // processing ends in ERROR (an injected fault)
+	content *content // the uploaded bytes; nil when over the stored limit
+	rec     *record
 }
 
-// observe moves a processing attachment on by its policy; poll says
-// whether this read is a GET of the attachment itself.
-func (a *attachment) observe(now time.Time, poll bool) {
+// observe moves a processing attachment on by its policy, and returns
+// its state; poll says whether this read is a GET of the attachment
+// itself.
+func (a *attachment) observe(now time.Time, poll bool) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.state != StateProcessing || a.policy.Manual {
-		return
+		return a.state
 	}
 	if poll {
 		a.polls++
 	}
 	p := a.policy
-	if p.Polls > 0 && a.polls <= p.Polls {
-		return
-	}
-	if p.After > 0 && now.Sub(a.createdAt) < p.After {
-		return
+	if (p.Polls > 0 && a.polls <= p.Polls) || (p.After > 0 && now.Sub(a.createdAt) < p.After) {
+		return a.state
 	}
 	a.state = p.final()
 	if a.fail {
 		a.state = StateError
 	}
+	return a.state
+}
+
+// current returns the attachment's state, as it is.
+func (a *attachment) current() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.state
 }
 
 // attachmentJSON is the service's Attachment.
@@ -139,7 +150,7 @@ type attachmentJSON struct {
 func (a *attachment) json() attachmentJSON {
 	return attachmentJSON{
 		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType,
-		Size: a.size, State: a.state, CreatedAt: formatTime(a.createdAt),
+		Size: a.size, State: a.current(), CreatedAt: formatTime(a.createdAt),
 		ContentURL: a.contentURL(), ViewState: viewPrivate,
 	}
 }
@@ -167,24 +178,14 @@ type AttachmentInfo struct {
 func (a *attachment) info() AttachmentInfo {
 	return AttachmentInfo{
 		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType, Size: a.size,
-		SHA256: a.sha256, URL: a.url, State: a.state, CreatedAt: a.createdAt,
+		SHA256: a.sha256, URL: a.url, State: a.current(), CreatedAt: a.createdAt,
 	}
 }
 
 // Attachments returns the attachments of a record in the order they were
 // added (nil if the record does not exist). It does not move their state.
 func (s *Server) Attachments(rt workflow.RecordType, alias, recordID string) []AttachmentInfo {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]AttachmentInfo, len(rec.attachments))
-	for i, a := range rec.attachments {
-		out[i] = a.info()
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*attachment { return r.attachments }, func(a *attachment) AttachmentInfo { return a.info() })
 }
 
 // SetAttachmentState sets an attachment's state (for example StateValid
@@ -201,14 +202,18 @@ func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 	return true
 }
 
+// attachmentRoutes are the operations on attachments.
+var attachmentRoutes = []route{
+	onJSON[linkBody](op.CreateRecordLink, onRecord((*Server).addLink)),
+	on(op.ListRecordAttachments, onRecord((*Server).listAttachments)),
+	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).reading(readUpload),
+	on(op.GetRecordAttachment, onAttachment((*Server).getAttachment)),
+	on(op.DeleteRecordAttachment, onAttachment((*Server).deleteAttachment)),
+	on(op.DownloadRecordAttachment, onAttachment((*Server).downloadAttachment)),
+}
+
 // listAttachments is GET .../attachments: a bare array.
-func (s *Server) listAttachments(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) listAttachments(_ *request, rec *record) response {
 	now := s.Now()
 	out := make([]attachmentJSON, len(rec.attachments))
 	for i, a := range rec.attachments {
@@ -218,42 +223,31 @@ func (s *Server) listAttachments(rq *request, segs []string) response {
 	return reply(http.StatusOK, out)
 }
 
-// findAttachment finds segs[4] among a record's attachments.
-func (s *Server) findAttachment(rq *request, segs []string) (*attachment, *httpError) {
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return nil, e
-	}
-	a := s.st.attachments[segs[4]]
-	if a == nil || a.rec != rec {
-		return nil, errf(http.StatusNotFound, "no attachment %q on record %q", segs[4], rec.id)
-	}
-	return a, nil
+// onAttachment is a handler of the attachment {attachmentId} of the
+// route's record, found.
+func onAttachment(h func(s *Server, a *attachment) response) func(*Server, *request) response {
+	return onRecord(func(s *Server, rq *request, rec *record) response {
+		id := rq.params["attachmentId"]
+		a := s.st.attachments[id]
+		if a == nil || a.rec != rec {
+			return failf(http.StatusNotFound, "no attachment %q on record %q", id, rec.id)
+		}
+		return h(s, a)
+	})
 }
 
 // getAttachment is GET .../attachments/{attachmentId}; it counts as a
 // poll for the attachment policy.
-func (s *Server) getAttachment(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, e := s.findAttachment(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) getAttachment(a *attachment) response {
 	a.observe(s.Now(), true)
 	return reply(http.StatusOK, a.json())
 }
 
 // deleteAttachment is DELETE .../attachments/{attachmentId}: 200, no
 // body.
-func (s *Server) deleteAttachment(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, e := s.findAttachment(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) deleteAttachment(a *attachment) response {
 	delete(s.st.attachments, a.id)
+	a.content.remove()
 	a.rec.attachments = slices.DeleteFunc(a.rec.attachments, func(x *attachment) bool { return x == a })
 	return response{status: http.StatusOK}
 }
@@ -262,27 +256,23 @@ func (s *Server) deleteAttachment(rq *request, segs []string) response {
 // with the uploaded bytes as application/octet-stream (the only media type
 // the service publishes for it), their length and file name
 // (Content-Disposition). A file still PROCESSING or in ERROR has no
-// content to give: 422, one of the statuses every operation publishes. A file over the fake's stored-content limit (see
-// WithStoredContentLimit) is answered 501, since its bytes were not kept.
-func (s *Server) downloadAttachment(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, e := s.findAttachment(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	a.observe(s.Now(), false)
+// content to give: 422, one of the statuses every operation publishes. A
+// file over a stored-content limit lowered with WithStoredContentLimit is
+// answered 501, since its bytes were not kept.
+func (s *Server) downloadAttachment(a *attachment) response {
+	state := a.observe(s.Now(), false)
 	switch {
 	case a.url != "":
 		return failf(http.StatusNotFound, "attachment %s is a link and has no content", a.id)
-	case a.state != StateValid:
-		return failf(http.StatusUnprocessableEntity, "attachment %s is %s, not VALID: no content yet", a.id, a.state)
-	case !a.kept:
-		return failf(http.StatusNotImplemented, "attachment %s (%d bytes) is over the fake's stored-content limit; its bytes were not kept", a.id, a.size)
+	case state != StateValid:
+		return failf(http.StatusUnprocessableEntity, "attachment %s is %s, not VALID: no content yet", a.id, state)
+	case a.content == nil:
+		return failf(http.StatusNotImplemented, "attachment %s (%d bytes) is over the stored-content limit of %d bytes "+
+			"(WithStoredContentLimit, or workflow-fake -stored-content-limit); its bytes were not kept", a.id, a.size, s.cfg.maxStored)
 	}
-	body := a.content
-	if body == nil {
-		body = []byte{}
+	body, err := a.content.open()
+	if err != nil {
+		return failf(http.StatusInternalServerError, "reading the content of attachment %s: %v", a.id, err)
 	}
 	return response{
 		status: http.StatusOK,
@@ -290,7 +280,7 @@ func (s *Server) downloadAttachment(rq *request, segs []string) response {
 			"Content-Type":        {"application/octet-stream"},
 			"Content-Disposition": {mime.FormatMediaType("attachment", map[string]string{"filename": a.name})},
 		},
-		rawBody: body,
+		stream: body, length: a.content.size,
 	}
 }
 
@@ -303,23 +293,11 @@ type linkBody struct {
 // addLink is POST .../attachments/url-links: 201 with {"url",
 // "description"}. The link is stored as an attachment named by its URL,
 // VALID at once.
-func (s *Server) addLink(rq *request, segs []string) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	var body linkBody
-	if e := decodeBody(rq.r, &body); e != nil {
-		return fail(e)
-	}
+func (s *Server) addLink(rq *request, rec *record) response {
+	body := in[*linkBody](rq)
 	u, err := url.Parse(body.URL)
 	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule (got %q)", body.URL)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
 	}
 	a := &attachment{
 		id: s.st.next.id("a", &s.st.next.attachment), name: body.URL, description: body.Description,
@@ -330,60 +308,47 @@ func (s *Server) addLink(rq *request, segs []string) response {
 	return reply(http.StatusCreated, linkBody{URL: body.URL, Description: body.Description})
 }
 
-// countingHash counts and hashes what is written to it, and keeps it up
-// to limit bytes (all of it or nothing).
-type countingHash struct {
-	h     hash.Hash
-	n     int64
-	limit int64
-	buf   []byte
-	over  bool
+// upload is the body of POST .../attachments, read.
+type upload struct {
+	name, mediaType, description string
+	size                         int64
+	sha256                       string
+	content                      *content // nil when over the stored limit
 }
 
-func (c *countingHash) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	if !c.over {
-		if c.n > c.limit {
-			c.over, c.buf = true, nil
-		} else {
-			c.buf = append(c.buf, p...)
-		}
-	}
-	return c.h.Write(p)
-}
-
-// uploadAttachment is POST .../attachments: a multipart/form-data body
-// with a "file" part and an optional "description" part, read as a
-// stream (the content is counted and hashed, and kept up to the stored
-// content limit for the download route). 202 with the attachment, state
-// PROCESSING.
-func (s *Server) uploadAttachment(rq *request, segs []string) response {
+// readUpload reads the body of POST .../attachments, after a 404 or 403
+// for the record: a multipart/form-data body with a "file" part and an
+// optional "description" part, read as a stream (the content is counted
+// and hashed, and kept up to the stored content limit for the download
+// route, in a temporary file beyond spillAt bytes).
+func readUpload(s *Server, rq *request) *httpError {
 	r := rq.r
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
+	if e := s.precheckRecord(rq); e != nil {
+		return e
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return failf(http.StatusBadRequest, "the body must be multipart/form-data with a boundary: %v", err)
+		return errf(http.StatusBadRequest, "the body must be multipart/form-data with a boundary: %v", err)
 	}
 	var (
 		name, mediaType, description string
-		sum                          countingHash
+		sum                          = spool{limit: s.cfg.maxStored, spillAt: s.cfg.spillAt, fs: &s.files}
 		seenFile, seenDescription    bool
 		other                        int64
 	)
+	defer sum.discard()
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return failf(http.StatusBadRequest, "malformed multipart body: %v", err)
+			return errf(http.StatusBadRequest, "malformed multipart body: %v", err)
 		}
 		switch part.FormName() {
 		case "file":
 			if seenFile {
-				return failf(http.StatusBadRequest, "invalid file: only one part named \"file\" is allowed")
+				return errf(http.StatusBadRequest, "invalid file: only one part named \"file\" is allowed")
 			}
 			seenFile = true
 			// The file name as sent: Part.FileName would cut a path to its
@@ -393,63 +358,72 @@ func (s *Server) uploadAttachment(rq *request, segs []string) response {
 			name = params["filename"]
 			switch {
 			case name == "" || name == "." || name == "..":
-				return failf(http.StatusBadRequest, "invalid file: the \"file\" part has no file name")
+				return errf(http.StatusBadRequest, "invalid file: the \"file\" part has no file name")
 			case strings.ContainsAny(name, `/\`):
-				return failf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", name)
+				return errf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", name)
 			}
 			mediaType = partMediaType(part.Header.Get("Content-Type"), name)
-			sum.h, sum.limit = sha256.New(), s.cfg.maxStored
-			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); err != nil {
-				return failf(http.StatusBadRequest, "invalid file: reading the content: %v", err)
+			sum.h = sha256.New()
+			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); sum.err != nil {
+				return errf(http.StatusInternalServerError, "%v", err)
+			} else if err != nil {
+				return errf(http.StatusBadRequest, "invalid file: reading the content: %v", err)
 			}
 			if sum.n > s.cfg.maxUpload {
 				// Read what the client is still sending (up to a bound) so
 				// that it sees the answer instead of a reset connection.
 				_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, s.cfg.maxDrainOut))
-				return failf(http.StatusRequestEntityTooLarge, "the file is over the size limit of %d bytes", s.cfg.maxUpload)
+				return errf(http.StatusRequestEntityTooLarge, "the file is over the size limit of %d bytes", s.cfg.maxUpload)
 			}
 		case "description":
 			if seenDescription {
-				return failf(http.StatusBadRequest, "only one part named \"description\" is allowed")
+				return errf(http.StatusBadRequest, "only one part named \"description\" is allowed")
 			}
 			seenDescription = true
 			b, err := io.ReadAll(io.LimitReader(part, maxDescription+1))
 			if err != nil {
-				return failf(http.StatusBadRequest, "malformed multipart body: reading the description: %v", err)
+				return errf(http.StatusBadRequest, "malformed multipart body: reading the description: %v", err)
 			}
 			if len(b) > maxDescription {
-				return failf(http.StatusBadRequest, "the description is longer than %d bytes", maxDescription)
+				return errf(http.StatusBadRequest, "the description is longer than %d bytes", maxDescription)
 			}
 			description = string(b)
 		default:
 			n, err := io.Copy(io.Discard, io.LimitReader(part, maxOtherParts+1-other))
 			other += n
 			if err != nil {
-				return failf(http.StatusBadRequest, "malformed multipart body: %v", err)
+				return errf(http.StatusBadRequest, "malformed multipart body: %v", err)
 			}
 			if other > maxOtherParts {
-				return failf(http.StatusBadRequest, "unknown parts are larger than %d bytes", maxOtherParts)
+				return errf(http.StatusBadRequest, "unknown parts are larger than %d bytes", maxOtherParts)
 			}
 		}
 	}
 	if !seenFile {
-		return failf(http.StatusBadRequest, "invalid file: a part named \"file\" is required")
+		return errf(http.StatusBadRequest, "invalid file: a part named \"file\" is required")
 	}
 	if sum.n == 0 {
-		return failf(http.StatusBadRequest, "invalid file: the file is empty")
+		return errf(http.StatusBadRequest, "invalid file: the file is empty")
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
+	kept, err := sum.kept()
+	if err != nil {
+		return errf(http.StatusInternalServerError, "keeping the upload in a temporary file: %v", err)
 	}
+	rq.file = &upload{name: name, mediaType: mediaType, description: description, size: sum.n,
+		sha256: hex.EncodeToString(sum.h.Sum(nil)), content: kept}
+	return nil
+}
+
+// uploadAttachment is POST .../attachments: 202 with the attachment,
+// state PROCESSING.
+func (s *Server) uploadAttachment(rq *request, rec *record) response {
+	f := rq.file
 	a := &attachment{
-		id: s.st.next.id("a", &s.st.next.attachment), name: name, description: description,
-		mediaType: mediaType, size: sum.n, sha256: hex.EncodeToString(sum.h.Sum(nil)),
+		id: s.st.next.id("a", &s.st.next.attachment), name: f.name, description: f.description,
+		mediaType: f.mediaType, size: f.size, sha256: f.sha256,
 		state: StateProcessing, createdAt: s.Now(), policy: s.cfg.policy, rec: rec,
-		fail: rq.processingError, content: sum.buf, kept: !sum.over,
+		fail: rq.processingError, content: f.content,
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)

@@ -5,9 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"io/fs"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -248,9 +251,63 @@ type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
-// TestUploadIsStreamed: a 32 MB upload over the stored-content limit makes
-// the server allocate less than a fixed 12 MB (a buffered upload would
-// take at least 32 MB), and its download is refused as not kept.
+// TestUploadIsKeptAndGivenBack: by default a 30 MB upload is kept whole
+// and its download gives it back byte for byte, while the server holds it
+// in a temporary file, not in memory: the upload allocates less than a
+// fixed 12 MB (a buffered one would take at least 30 MB). Deleting the
+// attachment removes the file, and closing the server the directory.
+func TestUploadIsKeptAndGivenBack(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	const size = 30 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res := a.upload("/tasks/it/1/attachments", "big.bin", io.LimitReader(&counting{}, size), "")
+	runtime.ReadMemStats(&after)
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(12<<20), "bytes allocated during the upload")
+	info := a.srv.Attachments(workflow.Tasks, "it", "1")[0]
+	assert.Equal(t, int64(size), info.Size)
+	assert.Len(t, spilled(a.srv), 1, "the upload is in a temporary file")
+
+	got := a.get("/tasks/it/1/attachments/" + info.ID + "/content")
+	require.Equal(t, http.StatusOK, got.status)
+	assert.Equal(t, strconv.Itoa(size), got.header.Get("Content-Length"))
+	want, err := io.ReadAll(io.LimitReader(&counting{}, size))
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, got.body), "the download gives back the uploaded bytes")
+
+	requireNoBody(t, a.do(http.MethodDelete, "/tasks/it/1/attachments/"+info.ID, nil), http.StatusOK)
+	assert.Empty(t, spilled(a.srv), "deleting the attachment removes its file")
+
+	res = a.upload("/tasks/it/1/attachments", "again.bin", io.LimitReader(&counting{}, 2<<20), "")
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	a.srv.Close()
+	_, err = os.Stat(a.srv.files.dir)
+	assert.ErrorIs(t, err, fs.ErrNotExist, "Close removes the temporary directory")
+}
+
+// TestSmallUploadsStayInMemory: a file of up to the spill threshold
+// makes no temporary file, nor does Reset leave one behind.
+func TestSmallUploadsStayInMemory(t *testing.T) {
+	a := newAPI(t)
+	a.srv.cfg.spillAt = 1 << 10
+	seedTasks(a.srv, 1)
+	res := a.upload("/tasks/it/1/attachments", "small.bin", io.LimitReader(&counting{}, 1<<10), "")
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	assert.Empty(t, a.srv.files.dir, "no temporary directory for a small file")
+	res = a.upload("/tasks/it/1/attachments", "big.bin", io.LimitReader(&counting{}, 1<<10+1), "")
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	assert.Len(t, spilled(a.srv), 1)
+	a.srv.Reset()
+	assert.Empty(t, spilled(a.srv), "Reset removes the files of the attachments it forgets")
+}
+
+// TestUploadIsStreamed: a 32 MB upload over a lowered stored-content
+// limit makes the server allocate less than a fixed 12 MB, and its
+// download is refused as not kept, naming the option and the flag that
+// set the limit.
 func TestUploadIsStreamed(t *testing.T) {
 	a := newAPI(t, WithStoredContentLimit(1<<20))
 	seedTasks(a.srv, 1)
@@ -265,7 +322,33 @@ func TestUploadIsStreamed(t *testing.T) {
 	info := a.srv.Attachments(workflow.Tasks, "it", "1")[0]
 	assert.Equal(t, int64(size), info.Size)
 	assert.Equal(t, sha(make([]byte, size)), info.SHA256)
-	assert.Contains(t, expectError(t, a.get("/tasks/it/1/attachments/"+info.ID+"/content"), 501), "not kept")
+	msg := expectError(t, a.get("/tasks/it/1/attachments/"+info.ID+"/content"), 501)
+	for _, want := range []string{"not kept", "limit of 1048576 bytes", "WithStoredContentLimit", "-stored-content-limit"} {
+		assert.Contains(t, msg, want)
+	}
+	assert.Empty(t, spilled(a.srv), "no file is left of an upload over the limit")
+}
+
+// spilled lists the server's temporary files of uploads.
+func spilled(srv *Server) []string {
+	if srv.files.dir == "" {
+		return nil
+	}
+	out, _ := filepath.Glob(filepath.Join(srv.files.dir, "*"))
+	return out
+}
+
+// counting is an endless reader of the bytes 0, 1, ..., 250, 0, 1, ...
+// (a period that no power of two divides, so that a block out of place
+// shows).
+type counting struct{ n int }
+
+func (c *counting) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(c.n % 251)
+		c.n++
+	}
+	return len(p), nil
 }
 
 func TestAttachmentPolicies(t *testing.T) {

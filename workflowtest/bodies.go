@@ -5,21 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
-// The one check of request bodies. Every request whose operation takes a
-// JSON body (by the operationId of its route) is checked here, in serve,
-// before its handler runs: against the operation's request schema in the
+// The one reading and check of request bodies. Every request whose
+// operation takes a JSON body (by the operationId of its route) is read
+// and checked here, once, before its handler runs (router.go): against the operation's request schema in the
 // contract document (400 "invalid <pointer>: <rule>"), then against the
 // rules the document states in prose and the fake's own rules (422, worded
 // the same). A body that is not JSON, or not the JSON value the operation
 // takes, is 400 "malformed body: ...". Handlers then decode a body that
 // has the published types, and keep to state and to the rules that need
-// state (a handle already taken, a user that does not exist).
+// state (a handle already taken, a user that does not exist). A body of
+// another media type (an upload, a comment) is read by its route's own
+// reader, after a 404 or 403 for the resource it goes to.
 
 // WithStrictBodies makes the server refuse, with 400, a member of a
 // request body that the service's schema does not declare, where the
@@ -31,15 +35,39 @@ func WithStrictBodies() Option {
 	return func(c *config) { c.strictBodies = true }
 }
 
-// checkBody reads and checks the JSON body of a request to operation id,
-// and puts the body back for the handler.
-func (s *Server) checkBody(rq *request, id op.ID) *httpError {
+// readBody reads and checks the JSON body of a request to operation id
+// into rq.body.
+func (s *Server) readBody(rq *request, id op.ID) *httpError {
 	body, e := readJSONBody(rq.r)
 	if e != nil {
 		return e
 	}
-	rq.r.Body = io.NopCloser(bytes.NewReader(body))
+	rq.body = body
 	return problem(wire.Check(id, body, wire.Options{Strict: s.cfg.strictBodies}))
+}
+
+// readJSONBody reads a request body that must be JSON. Every JSON body
+// the contract defines is an object, so an empty body and the value null
+// are malformed here, for every route, as an array or a string is where
+// the body is decoded.
+func readJSONBody(r *http.Request) ([]byte, *httpError) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return nil, errf(http.StatusBadRequest, "Content-Type must be application/json (got %q)", ct)
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
+	if err != nil {
+		return nil, errf(http.StatusBadRequest, "reading the body: %v", err)
+	}
+	switch t := bytes.TrimSpace(body); {
+	case len(t) == 0:
+		return nil, errf(http.StatusBadRequest, "malformed body: empty (a JSON object is required)")
+	case bytes.Equal(t, []byte("null")):
+		return nil, errf(http.StatusBadRequest, "malformed body: null (a JSON object is required)")
+	}
+	return body, nil
 }
 
 // problem turns the finding of wire.Check into the fake's answer.
@@ -74,5 +102,13 @@ func mustConform(helper string, id op.ID, body any) {
 	}
 	if err != nil {
 		panic("workflowtest: " + helper + ": " + err.Error())
+	}
+}
+
+// setIf sets *dst to *src when src is not nil: what a body leaves out
+// stays as it is.
+func setIf[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // comment is a comment on a record.
@@ -53,39 +54,22 @@ func (st *state) newComment(rec *record, text, source, authorID string, at time.
 
 // listComments is GET .../comment: Paged<{id, createdAt, source, contents,
 // createdBy}>, oldest first.
-func (s *Server) listComments(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	p, e := parseSubPaging(rq, "comments "+rec.def.key.String()+"/"+rec.id)
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(rec.comments, commentSeq, noFields[*comment], p)
-	return reply(http.StatusOK, buildSubList(res, p, commentSeq, func(c *comment, _ string) any { return c.json(s.st) }))
+// commentRoutes are the operations on comments.
+var commentRoutes = []route{
+	on(op.ListRecordComments, onRecord((*Server).listComments)),
+	on(op.CreateRecordComment, onRecord((*Server).addComment)).reading(readComment),
+}
+
+func (s *Server) listComments(rq *request, rec *record) response {
+	return listPage(rq, "comments "+rec.def.key.String()+"/"+rec.id, rec.comments, commentSeq, nil,
+		func(c *comment, _ string) any { return c.json(s.st) })
 }
 
 // addComment is POST .../comment with the text itself as a text/plain
 // body: 201 with a text/plain body, the new comment's id. The comment is
 // written by the token's user, with source "API".
-func (s *Server) addComment(rq *request, segs []string) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	text, e := readTextBody(rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	c := s.st.newComment(rec, text, "API", rq.user.id, s.Now())
+func (s *Server) addComment(rq *request, rec *record) response {
+	c := s.st.newComment(rec, string(rq.body), "API", rq.user.id, s.Now())
 	return response{
 		status:  http.StatusCreated,
 		header:  http.Header{"Content-Type": {"text/plain; charset=utf-8"}},
@@ -96,6 +80,17 @@ func (s *Server) addComment(rq *request, segs []string) response {
 // readTextBody reads a text/plain request body: UTF-8 (the only charset
 // accepted), not blank, at most maxJSONBody bytes. A request without a
 // Content-Type is read as text too.
+// readComment reads the body of POST .../comment, the comment's text,
+// after a 404 or 403 for the record.
+func readComment(s *Server, rq *request) *httpError {
+	if e := s.precheckRecord(rq); e != nil {
+		return e
+	}
+	text, e := readTextBody(rq.r)
+	rq.body = []byte(text)
+	return e
+}
+
 func readTextBody(r *http.Request) (string, *httpError) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, params, err := mime.ParseMediaType(ct)
@@ -121,15 +116,5 @@ func readTextBody(r *http.Request) (string, *httpError) {
 
 // Comments returns the texts of a record's comments, oldest first.
 func (s *Server) Comments(rt workflow.RecordType, alias, recordID string) []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]string, len(rec.comments))
-	for i, c := range rec.comments {
-		out[i] = c.text
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*comment { return r.comments }, func(c *comment) string { return c.text })
 }

@@ -169,12 +169,12 @@ func (s *Server) seedDemoAttachment(at time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.st.record(workflow.Tasks, DemoTasks, "1")
-	content := []byte("Printer on floor 3 jams on duplex jobs.\n")
-	sum := sha256.Sum256(content)
+	body := []byte("Printer on floor 3 jams on duplex jobs.\n")
+	sum := sha256.Sum256(body)
 	a := &attachment{
 		id: s.st.next.id("a", &s.st.next.attachment), name: "notes.txt", description: "First analysis",
-		mediaType: "text/plain; charset=utf-8", size: int64(len(content)), sha256: hex.EncodeToString(sum[:]),
-		state: StateValid, createdAt: at, rec: rec, content: content, kept: true,
+		mediaType: "text/plain; charset=utf-8", size: int64(len(body)), sha256: hex.EncodeToString(sum[:]),
+		state: StateValid, createdAt: at, rec: rec, content: &content{mem: body, size: int64(len(body))},
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)

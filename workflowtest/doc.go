@@ -39,7 +39,10 @@
 // (DropAfter): the record is created or the file stored, yet the client
 // sees only a connection error, the case to test idempotency and retries
 // of non-idempotent requests with. A reply a fault produced carries the
-// header X-Workflowtest-Fault: 1 (FaultHeader).
+// header X-Workflowtest-Fault: 1 (FaultHeader). A fault, the latency
+// (SetOperationLatency) and the request log (RequestRecord.Operation)
+// can name an operation by its id in the service's published document
+// ("createRecord", "recordList", ...), whatever its path.
 //
 //	srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/*", Count: 1, DropAfter: true})
 //	_, err := c.Records.Create(ctx, workflow.Tasks, "it-requests", rec)
@@ -62,8 +65,10 @@
 // /v1/transactions/invoices), the other demo users, the groups and the
 // download path of the seeded attachment a1 of task 1, the demo app's
 // automations and views, then two curl commands to paste. Ctrl+C stops
-// it; all state is in memory; -v logs every request; -strict refuses
-// body members the schemas do not declare. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
+// it; all state is in memory, but for uploads over 1 MiB, kept in
+// temporary files until it stops; -v logs every request; -strict refuses
+// body members the schemas do not declare; -stored-content-limit lowers
+// the size of the uploads whose bytes are kept. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
 // WORKFLOW_CLIENT_SECRET=demo-secret WORKFLOW_BASE_URL=http://127.0.0.1:8080/v1
 // WORKFLOW_AUTH_URL=http://127.0.0.1:8080.
 //
@@ -161,8 +166,15 @@
 //     quotes, operator aliases) is the same filter. first defaults to 100;
 //     last without before pages back from the end; before without last
 //     gives 100. Mixing first/after with last/before, an empty after or
-//     before, a repeated parameter, or first/last outside 1..1000 is 400.
-//     Other query parameters are ignored. total counts every record that
+//     before, or first/last outside 1..1000 is 400. So is a query the
+//     fake cannot read as sent, on every route (a rule of the fake,
+//     drawn from API.md's "special characters are URL-encoded"): a ';'
+//     that is not percent-encoded (%3B; Go's query parser drops such a
+//     pair, and the list would come back unfiltered), a broken
+//     percent-escape, a parameter given twice, and, on a paged list, a
+//     parameter the list does not take (filter on a list without one);
+//     the 400 names the parameter and how to write it. Routes other
+//     than lists ignore query parameters. total counts every record that
 //     matches the filter; has_next_page and has_previous_page say whether
 //     matching records exist after the page's end and before its start;
 //     an empty page has empty start and end cursors.
@@ -215,9 +227,11 @@
 //     is 400 ("invalid file"); more than 250 MB (read as 250,000,000
 //     bytes, like the SDK) is 413, and the rest of the body is read and
 //     dropped, up to 1 GiB, so that the client sees the answer. The
-//     content is counted and hashed (SHA-256) as it streams, and kept up
-//     to WithStoredContentLimit (16 MiB by default) for the download
-//     route. The media type is the part's Content-Type, or guessed from
+//     content is counted and hashed (SHA-256) as it streams, and kept
+//     whole for the download route: in memory up to 1 MiB, beyond that
+//     in a temporary file under os.TempDir, removed when the attachment
+//     is deleted, when Reset forgets it, and when the server closes.
+//     WithStoredContentLimit lowers the size of the files kept. The media type is the part's Content-Type, or guessed from
 //     the file name's extension when that is absent or
 //     application/octet-stream. The 202 answer carries the attachment in
 //     state "PROCESSING"; the final state is "VALID" (or "ERROR" when
@@ -228,8 +242,9 @@
 //     server's clock, or by hand. GET .../{attachmentId}/content answers
 //     200 with the bytes as application/octet-stream, their length
 //     and Content-Disposition: attachment; filename=...; 422 while the
-//     attachment is not VALID, 501 when its bytes were over the stored
-//     limit, 404 for a link. Links: POST .../url-links with {"url",
+//     attachment is not VALID, 501 when its bytes were over a lowered
+//     stored-content limit (the message names WithStoredContentLimit and
+//     workflow-fake's -stored-content-limit), 404 for a link. Links: POST .../url-links with {"url",
 //     "description"} (the fake's rule: url absolute http or https, 422),
 //     answered 201 with the
 //     same two members; the link is listed as an attachment named by its

@@ -1,17 +1,16 @@
 package workflowtest
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"log/slog"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
-	"github.com/seed-a15e58aa/workflow-go/rsql"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // FaultHeader ("X-Workflowtest-Fault: 1") marks a reply that an injected
@@ -21,7 +20,15 @@ import (
 // are the service's and carry no mark.
 const FaultHeader = fakehook.FaultHeader
 
-// Fault is a failure injected into the requests that match Route.
+// Fault is a failure injected into the requests that match Route and
+// Operation.
+//
+// Operation, when set, is the id of an operation of the service's
+// published document, as RequestRecord.Operation gives it: "recordList",
+// "createRecord", "requestAccessToken" (the token endpoint), ...; Inject
+// panics on an id the fake does not serve. It names a route whatever its
+// path, so that a fault on "getRecord" does not also hit a list of
+// agents or views, whose paths have the same shape.
 //
 // Route is "[METHOD] [PATH]": a method (or "*" for any) and a path
 // pattern, each optional ("" matches every request). The path pattern is
@@ -48,9 +55,10 @@ const FaultHeader = fakehook.FaultHeader
 // so on, whatever the answer would have been), then closes the connection
 // without sending the answer: the client cannot know that the server
 // acted, the case a test of idempotency needs; or Status answers with that
-// status, a Retry-After of RetryAfter if set, and the usual error body
-// (the request is not handled); or Malformed with a Status answers that
-// status with a truncated JSON body; Malformed alone lets the request be
+// status, a Retry-After of RetryAfter if set (in whole seconds, rounded
+// up), the headers of Header, and the usual error body (the request is
+// not handled); or Malformed with a Status answers that status with a
+// truncated JSON body (and Header); Malformed alone lets the request be
 // handled and cuts its JSON answer in half; ProcessingError (on the
 // file-upload route) lets the upload be handled and answered 202
 // PROCESSING as usual, and makes its processing end in ERROR instead of
@@ -66,6 +74,7 @@ const FaultHeader = fakehook.FaultHeader
 // caller of an http.Client; with DropAfter the GET is then handled twice.
 type Fault struct {
 	Route       string
+	Operation   string
 	After       int
 	Count       int
 	Probability float64
@@ -79,6 +88,10 @@ type Fault struct {
 	// above). It cannot be combined with Drop, DropAfter, Status or
 	// Malformed.
 	ProcessingError bool
+	// Header is set on the answer of a Status, over the fake's own
+	// headers: any Retry-After ({"Retry-After": {"0"}}, an HTTP date, a
+	// malformed value), or any other header. It needs a Status.
+	Header http.Header
 }
 
 // Injection is an injected fault.
@@ -99,6 +112,8 @@ func (s *Server) Inject(f Fault) *Injection {
 	method, pattern, err := parseRoute(f.Route)
 	switch {
 	case err != nil:
+	case f.Operation != "" && op.Lookup(op.ID(f.Operation)) == nil:
+		err = fmt.Errorf("fault: no operation %q", f.Operation)
 	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed && !f.ProcessingError:
 		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter, Malformed or ProcessingError)")
 	case f.ProcessingError && (f.Drop || f.DropAfter || f.Status != 0 || f.Malformed):
@@ -107,6 +122,8 @@ func (s *Server) Inject(f Fault) *Injection {
 		err = errors.New("fault: DropAfter cannot be combined with Drop, Status or Malformed")
 	case f.Drop && (f.Status != 0 || f.Malformed):
 		err = errors.New("fault: Drop cannot be combined with Status or Malformed")
+	case f.Header != nil && f.Status == 0:
+		err = errors.New("fault: Header needs a Status")
 	case f.Status != 0 && (f.Status < 100 || f.Status > 599):
 		err = fmt.Errorf("fault: Status %d is not an HTTP status", f.Status)
 	case f.Probability < 0 || f.Probability > 1:
@@ -179,9 +196,10 @@ func parseRoute(route string) (method string, pattern []string, err error) {
 	return strings.ToUpper(method), pattern, nil
 }
 
-// matches reports whether a request matches the injection's route.
-func (in *Injection) matches(method string, segs []string) bool {
-	if in.method != "" && in.method != method {
+// matches reports whether a request matches the injection's route and
+// operation.
+func (in *Injection) matches(method string, segs []string, id op.ID) bool {
+	if (in.method != "" && in.method != method) || (in.f.Operation != "" && op.ID(in.f.Operation) != id) {
 		return false
 	}
 	if in.pattern == nil {
@@ -201,8 +219,9 @@ func (in *Injection) matches(method string, segs []string) bool {
 	return len(segs) == len(in.pattern)
 }
 
-// pickFault returns the fault that fires for r, if any.
-func (s *Server) pickFault(r *http.Request) *Fault {
+// pickFault returns the fault that fires for rq, if any.
+func (s *Server) pickFault(rq *request) *Fault {
+	r := rq.r
 	s.faultMu.Lock()
 	defer s.faultMu.Unlock()
 	if len(s.faults) == 0 {
@@ -215,7 +234,7 @@ func (s *Server) pickFault(r *http.Request) *Fault {
 		}
 	}
 	for _, in := range s.faults {
-		if !in.matches(r.Method, segs) {
+		if !in.matches(r.Method, segs, rq.op) {
 			continue
 		}
 		in.seen++
@@ -238,19 +257,8 @@ func (s *Server) pickFault(r *http.Request) *Fault {
 // applyFault applies f; it reports whether the request has been answered
 // (or dropped), false when it should now be served normally.
 func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, rq *request) bool {
-	if f.Delay > 0 {
-		t := time.NewTimer(f.Delay)
-		select {
-		case <-t.C:
-		case <-rq.r.Context().Done():
-			t.Stop()
-			return true // the client went away
-		case <-s.closing:
-			t.Stop()
-			w.Header().Set(FaultHeader, "1")
-			s.write(sw, failf(http.StatusServiceUnavailable, "the server is shutting down"))
-			return true
-		}
+	if !s.pause(rq, sw, f.Delay, true) {
+		return true
 	}
 	switch {
 	case f.Drop:
@@ -260,7 +268,7 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		// The handlers return their answer instead of writing it, so
 		// nothing has reached the connection yet: the answer is simply
 		// not sent.
-		s.serve(rq)
+		s.serve(rq).discard()
 		s.drop(w, rq)
 		return true
 	}
@@ -270,11 +278,18 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 	switch {
 	case f.Malformed && f.Status != 0:
 		body := fmt.Sprintf(`{"status":%d,"message":"injected fau`, f.Status)
-		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter})
+		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter, header: f.Header})
 		return true
 	case f.Malformed:
 		resp := s.serve(rq)
-		if resp.status != http.StatusNoContent {
+		if resp.stream != nil {
+			// A download: the first half of its bytes.
+			resp.length /= 2
+			resp.stream = struct {
+				io.Reader
+				io.Closer
+			}{io.LimitReader(resp.stream, resp.length), resp.stream}
+		} else if resp.status != http.StatusNoContent {
 			body := resp.rawBody
 			if body == nil && resp.body != nil {
 				body = encodeJSON(resp.body)
@@ -288,7 +303,7 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		return true
 	case f.Status != 0:
 		resp := failf(f.Status, "injected fault")
-		resp.retryAfter = f.RetryAfter
+		resp.retryAfter, resp.header = f.RetryAfter, f.Header
 		s.write(sw, resp)
 		return true
 	}
@@ -311,65 +326,4 @@ func (s *Server) drop(w http.ResponseWriter, rq *request) {
 		}
 	}
 	panic(http.ErrAbortHandler)
-}
-
-// RequestRecord is a request the server received, for assertions.
-type RequestRecord struct {
-	Time       time.Time  // arrival, on the server's clock
-	Method     string     // HTTP method
-	Path       string     // the request path, unescaped
-	Query      url.Values // the query parameters
-	Route      string     // the route, e.g. "GET /v1/{recordType}/{alias}"; empty when none matched
-	Filter     rsql.Expr  // the parsed filter of a list request, nil when none or unparsable
-	FilterText string     // the filter as sent
-	UserID     string     // the authenticated user, empty when authentication failed
-	Status     int        // the status answered; 0 when the connection was dropped or the client left
-	Fault      bool       // whether an injected fault fired
-	RequestID  string     // the X-Request-Id the server sent back ("req-1", "req-2", ... in arrival order)
-}
-
-func (s *Server) logRequest(rq *request, status int) {
-	rec := RequestRecord{
-		Time:       rq.start,
-		Method:     rq.r.Method,
-		Path:       rq.r.URL.Path,
-		Query:      rq.r.URL.Query(),
-		Route:      rq.route,
-		Filter:     rq.filter,
-		FilterText: rq.filterText,
-		Status:     status,
-		Fault:      rq.fault,
-		RequestID:  rq.id,
-	}
-	if rq.user != nil {
-		rec.UserID = rq.user.id
-	}
-	if s.cfg.logger != nil {
-		s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow-fake: request",
-			slog.String("method", rec.Method), slog.String("path", rec.Path),
-			slog.String("query", rq.r.URL.RawQuery), slog.Int("status", rec.Status),
-			slog.String("user", rec.UserID), slog.Bool("fault", rec.Fault))
-	}
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	s.log = append(s.log, rec)
-	if limit := s.cfg.logLimit; len(s.log) > limit+limit/2 {
-		s.log = append(s.log[:0:0], s.log[len(s.log)-limit:]...)
-	}
-}
-
-// Requests returns the requests received so far (the most recent
-// WithRequestLogLimit of them), oldest first, token requests included.
-func (s *Server) Requests() []RequestRecord {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	from := max(0, len(s.log)-s.cfg.logLimit)
-	return append([]RequestRecord(nil), s.log[from:]...)
-}
-
-// ResetRequests forgets the requests received so far.
-func (s *Server) ResetRequests() {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	s.log = nil
 }

@@ -36,6 +36,53 @@ func TestFaultStatusWithCount(t *testing.T) {
 	assert.False(t, reqs[3].Fault)
 }
 
+// TestFaultHeader: a fault sends any Retry-After, 0 included (a zero
+// RetryAfter sends none), and any other header; Header needs a Status.
+func TestFaultHeader(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	for _, ra := range []string{"0", "Wed, 21 Oct 2026 07:28:00 GMT", "soon"} {
+		in := a.srv.Inject(Fault{Route: "GET /v1/tasks/*", Count: 1, Status: 429, RetryAfter: time.Second,
+			Header: http.Header{"Retry-After": {ra}, "X-Extra": {"1"}}})
+		res := a.get("/tasks/it")
+		assert.Equal(t, "injected fault", expectError(t, res, 429))
+		assert.Equal(t, []string{ra}, res.header.Values("Retry-After"), "Header wins over RetryAfter")
+		assert.Equal(t, "1", res.header.Get("X-Extra"))
+		in.Remove()
+	}
+	a.srv.Inject(Fault{Route: "GET /v1/tasks/*", Count: 1, Status: 429, Malformed: true, Header: http.Header{"Retry-After": {"0"}}})
+	res := a.get("/tasks/it")
+	assert.Equal(t, 429, res.status)
+	assert.Equal(t, "0", res.header.Get("Retry-After"))
+	assert.PanicsWithValue(t, "workflowtest: Inject: fault: Header needs a Status", func() {
+		a.srv.Inject(Fault{Delay: time.Millisecond, Header: http.Header{"Retry-After": {"0"}}})
+	})
+}
+
+// TestSleepMovesTheClock: Sleep takes no real time and moves the
+// server's clock to d after its call; sleeps at once end at the latest
+// of their ends, never past it.
+func TestSleepMovesTheClock(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	srv := Start(t, WithClock(func() time.Time { return start }))
+	require.NoError(t, srv.Sleep(t.Context(), time.Hour))
+	assert.Equal(t, start.Add(time.Hour), srv.Now())
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() { assert.NoError(t, srv.Sleep(t.Context(), time.Minute)) })
+	}
+	wg.Wait()
+	end := srv.Now()
+	assert.False(t, end.Before(start.Add(time.Hour+time.Minute)))
+	assert.False(t, end.After(start.Add(time.Hour+8*time.Minute)), "the sleeps do not move it further than one after the other")
+	require.NoError(t, srv.Sleep(t.Context(), 0))
+	assert.Equal(t, end, srv.Now())
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	assert.ErrorIs(t, srv.Sleep(ctx, time.Hour), context.Canceled)
+	assert.Equal(t, end, srv.Now(), "a cancelled sleep does not move the clock")
+}
+
 func TestFaultAfterAndRemove(t *testing.T) {
 	a := newAPI(t)
 	seedTasks(a.srv, 1)
@@ -285,6 +332,45 @@ func TestFaultMalformed(t *testing.T) {
 	assert.False(t, json.Valid(res.body))
 }
 
+// TestFaultByOperation: a fault, the latency and the request log name an
+// operation by its id, whatever its path: a fault on getRecord does not
+// hit the list of an app's agents, whose path has the same shape.
+func TestFaultByOperation(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	a.srv.Define(workflow.Apps, "crm")
+	in := a.srv.Inject(Fault{Operation: "getRecord", Status: 503})
+	assert.Equal(t, 503, a.get("/tasks/it/1").status)
+	assert.Equal(t, 200, a.get("/apps/crm/agents").status, "listAgents is another operation")
+	assert.Equal(t, 200, a.get("/tasks/it").status)
+	assert.Equal(t, 1, in.Fired())
+	in.Remove()
+	a.srv.Inject(Fault{Route: "GET /v1/tasks/**", Operation: "recordList", Count: 1, Status: 500})
+	assert.Equal(t, 200, a.get("/tasks/it/1").status, "Route and Operation must both match")
+	assert.Equal(t, 500, a.get("/tasks/it").status)
+
+	var ops []string
+	for _, r := range a.srv.Requests() {
+		ops = append(ops, r.Operation)
+	}
+	assert.Equal(t, []string{"requestAccessToken", "getRecord", "listAgents", "recordList", "getRecord", "recordList"}, ops)
+	assert.PanicsWithValue(t, `workflowtest: Inject: fault: no operation "getRecords"`, func() {
+		a.srv.Inject(Fault{Operation: "getRecords", Status: 500})
+	})
+
+	a.srv.SetOperationLatency("getRecord", time.Hour)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.srv.BaseURL()+"/tasks/it/1", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	_, err = a.srv.HTTPClient().Do(req)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "getRecord waits its latency")
+	assert.Equal(t, 200, a.get("/tasks/it").status, "other operations do not")
+	a.srv.SetOperationLatency("getRecord", -1)
+	assert.Equal(t, 200, a.get("/tasks/it/1").status)
+}
+
 func TestFaultRoutePatterns(t *testing.T) {
 	srv := Start(t)
 	tests := []struct {
@@ -314,7 +400,7 @@ func TestFaultRoutePatterns(t *testing.T) {
 		in := srv.Inject(Fault{Route: tc.route, Status: 500})
 		req, err := http.NewRequest(tc.method, "http://x"+tc.path, nil)
 		require.NoError(t, err)
-		f := srv.pickFault(req)
+		f := srv.pickFault(&request{r: req})
 		assert.Equal(t, tc.want, f != nil, "%q vs %s %s", tc.route, tc.method, tc.path)
 		in.Remove()
 	}

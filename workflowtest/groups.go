@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // group is a group of users.
@@ -65,10 +67,7 @@ func (g *group) json() groupJSON {
 }
 
 func groupSeq(g *group) uint64 { return g.seq }
-func groupFields(g *group) map[string]string {
-	return map[string]string{"id": g.id, "name": g.name}
-}
-func groupData(g *group) any { return g.json() }
+func groupData(g *group) any   { return g.json() }
 
 // GroupInfo describes a group of the fake, for assertions.
 type GroupInfo struct {
@@ -165,46 +164,35 @@ func (s *Server) Members(groupID string) []string {
 	return out
 }
 
-// listGroups is GET /groups, paged like the record list, without filter.
-func (s *Server) listGroups(rq *request, _ []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if e := s.checkAdmin(rq); e != nil {
-		return fail(e)
-	}
-	if e := noFilter(rq); e != nil {
-		return fail(e)
-	}
-	p, e := parsePaging(rq, "groups")
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(s.st.groups, groupSeq, groupFields, p)
-	return reply(http.StatusOK, buildPlainList(res, p, groupSeq, groupData))
+// groupRoutes are the operations on groups.
+var groupRoutes = []route{
+	on(op.ListGroups, admin((*Server).listGroups)),
+	onJSON[groupRequestBody](op.CreateGroup, admin((*Server).createGroup)),
+	on(op.GetGroup, onGroup((*Server).getGroup)),
+	onJSON[groupRequestBody](op.UpdateGroup, onGroup((*Server).updateGroup)),
+	on(op.ListGroupUsers, onGroup((*Server).listGroupUsers)),
+	onJSON[userIDsBody](op.AddUsersToGroup, onGroup((*Server).addGroupUsers)),
+	onJSON[userIDsBody](op.RemoveUsersFromGroup, onGroup((*Server).removeGroupUsers)),
 }
 
-// findGroup finds segs[1] among the groups. The caller holds s.mu.
-func (s *Server) findGroup(rq *request, segs []string) (*group, *httpError) {
-	if e := s.checkAdmin(rq); e != nil {
-		return nil, e
-	}
-	g := s.st.groupsByID[segs[1]]
-	if g == nil {
-		return nil, errf(http.StatusNotFound, "no group with id %q", segs[1])
-	}
-	return g, nil
+// listGroups is GET /groups, paged like the record list, without filter.
+func (s *Server) listGroups(rq *request) response {
+	return listPage(rq, "groups", s.st.groups, groupSeq, nil, plain(groupData))
+}
+
+// onGroup is a handler of the group {groupId}, found.
+func onGroup(h func(s *Server, rq *request, g *group) response) func(*Server, *request) response {
+	return admin(func(s *Server, rq *request) response {
+		g := s.st.groupsByID[rq.params["groupId"]]
+		if g == nil {
+			return failf(http.StatusNotFound, "no group with id %q", rq.params["groupId"])
+		}
+		return h(s, rq, g)
+	})
 }
 
 // getGroup is GET /groups/{groupId}.
-func (s *Server) getGroup(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	g, e := s.findGroup(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	return reply(http.StatusOK, g.json())
-}
+func (s *Server) getGroup(_ *request, g *group) response { return reply(http.StatusOK, g.json()) }
 
 // groupRequestBody is the service's GroupRequest; nil members were not
 // sent.
@@ -245,21 +233,14 @@ func (s *Server) applyGroupRequest(g *group, b *groupRequestBody, create bool) *
 			}
 		}
 	}
-	for _, f := range []struct {
-		dst *bool
-		src *bool
-	}{
-		{&g.flags.Assignable, b.Assignable}, {&g.flags.Watchable, b.Watchable},
-		{&g.flags.Mentionable, b.Mentionable}, {&g.flags.Approver, b.Approver},
-		{&g.flags.Dynamic, b.Dynamic}, {&g.flags.DataAccess, b.DataAccess}, {&g.flags.Hidden, b.Hidden},
-	} {
-		if f.src != nil {
-			*f.dst = *f.src
-		}
-	}
-	if b.Name != nil {
-		g.name = *b.Name
-	}
+	setIf(&g.flags.Assignable, b.Assignable)
+	setIf(&g.flags.Watchable, b.Watchable)
+	setIf(&g.flags.Mentionable, b.Mentionable)
+	setIf(&g.flags.Approver, b.Approver)
+	setIf(&g.flags.Dynamic, b.Dynamic)
+	setIf(&g.flags.DataAccess, b.DataAccess)
+	setIf(&g.flags.Hidden, b.Hidden)
+	setIf(&g.name, b.Name)
 	if b.Tags != nil {
 		g.tags = slices.Clone(*b.Tags)
 	}
@@ -281,18 +262,9 @@ func (s *Server) applyGroupRequest(g *group, b *groupRequestBody, create bool) *
 }
 
 // createGroup is POST /groups: 201 with the new group.
-func (s *Server) createGroup(rq *request, _ []string) response {
-	var body groupRequestBody
-	if e := s.checkedBody(func() *httpError { return s.checkAdmin(rq) }, rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e := s.checkAdmin(rq); e != nil {
-		return fail(e)
-	}
+func (s *Server) createGroup(rq *request) response {
 	g := &group{}
-	if e := s.applyGroupRequest(g, &body, true); e != nil {
+	if e := s.applyGroupRequest(g, in[*groupRequestBody](rq), true); e != nil {
 		return fail(e)
 	}
 	ng := s.st.newGroup(g.name)
@@ -302,20 +274,10 @@ func (s *Server) createGroup(rq *request, _ []string) response {
 
 // updateGroup is PUT /groups/{groupId}: 200 with the group; what the body
 // leaves out is kept.
-func (s *Server) updateGroup(rq *request, segs []string) response {
-	var body groupRequestBody
-	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, e := s.findGroup(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) updateGroup(rq *request, g *group) response {
 	work := *g
 	work.members, work.domains, work.tags = slices.Clone(g.members), slices.Clone(g.domains), slices.Clone(g.tags)
-	if e := s.applyGroupRequest(&work, &body, false); e != nil {
+	if e := s.applyGroupRequest(&work, in[*groupRequestBody](rq), false); e != nil {
 		return fail(e)
 	}
 	*g = work
@@ -324,32 +286,16 @@ func (s *Server) updateGroup(rq *request, segs []string) response {
 
 // listGroupUsers is GET /groups/{groupId}/users: the members, paged like
 // the record list (no filter), in the order they were added.
-func (s *Server) listGroupUsers(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	g, e := s.findGroup(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	if e := noFilter(rq); e != nil {
-		return fail(e)
-	}
-	p, e := parsePaging(rq, "groups/"+g.id+"/users")
-	if e != nil {
-		return fail(e)
-	}
-	seq := func(m member) uint64 { return m.seq }
-	res := selectPage(g.members, seq,
-		func(m member) map[string]string { return s.st.usersByID[m.userID].fields() }, p)
-	return reply(http.StatusOK, buildPlainList(res, p, seq,
-		func(m member) any { return s.st.usersByID[m.userID].json() }))
+func (s *Server) listGroupUsers(rq *request, g *group) response {
+	return listPage(rq, "groups/"+g.id+"/users", g.members, func(m member) uint64 { return m.seq }, nil,
+		func(m member, _ string) any { return s.st.usersByID[m.userID].json() })
 }
 
 // addGroupUsers is POST /groups/{groupId}/users: 201, no body; members
 // already in the group are left as they are. A dynamic group takes no
 // users (400).
-func (s *Server) addGroupUsers(rq *request, segs []string) response {
-	return s.changeMembers(rq, segs, http.StatusCreated, func(g *group, ids []string) {
+func (s *Server) addGroupUsers(rq *request, g *group) response {
+	return s.changeMembers(rq, g, http.StatusCreated, func(g *group, ids []string) {
 		for _, id := range ids {
 			g.addMember(&s.st.next, id)
 		}
@@ -358,23 +304,14 @@ func (s *Server) addGroupUsers(rq *request, segs []string) response {
 
 // removeGroupUsers is DELETE /groups/{groupId}/users (with a body): 200,
 // no body; users who are not members are ignored.
-func (s *Server) removeGroupUsers(rq *request, segs []string) response {
-	return s.changeMembers(rq, segs, http.StatusOK, func(g *group, ids []string) {
+func (s *Server) removeGroupUsers(rq *request, g *group) response {
+	return s.changeMembers(rq, g, http.StatusOK, func(g *group, ids []string) {
 		g.members = slices.DeleteFunc(g.members, func(m member) bool { return slices.Contains(ids, m.userID) })
 	})
 }
 
-func (s *Server) changeMembers(rq *request, segs []string, status int, change func(*group, []string)) response {
-	var body userIDsBody
-	if e := s.checkedBody(func() *httpError { _, e := s.findGroup(rq, segs); return e }, rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, e := s.findGroup(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) changeMembers(rq *request, g *group, status int, change func(*group, []string)) response {
+	body := in[*userIDsBody](rq)
 	if g.flags.Dynamic {
 		return failf(http.StatusUnprocessableEntity, "group %s is dynamic: its members follow its domains", g.id)
 	}

@@ -3,8 +3,6 @@ package workflowtest
 import (
 	"net/http"
 	"time"
-
-	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
 // WithLatency makes every request (token requests included) wait d
@@ -24,23 +22,39 @@ func (s *Server) SetLatency(d time.Duration) {
 	s.latency.Store(int64(max(d, 0)))
 }
 
-// SetRateLimit changes the rate limit from now on, as WithRateLimit sets
-// it: a token bucket per credential refilled at perSecond tokens a second,
-// holding at most burst (at least 1); a refused request gets 429 with a
-// Retry-After in whole seconds (at least 1). perSecond <= 0 turns it off.
-// Every bucket starts full again.
-func (s *Server) SetRateLimit(perSecond float64, burst int) {
-	s.rateMu.Lock()
-	defer s.rateMu.Unlock()
-	s.cfg.rate, s.cfg.burst = perSecond, burst
-	s.buckets = map[string]*bucket{}
+// SetOperationLatency gives the requests of one operation (named by its
+// id, as RequestRecord.Operation gives it) a latency of their own from now
+// on, instead of the server's (see WithLatency); a negative d takes it
+// back.
+func (s *Server) SetOperationLatency(operation string, d time.Duration) {
+	s.latencyMu.Lock()
+	defer s.latencyMu.Unlock()
+	if s.opLatency == nil {
+		s.opLatency = map[string]time.Duration{}
+	}
+	if d < 0 {
+		delete(s.opLatency, operation)
+	} else {
+		s.opLatency[operation] = d
+	}
 }
 
-// applyLatency waits the configured latency. It reports false when the
-// request should not be served: the client went away (nothing is
-// answered) or the server is closing (503).
+// applyLatency waits the configured latency (see pause).
 func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 	d := time.Duration(s.latency.Load())
+	s.latencyMu.Lock()
+	if od, ok := s.opLatency[string(rq.op)]; ok {
+		d = od
+	}
+	s.latencyMu.Unlock()
+	return s.pause(rq, w, d, false)
+}
+
+// pause waits d: the latency, or a fault's delay. It reports false when
+// the request should not be served: the client went away (nothing is
+// answered) or the server is closing (503, marked as a fault's answer
+// when fault says so).
+func (s *Server) pause(rq *request, w http.ResponseWriter, d time.Duration, fault bool) bool {
 	if d <= 0 {
 		return true
 	}
@@ -52,25 +66,10 @@ func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
 	case <-rq.r.Context().Done():
 		return false
 	case <-s.closing:
+		if fault {
+			w.Header().Set(FaultHeader, "1")
+		}
 		s.write(w, failf(http.StatusServiceUnavailable, "the server is shutting down"))
 		return false
 	}
-}
-
-// KeyCounts returns how many records of (rt, alias) hold each value of
-// field (records without the field, or with it empty, are not counted):
-// a test of a sync by that key finds duplicates as counts above 1, and
-// lost records as keys missing.
-func (s *Server) KeyCounts(rt workflow.RecordType, alias, field string) map[string]int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := map[string]int{}
-	if d := s.st.defs[defKey{rt, alias}]; d != nil {
-		for _, r := range d.records {
-			if v := r.fields[field]; v != "" {
-				out[v]++
-			}
-		}
-	}
-	return out
 }

@@ -66,14 +66,14 @@ type paging struct {
 	match     matcher // nil: every item
 }
 
-// parsePaging reads first/after/last/before/filter. list names the list
-// for the cursors. The parsed filter is stored on rq for the request log.
-func parsePaging(rq *request, list string) (*paging, *httpError) {
-	q := rq.r.URL.Query()
-	for _, name := range []string{"first", "after", "last", "before", "filter"} {
-		if len(q[name]) > 1 {
-			return nil, errf(http.StatusBadRequest, "query parameter %s is given more than once", name)
-		}
+// readPaging reads the paging query of a list that takes the parameters
+// names (first/after/last/before, and filter when it has one). list
+// names the list for the cursors. The parsed filter is stored on rq for
+// the request log.
+func readPaging(rq *request, list string, names []string) (*paging, *httpError) {
+	q := rq.query
+	if e := knownParams(q, names); e != nil {
+		return nil, e
 	}
 	p := &paging{}
 	var expr rsql.Expr
@@ -224,16 +224,17 @@ func selectPage[T any](items []T, seq func(T) uint64, fields func(T) map[string]
 	return res
 }
 
-// pagedList is the body of a paged list (the spec's RecordPagedList).
+// pagedList is the body of every paged list: the spec's RecordPagedList,
+// whose items are {"data", "cursor"}, and the service's Paged<X>, whose
+// items are the objects themselves (a related item carries its own
+// "cursor" member, the others none), with "total" and "paging" as in the
+// record list. Paging parameters, cursors and page selection are those
+// of the record list everywhere; a filter is refused where the service
+// publishes none.
 type pagedList struct {
-	Items  []pagedItem  `json:"items"`
+	Items  []any        `json:"items"`
 	Total  int          `json:"total"`
 	Paging pagingStatus `json:"paging"`
-}
-
-type pagedItem struct {
-	Data   any    `json:"data"`
-	Cursor string `json:"cursor"`
 }
 
 type pagingStatus struct {
@@ -243,17 +244,36 @@ type pagingStatus struct {
 	EndCursor       string `json:"end_cursor"`
 }
 
-// buildList turns a selected page into the response body; data is called
-// with the lock still held.
-func buildList[T any](res pageResult[T], p *paging, seq func(T) uint64, data func(T) any) pagedList {
-	out := pagedList{Items: make([]pagedItem, len(res.items)), Total: res.total}
+// listPage answers the page of items that the paging query of rq points
+// at, each item as item makes it (given its cursor). The query takes the
+// parameters of the operation in the table (a filter, on fields, where
+// the service publishes one), or first/after/last/before where it
+// publishes none (related items: the fake pages them as the record
+// list). list names the list for the cursors.
+func listPage[T any](rq *request, list string, items []T, seq func(T) uint64, fields func(T) map[string]string, item func(T, string) any) response {
+	names := rq.rt.op.Op().Query
+	if len(names) == 0 {
+		names = pagingParams[:4]
+	}
+	p, e := readPaging(rq, list, names)
+	if e != nil {
+		return fail(e)
+	}
+	res := selectPage(items, seq, fields, p)
+	out := pagedList{Items: make([]any, len(res.items)), Total: res.total}
 	for i, it := range res.items {
-		out.Items[i] = pagedItem{Data: data(it), Cursor: encodeCursor(seq(it), p.key)}
+		cursor := encodeCursor(seq(it), p.key)
+		out.Items[i] = item(it, cursor)
+		if i == 0 {
+			out.Paging.StartCursor = cursor
+		}
+		out.Paging.EndCursor = cursor
 	}
 	out.Paging.HasNextPage, out.Paging.HasPreviousPage = res.hasNext, res.hasPrev
-	if len(out.Items) > 0 {
-		out.Paging.StartCursor = out.Items[0].Cursor
-		out.Paging.EndCursor = out.Items[len(out.Items)-1].Cursor
-	}
-	return out
+	return reply(http.StatusOK, out)
+}
+
+// plain is the item of a Paged<X> list: the object alone.
+func plain[T any](data func(T) any) func(T, string) any {
+	return func(t T, _ string) any { return data(t) }
 }

@@ -1,18 +1,15 @@
 package workflowtest
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // IDField is the field into which the fake stamps a record's id.
@@ -56,7 +53,13 @@ type record struct {
 
 func recordSeq(r *record) uint64               { return r.seq }
 func recordFields(r *record) map[string]string { return r.fields }
-func recordData(r *record) any                 { return r.fields }
+
+// recordItem is the spec's RecordListItem.
+type recordItem struct {
+	Data   workflow.Record `json:"data"`
+	Cursor string          `json:"cursor"`
+}
+
 func (d *definition) missing(f workflow.Record) []string {
 	var out []string
 	for _, name := range d.required {
@@ -210,10 +213,18 @@ func (s *Server) DenyAdmin(userID string) {
 	s.st.deniedAdmin[userID] = true
 }
 
-// lookupDef finds the definition of a record route's first two segments,
-// checking the user's permission first. The caller holds s.mu.
-func (s *Server) lookupDef(rq *request, segs []string) (*definition, *httpError) {
-	k := defKey{workflow.RecordType(segs[0]), segs[1]}
+// recordRoutes are the operations on records.
+var recordRoutes = []route{
+	on(op.RecordList, (*Server).listRecords),
+	onJSON[workflow.Record](op.CreateRecord, onDef((*Server).createRecord)),
+	on(op.GetRecord, onRecord((*Server).getRecord)),
+	onJSON[workflow.Record](op.UpdateRecord, onRecord((*Server).updateRecord)),
+}
+
+// lookupDef finds the definition of a record route (its recordType and
+// alias), checking the user's permission first.
+func (s *Server) lookupDef(rq *request) (*definition, *httpError) {
+	k := defKey{workflow.RecordType(rq.params["recordType"]), rq.params["alias"]}
 	if s.st.denied[rq.user.id][k] {
 		return nil, errf(http.StatusForbidden, "user %s has no permission for %s", rq.user.id, k)
 	}
@@ -224,62 +235,60 @@ func (s *Server) lookupDef(rq *request, segs []string) (*definition, *httpError)
 	return d, nil
 }
 
-// lookupRecord finds the record of a record route's first three segments.
-// The caller holds s.mu.
-func (s *Server) lookupRecord(rq *request, segs []string) (*record, *httpError) {
-	d, e := s.lookupDef(rq, segs)
+// lookupRecord finds the record of a record route (recordType, alias,
+// id).
+func (s *Server) lookupRecord(rq *request) (*record, *httpError) {
+	d, e := s.lookupDef(rq)
 	if e != nil {
 		return nil, e
 	}
-	rec := d.byID[segs[2]]
+	rec := d.byID[rq.params["id"]]
 	if rec == nil {
-		return nil, errf(http.StatusNotFound, "no record with id %q in %s", segs[2], d.key)
+		return nil, errf(http.StatusNotFound, "no record with id %q in %s", rq.params["id"], d.key)
 	}
 	return rec, nil
 }
 
+// onRecord is a handler of a record's sub-resource: it runs with the
+// record of the route, found.
+func onRecord(h func(s *Server, rq *request, rec *record) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		rec, e := s.lookupRecord(rq)
+		if e != nil {
+			return fail(e)
+		}
+		return h(s, rq, rec)
+	}
+}
+
+// onDef is a handler of a definition's sub-resource: it runs with the
+// definition of the route, found.
+func onDef(h func(s *Server, rq *request, d *definition) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		d, e := s.lookupDef(rq)
+		if e != nil {
+			return fail(e)
+		}
+		return h(s, rq, d)
+	}
+}
+
 // listRecords is GET /{recordType}/{alias}: the spec's recordList.
-func (s *Server) listRecords(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	d, e := s.lookupDef(rq, segs)
+func (s *Server) listRecords(rq *request) response {
+	d, e := s.lookupDef(rq)
 	if e != nil {
 		return fail(e)
 	}
-	p, e := parsePaging(rq, "records "+d.key.String())
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(d.records, recordSeq, recordFields, p)
-	return reply(http.StatusOK, buildList(res, p, recordSeq, recordData))
+	return listPage(rq, "records "+d.key.String(), d.records, recordSeq, recordFields,
+		func(r *record, cursor string) any { return recordItem{Data: r.fields, Cursor: cursor} })
 }
 
 // getRecord is GET /{recordType}/{alias}/{id}.
-func (s *Server) getRecord(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	return reply(http.StatusOK, rec.fields)
-}
+func (s *Server) getRecord(_ *request, rec *record) response { return reply(http.StatusOK, rec.fields) }
 
 // createRecord is POST /{recordType}/{alias}.
-func (s *Server) createRecord(rq *request, segs []string) response {
-	if e := s.precheck(func() *httpError { _, e := s.lookupDef(rq, segs); return e }); e != nil {
-		return fail(e)
-	}
-	fields, e := decodeFields(rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, e := s.lookupDef(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) createRecord(rq *request, d *definition) response {
+	fields := *in[*workflow.Record](rq)
 	if len(fields) == 0 {
 		return failf(http.StatusBadRequest, "the record has no fields")
 	}
@@ -296,20 +305,8 @@ func (s *Server) createRecord(rq *request, segs []string) response {
 
 // updateRecord is PUT /{recordType}/{alias}/{id}: the body's fields are
 // set, the others kept.
-func (s *Server) updateRecord(rq *request, segs []string) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	fields, e := decodeFields(rq.r)
-	if e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) updateRecord(rq *request, rec *record) response {
+	fields := *in[*workflow.Record](rq)
 	if len(fields) == 0 {
 		return failf(http.StatusBadRequest, "no fields to update")
 	}
@@ -327,72 +324,49 @@ func (s *Server) updateRecord(rq *request, segs []string) response {
 
 // precheck runs a lookup under the read lock, so that a request for a
 // resource that does not exist, or that the user may not use, is answered
-// with 404 or 403 before its body is read.
+// with 404 or 403 before its body is read (a body the path does not read:
+// an upload, a comment).
 func (s *Server) precheck(lookup func() *httpError) *httpError {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return lookup()
 }
 
-// checkedBody makes a handler's first check under the read lock (so that
-// a 404 or 403 is answered before anything is said about the body), then
-// reads the JSON body into v. The handler checks again under its lock.
-func (s *Server) checkedBody(check func() *httpError, r *http.Request, v any) *httpError {
-	if e := s.precheck(check); e != nil {
-		return e
-	}
-	return decodeBody(r, v)
+func (s *Server) precheckRecord(rq *request) *httpError {
+	return s.precheck(func() *httpError { _, e := s.lookupRecord(rq); return e })
 }
 
-func (s *Server) precheckRecord(rq *request, segs []string) *httpError {
-	return s.precheck(func() *httpError { _, e := s.lookupRecord(rq, segs); return e })
-}
-
-// decodeFields reads a record's fields (checked by checkBody: an object
-// of string values).
-func decodeFields(r *http.Request) (workflow.Record, *httpError) {
-	var out workflow.Record
-	if e := decodeBody(r, &out); e != nil {
-		return nil, e
-	}
-	return out, nil
-}
-
-// readJSONBody reads a request body that must be JSON. Every JSON body
-// the contract defines is an object, so an empty body and the value null
-// are malformed here, for every route, as an array or a string is where
-// the body is decoded.
-func readJSONBody(r *http.Request) ([]byte, *httpError) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return nil, errf(http.StatusBadRequest, "Content-Type must be application/json (got %q)", ct)
+// KeyCounts returns how many records of (rt, alias) hold each value of
+// field (records without the field, or with it empty, are not counted):
+// a test of a sync by that key finds duplicates as counts above 1, and
+// lost records as keys missing.
+func (s *Server) KeyCounts(rt workflow.RecordType, alias, field string) map[string]int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := map[string]int{}
+	if d := s.st.defs[defKey{rt, alias}]; d != nil {
+		for _, r := range d.records {
+			if v := r.fields[field]; v != "" {
+				out[v]++
+			}
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
-	if err != nil {
-		return nil, errf(http.StatusBadRequest, "reading the body: %v", err)
-	}
-	switch t := bytes.TrimSpace(body); {
-	case len(t) == 0:
-		return nil, errf(http.StatusBadRequest, "malformed body: empty (a JSON object is required)")
-	case bytes.Equal(t, []byte("null")):
-		return nil, errf(http.StatusBadRequest, "malformed body: null (a JSON object is required)")
-	}
-	return body, nil
+	return out
 }
 
-// decodeBody decodes the JSON body of a request into v. The body has been
-// checked against the operation's schema (checkBody), so v gets the
-// published types; members v does not declare are dropped, as the
-// service drops them.
-func decodeBody(r *http.Request, v any) *httpError {
-	body, e := readJSONBody(r)
-	if e != nil {
-		return e
+// ofRecord returns f of each of the items of the record (rt, alias, id),
+// in order, nil when there is no such record: what the assertion helpers
+// (Attachments, Comments, Related, Watchers) give.
+func ofRecord[T, U any](s *Server, rt workflow.RecordType, alias, id string, items func(*record) []T, f func(T) U) []U {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rec := s.st.record(rt, alias, id)
+	if rec == nil {
+		return nil
 	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return errf(http.StatusBadRequest, "malformed body: %v", err)
+	out := make([]U, 0, len(items(rec)))
+	for _, it := range items(rec) {
+		out = append(out, f(it))
 	}
-	return nil
+	return out
 }

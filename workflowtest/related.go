@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // relation relates a record to another record. The related record's id
@@ -50,40 +51,24 @@ func relationSeq(r *relation) uint64 { return r.seq }
 
 // listRelated is GET .../related-items: Paged<{id, type, alias, cursor}>,
 // in the order the items were added.
-func (s *Server) listRelated(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	p, e := parseSubPaging(rq, "related-items "+rec.def.key.String()+"/"+rec.id)
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(rec.related, relationSeq, noFields[*relation], p)
-	return reply(http.StatusOK, buildSubList(res, p, relationSeq, func(r *relation, cursor string) any {
+// relatedRoutes are the operations on related items.
+var relatedRoutes = []route{
+	on(op.GetRecordRelations, onRecord((*Server).listRelated)),
+	onJSON[relatedBody](op.CreateRecordRelatedItem, onRecord((*Server).addRelated)),
+	on(op.DeleteRecordRelatedItem, onRecord((*Server).removeRelated)),
+}
+
+func (s *Server) listRelated(rq *request, rec *record) response {
+	return listPage(rq, "related-items "+rec.def.key.String()+"/"+rec.id, rec.related, relationSeq, nil, func(r *relation, cursor string) any {
 		return relatedItemJSON{ID: r.recID, Type: relatedKind(r.target.rt), Alias: r.target.alias, Cursor: cursor}
-	}))
+	})
 }
 
 // addRelated is POST .../related-items with {"id", "alias"?}: one item per
 // call (the spec's rule), 201 without a body.
-func (s *Server) addRelated(rq *request, segs []string) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	var body relatedBody
-	if e := decodeBody(rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	target, e := s.findRelated(rq, body)
+func (s *Server) addRelated(rq *request, rec *record) response {
+	body := in[*relatedBody](rq)
+	target, e := s.findRelated(rq, *body)
 	if e != nil {
 		return fail(e)
 	}
@@ -130,16 +115,11 @@ func (s *Server) findRelated(rq *request, body relatedBody) (defKey, *httpError)
 
 // removeRelated is DELETE .../related-items/{itemId}, itemId being the
 // related record's id: 200 without a body.
-func (s *Server) removeRelated(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	i := slices.IndexFunc(rec.related, func(r *relation) bool { return r.recID == segs[4] })
+func (s *Server) removeRelated(rq *request, rec *record) response {
+	item := rq.params["itemId"]
+	i := slices.IndexFunc(rec.related, func(r *relation) bool { return r.recID == item })
 	if i < 0 {
-		return failf(http.StatusNotFound, "no related item %q on record %q", segs[4], rec.id)
+		return failf(http.StatusNotFound, "no related item %q on record %q", item, rec.id)
 	}
 	rec.related = slices.Delete(rec.related, i, i+1)
 	return response{status: http.StatusOK}
@@ -148,17 +128,7 @@ func (s *Server) removeRelated(rq *request, segs []string) response {
 // Related returns the related items of a record as
 // "<recordType>/<alias>/<recordId>" strings, in the order they were added.
 func (s *Server) Related(rt workflow.RecordType, alias, recordID string) []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]string, len(rec.related))
-	for i, rel := range rec.related {
-		out[i] = rel.target.String() + "/" + rel.recID
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*relation { return r.related }, func(rel *relation) string { return rel.target.String() + "/" + rel.recID })
 }
 
 // userIDsBody is the body of the group-membership changes.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -12,7 +13,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,7 +20,7 @@ import (
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/fakehook"
-	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -66,10 +66,14 @@ type Server struct {
 	rateMu  sync.Mutex
 	buckets map[string]*bucket
 
-	latency atomic.Int64 // added to every request, in nanoseconds (latency.go)
+	latency   atomic.Int64 // added to every request, in nanoseconds (latency.go)
+	latencyMu sync.Mutex
+	opLatency map[string]time.Duration // by operation (latency.go)
 
 	logMu sync.Mutex
 	log   []RequestRecord
+
+	files files // uploads kept in temporary files (content.go)
 }
 
 type config struct {
@@ -87,6 +91,7 @@ type config struct {
 	logger      *slog.Logger
 	maxDrainOut int64
 	maxStored   int64
+	spillAt     int64
 	latency     time.Duration
 	// strictBodies refuses undeclared members (WithStrictBodies).
 	strictBodies bool
@@ -104,15 +109,6 @@ func WithClock(clock func() time.Time) Option {
 			c.clock = clock
 		}
 	}
-}
-
-// WithRateLimit turns on the rate limit: a token bucket per credential
-// (client id) refilled at perSecond tokens per second on the server's
-// clock, holding at most burst tokens (at least 1), full at first. A request that finds the bucket
-// empty gets 429 with a Retry-After header (whole seconds, at least 1).
-// Off by default.
-func WithRateLimit(perSecond float64, burst int) Option {
-	return func(c *config) { c.rate, c.burst = perSecond, burst }
 }
 
 // WithAttachmentPolicy sets how uploaded files move from PROCESSING to
@@ -156,10 +152,12 @@ func WithMaxUploadSize(n int64) Option {
 	}
 }
 
-// WithStoredContentLimit sets how many bytes of an uploaded file the
-// server keeps for the download route (DefaultStoredContentLimit by
-// default). A larger file is accepted, counted and hashed as usual, but
-// its download is answered 501. Zero keeps no content.
+// WithStoredContentLimit lowers how many bytes of an uploaded file the
+// server keeps for the download route (DefaultStoredContentLimit, every
+// file the service takes, by default). A larger file is accepted, counted
+// and hashed as usual, but its download is answered 501, naming this
+// option. Zero keeps no content. cmd/workflow-fake sets it with
+// -stored-content-limit.
 func WithStoredContentLimit(n int64) Option {
 	return func(c *config) {
 		if n >= 0 {
@@ -205,6 +203,7 @@ func NewServer(opts ...Option) *Server {
 		logLimit:    defaultRequestLogLimit,
 		maxDrainOut: 1 << 30,
 		maxStored:   DefaultStoredContentLimit,
+		spillAt:     defaultSpillAt,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -241,10 +240,11 @@ func Start(tb testing.TB, opts ...Option) *Server {
 
 // Close shuts the server down at once: requests waiting in an injected
 // delay end, connections are closed, and Close returns when every handler
-// has returned.
+// has returned, and the temporary files of uploads are removed.
 func (s *Server) Close() {
 	s.once.Do(func() { close(s.closing) })
 	s.ts.Close()
+	s.files.removeAll()
 }
 
 // Shutdown stops the server gracefully: it stops accepting connections,
@@ -254,6 +254,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.once.Do(func() { close(s.closing) })
 	err := s.ts.Config.Shutdown(ctx)
 	s.ts.Close()
+	s.files.removeAll()
 	return err
 }
 
@@ -315,6 +316,28 @@ func (s *Server) Advance(d time.Duration) {
 	s.offset.Add(int64(d))
 }
 
+// Sleep is a wait on the server's clock that takes no real time: it
+// moves the clock to d after the time it reads at its call, unless the
+// clock is past that already (another sleep moved it), and returns at
+// once (with ctx's error when ctx has ended). Give it to the
+// client as workflow.RetryPolicy.Sleep, and the server to a sync as
+// upsert.Options.Clock, and a test's retries, Retry-After waits, rate
+// limit and the sync's pacing all keep the server's time, which moves
+// only when they wait.
+func (s *Server) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	end := s.Now().Add(d)
+	for {
+		off := s.offset.Load()
+		behind := end.Sub(s.cfg.clock().Add(time.Duration(off)))
+		if behind <= 0 || s.offset.CompareAndSwap(off, off+int64(behind)) {
+			return nil
+		}
+	}
+}
+
 // Reset brings the server back to the state NewServer left it in: no
 // record definitions, records, groups, permissions denials, faults or
 // logged requests, only the default user (active again). Tokens already
@@ -332,6 +355,9 @@ func (s *Server) Reset() {
 	}
 	s.st.next.token = old.next.token
 	s.mu.Unlock()
+	for _, a := range old.attachments {
+		a.content.remove()
+	}
 	s.ClearFaults()
 	s.ResetRequests()
 	s.rateMu.Lock()
@@ -345,7 +371,17 @@ type request struct {
 	start      time.Time // arrival, on the server's clock
 	id         string    // request ID, sent back as X-Request-Id
 	logged     bool      // whether logRequest has been called
-	route      string
+	route      string    // the route's name (RequestRecord.Route)
+	op         op.ID     // the operation's id
+	rt         *route
+	segs       []string          // the path after /v1/, split and unescaped
+	pathErr    *httpError        // a path that cannot be split
+	allow      []string          // the methods of the path, when none is the request's
+	query      url.Values        // the query, read by readQuery
+	params     map[string]string // the path parameters by name
+	body       []byte            // the JSON body, checked; a comment's text
+	file       *upload           // an upload's file, read
+	in         any               // the JSON body, decoded (see in)
 	user       *user
 	clientID   string
 	filter     rsql.Expr
@@ -357,13 +393,22 @@ type request struct {
 }
 
 // response is what a handler answers: a status and a body encoded as
-// JSON (none when body is nil).
+// JSON (none when body is nil), or rawBody, or length bytes of stream.
 type response struct {
 	status     int
 	body       any
 	header     http.Header
 	rawBody    []byte
+	stream     io.ReadCloser
+	length     int64
 	retryAfter time.Duration
+}
+
+// discard releases what resp holds, when it is not written.
+func (resp response) discard() {
+	if resp.stream != nil {
+		_ = resp.stream.Close()
+	}
 }
 
 // errorBody is the body of every failure.
@@ -431,10 +476,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	s.find(rq)
 	if !s.applyLatency(rq, sw) {
 		return
 	}
-	if f := s.pickFault(r); f != nil {
+	if f := s.pickFault(rq); f != nil {
 		rq.fault = true
 		if s.applyFault(f, w, sw, rq) {
 			return
@@ -443,99 +489,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.write(sw, s.serve(rq))
 }
 
-// serve answers a request.
-func (s *Server) serve(rq *request) response {
-	r := rq.r
-	p := r.URL.EscapedPath()
-	if p == "/oauth/token" {
-		rq.route = routeToken
-		if r.Method != http.MethodPost {
-			return methodNotAllowed(http.MethodPost)
-		}
-		return s.handleToken(rq)
-	}
-	rest, isAPI := strings.CutPrefix(p, "/v1/")
-	if !isAPI {
-		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
-	}
-	// The route is found first so that the request log names it, but
-	// authentication and the rate limit answer before any 404 or 405.
-	segs, pathErr := splitPath(rest)
-	var (
-		rt    *route
-		allow []string
-	)
-	if pathErr == nil {
-		rt, allow = match(r.Method, segs)
-		if rt != nil {
-			rq.route = rt.name
-		}
-	}
-	if e := s.authenticate(rq); e != nil {
-		return s.unauthorized(e)
-	}
-	if resp, limited := s.limit(rq.clientID); limited {
-		return resp
-	}
-	if pathErr != nil {
-		return fail(pathErr)
-	}
-	if rt == nil {
-		if len(allow) > 0 {
-			return methodNotAllowed(allow...)
-		}
-		if len(segs) >= 1 && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups" {
-			return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
-		}
-		return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
-	}
-	if wire.Takes(rt.op) {
-		if e := s.checkBody(rq, rt.op); e != nil {
-			return fail(e)
-		}
-	}
-	return rt.h(s, rq, segs)
-}
-
-func (s *Server) unauthorized(e *httpError) response {
-	resp := fail(e)
-	resp.header = http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
-	return resp
-}
-
-func methodNotAllowed(allow ...string) response {
-	resp := failf(http.StatusMethodNotAllowed, "method not allowed (allowed: %s)", strings.Join(allow, ", "))
-	resp.header = http.Header{"Allow": {strings.Join(allow, ", ")}}
-	return resp
-}
-
-// splitPath splits the escaped path after /v1/ into unescaped segments.
-func splitPath(rest string) ([]string, *httpError) {
-	parts := strings.Split(rest, "/")
-	for i, p := range parts {
-		u, err := url.PathUnescape(p)
-		if err != nil {
-			return nil, errf(http.StatusBadRequest, "malformed path segment %q: %v", p, err)
-		}
-		if u == "" {
-			return nil, errf(http.StatusNotFound, "no such route: empty path segment")
-		}
-		parts[i] = u
-	}
-	return parts, nil
-}
-
 // write sends a response.
 func (s *Server) write(w http.ResponseWriter, resp response) {
 	h := w.Header()
-	for k, v := range resp.header {
-		h[k] = v
-	}
 	if resp.retryAfter > 0 {
 		h.Set("Retry-After", strconv.FormatInt(ceilSeconds(resp.retryAfter), 10))
 	}
+	for k, v := range resp.header {
+		h[k] = v
+	}
 	if resp.status == 0 {
 		resp.status = http.StatusOK
+	}
+	if resp.stream != nil {
+		defer resp.stream.Close()
+		h.Set("Content-Length", strconv.FormatInt(resp.length, 10))
+		w.WriteHeader(resp.status)
+		_, _ = io.Copy(w, resp.stream)
+		return
 	}
 	body := resp.rawBody
 	if body == nil && resp.body != nil {

@@ -183,7 +183,7 @@ func snapshot(a *api) string {
 		b.Write(raw)
 	}
 	a.srv.mu.RLock()
-	c := a.srv.st.cat()
+	c := a.srv.st
 	for _, o := range append(slices.Clone(c.apps.items), c.flows.items...) {
 		b.Write(encodeJSON(o.body))
 	}

@@ -2,7 +2,10 @@ package workflowtest
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // userJSON is a user on the wire: the service's User.
@@ -74,39 +77,6 @@ func (s *Server) Users() []User {
 	return out
 }
 
-// plainList is the service's Paged<X>: {"items": [X], "total", "paging"},
-// the items themselves without a per-item cursor.
-type plainList struct {
-	Items  []any        `json:"items"`
-	Total  int          `json:"total"`
-	Paging pagingStatus `json:"paging"`
-}
-
-// buildPlainList turns a selected page into a Paged<X> body; the paging
-// cursors are those of the first and last item. data is called with the
-// lock still held.
-func buildPlainList[T any](res pageResult[T], p *paging, seq func(T) uint64, data func(T) any) plainList {
-	out := plainList{Items: make([]any, len(res.items)), Total: res.total}
-	for i, it := range res.items {
-		out.Items[i] = data(it)
-	}
-	out.Paging.HasNextPage, out.Paging.HasPreviousPage = res.hasNext, res.hasPrev
-	if n := len(res.items); n > 0 {
-		out.Paging.StartCursor = encodeCursor(seq(res.items[0]), p.key)
-		out.Paging.EndCursor = encodeCursor(seq(res.items[n-1]), p.key)
-	}
-	return out
-}
-
-// noFilter answers 400 to a filter on a list for which the service
-// publishes none.
-func noFilter(rq *request) *httpError {
-	if _, ok := rq.r.URL.Query()["filter"]; ok {
-		return errf(http.StatusBadRequest, "this list takes no filter parameter")
-	}
-	return nil
-}
-
 // checkAdmin answers 403 to a user denied the users and groups routes.
 // The caller holds s.mu.
 func (s *Server) checkAdmin(rq *request) *httpError {
@@ -117,18 +87,27 @@ func (s *Server) checkAdmin(rq *request) *httpError {
 }
 
 // listUsers is GET /users, paged like the record list.
-func (s *Server) listUsers(rq *request, _ []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if e := s.checkAdmin(rq); e != nil {
-		return fail(e)
+// userRoutes are the operations on users.
+var userRoutes = []route{
+	on(op.ListUsers, admin((*Server).listUsers)),
+	onJSON[createUserBody](op.CreateUser, admin((*Server).createUser)),
+	on(op.GetUser, onUser((*Server).getUser)),
+	on(op.DeactivateUser, onUser((*Server).deactivateUser)),
+}
+
+// admin is a handler of the users and groups routes, run once the user
+// may use them (403 otherwise).
+func admin(h func(s *Server, rq *request) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		if e := s.checkAdmin(rq); e != nil {
+			return fail(e)
+		}
+		return h(s, rq)
 	}
-	p, e := parsePaging(rq, "users")
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(s.st.users, userSeq, userFields, p)
-	return reply(http.StatusOK, buildPlainList(res, p, userSeq, userData))
+}
+
+func (s *Server) listUsers(rq *request) response {
+	return listPage(rq, "users", s.st.users, userSeq, userFields, plain(userData))
 }
 
 // createUserBody is the body of POST /users.
@@ -143,16 +122,8 @@ type createUserBody struct {
 // createUser is POST /users: 201 with the new, active user. email,
 // firstName and lastName are required (400 naming the missing one); email
 // must be a bare address as net/mail parses it and not taken yet.
-func (s *Server) createUser(rq *request, _ []string) response {
-	var body createUserBody
-	if e := s.checkedBody(func() *httpError { return s.checkAdmin(rq) }, rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e := s.checkAdmin(rq); e != nil {
-		return fail(e)
-	}
+func (s *Server) createUser(rq *request) response {
+	body := in[*createUserBody](rq)
 	for _, u := range s.st.users {
 		if strings.EqualFold(u.email, body.Email) {
 			return failf(http.StatusBadRequest, "a user with email %q already exists (%s)", body.Email, u.id)
@@ -163,41 +134,65 @@ func (s *Server) createUser(rq *request, _ []string) response {
 	return reply(http.StatusCreated, u.json())
 }
 
-// findUser finds segs[1] among the users. The caller holds s.mu.
-func (s *Server) findUser(rq *request, segs []string) (*user, *httpError) {
-	if e := s.checkAdmin(rq); e != nil {
-		return nil, e
-	}
-	u := s.st.usersByID[segs[1]]
-	if u == nil {
-		return nil, errf(http.StatusNotFound, "no user with id %q", segs[1])
-	}
-	return u, nil
+// onUser is a handler of the user {userId}, found.
+func onUser(h func(s *Server, u *user) response) func(*Server, *request) response {
+	return admin(func(s *Server, rq *request) response {
+		u := s.st.usersByID[rq.params["userId"]]
+		if u == nil {
+			return failf(http.StatusNotFound, "no user with id %q", rq.params["userId"])
+		}
+		return h(s, u)
+	})
 }
 
 // getUser is GET /users/{userId}.
-func (s *Server) getUser(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u, e := s.findUser(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	return reply(http.StatusOK, u.json())
-}
+func (s *Server) getUser(u *user) response { return reply(http.StatusOK, u.json()) }
 
 // deactivateUser is POST /users/{userId}/deactivate: 200 with the user,
 // now inactive (also when it already was). The user's tokens stop working
 // and its credentials are refused from then on.
-func (s *Server) deactivateUser(rq *request, segs []string) response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u, e := s.findUser(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) deactivateUser(u *user) response {
 	if u.active {
 		u.active, u.updatedAt = false, s.Now()
 	}
 	return reply(http.StatusOK, u.json())
+}
+
+// Account is a user of the fake with the credentials of an API access
+// token.
+type Account struct {
+	UserID       string
+	ClientID     string
+	ClientSecret string
+}
+
+// AddUser creates an active user with credentials of its own and returns
+// them. User ids are UUIDs counting up in creation order: DefaultUserID
+// ("00000000-0000-4000-8000-000000000001") is the default user's, the
+// first AddUser gets "00000000-0000-4000-8000-000000000002". The client id
+// of the n-th user is "client-n" and its secret "secret-n". It panics if
+// email is not an e-mail address (POST /users would refuse it).
+func (s *Server) AddUser(email, firstName, lastName string) Account {
+	mustConform("AddUser", op.CreateUser, map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.addUser(email, firstName, lastName, s.Now())
+	n := strconv.FormatUint(s.st.next.user, 10)
+	a := Account{UserID: u.id, ClientID: "client-" + n, ClientSecret: "secret-" + n}
+	s.st.creds[a.ClientID] = &credential{clientID: a.ClientID, secret: a.ClientSecret, userID: u.id}
+	return a
+}
+
+// DeactivateUser deactivates a user as POST /users/{userId}/deactivate
+// does: its tokens stop working and its credentials are refused. It
+// reports whether the user exists.
+func (s *Server) DeactivateUser(userID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.usersByID[userID]
+	if u == nil {
+		return false
+	}
+	u.active, u.updatedAt = false, s.Now()
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // watch is a user or a group watching a record; exactly one of userID and
@@ -57,25 +58,22 @@ type watchersBody struct {
 
 // listWatchers is GET .../watchers: Paged<{id, target}>, in the order the
 // watchers were added.
-func (s *Server) listWatchers(rq *request, segs []string) response {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
-	p, e := parseSubPaging(rq, "watchers "+rec.def.key.String()+"/"+rec.id)
-	if e != nil {
-		return fail(e)
-	}
-	res := selectPage(rec.watchers, watchSeq, noFields[*watch], p)
-	return reply(http.StatusOK, buildSubList(res, p, watchSeq, func(w *watch, _ string) any { return w.json(s.st) }))
+// watcherRoutes are the operations on watchers.
+var watcherRoutes = []route{
+	on(op.ListRecordWatchers, onRecord((*Server).listWatchers)),
+	onJSON[watchersBody](op.CreateRecordWatchers, onRecord((*Server).addWatchers)),
+	onJSON[watchersBody](op.DeleteRecordWatchers, onRecord((*Server).removeWatchers)),
+}
+
+func (s *Server) listWatchers(rq *request, rec *record) response {
+	return listPage(rq, "watchers "+rec.def.key.String()+"/"+rec.id, rec.watchers, watchSeq, nil,
+		func(w *watch, _ string) any { return w.json(s.st) })
 }
 
 // addWatchers is POST .../watchers with {"users": [e-mail, ...]}: 201
 // without a body; users already watching are left as they are.
-func (s *Server) addWatchers(rq *request, segs []string) response {
-	return s.changeWatchers(rq, segs, http.StatusCreated, func(rec *record, users []*user) {
+func (s *Server) addWatchers(rq *request, rec *record) response {
+	return s.changeWatchers(rec, in[*watchersBody](rq), http.StatusCreated, func(rec *record, users []*user) {
 		for _, u := range users {
 			if !slices.ContainsFunc(rec.watchers, func(w *watch) bool { return w.userID == u.id }) {
 				seq := s.st.next.nextSeq()
@@ -87,28 +85,15 @@ func (s *Server) addWatchers(rq *request, segs []string) response {
 
 // removeWatchers is DELETE .../watchers (with a body): 200 without a
 // body; users who are not watching are ignored.
-func (s *Server) removeWatchers(rq *request, segs []string) response {
-	return s.changeWatchers(rq, segs, http.StatusOK, func(rec *record, users []*user) {
+func (s *Server) removeWatchers(rq *request, rec *record) response {
+	return s.changeWatchers(rec, in[*watchersBody](rq), http.StatusOK, func(rec *record, users []*user) {
 		rec.watchers = slices.DeleteFunc(rec.watchers, func(w *watch) bool {
 			return slices.ContainsFunc(users, func(u *user) bool { return u.id == w.userID })
 		})
 	})
 }
 
-func (s *Server) changeWatchers(rq *request, segs []string, status int, change func(*record, []*user)) response {
-	if e := s.precheckRecord(rq, segs); e != nil {
-		return fail(e)
-	}
-	var body watchersBody
-	if e := decodeBody(rq.r, &body); e != nil {
-		return fail(e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, e := s.lookupRecord(rq, segs)
-	if e != nil {
-		return fail(e)
-	}
+func (s *Server) changeWatchers(rec *record, body *watchersBody, status int, change func(*record, []*user)) response {
 	users := make([]*user, 0, len(body.Users))
 	var unknown []string
 	for _, addr := range body.Users {
@@ -129,17 +114,7 @@ func (s *Server) changeWatchers(rq *request, segs []string, status int, change f
 // Watchers returns the ids of the users and groups watching a record, in
 // the order they were added.
 func (s *Server) Watchers(rt workflow.RecordType, alias, recordID string) []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, recordID)
-	if rec == nil {
-		return nil
-	}
-	out := make([]string, len(rec.watchers))
-	for i, w := range rec.watchers {
-		out[i] = w.userID + w.groupID
-	}
-	return out
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*watch { return r.watchers }, func(w *watch) string { return w.userID + w.groupID })
 }
 
 // WatchGroup makes a group watch a record, as the service's web

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-strict] [-v]
+//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-stored-content-limit BYTES] [-strict] [-v]
 //
 // It prints the base URL, the auth URL, the demo credentials and their
 // user (admin@example.com, the default user of the embedded fake: both
@@ -19,6 +19,12 @@
 // against the service's published schemas (400), its rules in prose and
 // the fake's own rules (422); members the schemas do not declare are
 // accepted, unless -strict (workflowtest.WithStrictBodies) is given.
+// Uploaded files of up to the service's 250 MB are kept and given back
+// by the download route; beyond 1 MiB they are kept in temporary files
+// (under TMPDIR), not in memory, and removed when the server stops.
+// -stored-content-limit (workflowtest.WithStoredContentLimit) lowers the
+// size of the files whose bytes are kept: the download of a larger one
+// answers 501.
 package main
 
 import (
@@ -73,8 +79,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	secret := fs.String("client-secret", demoClientSecret, "client secret of the demo user")
 	verbose := fs.Bool("v", false, "log every request to stderr")
 	strict := fs.Bool("strict", false, "refuse request body members the service's schemas do not declare (400)")
+	stored := fs.Int64("stored-content-limit", workflowtest.DefaultStoredContentLimit,
+		"the largest uploaded file, in bytes, whose content is kept for download (a larger one is accepted, its download answers 501)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-strict] [-v]
+		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-stored-content-limit BYTES] [-strict] [-v]
 
 Serves an in-memory fake of the records and workflow-automation API, seeded
 with demo data: four record definitions, 1,000 tasks, users, groups, and the
@@ -96,6 +104,9 @@ Flags:
 	if *clientID == "" || *secret == "" {
 		return errors.New("-client-id and -client-secret must not be empty")
 	}
+	if *stored < 0 {
+		return errors.New("-stored-content-limit must not be negative")
+	}
 
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -105,6 +116,7 @@ Flags:
 		workflowtest.WithListener(l),
 		workflowtest.WithUser(workflowtest.DefaultUserEmail, *clientID, *secret),
 		workflowtest.WithRequestLogLimit(10_000),
+		workflowtest.WithStoredContentLimit(*stored),
 	}
 	if *verbose {
 		opts = append(opts, workflowtest.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
@@ -188,4 +190,82 @@ func TestBadFlags(t *testing.T) {
 	assert.Error(t, run(t.Context(), []string{"extra"}, io.Discard, io.Discard))
 	assert.Error(t, run(t.Context(), []string{"-client-secret", ""}, io.Discard, io.Discard))
 	assert.Error(t, run(t.Context(), []string{"-addr", "256.0.0.1:1"}, io.Discard, io.Discard))
+	assert.Error(t, run(t.Context(), []string{"-stored-content-limit", "-1"}, io.Discard, io.Discard))
+}
+
+// startFake runs the server with args on a random port until the test
+// ends, and returns its base URL and auth URL as printed.
+func startFake(t *testing.T, args ...string) (base, auth string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), pw, io.Discard)
+		pw.Close()
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		assert.NoError(t, <-done)
+	})
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), ":")
+		switch k {
+		case "base URL":
+			base = strings.TrimSpace(v)
+		case "auth URL":
+			auth, _, _ = strings.Cut(strings.TrimSpace(v), " ")
+		}
+		if strings.HasPrefix(sc.Text(), "serving") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	require.NotEmpty(t, base)
+	return base, auth
+}
+
+// TestUploadRoundTrip: started with no flags, the server gives back a
+// 20 MB upload byte for byte (more than the 16 MiB it used to keep);
+// with -stored-content-limit, the download of a larger file is refused
+// with 501 naming the flag.
+func TestUploadRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		size   int
+		status int
+	}{
+		{nil, 20 << 20, http.StatusOK},
+		{[]string{"-stored-content-limit", "1000"}, 2000, http.StatusNotImplemented},
+	} {
+		t.Run(strings.Join(append([]string{"flags"}, tc.args...), " "), func(t *testing.T) {
+			base, auth := startFake(t, tc.args...)
+			hc := &http.Client{Transport: &http.Transport{}}
+			defer hc.CloseIdleConnections()
+			c, err := workflow.NewClient(workflow.WithCredentials(demoClientID, demoClientSecret),
+				workflow.WithEndpoint(base, auth), workflow.WithHTTPClient(hc))
+			require.NoError(t, err)
+			content := make([]byte, tc.size)
+			for i := range content {
+				content[i] = byte(i % 251)
+			}
+			att, err := c.Attachments.Upload(t.Context(), workflow.Tasks, workflowtest.DemoTasks, "1", "big.bin", bytes.NewReader(content), nil)
+			require.NoError(t, err)
+			dl, err := c.Attachments.Download(t.Context(), workflow.Tasks, workflowtest.DemoTasks, "1", att.ID)
+			if tc.status != http.StatusOK {
+				var apiErr *workflow.APIError
+				require.ErrorAs(t, err, &apiErr)
+				assert.Equal(t, tc.status, apiErr.StatusCode)
+				assert.Contains(t, apiErr.Message, "-stored-content-limit")
+				return
+			}
+			require.NoError(t, err)
+			var got bytes.Buffer
+			_, err = dl.SaveTo(&got, nil)
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(content, got.Bytes()), "the download gives back the upload")
+		})
+	}
 }

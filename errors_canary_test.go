@@ -1,0 +1,263 @@
+package workflow
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/errcheck"
+	"github.com/seed-a15e58aa/workflow-go/rsql"
+)
+
+// canary marks every value the failure paths below send in a query or a
+// body; no text the SDK produces may hold it.
+const canary = "cnry7Q"
+
+// echoAPI answers by the alias in the path, and puts in its messages
+// everything the request sent (its query, escaped and not, and its body):
+// the worst a service can do.
+func echoAPI(other string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		q, _ := url.QueryUnescape(r.URL.RawQuery)
+		msg, _ := json.Marshal(map[string]string{"message": "echo " + r.URL.RawQuery + " " + q + " " + string(body)})
+		mode := r.URL.Query().Get("mode")
+		for _, seg := range strings.Split(r.URL.Path, "/") {
+			if strings.HasPrefix(seg, "e") || seg == "drop" || seg == "malformed" || seg == "redirect" {
+				mode = seg
+			}
+		}
+		switch mode {
+		case "e422", "42":
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_, _ = w.Write(msg)
+		case "e503":
+			w.Header().Set("X-Request-Id", "req-1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write(msg)
+		case "drop":
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+		case "malformed":
+			_, _ = w.Write([]byte(`{"broken": ` + string(msg)))
+		case "redirect":
+			http.Redirect(w, r, other+r.URL.Path+"?"+r.URL.RawQuery, http.StatusFound)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write(msg)
+		}
+	})
+}
+
+// canaryCalls are the failure paths of the root package that carry a
+// query or a body, for a record alias (which picks the server's answer).
+var canaryCalls = map[string]func(ctx context.Context, c *Client, alias string) error{
+	"Records.List": func(ctx context.Context, c *Client, alias string) error {
+		_, err := c.Records.List(ctx, Tasks, alias, &ListOptions{Filter: rsql.Field("Email").In(canary+"a@example.com", canary+"b@example.com")})
+		return err
+	},
+	"Records.All": func(ctx context.Context, c *Client, alias string) error {
+		for _, err := range c.Records.All(ctx, Tasks, alias, &ListOptions{Filter: rsql.Field("Name").Eq(canary + " x")}) {
+			return err
+		}
+		return nil
+	},
+	"Users.All": func(ctx context.Context, c *Client, alias string) error {
+		for _, err := range c.Users.All(ctx, &ListOptions{Filter: rsql.Field("email").Eq(canary), After: canary + "cursor"}, WithQuery("mode", alias)) {
+			return err
+		}
+		return nil
+	},
+	"Records.Create": func(ctx context.Context, c *Client, alias string) error {
+		_, err := c.Records.Create(ctx, Tasks, alias, Record{"Title": canary + " title", "Count": "9" + canary})
+		return err
+	},
+	"Records.Update": func(ctx context.Context, c *Client, alias string) error {
+		_, err := c.Records.Update(ctx, Tasks, "it", alias, Record{"Title": canary})
+		return err
+	},
+	"CreateAs": func(ctx context.Context, c *Client, alias string) error {
+		type task struct {
+			Title string `workflow:"Title"`
+		}
+		_, err := CreateAs(ctx, c.Records, Tasks, alias, task{Title: canary})
+		return err
+	},
+	"Watchers.Add": func(ctx context.Context, c *Client, alias string) error {
+		return c.Records.Watchers.Add(ctx, Tasks, alias, "1", []string{canary + "@example.com"})
+	},
+	"Comments.Add": func(ctx context.Context, c *Client, alias string) error {
+		_, err := c.Records.Comments.Add(ctx, Tasks, alias, "1", "secret plan "+canary)
+		return err
+	},
+	"Related.AddMany": func(ctx context.Context, c *Client, alias string) error {
+		return c.Records.Related.AddMany(ctx, Tasks, alias, "1", []RelatedRef{{ID: canary + "-1"}, {ID: canary + "-2"}})
+	},
+	"Call": func(ctx context.Context, c *Client, alias string) error {
+		var out map[string]any
+		return c.Call(ctx, http.MethodPost, "tasks/"+alias, url.Values{"q": {canary}}, map[string]string{"note": canary}, &out)
+	},
+}
+
+func TestNoRequestDataInErrors(t *testing.T) {
+	t.Parallel()
+	other := newTestServer(t, http.NotFoundHandler())
+	for _, mode := range []string{"e404", "e422", "e503", "drop", "malformed", "redirect", "canceled"} {
+		for name, call := range canaryCalls {
+			t.Run(mode+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				var (
+					mu    sync.Mutex
+					texts []string
+					logs  bytes.Buffer
+				)
+				seen := func(what string, err error) {
+					if err != nil {
+						mu.Lock()
+						texts = append(texts, what+": "+err.Error())
+						mu.Unlock()
+					}
+				}
+				obs := &Observer{
+					AttemptEnd: func(_ context.Context, _ AttemptInfo, r AttemptResult) { seen("AttemptResult.Err", r.Err) },
+					CallEnd:    func(_ context.Context, _ CallInfo, r CallResult) { seen("CallResult.Err", r.Err) },
+				}
+				ts := newTestServer(t, echoAPI(other.URL))
+				c := ts.client(t, WithObserver(obs), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+					WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Sleep: (&sleepRecorder{}).sleep, OnRetry: func(ev RetryEvent) {
+						seen("RetryEvent.Err", ev.Err)
+						mu.Lock()
+						texts = append(texts, "RetryEvent.URL: "+ev.URL)
+						mu.Unlock()
+					}}))
+				ctx := t.Context()
+				if mode == "canceled" {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithCancel(ctx)
+					cancel()
+				}
+				err := call(ctx, c, mode)
+				if err == nil && mode == "malformed" {
+					return // an operation whose answer is dropped, or any text
+				}
+				require.Error(t, err)
+				ok, chain := errcheck.Reachable(err, sentinels...)
+				assert.True(t, ok, "an exported type or sentinel is reachable: %s", chain)
+				texts = append(texts, errcheck.Texts(err)...)
+				if ue, ok := errors.AsType[*url.Error](err); ok {
+					texts = append(texts, "url.Error.URL: "+ue.URL, "url.Error: "+ue.Error())
+				}
+				if ae, ok := errors.AsType[*APIError](err); ok {
+					texts = append(texts, "APIError.URL: "+ae.URL, "APIError.Message: "+ae.Message)
+				}
+				if re, ok := errors.AsType[*RequestError](err); ok {
+					texts = append(texts, "RequestError.URL: "+re.URL)
+				}
+				if re, ok := errors.AsType[*RedirectError](err); ok {
+					texts = append(texts, "RedirectError: "+re.From+" "+re.To)
+				}
+				texts = append(texts, "log: "+logs.String())
+				for _, s := range texts {
+					assert.NotContains(t, s, canary)
+				}
+				assert.Equal(t, 1, strings.Count(err.Error(), "workflow: "), "the package is named once: %s", err)
+			})
+		}
+	}
+}
+
+// TestAPIErrorFullURLOnRequest: the query's values are redacted in URL and
+// in the text, and FullURL gives them to a caller who asks.
+func TestAPIErrorFullURLOnRequest(t *testing.T) {
+	t.Parallel()
+	c := newTestServer(t, echoAPI("")).client(t)
+	err := canaryCalls["Records.List"](t.Context(), c, "e404")
+	ae, ok := errors.AsType[*APIError](err)
+	require.True(t, ok, "%T", err)
+	u, perr := url.Parse(ae.FullURL())
+	require.NoError(t, perr)
+	assert.Equal(t, "Email=in="+canary+"a@example.com:"+canary+"b@example.com", u.Query().Get("filter"))
+	assert.Equal(t, "/v1/tasks/e404", u.Path)
+	assert.Equal(t, strings.Replace(ae.FullURL(), "?"+u.RawQuery, "", 1)+"?filter=REDACTED", ae.URL)
+	assert.Equal(t, `workflow: GET /v1/tasks/e404: 404 Not Found: echo [query] [query] `, ae.Error())
+}
+
+// sentinels are the exported sentinel errors a caller of this package
+// matches with errors.Is.
+var sentinels = []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrTooLarge, ErrRateLimited, ErrUnprocessable,
+	ErrUnexpectedResponse, ErrTimeout, ErrRepeatedCursor, ErrForeignHost, ErrAttachmentFailed,
+	context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF}
+
+// TestPublicErrorsAreReachable sweeps the failure paths that do not need
+// an answer: every error is of an exported type or wraps one (or a
+// sentinel), bad input a *ValidationError, and no text names the package
+// twice.
+func TestPublicErrorsAreReachable(t *testing.T) {
+	t.Parallel()
+	type badField struct{ Tags []string }
+	c, m := newMockClient(t, mockReply(http.StatusAccepted, `{}`))
+	ctx := t.Context()
+	tests := []struct {
+		name       string
+		err        func() error
+		validation bool
+	}{
+		{"Encode of an unsupported field type", func() error { _, err := Encode(badField{}); return err }, true},
+		{"Encode of a non-struct", func() error { _, err := Encode(7); return err }, true},
+		{"Decode into a non-pointer", func() error { return Decode(Record{}, badField{}) }, true},
+		{"Decode of an unsupported field type", func() error { return Decode(Record{}, &badField{}) }, true},
+		{"CreateAs of an unsupported field type", func() error { _, err := CreateAs(ctx, c.Records, Tasks, "it", badField{}); return err }, true},
+		{"UpdateAs of an unsupported field type", func() error { _, err := UpdateAs(ctx, c.Records, Tasks, "it", "1", badField{}); return err }, true},
+		{"Call with a map query", func() error {
+			return c.Call(ctx, http.MethodGet, "tasks/it", map[string][]string{"a": {"1"}}, nil, nil)
+		}, true},
+		{"Call with a non-pointer out", func() error { return c.Call(ctx, http.MethodGet, "tasks/it", nil, nil, 3) }, true},
+		{"Records.Get with an empty id", func() error { _, err := c.Records.Get(ctx, Tasks, "it", ""); return err }, true},
+		{"a filter on a list without one", func() error {
+			_, err := c.Records.Watchers.List(ctx, Tasks, "it", "1", &ListOptions{Filter: rsql.Field("a").Eq("b")})
+			return err
+		}, true},
+		{"AddMany without refs", func() error { return c.Records.Related.AddMany(ctx, Tasks, "it", "1", nil) }, true},
+		{"NewClient without credentials", func() error { _, err := NewClient(); return err }, false},
+		{"ParseTime", func() error { _, err := ParseTime("yesterday"); return err }, false},
+		{"Upload longer than its size", func() error {
+			_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", "a.txt", plainReader{strings.NewReader("0123456789AB")}, &UploadOptions{Size: 10})
+			return err
+		}, false},
+		{"Upload shorter than its size", func() error {
+			_, err := c.Attachments.Upload(ctx, Tasks, "it", "1", "a.txt", plainReader{strings.NewReader("01")}, &UploadOptions{Size: 10})
+			return err
+		}, false},
+		{"UploadFile of a missing file", func() error {
+			_, err := c.Attachments.UploadFile(ctx, Tasks, "it", "1", t.TempDir()+"/missing.txt", nil)
+			return err
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(m.requests())
+			err := tc.err()
+			require.Error(t, err)
+			ok, chain := errcheck.Reachable(err, sentinels...)
+			assert.True(t, ok, "an exported type or sentinel is reachable: %s", chain)
+			if tc.validation {
+				assert.True(t, isA[*ValidationError](err), "a *ValidationError: %s", chain)
+				assert.Equal(t, before, len(m.requests()), "nothing sent")
+			}
+			assert.LessOrEqual(t, strings.Count(err.Error(), "workflow: "), 1, "the package is named once: %s", err)
+		})
+	}
+}

@@ -1,0 +1,243 @@
+package workflowtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+)
+
+// The one request path of the API under /v1: a request is matched to its
+// operation, authenticated and rate-limited, its path parameters decoded
+// by name and its query read (query.go); its body is read, checked and
+// decoded once, into the type its handler takes (bodies.go); then the
+// handler runs under the server's lock, the read lock for a GET and the
+// write lock for the others, taken once around it. A handler is state
+// in, result out: it reads and changes s.st and returns its answer,
+// which is written after the lock is released.
+
+// route is one operation of the API (its method and path template come
+// from the operation table, package op) and its handler.
+type route struct {
+	method  string
+	pattern []string // the words of the path template
+	name    string   // as RequestRecord.Route gives it: "GET /v1/{recordType}/{alias}"
+	op      op.ID
+	// read reads the body before the lock (nil: a JSON body, read and
+	// checked by the path when the operation takes one, or none).
+	read func(s *Server, rq *request) *httpError
+	// decode decodes the JSON body, read and checked, into what the
+	// handler takes (in); nil: the handler takes none.
+	decode func(raw []byte) (any, *httpError)
+	h      func(s *Server, rq *request) response
+}
+
+// Route names as recorded in RequestRecord.Route.
+const (
+	routeToken = "POST /oauth/token"
+)
+
+// on is the route of operation id, whose handler takes no body, or reads
+// it itself with read (run before the lock).
+func on(id op.ID, h func(*Server, *request) response) route {
+	o := id.Op()
+	return route{method: o.Method, pattern: splitPattern(o.Path), name: o.Method + " /v1" + o.Path, op: id, h: h}
+}
+
+// onJSON is the route of operation id, whose handler takes the JSON
+// body, checked against the operation's schema, decoded into a B (in).
+func onJSON[B any](id op.ID, h func(*Server, *request) response) route {
+	rt := on(id, h)
+	rt.decode = func(raw []byte) (any, *httpError) {
+		b := new(B)
+		if err := json.Unmarshal(raw, b); err != nil {
+			return nil, errf(http.StatusBadRequest, "malformed body: %v", err)
+		}
+		return b, nil
+	}
+	return rt
+}
+
+// onObject is the route of operation id, whose handler takes the JSON
+// body as an object of T, numbers kept as sent (json.Number): in gives a
+// map[string]T.
+func onObject[T any](id op.ID, h func(*Server, *request) response) route {
+	rt := on(id, h)
+	rt.decode = func(raw []byte) (any, *httpError) { return parseObject[T](raw, "body") }
+	return rt
+}
+
+// in returns the decoded body of rq, of the type its route decodes.
+func in[B any](rq *request) B { return rq.in.(B) }
+
+// reading sets the body reader of rt.
+func (rt route) reading(read func(*Server, *request) *httpError) route {
+	rt.read = read
+	return rt
+}
+
+func splitPattern(p string) []string {
+	var out []string
+	start := 1
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			out = append(out, p[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// routes lists every operation of the API under /v1, each family's as
+// its file registers them.
+var routes = slices.Concat(userRoutes, groupRoutes, domainRoutes,
+	automationRoutes, viewRoutes, elementRoutes, appRoutes, flowRoutes, agentRoutes, skillRoutes, tableRoutes, searchTableRoutes,
+	recordRoutes, relatedRoutes, attachmentRoutes, watcherRoutes, commentRoutes,
+)
+
+// routeOf is routes by operation.
+var routeOf = func() map[op.ID]*route {
+	m := map[op.ID]*route{}
+	for i := range routes {
+		m[routes[i].op] = &routes[i]
+	}
+	return m
+}()
+
+// match finds the route of a request by the operation table (op.Match:
+// where several templates fit, a word beats a parameter, so the
+// configuration routes come before the record routes whose shapes they
+// share). When the path matches routes of other methods only, it returns
+// their methods.
+func match(method string, segs []string) (*route, []string) {
+	o, allow := op.Match(method, segs)
+	if o == nil {
+		return nil, allow
+	}
+	return routeOf[o.ID], nil
+}
+
+func isRecordType(s string) bool { return workflow.RecordType(s).Valid() }
+
+// find matches a request to its operation, first, so that the request
+// log, the faults and the latency can name it; serve answers what find
+// found, authentication and the rate limit before any 404 or 405.
+func (s *Server) find(rq *request) {
+	p := rq.r.URL.EscapedPath()
+	if p == "/oauth/token" {
+		rq.route, rq.op = routeToken, op.RequestAccessToken
+		return
+	}
+	rest, isAPI := strings.CutPrefix(p, "/v1/")
+	if !isAPI {
+		return
+	}
+	rq.segs, rq.pathErr = splitPath(rest)
+	if rq.pathErr == nil {
+		rq.rt, rq.allow = match(rq.r.Method, rq.segs)
+		if rq.rt != nil {
+			rq.route, rq.op = rq.rt.name, rq.rt.op
+		}
+	}
+}
+
+// serve answers a request.
+func (s *Server) serve(rq *request) response {
+	r, rt, segs, allow := rq.r, rq.rt, rq.segs, rq.allow
+	switch {
+	case rq.op == op.RequestAccessToken && r.Method != http.MethodPost:
+		return methodNotAllowed(http.MethodPost)
+	case rq.op == op.RequestAccessToken:
+		return s.handleToken(rq)
+	case segs == nil && rq.pathErr == nil:
+		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
+	}
+	if e := s.authenticate(rq); e != nil {
+		return s.unauthorized(e)
+	}
+	if resp, limited := s.limit(rq.clientID); limited {
+		return resp
+	}
+	if rq.pathErr != nil {
+		return fail(rq.pathErr)
+	}
+
+	if rt == nil {
+		if len(allow) > 0 {
+			return methodNotAllowed(allow...)
+		}
+		if len(segs) >= 1 && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups" {
+			return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
+		}
+		return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
+	}
+	var qe *httpError
+	if rq.query, qe = readQuery(r.URL.RawQuery); qe != nil {
+		return fail(qe)
+	}
+	rq.params = make(map[string]string, len(segs))
+	for i, p := range rt.pattern {
+		if name, ok := strings.CutPrefix(p, "{"); ok {
+			rq.params[strings.TrimSuffix(name, "}")] = segs[i]
+		}
+	}
+	var e *httpError
+	switch {
+	case rt.read != nil:
+		e = rt.read(s, rq)
+	case wire.Takes(rt.op):
+		e = s.readBody(rq, rt.op)
+	}
+	if e == nil && rt.decode != nil {
+		rq.in, e = rt.decode(rq.body)
+	}
+	if e != nil {
+		return fail(e)
+	}
+	if rt.method == http.MethodGet {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	} else {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	resp := rt.h(s, rq)
+	if rq.file != nil && resp.status >= 400 {
+		rq.file.content.remove() // an upload the handler refused (its record went meanwhile)
+	}
+	return resp
+}
+
+func (s *Server) unauthorized(e *httpError) response {
+	resp := fail(e)
+	resp.header = http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
+	return resp
+}
+
+func methodNotAllowed(allow ...string) response {
+	resp := failf(http.StatusMethodNotAllowed, "method not allowed (allowed: %s)", strings.Join(allow, ", "))
+	resp.header = http.Header{"Allow": {strings.Join(allow, ", ")}}
+	return resp
+}
+
+// splitPath splits the escaped path after /v1/ into unescaped segments.
+func splitPath(rest string) ([]string, *httpError) {
+	parts := strings.Split(rest, "/")
+	for i, p := range parts {
+		u, err := url.PathUnescape(p)
+		if err != nil {
+			return nil, errf(http.StatusBadRequest, "malformed path segment %q: %v", p, err)
+		}
+		if u == "" {
+			return nil, errf(http.StatusNotFound, "no such route: empty path segment")
+		}
+		parts[i] = u
+	}
+	return parts, nil
+}
