@@ -13,10 +13,7 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"runtime"
 	"slices"
 	"strconv"
@@ -26,339 +23,46 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/listbench"
 	"github.com/seed-a15e58aa/workflow-go/internal/testperf"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// perfServer is a local API server for benchmarks: the API under /v1
-// (requests without the bearer token are refused) and, as in production,
-// the token endpoint on a host of its own, with counts of token requests
-// and of new TCP connections to the API.
-type perfServer struct {
-	*httptest.Server
-	auth          *httptest.Server
-	tokenRequests atomic.Int64
-	newConns      atomic.Int64
-}
-
-var perfTokenBody = []byte(`{"access_token":"` + testToken + `","token_type":"bearer","expires_in":86400}`)
+// perfServer is the benchmarks' local server, with its token endpoint
+// (listbench.Server).
+type perfServer struct{ *listbench.Server }
 
 func startPerfServer(tb testing.TB, api http.Handler) *perfServer {
-	tb.Helper()
-	s := &perfServer{}
-	s.auth = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/oauth/token" {
-			http.NotFound(w, r)
-			return
-		}
-		s.tokenRequests.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(perfTokenBody)
-	}))
-	tb.Cleanup(s.auth.Close)
-	mux := http.NewServeMux()
-	mux.Handle("/v1/", http.StripPrefix("/v1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+testToken {
-			http.Error(w, `{"status":401,"message":"no token"}`, http.StatusUnauthorized)
-			return
-		}
-		api.ServeHTTP(w, r)
-	})))
-	s.Server = httptest.NewUnstartedServer(mux)
-	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			s.newConns.Add(1)
-		}
-	}
-	s.Start()
-	tb.Cleanup(s.Close)
-	return s
+	return &perfServer{listbench.StartServer(tb, api)}
 }
 
 // client returns an SDK client of the server with the default transport.
 func (s *perfServer) client(tb testing.TB) *Client {
 	tb.Helper()
-	c, err := NewClient(WithCredentials("bench-id", "bench-secret"), WithEndpoint(s.URL+"/v1", s.auth.URL))
+	c, err := NewClient(WithCredentials("bench-id", "bench-secret"), WithEndpoint(s.URL+"/v1", s.Auth.URL))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return c
 }
 
-// baselineClient is what hand-written code uses: an http.Client on a
-// transport with Go's default settings, and a token fetched once.
-func (s *perfServer) baselineClient(tb testing.TB) (*http.Client, string) {
-	tb.Helper()
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tb.Cleanup(tr.CloseIdleConnections)
-	hc := &http.Client{Transport: tr}
-	resp, err := hc.PostForm(s.auth.URL+"/oauth/token", url.Values{"grant_type": {"client_credentials"}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil {
-		tb.Fatal(err)
-	}
-	return hc, tok.AccessToken
-}
-
-// perOp is what one operation of a benchmark cost, measured like
-// -benchmem measures (the whole process, server included).
-type perOp struct{ ns, allocs, bytes float64 }
-
-var baselines sync.Map // benchmark group -> perOp of its baseline
-
-// timeOps runs op b.N times with the timer and memory statistics around
-// the loop only.
-func timeOps(b *testing.B, op func()) perOp {
-	b.ReportAllocs()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	b.ResetTimer()
-	for range b.N {
-		op()
-	}
-	b.StopTimer()
-	runtime.ReadMemStats(&after)
-	n := float64(b.N)
-	return perOp{
-		ns:     float64(b.Elapsed().Nanoseconds()) / n,
-		allocs: float64(after.Mallocs-before.Mallocs) / n,
-		bytes:  float64(after.TotalAlloc-before.TotalAlloc) / n,
-	}
-}
-
-// runBaseline measures the hand-written side of group.
-func runBaseline(b *testing.B, group string, op func()) {
-	baselines.Store(group, timeOps(b, op))
-}
-
-// runSDK measures the SDK side of group and reports its ratios to the
-// baseline measured just before in the same run, if there was one.
-func runSDK(b *testing.B, group string, op func()) perOp {
-	r := timeOps(b, op)
-	if v, ok := baselines.Load(group); ok {
-		base := v.(perOp)
-		b.ReportMetric(r.ns/base.ns, "x-baseline-time")
-		b.ReportMetric(r.allocs/base.allocs, "x-baseline-allocs")
-		b.ReportMetric(r.bytes/base.bytes, "x-baseline-bytes")
-	}
-	return r
-}
-
 var sinkString string
 
 // ---------------------------------------------------------------------
-// Target 1: listing 10,000 records, 10 pages of 1,000 with 12 fields.
-
-// listFixture serves pages pre-encoded pages of perPage records of
-// fields fields at GET /tasks/bench, following the "after" cursor.
-type listFixture struct {
-	pages   [][]byte
-	byAfter map[string]int // after cursor -> page index
-	bytes   int64
-}
-
-func newListFixture(pages, perPage, fields int) *listFixture {
-	f := &listFixture{byAfter: map[string]int{"": 0}}
-	for i := range pages {
-		first := i * perPage
-		body := testPageJSON(first, perPage, fields, i < pages-1)
-		f.pages = append(f.pages, body)
-		f.byAfter[testCursor(first+perPage-1)] = i + 1
-		f.bytes += int64(len(body))
-	}
-	return f
-}
-
-func (f *listFixture) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	i, ok := f.byAfter[r.URL.Query().Get("after")]
-	if !ok || i >= len(f.pages) || r.URL.Path != "/tasks/bench" {
-		http.Error(w, `{"status":404,"message":"no such page"}`, http.StatusNotFound)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(f.pages[i])))
-	_, _ = w.Write(f.pages[i])
-}
-
-// baselinePage is the hand-written decoding target: the same shape as
-// RecordPage.
-type baselinePage struct {
-	Items []struct {
-		Data   map[string]string `json:"data"`
-		Cursor string            `json:"cursor"`
-	} `json:"items"`
-	Total  int `json:"total"`
-	Paging struct {
-		HasNextPage     bool   `json:"has_next_page"`
-		HasPreviousPage bool   `json:"has_previous_page"`
-		StartCursor     string `json:"start_cursor"`
-		EndCursor       string `json:"end_cursor"`
-	} `json:"paging"`
-}
-
-// baselineList is the hand-written loop: GET each page with the token,
-// decode it with encoding/json, follow end_cursor.
-func baselineList(ctx context.Context, hc *http.Client, base, token string, first int) (int, error) {
-	n, after := 0, ""
-	for {
-		u := base + "/tasks/bench?first=" + strconv.Itoa(first)
-		if after != "" {
-			u += "&after=" + url.QueryEscape(after)
-		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		if err != nil {
-			return n, err
-		}
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Accept", "application/json")
-		resp, err := hc.Do(req)
-		if err != nil {
-			return n, err
-		}
-		var p baselinePage
-		err = json.NewDecoder(resp.Body).Decode(&p)
-		_, _ = io.Copy(io.Discard, resp.Body) // so the connection is reused
-		_ = resp.Body.Close()
-		if err != nil {
-			return n, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return n, fmt.Errorf("status %d", resp.StatusCode)
-		}
-		for _, it := range p.Items {
-			sinkString = it.Data["id"]
-			n++
-		}
-		if !p.Paging.HasNextPage {
-			return n, nil
-		}
-		after = p.Paging.EndCursor
-	}
-}
-
-// sdkList iterates with Records.All.
-func sdkList(ctx context.Context, c *Client, opts *ListOptions) (int, error) {
-	n := 0
-	for it, err := range c.Records.All(ctx, Tasks, "bench", opts) {
-		if err != nil {
-			return n, err
-		}
-		sinkString = it.Data["id"]
-		n++
-	}
-	return n, nil
-}
-
-func BenchmarkList10k(b *testing.B) {
-	const pages, perPage, fields = 10, 1000, 12
-	fx := newListFixture(pages, perPage, fields)
-	srv := startPerfServer(b, fx)
-	ctx := context.Background()
-	check := func(n int, err error) {
-		if err != nil || n != pages*perPage {
-			b.Fatalf("listed %d records: %v", n, err)
-		}
-	}
-	b.Run("baseline-encoding-json", func(b *testing.B) {
-		hc, tok := srv.baselineClient(b)
-		check(baselineList(ctx, hc, srv.URL+"/v1", tok, perPage)) // warm up
-		b.SetBytes(fx.bytes)
-		runBaseline(b, "list10k", func() { check(baselineList(ctx, hc, srv.URL+"/v1", tok, perPage)) })
-	})
-	b.Run("transport-floor", func(b *testing.B) {
-		hc, tok := srv.baselineClient(b)
-		check(floorList(ctx, hc, srv.URL+"/v1", tok, fx)) // warm up
-		b.SetBytes(fx.bytes)
-		runSDK(b, "list10k", func() { check(floorList(ctx, hc, srv.URL+"/v1", tok, fx)) })
-	})
-	b.Run("sdk-All", func(b *testing.B) {
-		c := srv.client(b)
-		opts := &ListOptions{First: perPage}
-		check(sdkList(ctx, c, opts)) // warm up: token, connection, pools
-		b.SetBytes(fx.bytes)
-		r := runSDK(b, "list10k", func() { check(sdkList(ctx, c, opts)) })
-		baselines.Store("list10k-all", r)
-	})
-	b.Run("sdk-AllAs", func(b *testing.B) {
-		c := srv.client(b)
-		opts := &ListOptions{First: perPage}
-		list := func() (int, error) {
-			n := 0
-			for task, err := range AllAs[benchTask](ctx, c.Records, Tasks, "bench", opts) {
-				if err != nil {
-					return n, err
-				}
-				sinkString = task.ID
-				n++
-			}
-			return n, nil
-		}
-		check(list()) // warm up
-		b.SetBytes(fx.bytes)
-		r := runSDK(b, "list10k", func() { check(list()) })
-		if v, ok := baselines.Load("list10k-all"); ok {
-			b.ReportMetric(r.ns/v.(perOp).ns, "x-All-time")
-		}
-	})
-}
-
-// benchTask is the typed form of the benchmark's records.
-type benchTask struct {
-	ID          string    `workflow:"id"`
-	Title       string    `workflow:"title"`
-	Status      string    `workflow:"status"`
-	Priority    string    `workflow:"priority"`
-	Assignee    string    `workflow:"assignee"`
-	Requester   string    `workflow:"requester"`
-	Department  string    `workflow:"department"`
-	CreatedAt   time.Time `workflow:"createdAt"`
-	UpdatedAt   time.Time `workflow:"updatedAt"`
-	DueDate     time.Time `workflow:"dueDate"`
-	Category    string    `workflow:"category"`
-	Description string    `workflow:"description"`
-}
-
-// floorList reads the same pages as baselineList and discards them: the
-// transport's share of a listing, which no decoder can go below.
-func floorList(ctx context.Context, hc *http.Client, base, token string, fx *listFixture) (int, error) {
-	after := ""
-	for i := range fx.pages {
-		u := base + "/tasks/bench?first=1000"
-		if after != "" {
-			u += "&after=" + url.QueryEscape(after)
-		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		if err != nil {
-			return 0, err
-		}
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := hc.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		_ = resp.Body.Close()
-		after = testCursor((i+1)*1000 - 1)
-	}
-	return len(fx.pages) * 1000, nil
-}
+// Target 1: listing. BenchmarkList10k, the SDK's listing against
+// hand-written loops on encoding/json and other JSON libraries, is in the
+// module of its own in internal/benchcmp.
 
 // BenchmarkDecodePage is the decoding alone: one page of 1,000 records of
 // 12 fields from memory.
 func BenchmarkDecodePage(b *testing.B) {
-	data := testPageJSON(0, 1000, 12, true)
+	data := listbench.Page(0, 1000, 12, true)
 	b.Run("baseline-encoding-json", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
-		runBaseline(b, "decode", func() {
-			var p baselinePage
+		listbench.Measure(b, "decode", "baseline", func() {
+			var p listbench.BaselinePage
 			if err := json.NewDecoder(bytes.NewReader(data)).Decode(&p); err != nil {
 				b.Fatal(err)
 			}
@@ -366,12 +70,12 @@ func BenchmarkDecodePage(b *testing.B) {
 	})
 	b.Run("sdk-page-decoder", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
-		runSDK(b, "decode", func() {
+		listbench.Measure(b, "decode", "sdk", func() {
 			var p RecordPage
 			if err := page(&p, 1000).read(bytes.NewReader(data)); err != nil {
 				b.Fatal(err)
 			}
-		})
+		}, "baseline")
 	})
 }
 
@@ -387,7 +91,9 @@ const (
 // slowPages serves latencyPages pages of latencyPerPage records after
 // sleeping latencyDelay.
 func slowPages() http.Handler {
-	fx := newListFixture(latencyPages, latencyPerPage, 4)
+	fx := listbench.NewFixture(latencyPages, latencyPerPage, func(first, n int, more bool) []byte {
+		return listbench.Page(first, n, 4, more)
+	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(latencyDelay)
 		fx.ServeHTTP(w, r)
@@ -414,7 +120,7 @@ func listWithWork(ctx context.Context, c *Client, prefetch bool) (int, error) {
 func BenchmarkPrefetch20Pages(b *testing.B) {
 	srv := startPerfServer(b, slowPages())
 	ctx := context.Background()
-	var seq perOp
+	var seq listbench.PerOp
 	for _, prefetch := range []bool{false, true} {
 		name := "sequential"
 		if prefetch {
@@ -428,11 +134,11 @@ func BenchmarkPrefetch20Pages(b *testing.B) {
 				}
 			}
 			run()
-			r := timeOps(b, run)
+			r := listbench.TimeOps(b, run)
 			if !prefetch {
 				seq = r
-			} else if seq.ns > 0 {
-				b.ReportMetric(seq.ns/r.ns, "x-speedup")
+			} else if seq.NS > 0 {
+				b.ReportMetric(seq.NS/r.NS, "x-speedup")
 			}
 		})
 	}
@@ -541,9 +247,9 @@ func BenchmarkUpload250MB(b *testing.B) {
 		}
 	}
 	b.Run("baseline-buffered", func(b *testing.B) {
-		hc, tok := srv.baselineClient(b)
+		hc, tok := srv.BaselineClient(b)
 		b.SetBytes(uploadSize)
-		runBaseline(b, "upload", func() {
+		listbench.Measure(b, "upload", "baseline", func() {
 			check(baselineUpload(ctx, hc, srv.URL+"/v1/tasks/bench/id/1/attachments", tok))
 		})
 	})
@@ -559,7 +265,7 @@ func BenchmarkUpload250MB(b *testing.B) {
 		}
 		upload() // token and connection
 		b.SetBytes(uploadSize)
-		runSDK(b, "upload", upload)
+		listbench.Measure(b, "upload", "sdk", upload, "baseline")
 	})
 }
 
@@ -638,11 +344,11 @@ func TestConcurrentGetsOneToken(t *testing.T) {
 	srv := startPerfServer(t, smallRecordHandler())
 	c := srv.client(t)
 	require.NoError(t, concurrentGets(t.Context(), callers, gets, sdkGet(c)))
-	assert.EqualValues(t, 1, srv.tokenRequests.Load(), "token requests")
+	assert.EqualValues(t, 1, srv.TokenRequests.Load(), "token requests")
 	// The transport caps connections per host, so the count cannot pass
 	// the callers by much; how close it stays to one per caller depends on
 	// the scheduling, so its bound is TestPerfConcurrentGetsFewConnections's.
-	t.Logf("%d GETs: %d token request, %d TCP connections", callers*gets, srv.tokenRequests.Load(), srv.newConns.Load())
+	t.Logf("%d GETs: %d token request, %d TCP connections", callers*gets, srv.TokenRequests.Load(), srv.NewConns.Load())
 }
 
 // TestPerfConcurrentGetsFewConnections: 64 goroutines x 1,000 GETs open
@@ -655,24 +361,24 @@ func TestPerfConcurrentGetsFewConnections(t *testing.T) {
 	srv := startPerfServer(t, smallRecordHandler())
 	c := srv.client(t)
 	require.NoError(t, concurrentGets(t.Context(), concurrentCallers, getsPerCaller, sdkGet(c)))
-	assert.EqualValues(t, 1, srv.tokenRequests.Load(), "token requests")
-	assert.LessOrEqual(t, srv.newConns.Load(), int64(2*concurrentCallers), "new TCP connections")
-	t.Logf("%d GETs: %d token request, %d TCP connections", concurrentCallers*getsPerCaller, srv.tokenRequests.Load(), srv.newConns.Load())
+	assert.EqualValues(t, 1, srv.TokenRequests.Load(), "token requests")
+	assert.LessOrEqual(t, srv.NewConns.Load(), int64(2*concurrentCallers), "new TCP connections")
+	t.Logf("%d GETs: %d token request, %d TCP connections", concurrentCallers*getsPerCaller, srv.TokenRequests.Load(), srv.NewConns.Load())
 }
 
 func BenchmarkConcurrentGets64x1000(b *testing.B) {
 	ctx := context.Background()
 	report := func(b *testing.B, srv *perfServer, conns0, tokens0 int64) {
-		b.ReportMetric(float64(srv.newConns.Load()-conns0)/float64(b.N), "new-conns/op")
-		b.ReportMetric(float64(srv.tokenRequests.Load()-tokens0)/float64(b.N), "token-requests/op")
+		b.ReportMetric(float64(srv.NewConns.Load()-conns0)/float64(b.N), "new-conns/op")
+		b.ReportMetric(float64(srv.TokenRequests.Load()-tokens0)/float64(b.N), "token-requests/op")
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*concurrentCallers*getsPerCaller), "ns/get")
 	}
 	b.Run("baseline-default-transport", func(b *testing.B) {
 		srv := startPerfServer(b, smallRecordHandler())
-		hc, tok := srv.baselineClient(b)
-		conns0, tokens0 := srv.newConns.Load(), srv.tokenRequests.Load()
+		hc, tok := srv.BaselineClient(b)
+		conns0, tokens0 := srv.NewConns.Load(), srv.TokenRequests.Load()
 		get := baselineGet(hc, srv.URL+"/v1/tasks/bench/id/42", tok)
-		runBaseline(b, "gets", func() {
+		listbench.Measure(b, "gets", "baseline", func() {
 			if err := concurrentGets(ctx, concurrentCallers, getsPerCaller, get); err != nil {
 				b.Fatal(err)
 			}
@@ -682,11 +388,11 @@ func BenchmarkConcurrentGets64x1000(b *testing.B) {
 	b.Run("sdk", func(b *testing.B) {
 		srv := startPerfServer(b, smallRecordHandler())
 		c := srv.client(b)
-		runSDK(b, "gets", func() {
+		listbench.Measure(b, "gets", "sdk", func() {
 			if err := concurrentGets(ctx, concurrentCallers, getsPerCaller, sdkGet(c)); err != nil {
 				b.Fatal(err)
 			}
-		})
+		}, "baseline")
 		report(b, srv, 0, 0) // the client's first token and connections included
 	})
 }
@@ -875,9 +581,9 @@ func BenchmarkGet(b *testing.B) {
 	ctx := context.Background()
 	srv := startPerfServer(b, smallRecordHandler())
 	b.Run("baseline-net-http", func(b *testing.B) {
-		hc, tok := srv.baselineClient(b)
+		hc, tok := srv.BaselineClient(b)
 		get := baselineGet(hc, srv.URL+"/v1/tasks/bench/id/42", tok)
-		runBaseline(b, "get", func() {
+		listbench.Measure(b, "get", "baseline", func() {
 			if err := get(ctx); err != nil {
 				b.Fatal(err)
 			}
@@ -888,10 +594,10 @@ func BenchmarkGet(b *testing.B) {
 		if err := get(ctx); err != nil {
 			b.Fatal(err)
 		}
-		runSDK(b, "get", func() {
+		listbench.Measure(b, "get", "sdk", func() {
 			if err := get(ctx); err != nil {
 				b.Fatal(err)
 			}
-		})
+		}, "baseline")
 	})
 }

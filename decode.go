@@ -2,9 +2,11 @@ package workflow
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -97,7 +99,9 @@ func readItem(dec *jsontext.Decoder, it textItem) error {
 	case raw.Kind() != '{':
 		return errors.New("a record item must be a JSON object")
 	}
-	return (&text{b: raw, checked: true}).item(it)
+	rt := getRecordText()
+	defer recordTexts.Put(rt)
+	return (&text{b: raw, checked: true}).item(it, rt)
 }
 
 // scanPage reads a page of text items straight from the body data into w
@@ -112,6 +116,8 @@ func scanPage[T any](data []byte, size int, room []T, w *envelope[T]) bool {
 	if _, ok := any(new(T)).(textItem); !ok {
 		return false
 	}
+	rt := getRecordText()
+	defer recordTexts.Put(rt)
 	seen, t := make(names, 0, 8), text{b: data}
 	err := t.members(func(name []byte) error {
 		if seen.has(name) {
@@ -129,7 +135,7 @@ func scanPage[T any](data []byte, size int, room []T, w *envelope[T]) bool {
 			}
 			err := t.elements(']', func() error {
 				items = append(items, *new(T))
-				return t.item(any(&items[len(items)-1]).(textItem))
+				return t.item(any(&items[len(items)-1]).(textItem), rt)
 			})
 			w.Items = &items
 			return err
@@ -168,10 +174,14 @@ type text struct {
 }
 
 // space passes white space.
-func (t *text) space() {
-	for t.i < len(t.b) && (t.b[t.i] == ' ' || t.b[t.i] == '\t' || t.b[t.i] == '\n' || t.b[t.i] == '\r') {
-		t.i++
+func (t *text) space() { t.i = spaceAt(t.b, t.i) }
+
+// spaceAt returns where the white space from b[i] on ends.
+func spaceAt(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
 	}
+	return i
 }
 
 // next passes white space, and c if it comes next.
@@ -191,16 +201,9 @@ func (t *text) members(member func(name []byte) error) error {
 		return errSyntax
 	}
 	return t.elements('}', func() error {
-		lit, escaped, err := t.lit()
+		name, _, err := t.name()
 		if err != nil {
-			return errSyntax
-		}
-		name := lit[1 : len(lit)-1]
-		if escaped {
-			name, err = jsontext.AppendUnquote(nil, lit)
-		}
-		if err != nil || !t.next(':') {
-			return errSyntax
+			return err
 		}
 		return member(name)
 	})
@@ -241,29 +244,99 @@ func (t *text) str(dst []byte) ([]byte, error) {
 // character or invalid UTF-8 is an error (a bad escape is unquoting's).
 func (t *text) lit() (lit []byte, escaped bool, err error) {
 	if !t.next('"') {
-		return nil, false, errors.New("a record value must be a JSON string")
+		return nil, false, errNotString
 	}
-	b := t.b
-	for j := t.i; j < len(b); {
+	end, escaped, ok := stringEnd(t.b, t.i)
+	if !ok {
+		return nil, false, errSyntax
+	}
+	lit, t.i = t.b[t.i-1:end+1], end+1
+	return lit, escaped, nil
+}
+
+// stringEnd returns where the string whose text starts at b[j] (past its
+// opening quote) ends (its closing quote), and whether it has escapes; ok
+// is false if it has a control character or invalid UTF-8, or no end.
+func stringEnd(b []byte, j int) (end int, escaped, ok bool) {
+	for {
+		for j+8 <= len(b) { // eight bytes at a time, up to the first that needs a look
+			if m := special8(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				break
+			}
+			j += 8
+		}
+		if j >= len(b) {
+			return 0, false, false
+		}
 		switch c := b[j]; {
 		case c == '"':
-			lit, t.i = b[t.i-1:j+1], j+1
-			return lit, escaped, nil
+			return j, escaped, true
 		case c == '\\':
 			escaped, j = true, j+2
 		case c < ' ':
-			return nil, false, errSyntax
+			return 0, false, false
 		case c < utf8.RuneSelf:
 			j++
 		default:
-			r, n := utf8.DecodeRune(b[j:])
-			if r == utf8.RuneError && n == 1 {
-				return nil, false, errSyntax
+			for j < len(b) && b[j] >= utf8.RuneSelf { // the rest of a run of text that is not ASCII
+				r, n := utf8.DecodeRune(b[j:])
+				if r == utf8.RuneError && n == 1 {
+					return 0, false, false
+				}
+				j += n
 			}
-			j += n
 		}
 	}
-	return nil, false, errSyntax
+}
+
+// errNotString is the error of a record value of another JSON type.
+var errNotString = errors.New("a record value must be a JSON string")
+
+// special8 returns the high bit of each of the eight bytes of w (the
+// first in the lowest byte) that may not stand in a string as it is (a
+// quote, a backslash, a control character, a byte of a character that is
+// not ASCII), exact up to and including the first such byte; 0 when none
+// is.
+func special8(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	// (x - ones) &^ x has the high bit of the lowest zero byte of x set,
+	// and of none below it; (w - ones*' ') &^ w, that of the lowest byte
+	// below ' '. Bytes above the lowest one found may be set wrongly.
+	return ((q-ones)&^q | (bs-ones)&^bs | (w-ones*' ')&^w | w) & highs
+}
+
+// name passes the member name that comes next, and returns it unquoted
+// (a slice of the text, or a copy when it has escapes) and whether it had
+// escapes.
+func (t *text) name() (name []byte, escaped bool, err error) {
+	lit, escaped, err := t.lit()
+	if err != nil {
+		return nil, false, errSyntax
+	}
+	if name = lit[1 : len(lit)-1]; escaped {
+		name, err = jsontext.AppendUnquote(nil, lit)
+	}
+	if err != nil || !t.next(':') {
+		return nil, false, errSyntax
+	}
+	return name, escaped, nil
+}
+
+// sameName passes the member name that comes next, and its colon, if it
+// is name, which was read without escapes (so that its text is
+// quote, name, quote).
+func (t *text) sameName(name string) bool {
+	t.space()
+	b, i := t.b, t.i
+	if end := i + 1 + len(name); end < len(b) && b[i] == '"' && b[end] == '"' && string(b[i+1:end]) == name {
+		if t.i = end + 1; t.next(':') {
+			return true
+		}
+		t.i = i
+	}
+	return false
 }
 
 // null passes null if it comes next.
@@ -311,65 +384,167 @@ func (t *text) skip() []byte {
 // record reads the record that comes next, an object of strings and
 // nulls, or null (found false), into rt's fields. In text not checked, a
 // name that repeats is an error.
+//
+// Each name is first looked for at its place in the record before (the
+// records of a list have the same names, mostly in the same order): while
+// the names so far are those of the record before, in its order, none
+// repeats, as none repeated there.
 func (t *text) record(rt *recordText) (found bool, err error) {
 	if t.null() {
 		return false, nil
 	}
-	if t.space(); t.i < len(t.b) && t.b[t.i] != '{' {
+	if t.i < len(t.b) && t.b[t.i] != '{' {
 		return false, errors.New("a record must be a JSON object of strings")
 	}
-	err = t.members(func(name []byte) error {
-		if !t.checked && slices.ContainsFunc(rt.fields, func(f recordField) bool { return f.name == string(name) }) {
-			return errSyntax
-		}
-		shared, start := rt.name(name), len(rt.text)
-		if !t.null() {
-			var err error
-			if rt.text, err = t.str(rt.text); err != nil {
-				return fmt.Errorf("record field %q: %w", shared, err)
+	if !t.next('{') {
+		return false, errSyntax
+	}
+	prevLen := rt.prevLen
+	rt.prevLen = 0 // until this record is read whole
+	fields, same := rt.fields[:0], true
+	if t.next('}') {
+		rt.fields = fields
+		return true, nil
+	}
+	b, i := t.b, t.i // i is t.i, but for the slow paths
+	for {
+		// The name: the record before's at this place, unless this
+		// record's fields have outgrown the array it was in.
+		k, f, matched := len(fields), recordField{}, false
+		i = spaceAt(b, i)
+		if k < prevLen && k < cap(fields) {
+			if prev := fields[:k+1][k]; prev.plain {
+				if end := i + 1 + len(prev.name); end < len(b) && b[i] == '"' && b[end] == '"' && string(b[i+1:end]) == prev.name {
+					if i = spaceAt(b, end+1); i < len(b) && b[i] == ':' {
+						f, matched, i = recordField{name: prev.name, plain: true}, true, i+1
+					} else {
+						return false, errSyntax
+					}
+				}
 			}
 		}
-		rt.fields = append(rt.fields, recordField{shared, start, len(rt.text)})
-		return nil
-	})
-	return err == nil, err
+		if !matched {
+			t.i = i
+			name, escaped, err := t.name()
+			if err != nil {
+				return false, err
+			}
+			i = t.i
+			f = recordField{name: sharedName(fields, name), plain: !escaped}
+			if same = false; !t.checked && slices.ContainsFunc(fields, func(g recordField) bool { return g.name == f.name }) {
+				return false, errSyntax
+			}
+		} else if !same && !t.checked && slices.ContainsFunc(fields, func(g recordField) bool { return g.name == f.name }) {
+			return false, errSyntax
+		}
+		// The value: a string, or null.
+		f.off = len(rt.text)
+		switch i = spaceAt(b, i); {
+		case i < len(b) && b[i] == '"':
+			end, escaped, ok := stringEnd(b, i+1)
+			switch {
+			case !ok:
+				return false, fmt.Errorf("record field %q: %w", f.name, errSyntax)
+			case escaped:
+				if rt.text, err = jsontext.AppendUnquote(rt.text, b[i:end+1]); err != nil {
+					return false, fmt.Errorf("record field %q: %w", f.name, err)
+				}
+			default:
+				rt.text = append(rt.text, b[i+1:end]...)
+			}
+			i = end + 1
+		case bytes.HasPrefix(b[i:], []byte("null")):
+			i += len("null")
+		default:
+			return false, fmt.Errorf("record field %q: %w", f.name, errNotString)
+		}
+		f.end = len(rt.text)
+		fields = append(fields, f)
+		if i = spaceAt(b, i); i < len(b) && b[i] == '}' {
+			t.i = i + 1
+			break
+		}
+		if i >= len(b) || b[i] != ',' {
+			return false, errSyntax
+		}
+		i++
+	}
+	rt.fields, rt.prevLen = fields, len(fields)
+	return true, nil
 }
 
 // item reads the list item that comes next, {"data": {...}, "cursor":
-// "..."}, into it. Other members are skipped.
-func (t *text) item(it textItem) error {
-	rt := getRecordText()
-	defer recordTexts.Put(rt)
-	var found, hasCursor bool
-	seen, at := make(names, 0, 8), [2]int{}
-	err := t.members(func(name []byte) (err error) {
-		if !t.checked && seen.has(name) { // checked text has no repeated name (readValue)
-			return errSyntax
-		}
-		seen = append(seen, name)
-		switch string(name) {
-		case "data":
-			found, err = t.record(rt)
-		case "cursor":
-			if at[0] = len(rt.text); !t.null() {
-				rt.text, err = t.str(rt.text)
-				hasCursor = true
+// "..."}, into it, with rt as scratch space. Other members are skipped.
+func (t *text) item(it textItem, rt *recordText) error {
+	rt.fields, rt.text = rt.fields[:0], rt.text[:0]
+	var found, hasData, hasCursor, cursorSeen bool
+	var at [2]int
+	var others names // the names of other members, in text not checked
+	if !t.next('{') {
+		return errSyntax
+	}
+	if !t.next('}') {
+		for {
+			var name []byte
+			var err error
+			switch {
+			case t.sameName("data"):
+				name = nameData
+			case t.sameName("cursor"):
+				name = nameCursor
+			default:
+				if name, _, err = t.name(); err != nil {
+					return err
+				}
 			}
-			at[1] = len(rt.text)
-		default: // skipped; in text not checked, it must be valid JSON
-			if v := t.skip(); !t.checked && !jsontext.Value(v).IsValid() {
+			switch string(name) {
+			case "data":
+				if hasData && !t.checked { // checked text has no repeated name (readValue)
+					return errSyntax
+				}
+				hasData = true
+				found, err = t.record(rt)
+			case "cursor":
+				if cursorSeen && !t.checked {
+					return errSyntax
+				}
+				cursorSeen = true
+				if at[0] = len(rt.text); !t.null() {
+					rt.text, err = t.str(rt.text)
+					hasCursor = true
+				}
+				at[1] = len(rt.text)
+			default:
+				switch {
+				case t.checked:
+					t.skip()
+				case others.has(name):
+					return errSyntax
+				default: // skipped; in text not checked, it must be valid JSON
+					others = append(others, name)
+					if v := t.skip(); !jsontext.Value(v).IsValid() {
+						return errSyntax
+					}
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if t.next('}') {
+				break
+			}
+			if !t.next(',') {
 				return errSyntax
 			}
 		}
-		return err
-	})
-	if err != nil {
-		return err
 	}
 	all := string(rt.text)
 	it.fromText(rt, found, all, all[at[0]:at[1]], hasCursor)
 	return nil
 }
+
+// The names of a list item's members that the SDK reads.
+var nameData, nameCursor = []byte("data"), []byte("cursor")
 
 // recordText collects the fields of a record and the unquoted text of
 // their values (and of its item's cursor), which become one string. It is
@@ -377,6 +552,10 @@ func (t *text) item(it textItem) error {
 type recordText struct {
 	fields []recordField
 	text   []byte
+	// prevLen is the number of fields of the record read before, whose
+	// fields are in the array of fields past the length of those of the
+	// record being read; 0 after a record that was not read whole.
+	prevLen int
 }
 
 var recordTexts = sync.Pool{New: func() any { return new(recordText) }}
@@ -392,17 +571,21 @@ func getRecordText() *recordText {
 	return rt
 }
 
+// recordField is a field of a record: its name, whether the name was
+// read without escapes, and its value's place in the record's text.
 type recordField struct {
 	name     string
+	plain    bool
 	off, end int
 }
 
-// name returns a member name as a shared string: the name at the same
-// place in the record before (the same in the records of one list), or
-// else internName's.
-func (rt *recordText) name(name []byte) string {
-	if k := len(rt.fields); k < cap(rt.fields) {
-		if prev := rt.fields[:k+1][k].name; prev == string(name) {
+// sharedName returns a member name as a shared string: the name at the
+// same place in the record before, whose fields are in the array of
+// fields past its length (the same in the records of one list), or else
+// internName's.
+func sharedName(fields []recordField, name []byte) string {
+	if k := len(fields); k < cap(fields) {
+		if prev := fields[:k+1][k].name; prev == string(name) {
 			return prev
 		}
 	}

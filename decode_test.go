@@ -2,8 +2,10 @@ package workflow
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/listbench"
 	"github.com/seed-a15e58aa/workflow-go/internal/testperf"
 )
 
@@ -86,7 +89,7 @@ func TestScanPageReads(t *testing.T) {
 		in   string
 		fast bool
 	}{
-		{string(testPageJSON(0, 3, 12, true)), true},
+		{string(listbench.Page(0, 3, 12, true)), true},
 		{"{ \"paging\" : {\"end_cursor\":\"c\",\"x\":[{}]} ,\n\"items\":[ { \"cursor\":\"\\u0063\", \"d\\u0061ta\": {\"\\\"\":null}} ],\"total\":-0, \"more\":{\"a\":[1,\"]\"]}}", true},
 		{`{"items":[{"data":null,"cursor":null},{}],"total":0,"paging":null}`, true},
 		{`{"items":[],"total":1}`, true},
@@ -96,6 +99,15 @@ func TestScanPageReads(t *testing.T) {
 		{`{"items":[{"x":[1,,2]}]}`, false},
 		{`{"items":[{"x":` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + `}]}`, false},
 		{`{"items":[{"data":{"a":"1","a":"2"}}]}`, false},
+		// Names taken from the record before at the same place.
+		{`{"items":[{"data":{"a":"1","b":"2","c":"3"}},{"data":{"b":"1"}},{"data":{"b":"1","b":"2"}}]}`, false},
+		{`{"items":[{"data":{"a":"1","b":"2","c":"3"}},{"data":{"x":"1","b":"2","a":"3"}},{"data":{"a":"1","b":"2","a":"3"}}]}`, false},
+		{`{"items":[{"data":{"a":"1","b":"2"}},{"data":{"a":"1","b":"2","b":"3"}}]}`, false},
+		{`{"items":[{"data":{"a":"1","b":"2"}},{"data":{"a" "1","b":"2"}}]}`, false},
+		{`{"items":[{"data":{"a\"b":"1","ab":"2"}},{"data":{"a\"b":"3","ab":"4","a":"5"}},{"data":{"ab":"6","a\"b":"7"}}]}`, true},
+		{`{"items":[{"data":{"a":"1","ab":"2"}},{"data":{"ab":"3","a":"4"}},{"data":{"a":"5","ab":"6","":null}},{"data":{"a":"7","ab":"8","":"9"}}]}`, true},
+		{`{"items":[{"data" {"a":"1"}}]}`, false},
+		{`{"items":[{"cursor":"c","data":{"a":"1"}},{"data" : {"a":"2"} , "cursor" : "d" }]}`, true},
 		{`{"items":[{"data":{"a":1}}]}`, false},
 		{`{"items":[],"items":[]}`, false},
 		{`{"items":[{"data":{"a":"1"},"data":{"b":"2"}}]}`, false},
@@ -358,11 +370,11 @@ func TestRecordPageDecoderDepth(t *testing.T) {
 // Values handed out stay as they were when later pages reuse the decoder's
 // buffers.
 func TestRecordPageDecoderResultsDoNotAlias(t *testing.T) {
-	first, err := decodePage(testPageJSON(0, 50, 12, true))
+	first, err := decodePage(listbench.Page(0, 50, 12, true))
 	require.NoError(t, err)
 	snapshot := clonePage(first)
 	for i := range 5 {
-		_, err := decodePage(testPageJSON(1000*(i+1), 50, 12, true))
+		_, err := decodePage(listbench.Page(1000*(i+1), 50, 12, true))
 		require.NoError(t, err)
 	}
 	assert.Equal(t, snapshot, first)
@@ -395,7 +407,7 @@ func TestRecordPageDecoderAllocations(t *testing.T) {
 // returns the page decoder's count.
 func recordPageDecoderAllocations(t *testing.T, records int) float64 {
 	const fields = 12
-	data := testPageJSON(0, records, fields, false)
+	data := listbench.Page(0, records, fields, false)
 	decode := func() {
 		if _, err := decodePage(data); err != nil {
 			t.Fatal(err)
@@ -440,51 +452,11 @@ func TestPerfRecordPageDecoderAllocations(t *testing.T) {
 	assert.LessOrEqual(t, ours, float64(records*5+200))
 }
 
-// testPageJSON encodes a page of n records of the given number of fields,
-// with ids from first, the way the service sends a list page.
-func testPageJSON(first, n, fields int, more bool) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"items":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		id := first + i
-		fmt.Fprintf(&b, `{"data":{"id":"%d"`, id)
-		for f := 1; f < fields; f++ {
-			fmt.Fprintf(&b, `,"%s":"%s"`, testFieldNames[f%len(testFieldNames)], testFieldValue(f, id))
-		}
-		fmt.Fprintf(&b, `},"cursor":"%s"}`, testCursor(id))
-	}
-	fmt.Fprintf(&b, `],"total":%d,"paging":{"has_next_page":%t,"has_previous_page":%t,"start_cursor":"%s","end_cursor":"%s"}}`,
-		first+n, more, first > 0, testCursor(first), testCursor(first+n-1))
-	return b.Bytes()
-}
-
-var testFieldNames = []string{
-	"id", "title", "status", "priority", "assignee", "requester", "department",
-	"createdAt", "updatedAt", "dueDate", "category", "description",
-}
-
-func testFieldValue(f, id int) string {
-	switch testFieldNames[f%len(testFieldNames)] {
-	case "createdAt", "updatedAt", "dueDate":
-		return fmt.Sprintf("2024-%02d-%02dT10:%02d:00.000Z", 1+id%12, 1+id%28, id%60)
-	case "status":
-		return [...]string{"open", "in progress", "done"}[id%3]
-	case "description":
-		return fmt.Sprintf("Request number %d: replace the laptop charger on floor %d", id, id%9)
-	}
-	return fmt.Sprintf("%s-%d", testFieldNames[f%len(testFieldNames)], id)
-}
-
-func testCursor(id int) string { return fmt.Sprintf("Y3Vyc29yOnYyOpK5MjAyNC0w%08d", id) }
-
 // FuzzRecordPageDecoder holds Record.UnmarshalJSONFrom equal to the
 // library's plain map decoding on every input: both fail, or both give
 // equal pages.
 func FuzzRecordPageDecoder(f *testing.F) {
-	f.Add([]byte(testPageJSON(0, 3, 4, true)))
+	f.Add([]byte(listbench.Page(0, 3, 4, true)))
 	f.Add([]byte(`{"items":[{"data":{"a":"1"},"cursor":"c"}],"items":[null,{"cursor":"d"}]}`))
 	f.Add([]byte(`{"items":[{"data":{"k":null,"j":"\u00e9\ud800"}}],"total":-0,"paging":{"has_next_page":null}}`))
 	f.Add([]byte(`{"items":[ { "\u0064ata" : { "a\"b" : "x\\y" , "é" :"1"} , "x":[{"y":1}], "cursor" : null } ]}`))
@@ -527,4 +499,43 @@ func FuzzErrorBody(f *testing.F) {
 			t.Fatalf("message spans lines: %q", msg)
 		}
 	})
+}
+
+// special8 finds the first byte of eight that a string cannot hold as it
+// is, wherever it stands and whatever the bytes after it, in the byte
+// order of the word as binary.LittleEndian reads it on every machine.
+func TestSpecial8(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf }
+	// firstSpecial is the index of the first byte that needs a look, or 8.
+	firstSpecial := func(b []byte) int {
+		for i, c := range b {
+			if special(c) {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(b []byte) {
+		t.Helper()
+		m := special8(binary.LittleEndian.Uint64(b))
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if want := firstSpecial(b); got != want {
+			t.Fatalf("bytes %q: first to look at %d, want %d", b, got, want)
+		}
+	}
+	for c := range 256 {
+		for pos := range 8 {
+			for _, rest := range []byte{'a', ' ', '"', 0, 0xff, '!', '#', '[', ']', 0x7f} {
+				b := bytes.Repeat([]byte{'a'}, 8)
+				b[pos] = byte(c)
+				for j := pos + 1; j < 8; j++ {
+					b[j] = rest
+				}
+				check(b)
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package admin_test
 import (
 	stdjson "encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	json "github.com/go-json-experiment/json"
@@ -212,4 +213,50 @@ func TestSearchTableUpdateRequest(t *testing.T) {
 
 	_, err = decodeAs[admin.SearchTable](t, 0, `{"__typename":"AspectLinkedSearchTable"}`).UpdateRequest()
 	assert.ErrorContains(t, err, "CreateLinked")
+}
+
+// An Opt is one of three states, and each accessor tells them apart the
+// same way: a value (a zero one included), null, or absent.
+func TestOptStates(t *testing.T) {
+	tests := []struct {
+		name    string
+		opt     admin.Opt[int]
+		value   int
+		sent    bool // Get's second result, and Ptr is not nil
+		present bool
+		null    bool
+		str     string
+		json    string // as a member of a struct without omitzero
+	}{
+		{"value", admin.Some(7), 7, true, true, false, "7", `{"m":7}`},
+		{"zero value", admin.Some(0), 0, true, true, false, "0", `{"m":0}`},
+		{"null", admin.Null[int](), 0, false, true, true, "null", `{"m":null}`},
+		{"absent", admin.Opt[int]{}, 0, false, false, false, "absent", `{"m":null}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, ok := tt.opt.Get()
+			assert.Equal(t, tt.value, v)
+			assert.Equal(t, tt.sent, ok)
+			assert.Equal(t, tt.value, tt.opt.Value())
+			if p := tt.opt.Ptr(); tt.sent {
+				require.NotNil(t, p)
+				assert.Equal(t, tt.value, *p)
+				*p++
+				assert.Equal(t, tt.value, tt.opt.Value(), "Ptr gives a copy")
+			} else {
+				assert.Nil(t, p)
+			}
+			assert.Equal(t, tt.present, tt.opt.Present())
+			assert.Equal(t, !tt.present, tt.opt.IsZero())
+			assert.Equal(t, tt.null, tt.opt.IsNull())
+			assert.Equal(t, tt.str, tt.opt.String())
+			assert.Equal(t, tt.str, fmt.Sprint(tt.opt))
+			for lib := range jsonLibs {
+				assert.JSONEq(t, tt.json, encoded(t, lib, struct {
+					M admin.Opt[int] `json:"m"`
+				}{tt.opt}), jsonLibs[lib].name)
+			}
+		})
+	}
 }
