@@ -80,6 +80,15 @@
 // The lists under a record and the group members take no filter: the
 // service publishes none for them, and a Filter is a *ValidationError.
 //
+// An iterator needs no restart loop: it requests a failed page again from
+// its own cursor until RetryPolicy.MaxElapsed has passed without a page
+// (see Retries below). For output that holds every record exactly once
+// across a kill: write each record and keep its cursor; now and then (and
+// on interrupt) flush and sync the output, then save the cursor with the
+// output's size; on start, truncate the output to the saved size and
+// resume from the saved cursor. A kill in between leaves records past the
+// saved cursor, which the truncation removes before they are written again.
+//
 // # Typed records
 //
 // Decode, Encode, GetAs, CreateAs, UpdateAs and AllAs map records to your
@@ -171,7 +180,12 @@
 // the wrong JSON type where a resource is due; a list without its items,
 // total or paging; duplicate member names in a record; a run of empty
 // pages that each claim more) is an error matching ErrUnexpectedResponse
-// that names the request, never an empty result. An attempt ended by a
+// that names the request, never an empty result; it arrived whole, so it
+// is not retried (Temporary is false). A body cut off before its end, in
+// transit or inside its JSON, is no malformed answer but a lost
+// connection: it is retried as one, and the error, when the attempts run
+// out, says after how many bytes the body ended and matches
+// io.ErrUnexpectedEOF. An attempt ended by a
 // time limit of the SDK's own or the transport's (RetryPolicy.AttemptTimeout,
 // a connect timeout, the token request's bound) matches ErrTimeout; only
 // the caller's own deadline matches context.DeadlineExceeded.
@@ -185,9 +199,10 @@
 // exported for the packages built on it:
 //
 //   - 429 is retried for every method: the service did not act.
-//   - 500, 502, 503, 504, dropped connections and attempt timeouts are
-//     retried for idempotent methods only (GET, HEAD, OPTIONS, PUT,
-//     DELETE), so a POST that may have been acted on is never sent twice.
+//   - 500, 502, 503, 504, dropped connections, bodies cut off and attempt
+//     timeouts are retried for idempotent methods only (GET, HEAD,
+//     OPTIONS, PUT, DELETE), so a POST that may have been acted on is
+//     never sent twice.
 //   - Waits grow exponentially with full jitter (4 attempts, 250 ms
 //     doubling, at most 30 s a wait). A Retry-After (seconds or a date)
 //     sets the wait, up to RetryPolicy.MaxRetryAfter (60 s); a longer one,
@@ -201,6 +216,13 @@
 //     token. A failing token endpoint is asked again at most about once a
 //     second, however many goroutines wait on it.
 //   - A body is sent again only if it can be rewound.
+//   - RetryPolicy.MaxElapsed (2 minutes) bounds retrying by time as well:
+//     no wait begins that would end later than that after the call's first
+//     attempt. An iterator (All, Pages) whose page request has used up its
+//     attempts on failures that are retried requests the same page again
+//     from its own last cursor, until MaxElapsed has passed since its last
+//     page: a nightly export rides out a restart or failover of the
+//     service with no restart loop of its own.
 //
 // Redirects to another scheme, host or port are refused, so the token never
 // leaves the service's host. RetryPolicy.OnRetry reports each retry, so a
@@ -326,6 +348,9 @@
 //     Retry-After, 1% dropped connections, random delays): every record is
 //     seen exactly once and in order, with or without prefetch, and each
 //     retry is reported through RetryPolicy.OnRetry. TestExportUnderFaults.
+//   - An export of 100,000 records with 1% of its pages cut off in transit
+//     and 5 s of 503s in the middle yields every record exactly once, with
+//     no code around All. TestExportRidesOutCutPagesAndAnOutage.
 //   - A token that expires during an export is replaced with exactly one
 //     token request. TestTokenExpiryMidExport.
 //   - 64 calls meeting a 401 at once all succeed with one new token.

@@ -431,7 +431,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 			return get(client(t, o, twice), ctx, "vault", "1")
 		}},
 		{"API answer cut in half", func(t *testing.T, ctx context.Context, o []workflow.Option) error {
-			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Malformed: true, Count: 1})
+			in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/vault/1", Malformed: true})
 			defer in.Remove()
 			return get(client(t, o), ctx, "vault", "1")
 		}},

@@ -8,9 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+	"golang.org/x/oauth2"
 
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 
@@ -47,6 +50,7 @@ func TestCreateIsRetriedOnlyWhereTheServerDidNotAct(t *testing.T) {
 		{"503 before handling", workflowtest.Fault{Status: http.StatusServiceUnavailable, RetryAfter: time.Second}, true, 0, 1},
 		{"connection dropped before handling", workflowtest.Fault{Drop: true}, true, 0, 1},
 		{"handled, then the answer cut in half", workflowtest.Fault{Malformed: true}, true, 1, 1},
+		{"handled, then the body cut off in transit", workflowtest.Fault{Cut: true}, true, 1, 1},
 		{"handled, then the connection dropped", workflowtest.Fault{DropAfter: true}, true, 1, 1},
 		{"429 is retried", workflowtest.Fault{Status: http.StatusTooManyRequests, RetryAfter: time.Second}, false, 1, 2},
 	}
@@ -78,6 +82,88 @@ func TestCreateIsRetriedOnlyWhereTheServerDidNotAct(t *testing.T) {
 			t.Logf("create: %d POST request(s), %d retries, fake holds %d record(s), error: %v",
 				posts, len(rec.retries()), len(held), err)
 		})
+	}
+}
+
+// TestCutOffBodyIsRetriedLikeALostConnection: a GET whose answer's body
+// was cut off, in transit (Cut) or inside its JSON (Malformed), is sent
+// again under the same policy, like one whose connection was lost; when
+// its attempts run out, the error says after how many bytes the body
+// ended, matches io.ErrUnexpectedEOF, and Temporary agrees with the retry
+// decision.
+func TestCutOffBodyIsRetriedLikeALostConnection(t *testing.T) {
+	t.Parallel()
+	const route = "GET /v1/tasks/it"
+	for name, f := range map[string]workflowtest.Fault{
+		"cut in transit":         {Route: route, Cut: true},
+		"cut in its JSON":        {Route: route, Malformed: true},
+		"cut on a record":        {Route: route + "/1", Cut: true},
+		"cut in a record's JSON": {Route: route + "/1", Malformed: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := workflowtest.Start(t)
+			srv.Define(workflow.Tasks, "it", "Title")
+			srv.Seed(workflow.Tasks, "it", workflow.Record{"Title": "a"}, workflow.Record{"Title": "b"})
+			call := func(c *workflow.Client) error {
+				if strings.HasSuffix(f.Route, "/1") {
+					_, err := c.Records.Get(t.Context(), workflow.Tasks, "it", "1")
+					return err
+				}
+				_, err := c.Records.List(t.Context(), workflow.Tasks, "it", nil)
+				return err
+			}
+
+			once := f
+			once.Count = 1
+			in := srv.Inject(once)
+			rec := &retryRecorder{}
+			require.NoError(t, call(srv.Client(workflow.WithRetryPolicy(rec.policy(4)))), "the second attempt succeeds")
+			assert.Equal(t, 1, in.Fired())
+			require.Len(t, rec.retries(), 1)
+			assert.ErrorIs(t, rec.retries()[0].Err, io.ErrUnexpectedEOF)
+			assert.Zero(t, rec.retries()[0].StatusCode, "the event of a lost body has Err, not a status")
+			in.Remove()
+
+			in = srv.Inject(f)
+			rec = &retryRecorder{}
+			var resp workflow.Response
+			err := call(srv.Client(workflow.WithRetryPolicy(rec.policy(3)), workflow.WithResponseInto(&resp)))
+			require.Error(t, err)
+			assert.Equal(t, 3, in.Fired(), "every attempt of the policy")
+			assert.Equal(t, 3, resp.Attempts)
+			assert.Regexp(t, `^workflow: GET /v1/tasks/it(/1)?: the response body was cut off after [1-9][0-9]* bytes$`, err.Error())
+			assert.NotContains(t, err.Error(), "empty body")
+			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+			assert.NotErrorIs(t, err, workflow.ErrUnexpectedResponse)
+			assert.True(t, workflow.Temporary(err), "retried, so temporary")
+			assert.True(t, workflow.OutcomeUnknown(err), "the service acted: sent again only where that is safe")
+		})
+	}
+}
+
+// TestMalformedCompleteAnswerIsNotRetried: an answer that arrived whole
+// but that the SDK cannot use is an error at once, never retried, and
+// Temporary says so.
+func TestMalformedCompleteAnswerIsNotRetried(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{`{"items":null,"total":1,"paging":{}}`, `{"items":[],"total":"x","paging":{}}`, ``, `[1]`} {
+		var n atomic.Int32
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, body)
+		}))
+		defer ts.Close()
+		rec := &retryRecorder{}
+		c, err := workflow.NewClient(workflow.WithTokenSource(oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "t"})),
+			workflow.WithEndpoint(ts.URL+"/v1", ts.URL), workflow.WithRetryPolicy(rec.policy(4)))
+		require.NoError(t, err)
+		_, err = c.Records.List(t.Context(), workflow.Tasks, "it", nil)
+		require.ErrorIs(t, err, workflow.ErrUnexpectedResponse, body)
+		assert.False(t, workflow.Temporary(err), body)
+		assert.Equal(t, int32(1), n.Load(), "sent once: %s", body)
+		assert.Empty(t, rec.retries(), body)
 	}
 }
 

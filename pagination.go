@@ -3,13 +3,17 @@ package workflow
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"iter"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync/atomic"
+	"time"
 
+	"github.com/google/go-querystring/query"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
@@ -311,9 +315,74 @@ func listPage[T any](ctx context.Context, c *Client, r route, opts *ListOptions,
 // walkPages returns the lazy page iterator of the paged list at r.
 func walkPages[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
 	// A bad argument of the route is the first fetch's error.
-	return pages(ctx, opts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
-		return listPage[T](ctx, c, r, o, reqOpts, nil)
-	})
+	return func(yield func(*Page[T], error) bool) {
+		pages(ctx, opts, rideOut(c, r, reqOpts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
+			return listPage[T](ctx, c, r, o, reqOpts, nil)
+		}))(yield)
+	}
+}
+
+// rideOut makes a walk ride out an outage: when the request of a page
+// fails with a failure its retry policy retried (Temporary: a page
+// request is a GET, always safe to send again) and its attempts ran out,
+// the walk requests the same page again, from its own last cursor, after
+// the policy's next backoff wait (or the Retry-After of the last answer),
+// until the policy's MaxElapsed has passed since the walk last received a
+// page, or the caller's context ends. Each such wait is reported to the
+// policy's OnRetry. A policy of one attempt (no retries) leaves the walk
+// to end at the first failure.
+func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage[T]) fetchPage[T] {
+	var progress time.Time // when the walk last received a page
+	return func(ctx context.Context, o *ListOptions) (*Page[T], error) {
+		cfg, cerr := c.callConfig(reqOpts)
+		if progress.IsZero() {
+			progress = time.Now()
+		}
+		for n := 1; ; n++ {
+			p, err := fetch(ctx, o)
+			if err == nil {
+				progress = time.Now()
+				return p, nil
+			}
+			if cerr != nil || cfg.policy.MaxAttempts < 2 || !retryable(ctx, http.MethodGet, nil, err) {
+				return nil, err
+			}
+			ae, _ := errors.AsType[*APIError](err)
+			var ra time.Duration
+			if ae != nil {
+				ra = ae.RetryAfter
+			}
+			// The request made MaxAttempts attempts: the backoff goes on
+			// growing from there.
+			wait, ok := cfg.policy.wait(ctx, n*cfg.policy.MaxAttempts, progress, ra, ra > 0)
+			if !ok {
+				return nil, err
+			}
+			if cfg.policy.OnRetry != nil {
+				ev := RetryEvent{Method: http.MethodGet, URL: c.red.redact(redactURL(pageURL(c, r, o))),
+					Attempt: n * cfg.policy.MaxAttempts, Err: err, Wait: wait}
+				if ae != nil {
+					ev.StatusCode, ev.Err = ae.StatusCode, nil
+				}
+				cfg.policy.OnRetry(ev)
+			}
+			if serr := cfg.policy.Sleep(ctx, wait); serr != nil {
+				return nil, c.wrap(&http.Request{Method: http.MethodGet, URL: pageURL(c, r, o)}, cmp.Or(ctx.Err(), serr))
+			}
+		}
+	}
+}
+
+// pageURL is the URL of the request of the page o points at, for a
+// RetryEvent.
+func pageURL(c *Client, r route, o *ListOptions) *url.URL {
+	u := c.baseURL.JoinPath(r.path)
+	if q, err := o.query(); err == nil {
+		if vals, err := query.Values(q); err == nil {
+			u.RawQuery = vals.Encode()
+		}
+	}
+	return u
 }
 
 // walkItems returns the lazy item iterator of the paged list at r: forward,
@@ -328,9 +397,9 @@ func walkItems[T any](ctx context.Context, c *Client, r route, opts *ListOptions
 	}
 	return func(yield func(T, error) bool) {
 		var room atomic.Pointer[[]T]
-		fetch := func(ctx context.Context, o *ListOptions) (*Page[T], error) {
+		fetch := rideOut(c, r, reqOpts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
 			return listPage(ctx, c, r, o, reqOpts, room.Swap(nil))
-		}
+		})
 		items(ctx, pages(ctx, opts, fetch), opts.backward(), stopped, &room)(yield)
 	}
 }

@@ -66,6 +66,20 @@ func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, o
 // another request when the loop breaks, yields an error once and stops,
 // and with opts.Prefetch fetches the next page while the loop body runs.
 // opts is copied, never modified.
+//
+// A walk rides out an outage: when a page's request has used up its
+// retry policy's attempts on failures that are retried (a 429 or 5xx, a
+// lost connection, a body cut off; Temporary), the walk requests the same
+// page again, from its own last cursor, after the policy's next wait, and
+// goes on until RetryPolicy.MaxElapsed (2 minutes by default) has passed
+// since it last received a page; OnRetry reports each wait. The error it
+// yields has outlasted that: no restart loop is needed around it. A policy
+// of one attempt ends the walk at the first failure.
+//
+// For exactly-once output across a kill, save a cursor only once the
+// output before it is flushed to disk, with the output's size; on resume,
+// cut the output back to that size and pass the cursor as After (the
+// package documentation and examples/export show how).
 func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*RecordPage, error] {
 	return walkPages[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts)
 }
@@ -75,7 +89,8 @@ func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, 
 // (start_cursor, has_previous_page) when Last or Before is set, in which
 // case records come from the end of the list towards its start. Each
 // item's Cursor resumes the walk right after it (ListOptions.After, or
-// Before going backward). See Pages for laziness, errors and prefetching.
+// Before going backward). See Pages for laziness, errors, prefetching, how
+// a walk rides out an outage, and exactly-once output across a restart.
 func (s *RecordsService) All(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[RecordItem, error] {
 	return walkItems[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts)
 }

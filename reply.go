@@ -53,6 +53,11 @@ func (r reply) readBody(resp *http.Response) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(body.err, io.ErrUnexpectedEOF),
+		body.err == nil && body.n > 0 && errors.Is(err, io.ErrUnexpectedEOF):
+		// The connection ended before the length it announced, or the
+		// body before the JSON value it began.
+		return &cutOffError{n: body.n}
 	case body.err != nil:
 		return fmt.Errorf("reading response: %w", body.err)
 	case errors.Is(err, ErrUnexpectedResponse):
@@ -61,19 +66,34 @@ func (r reply) readBody(resp *http.Response) error {
 	return fmt.Errorf("%w: status %d: %w", errMalformed, resp.StatusCode, err)
 }
 
-// readErrs remembers the error of reading the body, other than its end.
+// readErrs counts the bytes of the body and remembers the error of
+// reading it, other than its end.
 type readErrs struct {
 	r   io.Reader
+	n   int64
 	err error
 }
 
 func (b *readErrs) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
+	b.n += int64(n)
 	if err != nil && err != io.EOF {
 		b.err = err
 	}
 	return n, err
 }
+
+// cutOffError is a success answer whose body ended too soon: the
+// connection was lost before the length the answer announced, or the body
+// ended inside its JSON value. It is the failure of a lost connection,
+// not a malformed answer (Temporary is true), and matches
+// io.ErrUnexpectedEOF.
+type cutOffError struct{ n int64 }
+
+func (e *cutOffError) Error() string {
+	return fmt.Sprintf("the response body was cut off after %d bytes", e.n)
+}
+func (e *cutOffError) Unwrap() error { return io.ErrUnexpectedEOF }
 
 // missing is the error of a success answer without the resource it must
 // hold.
@@ -196,10 +216,10 @@ func page[T any](p *Page[T], size int) reply {
 		if !scanPage(data, size, p.Items[:0], &w) {
 			w = envelope[T]{}
 			if err := json.Unmarshal(data, &w); err != nil {
-				if errors.Is(err, io.ErrUnexpectedEOF) {
+				if len(bytes.TrimSpace(data)) == 0 {
 					return pageMissing("an empty body")
 				}
-				return err
+				return err // one cut off: see reply.readBody
 			}
 		}
 		switch {

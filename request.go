@@ -224,7 +224,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		ctx = ct.ctx
 		req = req.WithContext(ctx)
 	}
-	attempts := 0
+	attempts, start := 0, time.Now()
 	defer func() {
 		decodeErr := err != nil && resp != nil && resp.StatusCode < 400
 		cfg.capture(resp, attempts, c.red)
@@ -252,18 +252,30 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		}
 		at := c.hooks.startAttempt(r, attempts)
 		resp, err = c.attempt(at.request(r), cfg.policy.AttemptTimeout)
-		wait, again := retryWait(cfg.policy, req, attempts, rewindable, resp, err)
+		bodyErr := false
+		if err == nil && resp.StatusCode < 400 && rd.stream == nil {
+			// The body is read within the attempt: one cut off is
+			// retried like a lost connection.
+			err = rd.readBody(resp)
+			bodyErr = err != nil
+		}
+		wait, again := retryWait(cfg.policy, req, attempts, start, rewindable, resp, err)
 		var shown error // err as the observers, the log and OnRetry see it
 		if err != nil {
 			shown = c.transportError(req, err)
 		}
 		at.end(resp, err, shown, again, wait, after)
 		if !again {
+			if bodyErr {
+				return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
+			}
 			break
 		}
 		ev := RetryEvent{Method: req.Method, URL: c.red.redact(redactURL(req.URL)), Attempt: attempts, Err: shown, Wait: wait}
 		if resp != nil {
-			ev.StatusCode = resp.StatusCode
+			if err == nil {
+				ev.StatusCode = resp.StatusCode
+			}
 			closeBody(resp.Body)
 		}
 		if cfg.policy.OnRetry != nil {
@@ -284,8 +296,10 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return resp, c.apiError(req, resp, body)
 	}
-	if err := rd.readBody(resp); err != nil {
-		return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
+	if rd.stream != nil {
+		if err := rd.readBody(resp); err != nil {
+			return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
+		}
 	}
 	return resp, nil
 }
@@ -364,20 +378,37 @@ func (b *cancelOnClose) Close() error {
 // retryWait decides whether the attempt's outcome is retried, and after
 // which wait: a Retry-After the service sent (0 meaning now), else the
 // policy's backoff. A Retry-After longer than the policy's MaxRetryAfter,
-// or a wait that would outlive the caller's deadline, ends the call.
-func retryWait(policy RetryPolicy, req *http.Request, attempt int, rewindable bool, resp *http.Response, err error) (time.Duration, bool) {
+// a wait that would end more than MaxElapsed after start, or one that
+// would outlive the caller's deadline, ends the call.
+func retryWait(policy RetryPolicy, req *http.Request, attempt int, start time.Time, rewindable bool, resp *http.Response, err error) (time.Duration, bool) {
 	ctx := req.Context()
 	if attempt >= policy.MaxAttempts || !rewindable || !retryable(ctx, req.Method, resp, err) {
 		return 0, false
 	}
-	wait := policy.backoff(attempt)
-	if resp != nil {
-		if ra, ok := retryAfter(resp.Header, time.Now()); ok {
-			if ra > policy.MaxRetryAfter {
-				return 0, false // the caller sees the 429 with its RetryAfter
-			}
-			wait = ra
+	var (
+		ra    time.Duration
+		hasRA bool
+	)
+	if resp != nil && err == nil {
+		ra, hasRA = retryAfter(resp.Header, time.Now())
+	}
+	return policy.wait(ctx, attempt, start, ra, hasRA)
+}
+
+// wait is the wait before attempt+1 of a call (or walk) that began at
+// start: ra, the Retry-After of the last answer when it had one (hasRA),
+// else the backoff. ok is false when the policy or the caller's deadline
+// does not allow it.
+func (p RetryPolicy) wait(ctx context.Context, attempt int, start time.Time, ra time.Duration, hasRA bool) (time.Duration, bool) {
+	wait := p.backoff(attempt)
+	if hasRA {
+		if ra > p.MaxRetryAfter {
+			return 0, false // the caller sees the 429 with its RetryAfter
 		}
+		wait = ra
+	}
+	if p.MaxElapsed > 0 && time.Since(start)+wait > p.MaxElapsed {
+		return 0, false
 	}
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 		return 0, false
@@ -571,20 +602,31 @@ func foreignOrigin(u *url.URL) error {
 }
 
 // Temporary reports whether sending again the request that failed with err
-// may succeed: the service answered 429, 500, 502, 503 or 504, the token
-// request failed in a way that may pass (unreachable, 429 or 5xx), the
-// connection failed or was lost, or a time limit of the SDK's own ended
-// the attempt (ErrTimeout). It is false for nil, for another status, a
-// *ValidationError, a refused redirect, a rate-limiter wait that would
-// pass the context's deadline, and context.Canceled. Whether sending again
-// is safe is another question: see OutcomeUnknown. The client's retries
-// follow both; a call's error has already been retried by its policy.
+// may succeed. It is true when, and only when:
+//   - the service answered 429, 500, 502, 503 or 504;
+//   - the token request failed in a way that may pass (the token endpoint
+//     was unreachable, or answered 429 or 5xx);
+//   - the connection failed or was lost, before or while the answer
+//     arrived, a success answer's body included: one cut off before its
+//     end (the error then says after how many bytes, and matches
+//     io.ErrUnexpectedEOF);
+//   - a time limit of the SDK's own ended the attempt (ErrTimeout).
+//
+// It is false for nil, for another status, for an answer that arrived
+// whole but that the SDK cannot use (ErrUnexpectedResponse: it would be the
+// same again), a *ValidationError, a refused redirect, a rate-limiter wait
+// that would pass the context's deadline, and context.Canceled. Whether
+// sending again is safe is another question: see OutcomeUnknown. The
+// client's retries follow both (so a cut-off body is retried for GET, HEAD,
+// OPTIONS, PUT and DELETE only); a call's error has already been retried by
+// its policy.
 func Temporary(err error) bool {
 	if auth, ok := errors.AsType[*AuthError](err); ok {
 		return auth.temporary()
 	}
 	status, sent := outcome(err)
-	return sent && !errors.Is(err, context.Canceled) && (status == 0 || slices.Contains(temporaryStatuses, status))
+	return sent && !errors.Is(err, context.Canceled) && !errors.Is(err, ErrUnexpectedResponse) &&
+		(status == 0 || slices.Contains(temporaryStatuses, status))
 }
 
 // OutcomeUnknown reports whether the service may have acted on the request

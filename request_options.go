@@ -322,7 +322,9 @@ func validHeaderValue(s string) bool {
 // RetryPolicy says when and how long the client waits before sending a
 // request again. Retried are: 429 (any method: the server did not act),
 // 500, 502, 503 and 504 for the idempotent methods GET, HEAD, OPTIONS, PUT
-// and DELETE, connection errors for idempotent methods, and, for
+// and DELETE, connection errors for idempotent methods (a success answer
+// whose body was cut off before its end among them: the connection was
+// lost), and, for
 // POST, only a connection refused before the request was written. A
 // request whose body cannot be rewound (no GetBody) is sent once.
 //
@@ -341,8 +343,19 @@ func validHeaderValue(s string) bool {
 // them at once.
 type RetryPolicy struct {
 	// MaxAttempts is the number of attempts including the first; 1
-	// disables retries. Zero means 4.
+	// disables retries, of a call and of an iterator's walk. Zero means 4.
 	MaxAttempts int
+	// MaxElapsed bounds retrying by time as well: no wait is begun that
+	// would end more than MaxElapsed after the call's first attempt
+	// started (for the page requests of an iterator, All or Pages, after
+	// the walk last received a page; see RecordsService.All). Zero means
+	// 2 minutes: longer than the restart of a service instance or a
+	// failover, which a nightly export should ride out, and short enough
+	// that a job whose service is really down fails within minutes. A
+	// single call reaches MaxAttempts (4: about 2 seconds of waits) long
+	// before it, unless the service asks for long waits with
+	// Retry-After. Negative: no bound by time.
+	MaxElapsed time.Duration
 	// BaseDelay is the first backoff ceiling, doubled at each attempt.
 	// Zero means 250ms.
 	BaseDelay time.Duration
@@ -368,6 +381,9 @@ type RetryPolicy struct {
 	AttemptTimeout time.Duration
 }
 
+// defaultMaxElapsed is RetryPolicy.MaxElapsed's default.
+const defaultMaxElapsed = 2 * time.Minute
+
 // defaultAttemptTimeout is RetryPolicy.AttemptTimeout's default.
 const defaultAttemptTimeout = 30 * time.Second
 
@@ -386,8 +402,8 @@ type RetryEvent struct {
 }
 
 // DefaultRetryPolicy returns the policy used when WithRetryPolicy is not given to NewClient:
-// 4 attempts, 250ms base delay, 30s cap, Retry-After up to 60s, 30s for
-// the response headers of one attempt.
+// 4 attempts within 2 minutes, 250ms base delay, 30s cap, Retry-After up
+// to 60s, 30s for the response headers of one attempt.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{}.withDefaults()
 }
@@ -397,6 +413,7 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	p.BaseDelay = cmp.Or(p.BaseDelay, 250*time.Millisecond)
 	p.MaxDelay = cmp.Or(p.MaxDelay, 30*time.Second)
 	p.MaxRetryAfter = cmp.Or(p.MaxRetryAfter, 60*time.Second)
+	p.MaxElapsed = cmp.Or(p.MaxElapsed, defaultMaxElapsed)
 	p.AttemptTimeout = cmp.Or(p.AttemptTimeout, defaultAttemptTimeout)
 	if p.Sleep == nil {
 		p.Sleep = sleepCtx

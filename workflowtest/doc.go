@@ -33,7 +33,8 @@
 //
 // Injected faults (Fault, Inject) make matching requests fail the ways a
 // network and a busy service do: a delay, an error status with or without
-// Retry-After, a truncated JSON answer (Malformed), a connection closed
+// Retry-After, an outage of a given length (For), a truncated JSON answer
+// (Malformed), a body cut off in transit (Cut), a connection closed
 // before the request is handled (Drop), and a connection closed after the
 // request was handled and its effects kept but before the answer was sent
 // (DropAfter): the record is created or the file stored, yet the client
@@ -68,7 +69,14 @@
 // it; all state is in memory, but for uploads over 1 MiB, kept in
 // temporary files until it stops; -v logs every request; -strict refuses
 // body members the schemas do not declare; -stored-content-limit lowers
-// the size of the uploads whose bytes are kept. The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
+// the size of the uploads whose bytes are kept; -seed TYPE/ALIAS=N
+// (repeatable) defines a definition and stores N generated records of
+// twelve fields in it (SeedGenerated), for a test at scale from any
+// language:
+//
+//	go run ./cmd/workflow-fake -seed tasks/big-export=1000000
+//
+// The Go SDK (and its examples) use it with WORKFLOW_CLIENT_ID=demo-client
 // WORKFLOW_CLIENT_SECRET=demo-secret WORKFLOW_BASE_URL=http://127.0.0.1:8080/v1
 // WORKFLOW_AUTH_URL=http://127.0.0.1:8080.
 //
@@ -178,6 +186,16 @@
 //     matches the filter; has_next_page and has_previous_page say whether
 //     matching records exist after the page's end and before its start;
 //     an empty page has empty start and end cursors.
+//   - How a filtered record list is computed: the first request with a
+//     filter tests every record of the definition once and keeps where the
+//     matches are (an index per filter, for the 32 most recent filters of
+//     a definition); the total is the number of matches, and every later
+//     page of the walk costs a binary search and its own records, whatever
+//     the definition's size. Records added since are tested when the next
+//     page is asked for; an update of a record makes the next request
+//     start the index over. Records are held compactly (the field names
+//     shared by the records of one shape, the values in one string):
+//     about 400 bytes of heap for a record of twelve short fields.
 //   - Filters are parsed with rsql.Parse (parentheses, quoted values and
 //     the (a,b) list form are accepted); a syntax error or an unknown
 //     operator is 400 with the parser's message; a comparison that breaks

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 	"testing"
@@ -259,10 +260,17 @@ func TestE2ERetriesInjectedFaults(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 500, apiErr.StatusCode)
 
-	// A malformed body is a decoding error, not a panic or a silent success.
-	srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it-requests/1", Count: 1, Malformed: true})
+	// A body cut off is retried like a lost connection; cut off every
+	// time, it is an error saying so, not a panic or a silent success.
+	cut := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it-requests/1", Count: 1, Malformed: true})
 	_, err = c.Records.Get(ctx, workflow.Tasks, "it-requests", "1")
-	assert.Error(t, err)
+	require.NoError(t, err)
+	assert.Equal(t, 1, cut.Fired())
+	cut = srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it-requests/1", Malformed: true})
+	_, err = c.Records.Get(ctx, workflow.Tasks, "it-requests", "1")
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.ErrorContains(t, err, "cut off after")
+	cut.Remove()
 
 	// A failure on page 2 of an iteration is yielded once, after page 1.
 	srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it-requests", After: 1, Status: 400})

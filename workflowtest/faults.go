@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,8 +44,9 @@ const FaultHeader = fakehook.FaultHeader
 //	"/v1/**"                           every API request
 //
 // A fault fires on matching requests after the first After of them, at
-// most Count times (0: no limit), and, when Probability is set, only with
-// that probability (drawn from the server's seeded random source, see
+// most Count times (0: no limit), for at most For on the server's clock
+// from the first request it fires on (0: no limit; an outage of that
+// length), and, when Probability is set, only with that probability (drawn from the server's seeded random source, see
 // WithSeed). When several injected faults match a request, the first one
 // injected that fires is applied.
 //
@@ -62,9 +64,13 @@ const FaultHeader = fakehook.FaultHeader
 // handled and cuts its JSON answer in half; ProcessingError (on the
 // file-upload route) lets the upload be handled and answered 202
 // PROCESSING as usual, and makes its processing end in ERROR instead of
-// VALID, when the attachment policy moves it on. A Delay alone only slows
-// the request down. Drop and DropAfter cannot be combined with each other,
-// with Status or with Malformed. A request that meets Drop or DropAfter is
+// VALID, when the attachment policy moves it on; Cut lets the request be
+// handled and sends its answer's status and headers, with the
+// Content-Length of the whole body, then the first half of the body, and
+// closes the connection: a body cut off in transit, which a client reads
+// as an unexpected end. A Delay alone only slows the request down. Drop,
+// DropAfter and Cut cannot be combined with each other, with Status or
+// with Malformed. A request that meets Drop or DropAfter is
 // logged with Status 0 (see RequestRecord), and before its connection is
 // closed, so Requests already holds it when the client sees the error.
 //
@@ -80,10 +86,12 @@ type Fault struct {
 	Probability float64
 	Status      int
 	RetryAfter  time.Duration
+	For         time.Duration
 	Delay       time.Duration
 	Drop        bool
 	DropAfter   bool
 	Malformed   bool
+	Cut         bool
 	// ProcessingError makes an upload's processing end in ERROR (see
 	// above). It cannot be combined with Drop, DropAfter, Status or
 	// Malformed.
@@ -102,6 +110,7 @@ type Injection struct {
 	pattern []string
 	seen    int
 	fired   int
+	firstAt time.Time // when it first fired, on the server's clock
 	removed bool
 }
 
@@ -114,8 +123,10 @@ func (s *Server) Inject(f Fault) *Injection {
 	case err != nil:
 	case f.Operation != "" && op.Lookup(op.ID(f.Operation)) == nil:
 		err = fmt.Errorf("fault: no operation %q", f.Operation)
-	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed && !f.ProcessingError:
-		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter, Malformed or ProcessingError)")
+	case f.Status == 0 && f.Delay <= 0 && !f.Drop && !f.DropAfter && !f.Malformed && !f.Cut && !f.ProcessingError:
+		err = errors.New("fault: no effect (set Status, Delay, Drop, DropAfter, Malformed, Cut or ProcessingError)")
+	case f.Cut && (f.Drop || f.DropAfter || f.Status != 0 || f.Malformed || f.ProcessingError):
+		err = errors.New("fault: Cut cannot be combined with Drop, DropAfter, Status, Malformed or ProcessingError")
 	case f.ProcessingError && (f.Drop || f.DropAfter || f.Status != 0 || f.Malformed):
 		err = errors.New("fault: ProcessingError cannot be combined with Drop, DropAfter, Status or Malformed")
 	case f.DropAfter && (f.Drop || f.Status != 0 || f.Malformed):
@@ -128,8 +139,8 @@ func (s *Server) Inject(f Fault) *Injection {
 		err = fmt.Errorf("fault: Status %d is not an HTTP status", f.Status)
 	case f.Probability < 0 || f.Probability > 1:
 		err = fmt.Errorf("fault: Probability %g is not between 0 and 1", f.Probability)
-	case f.Count < 0 || f.After < 0:
-		err = errors.New("fault: Count and After must not be negative")
+	case f.Count < 0 || f.After < 0 || f.For < 0:
+		err = errors.New("fault: Count, After and For must not be negative")
 	}
 	if err != nil {
 		panic("workflowtest: Inject: " + err.Error())
@@ -244,8 +255,14 @@ func (s *Server) pickFault(rq *request) *Fault {
 		if in.f.Count > 0 && in.fired >= in.f.Count {
 			continue
 		}
+		if in.f.For > 0 && in.fired > 0 && s.Now().Sub(in.firstAt) >= in.f.For {
+			continue
+		}
 		if in.f.Probability > 0 && s.rng.Float64() >= in.f.Probability {
 			continue
+		}
+		if in.fired == 0 {
+			in.firstAt = s.Now()
 		}
 		in.fired++
 		f := in.f
@@ -271,6 +288,12 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 		s.serve(rq).discard()
 		s.drop(w, rq)
 		return true
+	case f.Cut:
+		w.Header().Set(FaultHeader, "1")
+		cw := &cutWriter{statusWriter: sw}
+		s.write(cw, s.serve(rq))
+		_ = http.NewResponseController(w).Flush()
+		panic(http.ErrAbortHandler) // closes the connection
 	}
 	if f.Malformed || f.Status != 0 {
 		w.Header().Set(FaultHeader, "1")
@@ -309,6 +332,26 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, r
 	}
 	rq.processingError = f.ProcessingError
 	return false
+}
+
+// cutWriter passes on the first half of a body whose Content-Length has
+// been set, and drops the rest.
+type cutWriter struct {
+	*statusWriter
+	left int
+}
+
+func (w *cutWriter) WriteHeader(code int) {
+	n, _ := strconv.Atoi(w.Header().Get("Content-Length"))
+	w.left = n / 2
+	w.statusWriter.WriteHeader(code)
+}
+
+func (w *cutWriter) Write(b []byte) (int, error) {
+	n := min(len(b), w.left)
+	w.left -= n
+	_, err := w.statusWriter.Write(b[:n])
+	return len(b), err
 }
 
 // drop logs rq with status 0, then closes the connection of w without

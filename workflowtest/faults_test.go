@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -415,12 +416,17 @@ func TestFaultRoutePatterns(t *testing.T) {
 		{Route: "/a", Status: 42},
 		{Route: "/a", Status: 500, Probability: 2},
 		{Route: "/a", Status: 500, Count: -1},
+		{Route: "/a", Status: 500, For: -time.Second},
+		{Route: "/a", Cut: true, Status: 500},
+		{Route: "/a", Cut: true, Malformed: true},
+		{Route: "/a", Cut: true, Drop: true},
 	} {
 		assert.Panics(t, func() { srv.Inject(bad) }, "%+v", bad)
 	}
 	for _, good := range []Fault{
 		{Route: "/a", DropAfter: true},
 		{Route: "/a", DropAfter: true, Delay: time.Millisecond, Count: 1},
+		{Route: "/a", Cut: true, Delay: time.Millisecond},
 	} {
 		assert.NotPanics(t, func() { srv.Inject(good).Remove() }, "%+v", good)
 	}
@@ -479,4 +485,55 @@ func TestEveryResponseCarriesARequestID(t *testing.T) {
 		logged = append(logged, r.RequestID)
 	}
 	assert.Equal(t, got, logged)
+}
+
+// Cut sends the answer's headers with the whole body's length, half the
+// body, and closes the connection: the request was handled, and the
+// client reads an unexpected end.
+func TestFaultCut(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 3)
+	in := a.srv.Inject(Fault{Route: "GET /v1/tasks/it", Count: 1, Cut: true})
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, a.srv.BaseURL()+"/tasks/it", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	resp, err := a.srv.ts.Client().Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "1", resp.Header.Get(FaultHeader))
+	body, err := io.ReadAll(resp.Body)
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, int(resp.ContentLength)/2, len(body), "half the body arrives")
+	assert.True(t, strings.HasPrefix(string(body), `{"items":[`), "%s", body)
+	assert.Equal(t, 1, in.Fired())
+	assert.Equal(t, 200, a.get("/tasks/it").status, "once")
+	reqs := a.srv.Requests()
+	assert.True(t, reqs[len(reqs)-2].Fault)
+
+	a.srv.Inject(Fault{Route: "POST /v1/tasks/it", Count: 1, Cut: true})
+	req, err = http.NewRequestWithContext(t.Context(), http.MethodPost, a.srv.BaseURL()+"/tasks/it", strings.NewReader(`{"Title":"x"}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := a.srv.ts.Client().Do(req); err == nil {
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	}
+	assert.Len(t, a.srv.Records(workflow.Tasks, "it"), 4, "the request was handled")
+}
+
+// For makes an outage of a given length on the server's clock.
+func TestFaultFor(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	in := a.srv.Inject(Fault{Route: "GET /v1/tasks/it", After: 1, For: 5 * time.Second, Status: 503})
+	assert.Equal(t, 200, a.get("/tasks/it").status, "before the outage")
+	for range 3 {
+		assert.Equal(t, 503, a.get("/tasks/it").status)
+		a.srv.Advance(2 * time.Second)
+	}
+	assert.Equal(t, 200, a.get("/tasks/it").status, "6s after it began, the outage is over")
+	assert.Equal(t, 3, in.Fired())
 }

@@ -157,7 +157,9 @@ type pageResult[T any] struct {
 
 // selectPage picks the page p points at from items, which are sorted by
 // seq. Without a filter it costs O(log n + page size); with one, every
-// item is tested once (the total needs it).
+// item is tested once (the total needs it). The record lists, which may
+// hold millions, go through the index of each filter's matches instead
+// (definition.selectRecords).
 func selectPage[T any](items []T, seq func(T) uint64, fields func(T) map[string]string, p *paging) pageResult[T] {
 	var res pageResult[T]
 	n := len(items)
@@ -251,6 +253,12 @@ type pagingStatus struct {
 // publishes none (related items: the fake pages them as the record
 // list). list names the list for the cursors.
 func listPage[T any](rq *request, list string, items []T, seq func(T) uint64, fields func(T) map[string]string, item func(T, string) any) response {
+	return listSelected(rq, list, func(p *paging) pageResult[T] { return selectPage(items, seq, fields, p) }, seq, item)
+}
+
+// listSelected is listPage with the page selected by sel: the record
+// lists select through their filters' indexes (definition.selectRecords).
+func listSelected[T any](rq *request, list string, sel func(*paging) pageResult[T], seq func(T) uint64, item func(T, string) any) response {
 	names := rq.rt.op.Op().Query
 	if len(names) == 0 {
 		names = pagingParams[:4]
@@ -259,7 +267,7 @@ func listPage[T any](rq *request, list string, items []T, seq func(T) uint64, fi
 	if e != nil {
 		return fail(e)
 	}
-	res := selectPage(items, seq, fields, p)
+	res := sel(p)
 	out := pagedList{Items: make([]any, len(res.items)), Total: res.total}
 	for i, it := range res.items {
 		cursor := encodeCursor(seq(it), p.key)

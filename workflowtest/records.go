@@ -32,6 +32,7 @@ type definition struct {
 	required []string
 	records  []*record // in insertion order, so sorted by seq
 	byID     map[string]*record
+	definitionIndex
 }
 
 // record is one record. Its fields map is never modified once stored:
@@ -41,7 +42,7 @@ type record struct {
 	seq       uint64
 	id        string
 	def       *definition
-	fields    workflow.Record
+	fields    fieldSet
 	createdBy string
 	updatedBy string
 
@@ -51,13 +52,12 @@ type record struct {
 	comments    []*comment
 }
 
-func recordSeq(r *record) uint64               { return r.seq }
-func recordFields(r *record) map[string]string { return r.fields }
+func recordSeq(r *record) uint64 { return r.seq }
 
 // recordItem is the spec's RecordListItem.
 type recordItem struct {
-	Data   workflow.Record `json:"data"`
-	Cursor string          `json:"cursor"`
+	Data   fieldSet `json:"data"`
+	Cursor string   `json:"cursor"`
 }
 
 func (d *definition) missing(f workflow.Record) []string {
@@ -79,21 +79,27 @@ func (st *state) insert(d *definition, fields workflow.Record, by string) (*reco
 	}
 	id := f[IDField]
 	if id == "" {
-		for {
-			id = strconv.FormatUint(st.next.record+1, 10)
-			st.next.record++
-			if d.byID[id] == nil {
-				break
-			}
-		}
+		id = st.nextID(d)
 	} else if d.byID[id] != nil {
 		return nil, fmt.Errorf("a record with id %q already exists in %s", id, d.key)
 	}
 	f[IDField] = id
-	rec := &record{seq: st.next.nextSeq(), id: id, def: d, fields: f, createdBy: by, updatedBy: by}
+	rec := &record{seq: st.next.nextSeq(), def: d, fields: d.newFieldSet(f), createdBy: by, updatedBy: by}
+	rec.id, _ = rec.fields.get(IDField)
 	d.records = append(d.records, rec)
 	d.byID[id] = rec
 	return rec, nil
+}
+
+// nextID returns the next id of the server's sequence that the
+// definition does not use.
+func (st *state) nextID(d *definition) string {
+	for {
+		st.next.record++
+		if id := strconv.FormatUint(st.next.record, 10); d.byID[id] == nil {
+			return id
+		}
+	}
 }
 
 func mustType(rt workflow.RecordType) {
@@ -159,7 +165,7 @@ func (s *Server) Records(rt workflow.RecordType, alias string) []workflow.Record
 	}
 	out := make([]workflow.Record, len(d.records))
 	for i, r := range d.records {
-		out[i] = maps.Clone(r.fields)
+		out[i] = r.fields.record()
 	}
 	return out
 }
@@ -172,7 +178,7 @@ func (s *Server) Record(rt workflow.RecordType, alias, id string) (workflow.Reco
 	if rec == nil {
 		return nil, false
 	}
-	return maps.Clone(rec.fields), true
+	return rec.fields.record(), true
 }
 
 // Attribution returns the ids of the users who created and last updated a
@@ -279,7 +285,7 @@ func (s *Server) listRecords(rq *request) response {
 	if e != nil {
 		return fail(e)
 	}
-	return listPage(rq, "records "+d.key.String(), d.records, recordSeq, recordFields,
+	return listSelected(rq, "records "+d.key.String(), d.selectRecords, recordSeq,
 		func(r *record, cursor string) any { return recordItem{Data: r.fields, Cursor: cursor} })
 }
 
@@ -313,12 +319,13 @@ func (s *Server) updateRecord(rq *request, rec *record) response {
 	if id, ok := fields[IDField]; ok && id != rec.id {
 		return failf(http.StatusBadRequest, "the id field cannot be changed (record %q, body says %q)", rec.id, id)
 	}
-	merged := maps.Clone(rec.fields)
+	merged := rec.fields.record()
 	maps.Copy(merged, fields)
 	if missing := rec.def.missing(merged); len(missing) > 0 {
 		return failf(http.StatusBadRequest, "required fields cannot be emptied: %s", strings.Join(missing, ", "))
 	}
-	rec.fields, rec.updatedBy = merged, rq.user.id
+	rec.fields, rec.updatedBy = rec.def.newFieldSet(merged), rq.user.id
+	rec.def.changed()
 	return reply(http.StatusOK, rec.fields)
 }
 
@@ -346,7 +353,7 @@ func (s *Server) KeyCounts(rt workflow.RecordType, alias, field string) map[stri
 	out := map[string]int{}
 	if d := s.st.defs[defKey{rt, alias}]; d != nil {
 		for _, r := range d.records {
-			if v := r.fields[field]; v != "" {
+			if v, _ := r.fields.get(field); v != "" {
 				out[v]++
 			}
 		}

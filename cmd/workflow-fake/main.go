@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-stored-content-limit BYTES] [-strict] [-v]
+//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
 //
 // It prints the base URL, the auth URL, the demo credentials and their
 // user (admin@example.com, the default user of the embedded fake: both
@@ -25,6 +25,12 @@
 // -stored-content-limit (workflowtest.WithStoredContentLimit) lowers the
 // size of the files whose bytes are kept: the download of a larger one
 // answers 501.
+//
+// -seed TYPE/ALIAS=N (repeatable) defines the record definition ALIAS of
+// TYPE, if the demo data has none, and stores N generated records of
+// twelve fields in it (workflowtest's SeedGenerated), so that a client in
+// any language can test an export at scale: -seed tasks/big-export=1000000
+// is ready in seconds. N=0 defines it empty.
 package main
 
 import (
@@ -39,6 +45,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -81,8 +88,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	strict := fs.Bool("strict", false, "refuse request body members the service's schemas do not declare (400)")
 	stored := fs.Int64("stored-content-limit", workflowtest.DefaultStoredContentLimit,
 		"the largest uploaded file, in bytes, whose content is kept for download (a larger one is accepted, its download answers 501)")
+	var seeds []seedSpec
+	fs.Func("seed", "`TYPE/ALIAS=N`: define the definition and store N generated records of 12 fields in it (repeatable), e.g. tasks/big-export=1000000", func(v string) error {
+		sp, err := parseSeed(v)
+		seeds = append(seeds, sp)
+		return err
+	})
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-stored-content-limit BYTES] [-strict] [-v]
+		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
 
 Serves an in-memory fake of the records and workflow-automation API, seeded
 with demo data: four record definitions, 1,000 tasks, users, groups, and the
@@ -126,6 +139,12 @@ Flags:
 	}
 	srv := workflowtest.NewServer(opts...)
 	demo := srv.SeedDemo()
+	for _, sp := range seeds {
+		start := time.Now()
+		srv.SeedGenerated(sp.rt, sp.alias, sp.n)
+		demo.Lists = append(demo.Lists, "/"+string(sp.rt)+"/"+sp.alias)
+		fmt.Fprintf(stdout, "seeded:        %d generated records in /v1/%s/%s in %s\n", sp.n, sp.rt, sp.alias, time.Since(start).Round(time.Millisecond))
+	}
 
 	fmt.Fprintf(stdout, "workflow-fake: a fake of the workflow API, state in memory\n")
 	fmt.Fprintf(stdout, "base URL:      %s\n", srv.BaseURL())
@@ -173,6 +192,29 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "stopped\n")
 	return nil
+}
+
+// seedSpec is a -seed flag: a definition and a number of records.
+type seedSpec struct {
+	rt    workflow.RecordType
+	alias string
+	n     int
+}
+
+// parseSeed reads TYPE/ALIAS=N.
+func parseSeed(v string) (seedSpec, error) {
+	def, count, ok := strings.Cut(v, "=")
+	rt, alias, ok2 := strings.Cut(def, "/")
+	n, err := strconv.Atoi(count)
+	switch {
+	case !ok || !ok2 || alias == "" || strings.Contains(alias, "/"):
+		return seedSpec{}, fmt.Errorf("%q: want TYPE/ALIAS=N, e.g. tasks/big-export=1000000", v)
+	case !workflow.RecordType(rt).Valid():
+		return seedSpec{}, fmt.Errorf("%q: the type must be apps, elements, tasks or transactions", v)
+	case err != nil || n < 0:
+		return seedSpec{}, fmt.Errorf("%q: N must be a number of records, 0 or more", v)
+	}
+	return seedSpec{workflow.RecordType(rt), alias, n}, nil
 }
 
 // printConfiguration lists the automations and views of the demo app.

@@ -34,21 +34,11 @@ func TestHelp(t *testing.T) { exampletest.CheckHelp(t, "addr") }
 // with the printed credentials and lists the printed tasks list with a
 // filter, then stops it as SIGINT would.
 func TestServeTokenAndList(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := run(ctx, []string{"-addr", "127.0.0.1:0"}, pw, io.Discard)
-		pw.Close()
-		done <- err
-	}()
-
+	ctx := t.Context()
+	banner, stop := serveFake(t, "-addr", "127.0.0.1:0")
 	printed := map[string]string{}
 	var lists, curl []string
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range banner {
 		if strings.HasPrefix(line, "  /v1/") {
 			lists = append(lists, strings.TrimSpace(line))
 		}
@@ -58,11 +48,7 @@ func TestServeTokenAndList(t *testing.T) {
 		if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, " ") {
 			printed[k] = strings.TrimSpace(v)
 		}
-		if strings.HasPrefix(line, "serving") {
-			break
-		}
 	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	base := printed["base URL"]
 	auth, _, _ := strings.Cut(printed["auth URL"], " ")
 	require.True(t, strings.HasPrefix(base, "http://127.0.0.1:"), "%q", base)
@@ -175,13 +161,40 @@ func TestServeTokenAndList(t *testing.T) {
 	assert.Contains(t, resp.Header.Get("Content-Disposition"), "notes.txt")
 	assert.NotEmpty(t, body)
 	hc.CloseIdleConnections()
+	stop()
+}
 
-	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(time.Minute): // a liveness guard, wide for a busy machine
-		t.Fatal("run did not stop")
+// serveFake runs the command with args until stop is called, and returns
+// the lines it printed up to "serving". stop checks that it stopped
+// without an error.
+func serveFake(t *testing.T, args ...string) (banner []string, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, args, pw, io.Discard)
+		pw.Close()
+		done <- err
+	}()
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		banner = append(banner, sc.Text())
+		if strings.HasPrefix(sc.Text(), "serving") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	return banner, func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			assert.NoError(t, err)
+		case <-time.After(time.Minute): // a liveness guard, wide for a busy machine
+			t.Fatal("run did not stop")
+		}
 	}
 }
 
@@ -267,5 +280,41 @@ func TestUploadRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, bytes.Equal(content, got.Bytes()), "the download gives back the upload")
 		})
+	}
+}
+
+// TestSeedFlag: -seed defines a definition and fills it with generated
+// records that any client lists.
+func TestSeedFlag(t *testing.T) {
+	ctx := t.Context()
+	banner, stop := serveFake(t, "-addr", "127.0.0.1:0", "-seed", "tasks/big-export=5000", "-seed", "apps/empty=0")
+	printed := map[string][]string{}
+	for _, line := range banner {
+		if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, " ") {
+			printed[k] = append(printed[k], strings.TrimSpace(v))
+		} else if strings.HasPrefix(line, "  /v1/") {
+			printed["lists"] = append(printed["lists"], strings.TrimSpace(line))
+		}
+	}
+	require.Len(t, printed["seeded"], 2)
+	assert.Regexp(t, `^5000 generated records in /v1/tasks/big-export in \S+$`, printed["seeded"][0])
+	assert.Subset(t, printed["lists"], []string{"/v1/tasks/big-export", "/v1/apps/empty"})
+
+	auth, _, _ := strings.Cut(printed["auth URL"][0], " ")
+	c, err := workflow.NewClient(workflow.WithCredentials(demoClientID, demoClientSecret), workflow.WithEndpoint(printed["base URL"][0], auth))
+	require.NoError(t, err)
+	defer c.CloseIdleConnections()
+	page, err := c.Records.List(ctx, workflow.Tasks, "big-export", &workflow.ListOptions{First: 3})
+	require.NoError(t, err)
+	assert.Equal(t, 5000, page.Total)
+	assert.Equal(t, "Record 1", page.Items[0].Data["Title"])
+	page, err = c.Records.List(ctx, workflow.Apps, "empty", nil)
+	require.NoError(t, err)
+	assert.Zero(t, page.Total)
+
+	c.CloseIdleConnections()
+	stop()
+	for _, bad := range []string{"tasks", "tasks/x", "tasks/x=-1", "tasks/x=many", "notes/x=1", "tasks/a/b=1", "tasks/=1"} {
+		assert.Error(t, run(t.Context(), []string{"-seed", bad}, io.Discard, io.Discard), bad)
 	}
 }

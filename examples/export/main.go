@@ -17,7 +17,17 @@
 // service reports (after -resume: of the records left), the rate and the
 // time left. It is drawn only when stderr is a terminal (a redirected
 // stderr gets no carriage returns, only the closing summary line); -quiet
-// turns it off.
+// turns it off. For a log instead of a terminal (a cron job), -progress 30s
+// prints a line "progress: N of T records (P%)" at most every 30 seconds,
+// and once at the end: T is the total of the list as the service reports it
+// with every page (a Pages walk; All yields items and no total), so P is
+// the share of the list written, earlier runs resumed from included.
+//
+// The export ends with a line giving the records written, the time taken
+// and the rate (records written by this run, per second). Interrupted
+// (Ctrl-C), it saves its position and exits with status 130 (128 + SIGINT,
+// the shell's convention), so a wrapper script can tell an interruption
+// from a failure (status 1).
 //
 // # Formats
 //
@@ -94,8 +104,18 @@ func main() {
 			return // -h: the usage was printed; status 0, as the flag package's own
 		}
 		fmt.Fprintln(os.Stderr, "export:", err)
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
+}
+
+// exitStatus is the status of a failed run: 130 (128 + SIGINT, as a shell
+// reports a command ended by Ctrl-C) when it was interrupted, 1 otherwise.
+// Only the interrupt cancels run's context.
+func exitStatus(err error) int {
+	if errors.Is(err, context.Canceled) {
+		return 130
+	}
+	return 1
 }
 
 // idField is the record field that holds a record's id, as the SDK and
@@ -116,6 +136,7 @@ type config struct {
 	fake      int
 	quiet     bool
 	typed     bool
+	progress  time.Duration
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -133,6 +154,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.pageSize, "page-size", 500, "records per request, 1 to 1000")
 	fs.IntVar(&cfg.fake, "fake", 0, "export from an embedded fake server seeded with this many records")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress bar")
+	fs.DurationVar(&cfg.progress, "progress", 0, "without a terminal, print the progress as a percentage to stderr at most this often, e.g. 30s (0: never)")
 	fs.BoolVar(&cfg.typed, "typed", false, "tasks only: read records into the typed Task struct and write its fields")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -175,6 +197,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if cfg.statePath == "" {
 		return nil, errors.New("-state must not be empty")
+	}
+	if cfg.progress < 0 {
+		return nil, errors.New("-progress: want a duration, 0 or more")
 	}
 	return &cfg, nil
 }
@@ -355,12 +380,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	var bar *progressbar.ProgressBar
+	started, startDone := time.Now(), st.Done
+	// took is the time taken and rate of this run.
+	took := func() string {
+		d := time.Since(started)
+		return fmt.Sprintf("%d records in %s, %.0f records/s", st.Done-startDone, d.Round(time.Millisecond), float64(st.Done-startDone)/d.Seconds())
+	}
 	interrupted := func() error {
-		return fmt.Errorf("interrupted after %d records; the position is saved in %s: run the same command with -resume to continue: %w",
-			st.Done, cfg.statePath, ctx.Err())
+		return fmt.Errorf("interrupted after %d records (this run: %s); the position is saved in %s: run the same command with -resume to continue: %w",
+			st.Done, took(), cfg.statePath, ctx.Err())
+	}
+	var reported time.Time
+	total := 0
+	// report prints the progress line of -progress, at most every
+	// cfg.progress, or now.
+	report := func(now bool) {
+		if cfg.progress <= 0 || bar != nil || total <= 0 || !now && time.Since(reported) < cfg.progress {
+			return
+		}
+		reported = time.Now()
+		fmt.Fprintf(stderr, "progress: %d of %d records (%.1f%%)\n", st.Done, total, 100*float64(st.Done)/float64(max(total, int(st.Done))))
 	}
 
-	var bar *progressbar.ProgressBar
 	defer func() {
 		if bar != nil {
 			_ = bar.Exit()
@@ -381,6 +423,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if ctx.Err() != nil { // a page fetched ahead before Ctrl-C is not written
 			return errors.Join(interrupted(), checkpoint())
 		}
+		total = page.Total
 		if bar == nil && !cfg.quiet && page.Total > 0 && isTerminal(stderr) {
 			bar = newBar(int64(page.Total), st.Done, stderr)
 		}
@@ -406,6 +449,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := checkpoint(); err != nil {
 			return err
 		}
+		report(false)
 	}
 	st.Complete = true
 	if err := checkpoint(); err != nil {
@@ -419,7 +463,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if where == "-" {
 		where = "stdout"
 	}
-	fmt.Fprintf(stderr, "exported %d records of %s/%s to %s (%s)\n", st.Done, cfg.rt, cfg.alias, where, cfg.format)
+	report(true)
+	fmt.Fprintf(stderr, "exported %d records of %s/%s to %s (%s); this run: %s\n", st.Done, cfg.rt, cfg.alias, where, cfg.format, took())
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,13 +88,61 @@ func TestExportJSONLToFile(t *testing.T) {
 	assert.JSONEq(t, `{"id":"1","Title":"Request 00001","Status":"Open","Priority":"1",
 		"Due Date":"2025-01-06T08:00:00.000Z","Notes":"line one of 1, \"quoted\"\nline two"}`, first)
 
-	// stderr is no terminal: no progress bar, only the summary.
-	assert.Equal(t, "exported 250 records of tasks/it-requests to "+out+" (jsonl)\n", stderr)
+	// stderr is no terminal: no progress bar, only the summary, with the
+	// records, the time taken and the rate.
+	assert.Regexp(t, `^exported 250 records of tasks/it-requests to `+regexp.QuoteMeta(out)+
+		` \(jsonl\); this run: 250 records in [0-9.]+(ms|s|µs), [0-9]+ records/s\n$`, stderr)
 
 	st := readState(t, statePath)
 	assert.True(t, st.Complete)
 	assert.EqualValues(t, 250, st.Done)
 	assert.EqualValues(t, len(b), st.Offset)
+}
+
+// TestProgressLines: without a terminal, -progress prints the share of the
+// list written, at most as often as it says, and once at the end; after
+// -resume the share counts the records of the earlier run too.
+func TestProgressLines(t *testing.T) {
+	statePath := filepath.Join(t.TempDir(), "state.json")
+	_, stderr, err := export(t, t.Context(), "-fake", "250", "-page-size", "100", "-state", statePath, "-progress", "1ns")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	require.Len(t, lines, 5, stderr)
+	assert.Equal(t, []string{
+		"progress: 100 of 250 records (40.0%)",
+		"progress: 200 of 250 records (80.0%)",
+		"progress: 250 of 250 records (100.0%)",
+		"progress: 250 of 250 records (100.0%)",
+	}, lines[:4])
+	assert.True(t, strings.HasPrefix(lines[4], "exported 250 records"), lines[4])
+
+	_, stderr, err = export(t, t.Context(), "-fake", "250", "-page-size", "100", "-state", statePath, "-progress", "1h")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"progress: 100 of 250 records (40.0%)", "progress: 250 of 250 records (100.0%)"},
+		slices.DeleteFunc(strings.Split(stderr, "\n"), func(l string) bool { return !strings.HasPrefix(l, "progress:") }),
+		"at most once an hour, and at the end")
+
+	_, stderr, err = export(t, t.Context(), "-fake", "250", "-page-size", "100", "-state", statePath, "-quiet")
+	require.NoError(t, err)
+	assert.NotContains(t, stderr, "progress:", "off by default")
+
+	_, _, err = export(t, t.Context(), "-fake", "250", "-progress", "-1s")
+	assert.ErrorContains(t, err, "-progress")
+}
+
+// TestExitStatus: an interrupted export exits with 130, as a shell reports
+// a command ended by Ctrl-C; any other failure with 1.
+func TestExitStatus(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, _, err := export(t, ctx, "-fake", "100", "-state", filepath.Join(t.TempDir(), "state.json"), "-quiet")
+	require.Error(t, err)
+	assert.Equal(t, 130, exitStatus(err))
+	assert.Regexp(t, `interrupted after 0 records \(this run: 0 records in \S+, [0-9]+ records/s\)`, err.Error())
+
+	_, _, err = export(t, t.Context(), "-alias", "x", "-format", "xml")
+	require.Error(t, err)
+	assert.Equal(t, 1, exitStatus(err))
 }
 
 // TestProgressBar checks the bar a terminal gets: records of the total,
