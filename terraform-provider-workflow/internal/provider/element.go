@@ -189,21 +189,7 @@ func (r *elementResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *elementResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m elementModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	a, err := r.ws.Elements.Get(ctx, m.ID.ValueString())
-	if errors.Is(err, workflow.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the element", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(a))...)
+	refresh(ctx, req, resp, "Reading the element", func(m elementModel) (*admin.Aspect, error) { return gone(r.ws.Elements.Get(ctx, m.ID.ValueString())) }, elementModel.state)
 }
 
 func (r *elementResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -309,20 +309,7 @@ func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, 
 }
 
 func (r *tableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	m, ok := read[tableModel](ctx, req.State, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	t, err := r.ws.Tables.Get(ctx, m.ID.ValueString())
-	if errors.Is(err, workflow.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the table", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(t))...)
+	refresh(ctx, req, resp, "Reading the table", func(m tableModel) (*admin.Table, error) { return gone(r.ws.Tables.Get(ctx, m.ID.ValueString())) }, tableModel.state)
 }
 
 // Update sends what the configuration sets and the field changes; the

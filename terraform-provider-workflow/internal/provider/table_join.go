@@ -188,20 +188,9 @@ func (r *tableJoinResource) Create(ctx context.Context, req resource.CreateReque
 }
 
 func (r *tableJoinResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	m, ok := read[joinModel](ctx, req.State, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	j, err := findJoin(ctx, r.ws, m.TableID.ValueString(), m.ID.ValueString())
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the join", err)
-		return
-	}
-	if j == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(j))...)
+	refresh(ctx, req, resp, "Reading the join", func(m joinModel) (*admin.TableJoin, error) {
+		return findJoin(ctx, r.ws, m.TableID.ValueString(), m.ID.ValueString())
+	}, joinModel.state)
 }
 
 // Update sends the members the configuration sets; the pairs only when
