@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -122,16 +121,10 @@ func (r *agentResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	b, err := m.bundle()
-	if ae, ok := err.(attrError); ok {
-		resp.Diagnostics.AddAttributeError(path.Root(ae.attr), "Invalid agent", ae.Error())
-		return
-	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid agent", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Agents.Create(ctx, "checked", b, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid agent", err.Error())
-	}
+	})
 }
 
 // write creates the agent (id empty) or updates it, then reads it from

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	json "github.com/go-json-experiment/json"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -112,16 +111,10 @@ func (r *skillResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	b, err := m.bundle()
-	if ae, ok := err.(attrError); ok {
-		resp.Diagnostics.AddAttributeError(path.Root(ae.attr), "Invalid skill", ae.Error())
-		return
-	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid skill", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Skills.Create(ctx, "checked", b, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid skill", err.Error())
-	}
+	})
 }
 
 // find reads the skill id of app from the skills list, nil when the list

@@ -296,16 +296,8 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 }
 
 func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	m, ok := read[tableModel](ctx, req.Plan, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	t, err := r.ws.Tables.Create(ctx, m.createBody())
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the table", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(t))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the table",
+		func(m tableModel) (*admin.Table, error) { return r.ws.Tables.Create(ctx, m.createBody()) }, tableModel.state)
 }
 
 func (r *tableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -91,17 +91,8 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 }
 
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m userModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	u, err := r.c.Users.Create(ctx, m.newUser())
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the user", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(u))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the user",
+		func(m userModel) (*workflow.User, error) { return r.c.Users.Create(ctx, m.newUser()) }, userModel.state)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
