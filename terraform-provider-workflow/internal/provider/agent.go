@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -122,21 +121,15 @@ func (r *agentResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	b, err := m.bundle()
-	if ae, ok := err.(attrError); ok {
-		resp.Diagnostics.AddAttributeError(path.Root(ae.attr), "Invalid agent", ae.Error())
-		return
-	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid agent", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Agents.Create(ctx, "checked", b, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid agent", err.Error())
-	}
+	})
 }
 
 // write creates the agent (id empty) or updates it, then reads it from
-// the list.
-func (r *agentResource) write(ctx context.Context, m agentModel, id string) (agentModel, error) {
+// the list (the answer when the list has none).
+func (r *agentResource) write(ctx context.Context, m agentModel, id string) (*admin.Agent, error) {
 	b, err := m.bundle()
 	var a *admin.Agent
 	if err == nil && id == "" {
@@ -145,16 +138,12 @@ func (r *agentResource) write(ctx context.Context, m agentModel, id string) (age
 		a, err = r.ws.Agents.Update(ctx, m.App.ValueString(), id, b)
 	}
 	if err != nil {
-		return m, err
+		return nil, err
 	}
-	entry, err := r.find(ctx, m.App.ValueString(), a.ID.Value())
-	if err != nil {
-		return m, err
+	if entry, err := r.find(ctx, m.App.ValueString(), a.ID.Value()); err != nil || entry != nil {
+		return entry, err
 	}
-	if entry != nil {
-		a = entry
-	}
-	return m.state(a), nil
+	return a, nil
 }
 
 // find reads the agent id of app from the agents list, nil when the list
@@ -164,49 +153,18 @@ func (r *agentResource) find(ctx context.Context, app, id string) (*admin.Agent,
 }
 
 func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m agentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m, err := r.write(ctx, m, "")
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the agent", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the agent",
+		func(m agentModel) (*admin.Agent, error) { return r.write(ctx, m, "") }, agentModel.state)
 }
 
 func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m agentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	a, err := r.find(ctx, m.App.ValueString(), m.ID.ValueString())
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the agent", err)
-		return
-	}
-	if a == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(a))...)
+	refresh(ctx, req, resp, "Reading the agent",
+		func(m agentModel) (*admin.Agent, error) { return r.find(ctx, m.App.ValueString(), m.ID.ValueString()) }, agentModel.state)
 }
 
 func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m agentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m, err := r.write(ctx, m, m.ID.ValueString())
-	if err != nil {
-		failed(&resp.Diagnostics, "Updating the agent", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Updating the agent",
+		func(m agentModel) (*admin.Agent, error) { return r.write(ctx, m, m.ID.ValueString()) }, agentModel.state)
 }
 
 // Delete forgets the agent: the API has no delete for agents.

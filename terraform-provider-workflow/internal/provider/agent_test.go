@@ -66,13 +66,8 @@ resource "workflow_agent" "bad" {
 				},
 				Check: only("Knows the accounts"),
 			},
-			{ // import by app/id: what the list does not show is left out
-				ResourceName:            "workflow_agent.helper",
-				ImportState:             true,
-				ImportStateIdFunc:       func(*terraform.State) (string, error) { return "crm-accounts/" + id, nil },
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"instructions", "tools"},
-			},
+			// import by app/id: what the list does not show is left out
+			importedBy("workflow_agent.helper", "crm-accounts", &id, "instructions", "tools"),
 			{ // drift in a listed attribute
 				PreConfig: func() {
 					b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Temperature: new(0.7)}}}

@@ -115,12 +115,7 @@ func TestAccAutomation(t *testing.T) {
 				},
 				Check: holds(srv, "enabled", true),
 			},
-			{ // import by record_type/alias/id
-				ResourceName:      "workflow_automation.welcome",
-				ImportState:       true,
-				ImportStateVerify: true,
-				ImportStateIdFunc: func(*terraform.State) (string, error) { return "apps/crm-accounts/" + id, nil },
-			},
+			importedBy("workflow_automation.welcome", "apps/crm-accounts", &id), // import by record_type/alias/id
 			{ // drift: a change behind the engine's back shows as exactly that attribute
 				PreConfig: func() {
 					ws := admin.New(srv.Client())

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/admin"
 )
@@ -56,4 +59,17 @@ func check(call func(ws *admin.Workspace, opt workflow.RequestOption) error) err
 // checkRoot is check for a call of the root package, on checkClient.
 func checkRoot(call func(c *workflow.Client, opt workflow.RequestOption) error) error {
 	return check(func(_ *admin.Workspace, opt workflow.RequestOption) error { return call(checkClient, opt) })
+}
+
+// validated ends a ValidateConfig whose body was built with err: an
+// attrError is reported on its attribute, as what; else call, an SDK call
+// given the body, is checked, and what it refuses is reported as what.
+func validated(d *diag.Diagnostics, what string, err error, call func(ws *admin.Workspace, opt workflow.RequestOption) error) {
+	if e, ok := err.(attrError); ok {
+		d.AddAttributeError(path.Root(e.attr), what, e.Error())
+		return
+	}
+	if err := check(call); err != nil {
+		d.AddError(what, err.Error())
+	}
 }

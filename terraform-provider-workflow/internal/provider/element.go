@@ -171,53 +171,24 @@ func (r *elementResource) ValidateConfig(ctx context.Context, req resource.Valid
 }
 
 func (r *elementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m elementModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	n, err := m.create()
-	var a *admin.Aspect
-	if err == nil {
-		a, err = r.ws.Elements.Create(ctx, n)
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the element", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(a))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the element", func(m elementModel) (*admin.Aspect, error) {
+		n, err := m.create()
+		if err != nil {
+			return nil, err
+		}
+		return r.ws.Elements.Create(ctx, n)
+	}, elementModel.state)
 }
 
 func (r *elementResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m elementModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	a, err := r.ws.Elements.Get(ctx, m.ID.ValueString())
-	if errors.Is(err, workflow.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the element", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(a))...)
+	refresh(ctx, req, resp, "Reading the element", func(m elementModel) (*admin.Aspect, error) { return gone(r.ws.Elements.Get(ctx, m.ID.ValueString())) }, elementModel.state)
 }
 
 func (r *elementResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m elementModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	a, err := r.ws.Elements.Update(ctx, m.ID.ValueString(), m.update())
-	if err != nil {
-		failed(&resp.Diagnostics, "Updating the element", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(a))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Updating the element",
+		func(m elementModel) (*admin.Aspect, error) {
+			return r.ws.Elements.Update(ctx, m.ID.ValueString(), m.update())
+		}, elementModel.state)
 }
 
 // Delete forgets the element: the API has no delete for elements.

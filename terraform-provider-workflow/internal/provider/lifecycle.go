@@ -65,14 +65,7 @@ func stringSet(v types.Set) []string {
 	if !known(v) {
 		return nil
 	}
-	out := make([]string, 0, len(v.Elements()))
-	for _, e := range v.Elements() {
-		s, ok := e.(types.String)
-		if !ok || !known(s) {
-			return nil
-		}
-		out = append(out, s.ValueString())
-	}
+	out := stringsOf(v.Elements())
 	slices.Sort(out)
 	return out
 }
@@ -137,37 +130,19 @@ func jsonObjects(v types.List) ([]jsontext.Value, error) {
 	return out, nil
 }
 
-// float64Ptr and int32Ptr are strPtr for numbers.
-func float64Ptr(v types.Float64) *float64 {
-	if !known(v) {
-		return nil
-	}
-	f := v.ValueFloat64()
-	return &f
-}
+// float64Ptr and int32Ptr are ptr (values.go) for the other numbers.
+func float64Ptr(v types.Float64) *float64 { return ptr(v, v.ValueFloat64()) }
 
-func int32Ptr(v types.Int64) *int32 {
-	if !known(v) {
-		return nil
-	}
-	i := int32(v.ValueInt64())
-	return &i
-}
+func int32Ptr(v types.Int64) *int32 { return ptr(v, int32(v.ValueInt64())) }
 
-// optInt32 and optFloat are optInt (values.go) for the other numbers of
+// optInt32 and optFloat are opt (values.go) for the other numbers of
 // read models.
 func optInt32(o admin.Opt[int32]) types.Int64 {
-	if v, ok := o.Get(); ok {
-		return types.Int64Value(int64(v))
-	}
-	return types.Int64Null()
+	return opt(o, func(v int32) types.Int64 { return types.Int64Value(int64(v)) }, types.Int64Null())
 }
 
 func optFloat(o admin.Opt[float64]) types.Float64 {
-	if v, ok := o.Get(); ok {
-		return types.Float64Value(v)
-	}
-	return types.Float64Null()
+	return opt(o, types.Float64Value, types.Float64Null())
 }
 
 // checkUUID stands for an id not known while validating.

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -95,16 +94,10 @@ func (r *organizationDomainResource) ValidateConfig(ctx context.Context, req res
 	}
 	m.Domain = checkable(m.Domain, "checked.example.com")
 	body, err := m.request()
-	if e, ok := err.(attrError); ok {
-		resp.Diagnostics.AddAttributeError(path.Root(e.attr), "Invalid domain", e.Error())
-		return
-	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid domain", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Domains.Create(ctx, body, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid domain", err.Error())
-	}
+	})
 }
 
 func (r *organizationDomainResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -7,6 +7,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -165,6 +167,54 @@ func read[T any](ctx context.Context, src interface {
 }, d *diag.Diagnostics) (m T, ok bool) {
 	d.Append(src.Get(ctx, &m)...)
 	return m, !d.HasError()
+}
+
+// save ends a Create or an Update: it decodes the plan, writes it with
+// write, and sets the state to what state makes of the answer; a failed
+// write is reported as what.
+func save[M, T any](ctx context.Context, plan tfsdk.Plan, st *tfsdk.State, d *diag.Diagnostics, what string,
+	write func(M) (*T, error), state func(M, *T) M) {
+	m, ok := read[M](ctx, plan, d)
+	if !ok {
+		return
+	}
+	t, err := write(m)
+	if err != nil {
+		failed(d, what, err)
+		return
+	}
+	d.Append(st.Set(ctx, state(m, t))...)
+}
+
+// refresh is a Read: it decodes the state, reads what it names with get,
+// and sets the state to what state makes of the answer. An answer of nil
+// (get found none) removes the resource from the state; a failed get is
+// reported as what.
+func refresh[M, T any](ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, what string,
+	get func(M) (*T, error), state func(M, *T) M) {
+	m, ok := read[M](ctx, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	t, err := get(m)
+	if err != nil {
+		failed(&resp.Diagnostics, what, err)
+		return
+	}
+	if t == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, state(m, t))...)
+}
+
+// gone is a Get's answer with workflow.ErrNotFound as none found, for
+// refresh.
+func gone[T any](t *T, err error) (*T, error) {
+	if errors.Is(err, workflow.ErrNotFound) {
+		return nil, nil
+	}
+	return t, err
 }
 
 // failed adds the error of an SDK call as a diagnostic: a refused body

@@ -108,6 +108,18 @@ func acc(t *testing.T) map[string]func() (tfprotov6.ProviderServer, error) {
 	}
 }
 
+// importedBy is the step that imports name by the id parent/*id (id as
+// an earlier step left it) and verifies the state it had, but for ignore.
+func importedBy(name, parent string, id *string, ignore ...string) resource.TestStep {
+	return resource.TestStep{
+		ResourceName:            name,
+		ImportState:             true,
+		ImportStateIdFunc:       func(*terraform.State) (string, error) { return parent + "/" + *id, nil },
+		ImportStateVerify:       true,
+		ImportStateVerifyIgnore: ignore,
+	}
+}
+
 // providerBlock is the provider block reaching srv; a non-empty alias
 // names a second configuration.
 func providerBlock(srv *workflowtest.Server, alias string) string {

@@ -193,17 +193,10 @@ func (r *searchTableResource) ValidateConfig(ctx context.Context, req resource.V
 }
 
 func (r *searchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m searchTableModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	t, err := r.ws.SearchTables.Create(ctx, m.AspectID.ValueString(), m.request())
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the search table", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(t))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the search table",
+		func(m searchTableModel) (*admin.SearchTable, error) {
+			return r.ws.SearchTables.Create(ctx, m.AspectID.ValueString(), m.request())
+		}, searchTableModel.state)
 }
 
 func (r *searchTableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -313,17 +306,10 @@ func (r *linkedSearchTableResource) ValidateConfig(ctx context.Context, req reso
 }
 
 func (r *linkedSearchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m linkedSearchTableModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	t, err := r.ws.SearchTables.CreateLinked(ctx, m.AspectID.ValueString(), m.request())
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the search table", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(t))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the search table",
+		func(m linkedSearchTableModel) (*admin.SearchTable, error) {
+			return r.ws.SearchTables.CreateLinked(ctx, m.AspectID.ValueString(), m.request())
+		}, linkedSearchTableModel.state)
 }
 
 func (r *linkedSearchTableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

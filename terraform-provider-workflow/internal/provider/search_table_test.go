@@ -77,19 +77,8 @@ resource "workflow_search_table" "bad" {
 				},
 				Check: lagIs(10),
 			},
-			{
-				ResourceName:      "workflow_search_table.accounts",
-				ImportState:       true,
-				ImportStateIdFunc: func(*terraform.State) (string, error) { return testAspect + "/" + id, nil },
-				ImportStateVerify: true,
-			},
-			{
-				ResourceName:            "workflow_linked_search_table.docs",
-				ImportState:             true,
-				ImportStateIdFunc:       func(*terraform.State) (string, error) { return testAspect + "/" + linked, nil },
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"cloud_link_id"},
-			},
+			importedBy("workflow_search_table.accounts", testAspect, &id),
+			importedBy("workflow_linked_search_table.docs", testAspect, &linked, "cloud_link_id"),
 			{ // drift
 				PreConfig: func() {
 					u := admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Duration: new(admin.TimeUnitHours)}}

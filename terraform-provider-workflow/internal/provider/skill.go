@@ -4,7 +4,6 @@ import (
 	"context"
 
 	json "github.com/go-json-experiment/json"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -112,16 +111,10 @@ func (r *skillResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	b, err := m.bundle()
-	if ae, ok := err.(attrError); ok {
-		resp.Diagnostics.AddAttributeError(path.Root(ae.attr), "Invalid skill", ae.Error())
-		return
-	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid skill", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Skills.Create(ctx, "checked", b, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid skill", err.Error())
-	}
+	})
 }
 
 // find reads the skill id of app from the skills list, nil when the list
@@ -131,64 +124,30 @@ func (r *skillResource) find(ctx context.Context, app, id string) (*admin.Skill,
 }
 
 // write creates the skill (id empty) or updates it.
-func (r *skillResource) write(ctx context.Context, m skillModel, id string) (skillModel, error) {
+func (r *skillResource) write(ctx context.Context, m skillModel, id string) (*admin.Skill, error) {
 	b, err := m.bundle()
-	var k *admin.Skill
-	if err == nil && id == "" {
-		k, err = r.ws.Skills.Create(ctx, m.App.ValueString(), b)
-	} else if err == nil {
-		k, err = r.ws.Skills.Update(ctx, m.App.ValueString(), id, b)
-	}
 	if err != nil {
-		return m, err
+		return nil, err
 	}
-	return m.state(k), nil
+	if id == "" {
+		return r.ws.Skills.Create(ctx, m.App.ValueString(), b)
+	}
+	return r.ws.Skills.Update(ctx, m.App.ValueString(), id, b)
 }
 
 func (r *skillResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m skillModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m, err := r.write(ctx, m, "")
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the skill", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the skill",
+		func(m skillModel) (*admin.Skill, error) { return r.write(ctx, m, "") }, skillModel.state)
 }
 
 func (r *skillResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m skillModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	k, err := r.find(ctx, m.App.ValueString(), m.ID.ValueString())
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the skill", err)
-		return
-	}
-	if k == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(k))...)
+	refresh(ctx, req, resp, "Reading the skill",
+		func(m skillModel) (*admin.Skill, error) { return r.find(ctx, m.App.ValueString(), m.ID.ValueString()) }, skillModel.state)
 }
 
 func (r *skillResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m skillModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m, err := r.write(ctx, m, m.ID.ValueString())
-	if err != nil {
-		failed(&resp.Diagnostics, "Updating the skill", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Updating the skill",
+		func(m skillModel) (*admin.Skill, error) { return r.write(ctx, m, m.ID.ValueString()) }, skillModel.state)
 }
 
 // Delete forgets the skill: the API has no delete for skills.

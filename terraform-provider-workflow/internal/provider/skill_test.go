@@ -68,13 +68,7 @@ resource "workflow_skill" "bad" {
 				},
 				Check: holds(admin.SkillActive),
 			},
-			{
-				ResourceName:            "workflow_skill.triage",
-				ImportState:             true,
-				ImportStateIdFunc:       func(*terraform.State) (string, error) { return "crm-accounts/" + id, nil },
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"tools"},
-			},
+			importedBy("workflow_skill.triage", "crm-accounts", &id, "tools"),
 			{ // drift in a nested member of properties shows as that attribute
 				PreConfig: func() {
 					b := admin.SkillBundle{Skill: admin.SkillSettings{Properties: []byte(`{"threshold":5,"strict":false}`)}}

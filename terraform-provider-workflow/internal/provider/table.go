@@ -296,33 +296,12 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 }
 
 func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	m, ok := read[tableModel](ctx, req.Plan, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	t, err := r.ws.Tables.Create(ctx, m.createBody())
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the table", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(t))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the table",
+		func(m tableModel) (*admin.Table, error) { return r.ws.Tables.Create(ctx, m.createBody()) }, tableModel.state)
 }
 
 func (r *tableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	m, ok := read[tableModel](ctx, req.State, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	t, err := r.ws.Tables.Get(ctx, m.ID.ValueString())
-	if errors.Is(err, workflow.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the table", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(t))...)
+	refresh(ctx, req, resp, "Reading the table", func(m tableModel) (*admin.Table, error) { return gone(r.ws.Tables.Get(ctx, m.ID.ValueString())) }, tableModel.state)
 }
 
 // Update sends what the configuration sets and the field changes; the

@@ -175,33 +175,16 @@ func (r *tableJoinResource) ValidateConfig(ctx context.Context, req resource.Val
 }
 
 func (r *tableJoinResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	m, ok := read[joinModel](ctx, req.Plan, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	j, err := r.ws.Tables.Joins.Create(ctx, m.TableID.ValueString(), m.input())
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the join", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(j))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the join",
+		func(m joinModel) (*admin.TableJoin, error) {
+			return r.ws.Tables.Joins.Create(ctx, m.TableID.ValueString(), m.input())
+		}, joinModel.state)
 }
 
 func (r *tableJoinResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	m, ok := read[joinModel](ctx, req.State, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	j, err := findJoin(ctx, r.ws, m.TableID.ValueString(), m.ID.ValueString())
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the join", err)
-		return
-	}
-	if j == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(j))...)
+	refresh(ctx, req, resp, "Reading the join", func(m joinModel) (*admin.TableJoin, error) {
+		return findJoin(ctx, r.ws, m.TableID.ValueString(), m.ID.ValueString())
+	}, joinModel.state)
 }
 
 // Update sends the members the configuration sets; the pairs only when

@@ -91,35 +91,12 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 }
 
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m userModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	u, err := r.c.Users.Create(ctx, m.newUser())
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the user", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(u))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the user",
+		func(m userModel) (*workflow.User, error) { return r.c.Users.Create(ctx, m.newUser()) }, userModel.state)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m userModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	u, err := r.c.Users.Get(ctx, m.ID.ValueString())
-	if errors.Is(err, workflow.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the user", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(u))...)
+	refresh(ctx, req, resp, "Reading the user", func(m userModel) (*workflow.User, error) { return gone(r.c.Users.Get(ctx, m.ID.ValueString())) }, userModel.state)
 }
 
 // Update is reached only for never_notify, which matters only at create:

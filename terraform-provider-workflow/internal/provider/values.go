@@ -20,29 +20,20 @@ import (
 // known reports whether v holds a value: neither null nor unknown.
 func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
-func strPtr(v types.String) *string {
+// ptr is a body member: a pointer to value, v's value, or nil when v is
+// null or unknown. strPtr, boolPtr and intPtr are ptr of each kind.
+func ptr[T any](v attr.Value, value T) *T {
 	if !known(v) {
 		return nil
 	}
-	s := v.ValueString()
-	return &s
+	return &value
 }
 
-func boolPtr(v types.Bool) *bool {
-	if !known(v) {
-		return nil
-	}
-	b := v.ValueBool()
-	return &b
-}
+func strPtr(v types.String) *string { return ptr(v, v.ValueString()) }
 
-func intPtr(v types.Int64) *int {
-	if !known(v) {
-		return nil
-	}
-	i := int(v.ValueInt64())
-	return &i
-}
+func boolPtr(v types.Bool) *bool { return ptr(v, v.ValueBool()) }
+
+func intPtr(v types.Int64) *int { return ptr(v, int(v.ValueInt64())) }
 
 // stringList returns the strings of a list, nil when the list or one of its
 // elements is null or unknown.
@@ -50,8 +41,14 @@ func stringList(v types.List) []string {
 	if !known(v) {
 		return nil
 	}
-	out := make([]string, 0, len(v.Elements()))
-	for _, e := range v.Elements() {
+	return stringsOf(v.Elements())
+}
+
+// stringsOf returns the strings of the elements of a list or a set, nil
+// when one of them is null or unknown.
+func stringsOf(elems []attr.Value) []string {
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
 		s, ok := e.(types.String)
 		if !ok || !known(s) {
 			return nil
@@ -83,34 +80,28 @@ func listOf(v []string) types.List {
 	return types.ListValueMust(types.StringType, elems)
 }
 
-// optString, optBool, optInt and optList are the attribute values of a
-// read model's members: null when the member was absent or null.
-func optString[T ~string](o admin.Opt[T]) types.String {
+// opt is the attribute value of a read model's member o: value of what o
+// holds, null when the member was absent or null. optString, optBool,
+// optInt and optList are opt of each kind.
+func opt[T any, V attr.Value](o admin.Opt[T], value func(T) V, null V) V {
 	if v, ok := o.Get(); ok {
-		return types.StringValue(string(v))
+		return value(v)
 	}
-	return types.StringNull()
+	return null
 }
 
-func optBool(o admin.Opt[bool]) types.Bool {
-	if v, ok := o.Get(); ok {
-		return types.BoolValue(v)
-	}
-	return types.BoolNull()
+func optString[T ~string](o admin.Opt[T]) types.String {
+	return opt(o, func(v T) types.String { return types.StringValue(string(v)) }, types.StringNull())
 }
+
+func optBool(o admin.Opt[bool]) types.Bool { return opt(o, types.BoolValue, types.BoolNull()) }
 
 func optInt(o admin.Opt[int]) types.Int64 {
-	if v, ok := o.Get(); ok {
-		return types.Int64Value(int64(v))
-	}
-	return types.Int64Null()
+	return opt(o, func(v int) types.Int64 { return types.Int64Value(int64(v)) }, types.Int64Null())
 }
 
 func optList(o admin.Opt[[]string]) types.List {
-	if v, ok := o.Get(); ok {
-		return listOf(v)
-	}
-	return types.ListNull(types.StringType)
+	return opt(o, listOf, types.ListNull(types.StringType))
 }
 
 // overlay returns base with the members top sends (its JSON members)

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 
 	json "github.com/go-json-experiment/json"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -224,20 +223,9 @@ func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, r
 }
 
 func (r *viewResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	m, ok := read[viewModel](ctx, req.State, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	v, err := r.ws.Views.Get(ctx, m.App.ValueString(), m.ID.ValueString())
-	if errors.Is(err, workflow.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the view", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(v))...)
+	refresh(ctx, req, resp, "Reading the view", func(m viewModel) (*admin.View, error) {
+		return gone(r.ws.Views.Get(ctx, m.App.ValueString(), m.ID.ValueString()))
+	}, viewModel.state)
 }
 
 // Update writes the view as the service holds it, with the members the
