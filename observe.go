@@ -72,7 +72,7 @@ type CallInfo struct {
 	// the API's operations.
 	Route string
 	// Operation is the operation's id in the API's document
-	// ("updateView"); "" when Route is.
+	// (updateView); "" when Route is.
 	Operation     string
 	ServerAddress string // host of the API's base URL
 	ServerPort    int    // port of the API's base URL (443 or 80 when it names none)
@@ -116,7 +116,7 @@ type AttemptResult struct {
 // TokenFetchInfo describes a request to the token endpoint.
 type TokenFetchInfo struct {
 	Route         string // always "/oauth/token"
-	Operation     string // always "requestAccessToken", the token operation's id
+	Operation     string // always requestAccessToken, the token operation's id
 	ServerAddress string // host of the token endpoint
 	ServerPort    int    // port of the token endpoint
 }

@@ -15,7 +15,7 @@
 // url.template, server.address, server.port, http.response.status_code,
 // http.request.resend_count (from the second attempt on) and error.type;
 // workflow.operation names the operation by its id in the API's document
-// ("updateView", "requestAccessToken").
+// (updateView, requestAccessToken).
 // A request to the token endpoint is a CLIENT span "POST /oauth/token"
 // under the attempt that needed the token. A span ends with status Error
 // when its error.type is set (a transport error or a status of 400 or
@@ -72,7 +72,7 @@ const RateLimitSourceKey = attribute.Key("workflow.rate_limit.source")
 const RetryWaitKey = attribute.Key("workflow.retry.wait")
 
 // OperationKey is the attribute naming a request's operation by its id in
-// the API's document, such as "updateView" (workflow.CallInfo.Operation).
+// the API's document, such as updateView (workflow.CallInfo.Operation).
 const OperationKey = attribute.Key("workflow.operation")
 
 // config is what the options set.

@@ -43,7 +43,7 @@
 // header X-Workflowtest-Fault: 1 (FaultHeader). A fault, the latency
 // (SetOperationLatency) and the request log (RequestRecord.Operation)
 // can name an operation by its id in the service's published document
-// ("createRecord", "recordList", ...), whatever its path.
+// (createRecord, recordList, ...), whatever its path.
 //
 //	srv.Inject(workflowtest.Fault{Route: "POST /v1/tasks/*", Count: 1, DropAfter: true})
 //	_, err := c.Records.Create(ctx, workflow.Tasks, "it-requests", rec)

@@ -25,10 +25,10 @@ const FaultHeader = fakehook.FaultHeader
 // Operation.
 //
 // Operation, when set, is the id of an operation of the service's
-// published document, as RequestRecord.Operation gives it: "recordList",
-// "createRecord", "requestAccessToken" (the token endpoint), ...; Inject
+// published document, as RequestRecord.Operation gives it: recordList,
+// createRecord, requestAccessToken (the token endpoint), ...; Inject
 // panics on an id the fake does not serve. It names a route whatever its
-// path, so that a fault on "getRecord" does not also hit a list of
+// path, so that a fault on getRecord does not also hit a list of
 // agents or views, whose paths have the same shape.
 //
 // Route is "[METHOD] [PATH]": a method (or "*" for any) and a path

@@ -18,7 +18,7 @@ type RequestRecord struct {
 	Path       string     // the request path, unescaped
 	Query      url.Values // the query parameters
 	Route      string     // the route, e.g. "GET /v1/{recordType}/{alias}"; empty when none matched
-	Operation  string     // the operation's id in the service's document, e.g. "recordList"; empty when none matched
+	Operation  string     // the operation's id in the service's document, e.g. recordList; empty when none matched
 	Filter     rsql.Expr  // the parsed filter of a list request, nil when none or unparsable
 	FilterText string     // the filter as sent
 	UserID     string     // the authenticated user, empty when authentication failed

@@ -18,7 +18,7 @@ import (
 //go:generate go run ./gen ../contract/openapi.yaml ops.go
 
 // ID is an operation's operationId in the contract document, such as
-// "updateView".
+// updateView.
 type ID string
 
 // Operation is one operation of the contract document.
