@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -158,6 +159,57 @@ func TestWalkRequestsAFailedPageAgain(t *testing.T) {
 			assert.Len(t, ids, 10)
 			assert.Equal(t, 1, in.Fired())
 		})
+	}
+}
+
+// TestWalkRideOutReadsRetryAfterLikeACall: when a walk requests a page
+// again after its attempts ran out on 429s, it waits what Retry-After
+// says, "0" included (not the backoff), and reports each wait to the
+// RateLimitWait observers, as the attempt loop does.
+func TestWalkRideOutReadsRetryAfterLikeACall(t *testing.T) {
+	t.Parallel()
+	srv := workflowtest.Start(t)
+	seedWide(srv, "it", 25)
+	const failures = 9 // more than two requests' attempts
+	in := srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it", After: 1, Count: failures, Status: http.StatusTooManyRequests,
+		Header: http.Header{"Retry-After": {"0"}}})
+	events := &retryRecorder{}
+	policy := workflow.DefaultRetryPolicy()
+	policy.BaseDelay, policy.MaxDelay = time.Hour, time.Hour // a backoff would be seen
+	policy.Sleep, policy.OnRetry = events.sleep, events.onRetry
+	var mu sync.Mutex
+	var limited []workflow.RateLimitWait
+	c := srv.Client(workflow.WithRetryPolicy(policy), workflow.WithObserver(&workflow.Observer{
+		RateLimitWait: func(_ context.Context, w workflow.RateLimitWait) {
+			mu.Lock()
+			defer mu.Unlock()
+			limited = append(limited, w)
+		}}))
+
+	n := 0
+	for _, err := range c.Records.All(t.Context(), workflow.Tasks, "it", &workflow.ListOptions{First: 10}) {
+		require.NoError(t, err)
+		n++
+	}
+	assert.Equal(t, 25, n)
+	assert.Equal(t, failures, in.Fired())
+	evs := events.retries()
+	require.Len(t, evs, failures, "a wait after each 429")
+	walkEvents := 0
+	for _, ev := range evs {
+		assert.Zero(t, ev.Wait, "Retry-After: 0, attempt %d", ev.Attempt)
+		if ev.Attempt >= policy.MaxAttempts {
+			walkEvents++
+		}
+	}
+	assert.Positive(t, walkEvents, "the walk requested the page again")
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, limited, failures, "every wait after a 429 is a rate-limit wait, the walk's too")
+	for _, w := range limited {
+		assert.Equal(t, workflow.RateLimitServer, w.Source)
+		assert.Equal(t, "recordList", w.Operation)
+		assert.Zero(t, w.Wait)
 	}
 }
 

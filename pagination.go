@@ -348,26 +348,33 @@ func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage
 				return nil, err
 			}
 			ae, _ := errors.AsType[*APIError](err)
-			var ra time.Duration
+			var (
+				ra    time.Duration
+				hasRA bool
+			)
 			if ae != nil {
-				ra = ae.RetryAfter
+				ra, hasRA = retryAfter(ae.Header, time.Now()) // "0" is a Retry-After too
 			}
 			// The request made MaxAttempts attempts: the backoff goes on
 			// growing from there.
-			wait, ok := cfg.policy.wait(ctx, n*cfg.policy.MaxAttempts, progress, ra, ra > 0)
+			wait, ok := cfg.policy.wait(ctx, n*cfg.policy.MaxAttempts, progress, ra, hasRA)
 			if !ok {
 				return nil, err
 			}
+			req := (&http.Request{Method: http.MethodGet, URL: pageURL(c, r, o)}).WithContext(ctx)
 			if cfg.policy.OnRetry != nil {
-				ev := RetryEvent{Method: http.MethodGet, URL: c.red.redact(redactURL(pageURL(c, r, o))),
+				ev := RetryEvent{Method: req.Method, URL: c.red.redact(redactURL(req.URL)),
 					Attempt: n * cfg.policy.MaxAttempts, Err: err, Wait: wait}
 				if ae != nil {
 					ev.StatusCode, ev.Err = ae.StatusCode, nil
 				}
 				cfg.policy.OnRetry(ev)
 			}
+			if ae != nil && ae.StatusCode == http.StatusTooManyRequests {
+				c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait) // as the attempt loop reports its own
+			}
 			if serr := cfg.policy.Sleep(ctx, wait); serr != nil {
-				return nil, c.wrap(&http.Request{Method: http.MethodGet, URL: pageURL(c, r, o)}, cmp.Or(ctx.Err(), serr))
+				return nil, c.wrap(req, cmp.Or(ctx.Err(), serr))
 			}
 		}
 	}
