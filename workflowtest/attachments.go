@@ -93,7 +93,6 @@ type attachment struct {
 	mu      sync.Mutex
 	state   string
 	polls   int
-	fail    bool     // processing ends in ERROR (an injected fault)
 	content *content // the uploaded bytes; nil when over the stored limit
 	rec     *record
 }
@@ -115,9 +114,6 @@ func (a *attachment) observe(now time.Time, poll bool) string {
 		return a.state
 	}
 	a.state = cmp.Or(p.FinalState, StateValid)
-	if a.fail {
-		a.state = StateError
-	}
 	return a.state
 }
 
@@ -389,7 +385,10 @@ func readUpload(s *Server, rq *request) *httpError {
 // state PROCESSING.
 func (s *Server) uploadAttachment(rq *request, rec *record) response {
 	a := rq.file
-	a.state, a.policy, a.fail = StateProcessing, s.cfg.policy, rq.processingError
+	a.state, a.policy = StateProcessing, s.cfg.policy
+	if rq.processingError { // an injected fault: this file's processing ends in ERROR
+		a.policy.FinalState = StateError
+	}
 	return reply(http.StatusAccepted, s.attach(rec, a).json(StateProcessing))
 }
 
