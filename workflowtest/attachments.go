@@ -31,9 +31,6 @@ const (
 	StateError      = "ERROR"
 )
 
-// viewPrivate is the view state of every attachment of the fake.
-const viewPrivate = "PRIVATE"
-
 // DefaultStoredContentLimit is how many bytes of an uploaded file the
 // fake keeps for the download route, unless WithStoredContentLimit says
 // otherwise: every file the service takes (250 MB).
@@ -118,11 +115,11 @@ func (a *attachment) observe(now time.Time, poll bool) string {
 }
 
 // json is the attachment on the wire, the service's Attachment, in the
-// given state.
+// given state. Every attachment of the fake is PRIVATE.
 func (a *attachment) json(state string) map[string]any {
 	return map[string]any{
 		"id": a.id, "name": a.name, "description": a.description, "mediaType": a.mediaType, "size": a.size,
-		"state": state, "createdAt": formatTime(a.createdAt), "contentUrl": a.contentURL(), "viewState": viewPrivate,
+		"state": state, "createdAt": formatTime(a.createdAt), "contentUrl": a.contentURL(), "viewState": "PRIVATE",
 	}
 }
 
