@@ -276,7 +276,7 @@ func (s *Server) addLink(rq *request, rec *record) response {
 	body := in[*linkBody](rq)
 	u, err := url.Parse(body.URL)
 	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule (got %q)", body.URL)
+		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule")
 	}
 	s.attach(rec, &attachment{name: body.URL, description: body.Description, mediaType: "text/uri-list",
 		url: body.URL, state: StateValid})
