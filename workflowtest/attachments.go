@@ -1,6 +1,7 @@
 package workflowtest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -29,9 +30,6 @@ const (
 	StateValid      = "VALID"
 	StateError      = "ERROR"
 )
-
-// viewPrivate is the view state of every attachment of the fake.
-const viewPrivate = "PRIVATE"
 
 // DefaultStoredContentLimit is how many bytes of an uploaded file the
 // fake keeps for the download route, unless WithStoredContentLimit says
@@ -76,13 +74,6 @@ func ReadyAfter(d time.Duration) AttachmentPolicy { return AttachmentPolicy{Afte
 // Manually keeps a file processing until SetAttachmentState moves it.
 func Manually() AttachmentPolicy { return AttachmentPolicy{Manual: true} }
 
-func (p AttachmentPolicy) final() string {
-	if p.FinalState == "" {
-		return StateValid
-	}
-	return p.FinalState
-}
-
 // attachment is a file or link attachment of a record.
 type attachment struct {
 	id          string
@@ -99,7 +90,6 @@ type attachment struct {
 	mu      sync.Mutex
 	state   string
 	polls   int
-	fail    bool     // processing ends in ERROR (an injected fault)
 	content *content // the uploaded bytes; nil when over the stored limit
 	rec     *record
 }
@@ -120,38 +110,16 @@ func (a *attachment) observe(now time.Time, poll bool) string {
 	if (p.Polls > 0 && a.polls <= p.Polls) || (p.After > 0 && now.Sub(a.createdAt) < p.After) {
 		return a.state
 	}
-	a.state = p.final()
-	if a.fail {
-		a.state = StateError
-	}
+	a.state = cmp.Or(p.FinalState, StateValid)
 	return a.state
 }
 
-// current returns the attachment's state, as it is.
-func (a *attachment) current() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.state
-}
-
-// attachmentJSON is the service's Attachment.
-type attachmentJSON struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	MediaType   string `json:"mediaType"`
-	Size        int64  `json:"size"`
-	State       string `json:"state"`
-	CreatedAt   string `json:"createdAt"`
-	ContentURL  string `json:"contentUrl"`
-	ViewState   string `json:"viewState"`
-}
-
-func (a *attachment) json() attachmentJSON {
-	return attachmentJSON{
-		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType,
-		Size: a.size, State: a.current(), CreatedAt: formatTime(a.createdAt),
-		ContentURL: a.contentURL(), ViewState: viewPrivate,
+// json is the attachment on the wire, the service's Attachment, in the
+// given state. Every attachment of the fake is PRIVATE.
+func (a *attachment) json(state string) map[string]any {
+	return map[string]any{
+		"id": a.id, "name": a.name, "description": a.description, "mediaType": a.mediaType, "size": a.size,
+		"state": state, "createdAt": formatTime(a.createdAt), "contentUrl": a.contentURL(), "viewState": "PRIVATE",
 	}
 }
 
@@ -175,10 +143,14 @@ type AttachmentInfo struct {
 	CreatedAt   time.Time
 }
 
+// info describes the attachment in the state it is in, without moving
+// it.
 func (a *attachment) info() AttachmentInfo {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	return AttachmentInfo{
 		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType, Size: a.size,
-		SHA256: a.sha256, URL: a.url, State: a.current(), CreatedAt: a.createdAt,
+		SHA256: a.sha256, URL: a.url, State: a.state, CreatedAt: a.createdAt,
 	}
 }
 
@@ -195,11 +167,10 @@ func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.st.attachments[attachmentID]
-	if a == nil {
-		return false
+	if a != nil {
+		a.state = state
 	}
-	a.state = state
-	return true
+	return a != nil
 }
 
 // attachmentRoutes are the operations on attachments.
@@ -207,45 +178,53 @@ var attachmentRoutes = []route{
 	onJSON[linkBody](op.CreateRecordLink, onRecord((*Server).addLink)),
 	on(op.ListRecordAttachments, onRecord((*Server).listAttachments)),
 	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).reading(readUpload),
-	on(op.GetRecordAttachment, onAttachment((*Server).getAttachment)),
-	on(op.DeleteRecordAttachment, onAttachment((*Server).deleteAttachment)),
-	on(op.DownloadRecordAttachment, onAttachment((*Server).downloadAttachment)),
+	on(op.GetRecordAttachment, found((*Server).lookupAttachment, (*Server).getAttachment)),
+	on(op.DeleteRecordAttachment, found((*Server).lookupAttachment, (*Server).deleteAttachment)),
+	on(op.DownloadRecordAttachment, found((*Server).lookupAttachment, (*Server).downloadAttachment)),
 }
 
 // listAttachments is GET .../attachments: a bare array.
 func (s *Server) listAttachments(_ *request, rec *record) response {
 	now := s.Now()
-	out := make([]attachmentJSON, len(rec.attachments))
+	out := make([]any, len(rec.attachments))
 	for i, a := range rec.attachments {
-		a.observe(now, false)
-		out[i] = a.json()
+		out[i] = a.json(a.observe(now, false))
 	}
 	return reply(http.StatusOK, out)
 }
 
-// onAttachment is a handler of the attachment {attachmentId} of the
-// route's record, found.
-func onAttachment(h func(s *Server, a *attachment) response) func(*Server, *request) response {
-	return onRecord(func(s *Server, rq *request, rec *record) response {
-		id := rq.params["attachmentId"]
-		a := s.st.attachments[id]
-		if a == nil || a.rec != rec {
-			return failf(http.StatusNotFound, "no attachment %q on record %q", id, rec.id)
-		}
-		return h(s, a)
-	})
+// lookupAttachment finds the attachment {attachmentId} of the route's
+// record.
+func (s *Server) lookupAttachment(rq *request) (*attachment, *httpError) {
+	rec, e := s.lookupRecord(rq)
+	if e != nil {
+		return nil, e
+	}
+	id := rq.params["attachmentId"]
+	if a := s.st.attachments[id]; a != nil && a.rec == rec {
+		return a, nil
+	}
+	return nil, errf(http.StatusNotFound, "no attachment %q on record %q", id, rec.id)
+}
+
+// attach stores a new attachment of rec, giving it its id and creation
+// time.
+func (s *Server) attach(rec *record, a *attachment) *attachment {
+	a.id, a.createdAt, a.rec = s.st.next.id("a", &s.st.next.attachment), s.Now(), rec
+	s.st.attachments[a.id] = a
+	rec.attachments = append(rec.attachments, a)
+	return a
 }
 
 // getAttachment is GET .../attachments/{attachmentId}; it counts as a
 // poll for the attachment policy.
-func (s *Server) getAttachment(a *attachment) response {
-	a.observe(s.Now(), true)
-	return reply(http.StatusOK, a.json())
+func (s *Server) getAttachment(_ *request, a *attachment) response {
+	return reply(http.StatusOK, a.json(a.observe(s.Now(), true)))
 }
 
 // deleteAttachment is DELETE .../attachments/{attachmentId}: 200, no
 // body.
-func (s *Server) deleteAttachment(a *attachment) response {
+func (s *Server) deleteAttachment(_ *request, a *attachment) response {
 	delete(s.st.attachments, a.id)
 	a.content.remove()
 	a.rec.attachments = slices.DeleteFunc(a.rec.attachments, func(x *attachment) bool { return x == a })
@@ -259,7 +238,7 @@ func (s *Server) deleteAttachment(a *attachment) response {
 // content to give: 422, one of the statuses every operation publishes. A
 // file over a stored-content limit lowered with WithStoredContentLimit is
 // answered 501, since its bytes were not kept.
-func (s *Server) downloadAttachment(a *attachment) response {
+func (s *Server) downloadAttachment(_ *request, a *attachment) response {
 	state := a.observe(s.Now(), false)
 	switch {
 	case a.url != "":
@@ -297,24 +276,16 @@ func (s *Server) addLink(rq *request, rec *record) response {
 	body := in[*linkBody](rq)
 	u, err := url.Parse(body.URL)
 	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule (got %q)", body.URL)
+		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule")
 	}
-	a := &attachment{
-		id: s.st.next.id("a", &s.st.next.attachment), name: body.URL, description: body.Description,
-		mediaType: "text/uri-list", url: body.URL, state: StateValid, createdAt: s.Now(), rec: rec,
-	}
-	s.st.attachments[a.id] = a
-	rec.attachments = append(rec.attachments, a)
-	return reply(http.StatusCreated, linkBody{URL: body.URL, Description: body.Description})
+	s.attach(rec, &attachment{name: body.URL, description: body.Description, mediaType: "text/uri-list",
+		url: body.URL, state: StateValid})
+	return reply(http.StatusCreated, body)
 }
 
-// upload is the body of POST .../attachments, read.
-type upload struct {
-	name, mediaType, description string
-	size                         int64
-	sha256                       string
-	content                      *content // nil when over the stored limit
-}
+// upload is the attachment an upload's body makes, read, before it is
+// stored; its content is nil when over the stored limit.
+type upload = attachment
 
 // readUpload reads the body of POST .../attachments, after a 404 or 403
 // for the record: a multipart/form-data body with a "file" part and an
@@ -322,21 +293,18 @@ type upload struct {
 // and hashed, and kept up to the stored content limit for the download
 // route, in a temporary file beyond spillAt bytes).
 func readUpload(s *Server, rq *request) *httpError {
-	r := rq.r
 	if e := s.precheckRecord(rq); e != nil {
 		return e
 	}
-	mr, err := r.MultipartReader()
+	mr, err := rq.r.MultipartReader()
 	if err != nil {
 		return errf(http.StatusBadRequest, "the body must be multipart/form-data with a boundary: %v", err)
 	}
-	var (
-		name, mediaType, description string
-		sum                          = spool{limit: s.cfg.maxStored, spillAt: s.cfg.spillAt, fs: &s.files}
-		seenFile, seenDescription    bool
-		other                        int64
-	)
+	up := &upload{}
+	sum := spool{h: sha256.New(), limit: s.cfg.maxStored, spillAt: s.cfg.spillAt, fs: &s.files}
 	defer sum.discard()
+	var seenDescription bool
+	var other int64
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -347,32 +315,29 @@ func readUpload(s *Server, rq *request) *httpError {
 		}
 		switch part.FormName() {
 		case "file":
-			if seenFile {
+			if up.name != "" { // a file part read already: it had a name
 				return errf(http.StatusBadRequest, "invalid file: only one part named \"file\" is allowed")
 			}
-			seenFile = true
 			// The file name as sent: Part.FileName would cut a path to its
 			// last element, and the fake keeps names as they come or
 			// refuses them, never renames them.
 			_, params, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
-			name = params["filename"]
-			switch {
-			case name == "" || name == "." || name == "..":
+			switch up.name = params["filename"]; {
+			case up.name == "" || up.name == "." || up.name == "..":
 				return errf(http.StatusBadRequest, "invalid file: the \"file\" part has no file name")
-			case strings.ContainsAny(name, `/\`):
-				return errf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", name)
+			case strings.ContainsAny(up.name, `/\`):
+				return errf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", up.name)
 			}
-			mediaType = partMediaType(part.Header.Get("Content-Type"), name)
-			sum.h = sha256.New()
+			up.mediaType = partMediaType(part.Header.Get("Content-Type"), up.name)
 			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); sum.err != nil {
-				return errf(http.StatusInternalServerError, "%v", err)
+				return errf(http.StatusInternalServerError, "keeping the upload in a temporary file: %v", sum.err)
 			} else if err != nil {
 				return errf(http.StatusBadRequest, "invalid file: reading the content: %v", err)
 			}
 			if sum.n > s.cfg.maxUpload {
 				// Read what the client is still sending (up to a bound) so
 				// that it sees the answer instead of a reset connection.
-				_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, s.cfg.maxDrainOut))
+				_, _ = io.Copy(io.Discard, io.LimitReader(rq.r.Body, s.cfg.maxDrainOut))
 				return errf(http.StatusRequestEntityTooLarge, "the file is over the size limit of %d bytes", s.cfg.maxUpload)
 			}
 		case "description":
@@ -387,7 +352,7 @@ func readUpload(s *Server, rq *request) *httpError {
 			if len(b) > maxDescription {
 				return errf(http.StatusBadRequest, "the description is longer than %d bytes", maxDescription)
 			}
-			description = string(b)
+			up.description = string(b)
 		default:
 			n, err := io.Copy(io.Discard, io.LimitReader(part, maxOtherParts+1-other))
 			other += n
@@ -399,35 +364,29 @@ func readUpload(s *Server, rq *request) *httpError {
 			}
 		}
 	}
-	if !seenFile {
+	switch {
+	case up.name == "":
 		return errf(http.StatusBadRequest, "invalid file: a part named \"file\" is required")
-	}
-	if sum.n == 0 {
+	case sum.n == 0:
 		return errf(http.StatusBadRequest, "invalid file: the file is empty")
 	}
-
-	kept, err := sum.kept()
-	if err != nil {
+	if up.content, err = sum.kept(); err != nil {
 		return errf(http.StatusInternalServerError, "keeping the upload in a temporary file: %v", err)
 	}
-	rq.file = &upload{name: name, mediaType: mediaType, description: description, size: sum.n,
-		sha256: hex.EncodeToString(sum.h.Sum(nil)), content: kept}
+	up.size, up.sha256 = sum.n, hex.EncodeToString(sum.h.Sum(nil))
+	rq.file = up
 	return nil
 }
 
 // uploadAttachment is POST .../attachments: 202 with the attachment,
 // state PROCESSING.
 func (s *Server) uploadAttachment(rq *request, rec *record) response {
-	f := rq.file
-	a := &attachment{
-		id: s.st.next.id("a", &s.st.next.attachment), name: f.name, description: f.description,
-		mediaType: f.mediaType, size: f.size, sha256: f.sha256,
-		state: StateProcessing, createdAt: s.Now(), policy: s.cfg.policy, rec: rec,
-		fail: rq.processingError, content: f.content,
+	a := rq.file
+	a.state, a.policy = StateProcessing, s.cfg.policy
+	if rq.processingError { // an injected fault: this file's processing ends in ERROR
+		a.policy.FinalState = StateError
 	}
-	s.st.attachments[a.id] = a
-	rec.attachments = append(rec.attachments, a)
-	return reply(http.StatusAccepted, a.json())
+	return reply(http.StatusAccepted, s.attach(rec, a).json(StateProcessing))
 }
 
 // partMediaType is the media type of an uploaded file: the part's

@@ -12,17 +12,14 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
-// comment is a comment on a record.
+// comment is a comment on a record, kept in its wire form but for its
+// author, who is shown as the users routes show users, as the user is
+// when the comments are listed.
 type comment struct {
-	seq       uint64
-	id        string
-	text      string
-	source    string
-	authorID  string
-	createdAt time.Time
+	seq      uint64
+	authorID string
+	commentJSON
 }
-
-func commentSeq(c *comment) uint64 { return c.seq }
 
 // commentJSON is a comment on the wire.
 type commentJSON struct {
@@ -33,10 +30,11 @@ type commentJSON struct {
 	CreatedBy any    `json:"createdBy"`
 }
 
-// json returns the comment's wire form, its author as the users routes
-// show users. The caller holds s.mu.
+func commentSeq(c *comment) uint64 { return c.seq }
+
+// json returns the comment's wire form. The caller holds s.mu.
 func (c *comment) json(st *state) commentJSON {
-	out := commentJSON{ID: c.id, CreatedAt: formatTime(c.createdAt), Source: c.source, Contents: c.text}
+	out := c.commentJSON
 	if u := st.usersByID[c.authorID]; u != nil {
 		out.CreatedBy = u.json()
 	}
@@ -45,21 +43,21 @@ func (c *comment) json(st *state) commentJSON {
 
 // newComment stores a comment on rec. The caller holds s.mu.
 func (st *state) newComment(rec *record, text, source, authorID string, at time.Time) *comment {
-	c := &comment{seq: st.next.nextSeq(), text: text, source: source, authorID: authorID, createdAt: at}
-	st.next.comment++
-	c.id = seqUUID(uuidComment, st.next.comment)
+	c := &comment{seq: st.next.nextSeq(), authorID: authorID, commentJSON: commentJSON{
+		ID: st.next.uuid(uuidComment, &st.next.comment), CreatedAt: formatTime(at), Source: source, Contents: text,
+	}}
 	rec.comments = append(rec.comments, c)
 	return c
 }
 
-// listComments is GET .../comment: Paged<{id, createdAt, source, contents,
-// createdBy}>, oldest first.
 // commentRoutes are the operations on comments.
 var commentRoutes = []route{
 	on(op.ListRecordComments, onRecord((*Server).listComments)),
 	on(op.CreateRecordComment, onRecord((*Server).addComment)).reading(readComment),
 }
 
+// listComments is GET .../comment: Paged<{id, createdAt, source, contents,
+// createdBy}>, oldest first.
 func (s *Server) listComments(rq *request, rec *record) response {
 	return listPage(rq, "comments "+rec.def.key.String()+"/"+rec.id, rec.comments, commentSeq, nil,
 		func(c *comment, _ string) any { return c.json(s.st) })
@@ -73,48 +71,41 @@ func (s *Server) addComment(rq *request, rec *record) response {
 	return response{
 		status:  http.StatusCreated,
 		header:  http.Header{"Content-Type": {"text/plain; charset=utf-8"}},
-		rawBody: []byte(c.id),
+		rawBody: []byte(c.ID),
 	}
 }
 
-// readTextBody reads a text/plain request body: UTF-8 (the only charset
-// accepted), not blank, at most maxJSONBody bytes. A request without a
-// Content-Type is read as text too.
 // readComment reads the body of POST .../comment, the comment's text,
-// after a 404 or 403 for the record.
+// after a 404 or 403 for the record: text/plain in UTF-8 (the only
+// charset accepted; a request without a Content-Type is read as text
+// too), not blank, at most maxJSONBody bytes.
 func readComment(s *Server, rq *request) *httpError {
 	if e := s.precheckRecord(rq); e != nil {
 		return e
 	}
-	text, e := readTextBody(rq.r)
-	rq.body = []byte(text)
-	return e
-}
-
-func readTextBody(r *http.Request) (string, *httpError) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := rq.r.Header.Get("Content-Type"); ct != "" {
 		mt, params, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "text/plain" {
-			return "", errf(http.StatusBadRequest, "Content-Type must be text/plain (got %q)", ct)
+			return errf(http.StatusBadRequest, "Content-Type must be text/plain (got %q)", ct)
 		}
 		if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
-			return "", errf(http.StatusBadRequest, "the charset must be utf-8 (got %q)", cs)
+			return errf(http.StatusBadRequest, "the charset must be utf-8 (got %q)", cs)
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
-	if err != nil {
-		return "", errf(http.StatusBadRequest, "reading the body: %v", err)
+	body, err := io.ReadAll(http.MaxBytesReader(nil, rq.r.Body, maxJSONBody))
+	switch {
+	case err != nil:
+		return errf(http.StatusBadRequest, "reading the body: %v", err)
+	case !utf8.Valid(body):
+		return errf(http.StatusBadRequest, "the comment is not valid UTF-8")
+	case strings.TrimSpace(string(body)) == "":
+		return errf(http.StatusBadRequest, "the comment is empty")
 	}
-	if !utf8.Valid(body) {
-		return "", errf(http.StatusBadRequest, "the comment is not valid UTF-8")
-	}
-	if strings.TrimSpace(string(body)) == "" {
-		return "", errf(http.StatusBadRequest, "the comment is empty")
-	}
-	return string(body), nil
+	rq.body = body
+	return nil
 }
 
 // Comments returns the texts of a record's comments, oldest first.
 func (s *Server) Comments(rt workflow.RecordType, alias, recordID string) []string {
-	return ofRecord(s, rt, alias, recordID, func(r *record) []*comment { return r.comments }, func(c *comment) string { return c.text })
+	return ofRecord(s, rt, alias, recordID, func(r *record) []*comment { return r.comments }, func(c *comment) string { return c.Contents })
 }

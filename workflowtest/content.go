@@ -74,9 +74,7 @@ func (f *files) removeAll() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.closed = true
-	if f.dir != "" {
-		_ = os.RemoveAll(f.dir)
-	}
+	_ = os.RemoveAll(f.dir) // nothing, when no file was made ("")
 }
 
 // spool counts and hashes what is written to it, and keeps it up to limit
@@ -90,31 +88,28 @@ type spool struct {
 	fs      *files
 	buf     []byte
 	f       *os.File
-	over    bool
 	err     error // the temporary file could not be written
 }
 
 func (c *spool) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	switch {
-	case c.over || c.err != nil:
-	case c.n > c.limit:
-		c.over, c.buf = true, nil
+	case c.n > c.limit: // nothing is kept
+		c.buf = nil
 		c.discard()
 	case c.f == nil && c.n <= c.spillAt:
 		c.buf = append(c.buf, p...)
 	default:
-		if c.f == nil {
-			if c.f, c.err = c.fs.create(); c.err == nil {
-				_, c.err = c.f.Write(c.buf)
-				c.buf = nil
-			}
+		w := p
+		if c.f == nil { // the first write beyond spillAt: what is in memory goes first
+			c.f, c.err = c.fs.create()
+			w, c.buf = append(c.buf, p...), nil
 		}
 		if c.err == nil {
-			_, c.err = c.f.Write(p)
+			_, c.err = c.f.Write(w)
 		}
 		if c.err != nil {
-			return 0, fmt.Errorf("keeping the upload in a temporary file: %w", c.err)
+			return 0, c.err
 		}
 	}
 	return c.h.Write(p)
@@ -131,17 +126,15 @@ func (c *spool) discard() {
 
 // kept returns the bytes kept, nil when the file was over the limit.
 func (c *spool) kept() (*content, error) {
-	if c.over {
+	if c.n > c.limit {
 		return nil, nil
 	}
-	if c.f == nil {
-		return &content{mem: c.buf, size: c.n}, nil
+	kept := &content{mem: c.buf, size: c.n}
+	if c.f != nil {
+		if err := c.f.Close(); err != nil {
+			return nil, err // discard removes the file
+		}
+		kept.path, c.f = c.f.Name(), nil
 	}
-	path := c.f.Name()
-	if err := c.f.Close(); err != nil {
-		_ = os.Remove(path)
-		return nil, err
-	}
-	c.f = nil
-	return &content{path: path, size: c.n}, nil
+	return kept, nil
 }

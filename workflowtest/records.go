@@ -60,23 +60,16 @@ type recordItem struct {
 	Cursor string   `json:"cursor"`
 }
 
+// missing returns the required fields of d that f leaves out or empty.
 func (d *definition) missing(f workflow.Record) []string {
-	var out []string
-	for _, name := range d.required {
-		if f[name] == "" {
-			out = append(out, name)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(d.required), func(name string) bool { return f[name] != "" })
 }
 
 // insert stores a new record, stamping its id into the id field. A
 // record that already has an id keeps it.
 func (st *state) insert(d *definition, fields workflow.Record, by string) (*record, error) {
-	f := maps.Clone(fields)
-	if f == nil {
-		f = workflow.Record{}
-	}
+	f := workflow.Record{}
+	maps.Copy(f, fields)
 	id := f[IDField]
 	if id == "" {
 		id = st.nextID(d)
@@ -124,12 +117,10 @@ func (s *Server) Define(rt workflow.RecordType, alias string, required ...string
 }
 
 func (st *state) define(k defKey) *definition {
-	d := st.defs[k]
-	if d == nil {
-		d = &definition{key: k, byID: map[string]*record{}}
-		st.defs[k] = d
+	if st.defs[k] == nil {
+		st.defs[k] = &definition{key: k, byID: map[string]*record{}}
 	}
-	return d
+	return st.defs[k]
 }
 
 // Seed stores records in (rt, alias) as if they had been created, and
@@ -174,11 +165,10 @@ func (s *Server) Records(rt workflow.RecordType, alias string) []workflow.Record
 func (s *Server) Record(rt workflow.RecordType, alias, id string) (workflow.Record, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rec := s.st.record(rt, alias, id)
-	if rec == nil {
-		return nil, false
+	if rec := s.st.record(rt, alias, id); rec != nil {
+		return rec.fields.record(), true
 	}
-	return rec.fields.record(), true
+	return nil, false
 }
 
 // Attribution returns the ids of the users who created and last updated a
@@ -204,12 +194,10 @@ func (st *state) record(rt workflow.RecordType, alias, id string) *record {
 func (s *Server) Deny(userID string, rt workflow.RecordType, alias string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := s.st.denied[userID]
-	if m == nil {
-		m = map[defKey]bool{}
-		s.st.denied[userID] = m
+	if s.st.denied[userID] == nil {
+		s.st.denied[userID] = map[defKey]bool{}
 	}
-	m[defKey{rt, alias}] = true
+	s.st.denied[userID][defKey{rt, alias}] = true
 }
 
 // DenyAdmin makes every /users and /groups route answer 403 to the user.
@@ -234,11 +222,10 @@ func (s *Server) lookupDef(rq *request) (*definition, *httpError) {
 	if s.st.denied[rq.user.id][k] {
 		return nil, errf(http.StatusForbidden, "user %s has no permission for %s", rq.user.id, k)
 	}
-	d := s.st.defs[k]
-	if d == nil {
-		return nil, errf(http.StatusNotFound, "no %s definition with alias %q", k.rt, k.alias)
+	if d := s.st.defs[k]; d != nil {
+		return d, nil
 	}
-	return d, nil
+	return nil, errf(http.StatusNotFound, "no %s definition with alias %q", k.rt, k.alias)
 }
 
 // lookupRecord finds the record of a record route (recordType, alias,
@@ -248,35 +235,35 @@ func (s *Server) lookupRecord(rq *request) (*record, *httpError) {
 	if e != nil {
 		return nil, e
 	}
-	rec := d.byID[rq.params["id"]]
-	if rec == nil {
-		return nil, errf(http.StatusNotFound, "no record with id %q in %s", rq.params["id"], d.key)
+	if rec := d.byID[rq.params["id"]]; rec != nil {
+		return rec, nil
 	}
-	return rec, nil
+	return nil, errf(http.StatusNotFound, "no record with id %q in %s", rq.params["id"], d.key)
 }
 
-// onRecord is a handler of a record's sub-resource: it runs with the
-// record of the route, found.
-func onRecord(h func(s *Server, rq *request, rec *record) response) func(*Server, *request) response {
+// found is a handler that runs with what lookup finds for the request
+// (the definition of a record route, its record, an attachment of the
+// record), or answers lookup's 404 or 403.
+func found[T any](lookup func(*Server, *request) (T, *httpError), h func(*Server, *request, T) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
-		rec, e := s.lookupRecord(rq)
+		t, e := lookup(s, rq)
 		if e != nil {
 			return fail(e)
 		}
-		return h(s, rq, rec)
+		return h(s, rq, t)
 	}
 }
 
-// onDef is a handler of a definition's sub-resource: it runs with the
-// definition of the route, found.
-func onDef(h func(s *Server, rq *request, d *definition) response) func(*Server, *request) response {
-	return func(s *Server, rq *request) response {
-		d, e := s.lookupDef(rq)
-		if e != nil {
-			return fail(e)
-		}
-		return h(s, rq, d)
-	}
+// onRecord is a handler of a record or its sub-resources: it runs with
+// the record of the route, found.
+func onRecord(h func(*Server, *request, *record) response) func(*Server, *request) response {
+	return found((*Server).lookupRecord, h)
+}
+
+// onDef is a handler of a definition or its sub-resources: it runs with
+// the definition of the route, found.
+func onDef(h func(*Server, *request, *definition) response) func(*Server, *request) response {
+	return found((*Server).lookupDef, h)
 }
 
 // listRecords is GET /{recordType}/{alias}: the spec's recordList.
@@ -301,11 +288,8 @@ func (s *Server) createRecord(rq *request, d *definition) response {
 	if missing := d.missing(fields); len(missing) > 0 {
 		return failf(http.StatusBadRequest, "missing required fields: %s", strings.Join(missing, ", "))
 	}
-	delete(fields, IDField) // the service assigns ids
-	rec, err := s.st.insert(d, fields, rq.user.id)
-	if err != nil {
-		return failf(http.StatusBadRequest, "%v", err)
-	}
+	delete(fields, IDField) // the service assigns ids, so insert cannot find the id taken
+	rec, _ := s.st.insert(d, fields, rq.user.id)
 	return reply(http.StatusCreated, rec.fields)
 }
 
@@ -329,18 +313,15 @@ func (s *Server) updateRecord(rq *request, rec *record) response {
 	return reply(http.StatusOK, rec.fields)
 }
 
-// precheck runs a lookup under the read lock, so that a request for a
-// resource that does not exist, or that the user may not use, is answered
-// with 404 or 403 before its body is read (a body the path does not read:
-// an upload, a comment).
-func (s *Server) precheck(lookup func() *httpError) *httpError {
+// precheckRecord looks the record of a route up under the read lock, so
+// that a request for a record that does not exist, or that the user may
+// not use, is answered with 404 or 403 before its body is read (a body
+// the path does not read: an upload, a comment).
+func (s *Server) precheckRecord(rq *request) *httpError {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return lookup()
-}
-
-func (s *Server) precheckRecord(rq *request) *httpError {
-	return s.precheck(func() *httpError { _, e := s.lookupRecord(rq); return e })
+	_, e := s.lookupRecord(rq)
+	return e
 }
 
 // KeyCounts returns how many records of (rt, alias) hold each value of

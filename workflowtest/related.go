@@ -18,29 +18,6 @@ type relation struct {
 	recID  string
 }
 
-// relatedKind is the related record's kind as the service writes it.
-func relatedKind(rt workflow.RecordType) string {
-	switch rt {
-	case workflow.Apps:
-		return "APP"
-	case workflow.Tasks:
-		return "TASK"
-	case workflow.Elements:
-		return "ELEMENT"
-	case workflow.Transactions:
-		return "TRANSACTION"
-	}
-	return strings.ToUpper(string(rt))
-}
-
-// relatedItemJSON is a related item on the wire.
-type relatedItemJSON struct {
-	ID     string `json:"id"`
-	Type   string `json:"type"`
-	Alias  string `json:"alias"`
-	Cursor string `json:"cursor"`
-}
-
 // relatedBody is the body of POST .../related-items: exactly one item.
 type relatedBody struct {
 	ID    string `json:"id"`
@@ -49,8 +26,6 @@ type relatedBody struct {
 
 func relationSeq(r *relation) uint64 { return r.seq }
 
-// listRelated is GET .../related-items: Paged<{id, type, alias, cursor}>,
-// in the order the items were added.
 // relatedRoutes are the operations on related items.
 var relatedRoutes = []route{
 	on(op.GetRecordRelations, onRecord((*Server).listRelated)),
@@ -58,9 +33,14 @@ var relatedRoutes = []route{
 	on(op.DeleteRecordRelatedItem, onRecord((*Server).removeRelated)),
 }
 
+// listRelated is GET .../related-items: Paged<{id, type, alias, cursor}>,
+// in the order the items were added. The type is the related record's
+// kind as the service writes it: its record type in capitals, singular
+// (APP, ELEMENT, TASK, TRANSACTION).
 func (s *Server) listRelated(rq *request, rec *record) response {
 	return listPage(rq, "related-items "+rec.def.key.String()+"/"+rec.id, rec.related, relationSeq, nil, func(r *relation, cursor string) any {
-		return relatedItemJSON{ID: r.recID, Type: relatedKind(r.target.rt), Alias: r.target.alias, Cursor: cursor}
+		kind := strings.ToUpper(strings.TrimSuffix(string(r.target.rt), "s"))
+		return map[string]string{"id": r.recID, "type": kind, "alias": r.target.alias, "cursor": cursor}
 	})
 }
 
@@ -86,31 +66,25 @@ func (s *Server) addRelated(rq *request, rec *record) response {
 // names: by its alias when given (in any record type), otherwise among
 // every definition. The caller holds s.mu.
 func (s *Server) findRelated(rq *request, body relatedBody) (defKey, *httpError) {
-	var found []defKey
+	var target defKey
+	var names []string
 	for k, d := range s.st.defs {
 		if (body.Alias == "" || k.alias == body.Alias) && d.byID[body.ID] != nil {
-			found = append(found, k)
+			target, names = k, append(names, k.String())
 		}
 	}
-	switch len(found) {
-	case 0:
-		if body.Alias != "" {
-			return defKey{}, errf(http.StatusUnprocessableEntity, "no record %q with alias %q", body.ID, body.Alias)
-		}
+	switch {
+	case len(names) == 0 && body.Alias != "":
+		return defKey{}, errf(http.StatusUnprocessableEntity, "no record %q with alias %q", body.ID, body.Alias)
+	case len(names) == 0:
 		return defKey{}, errf(http.StatusUnprocessableEntity, "no record %q", body.ID)
-	case 1:
-	default:
-		slices.SortFunc(found, func(a, b defKey) int { return strings.Compare(a.String(), b.String()) })
-		names := make([]string, len(found))
-		for i, k := range found {
-			names[i] = k.String()
-		}
+	case len(names) > 1:
+		slices.Sort(names)
 		return defKey{}, errf(http.StatusUnprocessableEntity, "record %q exists in %s: give its alias", body.ID, strings.Join(names, ", "))
+	case s.st.denied[rq.user.id][target]:
+		return defKey{}, errf(http.StatusForbidden, "user %s has no permission for %s", rq.user.id, target)
 	}
-	if s.st.denied[rq.user.id][found[0]] {
-		return defKey{}, errf(http.StatusForbidden, "user %s has no permission for %s", rq.user.id, found[0])
-	}
-	return found[0], nil
+	return target, nil
 }
 
 // removeRelated is DELETE .../related-items/{itemId}, itemId being the
@@ -136,16 +110,10 @@ type userIDsBody struct {
 	UserIDs []string `json:"userIds"`
 }
 
-// checkUserIDs checks that every id of userIds names a user
-// every user exists. The caller holds s.mu.
+// checkUserIDs answers 422 naming the ids of userIds that name no user.
+// The caller holds s.mu.
 func (s *Server) checkUserIDs(ids []string) *httpError {
-	var unknown []string
-	for _, id := range ids {
-		if s.st.usersByID[id] == nil {
-			unknown = append(unknown, id)
-		}
-	}
-	if len(unknown) > 0 {
+	if unknown := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return s.st.usersByID[id] != nil }); len(unknown) > 0 {
 		return errf(http.StatusUnprocessableEntity, "unknown user ids: %s", strings.Join(unknown, ", "))
 	}
 	return nil

@@ -11,6 +11,14 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
+// relatedWire is a related item as the tests read it.
+type relatedWire struct {
+	ID     string `json:"id"`
+	Type   string `json:"type"`
+	Alias  string `json:"alias"`
+	Cursor string `json:"cursor"`
+}
+
 func TestRelatedItems(t *testing.T) {
 	a := newAPI(t)
 	a.srv.Seed(workflow.Apps, "crm", workflow.Record{"id": "A-1", "Name": "acme"})
@@ -21,13 +29,13 @@ func TestRelatedItems(t *testing.T) {
 	requireNoBody(t, a.do(http.MethodPost, "/apps/crm/A-1/related-items", map[string]string{"id": "TSK-4"}), http.StatusCreated)
 	assert.Equal(t, []string{"elements/parts/E-1", "tasks/todo/TSK-4"}, a.srv.Related(workflow.Apps, "crm", "A-1"))
 
-	p := getPage[relatedItemJSON](a, "/apps/crm/A-1/related-items", nil)
+	p := getPage[relatedWire](a, "/apps/crm/A-1/related-items", nil)
 	require.Len(t, p.Items, 2)
 	assert.Equal(t, 2, p.Total)
 	assert.Equal(t, "E-1", p.Items[0].ID)
 	assert.Equal(t, "ELEMENT", p.Items[0].Type)
 	assert.Equal(t, "parts", p.Items[0].Alias)
-	assert.Equal(t, relatedItemJSON{ID: "TSK-4", Type: "TASK", Alias: "todo", Cursor: p.Items[1].Cursor}, p.Items[1])
+	assert.Equal(t, relatedWire{ID: "TSK-4", Type: "TASK", Alias: "todo", Cursor: p.Items[1].Cursor}, p.Items[1])
 	assert.Equal(t, p.Items[0].Cursor, p.Paging.StartCursor)
 	assert.Equal(t, p.Items[1].Cursor, p.Paging.EndCursor)
 	assert.False(t, p.Paging.HasNextPage)
@@ -93,7 +101,7 @@ func TestRelatedItemsPaging(t *testing.T) {
 		a.srv.Seed(workflow.Elements, "parts", workflow.Record{"id": id})
 		requireNoBody(t, a.do(http.MethodPost, "/apps/crm/A-1/related-items", map[string]string{"id": id}), http.StatusCreated)
 	}
-	itemIDs := func(p subPage[relatedItemJSON]) []string {
+	itemIDs := func(p subPage[relatedWire]) []string {
 		out := make([]string, len(p.Items))
 		for i, it := range p.Items {
 			out[i] = it.ID
@@ -104,7 +112,7 @@ func TestRelatedItemsPaging(t *testing.T) {
 	var got []string
 	q := url.Values{"first": {"2"}}
 	for range 5 {
-		p := getPage[relatedItemJSON](a, "/apps/crm/A-1/related-items", q)
+		p := getPage[relatedWire](a, "/apps/crm/A-1/related-items", q)
 		assert.Equal(t, 5, p.Total)
 		got = append(got, itemIDs(p)...)
 		if !p.Paging.HasNextPage {
@@ -115,16 +123,16 @@ func TestRelatedItemsPaging(t *testing.T) {
 	assert.Equal(t, ids, got)
 
 	// Backward from the end.
-	p := getPage[relatedItemJSON](a, "/apps/crm/A-1/related-items", url.Values{"last": {"2"}})
+	p := getPage[relatedWire](a, "/apps/crm/A-1/related-items", url.Values{"last": {"2"}})
 	assert.Equal(t, []string{"E-4", "E-5"}, itemIDs(p))
 	assert.True(t, p.Paging.HasPreviousPage)
 	assert.False(t, p.Paging.HasNextPage)
-	p = getPage[relatedItemJSON](a, "/apps/crm/A-1/related-items", url.Values{"last": {"2"}, "before": {p.Paging.StartCursor}})
+	p = getPage[relatedWire](a, "/apps/crm/A-1/related-items", url.Values{"last": {"2"}, "before": {p.Paging.StartCursor}})
 	assert.Equal(t, []string{"E-2", "E-3"}, itemIDs(p))
 
 	// An item's own cursor resumes right after it.
-	all := getPage[relatedItemJSON](a, "/apps/crm/A-1/related-items", nil)
-	p = getPage[relatedItemJSON](a, "/apps/crm/A-1/related-items", url.Values{"after": {all.Items[2].Cursor}})
+	all := getPage[relatedWire](a, "/apps/crm/A-1/related-items", nil)
+	p = getPage[relatedWire](a, "/apps/crm/A-1/related-items", url.Values{"after": {all.Items[2].Cursor}})
 	assert.Equal(t, []string{"E-4", "E-5"}, itemIDs(p))
 
 	// A cursor of another list is refused.

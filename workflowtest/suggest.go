@@ -13,43 +13,37 @@ import (
 // /comment), at most 3 edits in all; an unknown record type counts its
 // edits to the nearest one. Routes of the request's method win a tie.
 func nearestRoute(method string, segs []string) string {
-	best, bestCost := "", 4
-	for _, sameMethod := range []bool{true, false} {
-		for i := range routes {
-			rt := &routes[i]
-			if (rt.method == method) != sameMethod || len(rt.pattern) != len(segs) {
-				continue
-			}
-			cost, parts := 0, make([]string, len(segs))
-			for j, p := range rt.pattern {
-				seg := segs[j]
-				switch {
-				case p == "{recordType}":
-					if !isRecordType(seg) {
-						seg = nearestWord(seg, recordTypeNames)
-						if seg == "" {
-							cost = bestCost
-						} else {
-							cost += editDistance(segs[j], seg)
-						}
-					}
-				case strings.HasPrefix(p, "{"):
-				default:
-					if d := editDistance(p, seg); d > max(1, len(p)/3) {
-						cost = bestCost
-					} else {
-						cost += d
-					}
-					seg = p
+	// A route costs 2 an edit, and 1 more when of another method; a
+	// route near enough costs less than 8.
+	best, bestCost := "", 8
+	for i := range routes {
+		rt := &routes[i]
+		if len(rt.pattern) != len(segs) {
+			continue
+		}
+		cost, parts := 0, make([]string, len(segs))
+		if rt.method != method {
+			cost = 1
+		}
+		for j, p := range rt.pattern {
+			seg := segs[j]
+			if words := []string{p}; p == "{recordType}" || !strings.HasPrefix(p, "{") {
+				if p == "{recordType}" {
+					words = recordTypeNames
 				}
-				if cost >= bestCost {
-					break
+				word, d := nearestWord(seg, words)
+				if word == "" {
+					d = bestCost // nothing near
 				}
-				parts[j] = url.PathEscape(seg)
+				seg, cost = word, cost+2*d
 			}
-			if cost < bestCost {
-				best, bestCost = rt.method+" /v1/"+strings.Join(parts, "/"), cost
+			if cost >= bestCost {
+				break
 			}
+			parts[j] = url.PathEscape(seg)
+		}
+		if cost < bestCost {
+			best, bestCost = rt.method+" /v1/"+strings.Join(parts, "/"), cost
 		}
 	}
 	return best
@@ -57,37 +51,37 @@ func nearestRoute(method string, segs []string) string {
 
 var recordTypeNames = []string{"apps", "elements", "tasks", "transactions"}
 
-// nearestWord returns the word of words fewest edits from s, if it is a
-// few edits away, or "".
-func nearestWord(s string, words []string) string {
+// nearestWord returns the word of words fewest edits from s, and the
+// edits, if it is a few edits away (a third of the word's length, one at
+// least), or "".
+func nearestWord(s string, words []string) (string, int) {
 	best, bestCost := "", 0
 	for _, w := range words {
 		if d := editDistance(s, w); d <= max(1, len(w)/3) && (best == "" || d < bestCost) {
 			best, bestCost = w, d
 		}
 	}
-	return best
+	return best, bestCost
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	row := make([]int, len(b)+1) // the distances from a[:i] to each b[:j]
+	for j := range row {
+		row[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
+		diag := row[0]
+		row[0] = i
 		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
+			sub := diag
 			if a[i-1] != b[j-1] {
 				sub++
 			}
-			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+			diag, row[j] = row[j], min(sub, row[j]+1, row[j-1]+1)
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return row[len(b)]
 }
 
 // withSuggestion adds the nearest route to a 404's message, if any.

@@ -20,35 +20,27 @@ type watch struct {
 
 func watchSeq(w *watch) uint64 { return w.seq }
 
-// watcherJSON is a watcher on the wire: {"id", "target"}.
-type watcherJSON struct {
-	ID     string            `json:"id"`
-	Target watcherTargetJSON `json:"target"`
-}
-
-// watcherTargetJSON is a watcher's target: a user ({"type": "User", "id",
-// "email", "firstName", "lastName"}) or a group ({"type": "Group", "id",
-// "name"}).
-type watcherTargetJSON struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	Email     string `json:"email,omitempty"`
-	FirstName string `json:"firstName,omitempty"`
-	LastName  string `json:"lastName,omitempty"`
-	Name      string `json:"name,omitempty"`
-}
-
-// json returns the watcher's wire form. The caller holds s.mu.
-func (w *watch) json(st *state) watcherJSON {
-	out := watcherJSON{ID: w.id}
-	if w.groupID != "" {
-		g := st.groupsByID[w.groupID]
-		out.Target = watcherTargetJSON{Type: "Group", ID: g.id, Name: g.name}
-		return out
+// json returns the watcher's wire form, {"id", "target"}, its target a
+// user ({"type": "User", "id", "email", "firstName", "lastName"}) or a
+// group ({"type": "Group", "id", "name"}), as they are when listed. The
+// caller holds s.mu.
+func (w *watch) json(st *state) any {
+	if g := st.groupsByID[w.groupID]; g != nil {
+		return map[string]any{"id": w.id, "target": map[string]string{"type": "Group", "id": g.id, "name": g.name}}
 	}
 	u := st.usersByID[w.userID]
-	out.Target = watcherTargetJSON{Type: "User", ID: u.id, Email: u.email, FirstName: u.firstName, LastName: u.lastName}
-	return out
+	return map[string]any{"id": w.id, "target": map[string]string{
+		"type": "User", "id": u.id, "email": u.email, "firstName": u.firstName, "lastName": u.lastName,
+	}}
+}
+
+// watch makes a user or a group watch rec, unless it does already. The
+// caller holds s.mu.
+func (st *state) watch(rec *record, userID, groupID string) {
+	if !slices.ContainsFunc(rec.watchers, func(w *watch) bool { return w.userID == userID && w.groupID == groupID }) {
+		seq := st.next.nextSeq()
+		rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), userID: userID, groupID: groupID})
+	}
 }
 
 // watchersBody is the body of POST and DELETE .../watchers.
@@ -56,8 +48,6 @@ type watchersBody struct {
 	Users []string `json:"users"`
 }
 
-// listWatchers is GET .../watchers: Paged<{id, target}>, in the order the
-// watchers were added.
 // watcherRoutes are the operations on watchers.
 var watcherRoutes = []route{
 	on(op.ListRecordWatchers, onRecord((*Server).listWatchers)),
@@ -65,6 +55,8 @@ var watcherRoutes = []route{
 	onJSON[watchersBody](op.DeleteRecordWatchers, onRecord((*Server).removeWatchers)),
 }
 
+// listWatchers is GET .../watchers: Paged<{id, target}>, in the order the
+// watchers were added.
 func (s *Server) listWatchers(rq *request, rec *record) response {
 	return listPage(rq, "watchers "+rec.def.key.String()+"/"+rec.id, rec.watchers, watchSeq, nil,
 		func(w *watch, _ string) any { return w.json(s.st) })
@@ -73,12 +65,9 @@ func (s *Server) listWatchers(rq *request, rec *record) response {
 // addWatchers is POST .../watchers with {"users": [e-mail, ...]}: 201
 // without a body; users already watching are left as they are.
 func (s *Server) addWatchers(rq *request, rec *record) response {
-	return s.changeWatchers(rec, in[*watchersBody](rq), http.StatusCreated, func(rec *record, users []*user) {
-		for _, u := range users {
-			if !slices.ContainsFunc(rec.watchers, func(w *watch) bool { return w.userID == u.id }) {
-				seq := s.st.next.nextSeq()
-				rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), userID: u.id})
-			}
+	return s.changeWatchers(rq, http.StatusCreated, func(ids []string) {
+		for _, id := range ids {
+			s.st.watch(rec, id, "")
 		}
 	})
 }
@@ -86,28 +75,27 @@ func (s *Server) addWatchers(rq *request, rec *record) response {
 // removeWatchers is DELETE .../watchers (with a body): 200 without a
 // body; users who are not watching are ignored.
 func (s *Server) removeWatchers(rq *request, rec *record) response {
-	return s.changeWatchers(rec, in[*watchersBody](rq), http.StatusOK, func(rec *record, users []*user) {
-		rec.watchers = slices.DeleteFunc(rec.watchers, func(w *watch) bool {
-			return slices.ContainsFunc(users, func(u *user) bool { return u.id == w.userID })
-		})
+	return s.changeWatchers(rq, http.StatusOK, func(ids []string) {
+		rec.watchers = slices.DeleteFunc(rec.watchers, func(w *watch) bool { return slices.Contains(ids, w.userID) })
 	})
 }
 
-func (s *Server) changeWatchers(rec *record, body *watchersBody, status int, change func(*record, []*user)) response {
-	users := make([]*user, 0, len(body.Users))
-	var unknown []string
-	for _, addr := range body.Users {
-		i := slices.IndexFunc(s.st.users, func(u *user) bool { return strings.EqualFold(u.email, addr) })
-		if i < 0 {
+// changeWatchers finds the users the body names by e-mail address
+// (compared ignoring case), 422 naming the addresses of no user, and
+// changes the watchers with their ids.
+func (s *Server) changeWatchers(rq *request, status int, change func(userIDs []string)) response {
+	var ids, unknown []string
+	for _, addr := range in[*watchersBody](rq).Users {
+		if i := slices.IndexFunc(s.st.users, func(u *user) bool { return strings.EqualFold(u.email, addr) }); i >= 0 {
+			ids = append(ids, s.st.users[i].id)
+		} else {
 			unknown = append(unknown, addr)
-			continue
 		}
-		users = append(users, s.st.users[i])
 	}
 	if len(unknown) > 0 {
 		return failf(http.StatusUnprocessableEntity, "no user with e-mail address %s", strings.Join(unknown, ", "))
 	}
-	change(rec, users)
+	change(ids)
 	return response{status: status}
 }
 
@@ -130,9 +118,5 @@ func (s *Server) WatchGroup(rt workflow.RecordType, alias, recordID, groupID str
 	if s.st.groupsByID[groupID] == nil {
 		panic("workflowtest: WatchGroup: no group " + groupID)
 	}
-	if slices.ContainsFunc(rec.watchers, func(w *watch) bool { return w.groupID == groupID }) {
-		return
-	}
-	seq := s.st.next.nextSeq()
-	rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), groupID: groupID})
+	s.st.watch(rec, "", groupID)
 }

@@ -11,6 +11,22 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
 
+// watcherWire is a watcher as the tests read it.
+type watcherWire struct {
+	ID     string            `json:"id"`
+	Target watcherTargetWire `json:"target"`
+}
+
+// watcherTargetWire is a watcher's target, a user or a group.
+type watcherTargetWire struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Email     string `json:"email"`
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+	Name      string `json:"name"`
+}
+
 func TestWatchers(t *testing.T) {
 	a := newAPI(t)
 	seedTasks(a.srv, 1)
@@ -27,20 +43,20 @@ func TestWatchers(t *testing.T) {
 	assert.Equal(t, []string{bob.UserID, DefaultUserID, eve.UserID, g}, a.srv.Watchers(workflow.Tasks, "it", "1"),
 		"no duplicates (addresses compared ignoring case), in order")
 
-	p := getPage[watcherJSON](a, "/tasks/it/1/watchers", nil)
+	p := getPage[watcherWire](a, "/tasks/it/1/watchers", nil)
 	require.Len(t, p.Items, 4)
 	assert.Equal(t, 4, p.Total)
-	assert.Equal(t, watcherTargetJSON{Type: "User", ID: bob.UserID, Email: "bob@example.com", FirstName: "Bob", LastName: "Builder"}, p.Items[0].Target)
-	assert.Equal(t, watcherTargetJSON{Type: "Group", ID: g, Name: "Ops"}, p.Items[3].Target)
+	assert.Equal(t, watcherTargetWire{Type: "User", ID: bob.UserID, Email: "bob@example.com", FirstName: "Bob", LastName: "Builder"}, p.Items[0].Target)
+	assert.Equal(t, watcherTargetWire{Type: "Group", ID: g, Name: "Ops"}, p.Items[3].Target)
 	seen := map[string]bool{}
 	for _, w := range p.Items {
 		assert.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$`, w.ID, "a watch id is a UUID")
 		assert.False(t, seen[w.ID], "watch ids are unique")
 		seen[w.ID] = true
 	}
-	page1 := getPage[watcherJSON](a, "/tasks/it/1/watchers", url.Values{"first": {"3"}})
+	page1 := getPage[watcherWire](a, "/tasks/it/1/watchers", url.Values{"first": {"3"}})
 	assert.True(t, page1.Paging.HasNextPage)
-	page2 := getPage[watcherJSON](a, "/tasks/it/1/watchers", url.Values{"first": {"3"}, "after": {page1.Paging.EndCursor}})
+	page2 := getPage[watcherWire](a, "/tasks/it/1/watchers", url.Values{"first": {"3"}, "after": {page1.Paging.EndCursor}})
 	require.Len(t, page2.Items, 1)
 	assert.Equal(t, "Group", page2.Items[0].Target.Type)
 
