@@ -41,6 +41,9 @@ const DefaultStoredContentLimit = maxUploadSize
 const (
 	maxDescription = 64 << 10
 	maxOtherParts  = 1 << 20
+	// maxDrainOut bounds what is read of an upload over the size limit
+	// before it is answered.
+	maxDrainOut = 1 << 30
 )
 
 // AttachmentPolicy decides when an uploaded file leaves the PROCESSING
@@ -74,62 +77,6 @@ func ReadyAfter(d time.Duration) AttachmentPolicy { return AttachmentPolicy{Afte
 // Manually keeps a file processing until SetAttachmentState moves it.
 func Manually() AttachmentPolicy { return AttachmentPolicy{Manual: true} }
 
-// attachment is a file or link attachment of a record.
-type attachment struct {
-	id          string
-	name        string
-	description string
-	mediaType   string
-	size        int64
-	sha256      string
-	url         string
-	createdAt   time.Time
-	policy      AttachmentPolicy
-	// mu guards state and polls, which reads (under the server's read
-	// lock) move on.
-	mu      sync.Mutex
-	state   string
-	polls   int
-	content *content // the uploaded bytes; nil when over the stored limit
-	rec     *record
-}
-
-// observe moves a processing attachment on by its policy, and returns
-// its state; poll says whether this read is a GET of the attachment
-// itself.
-func (a *attachment) observe(now time.Time, poll bool) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.state != StateProcessing || a.policy.Manual {
-		return a.state
-	}
-	if poll {
-		a.polls++
-	}
-	p := a.policy
-	if (p.Polls > 0 && a.polls <= p.Polls) || (p.After > 0 && now.Sub(a.createdAt) < p.After) {
-		return a.state
-	}
-	a.state = cmp.Or(p.FinalState, StateValid)
-	return a.state
-}
-
-// json is the attachment on the wire, the service's Attachment, in the
-// given state. Every attachment of the fake is PRIVATE.
-func (a *attachment) json(state string) map[string]any {
-	return map[string]any{
-		"id": a.id, "name": a.name, "description": a.description, "mediaType": a.mediaType, "size": a.size,
-		"state": state, "createdAt": formatTime(a.createdAt), "contentUrl": a.contentURL(), "viewState": "PRIVATE",
-	}
-}
-
-// contentURL is the path of the attachment's download route.
-func (a *attachment) contentURL() string {
-	r := a.rec
-	return "/v1/" + url.PathEscape(string(r.def.key.rt)) + "/" + url.PathEscape(r.def.key.alias) + "/" +
-		url.PathEscape(r.id) + "/attachments/" + url.PathEscape(a.id) + "/content"
-}
-
 // AttachmentInfo describes a stored attachment, for assertions.
 type AttachmentInfo struct {
 	ID          string
@@ -143,15 +90,59 @@ type AttachmentInfo struct {
 	CreatedAt   time.Time
 }
 
+// attachment is a file or link attachment of a record: what the
+// assertions see of it, and how it moves on.
+type attachment struct {
+	AttachmentInfo // State guarded by mu, which reads (under the server's read lock) move on
+	policy         AttachmentPolicy
+	mu             sync.Mutex
+	polls          int      // guarded by mu
+	content        *content // the uploaded bytes; nil when over the stored limit
+	rec            *record
+}
+
+// observe moves a processing attachment on by its policy, and returns
+// its state; poll says whether this read is a GET of the attachment
+// itself.
+func (a *attachment) observe(now time.Time, poll bool) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.State != StateProcessing || a.policy.Manual {
+		return a.State
+	}
+	if poll {
+		a.polls++
+	}
+	p := a.policy
+	if (p.Polls > 0 && a.polls <= p.Polls) || (p.After > 0 && now.Sub(a.CreatedAt) < p.After) {
+		return a.State
+	}
+	a.State = cmp.Or(p.FinalState, StateValid)
+	return a.State
+}
+
+// json is the attachment on the wire, the service's Attachment, in the
+// given state. Every attachment of the fake is PRIVATE.
+func (a *attachment) json(state string) map[string]any {
+	return map[string]any{
+		"id": a.ID, "name": a.Name, "description": a.Description, "mediaType": a.MediaType, "size": a.Size,
+		"state": state, "createdAt": formatTime(a.CreatedAt), "contentUrl": a.contentURL(), "viewState": "PRIVATE",
+	}
+}
+
+// contentURL is the path of the attachment's download route.
+func (a *attachment) contentURL() string {
+	r := a.rec
+	return "/v1/" + url.PathEscape(string(r.def.key.rt)) + "/" + url.PathEscape(r.def.key.alias) + "/" +
+		url.PathEscape(r.id) + "/attachments/" + url.PathEscape(a.ID) + "/content"
+}
+
 // info describes the attachment in the state it is in, without moving
 // it.
 func (a *attachment) info() AttachmentInfo {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return AttachmentInfo{
-		ID: a.id, Name: a.name, Description: a.description, MediaType: a.mediaType, Size: a.size,
-		SHA256: a.sha256, URL: a.url, State: a.state, CreatedAt: a.createdAt,
-	}
+	return a.AttachmentInfo
 }
 
 // Attachments returns the attachments of a record in the order they were
@@ -168,7 +159,7 @@ func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 	defer s.mu.Unlock()
 	a := s.st.attachments[attachmentID]
 	if a != nil {
-		a.state = state
+		a.State = state
 	}
 	return a != nil
 }
@@ -207,11 +198,11 @@ func (s *Server) lookupAttachment(rq *request) (*attachment, *httpError) {
 	return nil, errf(http.StatusNotFound, "no attachment %q on record %q", id, rec.id)
 }
 
-// attach stores a new attachment of rec, giving it its id and creation
-// time.
+// attach stores a new attachment of rec, giving it its id and, unless it
+// has one, its creation time.
 func (s *Server) attach(rec *record, a *attachment) *attachment {
-	a.id, a.createdAt, a.rec = s.st.next.id("a", &s.st.next.attachment), s.Now(), rec
-	s.st.attachments[a.id] = a
+	a.ID, a.CreatedAt, a.rec = s.st.next.id("a", &s.st.next.attachment), cmp.Or(a.CreatedAt, s.Now()), rec
+	s.st.attachments[a.ID] = a
 	rec.attachments = append(rec.attachments, a)
 	return a
 }
@@ -225,7 +216,7 @@ func (s *Server) getAttachment(_ *request, a *attachment) response {
 // deleteAttachment is DELETE .../attachments/{attachmentId}: 200, no
 // body.
 func (s *Server) deleteAttachment(_ *request, a *attachment) response {
-	delete(s.st.attachments, a.id)
+	delete(s.st.attachments, a.ID)
 	a.content.remove()
 	a.rec.attachments = slices.DeleteFunc(a.rec.attachments, func(x *attachment) bool { return x == a })
 	return response{status: http.StatusOK}
@@ -241,23 +232,23 @@ func (s *Server) deleteAttachment(_ *request, a *attachment) response {
 func (s *Server) downloadAttachment(_ *request, a *attachment) response {
 	state := a.observe(s.Now(), false)
 	switch {
-	case a.url != "":
-		return failf(http.StatusNotFound, "attachment %s is a link and has no content", a.id)
+	case a.URL != "":
+		return failf(http.StatusNotFound, "attachment %s is a link and has no content", a.ID)
 	case state != StateValid:
-		return failf(http.StatusUnprocessableEntity, "attachment %s is %s, not VALID: no content yet", a.id, state)
+		return failf(http.StatusUnprocessableEntity, "attachment %s is %s, not VALID: no content yet", a.ID, state)
 	case a.content == nil:
 		return failf(http.StatusNotImplemented, "attachment %s (%d bytes) is over the stored-content limit of %d bytes "+
-			"(WithStoredContentLimit, or workflow-fake -stored-content-limit); its bytes were not kept", a.id, a.size, s.cfg.maxStored)
+			"(WithStoredContentLimit, or workflow-fake -stored-content-limit); its bytes were not kept", a.ID, a.Size, s.cfg.maxStored)
 	}
 	body, err := a.content.open()
 	if err != nil {
-		return failf(http.StatusInternalServerError, "reading the content of attachment %s: %v", a.id, err)
+		return failf(http.StatusInternalServerError, "reading the content of attachment %s: %v", a.ID, err)
 	}
 	return response{
 		status: http.StatusOK,
 		header: http.Header{
 			"Content-Type":        {"application/octet-stream"},
-			"Content-Disposition": {mime.FormatMediaType("attachment", map[string]string{"filename": a.name})},
+			"Content-Disposition": {mime.FormatMediaType("attachment", map[string]string{"filename": a.Name})},
 		},
 		stream: body, length: a.content.size,
 	}
@@ -278,14 +269,10 @@ func (s *Server) addLink(rq *request, rec *record) response {
 	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule")
 	}
-	s.attach(rec, &attachment{name: body.URL, description: body.Description, mediaType: "text/uri-list",
-		url: body.URL, state: StateValid})
+	s.attach(rec, &attachment{AttachmentInfo: AttachmentInfo{Name: body.URL, Description: body.Description,
+		MediaType: "text/uri-list", URL: body.URL, State: StateValid}})
 	return reply(http.StatusCreated, body)
 }
-
-// upload is the attachment an upload's body makes, read, before it is
-// stored; its content is nil when over the stored limit.
-type upload = attachment
 
 // readUpload reads the body of POST .../attachments, after a 404 or 403
 // for the record: a multipart/form-data body with a "file" part and an
@@ -300,7 +287,7 @@ func readUpload(s *Server, rq *request) *httpError {
 	if err != nil {
 		return errf(http.StatusBadRequest, "the body must be multipart/form-data with a boundary: %v", err)
 	}
-	up := &upload{}
+	up := &attachment{}
 	sum := spool{h: sha256.New(), limit: s.cfg.maxStored, spillAt: s.cfg.spillAt, fs: &s.files}
 	defer sum.discard()
 	var seenDescription bool
@@ -315,20 +302,20 @@ func readUpload(s *Server, rq *request) *httpError {
 		}
 		switch part.FormName() {
 		case "file":
-			if up.name != "" { // a file part read already: it had a name
+			if up.Name != "" { // a file part read already: it had a name
 				return errf(http.StatusBadRequest, "invalid file: only one part named \"file\" is allowed")
 			}
 			// The file name as sent: Part.FileName would cut a path to its
 			// last element, and the fake keeps names as they come or
 			// refuses them, never renames them.
 			_, params, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
-			switch up.name = params["filename"]; {
-			case up.name == "" || up.name == "." || up.name == "..":
+			switch up.Name = params["filename"]; {
+			case up.Name == "" || up.Name == "." || up.Name == "..":
 				return errf(http.StatusBadRequest, "invalid file: the \"file\" part has no file name")
-			case strings.ContainsAny(up.name, `/\`):
-				return errf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", up.name)
+			case strings.ContainsAny(up.Name, `/\`):
+				return errf(http.StatusBadRequest, "invalid file: the file name %q is a path; send the name alone", up.Name)
 			}
-			up.mediaType = partMediaType(part.Header.Get("Content-Type"), up.name)
+			up.MediaType = partMediaType(part.Header.Get("Content-Type"), up.Name)
 			if _, err := io.Copy(&sum, io.LimitReader(part, s.cfg.maxUpload+1)); sum.err != nil {
 				return errf(http.StatusInternalServerError, "keeping the upload in a temporary file: %v", sum.err)
 			} else if err != nil {
@@ -337,7 +324,7 @@ func readUpload(s *Server, rq *request) *httpError {
 			if sum.n > s.cfg.maxUpload {
 				// Read what the client is still sending (up to a bound) so
 				// that it sees the answer instead of a reset connection.
-				_, _ = io.Copy(io.Discard, io.LimitReader(rq.r.Body, s.cfg.maxDrainOut))
+				_, _ = io.Copy(io.Discard, io.LimitReader(rq.r.Body, maxDrainOut))
 				return errf(http.StatusRequestEntityTooLarge, "the file is over the size limit of %d bytes", s.cfg.maxUpload)
 			}
 		case "description":
@@ -352,7 +339,7 @@ func readUpload(s *Server, rq *request) *httpError {
 			if len(b) > maxDescription {
 				return errf(http.StatusBadRequest, "the description is longer than %d bytes", maxDescription)
 			}
-			up.description = string(b)
+			up.Description = string(b)
 		default:
 			n, err := io.Copy(io.Discard, io.LimitReader(part, maxOtherParts+1-other))
 			other += n
@@ -365,7 +352,7 @@ func readUpload(s *Server, rq *request) *httpError {
 		}
 	}
 	switch {
-	case up.name == "":
+	case up.Name == "":
 		return errf(http.StatusBadRequest, "invalid file: a part named \"file\" is required")
 	case sum.n == 0:
 		return errf(http.StatusBadRequest, "invalid file: the file is empty")
@@ -373,7 +360,7 @@ func readUpload(s *Server, rq *request) *httpError {
 	if up.content, err = sum.kept(); err != nil {
 		return errf(http.StatusInternalServerError, "keeping the upload in a temporary file: %v", err)
 	}
-	up.size, up.sha256 = sum.n, hex.EncodeToString(sum.h.Sum(nil))
+	up.Size, up.SHA256 = sum.n, hex.EncodeToString(sum.h.Sum(nil))
 	rq.file = up
 	return nil
 }
@@ -382,7 +369,7 @@ func readUpload(s *Server, rq *request) *httpError {
 // state PROCESSING.
 func (s *Server) uploadAttachment(rq *request, rec *record) response {
 	a := rq.file
-	a.state, a.policy = StateProcessing, s.cfg.policy
+	a.State, a.policy = StateProcessing, s.cfg.policy
 	if rq.processingError { // an injected fault: this file's processing ends in ERROR
 		a.policy.FinalState = StateError
 	}

@@ -140,13 +140,9 @@ func (s *Server) SeedDemo() Demo {
 	// has something to serve.
 	body := []byte("Printer on floor 3 jams on duplex jobs.\n")
 	sum := sha256.Sum256(body)
-	a := &attachment{
-		id: s.st.next.id("a", &s.st.next.attachment), name: "notes.txt", description: "First analysis",
-		mediaType: "text/plain; charset=utf-8", size: int64(len(body)), sha256: hex.EncodeToString(sum[:]),
-		state: StateValid, createdAt: base, rec: rec, content: &content{mem: body, size: int64(len(body))},
-	}
-	s.st.attachments[a.id] = a
-	rec.attachments = append(rec.attachments, a)
+	a := s.attach(rec, &attachment{AttachmentInfo: AttachmentInfo{Name: "notes.txt", Description: "First analysis",
+		MediaType: "text/plain; charset=utf-8", Size: int64(len(body)), SHA256: hex.EncodeToString(sum[:]),
+		State: StateValid, CreatedAt: base}, content: &content{mem: body, size: int64(len(body))}})
 	d.Contents = []string{a.contentURL()}
 	s.mu.Unlock()
 	s.WatchGroup(workflow.Tasks, DemoTasks, "1", d.Groups[0])

@@ -78,22 +78,21 @@ type Server struct {
 }
 
 type config struct {
-	clock       func() time.Time
-	rate        float64
-	burst       int
-	policy      AttachmentPolicy
-	email       string
-	clientID    string
-	secret      string
-	listener    net.Listener
-	maxUpload   int64
-	seed        uint64
-	logLimit    int
-	logger      *slog.Logger
-	maxDrainOut int64
-	maxStored   int64
-	spillAt     int64
-	latency     time.Duration
+	clock     func() time.Time
+	rate      float64
+	burst     int
+	policy    AttachmentPolicy
+	email     string
+	clientID  string
+	secret    string
+	listener  net.Listener
+	maxUpload int64
+	seed      uint64
+	logLimit  int
+	logger    *slog.Logger
+	maxStored int64
+	spillAt   int64
+	latency   time.Duration
 	// strictBodies refuses undeclared members (WithStrictBodies).
 	strictBodies bool
 }
@@ -179,17 +178,16 @@ func WithLogger(l *slog.Logger) Option {
 // Credentials returns. Call Close when done (Start does it for tests).
 func NewServer(opts ...Option) *Server {
 	cfg := config{
-		clock:       time.Now,
-		policy:      ReadyImmediately(),
-		email:       DefaultUserEmail,
-		clientID:    DefaultClientID,
-		secret:      DefaultClientSecret,
-		maxUpload:   maxUploadSize,
-		seed:        1,
-		logLimit:    defaultRequestLogLimit,
-		maxDrainOut: 1 << 30,
-		maxStored:   DefaultStoredContentLimit,
-		spillAt:     defaultSpillAt,
+		clock:     time.Now,
+		policy:    ReadyImmediately(),
+		email:     DefaultUserEmail,
+		clientID:  DefaultClientID,
+		secret:    DefaultClientSecret,
+		maxUpload: maxUploadSize,
+		seed:      1,
+		logLimit:  defaultRequestLogLimit,
+		maxStored: DefaultStoredContentLimit,
+		spillAt:   defaultSpillAt,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -362,7 +360,7 @@ type request struct {
 	query      url.Values        // the query, read by readQuery
 	params     map[string]string // the path parameters by name
 	body       []byte            // the JSON body, checked; a comment's text
-	file       *upload           // an upload's file, read
+	file       *attachment       // an upload's file, read
 	in         any               // the JSON body, decoded (see in)
 	user       *user
 	clientID   string
