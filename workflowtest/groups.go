@@ -173,14 +173,12 @@ func (s *Server) listGroups(rq *request) response {
 // onGroup is a handler of the group {groupId}, found, when the route
 // names one (nil otherwise).
 func onGroup(h func(s *Server, rq *request, g *group) response) func(*Server, *request) response {
-	return admin(func(s *Server, rq *request) response {
-		id, one := rq.params["groupId"]
-		g := s.st.groupsByID[id]
-		if one && g == nil {
-			return failf(http.StatusNotFound, "no group with id %q", id)
+	return admin(found(func(s *Server, rq *request) (*group, *httpError) {
+		if id, one := rq.params["groupId"]; one && s.st.groupsByID[id] == nil {
+			return nil, errf(http.StatusNotFound, "no group with id %q", id)
 		}
-		return h(s, rq, g)
-	})
+		return s.st.groupsByID[rq.params["groupId"]], nil
+	}, h))
 }
 
 // getGroup is GET /groups/{groupId}.

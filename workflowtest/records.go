@@ -241,19 +241,6 @@ func (s *Server) lookupRecord(rq *request) (*record, *httpError) {
 	return nil, errf(http.StatusNotFound, "no record with id %q in %s", rq.params["id"], d.key)
 }
 
-// found is a handler that runs with what lookup finds for the request
-// (the definition of a record route, its record, an attachment of the
-// record), or answers lookup's 404 or 403.
-func found[T any](lookup func(*Server, *request) (T, *httpError), h func(*Server, *request, T) response) func(*Server, *request) response {
-	return func(s *Server, rq *request) response {
-		t, e := lookup(s, rq)
-		if e != nil {
-			return fail(e)
-		}
-		return h(s, rq, t)
-	}
-}
-
 // onRecord is a handler of a record or its sub-resources: it runs with
 // the record of the route, found.
 func onRecord(h func(*Server, *request, *record) response) func(*Server, *request) response {

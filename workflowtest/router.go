@@ -78,6 +78,19 @@ func onObject[T any](id op.ID, h func(*Server, *request) response) route {
 // in returns the decoded body of rq, of the type its route decodes.
 func in[B any](rq *request) B { return rq.in.(B) }
 
+// found is a handler that runs with what lookup finds for the request
+// (the definition of a record route, its record, an attachment of the
+// record), or answers lookup's 404 or 403.
+func found[T any](lookup func(*Server, *request) (T, *httpError), h func(*Server, *request, T) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		t, e := lookup(s, rq)
+		if e != nil {
+			return fail(e)
+		}
+		return h(s, rq, t)
+	}
+}
+
 // reading sets the body reader of rt.
 func (rt route) reading(read func(*Server, *request) *httpError) route {
 	rt.read = read

@@ -72,8 +72,8 @@ func (s *Server) Users() []User {
 var userRoutes = []route{
 	on(op.ListUsers, admin((*Server).listUsers)),
 	onJSON[createUserBody](op.CreateUser, admin((*Server).createUser)),
-	on(op.GetUser, onUser((*Server).getUser)),
-	on(op.DeactivateUser, onUser((*Server).deactivateUser)),
+	on(op.GetUser, admin(found((*Server).lookupUser, (*Server).getUser))),
+	on(op.DeactivateUser, admin(found((*Server).lookupUser, (*Server).deactivateUser))),
 }
 
 // admin is a handler of the users and groups routes, run once the user
@@ -114,24 +114,21 @@ func (s *Server) createUser(rq *request) response {
 	return reply(http.StatusCreated, u.json())
 }
 
-// onUser is a handler of the user {userId}, found.
-func onUser(h func(s *Server, u *user) response) func(*Server, *request) response {
-	return admin(func(s *Server, rq *request) response {
-		u := s.st.usersByID[rq.params["userId"]]
-		if u == nil {
-			return failf(http.StatusNotFound, "no user with id %q", rq.params["userId"])
-		}
-		return h(s, u)
-	})
+// lookupUser finds the user {userId}.
+func (s *Server) lookupUser(rq *request) (*user, *httpError) {
+	if u := s.st.usersByID[rq.params["userId"]]; u != nil {
+		return u, nil
+	}
+	return nil, errf(http.StatusNotFound, "no user with id %q", rq.params["userId"])
 }
 
 // getUser is GET /users/{userId}.
-func (s *Server) getUser(u *user) response { return reply(http.StatusOK, u.json()) }
+func (s *Server) getUser(_ *request, u *user) response { return reply(http.StatusOK, u.json()) }
 
 // deactivateUser is POST /users/{userId}/deactivate: 200 with the user,
 // now inactive (also when it already was). The user's tokens stop working
 // and its credentials are refused from then on.
-func (s *Server) deactivateUser(u *user) response {
+func (s *Server) deactivateUser(_ *request, u *user) response {
 	u.active = false
 	return reply(http.StatusOK, u.json())
 }
