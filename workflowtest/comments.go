@@ -30,8 +30,6 @@ type commentJSON struct {
 	CreatedBy any    `json:"createdBy"`
 }
 
-func commentSeq(c *comment) uint64 { return c.seq }
-
 // json returns the comment's wire form. The caller holds s.mu.
 func (c *comment) json(st *state) commentJSON {
 	out := c.commentJSON
@@ -59,7 +57,7 @@ var commentRoutes = []route{
 // listComments is GET .../comment: Paged<{id, createdAt, source, contents,
 // createdBy}>, oldest first.
 func (s *Server) listComments(rq *request, rec *record) response {
-	return listPage(rq, "comments "+rec.def.key.String()+"/"+rec.id, rec.comments, commentSeq, nil,
+	return listPage(rq, "comments "+rec.def.key.String()+"/"+rec.id, rec.comments, func(c *comment) uint64 { return c.seq }, nil,
 		func(c *comment, _ string) any { return c.json(s.st) })
 }
 

@@ -66,9 +66,6 @@ func (g *group) json() groupJSON {
 	return out
 }
 
-func groupSeq(g *group) uint64 { return g.seq }
-func groupData(g *group) any   { return g.json() }
-
 // GroupInfo describes a group of the fake, for assertions.
 type GroupInfo struct {
 	ID      string
@@ -167,7 +164,7 @@ var groupRoutes = []route{
 
 // listGroups is GET /groups, paged like the record list, without filter.
 func (s *Server) listGroups(rq *request) response {
-	return listPage(rq, "groups", s.st.groups, groupSeq, nil, plain(groupData))
+	return listPage(rq, "groups", s.st.groups, func(g *group) uint64 { return g.seq }, nil, plain(func(g *group) any { return g.json() }))
 }
 
 // onGroup is a handler of the group {groupId}, found, when the route

@@ -24,8 +24,6 @@ type relatedBody struct {
 	Alias string `json:"alias"`
 }
 
-func relationSeq(r *relation) uint64 { return r.seq }
-
 // relatedRoutes are the operations on related items.
 var relatedRoutes = []route{
 	on(op.GetRecordRelations, onRecord((*Server).listRelated)),
@@ -38,10 +36,11 @@ var relatedRoutes = []route{
 // kind as the service writes it: its record type in capitals, singular
 // (APP, ELEMENT, TASK, TRANSACTION).
 func (s *Server) listRelated(rq *request, rec *record) response {
-	return listPage(rq, "related-items "+rec.def.key.String()+"/"+rec.id, rec.related, relationSeq, nil, func(r *relation, cursor string) any {
-		kind := strings.ToUpper(strings.TrimSuffix(string(r.target.rt), "s"))
-		return map[string]string{"id": r.recID, "type": kind, "alias": r.target.alias, "cursor": cursor}
-	})
+	return listPage(rq, "related-items "+rec.def.key.String()+"/"+rec.id, rec.related, func(r *relation) uint64 { return r.seq }, nil,
+		func(r *relation, cursor string) any {
+			kind := strings.ToUpper(strings.TrimSuffix(string(r.target.rt), "s"))
+			return map[string]string{"id": r.recID, "type": kind, "alias": r.target.alias, "cursor": cursor}
+		})
 }
 
 // addRelated is POST .../related-items with {"id", "alias"?}: one item per

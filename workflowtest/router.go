@@ -113,8 +113,6 @@ var routeOf = func() map[op.ID]*route {
 	return m
 }()
 
-func isRecordType(s string) bool { return workflow.RecordType(s).Valid() }
-
 // find matches a request to its operation, first, so that the request
 // log, the faults and the latency can name it, and decodes its path
 // parameters by name. An API path of no operation gets its answer in
@@ -140,7 +138,7 @@ func (s *Server) find(rq *request) {
 	switch {
 	case len(allow) > 0:
 		rq.miss = methodNotAllowed(allow...)
-	case o == nil && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups":
+	case o == nil && !workflow.RecordType(segs[0]).Valid() && segs[0] != "users" && segs[0] != "groups":
 		rq.miss = failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
 	case o == nil:
 		rq.miss = failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))

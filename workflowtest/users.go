@@ -39,9 +39,6 @@ func userFields(u *user) map[string]string {
 	return m
 }
 
-func userSeq(u *user) uint64 { return u.seq }
-func userData(u *user) any   { return u.json() }
-
 // User is a user of the fake, for assertions.
 type User struct {
 	ID        string
@@ -89,7 +86,7 @@ func admin(h func(s *Server, rq *request) response) func(*Server, *request) resp
 
 // listUsers is GET /users, paged like the record list.
 func (s *Server) listUsers(rq *request) response {
-	return listPage(rq, "users", s.st.users, userSeq, userFields, plain(userData))
+	return listPage(rq, "users", s.st.users, func(u *user) uint64 { return u.seq }, userFields, plain(func(u *user) any { return u.json() }))
 }
 
 // createUserBody is the body of POST /users.

@@ -18,8 +18,6 @@ type watch struct {
 	groupID string
 }
 
-func watchSeq(w *watch) uint64 { return w.seq }
-
 // json returns the watcher's wire form, {"id", "target"}, its target a
 // user ({"type": "User", "id", "email", "firstName", "lastName"}) or a
 // group ({"type": "Group", "id", "name"}), as they are when listed. The
@@ -58,7 +56,7 @@ var watcherRoutes = []route{
 // listWatchers is GET .../watchers: Paged<{id, target}>, in the order the
 // watchers were added.
 func (s *Server) listWatchers(rq *request, rec *record) response {
-	return listPage(rq, "watchers "+rec.def.key.String()+"/"+rec.id, rec.watchers, watchSeq, nil,
+	return listPage(rq, "watchers "+rec.def.key.String()+"/"+rec.id, rec.watchers, func(w *watch) uint64 { return w.seq }, nil,
 		func(w *watch, _ string) any { return w.json(s.st) })
 }
 
