@@ -15,13 +15,6 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
-// tokenResponse is the token endpoint's answer.
-type tokenResponse struct {
-	AccessToken string `json:"access_token"`
-	TokenType   string `json:"token_type"`
-	ExpiresIn   int64  `json:"expires_in"`
-}
-
 // maxFormBody bounds the token request's body.
 const maxFormBody = 64 << 10
 
@@ -63,11 +56,7 @@ func (s *Server) handleToken(rq *request) response {
 	}
 	tok := st.next.id("fake-token-", &st.next.token) + "-" + u.id
 	st.tokens[tok] = &token{userID: u.id, clientID: id, expires: now.Add(TokenLifetime)}
-	resp := reply(http.StatusOK, tokenResponse{
-		AccessToken: tok,
-		TokenType:   "Bearer",
-		ExpiresIn:   int64(TokenLifetime / time.Second),
-	})
+	resp := reply(http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": int64(TokenLifetime / time.Second)})
 	resp.header = http.Header{"Cache-Control": {"no-store"}}
 	return resp
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
@@ -160,6 +161,20 @@ var groupRoutes = []route{
 	on(op.ListGroupUsers, onGroup((*Server).listGroupUsers)),
 	onJSON[userIDsBody](op.AddUsersToGroup, onGroup((*Server).changeMembers)),
 	onJSON[userIDsBody](op.RemoveUsersFromGroup, onGroup((*Server).changeMembers)),
+}
+
+// userIDsBody is the body of the group-membership changes.
+type userIDsBody struct {
+	UserIDs []string `json:"userIds"`
+}
+
+// checkUserIDs answers 422 naming the ids of userIds that name no user.
+// The caller holds s.mu.
+func (s *Server) checkUserIDs(ids []string) *httpError {
+	if unknown := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return s.st.usersByID[id] != nil }); len(unknown) > 0 {
+		return errf(http.StatusUnprocessableEntity, "unknown user ids: %s", strings.Join(unknown, ", "))
+	}
+	return nil
 }
 
 // listGroups is GET /groups, paged like the record list, without filter.

@@ -54,7 +54,9 @@ func (a *api) fetchToken(id, secret string) string {
 	a.t.Helper()
 	res := a.tokenRequest(id, secret)
 	require.Equal(a.t, http.StatusOK, res.status, "token request: %s", res.body)
-	var tok tokenResponse
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
 	res.decode(&tok)
 	require.NotEmpty(a.t, tok.AccessToken)
 	return tok.AccessToken

@@ -165,7 +165,9 @@ func TestTokenRequestForms(t *testing.T) {
 
 	res := send("application/json", string(creds), false)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
-	var tok tokenResponse
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
 	res.decode(&tok)
 	assert.NotEmpty(t, tok.AccessToken)
 	a.token = tok.AccessToken

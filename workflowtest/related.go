@@ -103,17 +103,3 @@ func (s *Server) removeRelated(rq *request, rec *record) response {
 func (s *Server) Related(rt workflow.RecordType, alias, recordID string) []string {
 	return ofRecord(s, rt, alias, recordID, func(r *record) []*relation { return r.related }, func(rel *relation) string { return rel.target.String() + "/" + rel.recID })
 }
-
-// userIDsBody is the body of the group-membership changes.
-type userIDsBody struct {
-	UserIDs []string `json:"userIds"`
-}
-
-// checkUserIDs answers 422 naming the ids of userIds that name no user.
-// The caller holds s.mu.
-func (s *Server) checkUserIDs(ids []string) *httpError {
-	if unknown := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return s.st.usersByID[id] != nil }); len(unknown) > 0 {
-		return errf(http.StatusUnprocessableEntity, "unknown user ids: %s", strings.Join(unknown, ", "))
-	}
-	return nil
-}
