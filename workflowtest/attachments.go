@@ -361,14 +361,14 @@ func readUpload(s *Server, rq *request) *httpError {
 		return errf(http.StatusInternalServerError, "keeping the upload in a temporary file: %v", err)
 	}
 	up.Size, up.SHA256 = sum.n, hex.EncodeToString(sum.h.Sum(nil))
-	rq.file = up
+	rq.in = up
 	return nil
 }
 
 // uploadAttachment is POST .../attachments: 202 with the attachment,
 // state PROCESSING.
 func (s *Server) uploadAttachment(rq *request, rec *record) response {
-	a := rq.file
+	a := in[*attachment](rq)
 	a.State, a.policy = StateProcessing, s.cfg.policy
 	if rq.processingError { // an injected fault: this file's processing ends in ERROR
 		a.policy.FinalState = StateError

@@ -192,8 +192,8 @@ func (s *Server) serve(rq *request) response {
 	lock.Lock()
 	defer lock.Unlock()
 	resp := rt.h(s, rq)
-	if rq.file != nil && resp.status >= 400 {
-		rq.file.content.remove() // an upload the handler refused (its record went meanwhile)
+	if up, ok := rq.in.(*attachment); ok && resp.status >= 400 {
+		up.content.remove() // an upload the handler refused (its record went meanwhile)
 	}
 	return resp
 }

@@ -360,8 +360,7 @@ type request struct {
 	query      url.Values        // the query, read by readQuery
 	params     map[string]string // the path parameters by name
 	body       []byte            // the JSON body, checked; a comment's text
-	file       *attachment       // an upload's file, read
-	in         any               // the JSON body, decoded (see in)
+	in         any               // the JSON body, decoded (see in); an upload's file, read
 	user       *user
 	clientID   string
 	filter     rsql.Expr
@@ -397,8 +396,6 @@ type httpError struct {
 	status int
 	msg    string
 }
-
-func (e *httpError) Error() string { return strconv.Itoa(e.status) + " " + e.msg }
 
 func errf(status int, format string, args ...any) *httpError {
 	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
