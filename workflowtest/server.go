@@ -449,7 +449,7 @@ func (s *Server) write(w http.ResponseWriter, rq *request, resp response, f *Fau
 		if body != nil && h.Get("Content-Type") == "" {
 			h.Set("Content-Type", "application/json")
 		}
-		n = int64(len(body))
+		n, resp.stream = int64(len(body)), io.NopCloser(bytes.NewReader(body))
 	}
 	if malformed {
 		n /= 2
@@ -459,12 +459,8 @@ func (s *Server) write(w http.ResponseWriter, rq *request, resp response, f *Fau
 		n /= 2
 	}
 	w.WriteHeader(rq.log.Status)
-	if resp.stream != nil {
-		defer resp.stream.Close()
-		_, _ = io.CopyN(w, resp.stream, n)
-	} else {
-		_, _ = w.Write(body[:n])
-	}
+	defer resp.stream.Close()
+	_, _ = io.CopyN(w, resp.stream, n)
 	if f.Cut {
 		_ = http.NewResponseController(w).Flush()
 		panic(http.ErrAbortHandler) // closes the connection
