@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -113,10 +112,10 @@ var negations = map[rsql.Operator]rsql.Operator{
 	rsql.OpNotLike: rsql.OpLike, rsql.OpNotILike: rsql.OpILike,
 }
 
-// orderings are the ordering operators, each with the results of
-// operand.compare it accepts.
-var orderings = map[rsql.Operator][]int{
-	rsql.OpGt: {1}, rsql.OpGe: {0, 1}, rsql.OpLt: {-1}, rsql.OpLe: {-1, 0},
+// orderings are the ordering operators, each with the range of the
+// results of operand.compare that it accepts.
+var orderings = map[rsql.Operator][2]int{
+	rsql.OpGt: {1, 1}, rsql.OpGe: {0, 1}, rsql.OpLt: {-1, -1}, rsql.OpLe: {-1, 0},
 }
 
 func compileComparison(c *rsql.Comparison) (matcher, error) {
@@ -135,20 +134,24 @@ func compileComparison(c *rsql.Comparison) (matcher, error) {
 	if !negated {
 		op = c.Op
 	}
-	o := &ops[0]
-	var test func(v string, present bool) bool
-	// The operators but == and =in= test only fields with a value.
+	field, o := c.Field, &ops[0]
+	if op == rsql.OpEq || op == rsql.OpIn { // == has one operand
+		return func(f map[string]string) bool {
+			v, present := f[field]
+			for i := range ops {
+				if ops[i].equal(v, present) {
+					return !negated
+				}
+			}
+			return negated
+		}, nil
+	}
+	// The other operators test only fields with a value.
 	var valued func(v string) bool
 	switch op {
-	case rsql.OpEq:
-		test = o.equal
-	case rsql.OpIn:
-		test = func(v string, present bool) bool {
-			return slices.ContainsFunc(ops, func(o operand) bool { return o.equal(v, present) })
-		}
 	case rsql.OpGt, rsql.OpGe, rsql.OpLt, rsql.OpLe:
-		signs := orderings[op]
-		valued = func(v string) bool { return slices.Contains(signs, o.compare(v)) }
+		r := orderings[op]
+		valued = func(v string) bool { c := o.compare(v); return r[0] <= c && c <= r[1] }
 	case rsql.OpBetween:
 		valued = func(v string) bool { return ops[0].compare(v) >= 0 && ops[1].compare(v) <= 0 }
 	case rsql.OpLike:
@@ -158,26 +161,50 @@ func compileComparison(c *rsql.Comparison) (matcher, error) {
 	default:
 		return nil, fmt.Errorf("unknown operator %q", c.Op)
 	}
-	if valued != nil {
-		test = func(v string, present bool) bool { return present && v != "" && valued(v) }
-	}
-	field := c.Field
 	return func(f map[string]string) bool {
-		v, present := f[field]
-		return test(v, present) != negated
+		v := f[field]
+		return (v != "" && valued(v)) != negated
 	}, nil
 }
 
 // parseNumber accepts decimal numbers only: an optional sign, digits with
-// an optional fraction, and an optional exponent. strconv.ParseFloat
-// reads exactly those, and besides them hexadecimal numbers, Inf, NaN and
-// underscores, all of which are spelled with an x, an n or an _.
+// an optional fraction, and an optional exponent (no hex, no Inf or NaN,
+// no underscores, which strconv.ParseFloat reads too). The text is
+// scanned first: ParseFloat fails slowly on text (its error is allocated).
 func parseNumber(s string) (float64, bool) {
-	if strings.ContainsAny(s, "xXnN_") {
+	i := skipDigits(s, skipSign(s, 0))
+	n := i - skipSign(s, 0)
+	if i < len(s) && s[i] == '.' {
+		j := skipDigits(s, i+1)
+		n, i = n+j-i-1, j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := skipSign(s, i+1)
+		if i = skipDigits(s, j); i == j {
+			return 0, false
+		}
+	}
+	if n == 0 || i != len(s) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil
+}
+
+// skipSign returns the index after a sign at i, if there is one.
+func skipSign(s string, i int) int {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		return i + 1
+	}
+	return i
+}
+
+// skipDigits returns the index after the digits from i.
+func skipDigits(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // writeCanonical writes a parsed filter (nil: none) unambiguously, so
