@@ -79,10 +79,8 @@ var appRoutes = []route{
 // namespace or id, or a record definition of type apps), and whether
 // there is one.
 func (st *state) appKey(alias string) (string, bool) {
-	for _, o := range st.apps.items {
-		if o.id == alias || o.body["namespace"] == alias {
-			return o.id, true
-		}
+	if i := slices.IndexFunc(st.apps.items, func(o *passObject) bool { return o.id == alias || o.body["namespace"] == alias }); i >= 0 {
+		return st.apps.items[i].id, true
 	}
 	return "apps/" + alias, st.defs[defKey{workflow.Apps, alias}] != nil
 }
@@ -150,11 +148,11 @@ func (k *appItems) change(s *Server, rq *request) response {
 	}
 	members, tools, a2aSkills := k.read(rq)
 	want, put := rq.params["id"]
-	i, status := indexOf(*items, want), http.StatusOK
+	i := indexOf(*items, want)
 	switch {
 	case !put:
 		*items = append(*items, &passObject{seq: s.st.next.nextSeq(), id: s.st.next.uuid(k.uuid, ids), body: members, tools: []any{}, a2aSkills: []any{}})
-		i, status = len(*items)-1, http.StatusCreated
+		i = len(*items) - 1
 	case i < 0:
 		return failf(http.StatusNotFound, "no %s with id %q in app %q", k.kind, want, rq.params["alias"])
 	default:
@@ -162,7 +160,7 @@ func (k *appItems) change(s *Server, rq *request) response {
 	}
 	o := (*items)[i]
 	o.tools, o.a2aSkills = *cmp.Or(tools, &o.tools), *cmp.Or(a2aSkills, &o.a2aSkills)
-	return reply(status, k.show(o, false))
+	return reply(statusOf(put), k.show(o, false))
 }
 
 // putApp is POST /aspects/compose (201) and PUT /aspects/compose/{id}
@@ -182,14 +180,11 @@ func (s *Server) putApp(rq *request) response {
 	if put && o == nil {
 		return failf(http.StatusNotFound, "no composed app with id %q", id)
 	}
-	ns, ok := body["namespace"].(string)
-	if !ok {
-		ns = o.body["namespace"].(string)
-	}
 	var old string
 	if o != nil {
 		old = o.body["namespace"].(string)
 	}
+	ns, _ := cmp.Or(body["namespace"], any(old)).(string)
 	taken := slices.ContainsFunc(apps.items, func(a *passObject) bool { return a != o && a.body["namespace"] == ns })
 	if taken || o != nil && ns != old && s.st.defs[defKey{workflow.Apps, ns}] != nil {
 		return failf(http.StatusUnprocessableEntity, "invalid /namespace: an app with alias %q exists", ns)
@@ -203,10 +198,16 @@ func (s *Server) putApp(rq *request) response {
 	body["id"], body["namespace"] = o.id, ns
 	o.body = body
 	s.st.define(defKey{workflow.Apps, ns})
+	return reply(statusOf(put), body)
+}
+
+// statusOf is the status of the answer to an update (200, put) or a
+// create (201).
+func statusOf(put bool) int {
 	if put {
-		return reply(http.StatusOK, body)
+		return http.StatusOK
 	}
-	return reply(http.StatusCreated, body)
+	return http.StatusCreated
 }
 
 // moveApp moves what the app alias from has to the alias to, which names

@@ -62,11 +62,10 @@ func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, de
 	m["status"] = json.RawMessage(`"DRAFT"`)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, a := range s.st.automations.byDef[defKey{rt, alias}] {
-		if a.id == id {
-			a.draft = m
-			return
-		}
+	list := s.st.automations.byDef[defKey{rt, alias}]
+	if i := slices.IndexFunc(list, func(a *automation) bool { return a.id == id }); i >= 0 {
+		list[i].draft = m
+		return
 	}
 	panic("workflowtest: SetAutomationDraft: no automation " + id + " in " + string(rt) + "/" + alias)
 }

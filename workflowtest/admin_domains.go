@@ -170,12 +170,12 @@ func (s *Server) putOrgDomain(rq *request) response {
 	}
 	if put {
 		*st.list[i] = work
-		return reply(http.StatusOK, work.json())
+	} else {
+		st.n++
+		work.ID = seqUUID(uuidOrgDomain, st.n)
+		st.list = append(st.list, &work)
 	}
-	st.n++
-	work.ID = seqUUID(uuidOrgDomain, st.n)
-	st.list = append(st.list, &work)
-	return reply(http.StatusCreated, work.json())
+	return reply(statusOf(put), work.json())
 }
 
 // groupDomainsBody is the service's GroupDomainsInput.

@@ -83,23 +83,20 @@ func (e *element) apply(b *elementUpdateBody) {
 
 // findElement finds an element by namespace or id; the caller holds s.mu.
 func (st *state) findElement(alias string) *element {
-	for _, e := range st.elements {
-		if e.Namespace == alias || e.ID == alias {
-			return e
-		}
+	if i := slices.IndexFunc(st.elements, func(e *element) bool { return e.Namespace == alias || e.ID == alias }); i >= 0 {
+		return st.elements[i]
 	}
 	return nil
 }
 
-// lettersOf keeps the letters of s that keep(r) accepts, mapped by to.
+// lettersOf keeps the ASCII letters of s, mapped by to.
 func lettersOf(s string, to func(rune) rune) string {
-	var b strings.Builder
-	for _, r := range s {
+	return strings.Map(func(r rune) rune {
 		if r < unicode.MaxASCII && unicode.IsLetter(r) {
-			b.WriteRune(to(r))
+			return to(r)
 		}
-	}
-	return b.String()
+		return -1
+	}, s)
 }
 
 // elementRoutes are the operations on elements.

@@ -30,8 +30,5 @@ func (s *Server) putFlow(rq *request) response {
 		flows.items = append(flows.items, o)
 	}
 	body["id"], o.body = o.id, body
-	if put {
-		return reply(http.StatusOK, body)
-	}
-	return reply(http.StatusCreated, body)
+	return reply(statusOf(put), body)
 }

@@ -491,10 +491,10 @@ func (s *Server) changeJoin(rq *request, ft *fakeTable) response {
 	}
 	if post {
 		ft.Joins = append(ft.Joins, j)
-		return response{status: http.StatusCreated, rawBody: encodeJSON(j)}
+	} else {
+		ft.Joins[i] = j
 	}
-	ft.Joins[i] = j
-	return response{status: http.StatusOK, rawBody: encodeJSON(j)}
+	return response{status: statusOf(!post), rawBody: encodeJSON(j)}
 }
 
 // findPair finds the join pair {joinFieldsId} among the joins of ft.
