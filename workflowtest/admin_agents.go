@@ -1,7 +1,6 @@
 package workflowtest
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -21,13 +20,6 @@ import (
 
 // agent is an AI agent of an app.
 type agent = passObject
-
-// agentBundleBody is AgentBundleCreateRequest and AgentBundleUpdateRequest.
-type agentBundleBody struct {
-	Agent     map[string]json.RawMessage `json:"agent"`
-	Tools     *[]any                     `json:"tools"`
-	A2ASkills *[]any                     `json:"a2aSkills"`
-}
 
 // agentSummary are the settings the list's item (the service's Agent)
 // shows, besides its id and type.
@@ -49,16 +41,15 @@ var agents = &appItems{kind: "agent", uuid: uuidAgent,
 		}
 		return out
 	},
-	read: func(rq *request) (map[string]any, *[]any, *[]any) {
-		b := in[*agentBundleBody](rq)
-		settings, _ := parseObject[any](b.Agent["elementum"], "agent.elementum") // an object: checked
-		return settings, b.Tools, b.A2ASkills
+	members: func(b *bundleBody) map[string]any {
+		settings, _ := parseObject[any](b.Agent.Elementum, "agent.elementum") // an object: checked
+		return settings
 	},
 }
 
 // agentRoutes are the operations on agents.
 var agentRoutes = []route{
 	on(op.ListAgents, agents.list),
-	onJSON[agentBundleBody](op.CreateAgent, agents.change),
-	onJSON[agentBundleBody](op.UpdateAgent, agents.change),
+	onJSON[bundleBody](op.CreateAgent, agents.change),
+	onJSON[bundleBody](op.UpdateAgent, agents.change),
 }

@@ -96,8 +96,19 @@ type appItems struct {
 	of   func(*state) (*map[string]*[]*passObject, *uint64)
 	// show is an object as the list (listed) and create and update answer it.
 	show func(o *passObject, listed bool) map[string]any
-	// read gives the members, tools and a2aSkills of the request's body.
-	read func(rq *request) (members map[string]any, tools, a2aSkills *[]any)
+	// members are the object's members the body sends.
+	members func(b *bundleBody) map[string]any
+}
+
+// bundleBody is the bundle of an agent or a skill: AgentBundleCreateRequest,
+// SkillBundleCreateRequest and their updates.
+type bundleBody struct {
+	Agent struct {
+		Elementum json.RawMessage `json:"elementum"`
+	} `json:"agent"`
+	Skill     json.RawMessage `json:"skill"`
+	Tools     *[]any          `json:"tools"`
+	A2ASkills *[]any          `json:"a2aSkills"`
 }
 
 // ofApp returns the list of the kind's objects of the app {alias} of the
@@ -146,7 +157,8 @@ func (k *appItems) change(s *Server, rq *request) response {
 	if e != nil {
 		return fail(e)
 	}
-	members, tools, a2aSkills := k.read(rq)
+	b := in[*bundleBody](rq)
+	members := k.members(b)
 	want, put := rq.params["id"]
 	i := indexOf(*items, want)
 	switch {
@@ -159,7 +171,7 @@ func (k *appItems) change(s *Server, rq *request) response {
 		maps.Copy((*items)[i].body, members)
 	}
 	o := (*items)[i]
-	o.tools, o.a2aSkills = *cmp.Or(tools, &o.tools), *cmp.Or(a2aSkills, &o.a2aSkills)
+	o.tools, o.a2aSkills = *cmp.Or(b.Tools, &o.tools), *cmp.Or(b.A2ASkills, &o.a2aSkills)
 	return reply(statusOf(put), k.show(o, false))
 }
 

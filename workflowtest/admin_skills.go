@@ -1,7 +1,6 @@
 package workflowtest
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -19,12 +18,6 @@ import (
 // sends. The answer is the service's Skill with the tools in a connection
 // {"items": [...], "total": n} (the service publishes no members for it)
 // and the discovery properties as sent; it carries no "app".
-
-// skillBundleBody is SkillBundleCreateRequest and SkillBundleUpdateRequest.
-type skillBundleBody struct {
-	Skill json.RawMessage `json:"skill"`
-	Tools *[]any          `json:"tools"`
-}
 
 // skillMembers are the members SkillUpdateInput and SkillCreateInput
 // declare, and discoveryMembers those of their discoveryProperties: a
@@ -45,20 +38,19 @@ var skills = &appItems{kind: "skill", uuid: uuidSkill,
 		out["id"], out["tools"] = k.id, map[string]any{"items": k.tools, "total": len(k.tools)}
 		return out
 	},
-	read: func(rq *request) (map[string]any, *[]any, *[]any) {
-		b := in[*skillBundleBody](rq)
+	members: func(b *bundleBody) map[string]any {
 		members, _ := parseObject[any](b.Skill, "skill") // an object: checked
 		maps.DeleteFunc(members, func(k string, _ any) bool { return !slices.Contains(skillMembers, k) })
 		if d, ok := members["discoveryProperties"].(map[string]any); ok {
 			maps.DeleteFunc(d, func(k string, _ any) bool { return !slices.Contains(discoveryMembers, k) })
 		}
-		return members, b.Tools, nil
+		return members
 	},
 }
 
 // skillRoutes are the operations on skills.
 var skillRoutes = []route{
 	on(op.ListSkills, skills.list),
-	onJSON[skillBundleBody](op.CreateSkill, skills.change),
-	onJSON[skillBundleBody](op.UpdateSkill, skills.change),
+	onJSON[bundleBody](op.CreateSkill, skills.change),
+	onJSON[bundleBody](op.UpdateSkill, skills.change),
 }

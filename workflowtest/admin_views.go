@@ -67,20 +67,6 @@ type viewRequestBody struct {
 	} `json:"share"`
 }
 
-// parseView reads the view member of a request (checked by readBody:
-// exactly one variant, the members the read schema types of their type)
-// into a type and the variant's configuration, kept member by member.
-func parseView(raw map[string]json.RawMessage) (string, map[string]json.RawMessage) {
-	for k, v := range raw {
-		if t, ok := viewTypes[k]; ok {
-			var m map[string]json.RawMessage
-			_ = json.Unmarshal(v, &m)
-			return t, m
-		}
-	}
-	return "", nil
-}
-
 // resolveShare turns a share set's handles into user and group ids. The
 // caller holds s.mu.
 func (s *Server) resolveShare(users, groups []string) ([]string, []string, *httpError) {
@@ -177,7 +163,12 @@ func (s *Server) putView(rq *request, alias string, v *view) response {
 	if v != nil {
 		work = *v
 	}
-	work.typ, work.config = parseView(*b.View)
+	for k, raw := range *b.View { // one variant (checked), the members the read schema types of their type
+		if typ, ok := viewTypes[k]; ok {
+			work.typ, work.config = typ, nil
+			_ = json.Unmarshal(raw, &work.config) // kept member by member
+		}
+	}
 	if b.Share != nil {
 		var e *httpError
 		if work.users, work.groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
