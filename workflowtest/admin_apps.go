@@ -120,15 +120,13 @@ func (k *appItems) ofApp(s *Server, rq *request) (*[]*passObject, *uint64, *http
 	switch {
 	case !ok:
 		return nil, nil, errf(http.StatusNotFound, "no app with alias %q", rq.params["alias"])
-	case (*m)[key] != nil:
-		return (*m)[key], ids, nil
-	case rq.r.Method == http.MethodGet:
-		return &[]*passObject{}, ids, nil
-	case *m == nil:
-		*m = map[string]*[]*passObject{}
+	case (*m)[key] == nil && rq.r.Method != http.MethodGet:
+		if *m == nil {
+			*m = map[string]*[]*passObject{}
+		}
+		(*m)[key] = &[]*passObject{}
 	}
-	(*m)[key] = &[]*passObject{}
-	return (*m)[key], ids, nil
+	return cmp.Or((*m)[key], &[]*passObject{}), ids, nil
 }
 
 // list answers the list of the app's objects of the kind.

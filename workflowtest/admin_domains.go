@@ -23,8 +23,8 @@ import (
 
 // domainsState is the organisation's domains; its zero value is empty.
 type domainsState struct {
-	list []*orgDomain // in creation order
-	n    uint64       // ids handed out
+	list []orgDomain // in creation order
+	n    uint64      // ids handed out
 }
 
 // orgDomain is an organisation domain.
@@ -72,27 +72,25 @@ type OrganizationDomainInfo struct {
 func (s *Server) OrganizationDomains() []OrganizationDomainInfo {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []OrganizationDomainInfo
-	for _, d := range s.st.orgDomains.list {
-		out = append(out, *d)
-	}
-	return out
+	return slices.Clone(s.st.orgDomains.list)
 }
 
-// domainRequestBody is the service's OrganizationDomainRequest.
+// domainRequestBody is the service's OrganizationDomainRequest: one of
+// its two inputs (checked), EmailDomainInput holding the domain alone.
 type domainRequestBody struct {
-	EmailDomain *struct {
-		Domain *string `json:"domain"`
-	} `json:"emailDomain"`
-	ManagedDomain *struct {
-		Domain           *string `json:"domain"`
-		Name             *string `json:"name"`
-		StartURL         *string `json:"startUrl"`
-		Internal         *bool   `json:"internal"`
-		Approved         *bool   `json:"approved"`
-		SelfRegistration *bool   `json:"selfRegistration"`
-		SSO              *bool   `json:"sso"`
-	} `json:"managedDomain"`
+	EmailDomain   *domainInput `json:"emailDomain"`
+	ManagedDomain *domainInput `json:"managedDomain"`
+}
+
+// domainInput is ManagedDomainInput and EmailDomainInput.
+type domainInput struct {
+	Domain           *string `json:"domain"`
+	Name             *string `json:"name"`
+	StartURL         *string `json:"startUrl"`
+	Internal         *bool   `json:"internal"`
+	Approved         *bool   `json:"approved"`
+	SelfRegistration *bool   `json:"selfRegistration"`
+	SSO              *bool   `json:"sso"`
 }
 
 // validDomain accepts a bare domain name such as "example.com".
@@ -105,13 +103,11 @@ func validDomain(d string) bool {
 // yet) and changes d; what b leaves out is kept. The caller holds s.mu.
 func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody) *httpError {
 	create := d.ID == ""
-	// readBody has made sure exactly one of the two is set.
-	typ, name := domainEmail, (*string)(nil)
-	if m := b.ManagedDomain; m != nil {
-		typ, name = domainManaged, m.Domain
-	} else {
-		name = b.EmailDomain.Domain
+	typ, m := domainEmail, b.EmailDomain
+	if b.ManagedDomain != nil {
+		typ, m = domainManaged, b.ManagedDomain
 	}
+	name := m.Domain
 	switch {
 	case !create && d.Type != typ:
 		return errf(http.StatusUnprocessableEntity, "domain %s is %s: its type cannot change", d.ID, d.Type)
@@ -129,7 +125,7 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody) *httpErr
 		d.Domain = *name
 	}
 	d.Type = typ
-	if m := b.ManagedDomain; m != nil {
+	if typ == domainManaged {
 		setIf(&d.Name, m.Name)
 		setIf(&d.StartURL, m.StartURL)
 		setIf(&d.Internal, m.Internal)
@@ -157,23 +153,23 @@ var domainRoutes = []route{
 func (s *Server) putOrgDomain(rq *request) response {
 	st := &s.st.orgDomains
 	id, put := rq.params["domainId"]
-	i := slices.IndexFunc(st.list, func(d *orgDomain) bool { return d.ID == id })
+	i := slices.IndexFunc(st.list, func(d orgDomain) bool { return d.ID == id })
 	var work orgDomain
 	switch {
 	case put && i < 0:
 		return failf(http.StatusNotFound, "no domain with id %q", id)
 	case put:
-		work = *st.list[i]
+		work = st.list[i]
 	}
 	if e := s.applyDomainRequest(&work, in[*domainRequestBody](rq)); e != nil {
 		return fail(e)
 	}
 	if put {
-		*st.list[i] = work
+		st.list[i] = work
 	} else {
 		st.n++
 		work.ID = seqUUID(uuidOrgDomain, st.n)
-		st.list = append(st.list, &work)
+		st.list = append(st.list, work)
 	}
 	return reply(statusOf(put), work.json())
 }
