@@ -253,9 +253,11 @@ func (r *viewResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		held = *c
 	}
 	c, err := overlay(held, cfg.config())
-	if err == nil {
-		body.View = input(plan.Type.ValueString(), c)
+	if err != nil {
+		failed(&resp.Diagnostics, "Updating the view", err)
+		return
 	}
+	body.View = input(plan.Type.ValueString(), c)
 	v, err := r.ws.Views.Update(ctx, app, handle, body)
 	if err != nil {
 		failed(&resp.Diagnostics, "Updating the view", err)
