@@ -90,13 +90,16 @@ func (m agentModel) bundle() (admin.AgentBundle, error) {
 	if p := strPtr(m.ReasoningEffort); p != nil {
 		effort = new(admin.ReasoningEffort(*p))
 	}
+	maxLength, err := int32Ptr("max_length", m.MaxLength)
+	if err != nil {
+		return admin.AgentBundle{}, err
+	}
 	b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{
 		Name: strPtr(m.Name), Description: strPtr(m.Description), Instructions: strPtr(m.Instructions),
-		FirstMessage: strPtr(m.FirstMessage), MaxLength: int32Ptr(m.MaxLength), ReasoningEffort: effort,
+		FirstMessage: strPtr(m.FirstMessage), MaxLength: maxLength, ReasoningEffort: effort,
 		Temperature: float64Ptr(m.Temperature), AvatarAttachmentID: strPtr(m.AvatarAttachmentID),
 		AIProviderConnectorID: strPtr(m.AIProviderConnectorID),
 	}}}
-	var err error
 	if b.Tools, err = jsonObjects(m.Tools); err != nil {
 		return b, attrError{"tools", err.Error()}
 	}

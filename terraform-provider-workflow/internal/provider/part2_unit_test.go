@@ -2,10 +2,15 @@ package provider
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -115,5 +120,49 @@ func TestAgentAndSkillBodies(t *testing.T) {
 	sb, err := k.bundle()
 	if err != nil || sb.Skill.Status == nil || *sb.Skill.Status != "DRAFT" || sb.Skill.Discovery == nil || len(sb.Skill.Discovery.Aliases) != 1 {
 		t.Errorf("bundle = %+v, %v", sb.Skill, err)
+	}
+}
+
+// TestAgentMaxLength: max_length is an int32 on the wire; a value out of
+// its range is an error on max_length naming the range, at validation
+// (so at plan) and when the body is built, never a truncated value.
+func TestAgentMaxLength(t *testing.T) {
+	for _, tc := range []struct {
+		v    int64
+		want int32
+		ok   bool
+	}{
+		{100, 100, true},
+		{math.MaxInt32, math.MaxInt32, true},
+		{math.MinInt32, math.MinInt32, true},
+		{4294967396, 0, false}, // 2^32 + 100: would be sent as 100
+		{math.MaxInt32 + 1, 0, false},
+		{math.MinInt32 - 1, 0, false},
+	} {
+		m := agentModel{ID: types.StringNull(), App: types.StringValue("crm"), Type: types.StringNull(), Name: types.StringValue("Helper"),
+			Description: types.StringNull(), MaxLength: types.Int64Value(tc.v), ReasoningEffort: types.StringNull(),
+			Temperature: types.Float64Null(), Instructions: types.StringNull(), FirstMessage: types.StringNull(),
+			AvatarAttachmentID: types.StringNull(), AIProviderConnectorID: types.StringNull(),
+			Tools: types.ListNull(types.StringType), A2ASkills: types.ListNull(types.StringType)}
+		b, err := m.bundle()
+		var ae attrError
+		switch {
+		case tc.ok && (err != nil || *b.Agent.Elementum.MaxLength != tc.want):
+			t.Errorf("max_length %d: bundle %v, %v; want %d", tc.v, b.Agent.Elementum, err, tc.want)
+		case !tc.ok && (!errors.As(err, &ae) || ae.attr != "max_length" || !strings.Contains(err.Error(), "between -2147483648 and 2147483647")):
+			t.Errorf("max_length %d: %v, want an error on max_length naming the range", tc.v, err)
+		}
+		r := &agentResource{}
+		s := schemaOf(t, r)
+		var resp resource.ValidateConfigResponse
+		r.ValidateConfig(t.Context(), resource.ValidateConfigRequest{
+			Config: tfsdk.Config{Schema: s.Schema, Raw: stateOf(t.Context(), t, s, m).Raw}}, &resp)
+		errs := resp.Diagnostics.Errors()
+		if tc.ok && len(errs) != 0 {
+			t.Errorf("max_length %d: validation %v", tc.v, errs)
+		}
+		if !tc.ok && (len(errs) != 1 || !errs[0].(diag.DiagnosticWithPath).Path().Equal(path.Root("max_length"))) {
+			t.Errorf("max_length %d: validation %v, want one error on max_length", tc.v, errs)
+		}
 	}
 }
