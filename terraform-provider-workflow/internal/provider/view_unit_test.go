@@ -34,6 +34,17 @@ func stateOf(ctx context.Context, t *testing.T, s resource.SchemaResponse, m any
 	return st
 }
 
+// listView is the list view open of crm-accounts whose id is id, with no
+// member set.
+func listView(id string) viewModel {
+	return viewModel{ID: types.StringValue(id), App: types.StringValue("crm-accounts"), Handle: types.StringValue("open"),
+		Type: types.StringValue("list"), DisplayOrder: types.Int64Null(), Name: types.StringNull(),
+		AllowRecordCreation: types.BoolNull(), Filter: types.StringNull(), Sort: types.StringNull(),
+		Columns: types.ListNull(types.StringType), Density: types.StringNull(), Rows: types.Int64Null(),
+		DisplayByField: types.StringNull(), AllowedFilterFields: types.ListNull(types.StringType),
+		AgentID: types.StringNull(), DashboardID: types.StringNull()}
+}
+
 // TestViewUpdateBodyFails: when the update body cannot be built from the
 // view as held and the configuration, the update fails with a
 // diagnostic, sends nothing, and leaves the state as it was.
@@ -43,12 +54,7 @@ func TestViewUpdateBodyFails(t *testing.T) {
 	id := srv.AddView("crm-accounts", "open", "list", map[string]any{"name": "Open"})
 	r := &viewResource{base{ws: admin.New(srv.Client())}}
 	s := schemaOf(t, r)
-	null := viewModel{ID: types.StringValue(id), App: types.StringValue("crm-accounts"), Handle: types.StringValue("open"),
-		Type: types.StringValue("list"), DisplayOrder: types.Int64Null(), Name: types.StringNull(),
-		AllowRecordCreation: types.BoolNull(), Filter: types.StringNull(), Sort: types.StringNull(),
-		Columns: types.ListNull(types.StringType), Density: types.StringNull(), Rows: types.Int64Null(),
-		DisplayByField: types.StringNull(), AllowedFilterFields: types.ListNull(types.StringType),
-		AgentID: types.StringNull(), DashboardID: types.StringNull()}
+	null := listView(id)
 	prior := null
 	prior.Name = types.StringValue("Open")
 	plan := null
@@ -69,5 +75,25 @@ func TestViewUpdateBodyFails(t *testing.T) {
 	}
 	if !resp.State.Raw.Equal(state.Raw) {
 		t.Error("the update changed the state")
+	}
+}
+
+// TestViewDelete: a destroy forgets the view, sends nothing, and warns
+// that it still exists, naming it and its app.
+func TestViewDelete(t *testing.T) {
+	ctx := t.Context()
+	srv := workflowtest.Start(t)
+	r := &viewResource{base{ws: admin.New(srv.Client())}}
+	s := schemaOf(t, r)
+	m := listView(checkUUID)
+	var resp resource.DeleteResponse
+	r.Delete(ctx, resource.DeleteRequest{State: stateOf(ctx, t, s, m)}, &resp)
+	w := resp.Diagnostics.Warnings()
+	if resp.Diagnostics.HasError() || len(w) != 1 || w[0].Summary() != "The view still exists" ||
+		!strings.Contains(w[0].Detail(), "the view open of the app crm-accounts was removed from the state only") {
+		t.Errorf("diagnostics %v, want one warning naming the view and its app", resp.Diagnostics)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the destroy sent %d requests", n)
 	}
 }
