@@ -69,7 +69,7 @@ func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"max_length":  readInt("The most tokens the model may return per turn."),
 			"reasoning_effort": func() schema.StringAttribute {
 				a := readString("How much hidden reasoning the model may do: MINIMAL, LOW, MEDIUM or HIGH.")
-				a.Validators = []validator.String{oneOf("MINIMAL", "LOW", "MEDIUM", "HIGH")}
+				a.Validators = []validator.String{oneOf(admin.ReasoningMinimal, admin.ReasoningLow, admin.ReasoningMedium, admin.ReasoningHigh)}
 				return a
 			}(),
 			"temperature":              readFloat("The model's sampling temperature."),

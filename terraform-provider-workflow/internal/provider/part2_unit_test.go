@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -10,8 +11,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 )
 
 // The bodies of the part 2 families, built from attributes with no CLI:
@@ -163,6 +167,26 @@ func TestAgentMaxLength(t *testing.T) {
 		}
 		if !tc.ok && (len(errs) != 1 || !errs[0].(diag.DiagnosticWithPath).Path().Equal(path.Root("max_length"))) {
 			t.Errorf("max_length %d: validation %v, want one error on max_length", tc.v, errs)
+		}
+	}
+}
+
+// TestViewTypes: the view's type accepts exactly the names viewTypes
+// maps, and each builds the body's variant of its type.
+func TestViewTypes(t *testing.T) {
+	s := schemaOf(t, &viewResource{})
+	v := s.Schema.Attributes["type"].(interface{ StringValidators() []validator.String }).StringValidators()
+	if got := slices.Sorted(slices.Values(v[0].(oneOfValidator))); !slices.Equal(got, slices.Sorted(maps.Keys(viewTypes))) {
+		t.Errorf("type accepts %v, want the names viewTypes maps", got)
+	}
+	for name, typ := range viewTypes {
+		in := input(name, admin.ViewConfig{})
+		got := map[admin.ViewType]bool{admin.ViewTypeList: in.List != nil, admin.ViewTypeKanban: in.Kanban != nil,
+			admin.ViewTypeCalendar: in.Calendar != nil, admin.ViewTypeDashboard: in.Dashboard != nil, admin.ViewTypeAgent: in.Agent != nil}
+		for k, set := range got {
+			if set != (k == typ) {
+				t.Errorf("input(%q) sets the variant %s: %v", name, k, set)
+			}
 		}
 	}
 }

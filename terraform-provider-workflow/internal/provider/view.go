@@ -125,16 +125,16 @@ func (m viewModel) config() admin.ViewConfig {
 // input returns the write body's variant of type typ holding c.
 func input(typ string, c admin.ViewConfig) admin.ViewInput {
 	var in admin.ViewInput
-	switch typ {
-	case "list":
+	switch viewTypes[typ] {
+	case admin.ViewTypeList:
 		in.List = &c
-	case "kanban":
+	case admin.ViewTypeKanban:
 		in.Kanban = &c
-	case "calendar":
+	case admin.ViewTypeCalendar:
 		in.Calendar = &c
-	case "dashboard":
+	case admin.ViewTypeDashboard:
 		in.Dashboard = &c
-	case "agent":
+	case admin.ViewTypeAgent:
 		in.Agent = &c
 	}
 	return in
