@@ -178,10 +178,10 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	if link.URL == "" {
 		return nil, invalid("Link.URL", "must not be empty")
 	}
-	if u, err := url.Parse(link.URL); err != nil {
-		return nil, &ValidationError{Field: "Link.URL", Rule: "must be an absolute URL", Err: err}
-	} else if !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
-		return nil, invalid("Link.URL", fmt.Sprintf("must be an absolute http or https URL (got %q)", link.URL))
+	// The rule, not the URL: the URL is the request's data (it may carry a
+	// signed query).
+	if u, err := url.Parse(link.URL); err != nil || !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
+		return nil, invalid("Link.URL", "must be an absolute http or https URL")
 	}
 	out, err := fetch[Link](ctx, s.client, r, link, "link", true, reqOpts)
 	if err == nil && out == nil {

@@ -103,10 +103,13 @@ func TestAttachmentsDeleteAndAddLink(t *testing.T) {
 	assert.JSONEq(t, `{"url":"https://example.com/x"}`, got.body)
 	assert.Equal(t, "https://example.com/x", link.URL, "without a body, the link sent")
 
-	_, err = c.Attachments.AddLink(t.Context(), Tasks, "it", "1", Link{URL: "ftp://example.com/\"x\""})
-	var ve *ValidationError
-	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, `must be an absolute http or https URL (got "ftp://example.com/\"x\"")`, ve.Rule)
+	for _, bad := range []string{"ftp://example.com/x?sig=s3cr3t", "https://exa mple.com/?sig=s3cr3t", "/relative?sig=s3cr3t", "https:///?sig=s3cr3t"} {
+		_, err = c.Attachments.AddLink(t.Context(), Tasks, "it", "1", Link{URL: bad})
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, bad)
+		assert.Equal(t, "must be an absolute http or https URL", ve.Rule, bad)
+		assert.NotContains(t, err.Error(), "s3cr3t", "the URL is request data")
+	}
 }
 
 // TestWaitProcessed: the wait goes on while the state is PROCESSING (in

@@ -180,7 +180,7 @@ func pages[T any](ctx context.Context, opts *ListOptions, fetch fetchPage[T]) it
 			}
 			h := maphash.String(seed, cursor)
 			if seen[h] {
-				return nil, fmt.Errorf("%w %q", ErrRepeatedCursor, cursor)
+				return nil, ErrRepeatedCursor // the cursor is users' data: not in the text
 			}
 			seen[h] = true
 			if backward {

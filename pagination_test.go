@@ -390,6 +390,7 @@ func TestAllRepeatedCursor(t *testing.T) {
 				assert.Equal(t, tt.wantIDs, y.ids)
 				require.Len(t, y.errs, 1)
 				assert.ErrorIs(t, y.errs[0], ErrRepeatedCursor)
+				assert.NotRegexp(t, `c[0-9]`, y.errs[0].Error(), "a cursor is users' data")
 				assert.ErrorIs(t, y.errs[0], ErrUnexpectedResponse, "a repeated cursor is an answer the SDK cannot use")
 				assert.Len(t, srv.seen(), tt.requests)
 			})

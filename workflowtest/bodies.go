@@ -2,6 +2,7 @@ package workflowtest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -35,15 +36,15 @@ func WithStrictBodies() Option {
 	return func(c *config) { c.strictBodies = true }
 }
 
-// readBody reads and checks the JSON body of a request to operation id
-// into rq.body.
-func (s *Server) readBody(rq *request, id op.ID) *httpError {
+// readBody reads and checks the JSON body of a request into rq.body: the
+// reader of every route whose operation takes one (on).
+func readBody(s *Server, rq *request) *httpError {
 	body, e := readJSONBody(rq.r)
 	if e != nil {
 		return e
 	}
 	rq.body = body
-	return problem(wire.Check(id, body, wire.Options{Strict: s.cfg.strictBodies}))
+	return problem(wire.Check(rq.rt.op, body, wire.Options{Strict: s.cfg.strictBodies}))
 }
 
 // readJSONBody reads a request body that must be JSON. Every JSON body
@@ -61,11 +62,8 @@ func readJSONBody(r *http.Request) ([]byte, *httpError) {
 	if err != nil {
 		return nil, errf(http.StatusBadRequest, "reading the body: %v", err)
 	}
-	switch t := bytes.TrimSpace(body); {
-	case len(t) == 0:
-		return nil, errf(http.StatusBadRequest, "malformed body: empty (a JSON object is required)")
-	case bytes.Equal(t, []byte("null")):
-		return nil, errf(http.StatusBadRequest, "malformed body: null (a JSON object is required)")
+	if t := bytes.TrimSpace(body); len(t) == 0 || string(t) == "null" {
+		return nil, errf(http.StatusBadRequest, "malformed body: %s (a JSON object is required)", cmp.Or(string(t), "empty"))
 	}
 	return body, nil
 }
@@ -81,14 +79,11 @@ func problem(err error) *httpError {
 	case p.Malformed():
 		return errf(http.StatusBadRequest, "malformed body: %s", p.Rule)
 	}
-	at := p.Pointer
-	if at == "" {
-		at = "body"
-	}
+	status := http.StatusBadRequest
 	if p.Prose {
-		return errf(http.StatusUnprocessableEntity, "invalid %s: %s", at, p.Rule)
+		status = http.StatusUnprocessableEntity
 	}
-	return errf(http.StatusBadRequest, "invalid %s: %s", at, p.Rule)
+	return errf(status, "invalid %s: %s", cmp.Or(p.Pointer, "body"), p.Rule)
 }
 
 // mustConform panics when body, encoded as JSON, is not a body the

@@ -51,8 +51,9 @@ const (
 // cmd/workflow-fake serves and what the quickstart example reads.
 func (s *Server) SeedDemo() Demo {
 	base := time.Date(2025, 1, 6, 8, 0, 0, 0, time.UTC)
-	people := []struct{ first, last string }{
-		{"Alice", "Anders"}, {"Bruno", "Berg"}, {"Chen", "Cho"}, {"Dana", "Diaz"}, {"Emeka", "Eze"},
+	people := []struct{ first, last, title string }{
+		{"Alice", "Anders", "Service Desk Lead"}, {"Bruno", "Berg", "Support Engineer"}, {"Chen", "Cho", "Network Engineer"},
+		{"Dana", "Diaz", "Accountant"}, {"Emeka", "Eze", "Controller"},
 	}
 	var d Demo
 	emails := make([]string, len(people))
@@ -65,14 +66,22 @@ func (s *Server) SeedDemo() Demo {
 		s.AddGroup("Finance", d.Users[3].UserID, d.Users[4].UserID),
 		s.AddDynamicGroup("Everyone at example.com", "example.com"),
 	)
-	s.seedDemoPeople(d)
 
-	s.Define(workflow.Tasks, DemoTasks, "Title", "Status")
+	// seed defines (rt, alias) with the required fields and stores n
+	// records, the i-th as rec(i) makes it.
+	seed := func(rt workflow.RecordType, alias string, required []string, n int, rec func(i int) workflow.Record) []string {
+		s.Define(rt, alias, required...)
+		d.Lists = append(d.Lists, "/"+string(rt)+"/"+alias)
+		recs := make([]workflow.Record, n)
+		for i := range recs {
+			recs[i] = rec(i)
+		}
+		return s.Seed(rt, alias, recs...)
+	}
 	statuses := []string{"Open", "In Progress", "Waiting", "Done"}
 	categories := []string{"Hardware", "Software", "Network", "Access"}
-	tasks := make([]workflow.Record, 1000)
-	for i := range tasks {
-		tasks[i] = workflow.Record{
+	seed(workflow.Tasks, DemoTasks, []string{"Title", "Status"}, 1000, func(i int) workflow.Record {
+		return workflow.Record{
 			"Title":     fmt.Sprintf("Request %04d: %s issue", i+1, strings.ToLower(categories[i%4])),
 			"Status":    statuses[(i*7)%4],
 			"Priority":  strconv.Itoa(i%5 + 1),
@@ -82,103 +91,67 @@ func (s *Server) SeedDemo() Demo {
 			"Due Date":  formatTime(base.Add(time.Duration(i) * 7 * time.Hour)),
 			"Estimate":  strconv.FormatFloat(float64(i%16)/2+0.5, 'f', -1, 64),
 		}
-	}
-	s.Seed(workflow.Tasks, DemoTasks, tasks...)
-
-	s.Define(workflow.Apps, DemoApps, "Name")
-	apps := make([]workflow.Record, 20)
-	for i := range apps {
-		apps[i] = workflow.Record{
+	})
+	appIDs := seed(workflow.Apps, DemoApps, []string{"Name"}, 20, func(i int) workflow.Record {
+		return workflow.Record{
 			"Name":    fmt.Sprintf("Account %02d", i+1),
 			"Tier":    []string{"Gold", "Silver", "Bronze"}[i%3],
 			"Country": []string{"DE", "FR", "US", "JP", "BR"}[i%5],
 		}
-	}
-	appIDs := s.Seed(workflow.Apps, DemoApps, apps...)
-
-	s.Define(workflow.Elements, DemoElements, "Name")
-	parts := make([]workflow.Record, 50)
-	for i := range parts {
-		parts[i] = workflow.Record{
+	})
+	partIDs := seed(workflow.Elements, DemoElements, []string{"Name"}, 50, func(i int) workflow.Record {
+		return workflow.Record{
 			"Name":  fmt.Sprintf("Part %02d", i+1),
 			"Stock": strconv.Itoa((i * 37) % 200),
 			"Unit":  []string{"piece", "box", "kg"}[i%3],
 		}
-	}
-	partIDs := s.Seed(workflow.Elements, DemoElements, parts...)
-
-	s.Define(workflow.Transactions, DemoTransactions, "Number", "Amount")
-	invoices := make([]workflow.Record, 100)
-	for i := range invoices {
-		invoices[i] = workflow.Record{
+	})
+	seed(workflow.Transactions, DemoTransactions, []string{"Number", "Amount"}, 100, func(i int) workflow.Record {
+		return workflow.Record{
 			"Number":  fmt.Sprintf("INV-%05d", i+1),
 			"Amount":  strconv.FormatFloat(float64((i*7919)%100000)/100, 'f', 2, 64),
 			"Paid":    strconv.FormatBool(i%4 == 0),
 			"Issued":  formatTime(base.Add(time.Duration(i) * 24 * time.Hour)),
 			"Account": appIDs[i%len(appIDs)],
 		}
-	}
-	s.Seed(workflow.Transactions, DemoTransactions, invoices...)
+	})
 
-	// Task 1 has related items (two parts), watchers (two users and a
-	// group) and a comment written in the web application.
+	// The users' job titles and the Finance group's approver and
+	// data-access flags; task 1's related items (two parts), watchers (two
+	// users, then a group), a comment written in the web application and
+	// an attachment.
 	s.mu.Lock()
-	rec := s.st.record(workflow.Tasks, DemoTasks, "1")
-	for _, id := range partIDs[:2] {
-		rec.related = append(rec.related, &relation{
-			seq: s.st.next.nextSeq(), target: defKey{workflow.Elements, DemoElements}, recID: id,
-		})
-	}
-	for _, u := range d.Users[:2] {
-		seq := s.st.next.nextSeq()
-		rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), userID: u.UserID})
-	}
-	s.st.newComment(rec, "Looking into it.", "WEB", d.Users[0].UserID, base)
-	s.mu.Unlock()
-	s.WatchGroup(workflow.Tasks, DemoTasks, "1", d.Groups[0])
-
-	d.Contents = append(d.Contents, s.seedDemoAttachment(base))
-	s.seedDemoConfiguration()
-
-	d.Lists = []string{
-		"/" + string(workflow.Tasks) + "/" + DemoTasks,
-		"/" + string(workflow.Apps) + "/" + DemoApps,
-		"/" + string(workflow.Elements) + "/" + DemoElements,
-		"/" + string(workflow.Transactions) + "/" + DemoTransactions,
-	}
-	return d
-}
-
-// seedDemoPeople gives the demo users job titles and the Finance group
-// its approver and data-access flags.
-func (s *Server) seedDemoPeople(d Demo) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	titles := []string{"Service Desk Lead", "Support Engineer", "Network Engineer", "Accountant", "Controller"}
 	for i, a := range d.Users {
-		s.st.usersByID[a.UserID].jobTitle = titles[i%len(titles)]
+		s.st.usersByID[a.UserID].jobTitle = people[i].title
 	}
 	fin := s.st.groupsByID[d.Groups[1]]
 	fin.flags.Approver, fin.flags.DataAccess, fin.flags.Mentionable = true, true, false
-}
-
-// seedDemoAttachment attaches a small, processed text file to task 1, so
-// that its download route has something to serve, and returns its
-// contentUrl.
-func (s *Server) seedDemoAttachment(at time.Time) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	rec := s.st.record(workflow.Tasks, DemoTasks, "1")
+	// They are added as their requests add them, by the default user.
+	rq := &request{user: s.st.users[0]}
+	for _, id := range partIDs[:2] {
+		rq.in = &relatedBody{ID: id, Alias: DemoElements}
+		s.addRelated(rq, rec)
+	}
+	rq.in = &watchersBody{Users: emails[:2]}
+	s.addWatchers(rq, rec)
+	s.st.newComment(rec, "Looking into it.", "WEB", d.Users[0].UserID, base)
+	// A small, processed text file, so that the download route of task 1
+	// has something to serve.
 	body := []byte("Printer on floor 3 jams on duplex jobs.\n")
 	sum := sha256.Sum256(body)
 	a := &attachment{
 		id: s.st.next.id("a", &s.st.next.attachment), name: "notes.txt", description: "First analysis",
 		mediaType: "text/plain; charset=utf-8", size: int64(len(body)), sha256: hex.EncodeToString(sum[:]),
-		state: StateValid, createdAt: at, rec: rec, content: &content{mem: body, size: int64(len(body))},
+		state: StateValid, createdAt: base, rec: rec, content: &content{mem: body, size: int64(len(body))},
 	}
 	s.st.attachments[a.id] = a
 	rec.attachments = append(rec.attachments, a)
-	return a.contentURL()
+	d.Contents = []string{a.contentURL()}
+	s.mu.Unlock()
+	s.WatchGroup(workflow.Tasks, DemoTasks, "1", d.Groups[0])
+	s.seedDemoConfiguration()
+	return d
 }
 
 // seedDemoConfiguration gives app "crm-accounts" three automations and

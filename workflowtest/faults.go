@@ -3,10 +3,9 @@ package workflowtest
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,11 +106,10 @@ type Injection struct {
 	s       *Server
 	f       Fault
 	method  string
-	pattern []string
+	pattern []string // the path's segments; nil: any path
 	seen    int
 	fired   int
 	firstAt time.Time // when it first fired, on the server's clock
-	removed bool
 }
 
 // Inject adds a fault and returns its handle. It panics on a fault that
@@ -163,210 +161,117 @@ func (in *Injection) Fired() int {
 func (in *Injection) Remove() {
 	in.s.faultMu.Lock()
 	defer in.s.faultMu.Unlock()
-	in.removed = true
-	for i, f := range in.s.faults {
-		if f == in {
-			in.s.faults = append(in.s.faults[:i:i], in.s.faults[i+1:]...)
-			break
-		}
-	}
+	in.s.faults = slices.DeleteFunc(in.s.faults, func(f *Injection) bool { return f == in })
 }
 
 // ClearFaults removes every injected fault.
 func (s *Server) ClearFaults() {
 	s.faultMu.Lock()
 	defer s.faultMu.Unlock()
-	for _, f := range s.faults {
-		f.removed = true
-	}
 	s.faults = nil
 }
 
+// parseRoute reads a Fault's Route: its method ("" or "*" for any) and
+// its path pattern (nil for any).
 func parseRoute(route string) (method string, pattern []string, err error) {
-	route = strings.TrimSpace(route)
-	p := route
-	if route != "" && !strings.HasPrefix(route, "/") {
-		var rest string
-		method, rest, _ = strings.Cut(route, " ")
-		p = strings.TrimSpace(rest)
-		if p != "" && !strings.HasPrefix(p, "/") {
-			return "", nil, fmt.Errorf("the path of Route %q must start with /", route)
-		}
+	p := strings.TrimSpace(route)
+	if !strings.HasPrefix(p, "/") {
+		method, p, _ = strings.Cut(p, " ")
+		p = strings.TrimSpace(p)
 	}
-	if p != "" {
-		pattern = splitPattern(p)
+	switch {
+	case p != "" && !strings.HasPrefix(p, "/"):
+		return "", nil, fmt.Errorf("the path of Route %q must start with /", route)
+	case p != "":
+		pattern = strings.Split(p[1:], "/")
 	}
-	for i, seg := range pattern {
-		if seg == "**" && i != len(pattern)-1 {
-			return "", nil, fmt.Errorf("** must be the last segment of Route %q", route)
-		}
-	}
-	if method == "*" {
-		method = ""
+	if i := slices.Index(pattern, "**"); i >= 0 && i != len(pattern)-1 {
+		return "", nil, fmt.Errorf("** must be the last segment of Route %q", route)
 	}
 	return strings.ToUpper(method), pattern, nil
 }
 
-// matches reports whether a request matches the injection's route and
+// matches reports whether a request (its method, its path's segments
+// unescaped and its operation) matches the injection's route and
 // operation.
 func (in *Injection) matches(method string, segs []string, id op.ID) bool {
-	if (in.method != "" && in.method != method) || (in.f.Operation != "" && op.ID(in.f.Operation) != id) {
-		return false
+	pattern := in.pattern
+	if n := len(pattern); n > 0 && pattern[n-1] == "**" {
+		pattern, segs = pattern[:n-1], segs[:min(n-1, len(segs))]
 	}
-	if in.pattern == nil {
-		return true
-	}
-	for i, p := range in.pattern {
-		if p == "**" {
-			return true
-		}
-		if i >= len(segs) {
-			return false
-		}
-		if p != "*" && !(strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}")) && p != segs[i] {
-			return false
-		}
-	}
-	return len(segs) == len(in.pattern)
+	wild := func(p string) bool { return p == "*" || strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") }
+	return (in.method == "" || in.method == "*" || in.method == method) && (in.f.Operation == "" || op.ID(in.f.Operation) == id) &&
+		(in.pattern == nil || slices.EqualFunc(pattern, segs, func(p, seg string) bool { return p == seg || wild(p) }))
 }
 
-// pickFault returns the fault that fires for rq, if any.
+// pickFault returns the fault that fires for rq, if any, and marks rq as
+// meeting it.
 func (s *Server) pickFault(rq *request) *Fault {
-	r := rq.r
 	s.faultMu.Lock()
 	defer s.faultMu.Unlock()
 	if len(s.faults) == 0 {
 		return nil
 	}
-	segs := splitPattern(r.URL.EscapedPath())
+	segs := strings.Split(strings.TrimPrefix(rq.r.URL.EscapedPath(), "/"), "/")
 	for i, seg := range segs {
 		if u, err := url.PathUnescape(seg); err == nil {
 			segs[i] = u
 		}
 	}
+	now := s.Now()
 	for _, in := range s.faults {
-		if !in.matches(r.Method, segs, rq.op) {
+		if !in.matches(rq.r.Method, segs, rq.op) {
 			continue
 		}
 		in.seen++
-		if in.seen <= in.f.After {
-			continue
-		}
-		if in.f.Count > 0 && in.fired >= in.f.Count {
-			continue
-		}
-		if in.f.For > 0 && in.fired > 0 && s.Now().Sub(in.firstAt) >= in.f.For {
-			continue
-		}
-		if in.f.Probability > 0 && s.rng.Float64() >= in.f.Probability {
+		if in.seen <= in.f.After || in.f.Count > 0 && in.fired >= in.f.Count ||
+			in.f.For > 0 && in.fired > 0 && now.Sub(in.firstAt) >= in.f.For ||
+			in.f.Probability > 0 && s.rng.Float64() >= in.f.Probability {
 			continue
 		}
 		if in.fired == 0 {
-			in.firstAt = s.Now()
+			in.firstAt = now
 		}
 		in.fired++
+		rq.log.Fault = true
 		f := in.f
 		return &f
 	}
 	return nil
 }
 
-// applyFault applies f; it reports whether the request has been answered
-// (or dropped), false when it should now be served normally.
-func (s *Server) applyFault(f *Fault, w http.ResponseWriter, sw *statusWriter, rq *request) bool {
-	if !s.pause(rq, sw, f.Delay, true) {
-		return true
+// applyFault applies f to rq, which has waited its latency, and answers
+// it (see Fault for the effects and their order); the zero Fault serves
+// rq as usual.
+func (s *Server) applyFault(f *Fault, w http.ResponseWriter, rq *request) {
+	if !s.pause(rq, w, f.Delay, true) {
+		return
 	}
-	switch {
-	case f.Drop:
-		s.drop(w, rq)
-		return true
-	case f.DropAfter:
+	if f.DropAfter {
 		// The handlers return their answer instead of writing it, so
 		// nothing has reached the connection yet: the answer is simply
 		// not sent.
-		s.serve(rq).discard()
-		s.drop(w, rq)
-		return true
-	case f.Cut:
-		w.Header().Set(FaultHeader, "1")
-		cw := &cutWriter{statusWriter: sw}
-		s.write(cw, s.serve(rq))
-		_ = http.NewResponseController(w).Flush()
-		panic(http.ErrAbortHandler) // closes the connection
-	}
-	if f.Malformed || f.Status != 0 {
-		w.Header().Set(FaultHeader, "1")
-	}
-	switch {
-	case f.Malformed && f.Status != 0:
-		body := fmt.Sprintf(`{"status":%d,"message":"injected fau`, f.Status)
-		s.write(sw, response{status: f.Status, rawBody: []byte(body), retryAfter: f.RetryAfter, header: f.Header})
-		return true
-	case f.Malformed:
-		resp := s.serve(rq)
-		if resp.stream != nil {
-			// A download: the first half of its bytes.
-			resp.length /= 2
-			resp.stream = struct {
-				io.Reader
-				io.Closer
-			}{io.LimitReader(resp.stream, resp.length), resp.stream}
-		} else if resp.status != http.StatusNoContent {
-			body := resp.rawBody
-			if body == nil && resp.body != nil {
-				body = encodeJSON(resp.body)
-			}
-			resp.rawBody = []byte("{")
-			if len(body) >= 2 {
-				resp.rawBody = body[:len(body)/2]
-			}
+		if resp := s.serve(rq); resp.stream != nil {
+			_ = resp.stream.Close()
 		}
-		s.write(sw, resp)
-		return true
-	case f.Status != 0:
-		resp := failf(f.Status, "injected fault")
+	}
+	if f.Drop || f.DropAfter {
+		// Aborting the handler closes the connection (resets the stream
+		// of HTTP/2) without an answer, after ServeHTTP's deferred
+		// logRequest: a client which has seen its connection close finds
+		// the request in Requests.
+		panic(http.ErrAbortHandler)
+	}
+	if f.Status != 0 || f.Malformed || f.Cut {
+		w.Header().Set(FaultHeader, "1")
+	}
+	var resp response
+	if f.Status != 0 {
+		resp = failf(f.Status, "injected fault")
 		resp.retryAfter, resp.header = f.RetryAfter, f.Header
-		s.write(sw, resp)
-		return true
+	} else {
+		rq.processingError = f.ProcessingError
+		resp = s.serve(rq)
 	}
-	rq.processingError = f.ProcessingError
-	return false
-}
-
-// cutWriter passes on the first half of a body whose Content-Length has
-// been set, and drops the rest.
-type cutWriter struct {
-	*statusWriter
-	left int
-}
-
-func (w *cutWriter) WriteHeader(code int) {
-	n, _ := strconv.Atoi(w.Header().Get("Content-Length"))
-	w.left = n / 2
-	w.statusWriter.WriteHeader(code)
-}
-
-func (w *cutWriter) Write(b []byte) (int, error) {
-	n := min(len(b), w.left)
-	w.left -= n
-	_, err := w.statusWriter.Write(b[:n])
-	return len(b), err
-}
-
-// drop logs rq with status 0, then closes the connection of w without
-// writing anything on it. Logging first means that a client which has
-// seen its connection close finds the request in Requests. Where the
-// connection cannot be taken over (HTTP/2), the handler is aborted, which
-// resets the stream.
-func (s *Server) drop(w http.ResponseWriter, rq *request) {
-	s.logRequest(rq, 0)
-	rq.logged = true
-	if hj, ok := w.(http.Hijacker); ok {
-		if conn, _, err := hj.Hijack(); err == nil {
-			_ = conn.Close()
-			return
-		}
-	}
-	panic(http.ErrAbortHandler)
+	s.write(w, rq, resp, f)
 }

@@ -1,6 +1,7 @@
 package workflowtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -536,4 +537,42 @@ func TestFaultFor(t *testing.T) {
 	}
 	assert.Equal(t, 200, a.get("/tasks/it").status, "6s after it began, the outage is over")
 	assert.Equal(t, 3, in.Fired())
+}
+
+// Malformed and Cut halve a download as they halve a JSON answer:
+// Malformed sends the first half as the whole, Cut sends it under the
+// whole's Content-Length and closes the connection.
+func TestFaultHalvesADownload(t *testing.T) {
+	a := newAPI(t)
+	seedTasks(a.srv, 1)
+	data := []byte(strings.Repeat("0123456789", 10))
+	res := a.upload("/tasks/it/1/attachments", "f.bin", bytes.NewReader(data), "")
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	get := func() (*http.Response, []byte, error) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, a.srv.BaseURL()+"/tasks/it/1/attachments/a1/content", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+a.token)
+		resp, err := a.srv.ts.Client().Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		return resp, body, err
+	}
+	const route = "GET /v1/tasks/it/1/attachments/a1/content"
+	a.srv.Inject(Fault{Route: route, Count: 1, Malformed: true})
+	resp, body, err := get()
+	require.NoError(t, err)
+	assert.Equal(t, "1", resp.Header.Get(FaultHeader))
+	assert.Equal(t, int64(50), resp.ContentLength)
+	assert.Equal(t, data[:50], body)
+
+	a.srv.Inject(Fault{Route: route, Count: 1, Cut: true})
+	resp, body, err = get()
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, int64(100), resp.ContentLength)
+	assert.Equal(t, data[:50], body)
+
+	_, body, err = get()
+	require.NoError(t, err)
+	assert.Equal(t, data, body)
 }

@@ -1,9 +1,9 @@
 package workflowtest
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
@@ -97,6 +97,13 @@ func (s *Server) Group(id string) (GroupInfo, bool) {
 	return info, true
 }
 
+// Members returns the user ids of a group's members, in the order they
+// were added (nil for a group without members or an unknown group).
+func (s *Server) Members(groupID string) []string {
+	info, _ := s.Group(groupID)
+	return info.Members
+}
+
 // AddGroup creates a group that is not dynamic, assignable, watchable and
 // mentionable, with the given members, and returns its id (a UUID
 // counting up in creation order from
@@ -104,16 +111,11 @@ func (s *Server) Group(id string) (GroupInfo, bool) {
 func (s *Server) AddGroup(name string, userIDs ...string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, id := range userIDs {
-		if s.st.usersByID[id] == nil {
-			panic("workflowtest: AddGroup: no user " + strconv.Quote(id))
-		}
+	if e := s.checkUserIDs(userIDs); e != nil {
+		panic("workflowtest: AddGroup: " + e.msg)
 	}
-	g := s.st.newGroup(name)
-	g.flags = GroupFlags{Assignable: true, Watchable: true, Mentionable: true}
-	for _, id := range userIDs {
-		g.addMember(&s.st.next, id)
-	}
+	g := s.st.addGroup(&group{name: name, flags: GroupFlags{Assignable: true, Watchable: true, Mentionable: true}})
+	g.addMembers(&s.st.next, userIDs)
 	return g.id
 }
 
@@ -122,57 +124,45 @@ func (s *Server) AddGroup(name string, userIDs ...string) string {
 func (s *Server) AddDynamicGroup(name string, domains ...string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.st.newGroup(name)
-	g.flags.Dynamic, g.managed = true, true
-	g.setDomains(&s.st.next, domains)
+	g := s.st.addGroup(&group{name: name, flags: GroupFlags{Dynamic: true}, managed: true})
+	g.addDomains(&s.st.next, domains)
 	return g.id
 }
 
-func (st *state) newGroup(name string) *group {
-	g := &group{seq: st.next.nextSeq(), id: st.next.uuid(uuidGroup, &st.next.group), name: name}
+// addGroup stores g, a new group, giving it its id and place.
+func (st *state) addGroup(g *group) *group {
+	g.seq, g.id = st.next.nextSeq(), st.next.uuid(uuidGroup, &st.next.group)
 	st.groups = append(st.groups, g)
 	st.groupsByID[g.id] = g
 	return g
 }
 
-func (g *group) setDomains(c *counters, domains []string) {
-	g.domains = g.domains[:0]
+// addDomains adds the e-mail domains to the group's, in order.
+func (g *group) addDomains(c *counters, domains []string) {
 	for _, d := range domains {
 		g.domains = append(g.domains, domain{id: c.uuid(uuidDomain, &c.domain), domain: d})
 	}
 }
 
-func (g *group) addMember(c *counters, userID string) {
-	if !slices.ContainsFunc(g.members, func(m member) bool { return m.userID == userID }) {
-		g.members = append(g.members, member{seq: c.nextSeq(), userID: userID})
+// addMembers adds the users ids to the members, in order; a user who is
+// a member already is left as it is.
+func (g *group) addMembers(c *counters, ids []string) {
+	for _, id := range ids {
+		if !slices.ContainsFunc(g.members, func(m member) bool { return m.userID == id }) {
+			g.members = append(g.members, member{seq: c.nextSeq(), userID: id})
+		}
 	}
-}
-
-// Members returns the user ids of a group's members, in the order they
-// were added (nil for an unknown group).
-func (s *Server) Members(groupID string) []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	g := s.st.groupsByID[groupID]
-	if g == nil {
-		return nil
-	}
-	out := make([]string, len(g.members))
-	for i, m := range g.members {
-		out[i] = m.userID
-	}
-	return out
 }
 
 // groupRoutes are the operations on groups.
 var groupRoutes = []route{
 	on(op.ListGroups, admin((*Server).listGroups)),
-	onJSON[groupRequestBody](op.CreateGroup, admin((*Server).createGroup)),
+	on(op.CreateGroup, onGroup((*Server).putGroup)),
 	on(op.GetGroup, onGroup((*Server).getGroup)),
-	onJSON[groupRequestBody](op.UpdateGroup, onGroup((*Server).updateGroup)),
+	on(op.UpdateGroup, onGroup((*Server).putGroup)),
 	on(op.ListGroupUsers, onGroup((*Server).listGroupUsers)),
-	onJSON[userIDsBody](op.AddUsersToGroup, onGroup((*Server).addGroupUsers)),
-	onJSON[userIDsBody](op.RemoveUsersFromGroup, onGroup((*Server).removeGroupUsers)),
+	onJSON[userIDsBody](op.AddUsersToGroup, onGroup((*Server).changeMembers)),
+	onJSON[userIDsBody](op.RemoveUsersFromGroup, onGroup((*Server).changeMembers)),
 }
 
 // listGroups is GET /groups, paged like the record list, without filter.
@@ -180,12 +170,14 @@ func (s *Server) listGroups(rq *request) response {
 	return listPage(rq, "groups", s.st.groups, groupSeq, nil, plain(groupData))
 }
 
-// onGroup is a handler of the group {groupId}, found.
+// onGroup is a handler of the group {groupId}, found, when the route
+// names one (nil otherwise).
 func onGroup(h func(s *Server, rq *request, g *group) response) func(*Server, *request) response {
 	return admin(func(s *Server, rq *request) response {
-		g := s.st.groupsByID[rq.params["groupId"]]
-		if g == nil {
-			return failf(http.StatusNotFound, "no group with id %q", rq.params["groupId"])
+		id, one := rq.params["groupId"]
+		g := s.st.groupsByID[id]
+		if one && g == nil {
+			return failf(http.StatusNotFound, "no group with id %q", id)
 		}
 		return h(s, rq, g)
 	})
@@ -194,93 +186,54 @@ func onGroup(h func(s *Server, rq *request, g *group) response) func(*Server, *r
 // getGroup is GET /groups/{groupId}.
 func (s *Server) getGroup(_ *request, g *group) response { return reply(http.StatusOK, g.json()) }
 
-// groupRequestBody is the service's GroupRequest; nil members were not
-// sent.
-type groupRequestBody struct {
-	Name        *string   `json:"name"`
-	Assignable  *bool     `json:"assignable"`
-	Watchable   *bool     `json:"watchable"`
-	Mentionable *bool     `json:"mentionable"`
-	Approver    *bool     `json:"approver"`
-	Dynamic     *bool     `json:"dynamic"`
-	DataAccess  *bool     `json:"dataAccess"`
-	Hidden      *bool     `json:"hidden"`
-	Tags        *[]string `json:"tags"`
-	UserIDs     *[]string `json:"userIds"`
-	Domains     *[]string `json:"domains"`
+// groupRequest is the service's GroupRequest, decoded on top of a group's
+// flags and tags, so that what the body leaves out keeps its value (the
+// flags' members are named as GroupFlags' fields, case aside). Name,
+// userIds and domains stay nil when not sent (an empty list decodes as
+// empty, not nil).
+type groupRequest struct {
+	Name *string `json:"name"`
+	GroupFlags
+	Tags    []string `json:"tags"`
+	UserIDs []string `json:"userIds"`
+	Domains []string `json:"domains"`
 }
 
-// apply checks b against g (a new group when create) and changes g. What
-// b leaves out stays as it is. The caller holds s.mu.
-func (s *Server) applyGroupRequest(g *group, b *groupRequestBody, create bool) *httpError {
-	if create && b.Name == nil {
-		return errf(http.StatusUnprocessableEntity, "invalid /name: a new group needs a name (the fake's rule)")
+// putGroup is POST /groups (no g: 201 with the new group) and PUT
+// /groups/{groupId} (200 with the group), the body checked against g;
+// what the body leaves out stays as it is, and nothing changes on a
+// refusal.
+func (s *Server) putGroup(rq *request, g *group) response {
+	create := g == nil
+	if create {
+		g = &group{}
 	}
-	dynamic := g.flags.Dynamic
-	if b.Dynamic != nil {
-		dynamic = *b.Dynamic
-	}
+	b := groupRequest{GroupFlags: g.flags, Tags: slices.Clone(g.tags)}
+	_ = json.Unmarshal(rq.body, &b) // checked by readBody
 	switch {
-	case b.UserIDs != nil && dynamic:
-		return errf(http.StatusUnprocessableEntity, "invalid /userIds: userIds are for groups that are not dynamic")
-	case b.Domains != nil && !dynamic:
-		return errf(http.StatusUnprocessableEntity, "invalid /domains: domains are for dynamic groups")
+	case create && b.Name == nil:
+		return failf(http.StatusUnprocessableEntity, "invalid /name: a new group needs a name (the fake's rule)")
+	case b.UserIDs != nil && b.Dynamic:
+		return failf(http.StatusUnprocessableEntity, "invalid /userIds: userIds are for groups that are not dynamic")
+	case b.Domains != nil && !b.Dynamic:
+		return failf(http.StatusUnprocessableEntity, "invalid /domains: domains are for dynamic groups")
 	}
-	if b.UserIDs != nil {
-		for _, id := range *b.UserIDs {
-			if s.st.usersByID[id] == nil {
-				return errf(http.StatusUnprocessableEntity, "unknown user id %q", id)
-			}
-		}
+	if e := s.checkUserIDs(b.UserIDs); e != nil {
+		return fail(e)
 	}
-	setIf(&g.flags.Assignable, b.Assignable)
-	setIf(&g.flags.Watchable, b.Watchable)
-	setIf(&g.flags.Mentionable, b.Mentionable)
-	setIf(&g.flags.Approver, b.Approver)
-	setIf(&g.flags.Dynamic, b.Dynamic)
-	setIf(&g.flags.DataAccess, b.DataAccess)
-	setIf(&g.flags.Hidden, b.Hidden)
 	setIf(&g.name, b.Name)
-	if b.Tags != nil {
-		g.tags = slices.Clone(*b.Tags)
-	}
-	if g.flags.Dynamic {
+	g.flags, g.tags = b.GroupFlags, b.Tags
+	if g.flags.Dynamic || b.UserIDs != nil {
 		g.members = nil
-	} else {
+	}
+	if !g.flags.Dynamic || b.Domains != nil {
 		g.domains = nil
 	}
-	if b.UserIDs != nil {
-		g.members = nil
-		for _, id := range *b.UserIDs {
-			g.addMember(&s.st.next, id)
-		}
+	g.addMembers(&s.st.next, b.UserIDs)
+	g.addDomains(&s.st.next, b.Domains)
+	if create {
+		return reply(http.StatusCreated, s.st.addGroup(g).json())
 	}
-	if b.Domains != nil {
-		g.setDomains(&s.st.next, *b.Domains)
-	}
-	return nil
-}
-
-// createGroup is POST /groups: 201 with the new group.
-func (s *Server) createGroup(rq *request) response {
-	g := &group{}
-	if e := s.applyGroupRequest(g, in[*groupRequestBody](rq), true); e != nil {
-		return fail(e)
-	}
-	ng := s.st.newGroup(g.name)
-	ng.flags, ng.tags, ng.domains, ng.members = g.flags, g.tags, g.domains, g.members
-	return reply(http.StatusCreated, ng.json())
-}
-
-// updateGroup is PUT /groups/{groupId}: 200 with the group; what the body
-// leaves out is kept.
-func (s *Server) updateGroup(rq *request, g *group) response {
-	work := *g
-	work.members, work.domains, work.tags = slices.Clone(g.members), slices.Clone(g.domains), slices.Clone(g.tags)
-	if e := s.applyGroupRequest(&work, in[*groupRequestBody](rq), false); e != nil {
-		return fail(e)
-	}
-	*g = work
 	return reply(http.StatusOK, g.json())
 }
 
@@ -291,33 +244,22 @@ func (s *Server) listGroupUsers(rq *request, g *group) response {
 		func(m member, _ string) any { return s.st.usersByID[m.userID].json() })
 }
 
-// addGroupUsers is POST /groups/{groupId}/users: 201, no body; members
-// already in the group are left as they are. A dynamic group takes no
-// users (400).
-func (s *Server) addGroupUsers(rq *request, g *group) response {
-	return s.changeMembers(rq, g, http.StatusCreated, func(g *group, ids []string) {
-		for _, id := range ids {
-			g.addMember(&s.st.next, id)
-		}
-	})
-}
-
-// removeGroupUsers is DELETE /groups/{groupId}/users (with a body): 200,
-// no body; users who are not members are ignored.
-func (s *Server) removeGroupUsers(rq *request, g *group) response {
-	return s.changeMembers(rq, g, http.StatusOK, func(g *group, ids []string) {
-		g.members = slices.DeleteFunc(g.members, func(m member) bool { return slices.Contains(ids, m.userID) })
-	})
-}
-
-func (s *Server) changeMembers(rq *request, g *group, status int, change func(*group, []string)) response {
-	body := in[*userIDsBody](rq)
+// changeMembers is POST /groups/{groupId}/users (201, no body; members
+// already in the group are left as they are) and DELETE
+// /groups/{groupId}/users with a body (200, no body; users who are not
+// members are ignored). A dynamic group takes no users (422).
+func (s *Server) changeMembers(rq *request, g *group) response {
+	ids := in[*userIDsBody](rq).UserIDs
 	if g.flags.Dynamic {
 		return failf(http.StatusUnprocessableEntity, "group %s is dynamic: its members follow its domains", g.id)
 	}
-	if e := s.checkUserIDs(body.UserIDs); e != nil {
+	if e := s.checkUserIDs(ids); e != nil {
 		return fail(e)
 	}
-	change(g, body.UserIDs)
-	return response{status: status}
+	if rq.op == op.RemoveUsersFromGroup {
+		g.members = slices.DeleteFunc(g.members, func(m member) bool { return slices.Contains(ids, m.userID) })
+		return response{status: http.StatusOK}
+	}
+	g.addMembers(&s.st.next, ids)
+	return response{status: http.StatusCreated}
 }

@@ -138,3 +138,31 @@ func TestGroupsCreateUpdate(t *testing.T) {
 	info, _ = a.srv.Group(gid(1))
 	assert.Equal(t, "Approvers", info.Name, "a refused PUT changes nothing")
 }
+
+// A PUT keeps what its body leaves out, and an empty list empties: the
+// members and tags of a group, the domains of a dynamic one.
+func TestGroupsUpdateKeepsAndEmpties(t *testing.T) {
+	a := newAPI(t)
+	g := a.srv.AddGroup("Support", uid(1))
+	dyn := a.srv.AddDynamicGroup("Everyone", "example.com")
+	put := func(id string, body map[string]any) GroupInfo {
+		t.Helper()
+		res := a.do(http.MethodPut, "/groups/"+id, body)
+		require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+		info, _ := a.srv.Group(id)
+		return info
+	}
+	info := put(g, map[string]any{"tags": []string{"a"}, "hidden": true})
+	assert.Equal(t, GroupInfo{ID: g, Name: "Support", Flags: GroupFlags{Assignable: true, Watchable: true, Mentionable: true, Hidden: true},
+		Tags: []string{"a"}, Members: []string{uid(1)}}, info)
+	info = put(g, map[string]any{"userIds": []string{}, "tags": []string{}})
+	assert.Empty(t, info.Members)
+	assert.Empty(t, info.Tags)
+	assert.True(t, info.Flags.Hidden)
+
+	info = put(dyn, map[string]any{"name": "All"})
+	assert.Equal(t, []string{"example.com"}, info.Domains)
+	info = put(dyn, map[string]any{"domains": []string{}})
+	assert.Empty(t, info.Domains)
+	assert.Equal(t, "All", info.Name)
+}

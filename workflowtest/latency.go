@@ -3,6 +3,8 @@ package workflowtest
 import (
 	"net/http"
 	"time"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // WithLatency makes every request (token requests included) wait d
@@ -27,27 +29,19 @@ func (s *Server) SetLatency(d time.Duration) {
 // on, instead of the server's (see WithLatency); a negative d takes it
 // back.
 func (s *Server) SetOperationLatency(operation string, d time.Duration) {
-	s.latencyMu.Lock()
-	defer s.latencyMu.Unlock()
-	if s.opLatency == nil {
-		s.opLatency = map[string]time.Duration{}
-	}
 	if d < 0 {
-		delete(s.opLatency, operation)
+		s.opLatency.Delete(op.ID(operation))
 	} else {
-		s.opLatency[operation] = d
+		s.opLatency.Store(op.ID(operation), d)
 	}
 }
 
-// applyLatency waits the configured latency (see pause).
-func (s *Server) applyLatency(rq *request, w http.ResponseWriter) bool {
-	d := time.Duration(s.latency.Load())
-	s.latencyMu.Lock()
-	if od, ok := s.opLatency[string(rq.op)]; ok {
-		d = od
+// latencyOf is the latency of a request to operation id.
+func (s *Server) latencyOf(id op.ID) time.Duration {
+	if d, ok := s.opLatency.Load(id); ok {
+		return d.(time.Duration)
 	}
-	s.latencyMu.Unlock()
-	return s.pause(rq, w, d, false)
+	return time.Duration(s.latency.Load())
 }
 
 // pause waits d: the latency, or a fault's delay. It reports false when
@@ -58,10 +52,8 @@ func (s *Server) pause(rq *request, w http.ResponseWriter, d time.Duration, faul
 	if d <= 0 {
 		return true
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-time.After(d):
 		return true
 	case <-rq.r.Context().Done():
 		return false
@@ -69,7 +61,7 @@ func (s *Server) pause(rq *request, w http.ResponseWriter, d time.Duration, faul
 		if fault {
 			w.Header().Set(FaultHeader, "1")
 		}
-		s.write(w, failf(http.StatusServiceUnavailable, "the server is shutting down"))
+		s.write(w, rq, failf(http.StatusServiceUnavailable, "the server is shutting down"), &Fault{})
 		return false
 	}
 }

@@ -22,23 +22,20 @@ import (
 func readQuery(raw string) (url.Values, *httpError) {
 	q := url.Values{}
 	for pair := range strings.SplitSeq(raw, "&") {
-		if pair == "" {
-			continue
-		}
 		rawName, rawValue, _ := strings.Cut(pair, "=")
-		name, err := url.QueryUnescape(rawName)
-		if err != nil {
+		name, nameErr := url.QueryUnescape(rawName)
+		value, valueErr := url.QueryUnescape(rawValue)
+		switch {
+		case pair == "":
+			continue
+		case nameErr != nil:
 			return nil, errf(http.StatusBadRequest, "a query parameter name has a broken percent-escape: write %% as %%25")
-		}
-		if strings.Contains(pair, ";") {
+		case strings.Contains(pair, ";"):
 			return nil, errf(http.StatusBadRequest, "query parameter %q holds a ';' that is not percent-encoded: "+
 				"encode it as %%3B (an RSQL AND in a filter is %%3B, an OR %%2C)", name)
-		}
-		value, err := url.QueryUnescape(rawValue)
-		if err != nil {
+		case valueErr != nil:
 			return nil, errf(http.StatusBadRequest, "query parameter %q has a broken percent-escape: write %% as %%25", name)
-		}
-		if q.Has(name) {
+		case q.Has(name):
 			return nil, errf(http.StatusBadRequest, "query parameter %q is given more than once: give it once "+
 				"(filters are combined inside one filter, with ; encoded as %%3B)", name)
 		}

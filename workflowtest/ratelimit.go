@@ -3,6 +3,8 @@ package workflowtest
 import (
 	"net/http"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // The rate limit of the fake: a token bucket per credential, on the
@@ -29,11 +31,8 @@ func (s *Server) SetRateLimit(perSecond float64, burst int) {
 	s.buckets = map[string]*bucket{}
 }
 
-// bucket is a token bucket of the rate limit.
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
+// bucket is a token bucket of the rate limit, on the server's clock.
+type bucket = rate.Limiter
 
 // limit takes a token from the credential's bucket, or answers 429.
 func (s *Server) limit(clientID string) (response, bool) {
@@ -43,22 +42,16 @@ func (s *Server) limit(clientID string) (response, bool) {
 	if s.cfg.rate <= 0 {
 		return response{}, false
 	}
-	burst := float64(max(s.cfg.burst, 1))
+	burst := max(s.cfg.burst, 1)
 	b := s.buckets[clientID]
 	if b == nil {
-		b = &bucket{tokens: burst, last: now}
+		b = rate.NewLimiter(rate.Limit(s.cfg.rate), burst)
 		s.buckets[clientID] = b
 	}
-	if now.After(b.last) {
-		b.tokens = min(burst, b.tokens+now.Sub(b.last).Seconds()*s.cfg.rate)
-		b.last = now
-	}
-	if b.tokens >= 1 {
-		b.tokens--
+	if b.AllowN(now, 1) {
 		return response{}, false
 	}
-	wait := time.Duration((1 - b.tokens) / s.cfg.rate * float64(time.Second))
-	resp := failf(http.StatusTooManyRequests, "rate limit exceeded (%g requests per second, burst %d)", s.cfg.rate, int(burst))
-	resp.retryAfter = wait
+	resp := failf(http.StatusTooManyRequests, "rate limit exceeded (%g requests per second, burst %d)", s.cfg.rate, burst)
+	resp.retryAfter = time.Duration((1 - b.TokensAt(now)) / s.cfg.rate * float64(time.Second))
 	return resp, true
 }

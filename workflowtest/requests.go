@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/seed-a15e58aa/workflow-go/rsql"
@@ -27,20 +28,9 @@ type RequestRecord struct {
 	RequestID  string     // the X-Request-Id the server sent back ("req-1", "req-2", ... in arrival order)
 }
 
-func (s *Server) logRequest(rq *request, status int) {
-	rec := RequestRecord{
-		Time:       rq.start,
-		Method:     rq.r.Method,
-		Path:       rq.r.URL.Path,
-		Query:      rq.r.URL.Query(),
-		Route:      rq.route,
-		Operation:  string(rq.op),
-		Filter:     rq.filter,
-		FilterText: rq.filterText,
-		Status:     status,
-		Fault:      rq.fault,
-		RequestID:  rq.id,
-	}
+func (s *Server) logRequest(rq *request) {
+	rec := rq.log
+	rec.Route, rec.Operation, rec.Filter, rec.FilterText = rq.route, string(rq.op), rq.filter, rq.filterText
 	if rq.user != nil {
 		rec.UserID = rq.user.id
 	}
@@ -63,8 +53,7 @@ func (s *Server) logRequest(rq *request, status int) {
 func (s *Server) Requests() []RequestRecord {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	from := max(0, len(s.log)-s.cfg.logLimit)
-	return append([]RequestRecord(nil), s.log[from:]...)
+	return slices.Clone(s.log[max(0, len(s.log)-s.cfg.logLimit):])
 }
 
 // ResetRequests forgets the requests received so far.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
@@ -29,8 +30,9 @@ type route struct {
 	pattern []string // the words of the path template
 	name    string   // as RequestRecord.Route gives it: "GET /v1/{recordType}/{alias}"
 	op      op.ID
-	// read reads the body before the lock (nil: a JSON body, read and
-	// checked by the path when the operation takes one, or none).
+	// read reads the body before the lock: readBody for a JSON body,
+	// the route's own reader (reading) for another media type; nil when
+	// the operation takes none.
 	read func(s *Server, rq *request) *httpError
 	// decode decodes the JSON body, read and checked, into what the
 	// handler takes (in); nil: the handler takes none.
@@ -38,16 +40,16 @@ type route struct {
 	h      func(s *Server, rq *request) response
 }
 
-// Route names as recorded in RequestRecord.Route.
-const (
-	routeToken = "POST /oauth/token"
-)
-
 // on is the route of operation id, whose handler takes no body, or reads
-// it itself with read (run before the lock).
+// it itself with read (run before the lock); an operation that takes a
+// JSON body has it read and checked (readBody).
 func on(id op.ID, h func(*Server, *request) response) route {
 	o := id.Op()
-	return route{method: o.Method, pattern: splitPattern(o.Path), name: o.Method + " /v1" + o.Path, op: id, h: h}
+	rt := route{method: o.Method, pattern: strings.Split(o.Path[1:], "/"), name: o.Method + " /v1" + o.Path, op: id, h: h}
+	if wire.Takes(id) {
+		rt.read = readBody
+	}
+	return rt
 }
 
 // onJSON is the route of operation id, whose handler takes the JSON
@@ -82,18 +84,6 @@ func (rt route) reading(read func(*Server, *request) *httpError) route {
 	return rt
 }
 
-func splitPattern(p string) []string {
-	var out []string
-	start := 1
-	for i := 1; i <= len(p); i++ {
-		if i == len(p) || p[i] == '/' {
-			out = append(out, p[start:i])
-			start = i + 1
-		}
-	}
-	return out
-}
-
 // routes lists every operation of the API under /v1, each family's as
 // its file registers them.
 var routes = slices.Concat(userRoutes, groupRoutes, domainRoutes,
@@ -110,89 +100,73 @@ var routeOf = func() map[op.ID]*route {
 	return m
 }()
 
-// match finds the route of a request by the operation table (op.Match:
-// where several templates fit, a word beats a parameter, so the
-// configuration routes come before the record routes whose shapes they
-// share). When the path matches routes of other methods only, it returns
-// their methods.
-func match(method string, segs []string) (*route, []string) {
-	o, allow := op.Match(method, segs)
-	if o == nil {
-		return nil, allow
-	}
-	return routeOf[o.ID], nil
-}
-
 func isRecordType(s string) bool { return workflow.RecordType(s).Valid() }
 
 // find matches a request to its operation, first, so that the request
-// log, the faults and the latency can name it; serve answers what find
-// found, authentication and the rate limit before any 404 or 405.
+// log, the faults and the latency can name it, and decodes its path
+// parameters by name. An API path of no operation gets its answer in
+// rq.miss: 405 naming the methods of the path, when it has some, or 404
+// (op.Match: where several templates fit, a word beats a parameter, so
+// the configuration routes come before the record routes whose shapes
+// they share).
 func (s *Server) find(rq *request) {
-	p := rq.r.URL.EscapedPath()
-	if p == "/oauth/token" {
-		rq.route, rq.op = routeToken, op.RequestAccessToken
-		return
-	}
+	r, p := rq.r, rq.r.URL.EscapedPath()
 	rest, isAPI := strings.CutPrefix(p, "/v1/")
+	if p == "/oauth/token" {
+		rq.route, rq.op = "POST /oauth/token", op.RequestAccessToken
+	}
 	if !isAPI {
 		return
 	}
-	rq.segs, rq.pathErr = splitPath(rest)
-	if rq.pathErr == nil {
-		rq.rt, rq.allow = match(rq.r.Method, rq.segs)
-		if rq.rt != nil {
-			rq.route, rq.op = rq.rt.name, rq.rt.op
+	segs, e := splitPath(rest)
+	if e != nil {
+		rq.miss = fail(e)
+		return
+	}
+	o, allow := op.Match(r.Method, segs)
+	switch {
+	case len(allow) > 0:
+		rq.miss = methodNotAllowed(allow...)
+	case o == nil && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups":
+		rq.miss = failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
+	case o == nil:
+		rq.miss = failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
+	default:
+		rq.rt = routeOf[o.ID]
+		rq.route, rq.op, rq.params = rq.rt.name, o.ID, make(map[string]string, len(segs))
+		for i, p := range rq.rt.pattern {
+			if name, ok := strings.CutPrefix(p, "{"); ok {
+				rq.params[strings.TrimSuffix(name, "}")] = segs[i]
+			}
 		}
 	}
 }
 
 // serve answers a request.
 func (s *Server) serve(rq *request) response {
-	r, rt, segs, allow := rq.r, rq.rt, rq.segs, rq.allow
+	r, rt := rq.r, rq.rt
 	switch {
 	case rq.op == op.RequestAccessToken && r.Method != http.MethodPost:
 		return methodNotAllowed(http.MethodPost)
 	case rq.op == op.RequestAccessToken:
 		return s.handleToken(rq)
-	case segs == nil && rq.pathErr == nil:
+	case rt == nil && rq.miss.status == 0:
 		return failf(http.StatusNotFound, "no such route: %s (API paths start with /v1/, the token endpoint is /oauth/token)", r.URL.Path)
 	}
 	if e := s.authenticate(rq); e != nil {
-		return s.unauthorized(e)
+		resp := fail(e)
+		resp.header = http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
+		return resp
 	}
 	if resp, limited := s.limit(rq.clientID); limited {
 		return resp
 	}
-	if rq.pathErr != nil {
-		return fail(rq.pathErr)
-	}
-
 	if rt == nil {
-		if len(allow) > 0 {
-			return methodNotAllowed(allow...)
-		}
-		if len(segs) >= 1 && !isRecordType(segs[0]) && segs[0] != "users" && segs[0] != "groups" {
-			return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("unknown record type %q (one of apps, elements, tasks, transactions)", segs[0]), r.Method, segs))
-		}
-		return failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
-	}
-	var qe *httpError
-	if rq.query, qe = readQuery(r.URL.RawQuery); qe != nil {
-		return fail(qe)
-	}
-	rq.params = make(map[string]string, len(segs))
-	for i, p := range rt.pattern {
-		if name, ok := strings.CutPrefix(p, "{"); ok {
-			rq.params[strings.TrimSuffix(name, "}")] = segs[i]
-		}
+		return rq.miss
 	}
 	var e *httpError
-	switch {
-	case rt.read != nil:
+	if rq.query, e = readQuery(r.URL.RawQuery); e == nil && rt.read != nil {
 		e = rt.read(s, rq)
-	case wire.Takes(rt.op):
-		e = s.readBody(rq, rt.op)
 	}
 	if e == nil && rt.decode != nil {
 		rq.in, e = rt.decode(rq.body)
@@ -200,23 +174,16 @@ func (s *Server) serve(rq *request) response {
 	if e != nil {
 		return fail(e)
 	}
+	var lock sync.Locker = &s.mu
 	if rt.method == http.MethodGet {
-		s.mu.RLock()
-		defer s.mu.RUnlock()
-	} else {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		lock = s.mu.RLocker()
 	}
+	lock.Lock()
+	defer lock.Unlock()
 	resp := rt.h(s, rq)
 	if rq.file != nil && resp.status >= 400 {
 		rq.file.content.remove() // an upload the handler refused (its record went meanwhile)
 	}
-	return resp
-}
-
-func (s *Server) unauthorized(e *httpError) response {
-	resp := fail(e)
-	resp.header = http.Header{"Www-Authenticate": {`Bearer error="invalid_token"`}}
 	return resp
 }
 

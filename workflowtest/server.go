@@ -2,11 +2,13 @@ package workflowtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -67,8 +69,7 @@ type Server struct {
 	buckets map[string]*bucket
 
 	latency   atomic.Int64 // added to every request, in nanoseconds (latency.go)
-	latencyMu sync.Mutex
-	opLatency map[string]time.Duration // by operation (latency.go)
+	opLatency sync.Map     // operation id to time.Duration (latency.go)
 
 	logMu sync.Mutex
 	log   []RequestRecord
@@ -122,15 +123,7 @@ func WithAttachmentPolicy(p AttachmentPolicy) Option {
 // Empty arguments keep the defaults.
 func WithUser(email, clientID, clientSecret string) Option {
 	return func(c *config) {
-		if email != "" {
-			c.email = email
-		}
-		if clientID != "" {
-			c.clientID = clientID
-		}
-		if clientSecret != "" {
-			c.secret = clientSecret
-		}
+		c.email, c.clientID, c.secret = cmp.Or(email, c.email), cmp.Or(clientID, c.clientID), cmp.Or(clientSecret, c.secret)
 	}
 }
 
@@ -143,13 +136,9 @@ func WithListener(l net.Listener) Option {
 
 // WithMaxUploadSize changes the size limit of uploaded files (250 MB, the
 // service's limit, read as 250,000,000 bytes, by default), so that tests of the 413 answer need not
-// send 250 MB.
+// send 250 MB. A size of 0 or less keeps the limit as it is.
 func WithMaxUploadSize(n int64) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxUpload = n
-		}
-	}
+	return func(c *config) { c.maxUpload = cmp.Or(max(n, 0), c.maxUpload) }
 }
 
 // WithStoredContentLimit lowers how many bytes of an uploaded file the
@@ -173,13 +162,10 @@ func WithSeed(seed uint64) Option {
 }
 
 // WithRequestLogLimit bounds how many requests Requests remembers (the
-// most recent ones are kept); the default is 100,000.
+// most recent ones are kept); the default is 100,000. A limit of 0 or
+// less keeps the limit as it is.
 func WithRequestLogLimit(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.logLimit = n
-		}
-	}
+	return func(c *config) { c.logLimit = cmp.Or(max(n, 0), c.logLimit) }
 }
 
 // WithLogger makes the server log one line per request (method, path,
@@ -218,14 +204,12 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.st = s.newState()
 	s.latency.Store(int64(cfg.latency))
+	s.ts = httptest.NewUnstartedServer(s)
 	if cfg.listener != nil {
-		s.ts = httptest.NewUnstartedServer(s)
 		_ = s.ts.Listener.Close()
 		s.ts.Listener = cfg.listener
-		s.ts.Start()
-	} else {
-		s.ts = httptest.NewServer(s)
 	}
+	s.ts.Start()
 	return s
 }
 
@@ -253,8 +237,7 @@ func (s *Server) Close() {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.once.Do(func() { close(s.closing) })
 	err := s.ts.Config.Shutdown(ctx)
-	s.ts.Close()
-	s.files.removeAll()
+	s.Close()
 	return err
 }
 
@@ -367,16 +350,15 @@ func (s *Server) Reset() {
 
 // request is one request on its way through the server.
 type request struct {
-	r          *http.Request
-	start      time.Time // arrival, on the server's clock
-	id         string    // request ID, sent back as X-Request-Id
-	logged     bool      // whether logRequest has been called
-	route      string    // the route's name (RequestRecord.Route)
-	op         op.ID     // the operation's id
+	r *http.Request
+	// log is the request's entry in the request log, filled as the
+	// request goes (arrival, request ID, fault, status); logRequest adds
+	// what the fields below say.
+	log        RequestRecord
+	route      string // the route's name (RequestRecord.Route)
+	op         op.ID  // the operation's id
 	rt         *route
-	segs       []string          // the path after /v1/, split and unescaped
-	pathErr    *httpError        // a path that cannot be split
-	allow      []string          // the methods of the path, when none is the request's
+	miss       response          // the answer to an API path of no operation (404, 405)
 	query      url.Values        // the query, read by readQuery
 	params     map[string]string // the path parameters by name
 	body       []byte            // the JSON body, checked; a comment's text
@@ -386,7 +368,6 @@ type request struct {
 	clientID   string
 	filter     rsql.Expr
 	filterText string
-	fault      bool
 	// processingError: an injected fault makes this upload's processing
 	// end in ERROR.
 	processingError bool
@@ -402,13 +383,6 @@ type response struct {
 	stream     io.ReadCloser
 	length     int64
 	retryAfter time.Duration
-}
-
-// discard releases what resp holds, when it is not written.
-func (resp response) discard() {
-	if resp.stream != nil {
-		_ = resp.stream.Close()
-	}
 }
 
 // errorBody is the body of every failure.
@@ -442,85 +416,63 @@ func failf(status int, format string, args ...any) response {
 
 func reply(status int, body any) response { return response{status: status, body: body} }
 
-// statusWriter remembers the status written.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
 // ServeHTTP implements http.Handler: faults, authentication, the rate
 // limit, routing, permissions and the handlers, in that order. Every
 // response, faults included, carries an X-Request-Id header ("req-1",
 // "req-2", ... in arrival order), which RequestRecord.RequestID repeats.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rq := &request{r: r, start: s.Now(), id: "req-" + strconv.FormatUint(s.reqSeq.Add(1), 10)}
-	w.Header().Set("X-Request-Id", rq.id)
-	sw := &statusWriter{ResponseWriter: w}
-	defer func() {
-		if !rq.logged {
-			s.logRequest(rq, sw.status)
-		}
-	}()
-
+	rq := &request{r: r, log: RequestRecord{Time: s.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(),
+		RequestID: "req-" + strconv.FormatUint(s.reqSeq.Add(1), 10)}}
+	w.Header().Set("X-Request-Id", rq.log.RequestID)
+	defer s.logRequest(rq)
 	s.find(rq)
-	if !s.applyLatency(rq, sw) {
-		return
+	if s.pause(rq, w, s.latencyOf(rq.op), false) {
+		s.applyFault(cmp.Or(s.pickFault(rq), &Fault{}), w, rq)
 	}
-	if f := s.pickFault(rq); f != nil {
-		rq.fault = true
-		if s.applyFault(f, w, sw, rq) {
-			return
-		}
-	}
-	s.write(sw, s.serve(rq))
 }
 
-// write sends a response.
-func (s *Server) write(w http.ResponseWriter, resp response) {
+// write sends resp and notes its status for the request log. A fault's
+// Malformed sends the first half of the body as the whole (but for a 204,
+// which has none); its Cut sends the first half under the whole body's
+// Content-Length, then closes the connection.
+func (s *Server) write(w http.ResponseWriter, rq *request, resp response, f *Fault) {
 	h := w.Header()
 	if resp.retryAfter > 0 {
-		h.Set("Retry-After", strconv.FormatInt(ceilSeconds(resp.retryAfter), 10))
+		h.Set("Retry-After", strconv.FormatInt(max(int64((resp.retryAfter+time.Second-1)/time.Second), 1), 10))
 	}
-	for k, v := range resp.header {
-		h[k] = v
+	maps.Copy(h, resp.header)
+	rq.log.Status = cmp.Or(resp.status, http.StatusOK)
+	malformed := f.Malformed && rq.log.Status != http.StatusNoContent
+	body, n := resp.rawBody, resp.length
+	if resp.stream == nil {
+		if body == nil && resp.body != nil {
+			body = encodeJSON(resp.body)
+		}
+		if malformed && len(body) < 2 {
+			body = []byte("{}") // its half, "{", is not JSON
+		}
+		if body != nil && h.Get("Content-Type") == "" {
+			h.Set("Content-Type", "application/json")
+		}
+		n = int64(len(body))
 	}
-	if resp.status == 0 {
-		resp.status = http.StatusOK
+	if malformed {
+		n /= 2
 	}
+	h.Set("Content-Length", strconv.FormatInt(n, 10))
+	if f.Cut {
+		n /= 2
+	}
+	w.WriteHeader(rq.log.Status)
 	if resp.stream != nil {
 		defer resp.stream.Close()
-		h.Set("Content-Length", strconv.FormatInt(resp.length, 10))
-		w.WriteHeader(resp.status)
-		_, _ = io.Copy(w, resp.stream)
-		return
+		_, _ = io.CopyN(w, resp.stream, n)
+	} else {
+		_, _ = w.Write(body[:n])
 	}
-	body := resp.rawBody
-	if body == nil && resp.body != nil {
-		body = encodeJSON(resp.body)
-	}
-	if body != nil && h.Get("Content-Type") == "" {
-		h.Set("Content-Type", "application/json")
-	}
-	if body != nil {
-		h.Set("Content-Length", strconv.Itoa(len(body)))
-	}
-	w.WriteHeader(resp.status)
-	if body != nil {
-		_, _ = w.Write(body)
+	if f.Cut {
+		_ = http.NewResponseController(w).Flush()
+		panic(http.ErrAbortHandler) // closes the connection
 	}
 }
 
@@ -532,11 +484,6 @@ func encodeJSON(v any) []byte {
 		return encodeJSON(errorBody{Status: 500, Message: "encoding the response: " + err.Error()})
 	}
 	return buf.Bytes()
-}
-
-func ceilSeconds(d time.Duration) int64 {
-	secs := int64((d + time.Second - 1) / time.Second)
-	return max(secs, 1)
 }
 
 // formatTime prints t in the API's time form (UTC, milliseconds).

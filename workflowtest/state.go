@@ -10,8 +10,8 @@ type state struct {
 
 	users     []*user // in creation order
 	usersByID map[string]*user
-	creds     map[string]*credential // by client id
-	tokens    map[string]*token      // by access token
+	creds     map[string]Account // by client id
+	tokens    map[string]*token  // by access token
 
 	groups     []*group
 	groupsByID map[string]*group
@@ -44,15 +44,15 @@ func (s *Server) newState() *state {
 	st := &state{
 		defs:        map[defKey]*definition{},
 		usersByID:   map[string]*user{},
-		creds:       map[string]*credential{},
+		creds:       map[string]Account{},
 		tokens:      map[string]*token{},
 		groupsByID:  map[string]*group{},
 		attachments: map[string]*attachment{},
 		denied:      map[string]map[defKey]bool{},
 		deniedAdmin: map[string]bool{},
 	}
-	u := st.addUser(s.cfg.email, "Default", "User", s.Now())
-	st.creds[s.cfg.clientID] = &credential{clientID: s.cfg.clientID, secret: s.cfg.secret, userID: u.id}
+	u := st.addUser(s.cfg.email, "Default", "User")
+	st.creds[s.cfg.clientID] = Account{UserID: u.id, ClientID: s.cfg.clientID, ClientSecret: s.cfg.secret}
 	return st
 }
 
@@ -67,13 +67,6 @@ type user struct {
 	jobTitle  string
 	// neverNotify is what the create asked for (no welcome e-mail).
 	neverNotify bool
-	createdAt   time.Time
-	updatedAt   time.Time
-}
-
-// credential is an API access token's client id and secret.
-type credential struct {
-	clientID, secret, userID string
 }
 
 // token is an issued access token.
@@ -83,7 +76,8 @@ type token struct {
 	expires  time.Time
 }
 
-func (st *state) addUser(email, first, last string, now time.Time) *user {
+// addUser stores a new, active user.
+func (st *state) addUser(email, first, last string) *user {
 	u := &user{
 		seq:       st.next.nextSeq(),
 		id:        st.next.uuid(uuidUser, &st.next.user),
@@ -91,8 +85,6 @@ func (st *state) addUser(email, first, last string, now time.Time) *user {
 		firstName: first,
 		lastName:  last,
 		active:    true,
-		createdAt: now,
-		updatedAt: now,
 	}
 	st.users = append(st.users, u)
 	st.usersByID[u.id] = u

@@ -1,7 +1,9 @@
 package workflowtest
 
 import (
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,38 +20,27 @@ type userJSON struct {
 	JobTitle  string `json:"jobTitle"`
 }
 
-// User statuses as the fake sends them.
-const (
-	statusActive   = "ACTIVE"
-	statusInactive = "INACTIVE"
-)
-
-func (u *user) status() string {
-	if u.active {
-		return statusActive
-	}
-	return statusInactive
-}
-
 func (u *user) json() userJSON {
+	status := "INACTIVE"
+	if u.active {
+		status = "ACTIVE"
+	}
 	return userJSON{
 		ID: u.id, Email: u.email, FirstName: u.firstName, LastName: u.lastName,
-		Status: u.status(), JobTitle: u.jobTitle,
+		Status: status, JobTitle: u.jobTitle,
 	}
 }
 
-// fields is the user as a field map, for filters: the members of the
+// userFields is the user as a field map, for filters: the members of the
 // user object.
-func (u *user) fields() map[string]string {
-	return map[string]string{
-		"id": u.id, "email": u.email, "firstName": u.firstName, "lastName": u.lastName,
-		"status": u.status(), "jobTitle": u.jobTitle,
-	}
+func userFields(u *user) map[string]string {
+	var m map[string]string
+	_ = json.Unmarshal(encodeJSON(u.json()), &m) // every member is a string
+	return m
 }
 
-func userSeq(u *user) uint64               { return u.seq }
-func userFields(u *user) map[string]string { return u.fields() }
-func userData(u *user) any                 { return u.json() }
+func userSeq(u *user) uint64 { return u.seq }
+func userData(u *user) any   { return u.json() }
 
 // User is a user of the fake, for assertions.
 type User struct {
@@ -77,16 +68,6 @@ func (s *Server) Users() []User {
 	return out
 }
 
-// checkAdmin answers 403 to a user denied the users and groups routes.
-// The caller holds s.mu.
-func (s *Server) checkAdmin(rq *request) *httpError {
-	if s.st.deniedAdmin[rq.user.id] {
-		return errf(http.StatusForbidden, "user %s has no permission for users and groups", rq.user.id)
-	}
-	return nil
-}
-
-// listUsers is GET /users, paged like the record list.
 // userRoutes are the operations on users.
 var userRoutes = []route{
 	on(op.ListUsers, admin((*Server).listUsers)),
@@ -96,16 +77,17 @@ var userRoutes = []route{
 }
 
 // admin is a handler of the users and groups routes, run once the user
-// may use them (403 otherwise).
+// may use them: 403 to a user denied them (DenyAdmin).
 func admin(h func(s *Server, rq *request) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
-		if e := s.checkAdmin(rq); e != nil {
-			return fail(e)
+		if s.st.deniedAdmin[rq.user.id] {
+			return failf(http.StatusForbidden, "user %s has no permission for users and groups", rq.user.id)
 		}
 		return h(s, rq)
 	}
 }
 
+// listUsers is GET /users, paged like the record list.
 func (s *Server) listUsers(rq *request) response {
 	return listPage(rq, "users", s.st.users, userSeq, userFields, plain(userData))
 }
@@ -124,12 +106,10 @@ type createUserBody struct {
 // must be a bare address as net/mail parses it and not taken yet.
 func (s *Server) createUser(rq *request) response {
 	body := in[*createUserBody](rq)
-	for _, u := range s.st.users {
-		if strings.EqualFold(u.email, body.Email) {
-			return failf(http.StatusBadRequest, "a user with email %q already exists (%s)", body.Email, u.id)
-		}
+	if i := slices.IndexFunc(s.st.users, func(u *user) bool { return strings.EqualFold(u.email, body.Email) }); i >= 0 {
+		return failf(http.StatusBadRequest, "a user with email %q already exists (%s)", body.Email, s.st.users[i].id)
 	}
-	u := s.st.addUser(body.Email, body.FirstName, body.LastName, s.Now())
+	u := s.st.addUser(body.Email, body.FirstName, body.LastName)
 	u.jobTitle, u.neverNotify = body.JobTitle, body.NeverNotify
 	return reply(http.StatusCreated, u.json())
 }
@@ -152,9 +132,7 @@ func (s *Server) getUser(u *user) response { return reply(http.StatusOK, u.json(
 // now inactive (also when it already was). The user's tokens stop working
 // and its credentials are refused from then on.
 func (s *Server) deactivateUser(u *user) response {
-	if u.active {
-		u.active, u.updatedAt = false, s.Now()
-	}
+	u.active = false
 	return reply(http.StatusOK, u.json())
 }
 
@@ -176,10 +154,10 @@ func (s *Server) AddUser(email, firstName, lastName string) Account {
 	mustConform("AddUser", op.CreateUser, map[string]string{"email": email, "firstName": firstName, "lastName": lastName})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.st.addUser(email, firstName, lastName, s.Now())
+	u := s.st.addUser(email, firstName, lastName)
 	n := strconv.FormatUint(s.st.next.user, 10)
 	a := Account{UserID: u.id, ClientID: "client-" + n, ClientSecret: "secret-" + n}
-	s.st.creds[a.ClientID] = &credential{clientID: a.ClientID, secret: a.ClientSecret, userID: u.id}
+	s.st.creds[a.ClientID] = a
 	return a
 }
 
@@ -190,9 +168,8 @@ func (s *Server) DeactivateUser(userID string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.st.usersByID[userID]
-	if u == nil {
-		return false
+	if u != nil {
+		u.active = false
 	}
-	u.active, u.updatedAt = false, s.Now()
-	return true
+	return u != nil
 }

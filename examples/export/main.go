@@ -392,14 +392,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			st.Done, took(), cfg.statePath, ctx.Err())
 	}
 	var reported time.Time
+	shown := int64(-1) // the count of the last line: the end does not repeat it
 	total := 0
 	// report prints the progress line of -progress, at most every
 	// cfg.progress, or now.
 	report := func(now bool) {
-		if cfg.progress <= 0 || bar != nil || total <= 0 || !now && time.Since(reported) < cfg.progress {
+		if cfg.progress <= 0 || bar != nil || total <= 0 || st.Done == shown || !now && time.Since(reported) < cfg.progress {
 			return
 		}
-		reported = time.Now()
+		reported, shown = time.Now(), st.Done
 		fmt.Fprintf(stderr, "progress: %d of %d records (%.1f%%)\n", st.Done, total, 100*float64(st.Done)/float64(max(total, int(st.Done))))
 	}
 

@@ -80,9 +80,6 @@ func All() []*Operation {
 	return out
 }
 
-// Template is the operation's route as telemetry names it: Path.
-func (o *Operation) Template() string { return o.Path }
-
 // Fill builds the operation's path relative to its base URL, without a
 // leading slash, from args: pairs of a field name (what an error calls the
 // argument) and a value, one pair for each of PathParams, in their order.
