@@ -2,7 +2,9 @@ package workflowtest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -26,11 +28,14 @@ import (
 // nothing; a new alias that names another app (composed, or defined by
 // Define or Seed) is 422.
 
-// passObject is a stored Passthrough object (an app, a flow).
+// passObject is a stored JSON object, kept as sent with the id the fake
+// minted: an app or a flow (a Passthrough), an agent (its settings) or a
+// skill (its input), whose tools are kept beside it.
 type passObject struct {
-	seq  uint64
-	id   string
-	body map[string]any
+	seq              uint64
+	id               string
+	body             map[string]any
+	tools, a2aSkills []any
 }
 
 // passStore keeps Passthrough objects in creation order.
@@ -40,12 +45,15 @@ type passStore struct {
 }
 
 func (p *passStore) find(id string) *passObject {
-	for _, o := range p.items {
-		if o.id == id {
-			return o
-		}
+	if i := indexOf(p.items, id); i >= 0 {
+		return p.items[i]
 	}
 	return nil
+}
+
+// indexOf returns the index of the object id in list, -1 when there is none.
+func indexOf(list []*passObject, id string) int {
+	return slices.IndexFunc(list, func(o *passObject) bool { return o.id == id })
 }
 
 // parseObject reads raw, which must be one JSON object named what, into a
@@ -63,106 +71,130 @@ func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 
 // appRoutes are the operations on composed apps.
 var appRoutes = []route{
-	onObject[any](op.ComposeApp, (*Server).composeApp),
-	onObject[any](op.UpdateApp, (*Server).updateApp),
-}
-
-// composeApp is POST /aspects/compose: 201 with the app's definition.
-func (s *Server) composeApp(rq *request) response {
-	body := in[map[string]any](rq)
-	id, _ := body["id"].(string)
-	return s.putApp(s.st.apps.find(id), body, http.StatusCreated)
-}
-
-// updateApp is PUT /aspects/compose/{id}: 200 with the new definition.
-func (s *Server) updateApp(rq *request) response {
-	o := s.st.apps.find(rq.params["id"])
-	if o == nil {
-		return failf(http.StatusNotFound, "no composed app with id %q", rq.params["id"])
-	}
-	return s.putApp(o, in[map[string]any](rq), http.StatusOK)
+	onObject[any](op.ComposeApp, (*Server).putApp),
+	onObject[any](op.UpdateApp, (*Server).putApp),
 }
 
 // appKey returns the key of the app alias names (a composed app by its
 // namespace or id, or a record definition of type apps), and whether
 // there is one.
 func (st *state) appKey(alias string) (string, bool) {
-	for _, o := range st.apps.items {
-		if o.id == alias || o.body["namespace"] == alias {
-			return o.id, true
-		}
+	if i := slices.IndexFunc(st.apps.items, func(o *passObject) bool { return o.id == alias || o.body["namespace"] == alias }); i >= 0 {
+		return st.apps.items[i].id, true
 	}
 	return "apps/" + alias, st.defs[defKey{workflow.Apps, alias}] != nil
 }
 
-// ofApp returns the list in m (the agents or the skills of every app) of
-// the app {alias} of the route, 404 when there is no such app. A write
-// makes the app's list (and m) on first use; a read of an app without one
-// gets an empty list.
-func ofApp[T any](s *Server, rq *request, m *map[string]*[]T) (*[]T, *httpError) {
+// appItems is a kind of object of apps (the agents, the skills), kept by
+// the key of their app: the list (paged, with a filter on the string
+// members of its items), POST (201 with the new object) and PUT on {id}
+// (200; the members the body sends replace the object's, and a list of
+// tools replaces its tools).
+type appItems struct {
+	kind string // "agent"
+	uuid byte
+	of   func(*state) (*map[string]*[]*passObject, *uint64)
+	// show is an object as the list (listed) and create and update answer it.
+	show func(o *passObject, listed bool) map[string]any
+	// members are the object's members the body sends.
+	members func(b *bundleBody) map[string]any
+}
+
+// bundleBody is the bundle of an agent or a skill: AgentBundleCreateRequest,
+// SkillBundleCreateRequest and their updates.
+type bundleBody struct {
+	Agent struct {
+		Elementum json.RawMessage `json:"elementum"`
+	} `json:"agent"`
+	Skill     json.RawMessage `json:"skill"`
+	Tools     *[]any          `json:"tools"`
+	A2ASkills *[]any          `json:"a2aSkills"`
+}
+
+// ofApp returns the list of the kind's objects of the app {alias} of the
+// route, 404 when there is no such app. A write makes the app's list on
+// first use; a read of an app without one gets an empty list.
+func (k *appItems) ofApp(s *Server, rq *request) (*[]*passObject, *uint64, *httpError) {
+	m, ids := k.of(s.st)
 	key, ok := s.st.appKey(rq.params["alias"])
 	switch {
 	case !ok:
-		return nil, errf(http.StatusNotFound, "no app with alias %q", rq.params["alias"])
-	case (*m)[key] != nil:
-		return (*m)[key], nil
-	case rq.r.Method == http.MethodGet:
-		return &[]T{}, nil
-	case *m == nil:
-		*m = map[string]*[]T{}
+		return nil, nil, errf(http.StatusNotFound, "no app with alias %q", rq.params["alias"])
+	case (*m)[key] == nil && rq.r.Method != http.MethodGet:
+		if *m == nil {
+			*m = map[string]*[]*passObject{}
+		}
+		(*m)[key] = &[]*passObject{}
 	}
-	(*m)[key] = &[]T{}
-	return (*m)[key], nil
+	return cmp.Or((*m)[key], &[]*passObject{}), ids, nil
 }
 
-// listOfApp answers the list of the app's items in m (agents, skills):
-// paged, with a filter on fields, each item as item gives it.
-func listOfApp[T any](s *Server, rq *request, m *map[string]*[]T, name string, seq func(T) uint64, fields func(T) map[string]string, item func(T) any) response {
-	items, e := ofApp(s, rq, m)
+// list answers the list of the app's objects of the kind.
+func (k *appItems) list(s *Server, rq *request) response {
+	items, _, e := k.ofApp(s, rq)
 	if e != nil {
 		return fail(e)
 	}
-	return listPage(rq, "apps/"+rq.params["alias"]+"/"+name, *items, seq, fields, plain(item))
+	fields := func(o *passObject) map[string]string {
+		out := map[string]string{}
+		for name, v := range k.show(o, true) {
+			if v, ok := v.(string); ok {
+				out[name] = v
+			}
+		}
+		return out
+	}
+	return listPage(rq, "apps/"+rq.params["alias"]+"/"+k.kind+"s", *items, func(o *passObject) uint64 { return o.seq }, fields,
+		func(o *passObject, _ string) any { return k.show(o, true) })
 }
 
-// changeOfApp creates an item of the app in m (POST, the route without
-// {id}: 201) or updates its item {id} (PUT: 200, 404 when there is
-// none), and returns it with the status.
-func changeOfApp[T any](s *Server, rq *request, m *map[string]*[]T, kind string, id func(T) string, create func() T, update func(T)) (T, int, *httpError) {
-	var t T
-	items, e := ofApp(s, rq, m)
+// change creates an object of the app (POST, the route without {id}) or
+// updates its object {id} (PUT, 404 when there is none).
+func (k *appItems) change(s *Server, rq *request) response {
+	items, ids, e := k.ofApp(s, rq)
 	if e != nil {
-		return t, 0, e
+		return fail(e)
 	}
+	b := in[*bundleBody](rq)
+	members := k.members(b)
 	want, put := rq.params["id"]
-	if !put {
-		t = create()
-		*items = append(*items, t)
-		return t, http.StatusCreated, nil
+	i := indexOf(*items, want)
+	switch {
+	case !put:
+		*items = append(*items, &passObject{seq: s.st.next.nextSeq(), id: s.st.next.uuid(k.uuid, ids), body: members, tools: []any{}, a2aSkills: []any{}})
+		i = len(*items) - 1
+	case i < 0:
+		return failf(http.StatusNotFound, "no %s with id %q in app %q", k.kind, want, rq.params["alias"])
+	default:
+		maps.Copy((*items)[i].body, members)
 	}
-	i := slices.IndexFunc(*items, func(t T) bool { return id(t) == want })
-	if i < 0 {
-		return t, 0, errf(http.StatusNotFound, "no %s with id %q in app %q", kind, want, rq.params["alias"])
-	}
-	update((*items)[i])
-	return (*items)[i], http.StatusOK, nil
+	o := (*items)[i]
+	o.tools, o.a2aSkills = *cmp.Or(b.Tools, &o.tools), *cmp.Or(b.A2ASkills, &o.a2aSkills)
+	return reply(statusOf(put), k.show(o, false))
 }
 
-// putApp stores body as the definition of the composed app o (a new one
-// when o is nil) and answers it with status. A body without a namespace
-// keeps o's alias (the contract requires one of a new app). A new alias
-// must not name another app, composed or defined (422); the app's state
-// moves to it (see moveApp). The caller holds s.mu.
-func (s *Server) putApp(o *passObject, body map[string]any, status int) response {
-	apps := &s.st.apps
-	ns, ok := body["namespace"].(string)
-	if !ok {
-		ns = o.body["namespace"].(string)
+// putApp is POST /aspects/compose (201) and PUT /aspects/compose/{id}
+// (200; 404 when there is no such app), both with the app's definition:
+// the body is stored as the definition of the app the route's {id}, or
+// the POST body's "id", names (a new app when none). A body without a
+// namespace keeps the app's alias (the contract requires one of a new
+// app). A new alias must not name another app, composed or defined
+// (422); the app's state moves to it (see moveApp).
+func (s *Server) putApp(rq *request) response {
+	body, apps := in[map[string]any](rq), &s.st.apps
+	id, put := rq.params["id"]
+	if !put {
+		id, _ = body["id"].(string)
+	}
+	o := apps.find(id)
+	if put && o == nil {
+		return failf(http.StatusNotFound, "no composed app with id %q", id)
 	}
 	var old string
 	if o != nil {
 		old = o.body["namespace"].(string)
 	}
+	ns, _ := cmp.Or(body["namespace"], any(old)).(string)
 	taken := slices.ContainsFunc(apps.items, func(a *passObject) bool { return a != o && a.body["namespace"] == ns })
 	if taken || o != nil && ns != old && s.st.defs[defKey{workflow.Apps, ns}] != nil {
 		return failf(http.StatusUnprocessableEntity, "invalid /namespace: an app with alias %q exists", ns)
@@ -176,7 +208,16 @@ func (s *Server) putApp(o *passObject, body map[string]any, status int) response
 	body["id"], body["namespace"] = o.id, ns
 	o.body = body
 	s.st.define(defKey{workflow.Apps, ns})
-	return reply(status, o.body)
+	return reply(statusOf(put), body)
+}
+
+// statusOf is the status of the answer to an update (200, put) or a
+// create (201).
+func statusOf(put bool) int {
+	if put {
+		return http.StatusOK
+	}
+	return http.StatusCreated
 }
 
 // moveApp moves what the app alias from has to the alias to, which names

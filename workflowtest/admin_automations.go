@@ -57,23 +57,15 @@ type automation struct {
 // concern the active version, and DELETE removes the draft too. It
 // panics if there is no such automation, or a member does not encode.
 func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, def map[string]any) {
-	m := map[string]json.RawMessage{}
-	for k, v := range def {
-		b, err := json.Marshal(v)
-		if err != nil {
-			panic("workflowtest: SetAutomationDraft: member " + k + ": " + err.Error())
-		}
-		m[k] = b
-	}
+	m := encodeMembers("SetAutomationDraft", def)
 	m["id"], _ = json.Marshal(id)
 	m["status"] = json.RawMessage(`"DRAFT"`)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, a := range s.st.automations.byDef[defKey{rt, alias}] {
-		if a.id == id {
-			a.draft = m
-			return
-		}
+	list := s.st.automations.byDef[defKey{rt, alias}]
+	if i := slices.IndexFunc(list, func(a *automation) bool { return a.id == id }); i >= 0 {
+		list[i].draft = m
+		return
 	}
 	panic("workflowtest: SetAutomationDraft: no automation " + id + " in " + string(rt) + "/" + alias)
 }
@@ -85,19 +77,24 @@ func (s *Server) SetAutomationDraft(rt workflow.RecordType, alias, id string, de
 // POST .../automations accepts, or rt is not a record type.
 func (s *Server) AddAutomation(rt workflow.RecordType, alias string, def map[string]any) string {
 	mustType(rt)
+	m := encodeMembers("AddAutomation", def)
 	mustConform("AddAutomation", op.CreateAutomation, def)
-	m := make(map[string]json.RawMessage, len(def))
-	for k, v := range def {
-		b, err := json.Marshal(v)
-		if err != nil {
-			panic("workflowtest: AddAutomation: member " + k + ": " + err.Error())
-		}
-		m[k] = b
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.define(defKey{rt, alias})
 	return s.st.addAutomation(defKey{rt, alias}, m).id
+}
+
+// encodeMembers encodes each member of def as JSON, for the seeding
+// helper named; it panics when one does not encode.
+func encodeMembers(helper string, def map[string]any) map[string]json.RawMessage {
+	raw, err := json.Marshal(def)
+	if err != nil {
+		panic("workflowtest: " + helper + ": " + err.Error())
+	}
+	m := map[string]json.RawMessage{}
+	_ = json.Unmarshal(raw, &m)
+	return m
 }
 
 func (st *state) addAutomation(k defKey, m map[string]json.RawMessage) *automation {
@@ -128,35 +125,23 @@ func (s *Server) Automations(rt workflow.RecordType, alias string) []json.RawMes
 var automationRoutes = []route{
 	on(op.ListAutomations, onDef((*Server).listAutomations)),
 	onObject[json.RawMessage](op.CreateAutomation, onDef((*Server).createAutomation)),
-	onObject[json.RawMessage](op.ValidateAutomation, onDef((*Server).validateAutomation)),
+	on(op.ValidateAutomation, onDef((*Server).validateAutomation)),
 	on(op.GetAutomation, onAutomation((*Server).getAutomation)),
 	onObject[json.RawMessage](op.UpdateAutomation, onAutomation((*Server).updateAutomation)),
 	on(op.DeleteAutomation, onAutomation((*Server).deleteAutomation)),
 }
 
-// findAutomation finds the automation {id} of the route's definition.
-func (s *Server) findAutomation(rq *request) (*definition, int, *httpError) {
-	d, e := s.lookupDef(rq)
-	if e != nil {
-		return nil, 0, e
-	}
-	id := rq.params["id"]
-	i := slices.IndexFunc(s.st.automations.byDef[d.key], func(a *automation) bool { return a.id == id })
-	if i < 0 {
-		return nil, 0, errf(http.StatusNotFound, "no automation with id %q in %s", id, d.key)
-	}
-	return d, i, nil
-}
-
-// onAutomation is a handler of one automation, found.
+// onAutomation is a handler of the automation {id} of the route's
+// definition, found.
 func onAutomation(h func(s *Server, rq *request, d *definition, i int) response) func(*Server, *request) response {
-	return func(s *Server, rq *request) response {
-		d, i, e := s.findAutomation(rq)
-		if e != nil {
-			return fail(e)
+	return onDef(func(s *Server, rq *request, d *definition) response {
+		id := rq.params["id"]
+		i := slices.IndexFunc(s.st.automations.byDef[d.key], func(a *automation) bool { return a.id == id })
+		if i < 0 {
+			return failf(http.StatusNotFound, "no automation with id %q in %s", id, d.key)
 		}
 		return h(s, rq, d, i)
-	}
+	})
 }
 
 // listAutomations is GET /{recordType}/{alias}/automations: 200 with
@@ -181,8 +166,7 @@ func (s *Server) validateAutomation(rq *request, _ *definition) response {
 	// The verdict is the check of a create's body, the fake's rules
 	// included: what Validate passes, Create takes.
 	probs := []string{}
-	raw, _ := json.Marshal(in[map[string]json.RawMessage](rq))
-	if err := wire.Check(op.CreateAutomation, raw, wire.Options{}); err != nil {
+	if err := wire.Check(op.CreateAutomation, rq.body, wire.Options{}); err != nil {
 		probs = append(probs, err.Error())
 	}
 	return reply(http.StatusOK, map[string]any{"valid": len(probs) == 0, "errors": probs})

@@ -23,17 +23,12 @@ import (
 
 // domainsState is the organisation's domains; its zero value is empty.
 type domainsState struct {
-	list []*orgDomain // in creation order
-	n    uint64       // ids handed out
+	list []orgDomain // in creation order
+	n    uint64      // ids handed out
 }
 
-// orgDomain is an organisation domain (the service's OrganizationDomain).
-type orgDomain struct {
-	id, typ, domain       string
-	name, startURL        string
-	internal, approved    bool
-	selfRegistration, sso bool
-}
+// orgDomain is an organisation domain.
+type orgDomain = OrganizationDomainInfo
 
 // Organisation domain types.
 const (
@@ -56,11 +51,11 @@ type orgDomainJSON struct {
 }
 
 func (d *orgDomain) json() orgDomainJSON {
-	out := orgDomainJSON{ID: d.id, Type: d.typ, Domain: d.domain}
-	if d.typ == domainManaged {
-		out.Name, out.StartURL = d.name, d.startURL
-		out.Internal, out.Approved = &d.internal, &d.approved
-		out.SelfRegistration, out.SSO = &d.selfRegistration, &d.sso
+	out := orgDomainJSON{ID: d.ID, Type: d.Type, Domain: d.Domain}
+	if d.Type == domainManaged {
+		out.Name, out.StartURL = d.Name, d.StartURL
+		out.Internal, out.Approved = &d.Internal, &d.Approved
+		out.SelfRegistration, out.SSO = &d.SelfRegistration, &d.SSO
 	}
 	return out
 }
@@ -77,28 +72,25 @@ type OrganizationDomainInfo struct {
 func (s *Server) OrganizationDomains() []OrganizationDomainInfo {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []OrganizationDomainInfo
-	for _, d := range s.st.orgDomains.list {
-		out = append(out, OrganizationDomainInfo{ID: d.id, Type: d.typ, Domain: d.domain, Name: d.name, StartURL: d.startURL,
-			Internal: d.internal, Approved: d.approved, SelfRegistration: d.selfRegistration, SSO: d.sso})
-	}
-	return out
+	return slices.Clone(s.st.orgDomains.list)
 }
 
-// domainRequestBody is the service's OrganizationDomainRequest.
+// domainRequestBody is the service's OrganizationDomainRequest: one of
+// its two inputs (checked), EmailDomainInput holding the domain alone.
 type domainRequestBody struct {
-	EmailDomain *struct {
-		Domain *string `json:"domain"`
-	} `json:"emailDomain"`
-	ManagedDomain *struct {
-		Domain           *string `json:"domain"`
-		Name             *string `json:"name"`
-		StartURL         *string `json:"startUrl"`
-		Internal         *bool   `json:"internal"`
-		Approved         *bool   `json:"approved"`
-		SelfRegistration *bool   `json:"selfRegistration"`
-		SSO              *bool   `json:"sso"`
-	} `json:"managedDomain"`
+	EmailDomain   *domainInput `json:"emailDomain"`
+	ManagedDomain *domainInput `json:"managedDomain"`
+}
+
+// domainInput is ManagedDomainInput and EmailDomainInput.
+type domainInput struct {
+	Domain           *string `json:"domain"`
+	Name             *string `json:"name"`
+	StartURL         *string `json:"startUrl"`
+	Internal         *bool   `json:"internal"`
+	Approved         *bool   `json:"approved"`
+	SelfRegistration *bool   `json:"selfRegistration"`
+	SSO              *bool   `json:"sso"`
 }
 
 // validDomain accepts a bare domain name such as "example.com".
@@ -107,19 +99,18 @@ func validDomain(d string) bool {
 		!strings.HasPrefix(d, ".") && !strings.HasSuffix(d, ".")
 }
 
-// applyDomainRequest checks b against d (a new domain when create) and
-// changes d; what b leaves out is kept. The caller holds s.mu.
-func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create bool) *httpError {
-	// readBody has made sure exactly one of the two is set.
-	typ, name := domainEmail, (*string)(nil)
-	if m := b.ManagedDomain; m != nil {
-		typ, name = domainManaged, m.Domain
-	} else {
-		name = b.EmailDomain.Domain
+// applyDomainRequest checks b against d (a new domain when it has no id
+// yet) and changes d; what b leaves out is kept. The caller holds s.mu.
+func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody) *httpError {
+	create := d.ID == ""
+	typ, m := domainEmail, b.EmailDomain
+	if b.ManagedDomain != nil {
+		typ, m = domainManaged, b.ManagedDomain
 	}
+	name := m.Domain
 	switch {
-	case !create && d.typ != typ:
-		return errf(http.StatusUnprocessableEntity, "domain %s is %s: its type cannot change", d.id, d.typ)
+	case !create && d.Type != typ:
+		return errf(http.StatusUnprocessableEntity, "domain %s is %s: its type cannot change", d.ID, d.Type)
 	case create && name == nil:
 		return errf(http.StatusUnprocessableEntity, "a new domain needs its domain name")
 	case name != nil && !validDomain(*name):
@@ -127,21 +118,21 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create b
 	}
 	if name != nil {
 		for _, o := range s.st.orgDomains.list {
-			if o.id != d.id && strings.EqualFold(o.domain, *name) {
-				return errf(http.StatusUnprocessableEntity, "domain %q exists already (%s)", *name, o.id)
+			if o.ID != d.ID && strings.EqualFold(o.Domain, *name) {
+				return errf(http.StatusUnprocessableEntity, "domain %q exists already (%s)", *name, o.ID)
 			}
 		}
-		d.domain = *name
+		d.Domain = *name
 	}
-	d.typ = typ
-	if m := b.ManagedDomain; m != nil {
-		setIf(&d.name, m.Name)
-		setIf(&d.startURL, m.StartURL)
-		setIf(&d.internal, m.Internal)
-		setIf(&d.approved, m.Approved)
-		setIf(&d.selfRegistration, m.SelfRegistration)
-		setIf(&d.sso, m.SSO)
-		if d.sso && d.selfRegistration {
+	d.Type = typ
+	if typ == domainManaged {
+		setIf(&d.Name, m.Name)
+		setIf(&d.StartURL, m.StartURL)
+		setIf(&d.Internal, m.Internal)
+		setIf(&d.Approved, m.Approved)
+		setIf(&d.SelfRegistration, m.SelfRegistration)
+		setIf(&d.SSO, m.SSO)
+		if d.SSO && d.SelfRegistration {
 			return errf(http.StatusUnprocessableEntity, "sso and selfRegistration exclude each other")
 		}
 	}
@@ -150,40 +141,37 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody, create b
 
 // domainRoutes are the operations on e-mail domains.
 var domainRoutes = []route{
-	onJSON[groupDomainsBody](op.AddDomainsToGroup, onGroup((*Server).addGroupDomains)),
-	onJSON[groupDomainsBody](op.RemoveDomainsFromGroup, onGroup((*Server).removeGroupDomains)),
-	onJSON[domainRequestBody](op.CreateOrganizationDomain, admin((*Server).createOrgDomain)),
-	onJSON[domainRequestBody](op.UpdateOrganizationDomain, admin((*Server).updateOrgDomain)),
+	onJSON[groupDomainsBody](op.AddDomainsToGroup, onGroup((*Server).changeGroupDomains)),
+	onJSON[groupDomainsBody](op.RemoveDomainsFromGroup, onGroup((*Server).changeGroupDomains)),
+	onJSON[domainRequestBody](op.CreateOrganizationDomain, admin((*Server).putOrgDomain)),
+	onJSON[domainRequestBody](op.UpdateOrganizationDomain, admin((*Server).putOrgDomain)),
 }
 
-// createOrgDomain is POST /domains: 201 with the new domain.
-func (s *Server) createOrgDomain(rq *request) response {
-	d := &orgDomain{}
-	if e := s.applyDomainRequest(d, in[*domainRequestBody](rq), true); e != nil {
-		return fail(e)
-	}
+// putOrgDomain is POST /domains (201 with the new domain) and PUT
+// /domains/{domainId} (200 with the domain; what the body leaves out is
+// kept, and the type cannot change, 422).
+func (s *Server) putOrgDomain(rq *request) response {
 	st := &s.st.orgDomains
-	st.n++
-	d.id = seqUUID(uuidOrgDomain, st.n)
-	st.list = append(st.list, d)
-	return reply(http.StatusCreated, d.json())
-}
-
-// updateOrgDomain is PUT /domains/{domainId}: 200 with the domain; what
-// the body leaves out is kept, and the type cannot change (422).
-func (s *Server) updateOrgDomain(rq *request) response {
-	id := rq.params["domainId"]
-	i := slices.IndexFunc(s.st.orgDomains.list, func(d *orgDomain) bool { return d.id == id })
-	if i < 0 {
+	id, put := rq.params["domainId"]
+	i := slices.IndexFunc(st.list, func(d orgDomain) bool { return d.ID == id })
+	var work orgDomain
+	switch {
+	case put && i < 0:
 		return failf(http.StatusNotFound, "no domain with id %q", id)
+	case put:
+		work = st.list[i]
 	}
-	d := s.st.orgDomains.list[i]
-	work := *d
-	if e := s.applyDomainRequest(&work, in[*domainRequestBody](rq), false); e != nil {
+	if e := s.applyDomainRequest(&work, in[*domainRequestBody](rq)); e != nil {
 		return fail(e)
 	}
-	*d = work
-	return reply(http.StatusOK, work.json())
+	if put {
+		st.list[i] = work
+	} else {
+		st.n++
+		work.ID = seqUUID(uuidOrgDomain, st.n)
+		st.list = append(st.list, work)
+	}
+	return reply(statusOf(put), work.json())
 }
 
 // groupDomainsBody is the service's GroupDomainsInput.
@@ -191,42 +179,34 @@ type groupDomainsBody struct {
 	Domains *[]string `json:"domains"`
 }
 
-// addGroupDomains is POST /groups/{groupId}/domains: 201 with the group's
-// domains after the change; a domain the group has already (in any case)
-// is left as it is.
-func (s *Server) addGroupDomains(rq *request, g *group) response {
-	return s.changeGroupDomains(rq, g, http.StatusCreated, func(g *group, ds []string) {
-		for _, d := range ds {
-			if !slices.ContainsFunc(g.domains, func(o domain) bool { return strings.EqualFold(o.domain, d) }) {
-				g.domains = append(g.domains, domain{id: s.st.next.uuid(uuidDomain, &s.st.next.domain), domain: d})
-			}
-		}
-	})
-}
-
-// removeGroupDomains is DELETE /groups/{groupId}/domains: 200 with the
-// group's remaining domains; domains it does not have are ignored.
-func (s *Server) removeGroupDomains(rq *request, g *group) response {
-	return s.changeGroupDomains(rq, g, http.StatusOK, func(g *group, ds []string) {
-		g.domains = slices.DeleteFunc(g.domains, func(o domain) bool {
-			return slices.ContainsFunc(ds, func(d string) bool { return strings.EqualFold(o.domain, d) })
-		})
-	})
-}
-
-func (s *Server) changeGroupDomains(rq *request, g *group, status int, change func(*group, []string)) response {
-	body := in[*groupDomainsBody](rq)
+// changeGroupDomains is POST /groups/{groupId}/domains (201; a domain
+// the group has already, in any case, is left as it is) and DELETE (200;
+// domains it does not have are ignored), both with the group's domains
+// after the change.
+func (s *Server) changeGroupDomains(rq *request, g *group) response {
+	ds := *in[*groupDomainsBody](rq).Domains
 	if !g.flags.Dynamic {
 		return failf(http.StatusUnprocessableEntity, "group %s is not dynamic: it has members, not domains", g.id)
 	}
-	if len(*body.Domains) == 0 {
+	if len(ds) == 0 {
 		return failf(http.StatusUnprocessableEntity, "domains must name at least one domain")
 	}
-	for _, d := range *body.Domains {
+	for _, d := range ds {
 		if !validDomain(d) {
 			return failf(http.StatusUnprocessableEntity, "%q is not a domain name such as example.com", d)
 		}
 	}
-	change(g, *body.Domains)
-	return reply(status, g.json().Domains)
+	has := func(ds []string, o domain) bool {
+		return slices.ContainsFunc(ds, func(d string) bool { return strings.EqualFold(o.domain, d) })
+	}
+	if rq.r.Method == http.MethodDelete {
+		g.domains = slices.DeleteFunc(g.domains, func(o domain) bool { return has(ds, o) })
+		return reply(http.StatusOK, g.json().Domains)
+	}
+	for _, d := range ds {
+		if !slices.ContainsFunc(g.domains, func(o domain) bool { return has([]string{d}, o) }) {
+			g.domains = append(g.domains, domain{id: s.st.next.uuid(uuidDomain, &s.st.next.domain), domain: d})
+		}
+	}
+	return reply(http.StatusCreated, g.json().Domains)
 }

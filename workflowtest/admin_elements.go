@@ -1,6 +1,8 @@
 package workflowtest
 
 import (
+	"cmp"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -21,118 +23,80 @@ import (
 // the record list, as before. An element created here is not a record
 // definition: define one with Define to store records under its alias.
 
-// element is an element definition.
+// element is an element definition, held as the service's Aspect.
 type element struct {
-	seq         uint64
-	id          string
-	name        string
-	namespace   string
-	handle      string
-	description string
-	icon        string
-	color       string
-	categoryID  string
-	readOnly    bool
-	source      string // ELEMENTUM or SNOWFLAKE
+	seq uint64
+	aspectJSON
 }
 
 // aspectJSON is the service's Aspect.
 type aspectJSON struct {
-	ID          string        `json:"id"`
-	TypeName    string        `json:"__typename"`
-	Name        string        `json:"name"`
-	Namespace   string        `json:"namespace"`
-	Handle      string        `json:"handle"`
-	Description string        `json:"description,omitempty"`
-	Icon        string        `json:"icon,omitempty"`
-	Color       string        `json:"color,omitempty"`
-	Status      string        `json:"status"`
-	Configured  bool          `json:"configured"`
-	ReadOnly    bool          `json:"readOnly"`
-	SourceType  string        `json:"sourceType"`
-	Category    *categoryJSON `json:"category,omitempty"`
+	ID          string `json:"id"`
+	TypeName    string `json:"__typename"`
+	Name        string `json:"name"`
+	Namespace   string `json:"namespace"`
+	Handle      string `json:"handle"`
+	Description string `json:"description,omitempty"`
+	Icon        string `json:"icon,omitempty"`
+	Color       string `json:"color,omitempty"`
+	Status      string `json:"status"`
+	Configured  bool   `json:"configured"`
+	ReadOnly    bool   `json:"readOnly"`
+	SourceType  string `json:"sourceType"` // ELEMENTUM or SNOWFLAKE
+	Category    idRef  `json:"category"`
 }
 
-type categoryJSON struct {
-	ID string `json:"id"`
-}
+func (e *element) json() aspectJSON { return e.aspectJSON }
 
-func (e *element) json() aspectJSON {
-	return aspectJSON{
-		ID: e.id, TypeName: "AspectElement", Name: e.name, Namespace: e.namespace, Handle: e.handle,
-		Description: e.description, Icon: e.icon, Color: e.color, Status: "ACTIVE", Configured: true,
-		ReadOnly: e.readOnly, SourceType: e.source, Category: &categoryJSON{ID: e.categoryID},
-	}
-}
-
-// elementFieldBody is the service's AspectFieldInput.
-type elementFieldBody struct {
-	Name            *string  `json:"name"`
-	Type            *string  `json:"type"`
-	Description     string   `json:"description"`
-	ColumnName      string   `json:"columnName"`
-	Required        bool     `json:"required"`
-	RequiredOnClose bool     `json:"requiredOnClose"`
-	ShowOnCreate    bool     `json:"showOnCreate"`
-	LockOnCreate    bool     `json:"lockOnCreate"`
-	Tags            []string `json:"tags"`
-	SemanticTags    []string `json:"semanticTags"`
-}
-
-// elementUpdateBody is the service's ElementUpdateRequest; nil members
-// were not sent.
+// elementUpdateBody is the members of the service's ElementUpdateRequest
+// that the fake keeps; nil members were not sent.
 type elementUpdateBody struct {
-	Name                         *string  `json:"name"`
-	Description                  *string  `json:"description"`
-	Icon                         *string  `json:"icon"`
-	Color                        *string  `json:"color"`
-	CategoryID                   *string  `json:"categoryId"`
-	AllowForwardedEmailIngestion *bool    `json:"allowForwardedEmailIngestion"`
-	AllowAnonymousEmailCreation  *bool    `json:"allowAnonymousEmailCreation"`
-	AllowInlineImageIngestion    *bool    `json:"allowInlineImageIngestion"`
-	WorkflowValuePerAutomation   *float64 `json:"workflowValuePerAutomation"`
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	Icon        *string `json:"icon"`
+	Color       *string `json:"color"`
+	CategoryID  *string `json:"categoryId"`
 }
 
-// elementCreateBody is the service's ElementCreateRequest.
+// elementCreateBody is the members of the service's ElementCreateRequest
+// that the fake reads.
 type elementCreateBody struct {
 	elementUpdateBody
-	Namespace          *string `json:"namespace"`
-	Handle             *string `json:"handle"`
-	ReadOnly           bool    `json:"readOnly"`
-	CloudLinkID        *string `json:"cloudLinkId"`
-	Database           string  `json:"database"`
-	Schema             string  `json:"schema"`
-	Table              string  `json:"table"`
-	IDColumn           string  `json:"idColumn"`
-	TitleColumn        string  `json:"titleColumn"`
-	SnowflakeWarehouse string  `json:"snowflakeWarehouse"`
-	CloudOptions       *struct {
-		Snowflake *struct {
-			HybridTable bool `json:"hybridTable"`
-		} `json:"snowflake"`
-	} `json:"cloudOptions"`
-	Fields []elementFieldBody `json:"fields"`
+	Namespace   *string           `json:"namespace"`
+	Handle      *string           `json:"handle"`
+	ReadOnly    bool              `json:"readOnly"`
+	CloudLinkID *string           `json:"cloudLinkId"`
+	Database    string            `json:"database"`
+	Schema      string            `json:"schema"`
+	Table       string            `json:"table"`
+	Fields      []json.RawMessage `json:"fields"`
+}
+
+// apply changes what b sets.
+func (e *element) apply(b *elementUpdateBody) {
+	setIf(&e.Name, b.Name)
+	setIf(&e.Description, b.Description)
+	setIf(&e.Icon, b.Icon)
+	setIf(&e.Color, b.Color)
+	setIf(&e.Category.ID, b.CategoryID)
 }
 
 // findElement finds an element by namespace or id; the caller holds s.mu.
 func (st *state) findElement(alias string) *element {
-	for _, e := range st.elements {
-		if e.namespace == alias || e.id == alias {
-			return e
-		}
+	if i := slices.IndexFunc(st.elements, func(e *element) bool { return e.Namespace == alias || e.ID == alias }); i >= 0 {
+		return st.elements[i]
 	}
 	return nil
 }
 
-// lettersOf keeps the letters of s that keep(r) accepts, mapped by to.
+// lettersOf keeps the ASCII letters of s, mapped by to.
 func lettersOf(s string, to func(rune) rune) string {
-	var b strings.Builder
-	for _, r := range s {
+	return strings.Map(func(r rune) rune {
 		if r < unicode.MaxASCII && unicode.IsLetter(r) {
-			b.WriteRune(to(r))
+			return to(r)
 		}
-	}
-	return b.String()
+		return -1
+	}, s)
 }
 
 // elementRoutes are the operations on elements.
@@ -154,25 +118,20 @@ func (s *Server) createElement(rq *request) response {
 	case imports && len(b.Fields) > 0:
 		return failf(http.StatusUnprocessableEntity, "fields must be omitted when importing a source table")
 	}
-	e := &element{name: *b.Name, categoryID: *b.CategoryID, readOnly: b.ReadOnly, source: "ELEMENTUM"}
+	e := &element{aspectJSON: aspectJSON{TypeName: "AspectElement", Status: "ACTIVE", Configured: true, ReadOnly: b.ReadOnly, SourceType: "ELEMENTUM"}}
 	if b.CloudLinkID != nil {
-		e.source = "SNOWFLAKE"
+		e.SourceType = "SNOWFLAKE"
 	}
-	e.namespace = lettersOf(e.name, unicode.ToLower)
-	setIf(&e.namespace, b.Namespace)
-	e.handle = lettersOf(e.name, unicode.ToUpper)
-	setIf(&e.handle, b.Handle)
-	if e.namespace == "" || e.handle == "" {
-		return failf(http.StatusUnprocessableEntity, "no namespace or handle can be derived from name %q: send them", e.name)
+	e.apply(&b.elementUpdateBody)
+	e.Namespace = *cmp.Or(b.Namespace, new(lettersOf(e.Name, unicode.ToLower)))
+	e.Handle = *cmp.Or(b.Handle, new(lettersOf(e.Name, unicode.ToUpper)))
+	if e.Namespace == "" || e.Handle == "" {
+		return failf(http.StatusUnprocessableEntity, "no namespace or handle can be derived from name %q: send them", e.Name)
 	}
-	setIf(&e.description, b.Description)
-	setIf(&e.icon, b.Icon)
-	setIf(&e.color, b.Color)
-	if s.st.findElement(e.namespace) != nil {
-		return failf(http.StatusUnprocessableEntity, "an element with namespace %q exists", e.namespace)
+	if s.st.findElement(e.Namespace) != nil {
+		return failf(http.StatusUnprocessableEntity, "an element with namespace %q exists", e.Namespace)
 	}
-	e.seq = s.st.next.nextSeq()
-	e.id = s.st.next.uuid(uuidElement, &s.st.elementIDs)
+	e.seq, e.ID = s.st.next.nextSeq(), s.st.next.uuid(uuidElement, &s.st.elementIDs)
 	s.st.elements = append(s.st.elements, e)
 	return reply(http.StatusCreated, e.json())
 }
@@ -189,15 +148,10 @@ func (s *Server) getElementOrRecords(rq *request) response {
 
 // updateElement is PUT /elements/{alias}: what the body sets changes.
 func (s *Server) updateElement(rq *request) response {
-	b := in[*elementUpdateBody](rq)
 	e := s.st.findElement(rq.params["alias"])
 	if e == nil {
 		return failf(http.StatusNotFound, "no element with alias %q", rq.params["alias"])
 	}
-	setIf(&e.name, b.Name)
-	setIf(&e.description, b.Description)
-	setIf(&e.icon, b.Icon)
-	setIf(&e.color, b.Color)
-	setIf(&e.categoryID, b.CategoryID)
+	e.apply(in[*elementUpdateBody](rq))
 	return reply(http.StatusOK, e.json())
 }

@@ -12,28 +12,23 @@ import (
 
 // flowRoutes are the operations on flows.
 var flowRoutes = []route{
-	onObject[any](op.CreateFlow, (*Server).createFlow),
-	onObject[any](op.UpdateFlow, (*Server).updateFlow),
+	onObject[any](op.CreateFlow, (*Server).putFlow),
+	onObject[any](op.UpdateFlow, (*Server).putFlow),
 }
 
-// createFlow is POST /flows/create: 201 with the new flow.
-func (s *Server) createFlow(rq *request) response {
-	body := in[map[string]any](rq)
-	flows := &s.st.flows
-	o := &passObject{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidFlow, &flows.ids), body: body}
-	body["id"] = o.id
-	flows.items = append(flows.items, o)
-	return reply(http.StatusCreated, body)
-}
-
-// updateFlow is PUT /flows/{id}: 200 with the flow's new definition.
-func (s *Server) updateFlow(rq *request) response {
-	body := in[map[string]any](rq)
-	o := s.st.flows.find(rq.params["id"])
-	if o == nil {
-		return failf(http.StatusNotFound, "no flow with id %q", rq.params["id"])
+// putFlow is POST /flows/create (201 with the new flow) and PUT
+// /flows/{id} (200 with the flow's new definition).
+func (s *Server) putFlow(rq *request) response {
+	body, flows := in[map[string]any](rq), &s.st.flows
+	id, put := rq.params["id"]
+	o := flows.find(id)
+	switch {
+	case put && o == nil:
+		return failf(http.StatusNotFound, "no flow with id %q", id)
+	case !put:
+		o = &passObject{seq: s.st.next.nextSeq(), id: s.st.next.uuid(uuidFlow, &flows.ids)}
+		flows.items = append(flows.items, o)
 	}
-	body["id"] = o.id
-	o.body = body
-	return reply(http.StatusOK, body)
+	body["id"], o.body = o.id, body
+	return reply(statusOf(put), body)
 }

@@ -26,53 +26,56 @@ import (
 
 type searchTablesState struct {
 	n    uint64
-	byID map[string]*fakeSearchTable
+	byID map[string]*searchTableJSON
 }
 
-type fakeSearchTable struct {
-	aspectID string
-	t        searchTableJSON
-}
-
+// searchTableJSON is a search table as the fake answers it, and the
+// aspect it is on.
 type searchTableJSON struct {
-	ID                  string          `json:"id"`
-	Typename            string          `json:"__typename"`
-	DisplayName         string          `json:"displayName"`
-	Status              string          `json:"status"`
-	Warehouse           *string         `json:"warehouse,omitempty"`
-	TargetLag           *int            `json:"targetLag,omitempty"`
-	Duration            string          `json:"duration,omitempty"`
-	Field               *idRef          `json:"field,omitempty"`
-	AIProviderConnector *idRef          `json:"aiProviderConnector,omitempty"`
-	AttributeFields     []idRef         `json:"attributeFields,omitzero"`
-	TextIndexFields     []idRef         `json:"textIndexFields,omitzero"`
-	VectorIndexes       []vectorIdxJSON `json:"vectorIndexes,omitzero"`
-	LinkedDatabase      string          `json:"linkedDatabase,omitempty"`
-	LinkedSchema        string          `json:"linkedSchema,omitempty"`
-	LinkedServiceName   string          `json:"linkedServiceName,omitempty"`
+	aspectID            string
+	ID                  string        `json:"id"`
+	Typename            string        `json:"__typename"`
+	DisplayName         string        `json:"displayName"`
+	Status              string        `json:"status"`
+	Warehouse           *string       `json:"warehouse,omitempty"`
+	TargetLag           *int          `json:"targetLag,omitempty"`
+	Duration            string        `json:"duration,omitempty"`
+	Field               *idRef        `json:"field,omitempty"`
+	AIProviderConnector *idRef        `json:"aiProviderConnector,omitempty"`
+	AttributeFields     []idRef       `json:"attributeFields,omitzero"`
+	TextIndexFields     []idRef       `json:"textIndexFields,omitzero"`
+	VectorIndexes       []vectorIndex `json:"vectorIndexes,omitzero"`
+	LinkedDatabase      string        `json:"linkedDatabase,omitempty"`
+	LinkedSchema        string        `json:"linkedSchema,omitempty"`
+	LinkedServiceName   string        `json:"linkedServiceName,omitempty"`
 }
 
-type vectorIdxJSON struct {
-	Field               idRef `json:"field"`
-	AIProviderConnector idRef `json:"aiProviderConnector"`
+// vectorIndex is a vector index as a request sends it; it is answered
+// as {"field": {"id"}, "aiProviderConnector": {"id"}}.
+type vectorIndex struct {
+	FieldID               string `json:"fieldId"`
+	AIProviderConnectorID string `json:"aiProviderConnectorId"`
 }
 
+// MarshalJSON writes the vector index as the answer holds it.
+func (v vectorIndex) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]idRef{"field": {v.FieldID}, "aiProviderConnector": {v.AIProviderConnectorID}})
+}
+
+// snowflakeSearchBody is SnowflakeSearchTableRequest; the ids of fields
+// and connectors are read as the references the answer holds.
 type snowflakeSearchBody struct {
-	AttributeFieldIDs     *[]string `json:"attributeFieldIds"`
-	Duration              *string   `json:"duration"`
-	TargetLag             *int      `json:"targetLag"`
-	Warehouse             *string   `json:"warehouse"`
-	TextIndexFieldIDs     []string  `json:"textIndexFieldIds"`
-	FieldID               string    `json:"fieldId"`
-	AIProviderConnectorID string    `json:"aiProviderConnectorId"`
-	VectorIndexes         []struct {
-		FieldID               string `json:"fieldId"`
-		AIProviderConnectorID string `json:"aiProviderConnectorId"`
-	} `json:"vectorIndexes"`
+	AttributeFieldIDs     *[]idRef      `json:"attributeFieldIds"`
+	Duration              *string       `json:"duration"`
+	TargetLag             *int          `json:"targetLag"`
+	Warehouse             *string       `json:"warehouse"`
+	TextIndexFieldIDs     []idRef       `json:"textIndexFieldIds"`
+	FieldID               *idRef        `json:"fieldId"`
+	AIProviderConnectorID *idRef        `json:"aiProviderConnectorId"`
+	VectorIndexes         []vectorIndex `json:"vectorIndexes"`
 }
 
 type linkedSearchBody struct {
-	CloudLinkID *string `json:"cloudLinkId"`
 	Database    *string `json:"database"`
 	Schema      *string `json:"schema"`
 	ServiceName *string `json:"serviceName"`
@@ -87,21 +90,6 @@ type searchUpdateBody struct {
 	} `json:"snowflake"`
 }
 
-func refs(ids []string) []idRef {
-	var out []idRef
-	if ids != nil {
-		out = []idRef{} // sent empty, held empty
-	}
-	for _, id := range ids {
-		out = append(out, idRef{id})
-	}
-	return out
-}
-
-func searchJSON(t *fakeSearchTable) response {
-	return response{status: http.StatusOK, rawBody: encodeJSON(&t.t)}
-}
-
 // searchTableRoutes are the operations on search tables.
 var searchTableRoutes = []route{
 	onJSON[snowflakeSearchBody](op.CreateSnowflakeSearchTable, (*Server).createSearchTable),
@@ -114,36 +102,22 @@ var searchTableRoutes = []route{
 func (s *Server) addSearchTable(rq *request, t searchTableJSON) response {
 	st := s.st.searchTables
 	if st == nil {
-		st = &searchTablesState{byID: map[string]*fakeSearchTable{}}
+		st = &searchTablesState{byID: map[string]*searchTableJSON{}}
 		s.st.searchTables = st
 	}
 	st.n++
 	t.ID, t.Status, t.DisplayName = seqUUID(uuidSearchTables, st.n), "READY", "search_table_"+strconv.FormatUint(st.n, 10)
-	ft := &fakeSearchTable{aspectID: rq.params["aspectId"], t: t}
-	st.byID[t.ID] = ft
-	resp := searchJSON(ft)
-	resp.status = http.StatusCreated
-	return resp
+	t.aspectID = rq.params["aspectId"]
+	st.byID[t.ID] = &t
+	return reply(http.StatusCreated, t)
 }
 
 // createSearchTable is POST /aspects/{aspectId}/search-tables: 201.
 func (s *Server) createSearchTable(rq *request) response {
 	b := in[*snowflakeSearchBody](rq)
-	t := searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: b.TargetLag, Duration: *b.Duration,
-		AttributeFields: refs(*b.AttributeFieldIDs), TextIndexFields: refs(b.TextIndexFieldIDs)}
-	if b.VectorIndexes != nil {
-		t.VectorIndexes = []vectorIdxJSON{}
-	}
-	for _, v := range b.VectorIndexes {
-		t.VectorIndexes = append(t.VectorIndexes, vectorIdxJSON{idRef{v.FieldID}, idRef{v.AIProviderConnectorID}})
-	}
-	if b.FieldID != "" {
-		t.Field = &idRef{b.FieldID}
-	}
-	if b.AIProviderConnectorID != "" {
-		t.AIProviderConnector = &idRef{b.AIProviderConnectorID}
-	}
-	return s.addSearchTable(rq, t)
+	return s.addSearchTable(rq, searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: b.TargetLag,
+		Duration: *b.Duration, AttributeFields: *b.AttributeFieldIDs, TextIndexFields: b.TextIndexFieldIDs, VectorIndexes: b.VectorIndexes,
+		Field: b.FieldID, AIProviderConnector: b.AIProviderConnectorID})
 }
 
 // createLinkedSearchTable is POST /aspects/{aspectId}/linked-search-tables: 201.
@@ -151,8 +125,8 @@ func (s *Server) createLinkedSearchTable(rq *request) response {
 	b := in[*linkedSearchBody](rq)
 	if st := s.st.searchTables; st != nil {
 		for _, o := range st.byID {
-			if o.aspectID == rq.params["aspectId"] && o.t.LinkedDatabase == *b.Database && o.t.LinkedSchema == *b.Schema && o.t.LinkedServiceName == *b.ServiceName {
-				return failf(http.StatusUnprocessableEntity, "search service %s.%s.%s is linked already (search table %s)", *b.Database, *b.Schema, *b.ServiceName, o.t.ID)
+			if o.aspectID == rq.params["aspectId"] && o.LinkedDatabase == *b.Database && o.LinkedSchema == *b.Schema && o.LinkedServiceName == *b.ServiceName {
+				return failf(http.StatusUnprocessableEntity, "search service %s.%s.%s is linked already (search table %s)", *b.Database, *b.Schema, *b.ServiceName, o.ID)
 			}
 		}
 	}
@@ -162,7 +136,7 @@ func (s *Server) createLinkedSearchTable(rq *request) response {
 
 // onSearchTable is a handler of the search table {id} of the aspect
 // {aspectId}, found.
-func onSearchTable(h func(s *Server, rq *request, t *fakeSearchTable) response) func(*Server, *request) response {
+func onSearchTable(h func(s *Server, rq *request, t *searchTableJSON) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
 		id, aspect := rq.params["id"], rq.params["aspectId"]
 		if st := s.st.searchTables; st != nil {
@@ -175,19 +149,21 @@ func onSearchTable(h func(s *Server, rq *request, t *fakeSearchTable) response) 
 }
 
 // getSearchTable is GET /aspects/{aspectId}/search-tables/{id}.
-func (s *Server) getSearchTable(_ *request, t *fakeSearchTable) response { return searchJSON(t) }
+func (s *Server) getSearchTable(_ *request, t *searchTableJSON) response {
+	return reply(http.StatusOK, *t)
+}
 
 // updateSearchTable is PUT /aspects/{aspectId}/search-tables/{id}.
-func (s *Server) updateSearchTable(rq *request, t *fakeSearchTable) response {
+func (s *Server) updateSearchTable(rq *request, t *searchTableJSON) response {
 	b := in[*searchUpdateBody](rq)
 	if sf := b.Snowflake; sf != nil {
-		if t.t.Typename != "AspectSearchSnowflakeTable" {
-			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.t.ID)
+		if t.Typename != "AspectSearchSnowflakeTable" {
+			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.ID)
 		}
-		t.t.Warehouse, t.t.TargetLag = cmp.Or(sf.Warehouse, t.t.Warehouse), cmp.Or(sf.TargetLag, t.t.TargetLag)
-		setIf(&t.t.Duration, sf.Duration)
+		t.Warehouse, t.TargetLag = cmp.Or(sf.Warehouse, t.Warehouse), cmp.Or(sf.TargetLag, t.TargetLag)
+		setIf(&t.Duration, sf.Duration)
 	}
-	return searchJSON(t)
+	return reply(http.StatusOK, *t)
 }
 
 // SearchTableJSON returns the JSON of a search table as the fake answers
@@ -196,7 +172,7 @@ func (s *Server) SearchTableJSON(id string) (json.RawMessage, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if st := s.st.searchTables; st != nil && st.byID[id] != nil {
-		return encodeJSON(&st.byID[id].t), true
+		return encodeJSON(st.byID[id]), true
 	}
 	return nil, false
 }

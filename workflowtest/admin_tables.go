@@ -35,37 +35,43 @@ import (
 
 // tablesState is the tables of a server; nil until the first is made.
 type tablesState struct {
-	n    uint64
-	used uint64       // n when the change under way began, or when it succeeded
+	n    uint64       // ids handed out
 	list []*fakeTable // in creation order
-	byID map[string]*fakeTable
 }
 
-type fakeTable struct {
-	seq uint64
-	t   tableJSON
-}
-
+// idRef is a reference to an object, {"id"}, as the answers hold it.
 type idRef struct {
 	ID string `json:"id"`
 }
 
-type tableJSON struct {
-	ID          string          `json:"id"`
-	Typename    string          `json:"__typename"`
-	Name        string          `json:"name"`
-	Handle      string          `json:"handle"`
-	Source      idRef           `json:"source"`
-	Fields      []tableFieldOut `json:"fields"`
-	Joins       []tableJoinOut  `json:"joins"`
-	DataView    *dataViewOut    `json:"dataView,omitempty"`
-	Filter      json.RawMessage `json:"filter,omitempty"`
-	OrderBy     json.RawMessage `json:"orderBy,omitempty"`
-	Limit       json.RawMessage `json:"limit,omitempty"`
-	Description *string         `json:"description,omitempty"`
-	Icon        *string         `json:"icon,omitempty"`
-	Color       *string         `json:"color,omitempty"`
-	CategoryID  string          `json:"categoryId"`
+// UnmarshalJSON reads a reference as the answers hold it, or as the
+// requests send it, the id alone.
+func (r *idRef) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &r.ID)
+	}
+	type plain idRef
+	return json.Unmarshal(b, (*plain)(r))
+}
+
+// fakeTable is a table as the fake answers it, and its place.
+type fakeTable struct {
+	seq         uint64
+	ID          string           `json:"id"`
+	Typename    string           `json:"__typename"`
+	Name        string           `json:"name"`
+	Handle      string           `json:"handle"`
+	Source      idRef            `json:"source"`
+	Fields      []tableFieldOut  `json:"fields"`
+	Joins       []tableJoinOut   `json:"joins"`
+	DataView    *dataViewOut     `json:"dataView,omitempty"`
+	Filter      *json.RawMessage `json:"filter,omitempty"`
+	OrderBy     *json.RawMessage `json:"orderBy,omitempty"`
+	Limit       *json.RawMessage `json:"limit,omitempty"`
+	Description *string          `json:"description,omitempty"`
+	Icon        *string          `json:"icon,omitempty"`
+	Color       *string          `json:"color,omitempty"`
+	CategoryID  string           `json:"categoryId"`
 }
 
 type tableFieldOut struct {
@@ -85,6 +91,9 @@ type calcText struct {
 	Text string `json:"text"`
 }
 
+// dataViewOut is a table's TableDataView, and the snowflake member of
+// the request's dataView (whose databaseName, schemaName and name it
+// reads).
 type dataViewOut struct {
 	ID           string `json:"id"`
 	Typename     string `json:"__typename"`
@@ -94,55 +103,57 @@ type dataViewOut struct {
 }
 
 type tableJoinOut struct {
-	ID       string          `json:"id"`
-	Type     string          `json:"type"`
-	Source   idRef           `json:"source"`
-	OnFields []joinPairOut   `json:"onFields"`
-	Filter   json.RawMessage `json:"filter,omitempty"`
+	ID       string           `json:"id"`
+	Type     string           `json:"type"`
+	Source   idRef            `json:"source"`
+	OnFields []joinPairOut    `json:"onFields"`
+	Filter   *json.RawMessage `json:"filter,omitempty"`
 }
 
 type joinPairOut struct {
-	ID           string       `json:"id"`
-	LeftField    idRef        `json:"leftField"`
-	RightField   idRef        `json:"rightField"`
-	JoinMappings mappingsConn `json:"joinMappings"`
+	ID           string `json:"id"`
+	LeftField    idRef  `json:"leftField"`
+	RightField   idRef  `json:"rightField"`
+	JoinMappings struct {
+		Edges []mappingEdge `json:"edges"`
+	} `json:"joinMappings"`
 }
 
-type mappingsConn struct {
-	Edges []mappingEdge `json:"edges"`
-}
-
+// mappingEdge is a value mapping of a join pair.
 type mappingEdge struct {
-	Node mappingNode `json:"node"`
+	Node mappingEntry `json:"node"`
 }
 
-type mappingNode struct {
-	Source string `json:"source"`
-	Target string `json:"target"`
+// mappingEntry is a value mapping, as a request sends it and a pair
+// holds it.
+type mappingEntry struct {
+	Source *string `json:"source"`
+	Target *string `json:"target"`
 }
 
 // Request bodies; nil members were not sent.
 type tableCreateBody struct {
 	tableCommonBody
-	Handle *string           `json:"handle"`
-	Fields *[]fieldInputBody `json:"fields"`
-	Join   *joinInputBody    `json:"join"`
-	Joins  []joinInputBody   `json:"joins"`
+	Handle *string          `json:"handle"`
+	Fields []fieldInputBody `json:"fields"`
+	Join   *joinInputBody   `json:"join"`
+	Joins  []joinInputBody  `json:"joins"`
 }
 
 // tableCommonBody is what TableCreateRequest and TableUpdateRequest share.
 type tableCommonBody struct {
-	Name         *string         `json:"name"`
-	Source       *string         `json:"source"`
-	CategoryID   *string         `json:"categoryId"`
-	Description  *string         `json:"description"`
-	Icon         *string         `json:"icon"`
-	Color        *string         `json:"color"`
-	Filter       json.RawMessage `json:"filter"`
-	OrderBy      json.RawMessage `json:"orderBy"`
-	Limit        json.RawMessage `json:"limit"`
-	CloudMapping json.RawMessage `json:"cloudMapping"`
-	DataView     *dataViewBody   `json:"dataView"`
+	Name        *string          `json:"name"`
+	Source      *string          `json:"source"`
+	CategoryID  *string          `json:"categoryId"`
+	Description *string          `json:"description"`
+	Icon        *string          `json:"icon"`
+	Color       *string          `json:"color"`
+	Filter      *json.RawMessage `json:"filter"`
+	OrderBy     *json.RawMessage `json:"orderBy"`
+	Limit       *json.RawMessage `json:"limit"`
+	DataView    *struct {
+		Snowflake *dataViewOut `json:"snowflake"`
+	} `json:"dataView"`
 }
 
 type tableUpdateBody struct {
@@ -150,25 +161,25 @@ type tableUpdateBody struct {
 	Fields *fieldChangesBody `json:"fields"`
 }
 
+// fieldInputBody is TableFieldCreateInput and TableFieldUpdateInput, of
+// which exactly one kind is set (checked).
 type fieldInputBody struct {
-	Cloud *struct {
-		Name      *string  `json:"name"`
-		Snowflake *colBody `json:"snowflake"`
-		BigQuery  *colBody `json:"bigQuery"`
-		Tags      []string `json:"tags"`
-	} `json:"cloud"`
-	Reference *struct {
-		Name        *string  `json:"name"`
-		Field       *string  `json:"field"`
-		Aggregation string   `json:"aggregation"`
-		Expanded    string   `json:"expanded"`
-		Tags        []string `json:"tags"`
-	} `json:"reference"`
-	Calculation *struct {
-		Name *string  `json:"name"`
-		Text *string  `json:"text"`
-		Tags []string `json:"tags"`
-	} `json:"calculation"`
+	Cloud       *fieldKindBody `json:"cloud"`
+	Reference   *fieldKindBody `json:"reference"`
+	Calculation *fieldKindBody `json:"calculation"`
+}
+
+// fieldKindBody holds the members of the three kinds of field input;
+// a field reads those of its kind.
+type fieldKindBody struct {
+	Name        *string  `json:"name"`
+	Tags        []string `json:"tags"`
+	Snowflake   *colBody `json:"snowflake"` // cloud
+	BigQuery    *colBody `json:"bigQuery"`  // cloud
+	Field       *idRef   `json:"field"`     // reference
+	Aggregation string   `json:"aggregation"`
+	Expanded    string   `json:"expanded"`
+	Text        *string  `json:"text"` // calculation
 }
 
 type colBody struct {
@@ -176,27 +187,14 @@ type colBody struct {
 	Type       string `json:"type"`
 }
 
+// fieldChangesBody is TableFieldsV3UpdateInput: an update names its
+// field by id, a create and an update place it at index, when given.
 type fieldChangesBody struct {
-	Creates []struct {
-		Field fieldInputBody `json:"field"`
-		Index *int           `json:"index"`
-	} `json:"creates"`
-	Updates []struct {
+	Creates, Updates, Deletes []struct {
 		ID    string         `json:"id"`
 		Field fieldInputBody `json:"field"`
 		Index *int           `json:"index"`
-	} `json:"updates"`
-	Deletes []struct {
-		ID string `json:"id"`
-	} `json:"deletes"`
-}
-
-type dataViewBody struct {
-	Snowflake *struct {
-		DatabaseName string `json:"databaseName"`
-		SchemaName   string `json:"schemaName"`
-		Name         string `json:"name"`
-	} `json:"snowflake"`
+	}
 }
 
 type joinInputBody struct {
@@ -206,72 +204,68 @@ type joinInputBody struct {
 		LeftFieldID  string `json:"leftFieldId"`
 		RightFieldID string `json:"rightFieldId"`
 	} `json:"joinOn"`
-	Filter json.RawMessage `json:"filter"`
+	Filter *json.RawMessage `json:"filter"`
 }
 
 type mappingsInputBody struct {
-	Entries *[]struct {
-		Source *string `json:"source"`
-		Target *string `json:"target"`
-	} `json:"entries"`
+	Entries *[]mappingEntry `json:"entries"`
 }
 
-func (st *state) tablesForWrite() *tablesState {
-	if st.tables == nil {
-		st.tables = &tablesState{byID: map[string]*fakeTable{}}
+func (ts *tablesState) uuid() string { ts.n++; return seqUUID(uuidTables, ts.n) }
+
+// find returns the table id, nil when there is none.
+func (ts *tablesState) find(id string) *fakeTable {
+	if ts != nil {
+		if i := slices.IndexFunc(ts.list, func(t *fakeTable) bool { return t.ID == id }); i >= 0 {
+			return ts.list[i]
+		}
 	}
-	return st.tables
+	return nil
 }
-
-// keepIDs starts a change that may fail: the ids it hands out are taken
-// back by the function it returns unless the change marks them used, so
-// that a failed request does not move the ids of the next one.
-func (ts *tablesState) keepIDs() func() {
-	ts.used = ts.n
-	return func() { ts.n = ts.used }
-}
-
-func (ts *tablesState) uuid() string { return seqUUID(uuidTables, ts.nextN()) }
-
-func (ts *tablesState) nextN() uint64 { ts.n++; return ts.n }
 
 // tableRoutes are the operations on tables.
 var tableRoutes = []route{
 	on(op.ListTables, (*Server).listTables),
-	onJSON[tableCreateBody](op.CreateTable, (*Server).createTable),
+	onJSON[tableCreateBody](op.CreateTable, minting((*Server).createTable)),
 	on(op.GetTable, onTable((*Server).getTable)),
-	onJSON[tableUpdateBody](op.UpdateTable, onTable((*Server).updateTable)),
+	onJSON[tableUpdateBody](op.UpdateTable, minting(onTable((*Server).updateTable))),
 	on(op.DeleteTable, onTable((*Server).deleteTable)),
-	onJSON[joinInputBody](op.CreateTableJoin, onTable((*Server).createJoin)),
-	onJSON[joinInputBody](op.UpdateTableJoin, onTable((*Server).updateJoin)),
-	on(op.DeleteTableJoin, onTable((*Server).deleteJoin)),
+	onJSON[joinInputBody](op.CreateTableJoin, minting(onTable((*Server).changeJoin))),
+	onJSON[joinInputBody](op.UpdateTableJoin, minting(onTable((*Server).changeJoin))),
+	on(op.DeleteTableJoin, onTable((*Server).changeJoin)),
 	onJSON[mappingsInputBody](op.CreateTableJoinMapping, onTable((*Server).changeMappings)),
 	onJSON[mappingsInputBody](op.UpdateTableJoinMapping, onTable((*Server).changeMappings)),
 	onJSON[mappingsInputBody](op.DeleteTableJoinMapping, onTable((*Server).changeMappings)),
 }
 
-// onTable is a handler of the table {id}, found. The ids a change mints
-// are kept only when it succeeds.
-func onTable(h func(s *Server, rq *request, ft *fakeTable) response) func(*Server, *request) response {
+// minting runs a change of tables that mints ids: a refused change
+// hands them out again, so that it does not move the ids of the next
+// request.
+func minting(h func(*Server, *request) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
-		var ft *fakeTable
-		if s.st.tables != nil {
-			ft = s.st.tables.byID[rq.params["id"]]
+		if s.st.tables == nil {
+			s.st.tables = &tablesState{}
 		}
-		if ft == nil {
-			return failf(http.StatusNotFound, "no table with id %q", rq.params["id"])
-		}
-		defer s.st.tables.keepIDs()()
-		resp := h(s, rq, ft)
-		if resp.status < 400 {
-			s.st.tables.used = s.st.tables.n
+		n := s.st.tables.n
+		resp := h(s, rq)
+		if resp.status >= 400 {
+			s.st.tables.n = n
 		}
 		return resp
 	}
 }
 
-func tableJSONOf(t *fakeTable) any { return json.RawMessage(encodeJSON(&t.t)) }
-func tableSeq(t *fakeTable) uint64 { return t.seq }
+// onTable is a handler of the table {id}, found.
+func onTable(h func(s *Server, rq *request, ft *fakeTable) response) func(*Server, *request) response {
+	return func(s *Server, rq *request) response {
+		if ft := s.st.tables.find(rq.params["id"]); ft != nil {
+			return h(s, rq, ft)
+		}
+		return failf(http.StatusNotFound, "no table with id %q", rq.params["id"])
+	}
+}
+
+func tableJSONOf(t *fakeTable) any { return json.RawMessage(encodeJSON(t)) }
 
 // listTables is GET /tables: paged, without filter.
 func (s *Server) listTables(rq *request) response {
@@ -279,7 +273,7 @@ func (s *Server) listTables(rq *request) response {
 	if s.st.tables != nil {
 		list = s.st.tables.list
 	}
-	return listPage(rq, "tables", list, tableSeq, nil, plain(tableJSONOf))
+	return listPage(rq, "tables", list, func(t *fakeTable) uint64 { return t.seq }, nil, plain(tableJSONOf))
 }
 
 // getTable is GET /tables/{id}.
@@ -290,153 +284,102 @@ func (s *Server) getTable(_ *request, t *fakeTable) response {
 // createTable is POST /tables: 201 with the table.
 func (s *Server) createTable(rq *request) response {
 	b := in[*tableCreateBody](rq)
-	ts := s.st.tablesForWrite()
-	defer ts.keepIDs()()
-	t := tableJSON{ID: ts.uuid(), Typename: "Table", Name: *b.Name, Handle: *b.Handle, Source: idRef{*b.Source},
-		CategoryID: *b.CategoryID, Fields: []tableFieldOut{}, Joins: []tableJoinOut{}}
-	for i := range *b.Fields {
-		f, e := ts.newField(&(*b.Fields)[i])
-		if e != nil {
-			return fail(e)
-		}
-		t.Fields = append(t.Fields, f)
+	ts := s.st.tables
+	t := &fakeTable{ID: ts.uuid(), Typename: "Table", Handle: *b.Handle, Fields: []tableFieldOut{}, Joins: []tableJoinOut{}}
+	for i := range b.Fields {
+		t.Fields = append(t.Fields, ts.newField(&b.Fields[i]))
 	}
 	if b.Join != nil {
 		b.Joins = append([]joinInputBody{*b.Join}, b.Joins...)
 	}
 	for i := range b.Joins {
 		j := tableJoinOut{ID: ts.uuid()}
-		if e := s.applyJoin(&t, &j, &b.Joins[i], true); e != nil {
+		if e := ts.applyJoin(t, &j, &b.Joins[i], true); e != nil {
 			return fail(e)
 		}
 		t.Joins = append(t.Joins, j)
 	}
-	applyTableCommon(&t, b.Description, b.Icon, b.Color, b.Filter, b.OrderBy, b.Limit)
-	if e := ts.applyDataView(&t, b.DataView, true); e != nil {
-		return fail(e)
-	}
-	if slices.ContainsFunc(ts.list, func(o *fakeTable) bool { return o.t.Handle == *b.Handle }) {
+	ts.applyCommon(t, &b.tableCommonBody)
+	if slices.ContainsFunc(ts.list, func(o *fakeTable) bool { return o.Handle == *b.Handle }) {
 		return failf(http.StatusUnprocessableEntity, "a table with handle %q exists", *b.Handle)
 	}
-	ts.used = ts.n
-	ft := &fakeTable{seq: s.st.next.nextSeq(), t: t}
-	ts.list = append(ts.list, ft)
-	ts.byID[t.ID] = ft
-	return reply(http.StatusCreated, tableJSONOf(ft))
+	t.seq = s.st.next.nextSeq()
+	ts.list = append(ts.list, t)
+	return reply(http.StatusCreated, tableJSONOf(t))
 }
 
-func applyTableCommon(t *tableJSON, desc, icon, color *string, filter, orderBy, limit json.RawMessage) {
-	t.Description, t.Icon, t.Color = cmp.Or(desc, t.Description), cmp.Or(icon, t.Icon), cmp.Or(color, t.Color)
-	for _, p := range []struct{ dst, src *json.RawMessage }{{&t.Filter, &filter}, {&t.OrderBy, &orderBy}, {&t.Limit, &limit}} {
-		if *p.src != nil {
-			*p.dst = slices.Clone(*p.src)
-		}
+// applyCommon changes t by what b sets (a create sets the members it
+// requires).
+func (ts *tablesState) applyCommon(t *fakeTable, b *tableCommonBody) {
+	setIf(&t.Name, b.Name)
+	setIf(&t.Source.ID, b.Source)
+	setIf(&t.CategoryID, b.CategoryID)
+	t.Description, t.Icon, t.Color = cmp.Or(b.Description, t.Description), cmp.Or(b.Icon, t.Icon), cmp.Or(b.Color, t.Color)
+	t.Filter, t.OrderBy, t.Limit = cmp.Or(b.Filter, t.Filter), cmp.Or(b.OrderBy, t.OrderBy), cmp.Or(b.Limit, t.Limit)
+	if b.DataView == nil || b.DataView.Snowflake == nil {
+		return
 	}
-}
-
-func (ts *tablesState) applyDataView(t *tableJSON, b *dataViewBody, create bool) *httpError {
-	if b == nil || b.Snowflake == nil {
-		return nil
-	}
-	v := b.Snowflake
 	if t.DataView == nil {
 		t.DataView = &dataViewOut{ID: ts.uuid(), Typename: "TableDataViewSnowflake"}
 	}
-	for _, p := range []struct {
-		dst *string
-		src string
-	}{{&t.DataView.DatabaseName, v.DatabaseName}, {&t.DataView.SchemaName, v.SchemaName}, {&t.DataView.Name, v.Name}} {
-		if p.src != "" {
-			*p.dst = p.src
-		}
+	v, d := b.DataView.Snowflake, t.DataView
+	d.DatabaseName, d.SchemaName, d.Name = cmp.Or(v.DatabaseName, d.DatabaseName), cmp.Or(v.SchemaName, d.SchemaName), cmp.Or(v.Name, d.Name)
+}
+
+// kind returns the kind of field b sets and its members.
+func (b *fieldInputBody) kind() (string, *fieldKindBody) {
+	switch {
+	case b.Cloud != nil:
+		return "TableFieldCloud", b.Cloud
+	case b.Reference != nil:
+		return "TableFieldReference", b.Reference
 	}
-	return nil
+	return "TableFieldCalculation", b.Calculation
 }
 
 // newField makes a table field of a create input.
-func (ts *tablesState) newField(b *fieldInputBody) (tableFieldOut, *httpError) {
-	f := tableFieldOut{ID: ts.uuid()}
-	return f, f.apply(b, true)
+func (ts *tablesState) newField(b *fieldInputBody) tableFieldOut {
+	kind, v := b.kind()
+	f := tableFieldOut{ID: ts.uuid(), Typename: kind}
+	f.apply(v)
+	return f
 }
 
-// apply checks a field input and changes f; create says whether the
-// field is new (its kind is set, and the members a create requires are
-// required).
-func (f *tableFieldOut) apply(b *fieldInputBody, create bool) *httpError {
-	// readBody has made sure the input sets exactly one kind.
-	kind := "TableFieldCalculation"
-	if b.Cloud != nil {
-		kind = "TableFieldCloud"
-	} else if b.Reference != nil {
-		kind = "TableFieldReference"
+// apply changes f by what v, an input of f's kind, sets.
+func (f *tableFieldOut) apply(v *fieldKindBody) {
+	setIf(&f.Name, v.Name)
+	if v.Tags != nil {
+		f.Tags = v.Tags
 	}
-	switch {
-	case create:
-		f.Typename = kind
-	case f.Typename != kind:
-		return errf(http.StatusUnprocessableEntity, "field %s is a %s, not a %s", f.ID, f.Typename, kind)
-	}
-	var name *string
-	switch {
-	case b.Cloud != nil:
-		c := b.Cloud
-		name, f.Tags = c.Name, orKeep(c.Tags, f.Tags)
-		for _, col := range []*colBody{c.Snowflake, c.BigQuery} {
+	switch f.Typename {
+	case "TableFieldCloud":
+		for _, col := range []*colBody{v.Snowflake, v.BigQuery} {
 			if col != nil {
 				f.ColumnName, f.FieldType = col.ColumnName, col.Type
 			}
 		}
-	case b.Reference != nil:
-		r := b.Reference
-		name, f.Tags = r.Name, orKeep(r.Tags, f.Tags)
-		if r.Field != nil {
-			f.Field = &idRef{*r.Field}
-		}
-		f.Aggregation, f.Expanded = orKeepS(r.Aggregation, f.Aggregation), orKeepS(r.Expanded, f.Expanded)
+	case "TableFieldReference":
+		f.Field = cmp.Or(v.Field, f.Field)
+		f.Aggregation, f.Expanded = cmp.Or(v.Aggregation, f.Aggregation), cmp.Or(v.Expanded, f.Expanded)
 	default:
-		c := b.Calculation
-		name, f.Tags = c.Name, orKeep(c.Tags, f.Tags)
-		if c.Text != nil {
-			f.Calculation = &calcText{*c.Text}
+		if v.Text != nil {
+			f.Calculation = &calcText{*v.Text}
 		}
 	}
-	if name != nil {
-		f.Name = *name
-	}
-	return nil
 }
 
-func orKeep(v, old []string) []string {
-	if v != nil {
-		return slices.Clone(v)
-	}
-	return old
-}
-
-func orKeepS(v, old string) string {
-	if v != "" {
-		return v
-	}
-	return old
-}
-
-// applyJoin checks a join input against t and changes j; create says
-// whether j is new (and the members a create requires are required).
-// onNewTable says that t is being created, so its fields cannot be
-// named yet. The caller holds s.mu.
-func (s *Server) applyJoin(t *tableJSON, j *tableJoinOut, b *joinInputBody, onNewTable bool) *httpError {
-	if b.Type != nil {
-		j.Type = *b.Type
-	}
+// applyJoin checks a join input against t and changes j. onNewTable says
+// that t is being created, so its fields cannot be named yet.
+func (ts *tablesState) applyJoin(t *fakeTable, j *tableJoinOut, b *joinInputBody, onNewTable bool) *httpError {
+	setIf(&j.Type, b.Type)
 	if b.Source != nil {
-		if s.st.tables.byID[*b.Source] == nil {
+		if ts.find(*b.Source) == nil {
 			return errf(http.StatusUnprocessableEntity, "join source %q is not a table", *b.Source)
 		}
 		j.Source = idRef{*b.Source}
 	}
-	src := &s.st.tables.byID[j.Source.ID].t
+	src := ts.find(j.Source.ID)
 	if b.JoinOn != nil {
-		ts := s.st.tables
 		j.OnFields = []joinPairOut{}
 		for _, on := range *b.JoinOn {
 			if !onNewTable && !hasField(t, on.LeftFieldID) {
@@ -445,47 +388,34 @@ func (s *Server) applyJoin(t *tableJSON, j *tableJoinOut, b *joinInputBody, onNe
 			if !hasField(src, on.RightFieldID) {
 				return errf(http.StatusUnprocessableEntity, "right field %q is not a field of the joined table %s", on.RightFieldID, src.ID)
 			}
-			j.OnFields = append(j.OnFields, joinPairOut{ID: ts.uuid(), LeftField: idRef{on.LeftFieldID},
-				RightField: idRef{on.RightFieldID}, JoinMappings: mappingsConn{Edges: []mappingEdge{}}})
+			p := joinPairOut{ID: ts.uuid(), LeftField: idRef{on.LeftFieldID}, RightField: idRef{on.RightFieldID}}
+			p.JoinMappings.Edges = []mappingEdge{}
+			j.OnFields = append(j.OnFields, p)
 		}
 	}
-	if b.Filter != nil {
-		j.Filter = slices.Clone(b.Filter)
-	}
+	j.Filter = cmp.Or(b.Filter, j.Filter)
 	return nil
 }
 
-func hasField(t *tableJSON, id string) bool {
+func hasField(t *fakeTable, id string) bool {
 	return slices.ContainsFunc(t.Fields, func(f tableFieldOut) bool { return f.ID == id })
 }
 
 // updateTable is PUT /tables/{id}: 200 with the table; what the body
 // leaves out is kept.
 func (s *Server) updateTable(rq *request, ft *fakeTable) response {
-	return s.st.tables.update(ft, in[*tableUpdateBody](rq))
-}
-
-// update applies an update body to ft. The caller holds s.mu.
-func (ts *tablesState) update(ft *fakeTable, b *tableUpdateBody) response {
-	var work tableJSON
-	_ = json.Unmarshal(encodeJSON(&ft.t), &work) // a deep copy, changed and kept only if every change is allowed
-	for _, p := range []struct{ dst, src *string }{{&work.Name, b.Name}, {&work.Source.ID, b.Source}, {&work.CategoryID, b.CategoryID}} {
-		if p.src != nil {
-			*p.dst = *p.src
-		}
-	}
-	applyTableCommon(&work, b.Description, b.Icon, b.Color, b.Filter, b.OrderBy, b.Limit)
-	if e := ts.applyDataView(&work, b.DataView, false); e != nil {
-		return fail(e)
-	}
+	b, ts := in[*tableUpdateBody](rq), s.st.tables
+	work := fakeTable{seq: ft.seq}
+	_ = json.Unmarshal(encodeJSON(ft), &work) // a deep copy, changed and kept only if every change is allowed
+	ts.applyCommon(&work, &b.tableCommonBody)
 	if e := ts.changeFields(&work, b.Fields); e != nil {
 		return fail(e)
 	}
-	ft.t = work
+	*ft = work
 	return reply(http.StatusOK, tableJSONOf(ft))
 }
 
-func (ts *tablesState) changeFields(t *tableJSON, b *fieldChangesBody) *httpError {
+func (ts *tablesState) changeFields(t *fakeTable, b *fieldChangesBody) *httpError {
 	if b == nil {
 		return nil
 	}
@@ -512,22 +442,16 @@ func (ts *tablesState) changeFields(t *tableJSON, b *fieldChangesBody) *httpErro
 			return errf(http.StatusUnprocessableEntity, "no field %q in table %s", u.ID, t.ID)
 		}
 		f := t.Fields[i]
-		if e := f.apply(&u.Field, false); e != nil {
-			return e
+		kind, v := u.Field.kind()
+		if kind != f.Typename {
+			return errf(http.StatusUnprocessableEntity, "field %s is a %s, not a %s", f.ID, f.Typename, kind)
 		}
-		if u.Index != nil {
-			t.Fields = slices.Delete(t.Fields, i, i+1)
-			place(f, u.Index)
-		} else {
-			t.Fields[i] = f
-		}
+		f.apply(v)
+		t.Fields = slices.Delete(t.Fields, i, i+1)
+		place(f, cmp.Or(u.Index, &i))
 	}
 	for _, c := range b.Creates {
-		f, e := ts.newField(&c.Field)
-		if e != nil {
-			return e
-		}
-		place(f, c.Index)
+		place(ts.newField(&c.Field), c.Index)
 	}
 	return nil
 }
@@ -537,70 +461,53 @@ func (ts *tablesState) changeFields(t *tableJSON, b *fieldChangesBody) *httpErro
 func (s *Server) deleteTable(_ *request, ft *fakeTable) response {
 	ts := s.st.tables
 	for _, o := range ts.list {
-		if o != ft && slices.ContainsFunc(o.t.Joins, func(j tableJoinOut) bool { return j.Source.ID == ft.t.ID }) {
-			return failf(http.StatusUnprocessableEntity, "table %s is joined by table %s", ft.t.ID, o.t.ID)
+		if o != ft && slices.ContainsFunc(o.Joins, func(j tableJoinOut) bool { return j.Source.ID == ft.ID }) {
+			return failf(http.StatusUnprocessableEntity, "table %s is joined by table %s", ft.ID, o.ID)
 		}
 	}
 	ts.list = slices.DeleteFunc(ts.list, func(o *fakeTable) bool { return o == ft })
-	delete(ts.byID, ft.t.ID)
 	return response{status: http.StatusNoContent}
 }
 
-// findJoin finds the join {joinId} of ft.
-func findJoin(rq *request, ft *fakeTable) (int, *httpError) {
-	id := rq.params["joinId"]
-	i := slices.IndexFunc(ft.t.Joins, func(j tableJoinOut) bool { return j.ID == id })
-	if i < 0 {
-		return -1, errf(http.StatusNotFound, "no join with id %q in table %s", id, ft.t.ID)
+// changeJoin is POST /tables/{id}/joins (201 with the new join), and
+// PUT (200 with the join) and DELETE (204) /tables/{id}/joins/{joinId}.
+func (s *Server) changeJoin(rq *request, ft *fakeTable) response {
+	id, post := rq.params["joinId"], rq.r.Method == http.MethodPost
+	i := slices.IndexFunc(ft.Joins, func(j tableJoinOut) bool { return j.ID == id })
+	var j tableJoinOut
+	switch {
+	case post:
+		j.ID = s.st.tables.uuid()
+	case i < 0:
+		return failf(http.StatusNotFound, "no join with id %q in table %s", id, ft.ID)
+	case rq.r.Method == http.MethodDelete:
+		ft.Joins = slices.Delete(ft.Joins, i, i+1)
+		return response{status: http.StatusNoContent}
+	default:
+		j = ft.Joins[i]
 	}
-	return i, nil
-}
-
-// createJoin is POST /tables/{id}/joins: 201 with the join.
-func (s *Server) createJoin(rq *request, ft *fakeTable) response {
-	j := tableJoinOut{ID: s.st.tables.uuid()}
-	if e := s.applyJoin(&ft.t, &j, in[*joinInputBody](rq), false); e != nil {
+	if e := s.st.tables.applyJoin(ft, &j, in[*joinInputBody](rq), false); e != nil {
 		return fail(e)
 	}
-	ft.t.Joins = append(ft.t.Joins, j)
-	return response{status: http.StatusCreated, rawBody: encodeJSON(j)}
-}
-
-// updateJoin is PUT /tables/{id}/joins/{joinId}: 200 with the join.
-func (s *Server) updateJoin(rq *request, ft *fakeTable) response {
-	i, e := findJoin(rq, ft)
-	if e != nil {
-		return fail(e)
+	if post {
+		ft.Joins = append(ft.Joins, j)
+	} else {
+		ft.Joins[i] = j
 	}
-	j := ft.t.Joins[i]
-	if e := s.applyJoin(&ft.t, &j, in[*joinInputBody](rq), false); e != nil {
-		return fail(e)
-	}
-	ft.t.Joins[i] = j
-	return response{status: http.StatusOK, rawBody: encodeJSON(j)}
-}
-
-// deleteJoin is DELETE /tables/{id}/joins/{joinId}: 204.
-func (s *Server) deleteJoin(rq *request, ft *fakeTable) response {
-	i, e := findJoin(rq, ft)
-	if e != nil {
-		return fail(e)
-	}
-	ft.t.Joins = slices.Delete(ft.t.Joins, i, i+1)
-	return response{status: http.StatusNoContent}
+	return response{status: statusOf(!post), rawBody: encodeJSON(j)}
 }
 
 // findPair finds the join pair {joinFieldsId} among the joins of ft.
 func findPair(rq *request, ft *fakeTable) (*joinPairOut, *httpError) {
 	id := rq.params["joinFieldsId"]
-	for ji := range ft.t.Joins {
-		for pi := range ft.t.Joins[ji].OnFields {
-			if p := &ft.t.Joins[ji].OnFields[pi]; p.ID == id {
+	for ji := range ft.Joins {
+		for pi := range ft.Joins[ji].OnFields {
+			if p := &ft.Joins[ji].OnFields[pi]; p.ID == id {
 				return p, nil
 			}
 		}
 	}
-	return nil, errf(http.StatusNotFound, "no join fields with id %q in table %s", id, ft.t.ID)
+	return nil, errf(http.StatusNotFound, "no join fields with id %q in table %s", id, ft.ID)
 }
 
 // changeMappings is the three mapping routes: POST creates (201; a source
@@ -613,7 +520,7 @@ func (s *Server) changeMappings(rq *request, ft *fakeTable) response {
 	}
 	edges := slices.Clone(p.JoinMappings.Edges)
 	for _, en := range *b.Entries {
-		i := slices.IndexFunc(edges, func(m mappingEdge) bool { return m.Node.Source == *en.Source })
+		i := slices.IndexFunc(edges, func(m mappingEdge) bool { return *m.Node.Source == *en.Source })
 		switch {
 		case method == http.MethodDelete && i >= 0:
 			edges = slices.Delete(edges, i, i+1)
@@ -621,9 +528,9 @@ func (s *Server) changeMappings(rq *request, ft *fakeTable) response {
 		case i >= 0 && method == http.MethodPost:
 			return failf(http.StatusUnprocessableEntity, "source value %q is mapped already (PUT changes it)", *en.Source)
 		case i >= 0:
-			edges[i].Node.Target = *en.Target
+			edges[i].Node.Target = en.Target
 		default:
-			edges = append(edges, mappingEdge{Node: mappingNode{Source: *en.Source, Target: *en.Target}})
+			edges = append(edges, mappingEdge{en})
 		}
 	}
 	p.JoinMappings.Edges = edges
@@ -643,19 +550,19 @@ type TableInfo struct {
 func (s *Server) Table(id string) (TableInfo, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.st.tables == nil || s.st.tables.byID[id] == nil {
+	ft := s.st.tables.find(id)
+	if ft == nil {
 		return TableInfo{}, false
 	}
-	ft := s.st.tables.byID[id]
-	info := TableInfo{ID: ft.t.ID, Name: ft.t.Name, Handle: ft.t.Handle, Mappings: map[string][]string{}}
-	for _, f := range ft.t.Fields {
+	info := TableInfo{ID: ft.ID, Name: ft.Name, Handle: ft.Handle, Mappings: map[string][]string{}}
+	for _, f := range ft.Fields {
 		info.Fields = append(info.Fields, f.ID)
 	}
-	for _, j := range ft.t.Joins {
+	for _, j := range ft.Joins {
 		info.Joins = append(info.Joins, j.ID)
 		for _, p := range j.OnFields {
 			for _, m := range p.JoinMappings.Edges {
-				info.Mappings[p.ID] = append(info.Mappings[p.ID], m.Node.Source+"="+m.Node.Target)
+				info.Mappings[p.ID] = append(info.Mappings[p.ID], *m.Node.Source+"="+*m.Node.Target)
 			}
 		}
 	}

@@ -67,20 +67,6 @@ type viewRequestBody struct {
 	} `json:"share"`
 }
 
-// parseView reads the view member of a request (checked by readBody:
-// exactly one variant, the members the read schema types of their type)
-// into a type and the variant's configuration, kept member by member.
-func parseView(raw map[string]json.RawMessage) (string, map[string]json.RawMessage) {
-	for k, v := range raw {
-		if t, ok := viewTypes[k]; ok {
-			var m map[string]json.RawMessage
-			_ = json.Unmarshal(v, &m)
-			return t, m
-		}
-	}
-	return "", nil
-}
-
 // resolveShare turns a share set's handles into user and group ids. The
 // caller holds s.mu.
 func (s *Server) resolveShare(users, groups []string) ([]string, []string, *httpError) {
@@ -114,16 +100,14 @@ func (s *Server) viewJSON(v *view) map[string]any {
 		delete(out, "agentId")
 		out["agent"] = map[string]json.RawMessage{"id": id}
 	}
-	share := struct {
-		Groups []groupJSON `json:"groups"`
-		Users  []userJSON  `json:"users"`
-	}{Groups: []groupJSON{}, Users: []userJSON{}}
+	groups, users := []groupJSON{}, []userJSON{}
 	for _, id := range v.groups {
-		share.Groups = append(share.Groups, s.st.groupsByID[id].json())
+		groups = append(groups, s.st.groupsByID[id].json())
 	}
 	for _, id := range v.users {
-		share.Users = append(share.Users, s.st.usersByID[id].json())
+		users = append(users, s.st.usersByID[id].json())
 	}
+	share := map[string]any{"groups": groups, "users": users}
 	out["id"], out["clientHandle"], out["type"], out["displayOrder"], out["share"] = v.id, v.handle, v.typ, v.order, share
 	return out
 }
@@ -131,9 +115,9 @@ func (s *Server) viewJSON(v *view) map[string]any {
 // viewRoutes are the operations on views.
 var viewRoutes = []route{
 	on(op.ListViews, onView((*Server).listViews)),
-	onJSON[viewRequestBody](op.CreateView, onView((*Server).createView)),
+	onJSON[viewRequestBody](op.CreateView, onView((*Server).putView)),
 	on(op.GetView, onView((*Server).getView)),
-	onJSON[viewRequestBody](op.UpdateView, onView((*Server).updateView)),
+	onJSON[viewRequestBody](op.UpdateView, onView((*Server).putView)),
 }
 
 // onView is a handler of the views of the app {alias}, found, and of its
@@ -169,39 +153,37 @@ func (s *Server) getView(_ *request, _ string, v *view) response {
 	return reply(http.StatusOK, s.viewJSON(v))
 }
 
-// createView is POST /apps/{alias}/views: 201 with the new view.
-func (s *Server) createView(rq *request, alias string, _ *view) response {
-	b := in[*viewRequestBody](rq)
-	typ, cfg := parseView(*b.View)
-	vs := &s.st.views
-	if slices.ContainsFunc(vs.byApp[alias], func(v *view) bool { return v.handle == *b.Handle }) {
-		return failf(http.StatusUnprocessableEntity, "app %s has a view with handle %q already", alias, *b.Handle)
-	}
-	v := &view{handle: *b.Handle, typ: typ, config: cfg}
-	if b.Share != nil {
-		var e *httpError
-		if v.users, v.groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
-			return fail(e)
-		}
-	}
-	return reply(http.StatusCreated, s.viewJSON(s.st.addView(alias, v)))
-}
-
-// updateView is PUT /apps/{alias}/views/{id}: the body's view replaces
+// putView is POST /apps/{alias}/views (201 with the new view) and PUT
+// /apps/{alias}/views/{id} (200 with the view): the body's view replaces
 // the view's variant and configuration; a share set replaces whom it is
-// shared with, and its absence leaves that as it is. 200 with the view.
-func (s *Server) updateView(rq *request, _ string, v *view) response {
+// shared with, and its absence leaves that as it is.
+func (s *Server) putView(rq *request, alias string, v *view) response {
 	b := in[*viewRequestBody](rq)
-	typ, cfg := parseView(*b.View)
-	users, groups := v.users, v.groups
+	var work view
+	if v != nil {
+		work = *v
+	}
+	for k, raw := range *b.View { // one variant (checked), the members the read schema types of their type
+		if typ, ok := viewTypes[k]; ok {
+			work.typ, work.config = typ, nil
+			_ = json.Unmarshal(raw, &work.config) // kept member by member
+		}
+	}
 	if b.Share != nil {
 		var e *httpError
-		if users, groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
+		if work.users, work.groups, e = s.resolveShare(b.Share.Users, b.Share.Groups); e != nil {
 			return fail(e)
 		}
 	}
-	v.typ, v.config, v.users, v.groups = typ, cfg, users, groups
-	return reply(http.StatusOK, s.viewJSON(v))
+	if v != nil {
+		*v = work
+		return reply(http.StatusOK, s.viewJSON(v))
+	}
+	work.handle = *b.Handle
+	if e := s.st.addView(alias, &work); e != nil {
+		return fail(e)
+	}
+	return reply(http.StatusCreated, s.viewJSON(&work))
 }
 
 // AddView adds a view to the app appAlias (whose definition it creates
@@ -212,34 +194,31 @@ func (s *Server) updateView(rq *request, _ string, v *view) response {
 // that POST /apps/{alias}/views would refuse (a configuration member of
 // the wrong type, such as "rows": "ten").
 func (s *Server) AddView(appAlias, handle, variant string, config map[string]any) string {
-	raw, err := json.Marshal(map[string]any{variant: config})
-	if err != nil {
-		panic("workflowtest: AddView: " + err.Error())
-	}
 	mustConform("AddView", op.CreateView, map[string]any{"handle": handle, "view": map[string]any{variant: config}})
-	var m map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &m)
-	typ, cfg := parseView(m)
+	v := &view{handle: handle, typ: viewTypes[variant], config: encodeMembers("AddView", config)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.define(defKey{workflow.Apps, appAlias})
-	vs := &s.st.views
-	if slices.ContainsFunc(vs.byApp[appAlias], func(v *view) bool { return v.handle == handle }) {
-		panic("workflowtest: AddView: app " + appAlias + " has a view with handle " + handle)
+	if e := s.st.addView(appAlias, v); e != nil {
+		panic("workflowtest: AddView: " + e.msg)
 	}
-	return s.st.addView(appAlias, &view{handle: handle, typ: typ, config: cfg}).id
+	return v.id
 }
 
-// addView stores a new view of an app, giving it its id and place.
-func (st *state) addView(alias string, v *view) *view {
+// addView stores a new view of an app, giving it its id and place; a
+// handle the app has already is 422.
+func (st *state) addView(alias string, v *view) *httpError {
 	vs := &st.views
+	if slices.ContainsFunc(vs.byApp[alias], func(o *view) bool { return o.handle == v.handle }) {
+		return errf(http.StatusUnprocessableEntity, "app %s has a view with handle %q already", alias, v.handle)
+	}
 	if vs.byApp == nil {
 		vs.byApp = map[string][]*view{}
 	}
 	vs.n++
 	v.id, v.seq, v.order = seqUUID(uuidView, vs.n), st.next.nextSeq(), len(vs.byApp[alias])+1
 	vs.byApp[alias] = append(vs.byApp[alias], v)
-	return v
+	return nil
 }
 
 // ViewInfo describes a view of the fake, for assertions.

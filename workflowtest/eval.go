@@ -1,7 +1,9 @@
 package workflowtest
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -30,46 +32,13 @@ type matcher func(fields map[string]string) bool
 //   - =bt= is inclusive at both ends; =lk= is "contains" (no wildcards),
 //     =lki= the same after lower-casing both sides.
 func compile(e rsql.Expr) (matcher, error) {
-	switch n := e.(type) {
-	case *rsql.Comparison:
-		return compileComparison(n)
-	case *rsql.AndExpr:
-		ms, err := compileAll(n.Operands)
-		if err != nil {
-			return nil, err
-		}
-		return func(f map[string]string) bool {
-			for _, m := range ms {
-				if !m(f) {
-					return false
-				}
-			}
-			return true
-		}, nil
-	case *rsql.OrExpr:
-		ms, err := compileAll(n.Operands)
-		if err != nil {
-			return nil, err
-		}
-		return func(f map[string]string) bool {
-			for _, m := range ms {
-				if m(f) {
-					return true
-				}
-			}
-			return false
-		}, nil
-	case rsql.RawExpr:
-		parsed, err := rsql.Parse(string(n))
-		if err != nil {
-			return nil, err
-		}
-		return compile(parsed)
+	if c, ok := e.(*rsql.Comparison); ok {
+		return compileComparison(c)
 	}
-	return nil, fmt.Errorf("unsupported filter node %T", e)
-}
-
-func compileAll(es []rsql.Expr) ([]matcher, error) {
+	es, all, ok := operands(e)
+	if !ok {
+		return nil, fmt.Errorf("unsupported filter node %T", e)
+	}
 	ms := make([]matcher, len(es))
 	for i, e := range es {
 		m, err := compile(e)
@@ -78,7 +47,28 @@ func compileAll(es []rsql.Expr) ([]matcher, error) {
 		}
 		ms[i] = m
 	}
-	return ms, nil
+	// An AND is decided by its first operand that fails, an OR by its
+	// first that passes.
+	return func(f map[string]string) bool {
+		for _, m := range ms {
+			if m(f) != all {
+				return !all
+			}
+		}
+		return all
+	}, nil
+}
+
+// operands returns the operands of an AND (all is true) or an OR node of
+// a parsed filter; ok is false for any other node.
+func operands(e rsql.Expr) (es []rsql.Expr, all, ok bool) {
+	switch n := e.(type) {
+	case *rsql.AndExpr:
+		return n.Operands, true, true
+	case *rsql.OrExpr:
+		return n.Operands, false, true
+	}
+	return nil, false, false
 }
 
 // operand is a filter value with its number form precomputed.
@@ -90,27 +80,12 @@ type operand struct {
 	num   float64
 }
 
-func newOperand(v rsql.Value) operand {
-	if v.Null {
-		return operand{null: true}
-	}
-	o := operand{text: v.Text, lower: strings.ToLower(v.Text)}
-	o.num, o.isNum = parseNumber(v.Text)
-	return o
-}
-
 // compare orders a field value against an operand (numbers, then times,
-// then strings).
+// then strings): -1, 0 or +1.
 func (o *operand) compare(v string) int {
 	if o.isNum {
 		if f, ok := parseNumber(v); ok {
-			switch {
-			case f < o.num:
-				return -1
-			case f > o.num:
-				return 1
-			}
-			return 0
+			return cmp.Compare(f, o.num)
 		}
 	}
 	// Two times in the API's form (fixed width, UTC, zero-padded) are in
@@ -131,176 +106,128 @@ func (o *operand) equal(v string, present bool) bool {
 	return present && v == o.text
 }
 
+// negations maps each negating operator to the operator it negates.
+var negations = map[rsql.Operator]rsql.Operator{
+	rsql.OpNe: rsql.OpEq, rsql.OpNotIn: rsql.OpIn, rsql.OpNotBetween: rsql.OpBetween,
+	rsql.OpNotLike: rsql.OpLike, rsql.OpNotILike: rsql.OpILike,
+}
+
+// orderings are the ordering operators, each with the range of the
+// results of operand.compare that it accepts.
+var orderings = map[rsql.Operator][2]int{
+	rsql.OpGt: {1, 1}, rsql.OpGe: {0, 1}, rsql.OpLt: {-1, -1}, rsql.OpLe: {-1, 0},
+}
+
 func compileComparison(c *rsql.Comparison) (matcher, error) {
-	field := c.Field
-	ops := make([]operand, len(c.Values))
-	for i, v := range c.Values {
-		ops[i] = newOperand(v)
-	}
 	if err := rsql.CheckComparison(c); err != nil {
 		return nil, err
 	}
-	has := func(f map[string]string) (string, bool) {
-		v, ok := f[field]
-		return v, ok && v != ""
+	ops := make([]operand, len(c.Values))
+	for i, v := range c.Values {
+		ops[i] = operand{null: v.Null}
+		if !v.Null {
+			ops[i].text, ops[i].lower = v.Text, strings.ToLower(v.Text)
+			ops[i].num, ops[i].isNum = parseNumber(v.Text)
+		}
 	}
-	neg := func(m matcher) matcher { return func(f map[string]string) bool { return !m(f) } }
-	o := &ops[0]
-
-	switch c.Op {
-	case rsql.OpEq:
-		return func(f map[string]string) bool { v, ok := f[field]; return o.equal(v, ok) }, nil
-	case rsql.OpNe:
-		return func(f map[string]string) bool { v, ok := f[field]; return !o.equal(v, ok) }, nil
-	case rsql.OpIn, rsql.OpNotIn:
-		in := func(f map[string]string) bool {
-			v, ok := f[field]
+	op, negated := negations[c.Op]
+	if !negated {
+		op = c.Op
+	}
+	field, o := c.Field, &ops[0]
+	if op == rsql.OpEq || op == rsql.OpIn { // == has one operand
+		return func(f map[string]string) bool {
+			v, present := f[field]
 			for i := range ops {
-				if ops[i].equal(v, ok) {
-					return true
+				if ops[i].equal(v, present) {
+					return !negated
 				}
 			}
-			return false
-		}
-		if c.Op == rsql.OpNotIn {
-			return neg(in), nil
-		}
-		return in, nil
-	case rsql.OpGt, rsql.OpGe, rsql.OpLt, rsql.OpLe:
-		test := map[rsql.Operator]func(int) bool{
-			rsql.OpGt: func(c int) bool { return c > 0 },
-			rsql.OpGe: func(c int) bool { return c >= 0 },
-			rsql.OpLt: func(c int) bool { return c < 0 },
-			rsql.OpLe: func(c int) bool { return c <= 0 },
-		}[c.Op]
-		return func(f map[string]string) bool {
-			v, ok := has(f)
-			return ok && test(o.compare(v))
+			return negated
 		}, nil
-	case rsql.OpBetween, rsql.OpNotBetween:
-		lo, hi := &ops[0], &ops[1]
-		bt := func(f map[string]string) bool {
-			v, ok := has(f)
-			return ok && lo.compare(v) >= 0 && hi.compare(v) <= 0
-		}
-		if c.Op == rsql.OpNotBetween {
-			return neg(bt), nil
-		}
-		return bt, nil
-	case rsql.OpLike, rsql.OpNotLike:
-		lk := func(f map[string]string) bool {
-			v, ok := has(f)
-			return ok && strings.Contains(v, o.text)
-		}
-		if c.Op == rsql.OpNotLike {
-			return neg(lk), nil
-		}
-		return lk, nil
-	case rsql.OpILike, rsql.OpNotILike:
-		lki := func(f map[string]string) bool {
-			v, ok := has(f)
-			return ok && strings.Contains(strings.ToLower(v), o.lower)
-		}
-		if c.Op == rsql.OpNotILike {
-			return neg(lki), nil
-		}
-		return lki, nil
 	}
-	return nil, fmt.Errorf("unknown operator %q", c.Op)
+	// The other operators test only fields with a value.
+	var valued func(v string) bool
+	switch op {
+	case rsql.OpGt, rsql.OpGe, rsql.OpLt, rsql.OpLe:
+		r := orderings[op]
+		valued = func(v string) bool { c := o.compare(v); return r[0] <= c && c <= r[1] }
+	case rsql.OpBetween:
+		valued = func(v string) bool { return ops[0].compare(v) >= 0 && ops[1].compare(v) <= 0 }
+	case rsql.OpLike:
+		valued = func(v string) bool { return strings.Contains(v, o.text) }
+	case rsql.OpILike:
+		valued = func(v string) bool { return strings.Contains(strings.ToLower(v), o.lower) }
+	default:
+		return nil, fmt.Errorf("unknown operator %q", c.Op)
+	}
+	return func(f map[string]string) bool {
+		v := f[field]
+		return (v != "" && valued(v)) != negated
+	}, nil
 }
 
 // parseNumber accepts decimal numbers only: an optional sign, digits with
 // an optional fraction, and an optional exponent (no hex, no Inf or NaN,
-// no underscores).
+// no underscores, which strconv.ParseFloat reads too). The text is
+// scanned first: ParseFloat fails slowly on text (its error is allocated).
 func parseNumber(s string) (float64, bool) {
-	i, n := 0, len(s)
-	if i < n && (s[i] == '+' || s[i] == '-') {
-		i++
+	i := skipDigits(s, skipSign(s, 0))
+	n := i - skipSign(s, 0)
+	if i < len(s) && s[i] == '.' {
+		j := skipDigits(s, i+1)
+		n, i = n+j-i-1, j
 	}
-	digits := 0
-	for i < n && isDigit(s[i]) {
-		i++
-		digits++
-	}
-	if i < n && s[i] == '.' {
-		i++
-		for i < n && isDigit(s[i]) {
-			i++
-			digits++
-		}
-	}
-	if digits == 0 {
-		return 0, false
-	}
-	if i < n && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < n && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for i < n && isDigit(s[i]) {
-			i++
-			exp++
-		}
-		if exp == 0 {
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := skipSign(s, i+1)
+		if i = skipDigits(s, j); i == j {
 			return 0, false
 		}
 	}
-	if i != n {
+	if n == 0 || i != len(s) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, false
-	}
-	return f, true
+	return f, err == nil
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// canonical prints a parsed filter unambiguously, so that two spellings
-// of the same tree (whitespace, operator aliases, quoting) give the same
-// cursors.
-func canonical(e rsql.Expr) string {
-	if e == nil {
-		return ""
+// skipSign returns the index after a sign at i, if there is one.
+func skipSign(s string, i int) int {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		return i + 1
 	}
-	var b strings.Builder
-	writeCanonical(&b, e)
-	return b.String()
+	return i
 }
 
-func writeCanonical(b *strings.Builder, e rsql.Expr) {
-	switch n := e.(type) {
-	case *rsql.Comparison:
-		b.WriteString(strconv.Quote(n.Field))
-		b.WriteString(string(n.Op))
-		for i, v := range n.Values {
-			if i > 0 {
-				b.WriteByte(':')
-			}
+// skipDigits returns the index after the digits from i.
+func skipDigits(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// writeCanonical writes a parsed filter (nil: none) unambiguously, so
+// that two spellings of the same tree (whitespace, operator aliases,
+// quoting) give the same cursors and the same index of matches.
+func writeCanonical(w io.Writer, e rsql.Expr) {
+	if c, ok := e.(*rsql.Comparison); ok {
+		fmt.Fprintf(w, "%q%s", c.Field, c.Op)
+		for _, v := range c.Values {
 			if v.Null {
-				b.WriteString("null")
+				fmt.Fprint(w, ":null")
 			} else {
-				b.WriteString(strconv.Quote(v.Text))
+				fmt.Fprintf(w, ":%q", v.Text)
 			}
 		}
-	case *rsql.AndExpr:
-		writeGroup(b, "and(", n.Operands)
-	case *rsql.OrExpr:
-		writeGroup(b, "or(", n.Operands)
-	default:
-		b.WriteString(strconv.Quote(e.String()))
+		return
 	}
-}
-
-func writeGroup(b *strings.Builder, open string, ops []rsql.Expr) {
-	b.WriteString(open)
-	for i, o := range ops {
-		if i > 0 {
-			b.WriteByte(',')
+	if es, all, ok := operands(e); ok {
+		fmt.Fprintf(w, "%t(", all)
+		for _, o := range es {
+			writeCanonical(w, o)
+			fmt.Fprint(w, ",")
 		}
-		writeCanonical(b, o)
+		fmt.Fprint(w, ")")
 	}
-	b.WriteByte(')')
 }

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"net/http"
-	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -34,15 +34,13 @@ func encodeCursor(seq, key uint64) string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-var errForeignCursor = errors.New("the cursor was made by another list or another filter")
-
 func decodeCursor(s string, key uint64) (uint64, error) {
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil || len(b) != cursorLen {
 		return 0, errors.New("malformed cursor")
 	}
 	if binary.BigEndian.Uint64(b[8:]) != key {
-		return 0, errForeignCursor
+		return 0, errors.New("the cursor was made by another list or another filter")
 	}
 	return binary.BigEndian.Uint64(b[:8]), nil
 }
@@ -52,7 +50,7 @@ func listKey(list string, filter rsql.Expr) uint64 {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(list))
 	_, _ = h.Write([]byte{0})
-	_, _ = h.Write([]byte(canonical(filter)))
+	writeCanonical(h, filter)
 	return h.Sum64()
 }
 
@@ -75,11 +73,13 @@ func readPaging(rq *request, list string, names []string) (*paging, *httpError) 
 	if e := knownParams(q, names); e != nil {
 		return nil, e
 	}
-	p := &paging{}
-	var expr rsql.Expr
+	p := &paging{n: defaultPageSize}
 	if text := q.Get("filter"); text != "" {
 		rq.filterText = text
-		e, err := rsql.Parse(text)
+		var err error
+		if rq.filter, err = rsql.Parse(text); err == nil {
+			p.match, err = compile(rq.filter)
+		}
 		var rule *rsql.RuleError
 		switch {
 		case errors.As(err, &rule): // well formed, but breaks a rule of the language
@@ -87,65 +87,34 @@ func readPaging(rq *request, list string, names []string) (*paging, *httpError) 
 		case err != nil:
 			return nil, errf(http.StatusBadRequest, "invalid filter %q: %v", text, err)
 		}
-		expr = e
-		rq.filter = e
-		m, err := compile(e)
-		if err != nil {
-			return nil, errf(http.StatusUnprocessableEntity, "unusable filter %q: %v", text, err)
+	}
+	p.key = listKey(list, rq.filter)
+	for _, name := range []string{"first", "last"} {
+		if vs, given := q[name]; given {
+			n, err := strconv.Atoi(vs[0])
+			if err != nil || n < minPageSize || n > maxPageSize {
+				return nil, errf(http.StatusBadRequest, "%s must be an integer from %d to %d (got %q)", name, minPageSize, maxPageSize, vs[0])
+			}
+			p.n = n
 		}
-		p.match = m
 	}
-	p.key = listKey(list, expr)
-
-	first, hasFirst, e := pageSize(q, "first")
-	if e != nil {
-		return nil, e
+	name := "after"
+	if q.Has("last") || q.Has("before") {
+		if q.Has("first") || q.Has("after") {
+			return nil, errf(http.StatusBadRequest, "first/after (forward) and last/before (backward) must not be mixed")
+		}
+		p.backward, name = true, "before"
 	}
-	last, hasLast, e := pageSize(q, "last")
-	if e != nil {
-		return nil, e
-	}
-	_, hasAfter := q["after"]
-	_, hasBefore := q["before"]
-	forward := hasFirst || hasAfter
-	backward := hasLast || hasBefore
-	if forward && backward {
-		return nil, errf(http.StatusBadRequest, "first/after (forward) and last/before (backward) must not be mixed")
-	}
-	p.backward = backward
-	p.n = defaultPageSize
-	switch {
-	case hasFirst:
-		p.n = first
-	case hasLast:
-		p.n = last
-	}
-	name, raw := "after", q.Get("after")
-	if backward {
-		name, raw = "before", q.Get("before")
-	}
-	if raw != "" {
+	if raw := q.Get(name); raw != "" {
 		seq, err := decodeCursor(raw, p.key)
 		if err != nil {
 			return nil, errf(http.StatusBadRequest, "invalid %s cursor %q: %v", name, raw, err)
 		}
 		p.cursor, p.hasCursor = seq, true
-	} else if _, given := q[name]; given {
+	} else if q.Has(name) {
 		return nil, errf(http.StatusBadRequest, "%s must not be empty", name)
 	}
 	return p, nil
-}
-
-func pageSize(q url.Values, name string) (int, bool, *httpError) {
-	vs, given := q[name]
-	if !given {
-		return 0, false, nil
-	}
-	n, err := strconv.Atoi(vs[0])
-	if err != nil || n < minPageSize || n > maxPageSize {
-		return 0, false, errf(http.StatusBadRequest, "%s must be an integer from %d to %d (got %q)", name, minPageSize, maxPageSize, vs[0])
-	}
-	return n, true, nil
 }
 
 // pageResult is a selected page.
@@ -156,72 +125,35 @@ type pageResult[T any] struct {
 }
 
 // selectPage picks the page p points at from items, which are sorted by
-// seq. Without a filter it costs O(log n + page size); with one, every
-// item is tested once (the total needs it). The record lists, which may
-// hold millions, go through the index of each filter's matches instead
-// (definition.selectRecords).
+// seq: those that p's filter matches (every item is tested once, the
+// total needs it). The record lists, which may hold millions, go through
+// the index of each filter's matches instead (definition.selectRecords).
 func selectPage[T any](items []T, seq func(T) uint64, fields func(T) map[string]string, p *paging) pageResult[T] {
-	var res pageResult[T]
-	n := len(items)
-	matches := func(i int) bool { return p.match == nil || p.match(fields(items[i])) }
+	if p.match != nil {
+		items = slices.DeleteFunc(slices.Clone(items), func(it T) bool { return !p.match(fields(it)) })
+	}
+	return pageOf(len(items), func(k int) T { return items[k] }, seq, p)
+}
 
-	if !p.backward {
-		start := 0
-		if p.hasCursor {
-			start = sort.Search(n, func(i int) bool { return seq(items[i]) > p.cursor })
-		}
-		if p.match == nil {
-			end := min(start+p.n, n)
-			res.items = items[start:end:end]
-			res.total, res.hasPrev, res.hasNext = n, start > 0, end < n
-			return res
-		}
-		for i := range n {
-			if !matches(i) {
-				continue
-			}
-			res.total++
-			switch {
-			case i < start:
-				res.hasPrev = true
-			case len(res.items) < p.n:
-				res.items = append(res.items, items[i])
-			default:
-				res.hasNext = true
-			}
-		}
-		return res
+// pageOf picks the page p points at from the n items that p's filter
+// matches, the k-th of them at(k), sorted by seq: a binary search and the
+// page's items.
+func pageOf[T any](n int, at func(k int) T, seq func(T) uint64, p *paging) pageResult[T] {
+	lo, hi := 0, n
+	switch {
+	case p.backward && p.hasCursor:
+		hi = sort.Search(n, func(k int) bool { return seq(at(k)) >= p.cursor })
+	case p.hasCursor:
+		lo = sort.Search(n, func(k int) bool { return seq(at(k)) > p.cursor })
 	}
-
-	end := n
-	if p.hasCursor {
-		end = sort.Search(n, func(i int) bool { return seq(items[i]) >= p.cursor })
+	if p.backward {
+		lo = max(hi-p.n, 0)
+	} else {
+		hi = min(lo+p.n, n)
 	}
-	if p.match == nil {
-		start := max(end-p.n, 0)
-		res.items = items[start:end:end]
-		res.total, res.hasPrev, res.hasNext = n, start > 0, end < n
-		return res
-	}
-	for i := end - 1; i >= 0; i-- {
-		if !matches(i) {
-			continue
-		}
-		res.total++
-		if len(res.items) < p.n {
-			res.items = append(res.items, items[i])
-		} else {
-			res.hasPrev = true
-		}
-	}
-	for l, r := 0, len(res.items)-1; l < r; l, r = l+1, r-1 {
-		res.items[l], res.items[r] = res.items[r], res.items[l]
-	}
-	for i := end; i < n; i++ {
-		if matches(i) {
-			res.total++
-			res.hasNext = true
-		}
+	res := pageResult[T]{items: make([]T, hi-lo), total: n, hasPrev: lo > 0, hasNext: hi < n}
+	for k := range res.items {
+		res.items[k] = at(lo + k)
 	}
 	return res
 }

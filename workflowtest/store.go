@@ -2,10 +2,9 @@ package workflowtest
 
 import (
 	"encoding/binary"
-	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -99,8 +98,7 @@ func (f fieldSet) value(i int) string {
 
 // end is where the i-th value ends, after the ends.
 func (f fieldSet) end(i int) int {
-	e := f.data[endSize*i : endSize*(i+1)]
-	return int(e[0])<<24 | int(e[1])<<16 | int(e[2])<<8 | int(e[3])
+	return int(binary.BigEndian.Uint32([]byte(f.data[endSize*i : endSize*(i+1)])))
 }
 
 // get returns the value of the field name, and whether the record has it.
@@ -139,27 +137,13 @@ func (f fieldSet) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, (*f.names)[i])
+		// Invalid UTF-8 is replaced (and reported, ignored here), as a
+		// map's encoding does.
+		b, _ = jsontext.AppendQuote(b, (*f.names)[i])
 		b = append(b, ':')
-		b = appendJSONString(b, f.value(i))
+		b, _ = jsontext.AppendQuote(b, f.value(i))
 	}
 	return append(b, '}'), nil
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	if out, err := jsontext.AppendQuote(b, s); err == nil {
-		return out
-	}
-	q, _ := json.Marshal(s) // invalid UTF-8: replaced, as a map's encoding does
-	return append(b, q...)
-}
-
-// zeroPad pads the digits s with zeros to n.
-func zeroPad(s string, n int) string {
-	if len(s) >= n {
-		return s
-	}
-	return strings.Repeat("0", n-len(s)) + s
 }
 
 // matchIndex is where the records of a definition that one filter matches
@@ -228,26 +212,7 @@ func (d *definition) selectRecords(p *paging) pageResult[*record] {
 		return selectPage(d.records, recordSeq, nil, p)
 	}
 	pos := d.matches(p)
-	n := len(pos)
-	seqAt := func(k int) uint64 { return d.records[pos[k]].seq }
-	var lo, hi int
-	if !p.backward {
-		if p.hasCursor {
-			lo = sort.Search(n, func(k int) bool { return seqAt(k) > p.cursor })
-		}
-		hi = min(lo+p.n, n)
-	} else {
-		hi = n
-		if p.hasCursor {
-			hi = sort.Search(n, func(k int) bool { return seqAt(k) >= p.cursor })
-		}
-		lo = max(hi-p.n, 0)
-	}
-	res := pageResult[*record]{items: make([]*record, hi-lo), total: n, hasPrev: lo > 0, hasNext: hi < n}
-	for k := lo; k < hi; k++ {
-		res.items[k-lo] = d.records[pos[k]]
-	}
-	return res
+	return pageOf(len(pos), func(k int) *record { return d.records[pos[k]] }, recordSeq, p)
 }
 
 // GeneratedFields are the fields of the records SeedGenerated stores,
@@ -274,13 +239,9 @@ func (s *Server) SeedGenerated(rt workflow.RecordType, alias string, n int) {
 	defer s.mu.Unlock()
 	st := s.st
 	d := st.define(defKey{rt, alias})
-	names := append(slices.Clone(GeneratedFields), IDField)
-	slices.Sort(names)
-	shape := d.shape(names)
-	at := make(map[string]int, len(names))
-	for i, name := range names {
-		at[name] = i
-	}
+	// GeneratedFields are sorted and IDField sorts after them: the names
+	// of the shape are in that order, and so are the values below.
+	shape := d.shape(append(slices.Clone(GeneratedFields), IDField))
 	statuses := []string{"Open", "In Progress", "Waiting", "Done"}
 	teams := []string{"ops", "sales", "support", "finance", "legal", "it", "hr"}
 	regions := []string{"eu", "us", "apac", "latam", "mea"}
@@ -292,22 +253,23 @@ func (s *Server) SeedGenerated(rt workflow.RecordType, alias string, n int) {
 		maps.Copy(byID, d.byID)
 		d.byID = byID
 	}
-	vals := make([]string, len(names))
+	var vals []string
 	for range n {
 		k := len(d.records) + 1
-		ks := strconv.Itoa(k)
-		vals[at[IDField]] = st.nextID(d)
-		vals[at["Title"]] = "Record " + ks
-		vals[at["Status"]] = statuses[k%len(statuses)]
-		vals[at["Priority"]] = strconv.Itoa(k%5 + 1)
-		vals[at["Owner"]] = "owner-" + strconv.Itoa(k%50) + "@example.com"
-		vals[at["Team"]] = teams[k%len(teams)]
-		vals[at["Due Date"]] = formatTime(base.Add(time.Duration(k) * time.Hour))
-		vals[at["Amount"]] = strconv.Itoa(k%10_000) + "." + strconv.Itoa(10+k%90)
-		vals[at["Region"]] = regions[k%len(regions)]
-		vals[at["Source"]] = "generated"
-		vals[at["Category"]] = categories[k%len(categories)]
-		vals[at["Ref"]] = "REF-" + zeroPad(ks, 8)
+		vals = append(vals[:0],
+			strconv.Itoa(k%10_000)+"."+strconv.Itoa(10+k%90), // Amount
+			categories[k%len(categories)],
+			formatTime(base.Add(time.Duration(k)*time.Hour)), // Due Date
+			"owner-"+strconv.Itoa(k%50)+"@example.com",
+			strconv.Itoa(k%5+1), // Priority
+			fmt.Sprintf("REF-%08d", k),
+			regions[k%len(regions)],
+			"generated", // Source
+			statuses[k%len(statuses)],
+			teams[k%len(teams)],
+			"Record "+strconv.Itoa(k), // Title
+			st.nextID(d),
+		)
 		rec := &record{seq: st.next.nextSeq(), def: d, fields: packFields(shape, vals)}
 		rec.id, _ = rec.fields.get(IDField)
 		d.records = append(d.records, rec)

@@ -33,20 +33,23 @@ func (b Block) String() string {
 
 // namer makes the blocks' resource names: valid, and unique per type.
 type namer struct {
-	seen   map[string]int
+	used   map[string]bool // the addresses (type.name) given
 	blocks []Block
 }
 
-// add appends the block of the object name of type typ, importing id.
+// add appends the block of the object name of type typ, importing id:
+// named after name, or, when another block of typ has that name, after
+// name with the first suffix _2, _3, ... that none has.
 func (n *namer) add(typ, name, id string) {
-	if n.seen == nil {
-		n.seen = map[string]int{}
+	if n.used == nil {
+		n.used = map[string]bool{}
 	}
-	r := resourceName(name)
-	n.seen[typ+"."+r]++
-	if k := n.seen[typ+"."+r]; k > 1 {
-		r += "_" + strconv.Itoa(k)
+	base := resourceName(name)
+	r := base
+	for k := 2; n.used[typ+"."+r]; k++ {
+		r = base + "_" + strconv.Itoa(k)
 	}
+	n.used[typ+"."+r] = true
 	n.blocks = append(n.blocks, Block{Type: typ, Name: r, ID: id})
 }
 

@@ -2,6 +2,7 @@ package imports
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -105,5 +106,36 @@ func TestTables(t *testing.T) {
 	want := []Block{{"workflow_table", "accounts", ids[0]}, {"workflow_table", "accounts_2", ids[1]}}
 	if len(blocks) != 2 || blocks[0] != want[0] || blocks[1] != want[1] {
 		t.Errorf("blocks %v, want %v", blocks, want)
+	}
+}
+
+// TestNamer: every block's address is unique, whatever names the objects
+// have, one already looking like a suffixed other included.
+func TestNamer(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a", "a", "a"}, "a a_2 a_3"},
+		{[]string{"a_2", "a", "a"}, "a_2 a a_3"},
+		{[]string{"a", "a", "a_2"}, "a a_2 a_2_2"},
+		{[]string{"a", "A", "a_3", "a", "a"}, "a a_2 a_3 a_4 a_5"},
+		{[]string{"", "!", "unnamed"}, "unnamed unnamed_2 unnamed_3"},
+	} {
+		var n namer
+		for i, name := range tc.names {
+			n.add("workflow_view", name, strconv.Itoa(i))
+		}
+		n.add("workflow_agent", tc.names[0], "other") // another type: its own names
+		var got []string
+		for _, b := range n.blocks[:len(tc.names)] {
+			got = append(got, b.Name)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("names of %q: %v, want %s", tc.names, got, tc.want)
+		}
+		if last := n.blocks[len(tc.names)]; last.Name != resourceName(tc.names[0]) {
+			t.Errorf("names of %q: the agent is %s, want %s", tc.names, last.Name, resourceName(tc.names[0]))
+		}
 	}
 }

@@ -69,7 +69,7 @@ func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"max_length":  readInt("The most tokens the model may return per turn."),
 			"reasoning_effort": func() schema.StringAttribute {
 				a := readString("How much hidden reasoning the model may do: MINIMAL, LOW, MEDIUM or HIGH.")
-				a.Validators = []validator.String{oneOf("MINIMAL", "LOW", "MEDIUM", "HIGH")}
+				a.Validators = []validator.String{oneOf(admin.ReasoningMinimal, admin.ReasoningLow, admin.ReasoningMedium, admin.ReasoningHigh)}
 				return a
 			}(),
 			"temperature":              readFloat("The model's sampling temperature."),
@@ -90,13 +90,16 @@ func (m agentModel) bundle() (admin.AgentBundle, error) {
 	if p := strPtr(m.ReasoningEffort); p != nil {
 		effort = new(admin.ReasoningEffort(*p))
 	}
+	maxLength, err := int32Ptr("max_length", m.MaxLength)
+	if err != nil {
+		return admin.AgentBundle{}, err
+	}
 	b := admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{
 		Name: strPtr(m.Name), Description: strPtr(m.Description), Instructions: strPtr(m.Instructions),
-		FirstMessage: strPtr(m.FirstMessage), MaxLength: int32Ptr(m.MaxLength), ReasoningEffort: effort,
+		FirstMessage: strPtr(m.FirstMessage), MaxLength: maxLength, ReasoningEffort: effort,
 		Temperature: float64Ptr(m.Temperature), AvatarAttachmentID: strPtr(m.AvatarAttachmentID),
 		AIProviderConnectorID: strPtr(m.AIProviderConnectorID),
 	}}}
-	var err error
 	if b.Tools, err = jsonObjects(m.Tools); err != nil {
 		return b, attrError{"tools", err.Error()}
 	}

@@ -51,7 +51,7 @@ func (r *automationResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"record_type": schema.StringAttribute{
 				Required:      true,
 				Description:   `The record type of the definition the automation belongs to: "apps", "elements", "tasks" or "transactions".`,
-				Validators:    []validator.String{oneOf("apps", "elements", "tasks", "transactions")},
+				Validators:    []validator.String{oneOf(workflow.Apps, workflow.Elements, workflow.Tasks, workflow.Transactions)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"alias": schema.StringAttribute{

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -130,10 +131,19 @@ func jsonObjects(v types.List) ([]jsontext.Value, error) {
 	return out, nil
 }
 
-// float64Ptr and int32Ptr are ptr (values.go) for the other numbers.
+// float64Ptr is ptr (values.go) for a float.
 func float64Ptr(v types.Float64) *float64 { return ptr(v, v.ValueFloat64()) }
 
-func int32Ptr(v types.Int64) *int32 { return ptr(v, int32(v.ValueInt64())) }
+// int32Ptr is ptr (values.go) for an int32 member, the value of the
+// attribute attr: a value out of int32's range is an attrError naming
+// the range, never a truncated value.
+func int32Ptr(attr string, v types.Int64) (*int32, error) {
+	n := v.ValueInt64()
+	if known(v) && (n < math.MinInt32 || n > math.MaxInt32) {
+		return nil, attrError{attr, fmt.Sprintf("must be between %d and %d", math.MinInt32, math.MaxInt32)}
+	}
+	return ptr(v, int32(n)), nil
+}
 
 // optInt32 and optFloat are opt (values.go) for the other numbers of
 // read models.

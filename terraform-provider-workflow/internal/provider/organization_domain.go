@@ -49,7 +49,7 @@ func (r *organizationDomainResource) Schema(_ context.Context, _ resource.Schema
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The domain's id, set by the service."),
 			"type": schema.StringAttribute{Required: true, Description: `"MANAGED" or "EMAIL". A new type creates a new domain.`,
-				Validators:    []validator.String{oneOf(string(admin.DomainManaged), string(admin.DomainEmail))},
+				Validators:    []validator.String{oneOf(admin.DomainManaged, admin.DomainEmail)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"domain":            schema.StringAttribute{Required: true, Description: "The domain, e.g. example.com."},
 			"name":              schema.StringAttribute{Optional: true, Description: "The domain's name." + managed},

@@ -2,11 +2,20 @@ package provider
 
 import (
 	"errors"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 )
 
 // The bodies of the part 2 families, built from attributes with no CLI:
@@ -115,5 +124,69 @@ func TestAgentAndSkillBodies(t *testing.T) {
 	sb, err := k.bundle()
 	if err != nil || sb.Skill.Status == nil || *sb.Skill.Status != "DRAFT" || sb.Skill.Discovery == nil || len(sb.Skill.Discovery.Aliases) != 1 {
 		t.Errorf("bundle = %+v, %v", sb.Skill, err)
+	}
+}
+
+// TestAgentMaxLength: max_length is an int32 on the wire; a value out of
+// its range is an error on max_length naming the range, at validation
+// (so at plan) and when the body is built, never a truncated value.
+func TestAgentMaxLength(t *testing.T) {
+	for _, tc := range []struct {
+		v    int64
+		want int32
+		ok   bool
+	}{
+		{100, 100, true},
+		{math.MaxInt32, math.MaxInt32, true},
+		{math.MinInt32, math.MinInt32, true},
+		{4294967396, 0, false}, // 2^32 + 100: would be sent as 100
+		{math.MaxInt32 + 1, 0, false},
+		{math.MinInt32 - 1, 0, false},
+	} {
+		m := agentModel{ID: types.StringNull(), App: types.StringValue("crm"), Type: types.StringNull(), Name: types.StringValue("Helper"),
+			Description: types.StringNull(), MaxLength: types.Int64Value(tc.v), ReasoningEffort: types.StringNull(),
+			Temperature: types.Float64Null(), Instructions: types.StringNull(), FirstMessage: types.StringNull(),
+			AvatarAttachmentID: types.StringNull(), AIProviderConnectorID: types.StringNull(),
+			Tools: types.ListNull(types.StringType), A2ASkills: types.ListNull(types.StringType)}
+		b, err := m.bundle()
+		var ae attrError
+		switch {
+		case tc.ok && (err != nil || *b.Agent.Elementum.MaxLength != tc.want):
+			t.Errorf("max_length %d: bundle %v, %v; want %d", tc.v, b.Agent.Elementum, err, tc.want)
+		case !tc.ok && (!errors.As(err, &ae) || ae.attr != "max_length" || !strings.Contains(err.Error(), "between -2147483648 and 2147483647")):
+			t.Errorf("max_length %d: %v, want an error on max_length naming the range", tc.v, err)
+		}
+		r := &agentResource{}
+		s := schemaOf(t, r)
+		var resp resource.ValidateConfigResponse
+		r.ValidateConfig(t.Context(), resource.ValidateConfigRequest{
+			Config: tfsdk.Config{Schema: s.Schema, Raw: stateOf(t.Context(), t, s, m).Raw}}, &resp)
+		errs := resp.Diagnostics.Errors()
+		if tc.ok && len(errs) != 0 {
+			t.Errorf("max_length %d: validation %v", tc.v, errs)
+		}
+		if !tc.ok && (len(errs) != 1 || !errs[0].(diag.DiagnosticWithPath).Path().Equal(path.Root("max_length"))) {
+			t.Errorf("max_length %d: validation %v, want one error on max_length", tc.v, errs)
+		}
+	}
+}
+
+// TestViewTypes: the view's type accepts exactly the names viewTypes
+// maps, and each builds the body's variant of its type.
+func TestViewTypes(t *testing.T) {
+	s := schemaOf(t, &viewResource{})
+	v := s.Schema.Attributes["type"].(interface{ StringValidators() []validator.String }).StringValidators()
+	if got := slices.Sorted(slices.Values(v[0].(oneOfValidator))); !slices.Equal(got, slices.Sorted(maps.Keys(viewTypes))) {
+		t.Errorf("type accepts %v, want the names viewTypes maps", got)
+	}
+	for name, typ := range viewTypes {
+		in := input(name, admin.ViewConfig{})
+		got := map[admin.ViewType]bool{admin.ViewTypeList: in.List != nil, admin.ViewTypeKanban: in.Kanban != nil,
+			admin.ViewTypeCalendar: in.Calendar != nil, admin.ViewTypeDashboard: in.Dashboard != nil, admin.ViewTypeAgent: in.Agent != nil}
+		for k, set := range got {
+			if set != (k == typ) {
+				t.Errorf("input(%q) sets the variant %s: %v", name, k, set)
+			}
+		}
 	}
 }

@@ -237,8 +237,15 @@ func importParts(ctx context.Context, req resource.ImportStateRequest, resp *res
 	}
 }
 
-// oneOf is the validator of an attribute whose value is one of values.
-func oneOf(values ...string) validator.String { return oneOfValidator(values) }
+// oneOf is the validator of an attribute whose value is one of values
+// (the SDK's constants of a wire enum, where it has them).
+func oneOf[T ~string](values ...T) validator.String {
+	v := make(oneOfValidator, len(values))
+	for i, s := range values {
+		v[i] = string(s)
+	}
+	return v
+}
 
 type oneOfValidator []string
 

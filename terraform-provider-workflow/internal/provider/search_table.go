@@ -98,7 +98,7 @@ func (r *searchTableResource) Schema(_ context.Context, _ resource.SchemaRequest
 	attrs["target_lag"] = schema.Int64Attribute{Required: true, Description: "How far the table may lag its aspect, in duration units.",
 		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}}
 	attrs["duration"] = schema.StringAttribute{Required: true, Description: "The unit of target_lag: SECONDS, MINUTES, HOURS or DAYS.",
-		Validators: []validator.String{oneOf(string(admin.TimeUnitSeconds), string(admin.TimeUnitMinutes), string(admin.TimeUnitHours), string(admin.TimeUnitDays))}}
+		Validators: []validator.String{oneOf(admin.TimeUnitSeconds, admin.TimeUnitMinutes, admin.TimeUnitHours, admin.TimeUnitDays)}}
 	attrs["attribute_field_ids"] = requiresReplace(schema.ListAttribute{Required: true, ElementType: types.StringType,
 		Description: "The ids of the aspect's fields the table holds. A change creates a new search table."})
 	attrs["text_index_field_ids"] = requiresReplace(schema.ListAttribute{Optional: true, Computed: true, ElementType: types.StringType,

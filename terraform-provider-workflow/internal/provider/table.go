@@ -90,7 +90,8 @@ func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"fields": schema.ListNestedAttribute{
 				Required: true,
 				Description: "The table's fields, in order, each known by its name (unique in the table): " +
-					"one not listed is deleted, a new one created.",
+					"one not listed is deleted, a new one created. A field given a new name at its place, " +
+					"its kind unchanged, is renamed: it keeps its id and its data. A field whose kind changes is replaced.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"id":   schema.StringAttribute{Computed: true, Description: "The field's id, set by the service."},
 					"name": schema.StringAttribute{Required: true, Description: "The field's name."},
@@ -154,7 +155,8 @@ func (m tableModel) createBody() admin.TableCreateRequest {
 }
 
 // updateBody is the update body that brings the table of state to cfg:
-// the members cfg sets, and the field changes (fields matched by name).
+// the members cfg sets, and the field changes, each field of cfg matched
+// to the one of state it keeps (kept) and changed by that field's id.
 func updateBody(cfg, state tableModel) admin.TableUpdateRequest {
 	b := admin.TableUpdateRequest{
 		Name: strPtr(cfg.Name), Source: strPtr(cfg.Source), CategoryID: strPtr(cfg.CategoryID),
@@ -162,20 +164,17 @@ func updateBody(cfg, state tableModel) admin.TableUpdateRequest {
 		Filter: rawJSON(cfg.Filter), OrderBy: rawJSON(cfg.OrderBy), Limit: rawJSON(cfg.Limit),
 	}
 	var ch admin.TableFieldChanges
+	keep := kept(cfg.Fields, state.Fields)
 	for i, f := range cfg.Fields {
-		j := slices.IndexFunc(state.Fields, func(s fieldModel) bool { return s.Name.Equal(f.Name) })
-		switch {
-		case j >= 0 && !f.Kind.Equal(state.Fields[j].Kind): // a field keeps its kind: a new one replaces it
-			ch.Deletes = append(ch.Deletes, admin.TableFieldDelete{ID: state.Fields[j].ID.ValueString()})
-			fallthrough
+		switch j := keep[i]; {
 		case j < 0:
 			ch.Creates = append(ch.Creates, admin.TableFieldCreate{Field: f.input(), Index: new(i)})
 		case !f.sameAs(state.Fields[j]) || i != j:
 			ch.Updates = append(ch.Updates, admin.TableFieldUpdate{ID: state.Fields[j].ID.ValueString(), Field: f.change(), Index: new(i)})
 		}
 	}
-	for _, s := range state.Fields {
-		if !slices.ContainsFunc(cfg.Fields, func(f fieldModel) bool { return f.Name.Equal(s.Name) }) {
+	for j, s := range state.Fields {
+		if !slices.Contains(keep, j) {
 			ch.Deletes = append(ch.Deletes, admin.TableFieldDelete{ID: s.ID.ValueString()})
 		}
 	}
@@ -183,6 +182,33 @@ func updateBody(cfg, state tableModel) admin.TableUpdateRequest {
 		b.Fields = &ch
 	}
 	return b
+}
+
+// kept returns, for each field of cfg, the index of the field of state it
+// keeps (its id, and its data on the service), -1 for a new field. A
+// field keeps the field of its name and kind. A field whose name state
+// has not is that field renamed when the field at its place in state is
+// of its kind, and is neither kept nor listed by name in cfg. A field
+// whose kind changes is a new one: the service keeps a field's kind.
+func kept(cfg, state []fieldModel) []int {
+	keep := make([]int, len(cfg))
+	taken := make([]bool, len(state))
+	for i, f := range cfg {
+		keep[i] = slices.IndexFunc(state, func(s fieldModel) bool { return s.Name.Equal(f.Name) && s.Kind.Equal(f.Kind) })
+		if keep[i] >= 0 {
+			taken[keep[i]] = true
+		}
+	}
+	named := func(fs []fieldModel, name types.String) bool {
+		return slices.ContainsFunc(fs, func(f fieldModel) bool { return f.Name.Equal(name) })
+	}
+	for i, f := range cfg {
+		if keep[i] < 0 && i < len(state) && !taken[i] && state[i].Kind.Equal(f.Kind) &&
+			!named(state, f.Name) && !named(cfg, state[i].Name) {
+			keep[i], taken[i] = i, true
+		}
+	}
+	return keep
 }
 
 // sameAs reports whether f, as configured, and s, as held, are the same
@@ -242,8 +268,8 @@ func (prior tableModel) state(t *admin.Table) tableModel {
 	return m
 }
 
-// ModifyPlan keeps the ids of the fields the plan keeps (matched by
-// name); a new field's id is known after apply.
+// ModifyPlan shows the ids of the fields the plan keeps (kept), renamed
+// ones included; a new field's id is known after apply.
 func (r *tableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
@@ -254,9 +280,9 @@ func (r *tableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	for i, f := range plan.Fields {
+	for i, j := range kept(plan.Fields, state.Fields) {
 		plan.Fields[i].ID = types.StringUnknown()
-		if j := slices.IndexFunc(state.Fields, func(s fieldModel) bool { return s.Name.Equal(f.Name) && s.Kind.Equal(f.Kind) }); j >= 0 {
+		if j >= 0 {
 			plan.Fields[i].ID = state.Fields[j].ID
 		}
 	}

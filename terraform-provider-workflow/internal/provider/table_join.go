@@ -58,7 +58,7 @@ func (r *tableJoinResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"source": schema.StringAttribute{Required: true, Description: "The id of the table joined in: a reference."},
 			"type": schema.StringAttribute{Required: true, Description: `"FULL", "INNER", "LEFT" or "RIGHT".`,
-				Validators: []validator.String{oneOf("FULL", "INNER", "LEFT", "RIGHT")}},
+				Validators: []validator.String{oneOf(admin.JoinFull, admin.JoinInner, admin.JoinLeft, admin.JoinRight)}},
 			"on": schema.ListNestedAttribute{Required: true,
 				Description: "The pairs of fields the rows are joined on; changing them gives the pairs new ids and no mappings.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

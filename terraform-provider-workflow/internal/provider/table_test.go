@@ -138,6 +138,23 @@ func TestAccTable(t *testing.T) {
 				Config: tableConfig(srv, `  description = "Every account"`, fields),
 				Check:  tableFields(srv, &id, 3),
 			},
+			{ // a field renamed at its place keeps its id: updated, not deleted and created
+				Config: tableConfig(srv, `  description = "Every account"`, strings.Replace(fields, `"Score"`, `"Points"`, 1)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{changesExactly("workflow_table.accounts", "fields")},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr("workflow_table.accounts", "fields.2.name", "Points"),
+					func(s *terraform.State) error {
+						ti, _ := srv.Table(id)
+						got := s.RootModule().Resources["workflow_table.accounts"].Primary.Attributes["fields.2.id"]
+						if !slices.Equal(ti.Fields, fieldIDs) || got != fieldIDs[2] {
+							return fmt.Errorf("the fields' ids: %v (state %s), want %v", ti.Fields, got, fieldIDs)
+						}
+						return nil
+					},
+				),
+			},
 		},
 	})
 }

@@ -20,38 +20,72 @@ func field(id, name, kind, text string) fieldModel {
 }
 
 // TestUpdateBody: the update body of a table sends what the configuration
-// sets and the field changes by name: a new field created at its place,
-// a changed or moved one updated by id, a kind changed replaced, one no
-// longer listed deleted, an unchanged one left out.
+// sets and the field changes: a new field created at its place, a
+// changed, moved or renamed one updated by its id, a kind changed
+// replaced, one no longer listed deleted, an unchanged one left out.
 func TestUpdateBody(t *testing.T) {
-	state := tableModel{Name: types.StringValue("T"), Fields: []fieldModel{
+	const ref = "00000000-0000-4000-8000-000000000001"
+	state := []fieldModel{
 		field("f1", "Same", "calculation", "1"),
 		field("f2", "Changed", "calculation", "2"),
-		field("f3", "Gone", "calculation", "3"),
+		field("f3", "Gone", "cloud", ""),
 		field("f4", "Kind", "calculation", "4"),
-	}}
-	cfg := tableModel{Name: types.StringValue("T"), Description: types.StringValue(""), Fields: []fieldModel{
-		field("", "Same", "calculation", "1"),
-		field("", "Changed", "calculation", "two"),
-		field("", "New", "calculation", "5"),
-		field("", "Kind", "reference", ""),
-	}}
-	cfg.Fields[3].Text, cfg.Fields[3].Field = types.StringNull(), types.StringValue("00000000-0000-4000-8000-000000000001")
-	b, err := json.Marshal(updateBody(cfg, state))
-	if err != nil {
-		t.Fatal(err)
 	}
-	want := `{"name":"T","description":"","fields":{` +
-		`"creates":[{"field":{"calculation":{"name":"New","text":"5"}},"index":2},` +
-		`{"field":{"reference":{"name":"Kind","field":"00000000-0000-4000-8000-000000000001"}},"index":3}],` +
-		`"updates":[{"id":"f2","field":{"calculation":{"name":"Changed","text":"two"}},"index":1}],` +
-		`"deletes":[{"id":"f4"},{"id":"f3"}]}}`
-	if string(b) != want {
-		t.Errorf("updateBody =\n%s\nwant\n%s", b, want)
-	}
-	// Nothing changed: no field changes, and only what is set.
-	b, _ = json.Marshal(updateBody(tableModel{Name: types.StringValue("T"), Fields: state.Fields}, state))
-	if string(b) != `{"name":"T"}` {
-		t.Errorf("updateBody of the same fields = %s", b)
+	reference := field("", "Kind", "reference", "")
+	reference.Text, reference.Field = types.StringNull(), types.StringValue(ref)
+	for _, tc := range []struct {
+		name   string
+		fields []fieldModel
+		want   string // the body's fields member
+	}{{
+		name: "created, updated, replaced and deleted",
+		fields: []fieldModel{
+			field("", "Same", "calculation", "1"),
+			field("", "Changed", "calculation", "two"),
+			field("", "New", "calculation", "5"), // f3 at its place is a cloud field
+			reference,
+		},
+		want: `{"creates":[{"field":{"calculation":{"name":"New","text":"5"}},"index":2},` +
+			`{"field":{"reference":{"name":"Kind","field":"` + ref + `"}},"index":3}],` +
+			`"updates":[{"id":"f2","field":{"calculation":{"name":"Changed","text":"two"}},"index":1}],` +
+			`"deletes":[{"id":"f3"},{"id":"f4"}]}`,
+	}, {
+		name: "renamed: the same field updated, nothing deleted or created",
+		fields: []fieldModel{
+			field("", "Same", "calculation", "1"),
+			field("", "Renamed", "calculation", "2"),
+			state[2],
+			state[3],
+		},
+		want: `{"updates":[{"id":"f2","field":{"calculation":{"name":"Renamed","text":"2"}},"index":1}]}`,
+	}, {
+		name: "new at the place of a moved field: created, the moved one kept",
+		fields: []fieldModel{
+			field("", "Same", "calculation", "1"),
+			field("", "Other", "calculation", "2"),
+			field("", "Changed", "calculation", "2"),
+		},
+		want: `{"creates":[{"field":{"calculation":{"name":"Other","text":"2"}},"index":1}],` +
+			`"updates":[{"id":"f2","field":{"calculation":{"name":"Changed","text":"2"}},"index":2}],` +
+			`"deletes":[{"id":"f3"},{"id":"f4"}]}`,
+	}, {
+		name:   "unchanged: no field changes",
+		fields: state,
+		want:   ``,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tableModel{Name: types.StringValue("T"), Fields: tc.fields}
+			b, err := json.Marshal(updateBody(cfg, tableModel{Name: types.StringValue("T"), Fields: state}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := `{"name":"T"}`
+			if tc.want != "" {
+				want = `{"name":"T","fields":` + tc.want + `}`
+			}
+			if string(b) != want {
+				t.Errorf("updateBody =\n%s\nwant\n%s", b, want)
+			}
+		})
 	}
 }

@@ -125,16 +125,16 @@ func (m viewModel) config() admin.ViewConfig {
 // input returns the write body's variant of type typ holding c.
 func input(typ string, c admin.ViewConfig) admin.ViewInput {
 	var in admin.ViewInput
-	switch typ {
-	case "list":
+	switch viewTypes[typ] {
+	case admin.ViewTypeList:
 		in.List = &c
-	case "kanban":
+	case admin.ViewTypeKanban:
 		in.Kanban = &c
-	case "calendar":
+	case admin.ViewTypeCalendar:
 		in.Calendar = &c
-	case "dashboard":
+	case admin.ViewTypeDashboard:
 		in.Dashboard = &c
-	case "agent":
+	case admin.ViewTypeAgent:
 		in.Agent = &c
 	}
 	return in
@@ -209,17 +209,9 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 }
 
 func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	m, ok := read[viewModel](ctx, req.Plan, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.config())}
-	v, err := r.ws.Views.Create(ctx, m.App.ValueString(), m.Handle.ValueString(), body)
-	if err != nil {
-		failed(&resp.Diagnostics, "Creating the view", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(v))...)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the view", func(m viewModel) (*admin.View, error) {
+		return r.ws.Views.Create(ctx, m.App.ValueString(), m.Handle.ValueString(), admin.ViewRequest{View: input(m.Type.ValueString(), m.config())})
+	}, viewModel.state)
 }
 
 func (r *viewResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -232,45 +224,36 @@ func (r *viewResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 // configuration sets replaced: an update never drops a member the
 // configuration does not manage. The sharing is left as it is.
 func (r *viewResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, cfg viewModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
+	cfg, ok := read[viewModel](ctx, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	app, handle := plan.App.ValueString(), plan.Handle.ValueString()
-	cur, err := r.ws.Views.Get(ctx, app, plan.ID.ValueString())
-	var body admin.ViewRequest
-	if err == nil {
-		body, err = cur.Request()
-	}
-	if err != nil {
-		failed(&resp.Diagnostics, "Reading the view to update", err)
-		return
-	}
-	held := admin.ViewConfig{}
-	if c := variant(body.View); c != nil {
-		held = *c
-	}
-	c, err := overlay(held, cfg.config())
-	if err == nil {
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Updating the view", func(plan viewModel) (*admin.View, error) {
+		cur, err := r.ws.Views.Get(ctx, plan.App.ValueString(), plan.ID.ValueString())
+		if err != nil {
+			return nil, err
+		}
+		body, err := cur.Request()
+		if err != nil {
+			return nil, err
+		}
+		held := admin.ViewConfig{}
+		if c := variant(body.View); c != nil {
+			held = *c
+		}
+		c, err := overlay(held, cfg.config())
+		if err != nil {
+			return nil, err
+		}
 		body.View = input(plan.Type.ValueString(), c)
-	}
-	v, err := r.ws.Views.Update(ctx, app, handle, body)
-	if err != nil {
-		failed(&resp.Diagnostics, "Updating the view", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan.state(v))...)
+		return r.ws.Views.Update(ctx, plan.App.ValueString(), plan.Handle.ValueString(), body)
+	}, viewModel.state)
 }
 
 // Delete forgets the view: the API has no delete for views.
 func (r *viewResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m viewModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	resp.Diagnostics.AddWarning("The view still exists",
-		"The API has no delete for views: the view "+m.Handle.ValueString()+" of the app "+m.App.ValueString()+
-			" was removed from the state only, and still exists in the workspace.")
+	m, _ := read[viewModel](ctx, req.State, &resp.Diagnostics)
+	forgotten(&resp.Diagnostics, "view", m.Handle.ValueString()+" of the app "+m.App.ValueString())
 }
 
 // ImportState takes app/id, the segments of the view's path in their
