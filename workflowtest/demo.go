@@ -134,7 +134,7 @@ func (s *Server) SeedDemo() Demo {
 		s.addRelated(rq, rec)
 	}
 	rq.in = &watchersBody{Users: emails[:2]}
-	s.addWatchers(rq, rec)
+	s.changeWatchers(rq, rec)
 	s.st.newComment(rec, "Looking into it.", "WEB", d.Users[0].UserID, base)
 	// A small, processed text file, so that the download route of task 1
 	// has something to serve.

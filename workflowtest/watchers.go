@@ -49,8 +49,8 @@ type watchersBody struct {
 // watcherRoutes are the operations on watchers.
 var watcherRoutes = []route{
 	on(op.ListRecordWatchers, onRecord((*Server).listWatchers)),
-	onJSON[watchersBody](op.CreateRecordWatchers, onRecord((*Server).addWatchers)),
-	onJSON[watchersBody](op.DeleteRecordWatchers, onRecord((*Server).removeWatchers)),
+	onJSON[watchersBody](op.CreateRecordWatchers, onRecord((*Server).changeWatchers)),
+	onJSON[watchersBody](op.DeleteRecordWatchers, onRecord((*Server).changeWatchers)),
 }
 
 // listWatchers is GET .../watchers: Paged<{id, target}>, in the order the
@@ -60,28 +60,12 @@ func (s *Server) listWatchers(rq *request, rec *record) response {
 		func(w *watch, _ string) any { return w.json(s.st) })
 }
 
-// addWatchers is POST .../watchers with {"users": [e-mail, ...]}: 201
-// without a body; users already watching are left as they are.
-func (s *Server) addWatchers(rq *request, rec *record) response {
-	return s.changeWatchers(rq, http.StatusCreated, func(ids []string) {
-		for _, id := range ids {
-			s.st.watch(rec, id, "")
-		}
-	})
-}
-
-// removeWatchers is DELETE .../watchers (with a body): 200 without a
-// body; users who are not watching are ignored.
-func (s *Server) removeWatchers(rq *request, rec *record) response {
-	return s.changeWatchers(rq, http.StatusOK, func(ids []string) {
-		rec.watchers = slices.DeleteFunc(rec.watchers, func(w *watch) bool { return slices.Contains(ids, w.userID) })
-	})
-}
-
-// changeWatchers finds the users the body names by e-mail address
-// (compared ignoring case), 422 naming the addresses of no user, and
-// changes the watchers with their ids.
-func (s *Server) changeWatchers(rq *request, status int, change func(userIDs []string)) response {
+// changeWatchers is POST .../watchers with {"users": [e-mail, ...]}
+// (201 without a body; users already watching are left as they are) and
+// DELETE .../watchers with the same body (200 without a body; users who
+// are not watching are ignored). The users are found by e-mail address
+// (compared ignoring case), 422 naming the addresses of no user.
+func (s *Server) changeWatchers(rq *request, rec *record) response {
 	var ids, unknown []string
 	for _, addr := range in[*watchersBody](rq).Users {
 		if i := slices.IndexFunc(s.st.users, func(u *user) bool { return strings.EqualFold(u.email, addr) }); i >= 0 {
@@ -93,8 +77,14 @@ func (s *Server) changeWatchers(rq *request, status int, change func(userIDs []s
 	if len(unknown) > 0 {
 		return failf(http.StatusUnprocessableEntity, "no user with e-mail address %s", strings.Join(unknown, ", "))
 	}
-	change(ids)
-	return response{status: status}
+	if rq.op == op.DeleteRecordWatchers {
+		rec.watchers = slices.DeleteFunc(rec.watchers, func(w *watch) bool { return slices.Contains(ids, w.userID) })
+		return response{status: http.StatusOK}
+	}
+	for _, id := range ids {
+		s.st.watch(rec, id, "")
+	}
+	return response{status: http.StatusCreated}
 }
 
 // Watchers returns the ids of the users and groups watching a record, in
