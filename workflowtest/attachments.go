@@ -168,7 +168,7 @@ func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 var attachmentRoutes = []route{
 	onJSON[linkBody](op.CreateRecordLink, onRecord((*Server).addLink)),
 	on(op.ListRecordAttachments, onRecord((*Server).listAttachments)),
-	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).reading(readUpload),
+	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).readingRecord(readUpload),
 	on(op.GetRecordAttachment, found((*Server).lookupAttachment, (*Server).getAttachment)),
 	on(op.DeleteRecordAttachment, found((*Server).lookupAttachment, (*Server).deleteAttachment)),
 	on(op.DownloadRecordAttachment, found((*Server).lookupAttachment, (*Server).downloadAttachment)),
@@ -280,9 +280,6 @@ func (s *Server) addLink(rq *request, rec *record) response {
 // and hashed, and kept up to the stored content limit for the download
 // route, in a temporary file beyond spillAt bytes).
 func readUpload(s *Server, rq *request) *httpError {
-	if e := s.precheckRecord(rq); e != nil {
-		return e
-	}
 	mr, err := rq.r.MultipartReader()
 	if err != nil {
 		return errf(http.StatusBadRequest, "the body must be multipart/form-data with a boundary: %v", err)

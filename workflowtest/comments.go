@@ -51,7 +51,7 @@ func (st *state) newComment(rec *record, text, source, authorID string, at time.
 // commentRoutes are the operations on comments.
 var commentRoutes = []route{
 	on(op.ListRecordComments, onRecord((*Server).listComments)),
-	on(op.CreateRecordComment, onRecord((*Server).addComment)).reading(readComment),
+	on(op.CreateRecordComment, onRecord((*Server).addComment)).readingRecord(readComment),
 }
 
 // listComments is GET .../comment: Paged<{id, createdAt, source, contents,
@@ -77,10 +77,7 @@ func (s *Server) addComment(rq *request, rec *record) response {
 // after a 404 or 403 for the record: text/plain in UTF-8 (the only
 // charset accepted; a request without a Content-Type is read as text
 // too), not blank, at most maxJSONBody bytes.
-func readComment(s *Server, rq *request) *httpError {
-	if e := s.precheckRecord(rq); e != nil {
-		return e
-	}
+func readComment(_ *Server, rq *request) *httpError {
 	if ct := rq.r.Header.Get("Content-Type"); ct != "" {
 		mt, params, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "text/plain" {

@@ -300,17 +300,6 @@ func (s *Server) updateRecord(rq *request, rec *record) response {
 	return reply(http.StatusOK, rec.fields)
 }
 
-// precheckRecord looks the record of a route up under the read lock, so
-// that a request for a record that does not exist, or that the user may
-// not use, is answered with 404 or 403 before its body is read (a body
-// the path does not read: an upload, a comment).
-func (s *Server) precheckRecord(rq *request) *httpError {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, e := s.lookupRecord(rq)
-	return e
-}
-
 // KeyCounts returns how many records of (rt, alias) hold each value of
 // field (records without the field, or with it empty, are not counted):
 // a test of a sync by that key finds duplicates as counts above 1, and

@@ -31,7 +31,7 @@ type route struct {
 	name    string   // as RequestRecord.Route gives it: "GET /v1/{recordType}/{alias}"
 	op      op.ID
 	// read reads the body before the lock: readBody for a JSON body,
-	// the route's own reader (reading) for another media type; nil when
+	// the route's own reader (readingRecord) for another media type; nil when
 	// the operation takes none.
 	read func(s *Server, rq *request) *httpError
 	// decode decodes the JSON body, read and checked, into what the
@@ -91,9 +91,21 @@ func found[T any](lookup func(*Server, *request) (T, *httpError), h func(*Server
 	}
 }
 
-// reading sets the body reader of rt.
-func (rt route) reading(read func(*Server, *request) *httpError) route {
-	rt.read = read
+// readingRecord sets the body reader of rt, a route of a record's
+// sub-resource whose body is not JSON (an upload, a comment): it runs
+// once the record is looked up under the read lock, so that a request for
+// a record that does not exist, or that the user may not use, is answered
+// with 404 or 403 before its body is read.
+func (rt route) readingRecord(read func(*Server, *request) *httpError) route {
+	rt.read = func(s *Server, rq *request) *httpError {
+		s.mu.RLock()
+		_, e := s.lookupRecord(rq)
+		s.mu.RUnlock()
+		if e != nil {
+			return e
+		}
+		return read(s, rq)
+	}
 	return rt
 }
 
