@@ -221,3 +221,31 @@ func ExampleWithRetryPolicy() {
 	// Printer jammed
 	// true 503
 }
+
+// A walk rides out an outage longer than one request's attempts: when a
+// page's request has used them up, the walk asks for the same page again
+// after the next backoff, until MaxElapsed has passed without a page. The
+// waits here pass on the fake's clock (Sleep), so the example takes no
+// time; OnRetry shows the walk going on past the request's attempts.
+func ExampleRetryPolicy_maxElapsed() {
+	srv := workflowtest.NewServer() // stands in for the service; in production use workflow.NewClient with your credentials and endpoints
+	defer srv.Close()
+	srv.Seed(workflow.Tasks, "it-requests", exampleRequests...)
+	// 30 seconds of 503s after the first page.
+	srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it-requests", After: 1, For: 30 * time.Second, Status: http.StatusServiceUnavailable})
+	policy := workflow.DefaultRetryPolicy() // 4 attempts a request, MaxElapsed 2 minutes
+	policy.Sleep = func(ctx context.Context, d time.Duration) error { srv.Advance(d); return ctx.Err() }
+	walked := false
+	policy.OnRetry = func(ev workflow.RetryEvent) { walked = walked || ev.Attempt >= policy.MaxAttempts }
+	c := srv.Client(workflow.WithRetryPolicy(policy))
+
+	n := 0
+	for _, err := range c.Records.All(context.Background(), workflow.Tasks, "it-requests", &workflow.ListOptions{First: 1}) {
+		if err != nil {
+			log.Fatal(err) // the outage outlasted MaxElapsed, or the context ended
+		}
+		n++
+	}
+	fmt.Println(n, "records; the walk asked again after a request's attempts:", walked)
+	// Output: 5 records; the walk asked again after a request's attempts: true
+}

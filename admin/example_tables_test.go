@@ -177,3 +177,59 @@ func ExampleTable_Request() {
 	// Output:
 	// Open orders OP2 Status Net
 }
+
+// A table kept in a file (as read, with either JSON library) is restored
+// over the table the workspace holds now: UpdateRequest turns the saved
+// state into the changes to today's fields, matched by clientHandle or
+// id, so a renamed field is renamed back, not deleted and created again.
+func ExampleTable_UpdateRequest() {
+	srv := workflowtest.NewServer()
+	defer srv.Close()
+	ws := admin.New(srv.Client())
+	ctx := context.Background()
+
+	saved, err := ws.Tables.Create(ctx, admin.TableCreateRequest{
+		Name: "Open orders", Handle: "OPN", Source: ordersAspect, CategoryID: reports,
+		Fields: []admin.TableFieldInput{
+			{Calculation: &admin.TableCalculationField{Name: new("Net"), Text: new("Total - Tax")}},
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// Someone renames the field in the workspace.
+	renamed := *saved
+	renamed.Name = admin.Some("Orders (old)")
+	renamed.Fields = admin.Some([]admin.TableField{saved.Fields.Value()[0]})
+	renamed.Fields.Value()[0].Name = admin.Some("Net amount")
+	body, err := renamed.UpdateRequest(*saved)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	now, err := ws.Tables.Update(ctx, saved.ID.Value(), body)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(now.Name.Value(), now.Fields.Value()[0].Name.Value())
+
+	// The saved state is put back: the same field, renamed back.
+	body, err = saved.UpdateRequest(*now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	back, err := ws.Tables.Update(ctx, saved.ID.Value(), body)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f := back.Fields.Value()[0]
+	fmt.Println(back.Name.Value(), f.Name.Value(), f.ID.Value() == saved.Fields.Value()[0].ID.Value())
+	// Output:
+	// Orders (old) Net amount
+	// Open orders Net true
+}
