@@ -177,11 +177,7 @@ var attachmentRoutes = []route{
 // listAttachments is GET .../attachments: a bare array.
 func (s *Server) listAttachments(_ *request, rec *record) response {
 	now := s.Now()
-	out := make([]any, len(rec.attachments))
-	for i, a := range rec.attachments {
-		out[i] = a.json(a.observe(now, false))
-	}
-	return reply(http.StatusOK, out)
+	return reply(http.StatusOK, mapped(rec.attachments, func(a *attachment) map[string]any { return a.json(a.observe(now, false)) }))
 }
 
 // lookupAttachment finds the attachment {attachmentId} of the route's

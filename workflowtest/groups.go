@@ -56,15 +56,11 @@ type groupJSON struct {
 }
 
 func (g *group) json() groupJSON {
-	out := groupJSON{
+	return groupJSON{
 		ID: g.id, Name: g.name, Assignable: g.flags.Assignable, Watchable: g.flags.Watchable,
 		Mentionable: g.flags.Mentionable, Managed: g.managed, Dynamic: g.flags.Dynamic,
-		Domains: make([]domainJSON, len(g.domains)),
+		Domains: mapped(g.domains, func(d domain) domainJSON { return domainJSON{ID: d.id, Domain: d.domain} }),
 	}
-	for i, d := range g.domains {
-		out.Domains[i] = domainJSON{ID: d.id, Domain: d.domain}
-	}
-	return out
 }
 
 // GroupInfo describes a group of the fake, for assertions.

@@ -154,11 +154,7 @@ func (s *Server) Records(rt workflow.RecordType, alias string) []workflow.Record
 	if d == nil {
 		return nil
 	}
-	out := make([]workflow.Record, len(d.records))
-	for i, r := range d.records {
-		out[i] = r.fields.record()
-	}
-	return out
+	return mapped(d.records, func(r *record) workflow.Record { return r.fields.record() })
 }
 
 // Record returns a copy of one record.
@@ -328,9 +324,15 @@ func ofRecord[T, U any](s *Server, rt workflow.RecordType, alias, id string, ite
 	if rec == nil {
 		return nil
 	}
-	out := make([]U, 0, len(items(rec)))
-	for _, it := range items(rec) {
-		out = append(out, f(it))
+	return mapped(items(rec), f)
+}
+
+// mapped returns f of each of items, in order (empty, not nil, for no
+// items).
+func mapped[T, U any](items []T, f func(T) U) []U {
+	out := make([]U, len(items))
+	for i, it := range items {
+		out[i] = f(it)
 	}
 	return out
 }

@@ -55,14 +55,12 @@ type User struct {
 func (s *Server) Users() []User {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]User, len(s.st.users))
-	for i, u := range s.st.users {
-		out[i] = User{
+	return mapped(s.st.users, func(u *user) User {
+		return User{
 			ID: u.id, Email: u.email, FirstName: u.firstName, LastName: u.lastName, Active: u.active,
 			JobTitle: u.jobTitle, NeverNotify: u.neverNotify,
 		}
-	}
-	return out
+	})
 }
 
 // userRoutes are the operations on users.
