@@ -134,15 +134,13 @@ func (s *Server) Seed(rt workflow.RecordType, alias string, records ...workflow.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.st.define(defKey{rt, alias})
-	ids := make([]string, len(records))
-	for i, f := range records {
+	return mapped(records, func(f workflow.Record) string {
 		rec, err := s.st.insert(d, f, "")
 		if err != nil {
 			panic("workflowtest: Seed: " + err.Error())
 		}
-		ids[i] = rec.id
-	}
-	return ids
+		return rec.id
+	})
 }
 
 // Records returns copies of the records of (rt, alias) in insertion
