@@ -133,9 +133,7 @@ func (st *state) addGroup(g *group) *group {
 
 // addDomains adds the e-mail domains to the group's, in order.
 func (g *group) addDomains(c *counters, domains []string) {
-	for _, d := range domains {
-		g.domains = append(g.domains, domain{id: c.uuid(uuidDomain, &c.domain), domain: d})
-	}
+	g.domains = append(g.domains, mapped(domains, func(d string) domain { return domain{id: c.uuid(uuidDomain, &c.domain), domain: d} })...)
 }
 
 // addMembers adds the users ids to the members, in order; a user who is

@@ -329,11 +329,8 @@ func (s *Server) Reset() {
 	s.mu.Lock()
 	old := s.st
 	s.st = s.newState()
-	for tok, t := range old.tokens {
-		if t.userID == DefaultUserID {
-			s.st.tokens[tok] = t
-		}
-	}
+	maps.DeleteFunc(old.tokens, func(_ string, t *token) bool { return t.userID != DefaultUserID })
+	s.st.tokens = old.tokens
 	s.st.next.token = old.next.token
 	s.mu.Unlock()
 	for _, a := range old.attachments {
