@@ -1,7 +1,6 @@
 package workflowtest
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"maps"
@@ -54,19 +53,6 @@ func (p *passStore) find(id string) *passObject {
 // indexOf returns the index of the object id in list, -1 when there is none.
 func indexOf(list []*passObject, id string) int {
 	return slices.IndexFunc(list, func(o *passObject) bool { return o.id == id })
-}
-
-// parseObject reads raw, which must be one JSON object named what, into a
-// map of T: json.RawMessage keeps the members as sent, any decodes them
-// with numbers kept as sent (json.Number).
-func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]T
-	if err := dec.Decode(&m); err != nil || m == nil || dec.More() {
-		return nil, errf(http.StatusBadRequest, "malformed %s: a JSON object is required", what)
-	}
-	return m, nil
 }
 
 // appRoutes are the operations on composed apps.

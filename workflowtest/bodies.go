@@ -107,3 +107,16 @@ func setIf[T any](dst *T, src *T) {
 		*dst = *src
 	}
 }
+
+// parseObject reads raw, which must be one JSON object named what, into a
+// map of T: json.RawMessage keeps the members as sent, any decodes them
+// with numbers kept as sent (json.Number).
+func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]T
+	if err := dec.Decode(&m); err != nil || m == nil || dec.More() {
+		return nil, errf(http.StatusBadRequest, "malformed %s: a JSON object is required", what)
+	}
+	return m, nil
+}
