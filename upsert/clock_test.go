@@ -45,8 +45,6 @@ func clockSync(tb testing.TB, n int, p float64) clockRun {
 	}
 	c := srv.Client(workflow.WithRetryPolicy(workflow.RetryPolicy{MaxAttempts: 8, Sleep: srv.Sleep}))
 	var lim *adaptiveLimiter
-	seeLimiter = func(l *adaptiveLimiter) { lim = l }
-	defer func() { seeLimiter = nil }()
 	srv.ResetRequests()
 	t0 := time.Now()
 	sum, err := Records(tb.Context(), c.Records, workflow.Apps, "customers", func(yield func(workflow.Record) bool) {
@@ -55,7 +53,7 @@ func clockSync(tb testing.TB, n int, p float64) clockRun {
 				return
 			}
 		}
-	}, &Options{KeyField: "Email", Clock: srv})
+	}, &Options{KeyField: "Email", Clock: srv, seeLimiter: func(l *adaptiveLimiter) { lim = l }})
 	run := clockRun{wall: time.Since(t0), elapsed: srv.Now().Sub(start), sum: sum, throttled: map[int]bool{}}
 	if err != nil || sum.Created != n {
 		tb.Fatalf("created %d of %d: %v", sum.Created, n, err)

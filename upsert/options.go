@@ -87,6 +87,10 @@ type Options struct {
 	// OnProgress, if set, is called after each OnResult with the running
 	// totals, from the same goroutine.
 	OnProgress func(Summary)
+
+	// seeLimiter, when set (by this package's tests), is given the
+	// limiter of the run.
+	seeLimiter func(*adaptiveLimiter)
 }
 
 // Clock is a source of time that can also wait (see Options.Clock).

@@ -255,8 +255,8 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 	if o.Clock != nil {
 		e.lim.sleep = o.Clock.Sleep
 	}
-	if seeLimiter != nil {
-		seeLimiter(e.lim)
+	if o.seeLimiter != nil {
+		o.seeLimiter(e.lim)
 	}
 	sum := &Summary{DryRun: o.DryRun}
 	var wg sync.WaitGroup
@@ -389,9 +389,6 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 	}
 	return sum, nil
 }
-
-// seeLimiter, when set (by tests), is given the limiter of each run.
-var seeLimiter func(*adaptiveLimiter)
 
 func (e *syncer) totals(sum *Summary, start time.Time) {
 	sum.Requests = int(e.requests.Load())
