@@ -184,24 +184,18 @@ var statusSentinels = map[int]error{
 	http.StatusUnprocessableEntity:   ErrUnprocessable,
 }
 
-// newAPIError builds an APIError from a response whose body has been read.
+// newAPIError builds the part of an APIError a response whose body has
+// been read gives; Client.apiError adds the request's part (method, URLs)
+// and the redactions.
 func newAPIError(resp *http.Response, body []byte) *APIError {
 	wait, _ := retryAfter(resp.Header, time.Now())
-	e := &APIError{
+	return &APIError{
 		StatusCode: resp.StatusCode,
-		Header:     resp.Header,
 		Body:       body,
 		Message:    errorMessage(body),
 		RetryAfter: wait,
 		RequestID:  requestID(resp.Header),
 	}
-	if resp.Request != nil {
-		e.Method = resp.Request.Method
-		if resp.Request.URL != nil {
-			e.URL, e.fullURL = redactURL(resp.Request.URL), withoutUser(resp.Request.URL)
-		}
-	}
-	return e
 }
 
 // errorMessage extracts a short message from common JSON error shapes, or
