@@ -247,3 +247,46 @@ func isStatus(err error, status int) bool {
 	ae, ok := errors.AsType[*workflow.APIError](err)
 	return ok && ae.StatusCode == status
 }
+
+// TestMaxElapsedCountsWaitsSleepSkips: the waits a policy asks for count
+// towards MaxElapsed even when its Sleep returns at once (a test's), so a
+// call and a walk against a service that stays down end after the same
+// waits as on the clock, instead of sending requests until MaxElapsed has
+// passed in real time.
+func TestMaxElapsedCountsWaitsSleepSkips(t *testing.T) {
+	t.Parallel()
+	srv := workflowtest.Start(t)
+	seedWide(srv, "it", 30)
+	srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it/*", Status: http.StatusServiceUnavailable, RetryAfter: time.Minute})
+	srv.Inject(workflowtest.Fault{Route: "GET /v1/tasks/it", After: 1, Status: http.StatusServiceUnavailable, RetryAfter: time.Minute})
+	events := &retryRecorder{}
+	policy := events.policy(1 << 30)
+	// 30 s to spare for the time the requests take.
+	policy.MaxElapsed = 10*time.Minute + 30*time.Second
+	c := srv.Client(workflow.WithRetryPolicy(policy))
+
+	_, err := c.Records.Get(t.Context(), workflow.Tasks, "it", "1")
+	assert.True(t, isStatus(err, http.StatusServiceUnavailable), "%v", err)
+	// Retry-After: 60 ten times is 10 min; an eleventh wait would pass
+	// MaxElapsed.
+	assert.Len(t, events.recordedWaits(), 10, "waits of the call")
+	assert.Len(t, srv.Requests(), 1+11, "the token's request and the call's")
+
+	srv.ResetRequests()
+	policy.MaxAttempts = 2
+	c = srv.Client(workflow.WithRetryPolicy(policy))
+	got := 0
+	for _, err = range c.Records.All(t.Context(), workflow.Tasks, "it", &workflow.ListOptions{First: 10}) {
+		if err != nil {
+			break
+		}
+		got++
+	}
+	assert.Equal(t, 10, got)
+	assert.True(t, isStatus(err, http.StatusServiceUnavailable), "%v", err)
+	// The token, the first page, then the second page's requests of 2
+	// attempts each, one wait apart; the walk asks again after a wait
+	// until its own waits reach 10 min (a request's waits are its own:
+	// the walk's count is a floor of the time that passed).
+	assert.Len(t, srv.Requests(), 1+1+2*11, "requests of the walk")
+}

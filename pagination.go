@@ -373,7 +373,7 @@ func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage
 			if ae != nil && ae.StatusCode == http.StatusTooManyRequests {
 				c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait) // as the attempt loop reports its own
 			}
-			if serr := cfg.policy.Sleep(ctx, wait); serr != nil {
+			if serr := cfg.policy.sleep(ctx, wait, &progress); serr != nil {
 				return nil, c.wrap(req, cmp.Or(ctx.Err(), serr))
 			}
 		}

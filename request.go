@@ -284,7 +284,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		if ev.StatusCode == http.StatusTooManyRequests {
 			c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait)
 		}
-		if serr := cfg.policy.Sleep(ctx, wait); serr != nil {
+		if serr := cfg.policy.sleep(ctx, wait, &start); serr != nil {
 			return nil, c.wrap(req, cmp.Or(ctx.Err(), serr))
 		}
 	}
@@ -414,6 +414,19 @@ func (p RetryPolicy) wait(ctx context.Context, attempt int, start time.Time, ra 
 		return 0, false
 	}
 	return wait, true
+}
+
+// sleep waits d with the policy's Sleep, and moves *start back by the part
+// of d that did not pass on the clock: the waits asked for count towards
+// MaxElapsed even when Sleep does not wait (a test's), so that retrying
+// ends after the same waits as on the clock, not after a spin of requests.
+func (p RetryPolicy) sleep(ctx context.Context, d time.Duration, start *time.Time) error {
+	before := time.Now()
+	err := p.Sleep(ctx, d)
+	if short := d - time.Since(before); short > 0 {
+		*start = start.Add(-short)
+	}
+	return err
 }
 
 // backoff returns the full-jitter wait before attempt+1.

@@ -354,7 +354,9 @@ type RetryPolicy struct {
 	// that a job whose service is really down fails within minutes. A
 	// single call reaches MaxAttempts (4: about 2 seconds of waits) long
 	// before it, unless the service asks for long waits with
-	// Retry-After. Negative: no bound by time.
+	// Retry-After. Negative: no bound by time. The waits asked for count
+	// as time passed even when Sleep returns sooner (a test's Sleep that
+	// does not wait): retrying ends after the same waits as on the clock.
 	MaxElapsed time.Duration
 	// BaseDelay is the first backoff ceiling, doubled at each attempt.
 	// Zero means 250ms.

@@ -142,7 +142,7 @@ func (s *Server) getElementOrRecords(rq *request) response {
 	if e := s.st.findElement(rq.params["alias"]); e != nil && !slices.ContainsFunc(pagingParams, rq.query.Has) {
 		return reply(http.StatusOK, e.json())
 	}
-	rq.route, rq.op, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", op.RecordList, string(workflow.Elements)
+	rq.log.Route, rq.op, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", op.RecordList, string(workflow.Elements)
 	return s.listRecords(rq)
 }
 

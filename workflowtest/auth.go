@@ -47,7 +47,7 @@ func (s *Server) handleToken(rq *request) response {
 	if u == nil || !u.active {
 		return tokenError(http.StatusUnauthorized, "invalid_client", "the user of these credentials is deactivated")
 	}
-	rq.user, rq.clientID = u, id
+	rq.user, rq.clientID, rq.log.UserID = u, id, u.id
 	if resp, limited := s.limit(id); limited {
 		return resp
 	}
@@ -161,6 +161,6 @@ func (s *Server) authenticate(rq *request) *httpError {
 	if u == nil || !u.active {
 		return errf(http.StatusUnauthorized, "the user of this access token is deactivated")
 	}
-	rq.user, rq.clientID = u, t.clientID
+	rq.user, rq.clientID, rq.log.UserID = u, t.clientID, u.id
 	return nil
 }

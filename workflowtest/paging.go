@@ -75,10 +75,10 @@ func readPaging(rq *request, list string, names []string) (*paging, *httpError) 
 	}
 	p := &paging{n: defaultPageSize}
 	if text := q.Get("filter"); text != "" {
-		rq.filterText = text
+		rq.log.FilterText = text
 		var err error
-		if rq.filter, err = rsql.Parse(text); err == nil {
-			p.match, err = compile(rq.filter)
+		if rq.log.Filter, err = rsql.Parse(text); err == nil {
+			p.match, err = compile(rq.log.Filter)
 		}
 		var rule *rsql.RuleError
 		switch {
@@ -88,7 +88,7 @@ func readPaging(rq *request, list string, names []string) (*paging, *httpError) 
 			return nil, errf(http.StatusBadRequest, "invalid filter %q: %v", text, err)
 		}
 	}
-	p.key = listKey(list, rq.filter)
+	p.key = listKey(list, rq.log.Filter)
 	for _, name := range []string{"first", "last"} {
 		if vs, given := q[name]; given {
 			n, err := strconv.Atoi(vs[0])

@@ -29,11 +29,8 @@ type RequestRecord struct {
 }
 
 func (s *Server) logRequest(rq *request) {
+	rq.log.Operation = string(rq.op)
 	rec := rq.log
-	rec.Route, rec.Operation, rec.Filter, rec.FilterText = rq.route, string(rq.op), rq.filter, rq.filterText
-	if rq.user != nil {
-		rec.UserID = rq.user.id
-	}
 	if s.cfg.logger != nil {
 		s.cfg.logger.LogAttrs(context.Background(), slog.LevelInfo, "workflow-fake: request",
 			slog.String("method", rec.Method), slog.String("path", rec.Path),

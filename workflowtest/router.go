@@ -136,7 +136,7 @@ func (s *Server) find(rq *request) {
 	r, p := rq.r, rq.r.URL.EscapedPath()
 	rest, isAPI := strings.CutPrefix(p, "/v1/")
 	if p == "/oauth/token" {
-		rq.route, rq.op = "POST /oauth/token", op.RequestAccessToken
+		rq.log.Route, rq.op = "POST /oauth/token", op.RequestAccessToken
 	}
 	if !isAPI {
 		return
@@ -156,7 +156,7 @@ func (s *Server) find(rq *request) {
 		rq.miss = failf(http.StatusNotFound, "%s", withSuggestion(fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path), r.Method, segs))
 	default:
 		rq.rt = routeOf[o.ID]
-		rq.route, rq.op, rq.params = rq.rt.name, o.ID, make(map[string]string, len(segs))
+		rq.log.Route, rq.op, rq.params = rq.rt.name, o.ID, make(map[string]string, len(segs))
 		for i, p := range rq.rt.pattern {
 			if name, ok := strings.CutPrefix(p, "{"); ok {
 				rq.params[strings.TrimSuffix(name, "}")] = segs[i]

@@ -347,21 +347,18 @@ func (s *Server) Reset() {
 type request struct {
 	r *http.Request
 	// log is the request's entry in the request log, filled as the
-	// request goes (arrival, request ID, fault, status); logRequest adds
-	// what the fields below say.
-	log        RequestRecord
-	route      string // the route's name (RequestRecord.Route)
-	op         op.ID  // the operation's id
-	rt         *route
-	miss       response          // the answer to an API path of no operation (404, 405)
-	query      url.Values        // the query, read by readQuery
-	params     map[string]string // the path parameters by name
-	body       []byte            // the JSON body, checked; a comment's text
-	in         any               // the JSON body, decoded (see in); an upload's file, read
-	user       *user
-	clientID   string
-	filter     rsql.Expr
-	filterText string
+	// request goes (arrival, request ID, route, user, filter, fault,
+	// status); logRequest adds the operation.
+	log      RequestRecord
+	op       op.ID // the operation's id
+	rt       *route
+	miss     response          // the answer to an API path of no operation (404, 405)
+	query    url.Values        // the query, read by readQuery
+	params   map[string]string // the path parameters by name
+	body     []byte            // the JSON body, checked; a comment's text
+	in       any               // the JSON body, decoded (see in); an upload's file, read
+	user     *user
+	clientID string
 	// processingError: an injected fault makes this upload's processing
 	// end in ERROR.
 	processingError bool
@@ -416,7 +413,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rq := &request{r: r, log: RequestRecord{Time: s.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(),
 		RequestID: "req-" + strconv.FormatUint(s.reqSeq.Add(1), 10)}}
 	w.Header().Set("X-Request-Id", rq.log.RequestID)
-	defer s.logRequest(rq)
+	defer func() { // a request not answered: write logs the others
+		if rq.log.Status == 0 {
+			s.logRequest(rq)
+		}
+	}()
 	s.find(rq)
 	if s.pause(rq, w, s.latencyOf(rq.op), false) {
 		s.applyFault(cmp.Or(s.pickFault(rq), &Fault{}), w, rq)
@@ -434,6 +435,7 @@ func (s *Server) write(w http.ResponseWriter, rq *request, resp response, f *Fau
 	}
 	maps.Copy(h, resp.header)
 	rq.log.Status = cmp.Or(resp.status, http.StatusOK)
+	s.logRequest(rq) // before the answer: a client that has it finds the request in Requests
 	malformed := f.Malformed && rq.log.Status != http.StatusNoContent
 	body, n := resp.rawBody, resp.length
 	if resp.stream == nil {
