@@ -531,13 +531,7 @@ func segment(field, v string) (string, error) {
 	if field != fieldRecordType {
 		return Segment(field, v)
 	}
-	switch t := RecordType(v); {
-	case t == "":
-		return "", invalid(field, "must not be empty (use Apps, Elements, Tasks or Transactions)")
-	case !t.Valid():
-		return "", invalid(field, `must be one of "apps", "elements", "tasks", "transactions" (got "`+v+`")`)
-	}
-	return v, nil
+	return v, RecordType(v).Validate()
 }
 
 // CloseIdleConnections closes the connections the client keeps open for

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -234,6 +235,23 @@ func TestBadSegmentsAreValidationErrors(t *testing.T) {
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, "record type", ve.Field)
 	assert.Zero(t, n.Load(), "no request sent")
+}
+
+// RecordType.Validate is the one record-type rule every package uses.
+func TestRecordTypeValidate(t *testing.T) {
+	for _, rt := range []RecordType{Apps, Elements, Tasks, Transactions} {
+		assert.NoError(t, rt.Validate(), rt)
+	}
+	for rt, rule := range map[RecordType]string{
+		"":      "must not be empty (use Apps, Elements, Tasks or Transactions)",
+		"Tasks": `must be one of "apps", "elements", "tasks", "transactions" (got "Tasks")`,
+		"task":  `must be one of "apps", "elements", "tasks", "transactions" (got "task")`,
+	} {
+		ve, ok := errors.AsType[*ValidationError](rt.Validate())
+		require.True(t, ok, "%q", rt)
+		assert.Equal(t, "record type", ve.Field)
+		assert.Equal(t, rule, ve.Rule)
+	}
 }
 
 func TestResponseBodiesAreDrainedForReuse(t *testing.T) {

@@ -29,6 +29,20 @@ func (t RecordType) Valid() bool {
 	return false
 }
 
+// Validate returns nil when t is one of the four record types, and
+// otherwise a *ValidationError of the field "record type" that says which
+// values it takes. Every function of this module that takes a RecordType
+// checks it so, before sending anything.
+func (t RecordType) Validate() error {
+	switch {
+	case t.Valid():
+		return nil
+	case t == "":
+		return invalid(fieldRecordType, "must not be empty (use Apps, Elements, Tasks or Transactions)")
+	}
+	return invalid(fieldRecordType, `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)
+}
+
 // Record is a record's fields: a flat map from field name to value, as the
 // record type's definition names them. Dates and date-times are strings in
 // the API's form (see FormatTime); use Decode and Encode to work with your

@@ -235,8 +235,8 @@ type AutomationsService struct{ client *workflow.Client }
 // definition alias of recordType, with the further pairs of at after
 // them.
 func automationsAt(id op.ID, recordType workflow.RecordType, alias string, rest ...string) target {
-	if !recordType.Valid() {
-		return target{o: id.Op(), err: invalid("recordType", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(recordType)+`")`)}
+	if err := recordType.Validate(); err != nil {
+		return target{o: id.Op(), err: err}
 	}
 	return at(id, append([]string{"recordType", string(recordType), "alias", alias}, rest...)...)
 }

@@ -86,7 +86,7 @@ func TestAutomationsInvalid(t *testing.T) {
 		{"unknown record type", func(ws *admin.Workspace) error {
 			_, err := ws.Automations.List(ctx, "app", "itm")
 			return err
-		}, "recordType"},
+		}, "record type"},
 		{"no alias", func(ws *admin.Workspace) error {
 			_, err := ws.Automations.Create(ctx, workflow.Apps, "", escalate())
 			return err

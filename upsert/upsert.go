@@ -226,7 +226,7 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 	case s == nil:
 		return nil, invalid("s", "must not be nil (use the client's Records)")
 	case !t.Valid():
-		return nil, invalid("record type", `must be one of "apps", "elements", "tasks", "transactions" (got "`+string(t)+`")`)
+		return nil, t.Validate()
 	case alias == "":
 		return nil, invalid("alias", "must not be empty")
 	}
