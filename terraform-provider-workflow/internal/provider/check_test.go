@@ -19,7 +19,7 @@ func TestCheck(t *testing.T) {
 		field string // "" when the check passes
 	}{
 		{"accepted", workflow.Apps, "crm-accounts", ""},
-		{"bad record type", "records", "crm-accounts", "recordType"},
+		{"bad record type", "records", "crm-accounts", "record type"},
 		{"alias not a path segment", workflow.Apps, "a/b", "alias"},
 	}
 	for _, tt := range tests {
