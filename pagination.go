@@ -361,20 +361,13 @@ func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage
 			if !ok {
 				return nil, err
 			}
+			ev := RetryEvent{Attempt: n * cfg.policy.MaxAttempts, Err: err, Wait: wait}
+			if ae != nil {
+				ev.StatusCode, ev.Err = ae.StatusCode, nil
+			}
 			req := (&http.Request{Method: http.MethodGet, URL: pageURL(c, r, o)}).WithContext(ctx)
-			if cfg.policy.OnRetry != nil {
-				ev := RetryEvent{Method: req.Method, URL: c.red.redact(redactURL(req.URL)),
-					Attempt: n * cfg.policy.MaxAttempts, Err: err, Wait: wait}
-				if ae != nil {
-					ev.StatusCode, ev.Err = ae.StatusCode, nil
-				}
-				cfg.policy.OnRetry(ev)
-			}
-			if ae != nil && ae.StatusCode == http.StatusTooManyRequests {
-				c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait) // as the attempt loop reports its own
-			}
-			if serr := cfg.policy.sleep(ctx, wait, &progress); serr != nil {
-				return nil, c.wrap(req, cmp.Or(ctx.Err(), serr))
+			if perr := c.pause(req, cfg.policy, ev, &progress); perr != nil {
+				return nil, perr
 			}
 		}
 	}

@@ -271,21 +271,15 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 			}
 			break
 		}
-		ev := RetryEvent{Method: req.Method, URL: c.red.redact(redactURL(req.URL)), Attempt: attempts, Err: shown, Wait: wait}
+		ev := RetryEvent{Attempt: attempts, Err: shown, Wait: wait}
 		if resp != nil {
 			if err == nil {
 				ev.StatusCode = resp.StatusCode
 			}
 			closeBody(resp.Body)
 		}
-		if cfg.policy.OnRetry != nil {
-			cfg.policy.OnRetry(ev)
-		}
-		if ev.StatusCode == http.StatusTooManyRequests {
-			c.hooks.rateLimitWait(ctx, req, RateLimitServer, wait)
-		}
-		if serr := cfg.policy.sleep(ctx, wait, &start); serr != nil {
-			return nil, c.wrap(req, cmp.Or(ctx.Err(), serr))
+		if perr := c.pause(req, cfg.policy, ev, &start); perr != nil {
+			return nil, perr
 		}
 	}
 	if err != nil {
@@ -416,17 +410,32 @@ func (p RetryPolicy) wait(ctx context.Context, attempt int, start time.Time, ra 
 	return wait, true
 }
 
-// sleep waits d with the policy's Sleep, and moves *start back by the part
-// of d that did not pass on the clock: the waits asked for count towards
-// MaxElapsed even when Sleep does not wait (a test's), so that retrying
-// ends after the same waits as on the clock, not after a spin of requests.
-func (p RetryPolicy) sleep(ctx context.Context, d time.Duration, start *time.Time) error {
+// pause is the wait before req is sent again, by the attempt loop or by a
+// walk (rideOut): it reports ev, completed with req's method and redacted
+// URL, to the policy's OnRetry and, after a 429, to the RateLimitWait
+// observers, then waits ev.Wait with the policy's Sleep. It moves *start
+// back by the part of the wait that did not pass on the clock: the waits
+// asked for count towards MaxElapsed even when Sleep does not wait (a
+// test's), so that retrying ends after the same waits as on the clock, not
+// after a spin of requests.
+func (c *Client) pause(req *http.Request, p RetryPolicy, ev RetryEvent, start *time.Time) error {
+	ctx := req.Context()
+	ev.Method, ev.URL = req.Method, c.red.redact(redactURL(req.URL))
+	if p.OnRetry != nil {
+		p.OnRetry(ev)
+	}
+	if ev.StatusCode == http.StatusTooManyRequests {
+		c.hooks.rateLimitWait(ctx, req, RateLimitServer, ev.Wait)
+	}
 	before := time.Now()
-	err := p.Sleep(ctx, d)
-	if short := d - time.Since(before); short > 0 {
+	err := p.Sleep(ctx, ev.Wait)
+	if short := ev.Wait - time.Since(before); short > 0 {
 		*start = start.Add(-short)
 	}
-	return err
+	if err != nil {
+		return c.wrap(req, cmp.Or(ctx.Err(), err))
+	}
+	return nil
 }
 
 // backoff returns the full-jitter wait before attempt+1.
