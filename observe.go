@@ -391,20 +391,6 @@ func errorType(resp *http.Response, err error) string {
 	return "_OTHER"
 }
 
-// scrubQuery removes u's query, in its encoded and decoded forms, from an
-// error's text: a transport may quote the URL, and the query holds the
-// filter.
-func scrubQuery(msg string, u *url.URL) string {
-	if u == nil || u.RawQuery == "" {
-		return msg
-	}
-	msg = strings.ReplaceAll(msg, u.RawQuery, "[query]")
-	if dec, err := url.QueryUnescape(u.RawQuery); err == nil && dec != u.RawQuery {
-		msg = strings.ReplaceAll(msg, dec, "[query]")
-	}
-	return msg
-}
-
 // requestIDHeaders are the headers a request ID is read from, in order.
 var requestIDHeaders = []string{"X-Request-Id", "X-Correlation-Id", "Request-Id"}
 

@@ -521,7 +521,7 @@ func (c *Client) wrap(req *http.Request, err error) error {
 // scrub removes from text what req carries that a text must not show:
 // its query, the values it sent, the client's secret and tokens.
 func (c *Client) scrub(req *http.Request, text string) string {
-	return c.red.redact(scrubSent(scrubQuery(text, req.URL), sentValues(req)))
+	return c.red.redact(scrubSent(text, sentValues(req)))
 }
 
 // apiError builds the *APIError of a response to req, known secrets removed
