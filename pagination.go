@@ -8,12 +8,10 @@ import (
 	"hash/maphash"
 	"iter"
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync/atomic"
 	"time"
 
-	"github.com/google/go-querystring/query"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
@@ -365,24 +363,16 @@ func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage
 			if ae != nil {
 				ev.StatusCode, ev.Err = ae.StatusCode, nil
 			}
-			req := (&http.Request{Method: http.MethodGet, URL: pageURL(c, r, o)}).WithContext(ctx)
+			q, _ := o.query() // o was checked when the page was first asked for
+			req, rerr := c.newRequest(ctx, r, q, nil)
+			if rerr != nil {
+				return nil, err
+			}
 			if perr := c.pause(req, cfg.policy, ev, &progress); perr != nil {
 				return nil, perr
 			}
 		}
 	}
-}
-
-// pageURL is the URL of the request of the page o points at, for a
-// RetryEvent.
-func pageURL(c *Client, r route, o *ListOptions) *url.URL {
-	u := c.baseURL.JoinPath(r.path)
-	if q, err := o.query(); err == nil {
-		if vals, err := query.Values(q); err == nil {
-			u.RawQuery = vals.Encode()
-		}
-	}
-	return u
 }
 
 // walkItems returns the lazy item iterator of the paged list at r: forward,
