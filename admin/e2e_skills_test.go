@@ -14,7 +14,9 @@ import (
 )
 
 func TestSkillsThroughTheFake(t *testing.T) {
-	srv := workflowtest.Start(t)
+	// Generous replies only: it asserts that discoveryProperties, which the
+	// document's Skill does not have, is kept in Extra when a service sends it.
+	srv := workflowtest.Start(t, workflowtest.WithReplies(workflowtest.Generous))
 	ws := admin.New(srv.Client())
 	ctx := t.Context()
 	app, err := ws.Apps.Compose(ctx, jsontext.Value(`{"name":"IT","namespace":"it"}`))

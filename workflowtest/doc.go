@@ -107,6 +107,18 @@
 //	curl -s -OJ -H "Authorization: Bearer $TOKEN" \
 //	  http://127.0.0.1:8080/v1/tasks/it-requests/1/attachments/a2/content
 //
+// # What replies hold
+//
+// A success reply holds only the members its operation's response schema
+// names in the service's published document (Documented, the default),
+// because a member that the document does not promise back (a table's
+// categoryId, description, icon and color; a skill's discoveryProperties)
+// is not one a client can depend on reading: code tested against the
+// fake then works against the service. WithReplies(Generous), or the
+// environment variable WORKFLOWTEST_REPLIES=generous (for a server made
+// without the option, cmd/workflow-fake's included), sends what the fake
+// holds beside them, as a service may. Errors are sent as made.
+//
 // # Where the specification is silent
 //
 // Where the published documents are silent, the fake decides as follows.

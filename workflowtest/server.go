@@ -75,6 +75,8 @@ type Server struct {
 	log   []RequestRecord
 
 	files files // uploads kept in temporary files (content.go)
+
+	replies Replies // what success replies hold (replies.go)
 }
 
 type config struct {
@@ -95,6 +97,7 @@ type config struct {
 	latency   time.Duration
 	// strictBodies refuses undeclared members (WithStrictBodies).
 	strictBodies bool
+	replies      *Replies // WithReplies; nil: as RepliesEnv says (replies.go)
 }
 
 // Option configures a Server.
@@ -199,6 +202,7 @@ func NewServer(opts ...Option) *Server {
 		closing: make(chan struct{}),
 		rng:     rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15)),
 		buckets: map[string]*bucket{},
+		replies: repliesOf(cfg.replies),
 	}
 	s.st = s.newState()
 	s.latency.Store(int64(cfg.latency))
@@ -441,6 +445,9 @@ func (s *Server) write(w http.ResponseWriter, rq *request, resp response, f *Fau
 	if resp.stream == nil {
 		if body == nil && resp.body != nil {
 			body = encodeJSON(resp.body)
+		}
+		if body != nil {
+			body = s.promised(rq, body)
 		}
 		if malformed && len(body) < 2 {
 			body = []byte("{}") // its half, "{", is not JSON

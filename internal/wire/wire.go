@@ -143,11 +143,13 @@ type node struct {
 	Excl     []string       `json:"excl"`
 	Project  bool           `json:"proj"`
 	Name     string         `json:"n"`
+	Alts     []int          `json:"alts"`
 }
 
 type compiledForm struct {
-	Bodies map[string]int `json:"bodies"` // by schema name
-	Nodes  []node         `json:"nodes"`
+	Bodies  map[string]int `json:"bodies"`  // by schema name
+	Replies map[string]int `json:"replies"` // by operation id
+	Nodes   []node         `json:"nodes"`
 }
 
 var form = sync.OnceValue(func() *compiledForm {

@@ -1,5 +1,6 @@
-// Package compile turns the request-body schemas of the contract document
-// into the compact form package wire embeds. It runs at generate time and
+// Package compile turns the request-body schemas and the success-reply
+// schemas of the contract document into the compact form package wire
+// embeds. It runs at generate time and
 // in wire's tests only, so that programs importing wire do not build the
 // OpenAPI library.
 package compile
@@ -15,12 +16,14 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// Form is the compact form: one node per distinct schema, and the schema
-// of each JSON request body by its name in the document (package op's
-// table names the schema of each operation's body).
+// Form is the compact form: one node per distinct schema, the schema of
+// each JSON request body by its name in the document (package op's table
+// names the schema of each operation's body), and the schema of each
+// operation's JSON success reply by its operation id.
 type Form struct {
-	Bodies map[string]int `json:"bodies"`
-	Nodes  []Node         `json:"nodes"`
+	Bodies  map[string]int `json:"bodies"`
+	Replies map[string]int `json:"replies"`
+	Nodes   []Node         `json:"nodes"`
 }
 
 // Node is one schema. Indexes point into Form.Nodes; -1 is none.
@@ -38,10 +41,12 @@ type Node struct {
 	Excl     []string       `json:"excl,omitempty"` // x-mutually-exclusive: members not true together
 	Project  bool           `json:"proj,omitempty"` // x-project-rule: a breach is the project's rule
 	Name     string         `json:"n,omitempty"`    // the component's name, for messages
+	Alts     []int          `json:"alts,omitempty"` // oneOf (replies only): the alternatives
 }
 
 // Compile reads the contract document (YAML) and compiles the schema of
-// every application/json request body.
+// every application/json request body and of every operation's
+// application/json success reply (its first 2xx response with one).
 func Compile(doc []byte) (*Form, error) {
 	t, err := openapi3.NewLoader().LoadFromData(doc)
 	if err != nil {
@@ -53,7 +58,7 @@ func Compile(doc []byte) (*Form, error) {
 			names[ref.Value] = name
 		}
 	}
-	c := &compiler{form: &Form{Bodies: map[string]int{}}, seen: map[*openapi3.Schema]int{}, leaves: map[string]int{}, names: names}
+	c := &compiler{form: &Form{Bodies: map[string]int{}, Replies: map[string]int{}}, seen: map[*openapi3.Schema]int{}, leaves: map[string]int{}, names: names}
 	var ops []*openapi3.Operation
 	for _, item := range t.Paths.Map() {
 		for _, op := range item.Operations() {
@@ -81,7 +86,40 @@ func Compile(doc []byte) (*Form, error) {
 			c.form.Bodies[name] = i
 		}
 	}
+	// Replies come after every body, so that a schema both use is
+	// compiled as a body's, where oneOf is refused.
+	c.replies = true
+	for _, op := range ops {
+		ref := successReply(op)
+		if ref == nil {
+			continue
+		}
+		i, err := c.node(ref, op.OperationID+" reply")
+		if err != nil {
+			return nil, err
+		}
+		c.form.Replies[op.OperationID] = i
+	}
 	return c.form, nil
+}
+
+// successReply returns the schema of op's JSON success reply: that of the
+// lowest 2xx status with application/json content; nil when none has.
+func successReply(op *openapi3.Operation) *openapi3.SchemaRef {
+	if op.Responses == nil {
+		return nil
+	}
+	codes := slices.Sorted(maps.Keys(op.Responses.Map()))
+	for _, code := range codes {
+		r := op.Responses.Value(code)
+		if !strings.HasPrefix(code, "2") || r == nil || r.Value == nil {
+			continue
+		}
+		if mt := r.Value.Content.Get("application/json"); mt != nil && mt.Schema != nil {
+			return mt.Schema
+		}
+	}
+	return nil
 }
 
 // Marshal writes the compact form as JSON, one node per line, so that a
@@ -92,8 +130,14 @@ func (f *Form) Marshal() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	replies, err := json.Marshal(f.Replies)
+	if err != nil {
+		return nil, err
+	}
 	b.WriteString("{\"bodies\":")
 	b.Write(bodies)
+	b.WriteString(",\n\"replies\":")
+	b.Write(replies)
 	b.WriteString(",\n\"nodes\":[\n")
 	for i, n := range f.Nodes {
 		nb, err := json.Marshal(n)
@@ -115,6 +159,8 @@ type compiler struct {
 	seen   map[*openapi3.Schema]int
 	leaves map[string]int // a node without members or items, by its JSON: one copy each
 	names  map[*openapi3.Schema]string
+	// replies: compiling reply schemas, where oneOf is taken (Node.Alts).
+	replies bool
 }
 
 func (c *compiler) node(ref *openapi3.SchemaRef, where string) (int, error) {
@@ -125,13 +171,20 @@ func (c *compiler) node(ref *openapi3.SchemaRef, where string) (int, error) {
 	if i, ok := c.seen[s]; ok {
 		return i, nil
 	}
-	if len(s.OneOf) > 0 || len(s.AnyOf) > 0 || s.Not != nil {
+	if len(s.OneOf) > 0 && !c.replies || len(s.AnyOf) > 0 || s.Not != nil {
 		return 0, fmt.Errorf("compile: %s: oneOf, anyOf and not are not used by request bodies", where)
 	}
 	i := len(c.form.Nodes)
 	c.form.Nodes = append(c.form.Nodes, Node{Extra: -1, Items: -1})
 	c.seen[s] = i
 	n := Node{Extra: -1, Items: -1, Name: c.names[s]}
+	for k, alt := range s.OneOf {
+		x, err := c.node(alt, where+"/oneOf/"+fmt.Sprint(k))
+		if err != nil {
+			return 0, err
+		}
+		n.Alts = append(n.Alts, x)
+	}
 	// allOf is used to add members and requirements to an object: merge.
 	parts := append([]*openapi3.Schema{s}, nil...)
 	for _, a := range s.AllOf {
