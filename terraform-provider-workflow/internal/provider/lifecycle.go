@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seed-a15e58aa/workflow-go/admin"
@@ -52,6 +53,22 @@ func readInt(desc string) schema.Int64Attribute {
 func readFloat(desc string) schema.Float64Attribute {
 	return schema.Float64Attribute{Optional: true, Computed: true, Description: desc,
 		PlanModifiers: []planmodifier.Float64{float64planmodifier.UseStateForUnknown()}}
+}
+
+// keptNote is what the description of an attribute kept as written adds.
+const keptNote = " Not read back: no reply of the API holds it. The state keeps the value the provider wrote, " +
+	"a change made elsewhere is not seen, and import leaves it unset (the next apply writes the configured value)."
+
+// keptString is an optional member the API writes but never reads back:
+// the state holds the configuration's value (see keptNote).
+func keptString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, Description: desc + keptNote}
+}
+
+// keptJSON is keptString for a JSON object.
+func keptJSON(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, Description: desc + " A JSON object (jsonencode)." + keptNote,
+		Validators: []validator.String{jsonObject{}}}
 }
 
 // readSet is a set of strings read back, as readString.

@@ -61,8 +61,8 @@ func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"description":  readString("A short summary of what the skill does."),
 			"instructions": readString("The system prompt that steers the skill."),
 			"properties":   jsonAttribute("The skill's type-specific configuration.", false),
-			"discovery": jsonAttribute("How the skill is found and routed to (discoveryProperties: routingPriority, "+
-				"positiveKeywords, negativeKeywords, aliases, exampleUtterances).", false),
+			"discovery": keptJSON("How the skill is found and routed to (discoveryProperties: routingPriority, " +
+				"positiveKeywords, negativeKeywords, aliases, exampleUtterances)."),
 			"tools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				Description: "The tools attached to the skill, each one JSON object (jsonencode). Set, the list replaces the skill's. " +
 					"Not readable: the provider keeps what it wrote, drift is not detected, and import leaves it unset."},
@@ -99,7 +99,8 @@ func (m skillModel) state(k *admin.Skill) skillModel {
 	m.ID, m.Name, m.Type, m.Status = optString(k.ID), optString(k.Name), optString(k.Type), optString(k.Status)
 	m.Description, m.Instructions = optString(k.Description), optString(k.Instructions)
 	m.Properties = refreshJSON(m.Properties, k.Properties)
-	m.Discovery = refreshJSON(m.Discovery, k.Extra["discoveryProperties"])
+	// The document's Skill has no discoveryProperties: m keeps its
+	// discovery (kept as written).
 	return m
 }
 

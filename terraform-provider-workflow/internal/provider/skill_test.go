@@ -68,7 +68,7 @@ resource "workflow_skill" "bad" {
 				},
 				Check: holds(admin.SkillActive),
 			},
-			importedBy("workflow_skill.triage", "crm-accounts", &id, "tools"),
+			importedBy("workflow_skill.triage", "crm-accounts", &id, "tools", "discovery"), // kept as written
 			{ // drift in a nested member of properties shows as that attribute
 				PreConfig: func() {
 					b := admin.SkillBundle{Skill: admin.SkillSettings{Properties: []byte(`{"threshold":5,"strict":false}`)}}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"slices"
 
-	json "github.com/go-json-experiment/json"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -62,10 +62,6 @@ func (r *tableResource) Metadata(_ context.Context, req resource.MetadataRequest
 }
 
 func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Optional: true, Computed: true, Description: desc,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	}
 	inner := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, Description: desc}
 	}
@@ -80,10 +76,11 @@ func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"source": schema.StringAttribute{Required: true,
 				Description: "The id of the aspect or table the table reads from: a reference to that object's id."},
-			"category_id": schema.StringAttribute{Required: true, Description: "The id of the aspect category the table is filed under."},
-			"description": str("The table's description."),
-			"icon":        str("The table's icon."),
-			"color":       str("The table's color."),
+			"category_id": keptString("The id of the aspect category the table is filed under. Required to create a table " +
+				"(checked when the create is planned), optional otherwise, so that an imported table is valid without it."),
+			"description": keptString("The table's description."),
+			"icon":        keptString("The table's icon."),
+			"color":       keptString("The table's color."),
 			"filter":      jsonAttribute("The rows the table keeps.", false),
 			"order_by":    jsonAttribute("The order of the table's rows.", false),
 			"limit":       jsonAttribute("The number of rows the table keeps.", false),
@@ -232,16 +229,8 @@ func (prior tableModel) state(t *admin.Table) tableModel {
 	if src, ok := t.Source.Get(); ok {
 		m.Source = optString(src.ID)
 	}
-	// The document's Table has none of these; the service (the fake) sends
-	// them beside it, kept in Extra.
-	extra := func(name string) types.String {
-		var s string
-		if raw, ok := t.Extra[name]; ok && json.Unmarshal(raw, &s) == nil {
-			return types.StringValue(s)
-		}
-		return types.StringNull()
-	}
-	m.CategoryID, m.Description, m.Icon, m.Color = extra("categoryId"), extra("description"), extra("icon"), extra("color")
+	// The document's Table has no categoryId, description, icon or
+	// color: m keeps prior's (kept as written).
 	m.Filter = refreshJSON(prior.Filter, t.Filter)
 	m.OrderBy = refreshJSON(prior.OrderBy, t.OrderBy)
 	m.Limit = refreshJSON(prior.Limit, t.Limit)
@@ -268,10 +257,22 @@ func (prior tableModel) state(t *admin.Table) tableModel {
 	return m
 }
 
-// ModifyPlan shows the ids of the fields the plan keeps (kept), renamed
-// ones included; a new field's id is known after apply.
+// ModifyPlan requires category_id of a create, which the create body
+// requires and no read returns, and shows the ids of the fields the plan
+// keeps (kept), renamed ones included; a new field's id is known after
+// apply.
 func (r *tableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		var category types.String
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("category_id"), &category)...)
+		if category.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("category_id"), "Missing category_id",
+				"category_id is required to create a table: the service files a new table under a category. "+
+					"(It is optional for a table already in the state, such as an imported one: no reply holds it.)")
+		}
 		return
 	}
 	var plan, state tableModel
@@ -304,7 +305,7 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 		v   types.String
 		dst *string
 	}{{m.Name, &b.Name}, {m.Handle, &b.Handle}, {m.Source, &b.Source}, {m.CategoryID, &b.CategoryID}} {
-		if p.v.IsUnknown() {
+		if p.v.IsUnknown() || p.v.IsNull() && p.dst == &b.CategoryID { // a create without one fails at plan (ModifyPlan)
 			*p.dst = placeholder
 		}
 	}

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	json "github.com/go-json-experiment/json"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -98,7 +97,7 @@ func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"display_by_field":      str("The id of the grouping field (kanban and calendar views)."),
 			"allowed_filter_fields": list("The ids of the fields offered as filters (kanban views)."),
 			"agent_id":              str("The linked agent's id (agent views): a reference to the agent."),
-			"dashboard_id":          str("The dashboard's id (dashboard views)."),
+			"dashboard_id":          keptString("The dashboard's id (dashboard views)."),
 		},
 	}
 }
@@ -176,11 +175,8 @@ func (prior viewModel) state(v *admin.View) viewModel {
 	if a, ok := v.Agent.Get(); ok {
 		m.AgentID = optString(a.ID)
 	}
-	m.DashboardID = types.StringNull()
-	var dash string
-	if raw, ok := v.Extra["dashboardId"]; ok && json.Unmarshal(raw, &dash) == nil {
-		m.DashboardID = types.StringValue(dash)
-	}
+	// The document's AspectView has no dashboardId: m keeps prior's (kept
+	// as written).
 	return m
 }
 
