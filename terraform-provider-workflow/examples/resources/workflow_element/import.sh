@@ -1,0 +1,2 @@
+# the element's id, or its namespace
+tofu import workflow_element.products products
