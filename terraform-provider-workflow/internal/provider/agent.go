@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -155,9 +156,18 @@ func (r *agentResource) find(ctx context.Context, app, id string) (*admin.Agent,
 	return listed(r.ws.Agents.All(ctx, app, nil), func(a admin.Agent) string { return a.ID.Value() }, id)
 }
 
+// Create creates the agent once (createOnce): an agent's natural key is
+// its name in its app.
 func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the agent",
-		func(m agentModel) (*admin.Agent, error) { return r.write(ctx, m, "") }, agentModel.state)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the agent", func(m agentModel) (*admin.Agent, error) {
+		app, name := m.App.ValueString(), m.Name.ValueString()
+		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("agent %q of the app %s", name, app),
+			func() (*admin.Agent, error) {
+				return only(r.ws.Agents.All(ctx, app, nil), func(a admin.Agent) bool { return a.Name.Value() == name }, "agents named "+name)
+			},
+			func() (*admin.Agent, error) { return r.write(ctx, m, "") },
+			func(found *admin.Agent) (*admin.Agent, error) { return r.write(ctx, m, found.ID.Value()) })
+	}, agentModel.state)
 }
 
 func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -180,4 +190,10 @@ func (r *agentResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 // ImportState takes app/id.
 func (r *agentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importParts(ctx, req, resp, "app", "id")
+}
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for agents.
+func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "agent", "name", forgets("agent"))
 }

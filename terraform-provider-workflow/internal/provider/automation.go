@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	json "github.com/go-json-experiment/json"
@@ -158,9 +159,23 @@ func (r *automationResource) Create(ctx context.Context, req resource.CreateRequ
 	if !ok {
 		return
 	}
+	rt, alias := workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString()
 	a, err := m.workflow()
 	if err == nil {
-		a, err = r.ws.Automations.Create(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), a)
+		var made *admin.Automation
+		made, err = createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("automation %q of %s/%s", a.Name(), rt, alias),
+			func() (*admin.Automation, error) { return r.named(ctx, rt, alias, a.Name()) },
+			func() (*admin.Automation, error) {
+				created, err := r.ws.Automations.Create(ctx, rt, alias, a)
+				return &created, err
+			},
+			func(found *admin.Automation) (*admin.Automation, error) {
+				_, err := r.ws.Automations.Update(ctx, rt, alias, found.ID(), a)
+				return found, err
+			})
+		if err == nil {
+			a = *made
+		}
 	}
 	if err != nil {
 		failed(&resp.Diagnostics, "Creating the automation", err)
@@ -168,6 +183,19 @@ func (r *automationResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	m.ID = types.StringValue(a.ID())
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// named returns the automation of rt/alias named name, nil when there is
+// none: an automation's natural key is its name in its app or element.
+func (r *automationResource) named(ctx context.Context, rt workflow.RecordType, alias, name string) (*admin.Automation, error) {
+	if name == "" {
+		return nil, nil // the service's validation refuses it; no key to look up
+	}
+	all, err := r.ws.Automations.List(ctx, rt, alias)
+	if err != nil {
+		return nil, err
+	}
+	return only(each(all), func(a admin.Automation) bool { return a.Name() == name }, "automations named "+name)
 }
 
 func (r *automationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"slices"
 	"strings"
@@ -170,13 +171,25 @@ func (r *elementResource) ValidateConfig(ctx context.Context, req resource.Valid
 	}
 }
 
+// Create creates the element once (createOnce): an element's natural key
+// is its namespace, when the configuration sets it (the service derives
+// one from the name otherwise, by a rule it does not publish).
 func (r *elementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the element", func(m elementModel) (*admin.Aspect, error) {
 		n, err := m.create()
 		if err != nil {
 			return nil, err
 		}
-		return r.ws.Elements.Create(ctx, n)
+		ns := m.Namespace.ValueString()
+		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("element %q", ns),
+			func() (*admin.Aspect, error) {
+				if !known(m.Namespace) {
+					return nil, nil
+				}
+				return gone(r.ws.Elements.Get(ctx, ns))
+			},
+			func() (*admin.Aspect, error) { return r.ws.Elements.Create(ctx, n) },
+			func(found *admin.Aspect) (*admin.Aspect, error) { return r.ws.Elements.Update(ctx, found.ID.Value(), m.update()) })
 	}, elementModel.state)
 }
 
@@ -201,4 +214,10 @@ func (r *elementResource) Delete(ctx context.Context, req resource.DeleteRequest
 // ImportState takes the element's id or namespace.
 func (r *elementResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importParts(ctx, req, resp, "id")
+}
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for elements.
+func (r *elementResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "element", "namespace", forgets("element"))
 }

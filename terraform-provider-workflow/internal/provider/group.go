@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -133,7 +134,15 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if known(m.MemberIDs) {
 		body.UserIDs = append([]string{}, stringSet(m.MemberIDs)...)
 	}
-	g, err := r.c.Groups.Create(ctx, body)
+	// A group's natural key is its name (createOnce); the groups list has
+	// no published filter, so the look-up walks it.
+	name := m.Name.ValueString()
+	g, err := createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("group %q", name),
+		func() (*workflow.Group, error) {
+			return only(r.c.Groups.All(ctx, nil), func(g workflow.Group) bool { return g.Name == name }, "groups named "+name)
+		},
+		func() (*workflow.Group, error) { return r.c.Groups.Create(ctx, body) },
+		func(found *workflow.Group) (*workflow.Group, error) { return r.c.Groups.Update(ctx, found.ID, body) })
 	if err == nil && g == nil {
 		err = errors.New("the service answered without the new group")
 	}
@@ -208,4 +217,10 @@ func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 // ImportState takes the group's id.
 func (r *groupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importParts(ctx, req, resp, "id")
+}
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for groups.
+func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "group", "name", forgets("group"))
 }

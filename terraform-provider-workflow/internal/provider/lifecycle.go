@@ -119,15 +119,7 @@ func forgotten(d *diag.Diagnostics, what, name string) {
 // listed finds the item whose id is id in a list the API reads a family
 // through (agents, skills): nil when no item has it.
 func listed[T any](all iter.Seq2[T, error], idOf func(T) string, id string) (*T, error) {
-	for item, err := range all {
-		if err != nil {
-			return nil, err
-		}
-		if idOf(item) == id {
-			return &item, nil
-		}
-	}
-	return nil, nil
+	return only(all, func(t T) bool { return idOf(t) == id }, "the id "+id)
 }
 
 // jsonObjects returns the JSON objects of a list attribute, each checked

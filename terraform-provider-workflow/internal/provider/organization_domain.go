@@ -146,3 +146,9 @@ func (r *organizationDomainResource) Delete(ctx context.Context, req resource.De
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	forgotten(&resp.Diagnostics, "domain", m.Domain.ValueString())
 }
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for domains.
+func (r *organizationDomainResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "domain", "domain", forgets("domain"))
+}

@@ -124,7 +124,10 @@ func (r *passthroughResource) ValidateConfig(ctx context.Context, req resource.V
 // A new app's alias is known after apply, when the app exists (what
 // refers to it is then validated against the service).
 func (r *passthroughResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.kind != "app" || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+	if destroyNote(ctx, req, resp, r.kind, "id", forgets(r.kind)) {
+		return
+	}
+	if r.kind != "app" || req.State.Raw.IsNull() {
 		return
 	}
 	m := getPassthrough(ctx, req.Plan, &resp.Diagnostics)

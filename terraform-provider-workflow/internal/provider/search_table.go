@@ -340,3 +340,15 @@ func (r *linkedSearchTableResource) Delete(ctx context.Context, req resource.Del
 func (r *linkedSearchTableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importParts(ctx, req, resp, "aspect_id", "id")
 }
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for search tables.
+func (r *searchTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "search table", "display_name", forgets("search table"))
+}
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for search tables.
+func (r *linkedSearchTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "search table", "display_name", forgets("search table"))
+}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	json "github.com/go-json-experiment/json"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -136,9 +137,18 @@ func (r *skillResource) write(ctx context.Context, m skillModel, id string) (*ad
 	return r.ws.Skills.Update(ctx, m.App.ValueString(), id, b)
 }
 
+// Create creates the skill once (createOnce): a skill's natural key is
+// its name in its app.
 func (r *skillResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the skill",
-		func(m skillModel) (*admin.Skill, error) { return r.write(ctx, m, "") }, skillModel.state)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the skill", func(m skillModel) (*admin.Skill, error) {
+		app, name := m.App.ValueString(), m.Name.ValueString()
+		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("skill %q of the app %s", name, app),
+			func() (*admin.Skill, error) {
+				return only(r.ws.Skills.All(ctx, app, nil), func(k admin.Skill) bool { return k.Name.Value() == name }, "skills named "+name)
+			},
+			func() (*admin.Skill, error) { return r.write(ctx, m, "") },
+			func(found *admin.Skill) (*admin.Skill, error) { return r.write(ctx, m, found.ID.Value()) })
+	}, skillModel.state)
 }
 
 func (r *skillResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -161,4 +171,10 @@ func (r *skillResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 // ImportState takes app/id.
 func (r *skillResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importParts(ctx, req, resp, "app", "id")
+}
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for skills.
+func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "skill", "name", forgets("skill"))
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"slices"
 
@@ -322,9 +323,20 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 }
 
+// Create creates the table once (createOnce): a table's natural key is
+// its handle, unique in the workspace.
 func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the table",
-		func(m tableModel) (*admin.Table, error) { return r.ws.Tables.Create(ctx, m.createBody()) }, tableModel.state)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the table", func(m tableModel) (*admin.Table, error) {
+		handle := m.Handle.ValueString()
+		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("table with the handle %q", handle),
+			func() (*admin.Table, error) {
+				return only(r.ws.Tables.All(ctx, nil), func(t admin.Table) bool { return t.Handle.Value() == handle }, "tables with the handle "+handle)
+			},
+			func() (*admin.Table, error) { return r.ws.Tables.Create(ctx, m.createBody()) },
+			func(found *admin.Table) (*admin.Table, error) {
+				return r.ws.Tables.Update(ctx, found.ID.Value(), updateBody(m, tableModel{}.state(found)))
+			})
+	}, tableModel.state)
 }
 
 func (r *tableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -12,12 +14,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
 // userResource is workflow_user: a user of the workspace
-// (workflow.UsersService). The API has no update and no delete for users:
-// a change of a member the service reads back replaces the user, and
-// destroy deactivates it.
+// (workflow.UsersService). The API has no update, no delete and no
+// reactivation for users: a user is never replaced. A change of a member
+// the API cannot write fails at plan, destroy deactivates the user, and a
+// user who exists deactivated is a plan-time error.
 type userResource struct{ base }
 
 func newUserResource() resource.Resource { return &userResource{} }
@@ -38,22 +42,33 @@ func (r *userResource) Metadata(_ context.Context, req resource.MetadataRequest,
 }
 
 func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	replaced := func(desc string, required bool) schema.StringAttribute {
-		a := readString(desc + " The API cannot change it: a new value replaces the user.")
+	fixedName := func(desc string, required bool) schema.StringAttribute {
+		a := readString(desc + " The API cannot change it: a value other than the service's fails the plan, " +
+			"naming the service's value (change it in the product, then here).")
 		a.Required, a.Optional, a.Computed = required, !required, !required
-		a.PlanModifiers = append(a.PlanModifiers, stringplanmodifier.RequiresReplaceIfConfigured())
 		return a
 	}
+	email := readString("The user's e-mail address, a bare address (ada@example.com): the user's natural key. " +
+		"A new address is another person: the plan deactivates this user and creates (or adopts) that one.")
+	email.Required, email.Optional, email.Computed = true, false, false
+	email.PlanModifiers = append(email.PlanModifiers, stringplanmodifier.RequiresReplace())
 	resp.Schema = schema.Schema{
-		Description: "A user of the workspace. The API has no update and no delete for users: a new email, name or job title " +
-			"replaces the user, and destroy deactivates it (POST /users/{userId}/deactivate). A user deactivated elsewhere stays " +
-			"in the state with status INACTIVE: the API cannot activate one again. Import with the user's id.",
+		Description: "A user of the workspace. The API has no update, no delete and no reactivation for users, so a user is " +
+			"never replaced for a change of name or job title: such a change fails at plan, naming the attribute and the " +
+			"service's value. A user's natural key is its e-mail: a create first looks the address up (GET /users with " +
+			"email==...), and a user who exists is adopted into the state with a warning, never created twice (after a " +
+			"create whose answer was lost too); one whose names differ from the configuration fails the plan, and one who " +
+			"exists deactivated is a plan-time error, since the API cannot activate a user again. Destroy deactivates the " +
+			"user (POST /users/{userId}/deactivate), and the plan says so before approval. An ephemeral environment's " +
+			"cycle (destroy, then apply) does not converge for users: the second apply finds each user deactivated and " +
+			"fails the plan, naming them; keep users out of such environments, or in a configuration that is never " +
+			"destroyed. Import with the user's id.",
 		Attributes: map[string]schema.Attribute{
 			"id":         idAttribute("The user's id, set by the service."),
-			"email":      replaced("The user's e-mail address, a bare address (ada@example.com).", true),
-			"first_name": replaced("The user's given name.", true),
-			"last_name":  replaced("The user's family name.", true),
-			"job_title":  replaced("The user's job title.", false),
+			"email":      email,
+			"first_name": fixedName("The user's given name.", true),
+			"last_name":  fixedName("The user's family name.", true),
+			"job_title":  fixedName("The user's job title.", false),
 			"never_notify": schema.BoolAttribute{Optional: true, Description: "When true, the new user gets no welcome e-mail. " +
 				"Sent only when the user is created; the service does not read it back, and import leaves it unset."},
 			"status": schema.StringAttribute{Computed: true, Description: `The user's status: "ACTIVE" or "INACTIVE".`,
@@ -90,9 +105,93 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 	}
 }
 
+// byEmail returns the user whose e-mail is email, nil when there is none.
+func (r *userResource) byEmail(ctx context.Context, email string) (*workflow.User, error) {
+	return only(r.c.Users.All(ctx, &workflow.ListOptions{Filter: rsql.Field("email").Eq(email)}),
+		func(u workflow.User) bool { return strings.EqualFold(u.Email, email) }, "users with the e-mail "+email)
+}
+
+// userFields are the members of a user the API cannot change, by
+// attribute.
+var userFields = []struct {
+	attr  string
+	model func(*userModel) types.String
+	user  func(*workflow.User) string
+}{
+	{"first_name", func(m *userModel) types.String { return m.FirstName }, func(u *workflow.User) string { return u.FirstName }},
+	{"last_name", func(m *userModel) types.String { return m.LastName }, func(u *workflow.User) string { return u.LastName }},
+	{"job_title", func(m *userModel) types.String { return m.JobTitle }, func(u *workflow.User) string { return u.JobTitle }},
+}
+
+// ModifyPlan says at plan time what the API cannot do for a user: a
+// destroy deactivates; a change of a member it cannot write fails, naming
+// the service's value; a user who exists deactivated (in the state, or
+// found by the e-mail of one to create) fails; a user to create who
+// exists is adopted, and must match the configuration.
+func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if destroyNote(ctx, req, resp, "user", "email", "deactivates the user: the API has no delete for users, and no reactivation") {
+		return
+	}
+	plan, ok := read[userModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	held := &workflow.User{}
+	if !req.State.Raw.IsNull() {
+		state, ok := read[userModel](ctx, req.State, &resp.Diagnostics)
+		if !ok || !plan.Email.Equal(state.Email) {
+			return // a new e-mail: another user, planned as a replacement
+		}
+		held = &workflow.User{Email: state.Email.ValueString(), FirstName: state.FirstName.ValueString(),
+			LastName: state.LastName.ValueString(), JobTitle: state.JobTitle.ValueString(), Status: workflow.UserStatus(state.Status.ValueString())}
+	} else {
+		if r.c == nil || !known(plan.Email) {
+			return
+		}
+		u, err := r.byEmail(ctx, plan.Email.ValueString())
+		if err != nil {
+			failed(&resp.Diagnostics, "Looking up the user", err)
+			return
+		}
+		if u == nil {
+			return
+		}
+		held = u
+		resp.Diagnostics.AddWarning("The user "+u.Email+" exists: it will be adopted",
+			"A user with this e-mail exists (id "+u.ID+"): apply takes it into the state instead of creating one.")
+	}
+	if held.Status == workflow.UserInactive {
+		resp.Diagnostics.AddAttributeError(path.Root("email"), "The user is deactivated",
+			"The user "+held.Email+" exists deactivated, and the API cannot activate a user again. "+
+				"Remove the resource from the configuration (and from the state: `state rm`), or activate the user in the product first.")
+		return
+	}
+	for _, f := range userFields {
+		v := f.model(&plan)
+		if known(v) && v.ValueString() != f.user(held) {
+			resp.Diagnostics.AddAttributeError(path.Root(f.attr), "The API cannot change "+f.attr,
+				fmt.Sprintf("The API has no update for users: %s cannot be changed from %q to %q. "+
+					"Set it to %q (and change it in the product first, if it should differ).", f.attr, f.user(held), v.ValueString(), f.user(held)))
+		}
+	}
+}
+
+// Create creates the user once (createOnce): a user's natural key is its
+// e-mail. A user found is adopted as it is (ModifyPlan has checked that
+// it matches); a deactivated one is an error.
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the user",
-		func(m userModel) (*workflow.User, error) { return r.c.Users.Create(ctx, m.newUser()) }, userModel.state)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the user", func(m userModel) (*workflow.User, error) {
+		email := m.Email.ValueString()
+		return createOnce(ctx, &resp.Diagnostics, "user "+email,
+			func() (*workflow.User, error) { return r.byEmail(ctx, email) },
+			func() (*workflow.User, error) { return r.c.Users.Create(ctx, m.newUser()) },
+			func(found *workflow.User) (*workflow.User, error) {
+				if found.Status == workflow.UserInactive {
+					return nil, errors.New("the user " + email + " exists deactivated, and the API cannot activate a user again")
+				}
+				return found, nil
+			})
+	}, userModel.state)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -114,7 +213,10 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if _, err := r.c.Users.Deactivate(ctx, m.ID.ValueString()); err != nil && !errors.Is(err, workflow.ErrNotFound) {
+	if err := resend(ctx, func() error {
+		_, err := r.c.Users.Deactivate(ctx, m.ID.ValueString())
+		return err
+	}); err != nil && !errors.Is(err, workflow.ErrNotFound) {
 		failed(&resp.Diagnostics, "Deactivating the user", err)
 	}
 }

@@ -82,14 +82,28 @@ resource "workflow_user" "ada" {
 					return err
 				},
 			},
-			{ // deactivated behind the engine's back: the state shows it, and plans nothing
+			{ // a new job title or name is never a replacement: the plan fails, naming the service's value
+				Config:      config("ada.lovelace@example.com", "Analyst"),
+				ExpectError: regexp.MustCompile(`(?s)cannot change job_title.*Set it to ""`),
+			},
+			{ // ... and nothing was deactivated
+				Config: config("ada.lovelace@example.com", ""),
+				Check: func(*terraform.State) error {
+					u, err := fakeUser(srv, id)
+					if err == nil && !u.Active {
+						err = fmt.Errorf("the user %s was deactivated by a refused plan", id)
+					}
+					return err
+				},
+			},
+			{ // deactivated behind the engine's back: the plan fails, saying so
 				PreConfig: func() {
 					if !srv.DeactivateUser(id) {
 						t.Fatal("no user to deactivate")
 					}
 				},
-				Config: config("ada.lovelace@example.com", ""),
-				Check:  resource.TestCheckResourceAttr("workflow_user.ada", "status", "INACTIVE"),
+				Config:      config("ada.lovelace@example.com", ""),
+				ExpectError: regexp.MustCompile(`(?s)The user is deactivated.*cannot\s+activate\s+a\s+user\s+again`),
 			},
 		},
 	})

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -204,9 +205,19 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 	}
 }
 
+// Create creates the view once (createOnce): a view's natural key is its
+// handle in its app.
 func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the view", func(m viewModel) (*admin.View, error) {
-		return r.ws.Views.Create(ctx, m.App.ValueString(), m.Handle.ValueString(), admin.ViewRequest{View: input(m.Type.ValueString(), m.config())})
+		app, handle := m.App.ValueString(), m.Handle.ValueString()
+		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("view %q of the app %s", handle, app),
+			func() (*admin.View, error) {
+				return only(r.ws.Views.All(ctx, app, nil), func(v admin.View) bool { return v.ClientHandle.Value() == handle }, "views with the handle "+handle)
+			},
+			func() (*admin.View, error) {
+				return r.ws.Views.Create(ctx, app, handle, admin.ViewRequest{View: input(m.Type.ValueString(), m.config())})
+			},
+			func(found *admin.View) (*admin.View, error) { return r.overwrite(ctx, found, m, m) })
 	}, viewModel.state)
 }
 
@@ -229,21 +240,27 @@ func (r *viewResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		if err != nil {
 			return nil, err
 		}
-		body, err := cur.Request()
-		if err != nil {
-			return nil, err
-		}
-		held := admin.ViewConfig{}
-		if c := variant(body.View); c != nil {
-			held = *c
-		}
-		c, err := overlay(held, cfg.config())
-		if err != nil {
-			return nil, err
-		}
-		body.View = input(plan.Type.ValueString(), c)
-		return r.ws.Views.Update(ctx, plan.App.ValueString(), plan.Handle.ValueString(), body)
+		return r.overwrite(ctx, cur, plan, cfg)
 	}, viewModel.state)
+}
+
+// overwrite writes the view cur as the service holds it, with the members
+// cfg sets replaced, as plan's variant.
+func (r *viewResource) overwrite(ctx context.Context, cur *admin.View, plan, cfg viewModel) (*admin.View, error) {
+	body, err := cur.Request()
+	if err != nil {
+		return nil, err
+	}
+	held := admin.ViewConfig{}
+	if c := variant(body.View); c != nil {
+		held = *c
+	}
+	c, err := overlay(held, cfg.config())
+	if err != nil {
+		return nil, err
+	}
+	body.View = input(plan.Type.ValueString(), c)
+	return r.ws.Views.Update(ctx, plan.App.ValueString(), plan.Handle.ValueString(), body)
 }
 
 // Delete forgets the view: the API has no delete for views.
@@ -256,4 +273,10 @@ func (r *viewResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 // order.
 func (r *viewResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importParts(ctx, req, resp, "app", "id")
+}
+
+// ModifyPlan says at plan time what a destroy does: the API has no
+// delete for views.
+func (r *viewResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	destroyNote(ctx, req, resp, "view", "handle", forgets("view"))
 }
