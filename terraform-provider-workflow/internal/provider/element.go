@@ -2,8 +2,8 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -189,7 +189,9 @@ func (r *elementResource) Create(ctx context.Context, req resource.CreateRequest
 				return gone(r.ws.Elements.Get(ctx, ns))
 			},
 			func() (*admin.Aspect, error) { return r.ws.Elements.Create(ctx, n) },
-			func(found *admin.Aspect) (*admin.Aspect, error) { return r.ws.Elements.Update(ctx, found.ID.Value(), m.update()) })
+			func(found *admin.Aspect) (*admin.Aspect, error) {
+				return r.ws.Elements.Update(ctx, found.ID.Value(), m.update())
+			})
 	}, elementModel.state)
 }
 

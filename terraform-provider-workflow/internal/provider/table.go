@@ -2,8 +2,8 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
