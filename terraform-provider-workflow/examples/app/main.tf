@@ -23,10 +23,10 @@ resource "workflow_automation" "welcome" {
   record_type = "apps"
   alias       = var.app
   workflow = jsonencode({
-    name    = "Welcome new accounts"
-    enabled = true
-    trigger = { type = "recordCreated" }
-    tasks   = [{ type = "email", to = "owner", template = "welcome" }]
+    name     = "Welcome new accounts"
+    enabled  = true
+    triggers = [{ type = "RECORD_CREATED" }]
+    tasks    = [{ type = "SEND_EMAIL", template = "welcome" }]
   })
 }
 
