@@ -123,7 +123,11 @@ func (r *automationResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if err != nil {
 		return // reported by ValidateConfig
 	}
-	verdict, err := r.ws.Automations.Validate(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), a)
+	var verdict jsontext.Value
+	err = resend(ctx, func() (err error) { // a validation writes nothing: it may be sent again
+		verdict, err = r.ws.Automations.Validate(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), a)
+		return err
+	})
 	if errors.Is(err, workflow.ErrNotFound) {
 		return // the app or element is created by the same apply: the create validates
 	}

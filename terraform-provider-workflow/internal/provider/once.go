@@ -143,3 +143,16 @@ func destroyNote(ctx context.Context, req resource.ModifyPlanRequest, resp *reso
 func forgets(what string) string {
 	return "removes it from the state only: the API has no delete for " + what + "s, and it stays in the workspace"
 }
+
+// blind explains err, the failure of a create of a family the API cannot
+// look up by a natural key (apps, flows, search tables, organisation
+// domains), when its outcome is unknown: the object may exist, and it is
+// not sent again, for that could make a second one.
+func blind(what, importAs string, err error) error {
+	if !workflow.OutcomeUnknown(err) {
+		return err
+	}
+	return fmt.Errorf("%w\n\nThe outcome of the create is unknown: the %s may have been made. The API cannot look a %s up "+
+		"by what the configuration says, so the create is not sent again (that could make a second one). Check the "+
+		"workspace: if the %s exists, import it (an import block with id = %s); if it does not, apply again", err, what, what, what, importAs)
+}

@@ -112,7 +112,7 @@ func (r *organizationDomainResource) Create(ctx context.Context, req resource.Cr
 		d, err = r.ws.Domains.Create(ctx, body)
 	}
 	if err != nil {
-		failed(&resp.Diagnostics, "Creating the domain", err)
+		failed(&resp.Diagnostics, "Creating the domain", blind("domain", "<the domain's id>", err))
 		return
 	}
 	m.ID = optString(d.ID)

@@ -81,8 +81,15 @@ func (r *passthroughResource) Schema(_ context.Context, _ resource.SchemaRequest
 		attrs["alias"] = schema.StringAttribute{Computed: true, Description: `The app's alias: the "namespace" of the service's answer.`}
 	}
 	resp.Schema = schema.Schema{
-		Description: r.doc + " The API has no read for " + r.kind + "s: the provider keeps what it wrote, drift is not detected, " +
-			"and import is not offered. The API has no delete: destroy removes one from the state, with a warning that it still exists.",
+		Description: r.doc + " The API has no read for " + r.kind + "s: the provider keeps what it wrote, and drift is not " +
+			"detected. Import with the " + r.kind + "'s id: the definition, which no read returns, is left unset by import " +
+			"and written by the next apply (generated configuration must be given it). The API has no delete: destroy " +
+			"removes one from the state, and the plan says so, naming its id. The API cannot look a " + r.kind + " up by what " +
+			"the configuration says, so a create whose outcome is unknown (a 5xx, a lost answer) is not sent again: the apply " +
+			"fails saying so, and the " + r.kind + " is imported if it was made. An ephemeral environment's cycle (destroy, " +
+			"then apply) converges by import, with the id the destroy's plan names" + map[string]string{
+			"app":  "; without it, the create fails, since the alias is taken.",
+			"flow": "; without it, the apply creates a second flow."}[r.kind],
 		Attributes: attrs,
 	}
 }
@@ -124,7 +131,7 @@ func (r *passthroughResource) ValidateConfig(ctx context.Context, req resource.V
 // A new app's alias is known after apply, when the app exists (what
 // refers to it is then validated against the service).
 func (r *passthroughResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if destroyNote(ctx, req, resp, r.kind, "id", forgets(r.kind)) {
+	if destroyNote(ctx, req, resp, r.kind, "id", forgets(r.kind)+"; to manage it again, import it with this id") {
 		return
 	}
 	if r.kind != "app" || req.State.Raw.IsNull() {
@@ -168,7 +175,7 @@ func (r *passthroughResource) Create(ctx context.Context, req resource.CreateReq
 		answer, err = r.create(r.ws)(ctx, def)
 	}
 	if err != nil {
-		failed(&resp.Diagnostics, "Creating the "+r.kind, err)
+		failed(&resp.Diagnostics, "Creating the "+r.kind, blind(r.kind, "<the "+r.kind+"'s id>", err))
 		return
 	}
 	resp.State.Raw = req.Plan.Raw.Copy() // the plan, its unknown id and alias set below
@@ -200,4 +207,10 @@ func (r *passthroughResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *passthroughResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	m := getPassthrough(ctx, req.State, &resp.Diagnostics)
 	forgotten(&resp.Diagnostics, r.kind, m.ID.ValueString())
+}
+
+// ImportState takes the app's or flow's id; its definition is written by
+// the next apply.
+func (r *passthroughResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importParts(ctx, req, resp, "id")
 }

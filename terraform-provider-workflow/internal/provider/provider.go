@@ -8,9 +8,11 @@ package provider
 import (
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -114,12 +116,68 @@ func (p *workflowProvider) Configure(ctx context.Context, req provider.Configure
 		workflow.WithUserAgent("terraform-provider-workflow/"+p.version),
 	)
 	if err != nil {
-		resp.Diagnostics.AddError("Invalid provider settings", err.Error())
+		attr := "client_id"
+		if ve, ok := errors.AsType[*workflow.ValidationError](err); ok {
+			attr = map[string]string{"base URL": "base_url", "auth URL": "auth_url"}[ve.Field]
+		}
+		if attr == "" {
+			resp.Diagnostics.AddError("Invalid provider settings", err.Error())
+			return
+		}
+		resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid provider setting "+attr, err.Error())
+		return
+	}
+	if attr, summary, detail := reach(ctx, c); attr != "" {
+		resp.Diagnostics.AddAttributeError(path.Root(attr), summary, detail)
 		return
 	}
 	data := &configured{ws: admin.New(c), c: c}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+}
+
+// reachWithin bounds the check of the settings that Configure makes: a
+// wrong secret or an unreachable endpoint fails a plan once, within it,
+// rather than once for each resource after the client's retries.
+const reachWithin = 15 * time.Second
+
+// reach checks, with one token request and one read of the smallest page
+// of users, that the credentials are taken and that both URLs answer as
+// the API does, within reachWithin. It returns the setting at fault, with
+// the diagnostic's summary and detail; "" when the service answered.
+// Every plan configures the provider, with or without a state, so every
+// plan fails here first.
+func reach(ctx context.Context, c *workflow.Client) (attr, summary, detail string) {
+	ctx, cancel := context.WithTimeout(ctx, reachWithin)
+	defer cancel()
+	_, err := c.Users.List(ctx, &workflow.ListOptions{First: 1}, workflow.WithMaxAttempts(2))
+	if err == nil || errors.Is(err, workflow.ErrForbidden) {
+		return "", "", "" // reached: the client may lack the right to list users, not to configure
+	}
+	var auth *workflow.AuthError
+	var api *workflow.APIError
+	switch {
+	case errors.As(err, &auth) && (auth.StatusCode == http.StatusUnauthorized || auth.StatusCode == http.StatusBadRequest ||
+		auth.ErrorCode == "invalid_client"):
+		return "client_secret", "The credentials are refused",
+			"The token endpoint refused client_id and client_secret (" + err.Error() + "): check both settings " +
+				"(or WORKFLOW_CLIENT_ID and WORKFLOW_CLIENT_SECRET)."
+	case errors.As(err, &auth):
+		return "auth_url", "The token endpoint does not answer",
+			"No token could be had from auth_url (or WORKFLOW_AUTH_URL) within " + reachWithin.String() + ": " + err.Error()
+	case errors.As(err, &api) && api.StatusCode == http.StatusNotFound:
+		return "base_url", "base_url is not the API",
+			"GET /users under base_url (or WORKFLOW_BASE_URL) answered 404: the base URL ends in /v1. " + err.Error()
+	case errors.As(err, &api) && api.StatusCode == http.StatusUnauthorized:
+		return "base_url", "The API refuses the token",
+			"base_url (or WORKFLOW_BASE_URL) refused the token auth_url gave: do both settings name the same region? " + err.Error()
+	case errors.As(err, &api):
+		return "", "", "" // the API answered: a passing failure is for the resources' requests to ride out
+	default: // no answer: from the token endpoint or from the API, which the error cannot tell apart
+		return "auth_url", "The service does not answer",
+			"No answer came within " + reachWithin.String() + " from auth_url (or WORKFLOW_AUTH_URL) or from base_url " +
+				"(or WORKFLOW_BASE_URL): check both, and the network between: " + err.Error()
+	}
 }
 
 // configured is what the provider gives its resources: the client, and

@@ -195,7 +195,8 @@ func (r *searchTableResource) ValidateConfig(ctx context.Context, req resource.V
 func (r *searchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the search table",
 		func(m searchTableModel) (*admin.SearchTable, error) {
-			return r.ws.SearchTables.Create(ctx, m.AspectID.ValueString(), m.request())
+			t, err := r.ws.SearchTables.Create(ctx, m.AspectID.ValueString(), m.request())
+			return t, blind("search table", m.AspectID.ValueString()+"/<the search table's id>", err)
 		}, searchTableModel.state)
 }
 
@@ -308,7 +309,8 @@ func (r *linkedSearchTableResource) ValidateConfig(ctx context.Context, req reso
 func (r *linkedSearchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the search table",
 		func(m linkedSearchTableModel) (*admin.SearchTable, error) {
-			return r.ws.SearchTables.CreateLinked(ctx, m.AspectID.ValueString(), m.request())
+			t, err := r.ws.SearchTables.CreateLinked(ctx, m.AspectID.ValueString(), m.request())
+			return t, blind("search table", m.AspectID.ValueString()+"/<the search table's id>", err)
 		}, linkedSearchTableModel.state)
 }
 

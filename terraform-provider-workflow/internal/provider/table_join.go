@@ -174,11 +174,27 @@ func (r *tableJoinResource) ValidateConfig(ctx context.Context, req resource.Val
 	}
 }
 
+// Create creates the join once (createOnce): a join's natural key is the
+// table it joins in, in its table.
 func (r *tableJoinResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the join",
-		func(m joinModel) (*admin.TableJoin, error) {
-			return r.ws.Tables.Joins.Create(ctx, m.TableID.ValueString(), m.input())
-		}, joinModel.state)
+	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the join", func(m joinModel) (*admin.TableJoin, error) {
+		tableID, source := m.TableID.ValueString(), m.Source.ValueString()
+		return createOnce(ctx, &resp.Diagnostics, "join of the table "+source+" in the table "+tableID,
+			func() (*admin.TableJoin, error) {
+				t, err := r.ws.Tables.Get(ctx, tableID)
+				if err != nil {
+					return nil, err
+				}
+				return only(each(t.Joins.Value()), func(j admin.TableJoin) bool {
+					src, _ := j.Source.Get()
+					return src.ID.Value() == source
+				}, "joins of the table "+source)
+			},
+			func() (*admin.TableJoin, error) { return r.ws.Tables.Joins.Create(ctx, tableID, m.input()) },
+			func(found *admin.TableJoin) (*admin.TableJoin, error) {
+				return r.ws.Tables.Joins.Update(ctx, tableID, found.ID.Value(), m.input())
+			})
+	}, joinModel.state)
 }
 
 func (r *tableJoinResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
