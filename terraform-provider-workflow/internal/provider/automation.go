@@ -64,6 +64,7 @@ func (r *automationResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				"without the \"id\" member the service sets. Planning asks the service to validate it.", true),
 		},
 	}
+	resp.Schema.Description += keyDoc("the workflow's name in its app or element", true)
 }
 
 // workflow returns the configured workflow as an automation, or nil with

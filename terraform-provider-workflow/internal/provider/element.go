@@ -68,8 +68,7 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	readOnly := readBool("The element's records are read-only. Set only at create: a change creates a new element.")
 	readOnly.PlanModifiers = append(readOnly.PlanModifiers, boolplanmodifier.RequiresReplace())
 	resp.Schema = schema.Schema{
-		Description: "The definition of an element. The API has no delete for elements: destroy removes one from the state, " +
-			"with a warning that it still exists. The element's record-create types are not managed. " +
+		Description: "The definition of an element. The element's record-create types are not managed. " +
 			"Import with the element's id or namespace.",
 		Attributes: map[string]schema.Attribute{
 			"id":          idAttribute("The element's id, set by the service."),
@@ -94,6 +93,7 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"source": source,
 		},
 	}
+	resp.Schema.Description += keyDoc("its namespace, when the configuration sets it (the service derives one from the name otherwise, by a rule it does not publish: then none)", false)
 }
 
 // update is the element's update body: what the configuration sets.

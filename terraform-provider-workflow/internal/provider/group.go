@@ -45,8 +45,7 @@ func (r *groupResource) Metadata(_ context.Context, req resource.MetadataRequest
 func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	writeOnly := " The service does not read it back: the provider keeps what it wrote, drift is not detected, and import leaves it unset."
 	resp.Schema = schema.Schema{
-		Description: "A group of users, with its members. The API has no delete for groups: destroy removes one from the state, " +
-			"with a warning that it still exists. The e-mail domains of a dynamic group are workflow_group_email_domains. " +
+		Description: "A group of users, with its members. The e-mail domains of a dynamic group are workflow_group_email_domains. " +
 			"Import with the group's id.",
 		Attributes: map[string]schema.Attribute{
 			"id":          idAttribute("The group's id, set by the service."),
@@ -65,6 +64,7 @@ func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 				"Left out, membership is not managed; set, members not in it are removed."),
 		},
 	}
+	resp.Schema.Description += keyDoc("its name (the groups list is walked: it has no published filter)", false)
 }
 
 // request is the body of the group's create or update: what the

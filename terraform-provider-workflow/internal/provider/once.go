@@ -132,11 +132,37 @@ func destroyNote(ctx context.Context, req resource.ModifyPlanRequest, resp *reso
 	if req.State.Raw.IsNull() {
 		return true
 	}
-	var name types.String
+	var name, id types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(attr), &name)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
 	resp.Diagnostics.AddWarning(fmt.Sprintf("Destroying the %s %s %s", what, name.ValueString(), strings.SplitN(instead, ":", 2)[0]),
-		fmt.Sprintf("The destroy of the %s %s %s. The resource's description says how a later apply converges.", what, name.ValueString(), instead))
+		fmt.Sprintf("The destroy of the %s %s (id %s) %s. The resource's description says how a later apply converges.",
+			what, name.ValueString(), id.ValueString(), instead))
 	return true
+}
+
+// keyDoc is what a schema's description says of a family created once
+// by its natural key (key, in words), and of its destroy (deletes: the
+// API deletes it; otherwise destroy forgets it).
+func keyDoc(key string, deletes bool) string {
+	s := " Natural key: " + key + ". A create first looks the object of that key up, and looks again after a create whose " +
+		"outcome is unknown (a 5xx, a lost answer) before anything is sent again: one found is adopted into the state, with a " +
+		"warning, and the configuration is written over it; it is never created twice."
+	if deletes {
+		return s + " Destroy deletes it; an ephemeral environment's cycle (destroy, then apply) creates it again."
+	}
+	return s + " The API has no delete: destroy removes it from the state only, and the plan says so before approval; " +
+		"an ephemeral environment's cycle (destroy, then apply) adopts it again."
+}
+
+// blindDoc is keyDoc for a family the API cannot look up by what the
+// configuration says (what: its name) and cannot delete.
+func blindDoc(what string) string {
+	return " Natural key: none the API can look up. A create whose outcome is unknown (a 5xx, a lost answer) is not sent " +
+		"again: the apply fails, saying that the " + what + " may exist and how to import it. The API has no delete: destroy " +
+		"removes it from the state only, and the plan says so before approval, naming its id; an ephemeral environment's " +
+		"cycle (destroy, then apply) converges by importing it with that id; without the import, the apply makes a second one " +
+		"(or fails, where the service refuses a second one)."
 }
 
 // forgets is what a destroy does instead for a family with no delete.

@@ -423,13 +423,19 @@ resource "workflow_flow" "nightly" {
 	}
 }
 
-// TestAccImportApp: an app made outside the state is imported by its id;
-// its definition, which no read returns, is written by the next apply.
+// TestAccImportApp: an app (and an organisation domain) made outside the
+// state is imported by its id; its definition, which no read returns, is
+// written by the next apply.
 func TestAccImportApp(t *testing.T) {
 	acc(t)
 	srv := workflowtest.Start(t)
 	useFake(t, srv)
-	answer, err := admin.New(srv.Client()).Apps.Compose(t.Context(), []byte(`{"namespace":"crm-deals","name":"Deals (old)"}`))
+	ws := admin.New(srv.Client())
+	answer, err := ws.Apps.Compose(t.Context(), []byte(`{"namespace":"crm-deals","name":"Deals (old)"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	domain, err := ws.Domains.Create(t.Context(), admin.DomainRequest{Email: &admin.EmailDomain{Domain: new("mail.example.com")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,9 +453,20 @@ import {
 resource "workflow_app" "deals" {
   definition = jsonencode({ namespace = "crm-deals", name = "Deals" })
 }
-`, app.ID))
+
+import {
+  to = workflow_organization_domain.mail
+  id = %q
+}
+
+resource "workflow_organization_domain" "mail" {
+  type   = "EMAIL"
+  domain = "mail.example.com"
+}
+`, app.ID, domain.ID.Value()))
 	cli.run([]string{"init"})
-	want := map[string][]string{"workflow_app.deals": {"[update]", "alias", "definition"}}
+	want := map[string][]string{"workflow_app.deals": {"[update]", "alias", "definition"},
+		"workflow_organization_domain.mail": {"[update]", "domain", "type"}}
 	if got := cli.planChanges(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("the import plans %v, want %v", got, want)
 	}

@@ -44,13 +44,17 @@ func (r *organizationDomainResource) Schema(_ context.Context, _ resource.Schema
 	managed := " A MANAGED domain's only."
 	resp.Schema = schema.Schema{
 		Description: "A domain of the organisation: a MANAGED domain (sign-in, SSO) or an EMAIL sending domain. " +
-			"The API has no read for domains: the provider keeps what it wrote, drift is not detected, and import is not offered. " +
-			"The API has no delete: destroy removes one from the state, with a warning that it still exists.",
+			"The API has no read for domains: the provider keeps what it wrote, and drift is not detected. Import with the " +
+			"domain's id: its settings, which no read returns, are left unset by import and written by the next apply.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The domain's id, set by the service."),
 			"type": schema.StringAttribute{Required: true, Description: `"MANAGED" or "EMAIL". A new type creates a new domain.`,
 				Validators:    []validator.String{oneOf(admin.DomainManaged, admin.DomainEmail)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+				// a type first written after an import (unset there) is no new type
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
+					func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+						resp.RequiresReplace = !req.StateValue.IsNull()
+					}, "a new type creates a new domain", "a new type creates a new domain")}},
 			"domain":            schema.StringAttribute{Required: true, Description: "The domain, e.g. example.com."},
 			"name":              schema.StringAttribute{Optional: true, Description: "The domain's name." + managed},
 			"internal":          schema.BoolAttribute{Optional: true, Description: "The domain is internal." + managed},
@@ -60,6 +64,7 @@ func (r *organizationDomainResource) Schema(_ context.Context, _ resource.Schema
 			"sso":               schema.BoolAttribute{Optional: true, Description: "Users of the domain sign in with SSO." + managed},
 		},
 	}
+	resp.Schema.Description += blindDoc("domain")
 }
 
 // request is the domain's body: what the configuration sets. A member of
@@ -151,4 +156,10 @@ func (r *organizationDomainResource) Delete(ctx context.Context, req resource.De
 // delete for domains.
 func (r *organizationDomainResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	destroyNote(ctx, req, resp, "domain", "domain", forgets("domain"))
+}
+
+// ImportState takes the domain's id; its settings are written by the next
+// apply.
+func (r *organizationDomainResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importParts(ctx, req, resp, "id")
 }

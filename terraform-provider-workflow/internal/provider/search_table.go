@@ -114,10 +114,10 @@ func (r *searchTableResource) Schema(_ context.Context, _ resource.SchemaRequest
 	resp.Schema = schema.Schema{
 		Description: "A Snowflake search table of an aspect. Its warehouse, target_lag and duration change in place; its fields " +
 			"are fixed when it is created. The legacy single index (fieldId, aiProviderConnectorId) is not managed: use vector_indexes. " +
-			"The API has no delete for search tables: destroy, and a replacement, remove one from the state, with a warning that it " +
-			"still exists. Import with the id aspect_id/id.",
+			"A replacement, as a destroy, removes the old one from the state only. Import with the id aspect_id/id.",
 		Attributes: attrs,
 	}
+	resp.Schema.Description += blindDoc("search table")
 }
 
 // request is the create body.
@@ -269,10 +269,11 @@ func (r *linkedSearchTableResource) Schema(_ context.Context, _ resource.SchemaR
 	attrs["warehouse"] = requiresReplace(readString("The warehouse that queries the service. A change creates a new search table."))
 	resp.Schema = schema.Schema{
 		Description: "A search table of an aspect linked to an existing Cortex Search Service. The API changes no setting of a " +
-			"linked search table: every change creates a new one. The API has no delete for search tables: destroy, and a " +
-			"replacement, remove one from the state, with a warning that it still exists. Import with the id aspect_id/id.",
+			"linked search table: every change creates a new one, and the old one is removed " +
+			"from the state only, as at a destroy. Import with the id aspect_id/id.",
 		Attributes: attrs,
 	}
+	resp.Schema.Description += blindDoc("search table")
 }
 
 // request is the create body.

@@ -106,6 +106,7 @@ func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			},
 		},
 	}
+	resp.Schema.Description += keyDoc("its handle", true)
 }
 
 // input returns the field to create of f: its kind's member set from

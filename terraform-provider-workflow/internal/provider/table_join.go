@@ -70,6 +70,7 @@ func (r *tableJoinResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"filter": jsonAttribute("The rows of the joined table kept.", false),
 		},
 	}
+	resp.Schema.Description += keyDoc("the table it joins in, in its table", true)
 }
 
 // input is the join's body: every member m sets.

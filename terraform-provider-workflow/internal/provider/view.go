@@ -70,8 +70,7 @@ func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}}
 	}
 	resp.Schema = schema.Schema{
-		Description: "A view of an app. The API has no delete for views: destroy removes one from the state, " +
-			"with a warning that it still exists. Its place among the app's views (display_order) is read only. " +
+		Description: "A view of an app. Its place among the app's views (display_order) is read only. " +
 			"Import with the id app/id, e.g. crm-accounts/<view id>.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "The view's id, set by the service.",
@@ -101,6 +100,7 @@ func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"dashboard_id":          keptString("The dashboard's id (dashboard views)."),
 		},
 	}
+	resp.Schema.Description += keyDoc("its handle in its app", false)
 }
 
 // config returns the view's configuration of m: its set members, known
