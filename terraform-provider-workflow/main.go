@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -16,12 +17,18 @@ import (
 )
 
 // version is the provider's version, set when a release is linked
-// (-ldflags "-X main.version=...").
+// (-ldflags "-X main.version=..."; .goreleaser.yaml does). The provider
+// reports it to the CLI, and -version prints it.
 var version = "dev"
 
 func main() {
 	debug := flag.Bool("debug", false, "serve for a debugger (prints TF_REATTACH_PROVIDERS to set)")
+	printVersion := flag.Bool("version", false, "print the provider's version and exit")
 	flag.Parse()
+	if *printVersion {
+		fmt.Println("terraform-provider-workflow", version)
+		return
+	}
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address:         provider.Address,
 		Debug:           *debug,
