@@ -103,7 +103,7 @@ func (st *state) addAutomation(k defKey, m map[string]json.RawMessage) *automati
 		as.byDef = map[defKey][]*automation{}
 	}
 	as.n++
-	a := &automation{id: seqUUID(uuidAutomation, as.n), members: m}
+	a := &automation{id: st.next.seqUUID(uuidAutomation, as.n), members: m}
 	a.members["id"], _ = json.Marshal(a.id)
 	as.byDef[k] = append(as.byDef[k], a)
 	return a

@@ -168,7 +168,7 @@ func (s *Server) putOrgDomain(rq *request) response {
 		st.list[i] = work
 	} else {
 		st.n++
-		work.ID = seqUUID(uuidOrgDomain, st.n)
+		work.ID = s.st.next.seqUUID(uuidOrgDomain, st.n)
 		st.list = append(st.list, work)
 	}
 	return reply(statusOf(put), work.json())

@@ -106,7 +106,7 @@ func (s *Server) addSearchTable(rq *request, t searchTableJSON) response {
 		s.st.searchTables = st
 	}
 	st.n++
-	t.ID, t.Status, t.DisplayName = seqUUID(uuidSearchTables, st.n), "READY", "search_table_"+strconv.FormatUint(st.n, 10)
+	t.ID, t.Status, t.DisplayName = s.st.next.seqUUID(uuidSearchTables, st.n), "READY", "search_table_"+strconv.FormatUint(st.n, 10)
 	t.aspectID = rq.params["aspectId"]
 	st.byID[t.ID] = &t
 	return reply(http.StatusCreated, t)

@@ -37,6 +37,8 @@ import (
 type tablesState struct {
 	n    uint64       // ids handed out
 	list []*fakeTable // in creation order
+
+	space uint32 // the ids' space (WithIDSpace)
 }
 
 // idRef is a reference to an object, {"id"}, as the answers hold it.
@@ -211,7 +213,7 @@ type mappingsInputBody struct {
 	Entries *[]mappingEntry `json:"entries"`
 }
 
-func (ts *tablesState) uuid() string { ts.n++; return seqUUID(uuidTables, ts.n) }
+func (ts *tablesState) uuid() string { ts.n++; return spacedUUID(ts.space, uuidTables, ts.n) }
 
 // find returns the table id, nil when there is none.
 func (ts *tablesState) find(id string) *fakeTable {
@@ -244,7 +246,7 @@ var tableRoutes = []route{
 func minting(h func(*Server, *request) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
 		if s.st.tables == nil {
-			s.st.tables = &tablesState{}
+			s.st.tables = &tablesState{space: s.st.next.space}
 		}
 		n := s.st.tables.n
 		resp := h(s, rq)

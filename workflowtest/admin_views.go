@@ -216,7 +216,7 @@ func (st *state) addView(alias string, v *view) *httpError {
 		vs.byApp = map[string][]*view{}
 	}
 	vs.n++
-	v.id, v.seq, v.order = seqUUID(uuidView, vs.n), st.next.nextSeq(), len(vs.byApp[alias])+1
+	v.id, v.seq, v.order = st.next.seqUUID(uuidView, vs.n), st.next.nextSeq(), len(vs.byApp[alias])+1
 	vs.byApp[alias] = append(vs.byApp[alias], v)
 	return nil
 }

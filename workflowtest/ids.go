@@ -1,7 +1,6 @@
 package workflowtest
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -18,6 +17,9 @@ type counters struct {
 	attachment uint64
 	comment    uint64
 	token      uint64
+	// space is the UUIDs' space (WithIDSpace); newState sets it once the
+	// default user has its id.
+	space uint32
 }
 
 func (c *counters) nextSeq() uint64 { c.seq++; return c.seq }
@@ -32,15 +34,21 @@ func (c *counters) id(prefix string, n *uint64) string {
 // publishes.
 func (c *counters) uuid(kind byte, n *uint64) string {
 	*n++
-	return seqUUID(kind, *n)
+	return c.seqUUID(kind, *n)
+}
+
+// seqUUID returns the UUID of count n for kind in the server's space.
+func (c *counters) seqUUID(kind byte, n uint64) string {
+	return spacedUUID(c.space, kind, n)
 }
 
 // seqUUID returns a fixed-form UUID (version 4 layout) whose first hex
 // digit names the kind of object and whose last twelve count them, so ids
 // are deterministic and recognisable: seqUUID('c', 1) is
-// "c0000000-0000-4000-8000-000000000001".
+// "c0000000-0000-4000-8000-000000000001". It is the id of space 0; a
+// server's counters mint them in its own space (WithIDSpace, idspace.go).
 func seqUUID(kind byte, n uint64) string {
-	return fmt.Sprintf("%c0000000-0000-4000-8000-%012x", kind, n)
+	return spacedUUID(0, kind, n)
 }
 
 // The kinds of seqUUID, one hex digit each ('9' is free). Records have

@@ -98,6 +98,9 @@ type config struct {
 	// strictBodies refuses undeclared members (WithStrictBodies).
 	strictBodies bool
 	replies      *Replies // WithReplies; nil: as RepliesEnv says (replies.go)
+
+	// idSpace is the space of the UUIDs the server mints (WithIDSpace).
+	idSpace uint32
 }
 
 // Option configures a Server.

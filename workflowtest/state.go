@@ -53,6 +53,7 @@ func (s *Server) newState() *state {
 	}
 	u := st.addUser(s.cfg.email, "Default", "User")
 	st.creds[s.cfg.clientID] = Account{UserID: u.id, ClientID: s.cfg.clientID, ClientSecret: s.cfg.secret}
+	st.next.space = s.cfg.idSpace // the default user keeps DefaultUserID
 	return st
 }
 

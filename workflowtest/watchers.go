@@ -37,7 +37,7 @@ func (w *watch) json(st *state) any {
 func (st *state) watch(rec *record, userID, groupID string) {
 	if !slices.ContainsFunc(rec.watchers, func(w *watch) bool { return w.userID == userID && w.groupID == groupID }) {
 		seq := st.next.nextSeq()
-		rec.watchers = append(rec.watchers, &watch{seq: seq, id: seqUUID(uuidWatch, seq), userID: userID, groupID: groupID})
+		rec.watchers = append(rec.watchers, &watch{seq: seq, id: st.next.seqUUID(uuidWatch, seq), userID: userID, groupID: groupID})
 	}
 }
 

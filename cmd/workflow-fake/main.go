@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
+//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-empty] [-id-space N|random] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
 //
 // It prints the base URL, the auth URL, the demo credentials and their
 // user (admin@example.com, the default user of the embedded fake: both
@@ -26,6 +26,18 @@
 // size of the files whose bytes are kept: the download of a larger one
 // answers 501.
 //
+// -empty starts it with no demo data: only the demo user, as a new
+// workspace. -id-space N (workflowtest.WithIDSpace) gives the UUIDs it
+// mints a space of their own (N from 1 to 2^28-1, decimal or 0x hex;
+// random picks one), so that two fakes started with different spaces
+// never hand out the same id: a configuration promoted from one to the
+// other that copies ids instead of referring to objects fails there, as
+// between two workspaces. Without it (space 0) the ids are the fixed ones
+// the documentation and the tests use. For promotion tests, start two:
+//
+//	workflow-fake -addr 127.0.0.1:8080 -id-space 1
+//	workflow-fake -addr 127.0.0.1:8081 -id-space 2 -empty
+//
 // -seed TYPE/ALIAS=N (repeatable) defines the record definition ALIAS of
 // TYPE, if the demo data has none, and stores N generated records of
 // twelve fields in it (workflowtest's SeedGenerated), so that a client in
@@ -35,6 +47,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -88,6 +102,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	strict := fs.Bool("strict", false, "refuse request body members the service's schemas do not declare (400)")
 	stored := fs.Int64("stored-content-limit", workflowtest.DefaultStoredContentLimit,
 		"the largest uploaded file, in bytes, whose content is kept for download (a larger one is accepted, its download answers 501)")
+	empty := fs.Bool("empty", false, "start with no demo data: only the demo user")
+	var space uint32
+	fs.Func("id-space", "`N|random`: mint UUIDs in a space of their own (1 to 2^28-1, or random), so that two fakes hand out different ids (default 0: the fixed ids)", func(v string) error {
+		n, err := parseIDSpace(v)
+		space = n
+		return err
+	})
 	var seeds []seedSpec
 	fs.Func("seed", "`TYPE/ALIAS=N`: define the definition and store N generated records of 12 fields in it (repeatable), e.g. tasks/big-export=1000000", func(v string) error {
 		sp, err := parseSeed(v)
@@ -95,14 +116,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
+		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-empty] [-id-space N|random] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
 
 Serves an in-memory fake of the records and workflow-automation API, seeded
-with demo data: four record definitions, 1,000 tasks, users, groups, and the
-automations and views of the app crm-accounts. It
+with demo data (unless -empty): four record definitions, 1,000 tasks,
+users, groups, and the automations and views of the app crm-accounts. It
 prints the base URL, the auth URL, the demo credentials and two curl
-commands to paste, then serves until Ctrl+C. Point the Go SDK at it with
-the WORKFLOW_* variables it prints.
+commands to paste, then serves until Ctrl+C. Point the Go SDK, or the
+provider (terraform-provider-workflow), at it with the WORKFLOW_*
+variables it prints. For promotion tests, run two with different
+-id-space values: an id copied from one names nothing in the other.
+
+Routes, under the base URL: the records API (/{recordType}/{alias}...,
+/users, /groups) and the workspace configuration:
+  /{recordType}/{alias}/automations[/{id}], .../automations/validate
+  /apps/{alias}/views[/{id}], /apps/{alias}/agents[/{id}], /apps/{alias}/skills[/{id}]
+  /elements[/{alias}], /aspects/compose[/{id}], /flows/create, /flows/{id}
+  /tables[/{id}], /tables/{id}/joins[/{joinId}], /tables/{id}/join-fields/{joinFieldsId}/mappings
+  /aspects/{aspectId}/search-tables[/{id}], /aspects/{aspectId}/linked-search-tables
+  /domains[/{domainId}], /groups/{groupId}/domains
+Each route's methods and the fake's rules: go doc github.com/seed-a15e58aa/workflow-go/workflowtest
+(sections "The workspace configuration" and "Request bodies").
 
 Flags:
 `)
@@ -130,6 +164,7 @@ Flags:
 		workflowtest.WithUser(workflowtest.DefaultUserEmail, *clientID, *secret),
 		workflowtest.WithRequestLogLimit(10_000),
 		workflowtest.WithStoredContentLimit(*stored),
+		workflowtest.WithIDSpace(space),
 	}
 	if *verbose {
 		opts = append(opts, workflowtest.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
@@ -138,7 +173,10 @@ Flags:
 		opts = append(opts, workflowtest.WithStrictBodies())
 	}
 	srv := workflowtest.NewServer(opts...)
-	demo := srv.SeedDemo()
+	var demo workflowtest.Demo
+	if !*empty {
+		demo = srv.SeedDemo()
+	}
 	for _, sp := range seeds {
 		start := time.Now()
 		srv.SeedGenerated(sp.rt, sp.alias, sp.n)
@@ -152,6 +190,12 @@ Flags:
 	fmt.Fprintf(stdout, "client id:     %s\n", *clientID)
 	fmt.Fprintf(stdout, "client secret: %s\n", *secret)
 	fmt.Fprintf(stdout, "user:          %s\n", workflowtest.DefaultUserEmail)
+	if space != 0 {
+		fmt.Fprintf(stdout, "id space:      %#x (ids such as %s)\n", space, spaceExample(space))
+	}
+	if *empty {
+		fmt.Fprintf(stdout, "data:          none (-empty): define apps and configuration through the API\n")
+	}
 	fmt.Fprintf(stdout, "record lists:\n")
 	for _, p := range demo.Lists {
 		fmt.Fprintf(stdout, "  /v1%s\n", p)
@@ -172,14 +216,20 @@ Flags:
 		fmt.Fprintf(stdout, "%s (%s)", g.Name, id)
 	}
 	fmt.Fprintln(stdout)
-	printConfiguration(stdout, srv)
+	if !*empty {
+		printConfiguration(stdout, srv)
+	}
 	for _, c := range demo.Contents {
 		fmt.Fprintf(stdout, "file content:  %s\n", c)
 	}
 	fmt.Fprintf(stdout, "for the Go SDK: WORKFLOW_CLIENT_ID=%s WORKFLOW_CLIENT_SECRET=%s WORKFLOW_BASE_URL=%s WORKFLOW_AUTH_URL=%s\n",
 		*clientID, *secret, srv.BaseURL(), srv.AuthURL())
-	fmt.Fprintf(stdout, "try it with curl (a token, then the first tasks):\n")
-	for _, line := range curlExample(srv.AuthURL(), srv.BaseURL()+demo.Lists[0], *clientID, *secret) {
+	list, what := "/users", "users"
+	if len(demo.Lists) > 0 {
+		list, what = demo.Lists[0], "records of "+strings.TrimPrefix(demo.Lists[0], "/")
+	}
+	fmt.Fprintf(stdout, "try it with curl (a token, then the first %s):\n", what)
+	for _, line := range curlExample(srv.AuthURL(), srv.BaseURL()+list, *clientID, *secret) {
 		fmt.Fprintf(stdout, "  %s\n", line)
 	}
 	fmt.Fprintf(stdout, "serving; stop with Ctrl+C\n")
@@ -199,6 +249,28 @@ type seedSpec struct {
 	rt    workflow.RecordType
 	alias string
 	n     int
+}
+
+// parseIDSpace reads -id-space: a number from 0 to 2^28-1 (decimal, or
+// hex with 0x), or random, which picks one from 1 up.
+func parseIDSpace(v string) (uint32, error) {
+	if v == "random" {
+		var b [4]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, err
+		}
+		return 1 + binary.BigEndian.Uint32(b[:])%(1<<28-1), nil
+	}
+	n, err := strconv.ParseUint(v, 0, 32)
+	if err != nil || n >= 1<<28 {
+		return 0, fmt.Errorf("%q: want a number from 0 to %d (or 0x...), or random", v, 1<<28-1)
+	}
+	return uint32(n), nil
+}
+
+// spaceExample is the id of the first automation of a server in space.
+func spaceExample(space uint32) string {
+	return fmt.Sprintf("4%07x-0000-4000-8000-000000000001", space)
 }
 
 // parseSeed reads TYPE/ALIAS=N.

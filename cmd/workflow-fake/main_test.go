@@ -318,3 +318,58 @@ func TestSeedFlag(t *testing.T) {
 		assert.Error(t, run(t.Context(), []string{"-seed", bad}, io.Discard, io.Discard), bad)
 	}
 }
+
+// TestEmptyAndIDSpace: -empty starts with the demo user alone; fakes
+// started with different -id-space values mint different ids, so an id
+// copied from one names nothing in the other.
+func TestEmptyAndIDSpace(t *testing.T) {
+	ctx := t.Context()
+	client := func(banner []string) (*workflow.Client, map[string]string) {
+		printed := map[string]string{}
+		for _, line := range banner {
+			if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, " ") {
+				printed[k] = strings.TrimSpace(v)
+			}
+		}
+		auth, _, _ := strings.Cut(printed["auth URL"], " ")
+		c, err := workflow.NewClient(workflow.WithCredentials(demoClientID, demoClientSecret), workflow.WithEndpoint(printed["base URL"], auth))
+		require.NoError(t, err)
+		t.Cleanup(c.CloseIdleConnections)
+		return c, printed
+	}
+	demoBanner, stopDemo := serveFake(t, "-addr", "127.0.0.1:0", "-id-space", "1")
+	emptyBanner, stopEmpty := serveFake(t, "-addr", "127.0.0.1:0", "-id-space", "0x2", "-empty")
+	demo, printedDemo := client(demoBanner)
+	empty, printedEmpty := client(emptyBanner)
+	assert.Equal(t, "0x1 (ids such as 40000001-0000-4000-8000-000000000001)", printedDemo["id space"])
+	assert.Equal(t, "0x2 (ids such as 40000002-0000-4000-8000-000000000001)", printedEmpty["id space"])
+	assert.Contains(t, printedEmpty["data"], "none")
+	assert.NotContains(t, printedEmpty, "automations", "no demo app to list")
+
+	// the empty fake has the demo user alone, and no record definition
+	users, err := empty.Users.List(ctx, nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, users.Total)
+	assert.Equal(t, workflowtest.DefaultUserID, users.Items[0].ID)
+	_, err = empty.Records.List(ctx, workflow.Tasks, workflowtest.DemoTasks, nil)
+	assert.ErrorIs(t, err, workflow.ErrNotFound)
+
+	// the same object on each has an id of its space; copied, it names nothing
+	nu := workflow.NewUser{Email: "ada@example.com", FirstName: "Ada", LastName: "Lovelace"}
+	ada1, err := demo.Users.Create(ctx, nu)
+	require.NoError(t, err)
+	ada2, err := empty.Users.Create(ctx, nu)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(ada1.ID, "00000001-"), ada1.ID)
+	assert.Equal(t, "00000002-0000-4000-8000-000000000002", ada2.ID)
+	_, err = empty.Users.Get(ctx, ada1.ID)
+	assert.ErrorIs(t, err, workflow.ErrNotFound)
+
+	demo.CloseIdleConnections()
+	empty.CloseIdleConnections()
+	stopDemo()
+	stopEmpty()
+	for _, bad := range []string{"", "x", "-1", "268435456", "0x10000000"} {
+		assert.Error(t, run(t.Context(), []string{"-id-space", bad}, io.Discard, io.Discard), bad)
+	}
+}
