@@ -81,7 +81,6 @@ func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"a2a_skills":               objects("The A2A skills attached to the agent"),
 		},
 	}
-	resp.Schema.Description += keyDoc("its name in its app", false)
 }
 
 // bundle is the agent's create or update body: what the configuration
@@ -185,15 +184,4 @@ func (r *agentResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	var m agentModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	forgotten(&resp.Diagnostics, "agent", m.Name.ValueString())
-}
-
-// ImportState takes app/id.
-func (r *agentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "app", "id")
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for agents.
-func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "agent", "name", forgets("agent"))
 }

@@ -64,7 +64,6 @@ func (r *automationResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				"without the \"id\" member the service sets. Planning asks the service to validate it.", true),
 		},
 	}
-	resp.Schema.Description += keyDoc("the workflow's name in its app or element", true)
 }
 
 // workflow returns the configured workflow as an automation, or nil with
@@ -251,10 +250,4 @@ func (r *automationResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if err != nil && !errors.Is(err, workflow.ErrNotFound) {
 		failed(&resp.Diagnostics, "Deleting the automation", err)
 	}
-}
-
-// ImportState takes record_type/alias/id, the segments of the
-// automation's path in their order.
-func (r *automationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "record_type", "alias", "id")
 }

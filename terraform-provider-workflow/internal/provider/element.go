@@ -64,7 +64,7 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 		"cloudLinkId, database, schema, table, idColumn and titleColumn (import from a cloud source), "+
 		"snowflakeWarehouse, cloudOptions, and fields (a native element's fields). Set only at create: "+
 		"a change creates a new element."+writeOnly, false)
-	source.PlanModifiers = append(source.PlanModifiers, stringplanmodifier.RequiresReplace())
+	source.PlanModifiers = append(source.PlanModifiers, replacedOnceWritten())
 	readOnly := readBool("The element's records are read-only. Set only at create: a change creates a new element.")
 	readOnly.PlanModifiers = append(readOnly.PlanModifiers, boolplanmodifier.RequiresReplace())
 	resp.Schema = schema.Schema{
@@ -93,7 +93,6 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"source": source,
 		},
 	}
-	resp.Schema.Description += keyDoc("its namespace, when the configuration sets it (the service derives one from the name otherwise, by a rule it does not publish: then none)", false)
 }
 
 // update is the element's update body: what the configuration sets.
@@ -211,15 +210,4 @@ func (r *elementResource) Delete(ctx context.Context, req resource.DeleteRequest
 	var m elementModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	forgotten(&resp.Diagnostics, "element", m.Namespace.ValueString())
-}
-
-// ImportState takes the element's id or namespace.
-func (r *elementResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "id")
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for elements.
-func (r *elementResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "element", "namespace", forgets("element"))
 }

@@ -64,7 +64,6 @@ func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 				"Left out, membership is not managed; set, members not in it are removed."),
 		},
 	}
-	resp.Schema.Description += keyDoc("its name (the groups list is walked: it has no published filter)", false)
 }
 
 // request is the body of the group's create or update: what the
@@ -212,15 +211,4 @@ func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	var m groupModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	forgotten(&resp.Diagnostics, "group", m.Name.ValueString())
-}
-
-// ImportState takes the group's id.
-func (r *groupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "id")
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for groups.
-func (r *groupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "group", "name", forgets("group"))
 }

@@ -154,8 +154,3 @@ func (r *groupEmailDomainsResource) Delete(ctx context.Context, req resource.Del
 		failed(&resp.Diagnostics, "Removing the group's domains", err)
 	}
 }
-
-// ImportState takes the group's id.
-func (r *groupEmailDomainsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "group_id")
-}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"math"
@@ -175,4 +176,15 @@ func checkable(v types.String, placeholder string) types.String {
 		return types.StringValue(placeholder)
 	}
 	return v
+}
+
+// replacedOnceWritten requires a replacement when a member fixed at
+// creation changes, but not when it is first written after an import that
+// left it unset (no read returns it): that is no change.
+func replacedOnceWritten() planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(
+		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+			resp.RequiresReplace = !req.StateValue.IsNull()
+		}, "a change creates a new object (a first value after an import does not)",
+		"a change creates a new object (a first value after an import does not)")
 }

@@ -165,8 +165,8 @@ func blindDoc(what string) string {
 		"(or fails, where the service refuses a second one)."
 }
 
-// forgets is what a destroy does instead for a family with no delete.
-func forgets(what string) string {
+// forgetsDoc is what a destroy does instead for a family with no delete.
+func forgetsDoc(what string) string {
 	return "removes it from the state only: the API has no delete for " + what + "s, and it stays in the workspace"
 }
 

@@ -49,7 +49,7 @@ func (r *organizationDomainResource) Schema(_ context.Context, _ resource.Schema
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The domain's id, set by the service."),
 			"type": schema.StringAttribute{Required: true, Description: `"MANAGED" or "EMAIL". A new type creates a new domain.`,
-				Validators:    []validator.String{oneOf(admin.DomainManaged, admin.DomainEmail)},
+				Validators: []validator.String{oneOf(admin.DomainManaged, admin.DomainEmail)},
 				// a type first written after an import (unset there) is no new type
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
 					func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
@@ -64,7 +64,6 @@ func (r *organizationDomainResource) Schema(_ context.Context, _ resource.Schema
 			"sso":               schema.BoolAttribute{Optional: true, Description: "Users of the domain sign in with SSO." + managed},
 		},
 	}
-	resp.Schema.Description += blindDoc("domain")
 }
 
 // request is the domain's body: what the configuration sets. A member of
@@ -150,16 +149,4 @@ func (r *organizationDomainResource) Delete(ctx context.Context, req resource.De
 	var m organizationDomainModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	forgotten(&resp.Diagnostics, "domain", m.Domain.ValueString())
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for domains.
-func (r *organizationDomainResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "domain", "domain", forgets("domain"))
-}
-
-// ImportState takes the domain's id; its settings are written by the next
-// apply.
-func (r *organizationDomainResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "id")
 }

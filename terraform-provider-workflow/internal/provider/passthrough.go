@@ -131,10 +131,7 @@ func (r *passthroughResource) ValidateConfig(ctx context.Context, req resource.V
 // A new app's alias is known after apply, when the app exists (what
 // refers to it is then validated against the service).
 func (r *passthroughResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if destroyNote(ctx, req, resp, r.kind, "id", forgets(r.kind)+"; to manage it again, import it with this id") {
-		return
-	}
-	if r.kind != "app" || req.State.Raw.IsNull() {
+	if r.kind != "app" || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
 	}
 	m := getPassthrough(ctx, req.Plan, &resp.Diagnostics)
@@ -207,10 +204,4 @@ func (r *passthroughResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *passthroughResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	m := getPassthrough(ctx, req.State, &resp.Diagnostics)
 	forgotten(&resp.Diagnostics, r.kind, m.ID.ValueString())
-}
-
-// ImportState takes the app's or flow's id; its definition is written by
-// the next apply.
-func (r *passthroughResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "id")
 }

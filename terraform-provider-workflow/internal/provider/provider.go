@@ -187,12 +187,35 @@ type configured struct {
 	c  *workflow.Client
 }
 
+// Resources are the families, each declared (family.go) over its own code.
 func (p *workflowProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
-		newAutomationResource, newViewResource, newTableResource, newTableJoinResource, newJoinMappingsResource,
-		newGroupResource, newUserResource, newOrganizationDomainResource, newGroupEmailDomainsResource,
-		newAppResource, newFlowResource, newElementResource, newSearchTableResource, newLinkedSearchTableResource,
-		newAgentResource, newSkillResource,
+		declare(family{what: "automation", importID: []string{"record_type", "alias", "id"},
+			key: "the workflow's name in its app or element", destroy: deletes}, newAutomationResource),
+		declare(family{what: "view", importID: []string{"app", "id"}, key: "its handle in its app", destroy: forgets, named: "handle"},
+			newViewResource),
+		declare(family{what: "table", importID: []string{"id"}, key: "its handle", destroy: deletes}, newTableResource),
+		declare(family{what: "join", importID: []string{"table_id", "id"}, key: "the table it joins in, in its table", destroy: deletes},
+			newTableJoinResource),
+		declare(family{what: "join mapping set", importID: []string{"table_id", "join_fields_id"}, destroy: deletes}, newJoinMappingsResource),
+		declare(family{what: "group", importID: []string{"id"}, key: "its name (the groups list is walked: it has no published filter)",
+			destroy: forgets, named: "name"}, newGroupResource),
+		declare(family{what: "user", importID: []string{"id"}, destroy: deactivates, named: "email"}, newUserResource),
+		declare(family{what: "domain", importID: []string{"id"}, destroy: forgets, named: "domain"}, newOrganizationDomainResource),
+		declare(family{what: "domain set", importID: []string{"group_id"}, destroy: releases}, newGroupEmailDomainsResource),
+		declare(family{what: "app", importID: []string{"id"}, destroy: forgets, named: "id"}, newAppResource),
+		declare(family{what: "flow", importID: []string{"id"}, destroy: forgets, named: "id"}, newFlowResource),
+		declare(family{what: "element", importID: []string{"id"}, destroy: forgets, named: "namespace",
+			key: "its namespace, when the configuration sets it (the service derives one from the name otherwise, by a rule " +
+				"it does not publish: then none)"}, newElementResource),
+		declare(family{what: "search table", importID: []string{"aspect_id", "id"}, destroy: forgets, named: "display_name"},
+			newSearchTableResource),
+		declare(family{what: "search table", importID: []string{"aspect_id", "id"}, destroy: forgets, named: "display_name"},
+			newLinkedSearchTableResource),
+		declare(family{what: "agent", importID: []string{"app", "id"}, key: "its name in its app", destroy: forgets, named: "name"},
+			newAgentResource),
+		declare(family{what: "skill", importID: []string{"app", "id"}, key: "its name in its app", destroy: forgets, named: "name"},
+			newSkillResource),
 	}
 }
 

@@ -1,11 +1,14 @@
 package provider
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
@@ -60,11 +63,9 @@ func TestAccResourceExamples(t *testing.T) {
 // import command beside it imports a resource the example declares, with
 // an id of as many parts as the type's import id has.
 func TestResourceExamples(t *testing.T) {
-	parts := map[string]int{ // the parts of each type's import id, by "/"
-		"workflow_automation": 3, "workflow_view": 2, "workflow_table": 1, "workflow_table_join": 2,
-		"workflow_table_join_mappings": 2, "workflow_user": 1, "workflow_group": 1,
-		"workflow_group_email_domains": 1, "workflow_element": 1, "workflow_search_table": 2,
-		"workflow_linked_search_table": 2, "workflow_agent": 2, "workflow_skill": 2,
+	parts := map[string]int{} // the parts of each type's import id, by "/", as declared
+	for typ, fam := range families() {
+		parts[typ] = len(fam.importID)
 	}
 	for _, typ := range resourceTypes() {
 		dir := filepath.Join("../../examples/resources", typ)
@@ -94,4 +95,18 @@ func TestResourceExamples(t *testing.T) {
 			t.Errorf("%s/import.sh: the id %s has not the %d parts of the type's import id", dir, m[3], parts[typ])
 		}
 	}
+}
+
+// families returns each resource type's declaration.
+func families() map[string]family {
+	out := map[string]family{}
+	for _, f := range New("test")().Resources(context.Background()) {
+		r := f()
+		var resp resource.MetadataResponse
+		r.Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: "workflow"}, &resp)
+		if d, ok := r.(*declared); ok {
+			out[resp.TypeName] = d.fam
+		}
+	}
+	return out
 }

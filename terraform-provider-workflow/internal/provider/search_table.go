@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -117,7 +118,6 @@ func (r *searchTableResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"A replacement, as a destroy, removes the old one from the state only. Import with the id aspect_id/id.",
 		Attributes: attrs,
 	}
-	resp.Schema.Description += blindDoc("search table")
 }
 
 // request is the create body.
@@ -232,11 +232,6 @@ func (r *searchTableResource) Delete(ctx context.Context, req resource.DeleteReq
 	forgotten(&resp.Diagnostics, "search table", m.DisplayName.ValueString())
 }
 
-// ImportState takes aspect_id/id.
-func (r *searchTableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "aspect_id", "id")
-}
-
 // readSearchTable reads a search table of either kind; nil when it failed
 // (a diagnostic says why) or is gone (removed from the state).
 func readSearchTable(ctx context.Context, ws *admin.Workspace, aspectID, id types.String, resp *resource.ReadResponse) *admin.SearchTable {
@@ -261,8 +256,9 @@ func (r *linkedSearchTableResource) Schema(_ context.Context, _ resource.SchemaR
 		return requiresReplace(schema.StringAttribute{Required: true, Description: desc + " A change creates a new search table."})
 	}
 	attrs := searchTableAttributes()
-	attrs["cloud_link_id"] = required("The cloud link holding the service. The service does not read it back: " +
-		"the provider keeps what it wrote, and import leaves it unset.")
+	attrs["cloud_link_id"] = schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{replacedOnceWritten()},
+		Description: "The cloud link holding the service. The service does not read it back: the provider keeps what it " +
+			"wrote, and import leaves it unset (the next apply keeps the configured one). A change creates a new search table."}
 	attrs["database"] = required("The service's database.")
 	attrs["schema"] = required("The service's schema.")
 	attrs["service_name"] = required("The existing Cortex Search Service.")
@@ -273,7 +269,6 @@ func (r *linkedSearchTableResource) Schema(_ context.Context, _ resource.SchemaR
 			"from the state only, as at a destroy. Import with the id aspect_id/id.",
 		Attributes: attrs,
 	}
-	resp.Schema.Description += blindDoc("search table")
 }
 
 // request is the create body.
@@ -328,8 +323,14 @@ func (r *linkedSearchTableResource) Read(ctx context.Context, req resource.ReadR
 
 // Update is never planned: every attribute but the computed ones
 // replaces the search table.
+// Update is reached only when cloud_link_id, which no read returns, is
+// first written after an import: the state takes it, and nothing is sent
+// (every other change creates a new search table).
 func (r *linkedSearchTableResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	resp.Diagnostics.AddError("Provider bug", "a linked search table has no setting to change in place")
+	var link types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("cloud_link_id"), &link)...)
+	resp.State.Raw = req.State.Raw.Copy()
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cloud_link_id"), link)...)
 }
 
 // Delete forgets the search table: the API has no delete for them.
@@ -337,21 +338,4 @@ func (r *linkedSearchTableResource) Delete(ctx context.Context, req resource.Del
 	var m linkedSearchTableModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	forgotten(&resp.Diagnostics, "search table", m.DisplayName.ValueString())
-}
-
-// ImportState takes aspect_id/id.
-func (r *linkedSearchTableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "aspect_id", "id")
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for search tables.
-func (r *searchTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "search table", "display_name", forgets("search table"))
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for search tables.
-func (r *linkedSearchTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "search table", "display_name", forgets("search table"))
 }

@@ -68,7 +68,6 @@ func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 					"Not readable: the provider keeps what it wrote, drift is not detected, and import leaves it unset."},
 		},
 	}
-	resp.Schema.Description += keyDoc("its name in its app", false)
 }
 
 // bundle is the skill's create or update body: what the configuration
@@ -166,15 +165,4 @@ func (r *skillResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	var m skillModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	forgotten(&resp.Diagnostics, "skill", m.Name.ValueString())
-}
-
-// ImportState takes app/id.
-func (r *skillResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "app", "id")
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for skills.
-func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "skill", "name", forgets("skill"))
 }

@@ -106,7 +106,6 @@ func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			},
 		},
 	}
-	resp.Schema.Description += keyDoc("its handle", true)
 }
 
 // input returns the field to create of f: its kind's member set from
@@ -370,9 +369,4 @@ func (r *tableResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	if err := r.ws.Tables.Delete(ctx, m.ID.ValueString()); err != nil && !errors.Is(err, workflow.ErrNotFound) {
 		failed(&resp.Diagnostics, "Deleting the table", err)
 	}
-}
-
-// ImportState takes the table's id.
-func (r *tableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "id")
 }

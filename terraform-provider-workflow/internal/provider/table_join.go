@@ -70,7 +70,6 @@ func (r *tableJoinResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"filter": jsonAttribute("The rows of the joined table kept.", false),
 		},
 	}
-	resp.Schema.Description += keyDoc("the table it joins in, in its table", true)
 }
 
 // input is the join's body: every member m sets.
@@ -235,12 +234,6 @@ func (r *tableJoinResource) Delete(ctx context.Context, req resource.DeleteReque
 	if err != nil && !errors.Is(err, workflow.ErrNotFound) {
 		failed(&resp.Diagnostics, "Deleting the join", err)
 	}
-}
-
-// ImportState takes table_id/join_id, the segments of the join's path in
-// their order.
-func (r *tableJoinResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "table_id", "id")
 }
 
 // joinMappingsResource is workflow_table_join_mappings: the value
@@ -413,11 +406,11 @@ func (r *joinMappingsResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 }
 
-// ImportState takes table_id/join_fields_id, the segments of the
-// mappings' path in their order.
-func (r *joinMappingsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "table_id", "join_fields_id")
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	}
+// ImportState completes an import by table_id/join_fields_id (declared
+// has set both): the id is the two joined.
+func (r *joinMappingsResource) ImportState(ctx context.Context, _ resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var table, pair types.String
+	resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("table_id"), &table)...)
+	resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("join_fields_id"), &pair)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), table.ValueString()+"/"+pair.ValueString())...)
 }

@@ -129,8 +129,8 @@ var userFields = []struct {
 // found by the e-mail of one to create) fails; a user to create who
 // exists is adopted, and must match the configuration.
 func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if destroyNote(ctx, req, resp, "user", "email", "deactivates the user: the API has no delete for users, and no reactivation") {
-		return
+	if req.Plan.Raw.IsNull() {
+		return // a destroy: declared says what it does
 	}
 	plan, ok := read[userModel](ctx, req.Plan, &resp.Diagnostics)
 	if !ok {
@@ -219,9 +219,4 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}); err != nil && !errors.Is(err, workflow.ErrNotFound) {
 		failed(&resp.Diagnostics, "Deactivating the user", err)
 	}
-}
-
-// ImportState takes the user's id.
-func (r *userResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "id")
 }

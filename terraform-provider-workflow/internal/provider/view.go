@@ -100,7 +100,6 @@ func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"dashboard_id":          keptString("The dashboard's id (dashboard views)."),
 		},
 	}
-	resp.Schema.Description += keyDoc("its handle in its app", false)
 }
 
 // config returns the view's configuration of m: its set members, known
@@ -267,16 +266,4 @@ func (r *viewResource) overwrite(ctx context.Context, cur *admin.View, plan, cfg
 func (r *viewResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	m, _ := read[viewModel](ctx, req.State, &resp.Diagnostics)
 	forgotten(&resp.Diagnostics, "view", m.Handle.ValueString()+" of the app "+m.App.ValueString())
-}
-
-// ImportState takes app/id, the segments of the view's path in their
-// order.
-func (r *viewResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importParts(ctx, req, resp, "app", "id")
-}
-
-// ModifyPlan says at plan time what a destroy does: the API has no
-// delete for views.
-func (r *viewResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	destroyNote(ctx, req, resp, "view", "handle", forgets("view"))
 }

@@ -1,0 +1,2 @@
+# the app's id; its definition, which no read returns, is written by the next apply
+tofu import workflow_app.deals 00000000-0000-4000-8000-0000000000d1
