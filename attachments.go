@@ -159,7 +159,7 @@ func (s *AttachmentsService) Get(ctx context.Context, t RecordType, alias, id, a
 // DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId} (200, no
 // body).
 func (s *AttachmentsService) Delete(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) error {
-	return s.client.call(ctx, attachmentPath(op.DeleteRecordAttachment, t, alias, id, attachmentID), nil, nil, reqOpts, reply{})
+	return s.client.call(ctx, attachmentPath(op.DeleteRecordAttachments, t, alias, id, attachmentID), nil, nil, reqOpts, reply{})
 }
 
 // AddLink attaches a link (a URL) to a record:

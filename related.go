@@ -117,7 +117,7 @@ func checkRef(field string, r RelatedRef) error {
 // Like every POST, it is not retried after a 5xx or a dropped connection,
 // since the service may have added the item; it is retried after a 429.
 func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string, ref RelatedRef, reqOpts ...RequestOption) error {
-	r := recordPath(op.CreateRecordRelatedItem, t, alias, "id", id)
+	r := recordPath(op.CreateRecordRelatedItems, t, alias, "id", id)
 	r.err = cmp.Or(r.err, checkRef("ref", ref))
 	return s.client.call(ctx, r, nil, ref, reqOpts, reply{})
 }
@@ -138,7 +138,7 @@ func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string
 // have been added by the service nevertheless; check with All
 // before adding it again.
 func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
-	r := recordPath(op.CreateRecordRelatedItem, t, alias, "id", id)
+	r := recordPath(op.CreateRecordRelatedItems, t, alias, "id", id)
 	if err := cmp.Or(r.err, checkCtx(ctx), checkEach("refs", refs, "must name at least one record", checkRef)); err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (e *RelatedItemsError) Unwrap() []error {
 // of the related record (for example "TSK-4"). The service answers 200
 // with no body; any 2xx is success and a body, if one comes, is ignored.
 func (s *RelatedService) Remove(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
-	return s.client.call(ctx, recordPath(op.DeleteRecordRelatedItem, t, alias, "id", id, "relatedID", relatedID), nil, nil, reqOpts, reply{})
+	return s.client.call(ctx, recordPath(op.DeleteRecordRelatedItems, t, alias, "id", id, "relatedID", relatedID), nil, nil, reqOpts, reply{})
 }
 
 // deref returns *p, or "" for nil.

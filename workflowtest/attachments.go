@@ -170,7 +170,7 @@ var attachmentRoutes = []route{
 	on(op.ListRecordAttachments, onRecord((*Server).listAttachments)),
 	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).readingRecord(readUpload),
 	on(op.GetRecordAttachment, found((*Server).lookupAttachment, (*Server).getAttachment)),
-	on(op.DeleteRecordAttachment, found((*Server).lookupAttachment, (*Server).deleteAttachment)),
+	on(op.DeleteRecordAttachments, found((*Server).lookupAttachment, (*Server).deleteAttachment)),
 	on(op.DownloadRecordAttachment, found((*Server).lookupAttachment, (*Server).downloadAttachment)),
 }
 

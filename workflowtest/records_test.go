@@ -456,7 +456,7 @@ func TestJSONBodyMustBeAnObject(t *testing.T) {
 	routes := []struct{ op, method, path string }{
 		{"createRecord", http.MethodPost, "/tasks/it"},
 		{"updateRecord", http.MethodPut, "/tasks/it/1"},
-		{"createRecordRelatedItem", http.MethodPost, "/tasks/it/1/related-items"},
+		{"createRecordRelatedItems", http.MethodPost, "/tasks/it/1/related-items"},
 		{"createRecordLink", http.MethodPost, "/tasks/it/1/attachments/url-links"},
 		{"createRecordWatchers", http.MethodPost, "/tasks/it/1/watchers"},
 		{"deleteRecordWatchers", http.MethodDelete, "/tasks/it/1/watchers"},
@@ -519,7 +519,7 @@ func TestJSONBodyMustBeAnObject(t *testing.T) {
 					body = b.body
 				}
 				msg := expectError(t, a.do(r.method, r.path, body), http.StatusBadRequest)
-				if r.op != "createRecordRelatedItem" || b.name != "array" { // which says: one item per call
+				if r.op != "createRecordRelatedItems" || b.name != "array" { // which says: one item per call
 					assert.True(t, strings.HasPrefix(msg, "malformed body: "), msg)
 				}
 			})

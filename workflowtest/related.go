@@ -27,8 +27,8 @@ type relatedBody struct {
 // relatedRoutes are the operations on related items.
 var relatedRoutes = []route{
 	on(op.GetRecordRelations, onRecord((*Server).listRelated)),
-	onJSON[relatedBody](op.CreateRecordRelatedItem, onRecord((*Server).addRelated)),
-	on(op.DeleteRecordRelatedItem, onRecord((*Server).removeRelated)),
+	onJSON[relatedBody](op.CreateRecordRelatedItems, onRecord((*Server).addRelated)),
+	on(op.DeleteRecordRelatedItems, onRecord((*Server).removeRelated)),
 }
 
 // listRelated is GET .../related-items: Paged<{id, type, alias, cursor}>,

@@ -101,12 +101,12 @@ func sweepWorld(t *testing.T) (*api, map[string]sweepCase) {
 			`"lockOnCreate":false,"tags":["t"],"semanticTags":["s"]}]}`
 	}
 	cases := map[string]sweepCase{
-		"createRecord":            {http.MethodPost, "/tasks/it", fixed(`{"Title":"T","Status":"Open"}`)},
-		"updateRecord":            {http.MethodPut, "/tasks/it/1", fixed(`{"Title":"U","Status":"Open"}`)},
-		"createRecordRelatedItem": {http.MethodPost, "/tasks/it/1/related-items", func(n int) string { return `{"id":"` + partIDs[n] + `","alias":"parts"}` }},
-		"createRecordLink":        {http.MethodPost, "/tasks/it/1/attachments/url-links", fixed(`{"url":"https://example.com","description":"d"}`)},
-		"createRecordWatchers":    {http.MethodPost, "/tasks/it/1/watchers", fixed(`{"users":["` + DefaultUserEmail + `"]}`)},
-		"deleteRecordWatchers":    {http.MethodDelete, "/tasks/it/1/watchers", fixed(`{"users":["` + DefaultUserEmail + `"]}`)},
+		"createRecord":             {http.MethodPost, "/tasks/it", fixed(`{"Title":"T","Status":"Open"}`)},
+		"updateRecord":             {http.MethodPut, "/tasks/it/1", fixed(`{"Title":"U","Status":"Open"}`)},
+		"createRecordRelatedItems": {http.MethodPost, "/tasks/it/1/related-items", func(n int) string { return `{"id":"` + partIDs[n] + `","alias":"parts"}` }},
+		"createRecordLink":         {http.MethodPost, "/tasks/it/1/attachments/url-links", fixed(`{"url":"https://example.com","description":"d"}`)},
+		"createRecordWatchers":     {http.MethodPost, "/tasks/it/1/watchers", fixed(`{"users":["` + DefaultUserEmail + `"]}`)},
+		"deleteRecordWatchers":     {http.MethodDelete, "/tasks/it/1/watchers", fixed(`{"users":["` + DefaultUserEmail + `"]}`)},
 		"createUser": {http.MethodPost, "/users", func(n int) string {
 			return `{"email":"u` + letters(n) + `@example.com","firstName":"F","lastName":"L","jobTitle":"J","neverNotify":true}`
 		}},

@@ -48,6 +48,30 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// The three records operations whose ids the service's document writes in
+// the plural are named so here, and their routes are found by those names.
+func TestPublishedPluralIDs(t *testing.T) {
+	tests := []struct {
+		id           op.ID
+		want         string
+		method, path string
+	}{
+		{op.DeleteRecordAttachments, "deleteRecordAttachments", "DELETE", "/{recordType}/{alias}/{id}/attachments/{attachmentId}"},
+		{op.CreateRecordRelatedItems, "createRecordRelatedItems", "POST", "/{recordType}/{alias}/{id}/related-items"},
+		{op.DeleteRecordRelatedItems, "deleteRecordRelatedItems", "DELETE", "/{recordType}/{alias}/{id}/related-items/{itemId}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			assert.Equal(t, tt.want, string(tt.id))
+			o := op.Lookup(op.ID(tt.want))
+			require.NotNil(t, o)
+			assert.Equal(t, tt.method, o.Method)
+			assert.Equal(t, tt.path, o.Path)
+			assert.Nil(t, op.Lookup(op.ID(strings.TrimSuffix(tt.want, "s"))), "the singular id is gone")
+		})
+	}
+}
+
 // Every operation under the API base is found by Match from a path of its
 // template, and none other is.
 func TestMatchFindsEveryOperation(t *testing.T) {

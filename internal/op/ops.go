@@ -32,8 +32,8 @@ const (
 	CreateRecordComment ID = "createRecordComment"
 	// CreateRecordLink is POST /{recordType}/{alias}/{id}/attachments/url-links: Attach a URL link.
 	CreateRecordLink ID = "createRecordLink"
-	// CreateRecordRelatedItem is POST /{recordType}/{alias}/{id}/related-items: Relate one record to this one.
-	CreateRecordRelatedItem ID = "createRecordRelatedItem"
+	// CreateRecordRelatedItems is POST /{recordType}/{alias}/{id}/related-items: Relate one record to this one.
+	CreateRecordRelatedItems ID = "createRecordRelatedItems"
 	// CreateRecordWatchers is POST /{recordType}/{alias}/{id}/watchers: Add watchers, named by e-mail address.
 	CreateRecordWatchers ID = "createRecordWatchers"
 	// CreateSkill is POST /apps/{alias}/skills: Create a skill under an app.
@@ -54,10 +54,10 @@ const (
 	DeactivateUser ID = "deactivateUser"
 	// DeleteAutomation is DELETE /{recordType}/{alias}/automations/{id}: Delete an automation.
 	DeleteAutomation ID = "deleteAutomation"
-	// DeleteRecordAttachment is DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId}: Remove an attachment.
-	DeleteRecordAttachment ID = "deleteRecordAttachment"
-	// DeleteRecordRelatedItem is DELETE /{recordType}/{alias}/{id}/related-items/{itemId}: Remove a related item.
-	DeleteRecordRelatedItem ID = "deleteRecordRelatedItem"
+	// DeleteRecordAttachments is DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId}: Remove an attachment.
+	DeleteRecordAttachments ID = "deleteRecordAttachments"
+	// DeleteRecordRelatedItems is DELETE /{recordType}/{alias}/{id}/related-items/{itemId}: Remove a related item.
+	DeleteRecordRelatedItems ID = "deleteRecordRelatedItems"
 	// DeleteRecordWatchers is DELETE /{recordType}/{alias}/{id}/watchers: Remove watchers, named by e-mail address.
 	DeleteRecordWatchers ID = "deleteRecordWatchers"
 	// DeleteTable is DELETE /tables/{id}: Delete a table.
@@ -166,7 +166,7 @@ var table = [...]Operation{
 	{ID: CreateRecordAttachment, Method: "POST", Path: "/{recordType}/{alias}/{id}/attachments", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Media: []string{"multipart/form-data"}, Success: []int{202}},
 	{ID: CreateRecordComment, Method: "POST", Path: "/{recordType}/{alias}/{id}/comment", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Media: []string{"text/plain"}, Success: []int{201}},
 	{ID: CreateRecordLink, Method: "POST", Path: "/{recordType}/{alias}/{id}/attachments/url-links", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Body: "AttachmentLinkInput", Media: []string{"application/json"}, Success: []int{201}},
-	{ID: CreateRecordRelatedItem, Method: "POST", Path: "/{recordType}/{alias}/{id}/related-items", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Body: "RelatedItemInput", Media: []string{"application/json"}, Success: []int{201}},
+	{ID: CreateRecordRelatedItems, Method: "POST", Path: "/{recordType}/{alias}/{id}/related-items", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Body: "RelatedItemInput", Media: []string{"application/json"}, Success: []int{201}},
 	{ID: CreateRecordWatchers, Method: "POST", Path: "/{recordType}/{alias}/{id}/watchers", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Body: "WatcherListInput", Media: []string{"application/json"}, Success: []int{201}},
 	{ID: CreateSkill, Method: "POST", Path: "/apps/{alias}/skills", PathParams: []Param{{Name: "alias"}}, Body: "SkillBundleCreateRequest", Media: []string{"application/json"}, Success: []int{201}},
 	{ID: CreateSnowflakeSearchTable, Method: "POST", Path: "/aspects/{aspectId}/search-tables", PathParams: []Param{{Name: "aspectId"}}, Body: "AspectSearchTableSnowflakeCreateRequest", Media: []string{"application/json"}, Success: []int{201}},
@@ -177,8 +177,8 @@ var table = [...]Operation{
 	{ID: CreateView, Method: "POST", Path: "/apps/{alias}/views", PathParams: []Param{{Name: "alias"}}, Body: "AspectViewCreateRequest", Media: []string{"application/json"}, Success: []int{201}},
 	{ID: DeactivateUser, Method: "POST", Path: "/users/{userId}/deactivate", PathParams: []Param{{Name: "userId"}}, Success: []int{200}},
 	{ID: DeleteAutomation, Method: "DELETE", Path: "/{recordType}/{alias}/automations/{id}", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Success: []int{200}},
-	{ID: DeleteRecordAttachment, Method: "DELETE", Path: "/{recordType}/{alias}/{id}/attachments/{attachmentId}", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}, {Name: "attachmentId"}}, Success: []int{200}},
-	{ID: DeleteRecordRelatedItem, Method: "DELETE", Path: "/{recordType}/{alias}/{id}/related-items/{itemId}", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}, {Name: "itemId"}}, Success: []int{200}},
+	{ID: DeleteRecordAttachments, Method: "DELETE", Path: "/{recordType}/{alias}/{id}/attachments/{attachmentId}", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}, {Name: "attachmentId"}}, Success: []int{200}},
+	{ID: DeleteRecordRelatedItems, Method: "DELETE", Path: "/{recordType}/{alias}/{id}/related-items/{itemId}", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}, {Name: "itemId"}}, Success: []int{200}},
 	{ID: DeleteRecordWatchers, Method: "DELETE", Path: "/{recordType}/{alias}/{id}/watchers", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}, {Name: "id"}}, Body: "WatcherListInput", Media: []string{"application/json"}, Success: []int{200}},
 	{ID: DeleteTable, Method: "DELETE", Path: "/tables/{id}", PathParams: []Param{{Name: "id"}}, Success: []int{204}},
 	{ID: DeleteTableJoin, Method: "DELETE", Path: "/tables/{id}/joins/{joinId}", PathParams: []Param{{Name: "id"}, {Name: "joinId"}}, Success: []int{204}},

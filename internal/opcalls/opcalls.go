@@ -123,13 +123,13 @@ var Calls = []Call{
 	{"Records.Related.All", op.GetRecordRelations, func(ctx context.Context, e Env) error {
 		return first(e.Client.Records.Related.All(ctx, workflow.Tasks, "it", "1", nil))
 	}},
-	{"Records.Related.Add", op.CreateRecordRelatedItem, func(ctx context.Context, e Env) error {
+	{"Records.Related.Add", op.CreateRecordRelatedItems, func(ctx context.Context, e Env) error {
 		return e.Client.Records.Related.Add(ctx, workflow.Tasks, "it", "1", workflow.RelatedRef{ID: "2"})
 	}},
-	{"Records.Related.AddMany", op.CreateRecordRelatedItem, func(ctx context.Context, e Env) error {
+	{"Records.Related.AddMany", op.CreateRecordRelatedItems, func(ctx context.Context, e Env) error {
 		return e.Client.Records.Related.AddMany(ctx, workflow.Tasks, "it", "1", []workflow.RelatedRef{{ID: "2"}})
 	}},
-	{"Records.Related.Remove", op.DeleteRecordRelatedItem, func(ctx context.Context, e Env) error {
+	{"Records.Related.Remove", op.DeleteRecordRelatedItems, func(ctx context.Context, e Env) error {
 		return e.Client.Records.Related.Remove(ctx, workflow.Tasks, "it", "1", "2")
 	}},
 
@@ -146,7 +146,7 @@ var Calls = []Call{
 		_, err := e.Client.Attachments.WaitProcessed(ctx, workflow.Tasks, "it", "1", "a1", nil)
 		return err
 	}},
-	{"Attachments.Delete", op.DeleteRecordAttachment, func(ctx context.Context, e Env) error {
+	{"Attachments.Delete", op.DeleteRecordAttachments, func(ctx context.Context, e Env) error {
 		return e.Client.Attachments.Delete(ctx, workflow.Tasks, "it", "1", "a1")
 	}},
 	{"Attachments.AddLink", op.CreateRecordLink, func(ctx context.Context, e Env) error {
