@@ -58,7 +58,7 @@ func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		Description: "An AI agent of an app, of the service's own kind. The API reads agents only through the app's agents list, " +
 			"whose entries are summaries: drift and import cover name, description, max_length, reasoning_effort and temperature; " +
 			unlisted + " are not in the list, so the provider keeps what it wrote and cannot see a change made elsewhere. " +
-			"Other settings (voiceConfig, runAs, ...) are not managed. Import with the id app/id, e.g. crm-accounts/<agent id>.",
+			"Other settings (voiceConfig, runAs, ...) are not managed.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The agent's id, set by the service."),
 			"app": schema.StringAttribute{Required: true, Description: "The alias of the app (workflow_app.<name>.alias).",

@@ -41,8 +41,7 @@ func (r *automationResource) Metadata(_ context.Context, req resource.MetadataRe
 
 func (r *automationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "The active version of an automation of an app or element. Drafts are not managed. " +
-			"Import with the id record_type/alias/id, e.g. apps/crm-accounts/<id>.",
+		Description: "The active version of an automation of an app or element. Drafts are not managed.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,

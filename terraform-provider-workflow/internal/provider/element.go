@@ -69,7 +69,7 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	readOnly.PlanModifiers = append(readOnly.PlanModifiers, boolplanmodifier.RequiresReplace())
 	resp.Schema = schema.Schema{
 		Description: "The definition of an element. The element's record-create types are not managed. " +
-			"Import with the element's id or namespace.",
+			"An import id may be the element's namespace instead of its id.",
 		Attributes: map[string]schema.Attribute{
 			"id":          idAttribute("The element's id, set by the service."),
 			"name":        schema.StringAttribute{Required: true, Description: "The element's display name."},

@@ -45,8 +45,7 @@ func (r *groupResource) Metadata(_ context.Context, req resource.MetadataRequest
 func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	writeOnly := " The service does not read it back: the provider keeps what it wrote, drift is not detected, and import leaves it unset."
 	resp.Schema = schema.Schema{
-		Description: "A group of users, with its members. The e-mail domains of a dynamic group are workflow_group_email_domains. " +
-			"Import with the group's id.",
+		Description: "A group of users, with its members. The e-mail domains of a dynamic group are workflow_group_email_domains.",
 		Attributes: map[string]schema.Attribute{
 			"id":          idAttribute("The group's id, set by the service."),
 			"name":        schema.StringAttribute{Required: true, Description: "The group's name."},

@@ -36,7 +36,7 @@ func (r *groupEmailDomainsResource) Metadata(_ context.Context, req resource.Met
 func (r *groupEmailDomainsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "The e-mail domains of a dynamic group, all of them: a domain the group has that the configuration " +
-			"does not list is removed. Destroy removes the listed domains from the group. Import with the group's id.",
+			"does not list is removed. Destroy removes the listed domains from the group.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The group's id, as group_id."),
 			"group_id": schema.StringAttribute{Required: true, Description: "The group's id (workflow_group.<name>.id).",

@@ -82,7 +82,7 @@ func (r *passthroughResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 	resp.Schema = schema.Schema{
 		Description: r.doc + " The API has no read for " + r.kind + "s: the provider keeps what it wrote, and drift is not " +
-			"detected. Import with the " + r.kind + "'s id: the definition, which no read returns, is left unset by import " +
+			"detected. On import, the definition, which no read returns, is left unset " +
 			"and written by the next apply (generated configuration must be given it). The API has no delete: destroy " +
 			"removes one from the state, and the plan says so, naming its id. The API cannot look a " + r.kind + " up by what " +
 			"the configuration says, so a create whose outcome is unknown (a 5xx, a lost answer) is not sent again: the apply " +

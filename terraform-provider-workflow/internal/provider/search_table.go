@@ -115,7 +115,7 @@ func (r *searchTableResource) Schema(_ context.Context, _ resource.SchemaRequest
 	resp.Schema = schema.Schema{
 		Description: "A Snowflake search table of an aspect. Its warehouse, target_lag and duration change in place; its fields " +
 			"are fixed when it is created. The legacy single index (fieldId, aiProviderConnectorId) is not managed: use vector_indexes. " +
-			"A replacement, as a destroy, removes the old one from the state only. Import with the id aspect_id/id.",
+			"A replacement, as a destroy, removes the old one from the state only.",
 		Attributes: attrs,
 	}
 }
@@ -266,7 +266,7 @@ func (r *linkedSearchTableResource) Schema(_ context.Context, _ resource.SchemaR
 	resp.Schema = schema.Schema{
 		Description: "A search table of an aspect linked to an existing Cortex Search Service. The API changes no setting of a " +
 			"linked search table: every change creates a new one, and the old one is removed " +
-			"from the state only, as at a destroy. Import with the id aspect_id/id.",
+			"from the state only, as at a destroy.",
 		Attributes: attrs,
 	}
 }

@@ -50,7 +50,7 @@ func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	resp.Schema = schema.Schema{
 		Description: "A skill of an app. The API reads skills only through the app's skills list: drift and import cover every " +
 			"attribute but tools, which the list gives as a connection whose members the service does not publish, so the provider " +
-			"keeps the tools it wrote and cannot see a change made elsewhere. Import with the id app/id, e.g. crm-accounts/<skill id>.",
+			"keeps the tools it wrote and cannot see a change made elsewhere.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The skill's id, set by the service."),
 			"app": schema.StringAttribute{Required: true, Description: "The alias of the app (workflow_app.<name>.alias).",

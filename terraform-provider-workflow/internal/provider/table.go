@@ -67,8 +67,7 @@ func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		return schema.StringAttribute{Optional: true, Description: desc}
 	}
 	resp.Schema = schema.Schema{
-		Description: "A table of the workspace, with its fields. Its joins are workflow_table_join resources. " +
-			"Import with the table's id.",
+		Description: "A table of the workspace, with its fields. Its joins are workflow_table_join resources.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "The table's id, set by the service.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},

@@ -49,8 +49,7 @@ func (r *tableJoinResource) Metadata(_ context.Context, req resource.MetadataReq
 
 func (r *tableJoinResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A join of a table: the rows of another table joined in on pairs of fields. " +
-			"Import with the id table_id/join_id.",
+		Description: "A join of a table: the rows of another table joined in on pairs of fields.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "The join's id, set by the service.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -258,7 +257,7 @@ func (r *joinMappingsResource) Metadata(_ context.Context, req resource.Metadata
 func (r *joinMappingsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "The value mappings of a join's field pair: which value of the table maps to which value of the table joined in. " +
-			"The resource manages every mapping of the pair. Import with the id table_id/join_fields_id.",
+			"The resource manages every mapping of the pair.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "table_id/join_fields_id.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},

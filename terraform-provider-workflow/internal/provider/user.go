@@ -62,7 +62,7 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"user (POST /users/{userId}/deactivate), and the plan says so before approval. An ephemeral environment's " +
 			"cycle (destroy, then apply) does not converge for users: the second apply finds each user deactivated and " +
 			"fails the plan, naming them; keep users out of such environments, or in a configuration that is never " +
-			"destroyed. Import with the user's id.",
+			"destroyed.",
 		Attributes: map[string]schema.Attribute{
 			"id":         idAttribute("The user's id, set by the service."),
 			"email":      email,

@@ -70,8 +70,7 @@ func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}}
 	}
 	resp.Schema = schema.Schema{
-		Description: "A view of an app. Its place among the app's views (display_order) is read only. " +
-			"Import with the id app/id, e.g. crm-accounts/<view id>.",
+		Description: "A view of an app. Its place among the app's views (display_order) is read only.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "The view's id, set by the service.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
