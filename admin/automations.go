@@ -46,7 +46,7 @@ type Automation []byte
 // Automation), or an error if data is not one JSON object.
 func Canonical(data []byte) (Automation, error) {
 	if k := jsontext.Value(data).Kind(); k != '{' {
-		return nil, fmt.Errorf("admin: an automation must be one JSON object, not %v", k)
+		return nil, fmt.Errorf("admin: must be one JSON object, not %v", k)
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	out, err := canonical(dec, nil)
@@ -58,7 +58,7 @@ func Canonical(data []byte) (Automation, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("admin: an automation: %w", err)
+		return nil, fmt.Errorf("admin: not one JSON object: %w", err)
 	}
 	return Automation(out), nil
 }

@@ -20,6 +20,13 @@ import (
 // through their list, whose entries are summaries; it has no delete.
 type agentResource struct{ base }
 
+// What agentResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*agentResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*agentResource)(nil)
+)
+
 func newAgentResource() resource.Resource { return &agentResource{} }
 
 // agentModel is the resource's state.
@@ -124,7 +131,7 @@ func (r *agentResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	b, err := m.bundle()
-	validated(&resp.Diagnostics, "Invalid agent", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid agent", err, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Agents.Create(ctx, "checked", b, opt)
 		return err
 	})

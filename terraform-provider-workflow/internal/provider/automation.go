@@ -25,6 +25,14 @@ import (
 // not managed.
 type automationResource struct{ base }
 
+// What automationResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*automationResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*automationResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*automationResource)(nil)
+)
+
 func newAutomationResource() resource.Resource { return &automationResource{} }
 
 // automationModel is the resource's state.
@@ -88,22 +96,14 @@ func (r *automationResource) ValidateConfig(ctx context.Context, req resource.Va
 	}
 	a, err := m.workflow()
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("workflow"), "Invalid workflow", "workflow "+err.Error())
-		return
+		err = attrError{"workflow", err.Error()}
 	}
-	rt, alias := workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString()
-	if !known(m.RecordType) {
-		rt = workflow.Apps
-	}
-	if !known(m.Alias) {
-		alias = "alias"
-	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
-		_, err := ws.Automations.Create(ctx, rt, alias, a, opt)
-		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid automation", err.Error())
-	}
+	rt, alias := workflow.RecordType(checkable(m.RecordType, string(workflow.Apps)).ValueString()), checkable(m.Alias, "alias").ValueString()
+	validated(&resp.Diagnostics, "Invalid automation", err, wireAttrs{"record type": "record_type", "alias": "alias", "*": "workflow"},
+		func(ws *admin.Workspace, opt workflow.RequestOption) error {
+			_, err := ws.Automations.Create(ctx, rt, alias, a, opt)
+			return err
+		})
 }
 
 // ModifyPlan asks the service to validate the planned workflow, which

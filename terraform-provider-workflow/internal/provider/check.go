@@ -3,6 +3,11 @@ package provider
 import (
 	"context"
 	"errors"
+	"maps"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -63,13 +68,96 @@ func checkRoot(call func(c *workflow.Client, opt workflow.RequestOption) error) 
 
 // validated ends a ValidateConfig whose body was built with err: an
 // attrError is reported on its attribute, as what; else call, an SDK call
-// given the body, is checked, and what it refuses is reported as what.
-func validated(d *diag.Diagnostics, what string, err error, call func(ws *admin.Workspace, opt workflow.RequestOption) error) {
-	if e, ok := err.(attrError); ok {
+// given the body, is checked, and what it refuses is reported as what, on
+// the attribute attrs maps its member to (onAttribute).
+func validated(d *diag.Diagnostics, what string, err error, attrs wireAttrs, call func(ws *admin.Workspace, opt workflow.RequestOption) error) {
+	if err == nil {
+		err = check(call)
+	}
+	if err != nil {
+		onAttribute(d, what, err, attrs)
+	}
+}
+
+// wireAttrs maps a member of a body, as the SDK's checks name it after
+// the body's type (TableCreateRequest.fields[0].cloud.snowflake.type: the
+// key is fields[*].cloud.snowflake.type), to the attribute that sets it,
+// in the same notation (fields[*].column_type): a refusal is reported on
+// that attribute, in the configuration's words. The key "*" names the
+// attribute a member not listed is reported on, as the SDK says it.
+type wireAttrs map[string]string
+
+// indexes are the list indexes of a member's name.
+var indexes = regexp.MustCompile(`\[(\d+)\]`)
+
+// onAttribute reports err, a check's refusal of a body, as what: an
+// attrError on its attribute; a *workflow.ValidationError whose member
+// attrs maps on that attribute, as "<attribute> <rule>"; anything else on
+// the resource, as the SDK says it.
+func onAttribute(d *diag.Diagnostics, what string, err error, attrs wireAttrs) {
+	if e, ok := errors.AsType[attrError](err); ok {
 		d.AddAttributeError(path.Root(e.attr), what, e.Error())
 		return
 	}
-	if err := check(call); err != nil {
+	ve, ok := errors.AsType[*workflow.ValidationError](err)
+	if !ok {
 		d.AddError(what, err.Error())
+		return
 	}
+	member := ve.Field
+	if typ, rest, ok := strings.Cut(member, "."); ok && typ != "" && unicode.IsUpper(rune(typ[0])) {
+		member = rest // the body's type: not the configuration's word
+	}
+	var at []string
+	for _, m := range indexes.FindAllStringSubmatch(member, -1) {
+		at = append(at, m[1])
+	}
+	attr, ok := attrs[indexes.ReplaceAllString(member, "[*]")]
+	if !ok {
+		if whole, ok := attrs["*"]; ok { // the attribute that holds every other member
+			d.AddAttributeError(path.Root(whole), what, err.Error())
+			return
+		}
+		d.AddError(what, err.Error())
+		return
+	}
+	p, name := path.Empty(), ""
+	for i, seg := range strings.Split(attr, ".") {
+		field, star := strings.CutSuffix(seg, "[*]")
+		if i == 0 {
+			p = path.Root(field)
+		} else {
+			p, name = p.AtName(field), name+"."
+		}
+		name += field
+		if star && len(at) > 0 {
+			n, _ := strconv.Atoi(at[0])
+			p, name, at = p.AtListIndex(n), name+"["+at[0]+"]", at[1:]
+		}
+	}
+	d.AddAttributeError(p, what, name+" "+ve.Rule)
+}
+
+// camelAttrs maps each member of a body (its JSON name, after prefix) to
+// the attribute of the same name in snake case: allowRecordCreation to
+// allow_record_creation.
+func camelAttrs(prefix string, members ...string) wireAttrs {
+	out := wireAttrs{}
+	for _, m := range members {
+		var b strings.Builder
+		for _, r := range m {
+			if unicode.IsUpper(r) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		}
+		out[prefix+m] = b.String()
+	}
+	return out
+}
+
+// with adds the entries of more to a.
+func (a wireAttrs) with(more wireAttrs) wireAttrs {
+	maps.Copy(a, more)
+	return a
 }

@@ -2,14 +2,12 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -24,6 +22,13 @@ import (
 // (admin.ElementsService). The API has no delete for elements: destroy
 // removes one from the state, with a warning.
 type elementResource struct{ base }
+
+// What elementResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*elementResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*elementResource)(nil)
+)
 
 func newElementResource() resource.Resource { return &elementResource{} }
 
@@ -154,21 +159,15 @@ func (r *elementResource) ValidateConfig(ctx context.Context, req resource.Valid
 	}
 	m.Name, m.CategoryID = checkable(m.Name, "checked"), checkable(m.CategoryID, checkUUID)
 	n, err := m.create()
-	var ae attrError
-	if errors.As(err, &ae) {
-		resp.Diagnostics.AddAttributeError(path.Root(ae.attr), "Invalid element", ae.Error())
-		return
-	}
-	if err == nil {
-		err = check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
-			_, err := ws.Elements.Create(ctx, n, opt)
-			return err
-		})
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid element", err.Error())
-	}
+	validated(&resp.Diagnostics, "Invalid element", err, elementAttrs, func(ws *admin.Workspace, opt workflow.RequestOption) error {
+		_, err := ws.Elements.Create(ctx, n, opt)
+		return err
+	})
 }
+
+// elementAttrs are the attributes of an element's body's members.
+var elementAttrs = camelAttrs("", "name", "categoryId", "namespace", "handle", "description", "icon", "color", "readOnly",
+	"allowForwardedEmailIngestion", "allowAnonymousEmailCreation", "allowInlineImageIngestion", "workflowValuePerAutomation")
 
 // Create creates the element once (createOnce): an element's natural key
 // is its namespace, when the configuration sets it (the service derives

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -13,12 +12,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
 )
 
 // groupResource is workflow_group: a group of users and its membership
 // (workflow.GroupsService, its Members). The API has no delete for
 // groups: destroy removes one from the state, with a warning.
 type groupResource struct{ base }
+
+// What groupResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*groupResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*groupResource)(nil)
+)
 
 func newGroupResource() resource.Resource { return &groupResource{} }
 
@@ -114,12 +121,12 @@ func (r *groupResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 	body := m.request()
 	body.UserIDs = stringSet(m.MemberIDs)
-	if err := checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
-		_, err := c.Groups.Create(ctx, body, opt)
-		return err
-	}); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("member_ids"), "Invalid group", err.Error())
-	}
+	validated(&resp.Diagnostics, "Invalid group", nil, wireAttrs{"*": "member_ids"}, func(*admin.Workspace, workflow.RequestOption) error {
+		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
+			_, err := c.Groups.Create(ctx, body, opt)
+			return err
+		})
+	})
 }
 
 func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

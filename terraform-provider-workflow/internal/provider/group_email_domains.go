@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -19,6 +18,13 @@ import (
 // domains of a dynamic group (admin.GroupDomainsService), read through
 // the group (workflow.GroupsService.Get).
 type groupEmailDomainsResource struct{ base }
+
+// What groupEmailDomainsResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*groupEmailDomainsResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*groupEmailDomainsResource)(nil)
+)
 
 func newGroupEmailDomainsResource() resource.Resource { return &groupEmailDomainsResource{} }
 
@@ -54,12 +60,10 @@ func (r *groupEmailDomainsResource) ValidateConfig(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() || !known(m.Domains) {
 		return
 	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid domains", nil, wireAttrs{"*": "domains"}, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Domains.Groups.Add(ctx, "checked", stringSet(m.Domains), opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("domains"), "Invalid domains", err.Error())
-	}
+	})
 }
 
 // set makes the group's domains want, from have, and reads them back.

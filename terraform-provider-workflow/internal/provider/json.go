@@ -6,6 +6,7 @@ import (
 	stdjson "encoding/json"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -134,7 +135,7 @@ func (v jsonObject) ValidateString(_ context.Context, req validator.StringReques
 		return
 	}
 	if _, err := admin.Canonical([]byte(req.ConfigValue.ValueString())); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON", req.Path.String()+" must be one JSON object: "+err.Error())
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON", req.Path.String()+" "+objectRule(err))
 	}
 }
 
@@ -156,4 +157,14 @@ func (sameMeaning) PlanModifyString(_ context.Context, req planmodifier.StringRe
 	if !req.StateValue.IsNull() && !req.StateValue.IsUnknown() && sameJSON(req.StateValue.ValueString(), req.ConfigValue.ValueString()) {
 		resp.PlanValue = req.StateValue
 	}
+}
+
+// objectRule is the rule an admin.Canonical error says was broken, in the
+// configuration's words: "must be one JSON object", and why.
+func objectRule(err error) string {
+	why := strings.TrimPrefix(err.Error(), "admin: ")
+	if strings.HasPrefix(why, "must be one JSON object") {
+		return why
+	}
+	return "must be one JSON object: " + strings.TrimPrefix(why, "not one JSON object: ")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -23,9 +24,10 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/admin"
 )
 
-// What the families of part 2 share: the schemas of their attributes by
-// how the service treats them, sets of ids, and the warning of a destroy
-// the API cannot carry out.
+// What the families share: the schemas of their attributes by how the
+// service treats them (read back, kept as written, set by the service),
+// sets of ids, JSON lists, numbers in range, and the stand-in for a value
+// not known while validating.
 
 // idAttribute is a computed id the service sets, kept across plans.
 func idAttribute(desc string) schema.StringAttribute {
@@ -70,6 +72,12 @@ func keptString(desc string) schema.StringAttribute {
 func keptJSON(desc string) schema.StringAttribute {
 	return schema.StringAttribute{Optional: true, Description: desc + " A JSON object (jsonencode)." + keptNote,
 		Validators: []validator.String{jsonObject{}}}
+}
+
+// readList is a list of strings read back, as readString.
+func readList(desc string) schema.ListAttribute {
+	return schema.ListAttribute{Optional: true, Computed: true, ElementType: types.StringType, Description: desc,
+		PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}}
 }
 
 // readSet is a set of strings read back, as readString.
@@ -134,7 +142,7 @@ func jsonObjects(v types.List) ([]jsontext.Value, error) {
 	for i, s := range ss {
 		c, err := admin.Canonical([]byte(s))
 		if err != nil {
-			return nil, fmt.Errorf("element %d must be one JSON object: %w", i, err)
+			return nil, fmt.Errorf("element %d %s", i, objectRule(err))
 		}
 		out[i] = jsontext.Value(c)
 	}

@@ -21,6 +21,13 @@ import (
 // one from the state, with a warning.
 type organizationDomainResource struct{ base }
 
+// What organizationDomainResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*organizationDomainResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*organizationDomainResource)(nil)
+)
+
 func newOrganizationDomainResource() resource.Resource { return &organizationDomainResource{} }
 
 // organizationDomainModel is the resource's state.
@@ -98,7 +105,7 @@ func (r *organizationDomainResource) ValidateConfig(ctx context.Context, req res
 	}
 	m.Domain = checkable(m.Domain, "checked.example.com")
 	body, err := m.request()
-	validated(&resp.Diagnostics, "Invalid domain", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid domain", err, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Domains.Create(ctx, body, opt)
 		return err
 	})

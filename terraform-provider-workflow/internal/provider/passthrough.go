@@ -28,6 +28,14 @@ type passthroughResource struct {
 	update    func(ws *admin.Workspace) func(context.Context, string, jsontext.Value, ...workflow.RequestOption) (jsontext.Value, error)
 }
 
+// What passthroughResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*passthroughResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*passthroughResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*passthroughResource)(nil)
+)
+
 func newAppResource() resource.Resource {
 	return &passthroughResource{kind: "app",
 		doc: "An app, composed from its definition (POST /aspects/compose). Its alias is the definition's \"namespace\" " +
@@ -114,15 +122,10 @@ func (r *passthroughResource) ValidateConfig(ctx context.Context, req resource.V
 		return
 	}
 	def, err := m.definition()
-	if err == nil {
-		err = check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
-			_, err := r.create(ws)(ctx, def, opt)
-			return err
-		})
-	}
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("definition"), "Invalid "+r.kind, err.Error())
-	}
+	validated(&resp.Diagnostics, "Invalid "+r.kind, err, wireAttrs{"*": "definition"}, func(ws *admin.Workspace, opt workflow.RequestOption) error {
+		_, err := r.create(ws)(ctx, def, opt)
+		return err
+	})
 }
 
 // ModifyPlan plans the alias of an app that exists: the "namespace" of

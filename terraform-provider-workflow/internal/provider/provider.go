@@ -7,6 +7,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -299,9 +300,21 @@ func gone[T any](t *T, err error) (*T, error) {
 }
 
 // failed adds the error of an SDK call as a diagnostic: a refused body
-// names the member and the rule (a *workflow.ValidationError's text).
+// names the member and the rule (a *workflow.ValidationError's text). The
+// SDK removes from a service's message the values its request sent (a
+// handle, an alias): here they are the configuration's own, which the
+// plan shows anyway, so the service's message is shown as it came. (No
+// secret is among them: the client's secret goes to the token endpoint
+// only, whose errors are not these.)
 func failed(d *diag.Diagnostics, what string, err error) {
-	d.AddError(what, err.Error())
+	msg := err.Error()
+	if api, ok := errors.AsType[*workflow.APIError](err); ok && strings.Contains(api.Message, "[REDACTED]") {
+		var body struct{ Message string }
+		if json.Unmarshal(api.Body, &body) == nil && body.Message != "" {
+			msg = strings.Replace(msg, api.Message, body.Message, 1)
+		}
+	}
+	d.AddError(what, msg)
 }
 
 // importParts imports a resource by an id made of the segments of its

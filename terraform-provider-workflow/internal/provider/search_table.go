@@ -28,10 +28,24 @@ import (
 // searchTableResource is workflow_search_table.
 type searchTableResource struct{ base }
 
+// What searchTableResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*searchTableResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*searchTableResource)(nil)
+)
+
 func newSearchTableResource() resource.Resource { return &searchTableResource{} }
 
 // linkedSearchTableResource is workflow_linked_search_table.
 type linkedSearchTableResource struct{ base }
+
+// What linkedSearchTableResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*linkedSearchTableResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*linkedSearchTableResource)(nil)
+)
 
 func newLinkedSearchTableResource() resource.Resource { return &linkedSearchTableResource{} }
 
@@ -184,12 +198,10 @@ func (r *searchTableResource) ValidateConfig(ctx context.Context, req resource.V
 		return
 	}
 	m.Duration = checkable(m.Duration, string(admin.TimeUnitSeconds))
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid search table", nil, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.SearchTables.Create(ctx, "checked", m.request(), opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid search table", err.Error())
-	}
+	})
 }
 
 func (r *searchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -294,12 +306,10 @@ func (r *linkedSearchTableResource) ValidateConfig(ctx context.Context, req reso
 	}
 	m.CloudLinkID = checkable(m.CloudLinkID, checkUUID)
 	m.Database, m.Schema, m.ServiceName = checkable(m.Database, "checked"), checkable(m.Schema, "checked"), checkable(m.ServiceName, "checked")
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid search table", nil, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.SearchTables.CreateLinked(ctx, "checked", m.request(), opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid search table", err.Error())
-	}
+	})
 }
 
 func (r *linkedSearchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

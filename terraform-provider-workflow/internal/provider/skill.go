@@ -21,6 +21,13 @@ import (
 // it has no delete.
 type skillResource struct{ base }
 
+// What skillResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*skillResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*skillResource)(nil)
+)
+
 func newSkillResource() resource.Resource { return &skillResource{} }
 
 // skillModel is the resource's state.
@@ -112,7 +119,7 @@ func (r *skillResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	b, err := m.bundle()
-	validated(&resp.Diagnostics, "Invalid skill", err, func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid skill", err, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Skills.Create(ctx, "checked", b, opt)
 		return err
 	})

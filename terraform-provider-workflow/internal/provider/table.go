@@ -25,6 +25,14 @@ import (
 // removed before the table it joins in.
 type tableResource struct{ base }
 
+// What tableResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*tableResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*tableResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*tableResource)(nil)
+)
+
 func newTableResource() resource.Resource { return &tableResource{} }
 
 // tableModel is the resource's state.
@@ -299,28 +307,36 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 	b := m.createBody()
 	// A value known only after apply (a reference) is checked then; here
-	// it stands as a UUID of the right form.
-	const placeholder = "00000000-0000-4000-8000-000000000000"
+	// it stands as checkUUID.
 	for _, p := range []struct {
 		v   types.String
 		dst *string
 	}{{m.Name, &b.Name}, {m.Handle, &b.Handle}, {m.Source, &b.Source}, {m.CategoryID, &b.CategoryID}} {
 		if p.v.IsUnknown() || p.v.IsNull() && p.dst == &b.CategoryID { // a create without one fails at plan (ModifyPlan)
-			*p.dst = placeholder
+			*p.dst = checkUUID
 		}
 	}
 	for i, f := range m.Fields {
 		if f.Field.IsUnknown() && b.Fields[i].Reference != nil {
-			b.Fields[i].Reference.Field = new(placeholder)
+			b.Fields[i].Reference.Field = new(checkUUID)
 		}
 	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid table", nil, tableAttrs, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Tables.Create(ctx, b, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid table", err.Error())
-	}
+	})
 }
+
+// tableAttrs are the attributes of a table's body's members.
+var tableAttrs = camelAttrs("", "name", "handle", "source", "categoryId", "description", "icon", "color", "filter", "orderBy", "limit").
+	with(wireAttrs{"fields": "fields", "fields[*]": "fields[*]",
+		"fields[*].cloud.name": "fields[*].name", "fields[*].cloud.snowflake.columnName": "fields[*].column_name",
+		"fields[*].cloud.snowflake.type": "fields[*].column_type", "fields[*].cloud.tags": "fields[*].tags",
+		"fields[*].cloud.tags[*]": "fields[*].tags", "fields[*].reference.name": "fields[*].name",
+		"fields[*].reference.field": "fields[*].field", "fields[*].reference.aggregation": "fields[*].aggregation",
+		"fields[*].reference.expanded": "fields[*].expanded", "fields[*].reference.tags": "fields[*].tags",
+		"fields[*].calculation.name": "fields[*].name", "fields[*].calculation.text": "fields[*].text",
+		"fields[*].calculation.tags": "fields[*].tags"})
 
 // Create creates the table once (createOnce): a table's natural key is
 // its handle, unique in the workspace.

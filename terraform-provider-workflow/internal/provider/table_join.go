@@ -24,6 +24,14 @@ import (
 // (admin.TableJoinsService), read through its table.
 type tableJoinResource struct{ base }
 
+// What tableJoinResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*tableJoinResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*tableJoinResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*tableJoinResource)(nil)
+)
+
 func newTableJoinResource() resource.Resource { return &tableJoinResource{} }
 
 // joinModel is the resource's state.
@@ -152,26 +160,27 @@ func (r *tableJoinResource) ValidateConfig(ctx context.Context, req resource.Val
 	if !ok {
 		return
 	}
-	const placeholder = "00000000-0000-4000-8000-000000000000"
 	in := m.input()
 	if m.Source.IsUnknown() {
-		in.Source = new(placeholder)
+		in.Source = new(checkUUID)
 	}
 	for i, o := range m.On {
 		if !known(o.LeftFieldID) {
-			in.JoinOn[i].LeftFieldID = placeholder
+			in.JoinOn[i].LeftFieldID = checkUUID
 		}
 		if !known(o.RightFieldID) {
-			in.JoinOn[i].RightFieldID = placeholder
+			in.JoinOn[i].RightFieldID = checkUUID
 		}
 	}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
-		_, err := ws.Tables.Joins.Create(ctx, placeholder, in, opt)
+	validated(&resp.Diagnostics, "Invalid join", nil, joinAttrs, func(ws *admin.Workspace, opt workflow.RequestOption) error {
+		_, err := ws.Tables.Joins.Create(ctx, checkUUID, in, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid join", err.Error())
-	}
+	})
 }
+
+// joinAttrs are the attributes of a join's body's members.
+var joinAttrs = camelAttrs("", "source", "type", "filter").with(wireAttrs{"joinOn": "on", "joinOn[*]": "on[*]",
+	"joinOn[*].leftFieldId": "on[*].left_field_id", "joinOn[*].rightFieldId": "on[*].right_field_id"})
 
 // Create creates the join once (createOnce): a join's natural key is the
 // table it joins in, in its table.
@@ -239,6 +248,13 @@ func (r *tableJoinResource) Delete(ctx context.Context, req resource.DeleteReque
 // mappings of one field pair of a join (admin.JoinMappingsService), all
 // of them.
 type joinMappingsResource struct{ base }
+
+// What joinMappingsResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure   = (*joinMappingsResource)(nil)
+	_ resource.ResourceWithImportState = (*joinMappingsResource)(nil)
+)
 
 func newJoinMappingsResource() resource.Resource { return &joinMappingsResource{} }
 

@@ -164,15 +164,16 @@ func TestAccTable(t *testing.T) {
 }
 
 // TestAccTableInvalid: a configuration the SDK refuses fails before
-// anything is written, naming the member and the rule.
+// anything is written, naming the attribute (in the configuration's
+// words, not the body's) and the rule.
 func TestAccTableInvalid(t *testing.T) {
 	factories := acc(t)
 	srv := workflowtest.Start(t)
 	steps := []struct{ extra, fields, err string }{
 		{"", `{ name = "Name", kind = "column" }`, `(?s)kind must be one of "cloud", "reference", "calculation"`},
-		{"", `{ name = "Name", kind = "cloud", column_name = "NAME", column_type = "STRING" }`, `(?s)fields\[0\]\.cloud\.snowflake\.type`},
-		{"", `{ name = "Total", kind = "reference", field = "not-a-uuid" }`, `(?s)fields\[0\]\.reference\.field`},
-		{"", `{ name = "Total", kind = "calculation" }`, `(?s)fields\[0\]\.calculation.*text`},
+		{"", `{ name = "Name", kind = "cloud", column_name = "NAME", column_type = "STRING" }`, `(?s)fields\[0\]\.column_type must\s+be\s+one\s+of`},
+		{"", `{ name = "Total", kind = "reference", field = "not-a-uuid" }`, `(?s)fields\[0\]\.field must\s+be`},
+		{"", `{ name = "Total", kind = "calculation" }`, `(?s)fields\[0\]\.text`},
 		{`  limit = jsonencode(10)`, `{ name = "Score", kind = "calculation", text = "1" }`, `(?s)limit must be one JSON object`},
 	}
 	var ts []resource.TestStep

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -23,6 +24,14 @@ import (
 // the API cannot write fails at plan, destroy deactivates the user, and a
 // user who exists deactivated is a plan-time error.
 type userResource struct{ base }
+
+// What userResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*userResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*userResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*userResource)(nil)
+)
 
 func newUserResource() resource.Resource { return &userResource{} }
 
@@ -97,12 +106,13 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 	if resp.Diagnostics.HasError() || !known(m.Email) {
 		return
 	}
-	if err := checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
-		_, err := c.Users.Create(ctx, m.newUser(), opt)
-		return err
-	}); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("email"), "Invalid user", err.Error())
-	}
+	validated(&resp.Diagnostics, "Invalid user", nil, wireAttrs{"Email": "email", "FirstName": "first_name", "LastName": "last_name",
+		"JobTitle": "job_title", "*": "email"}, func(*admin.Workspace, workflow.RequestOption) error {
+		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
+			_, err := c.Users.Create(ctx, m.newUser(), opt)
+			return err
+		})
+	})
 }
 
 // byEmail returns the user whose e-mail is email, nil when there is none.

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -21,6 +20,13 @@ import (
 // viewResource is workflow_view: a view of an app (admin.ViewsService).
 // The API has no delete for views: destroy forgets one, with a warning.
 type viewResource struct{ base }
+
+// What viewResource implements beside what declared adds (family.go), which
+// calls it only through these interfaces.
+var (
+	_ resource.ResourceWithConfigure      = (*viewResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*viewResource)(nil)
+)
 
 func newViewResource() resource.Resource { return &viewResource{} }
 
@@ -59,16 +65,10 @@ func (r *viewResource) Metadata(_ context.Context, req resource.MetadataRequest,
 }
 
 func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	// Optional members are Optional and Computed: left out, the service's
-	// value is kept and shown; set, it is sent, false, 0 and "" included.
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Optional: true, Computed: true, Description: desc,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	}
-	list := func(desc string) schema.ListAttribute {
-		return schema.ListAttribute{Optional: true, Computed: true, ElementType: types.StringType, Description: desc,
-			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}}
-	}
+	// Optional members are read back (readString, readList): left out,
+	// the service's value is kept and shown; set, it is sent, false, 0
+	// and "" included.
+	str, list := readString, readList
 	resp.Schema = schema.Schema{
 		Description: "A view of an app. Its place among the app's views (display_order) is read only.",
 		Attributes: map[string]schema.Attribute{
@@ -194,14 +194,26 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 	if !known(m.Handle) {
 		handle = "handle"
 	}
+	if _, ok := viewTypes[m.Type.ValueString()]; !ok {
+		return // the type's validator reports it, once
+	}
 	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.config())}
-	if err := check(func(ws *admin.Workspace, opt workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid view", nil, viewAttrs, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Views.Create(ctx, app, handle, body, opt)
 		return err
-	}); err != nil {
-		resp.Diagnostics.AddError("Invalid view", err.Error())
-	}
+	})
 }
+
+// viewAttrs are the attributes of a view's body's members, in each
+// variant.
+var viewAttrs = func() wireAttrs {
+	out := wireAttrs{"alias": "app", "handle": "handle"}
+	for v := range viewTypes {
+		out.with(camelAttrs("view."+v+".", "name", "allowRecordCreation", "filter", "sort", "columns", "columns[*]", "density",
+			"rows", "displayByField", "allowedFilterFields", "allowedFilterFields[*]", "agentId", "dashboardId"))
+	}
+	return out
+}()
 
 // Create creates the view once (createOnce): a view's natural key is its
 // handle in its app.
