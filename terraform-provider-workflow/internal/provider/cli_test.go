@@ -138,24 +138,33 @@ func (c *tofu) planChanges() map[string][]string {
 	return changes
 }
 
-// state returns the attribute attr of the resource addr in the state.
-func (c *tofu) state(addr, attr string) string {
+// stateResource is a resource of the state, as show -json gives it.
+type stateResource struct {
+	Address, Type string
+	Values        map[string]any
+}
+
+// resources returns the resources of the state.
+func (c *tofu) resources() []stateResource {
 	c.t.Helper()
 	out, _ := c.run([]string{"show", "-json"})
 	var st struct {
 		Values struct {
 			RootModule struct {
-				Resources []struct {
-					Address string
-					Values  map[string]any
-				}
+				Resources []stateResource
 			} `json:"root_module"`
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		c.t.Fatalf("tofu show -json: %v", err)
 	}
-	for _, r := range st.Values.RootModule.Resources {
+	return st.Values.RootModule.Resources
+}
+
+// state returns the attribute attr of the resource addr in the state.
+func (c *tofu) state(addr, attr string) string {
+	c.t.Helper()
+	for _, r := range c.resources() {
 		if r.Address == addr {
 			return fmt.Sprint(r.Values[attr])
 		}

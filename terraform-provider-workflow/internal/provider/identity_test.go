@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,22 +88,8 @@ func TestAccImportByIdentity(t *testing.T) {
 // values returns the state's resources' attributes, by address, as text.
 func (c *tofu) values() map[string]map[string]string {
 	c.t.Helper()
-	out, _ := c.run([]string{"show", "-json"})
-	var st struct {
-		Values struct {
-			RootModule struct {
-				Resources []struct {
-					Address string
-					Values  map[string]any
-				}
-			} `json:"root_module"`
-		}
-	}
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		c.t.Fatalf("show -json: %v", err)
-	}
 	m := map[string]map[string]string{}
-	for _, r := range st.Values.RootModule.Resources {
+	for _, r := range c.resources() {
 		m[r.Address] = map[string]string{}
 		for k, v := range r.Values {
 			m[r.Address][k] = fmt.Sprint(v)

@@ -101,22 +101,8 @@ func objects(t *testing.T, srv *workflowtest.Server, apps ...string) map[string]
 // stateIDs returns the ids of the resources of the CLI's state, by type.
 func (c *tofu) stateIDs() map[string][]string {
 	c.t.Helper()
-	out, _ := c.run([]string{"show", "-json"})
-	var st struct {
-		Values struct {
-			RootModule struct {
-				Resources []struct {
-					Type   string
-					Values map[string]any
-				}
-			} `json:"root_module"`
-		}
-	}
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		c.t.Fatalf("show -json: %v", err)
-	}
 	ids := map[string][]string{}
-	for _, r := range st.Values.RootModule.Resources {
+	for _, r := range c.resources() {
 		ids[r.Type] = append(ids[r.Type], fmt.Sprint(r.Values["id"]))
 	}
 	return ids
