@@ -150,6 +150,7 @@ func (r *agentResource) write(ctx context.Context, m agentModel, id string) (*ad
 	if err != nil {
 		return nil, err
 	}
+	r.lists.agents.forget(m.App.ValueString()) // it changed: read it again
 	if entry, err := r.find(ctx, m.App.ValueString(), a.ID.Value()); err != nil || entry != nil {
 		return entry, err
 	}
@@ -159,7 +160,7 @@ func (r *agentResource) write(ctx context.Context, m agentModel, id string) (*ad
 // find reads the agent id of app from the agents list, nil when the list
 // has none.
 func (r *agentResource) find(ctx context.Context, app, id string) (*admin.Agent, error) {
-	return listed(r.ws.Agents.All(ctx, app, nil), func(a admin.Agent) string { return a.ID.Value() }, id)
+	return listed(r.agents(ctx, app), func(a admin.Agent) string { return a.ID.Value() }, id)
 }
 
 // Create creates the agent once (createOnce): an agent's natural key is
@@ -168,9 +169,9 @@ func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, 
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the agent", func(m agentModel) (*admin.Agent, error) {
 		app, name := m.App.ValueString(), m.Name.ValueString()
 		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("agent %q of the app %s", name, app),
-			func() (*admin.Agent, error) {
-				return only(r.ws.Agents.All(ctx, app, nil), func(a admin.Agent) bool { return a.Name.Value() == name }, "agents named "+name)
-			},
+			fresh(func() { r.lists.agents.forget(app) }, func() (*admin.Agent, error) {
+				return only(r.agents(ctx, app), func(a admin.Agent) bool { return a.Name.Value() == name }, "agents named "+name)
+			}),
 			func() (*admin.Agent, error) { return r.write(ctx, m, "") },
 			func(found *admin.Agent) (*admin.Agent, error) { return r.write(ctx, m, found.ID.Value()) })
 	}, agentModel.state)

@@ -108,7 +108,11 @@ func (r *automationResource) ValidateConfig(ctx context.Context, req resource.Va
 
 // ModifyPlan asks the service to validate the planned workflow, which
 // writes nothing (POST .../automations/validate): a workflow the service
-// refuses fails the plan, before anything is written.
+// refuses fails the plan, before anything is written. A workflow the
+// plan does not change is not validated again: the service took it when
+// it was written, and what it holds is what the state holds (a read just
+// compared them), so a plan of an unchanged workspace sends no
+// validation.
 func (r *automationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.ws == nil {
 		return // destroy, or not configured
@@ -117,6 +121,13 @@ func (r *automationResource) ModifyPlan(ctx context.Context, req resource.Modify
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !known(m.Workflow) || !known(m.RecordType) || !known(m.Alias) {
 		return
+	}
+	if !req.State.Raw.IsNull() {
+		held, ok := read[automationModel](ctx, req.State, &resp.Diagnostics)
+		if ok && known(held.Workflow) && sameJSON(held.Workflow.ValueString(), m.Workflow.ValueString()) &&
+			held.RecordType.Equal(m.RecordType) && held.Alias.Equal(m.Alias) {
+			return // unchanged, where it was
+		}
 	}
 	a, err := m.workflow()
 	if err != nil {

@@ -143,9 +143,9 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 	// no published filter, so the look-up walks it.
 	name := m.Name.ValueString()
 	g, err := createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("group %q", name),
-		func() (*workflow.Group, error) {
-			return only(r.c.Groups.All(ctx, nil), func(g workflow.Group) bool { return g.Name == name }, "groups named "+name)
-		},
+		fresh(func() { r.lists.groups.forget("") }, func() (*workflow.Group, error) {
+			return only(r.groups(ctx), func(g workflow.Group) bool { return g.Name == name }, "groups named "+name)
+		}),
 		func() (*workflow.Group, error) { return r.c.Groups.Create(ctx, body) },
 		func(found *workflow.Group) (*workflow.Group, error) { return r.c.Groups.Update(ctx, found.ID, body) })
 	if err == nil && g == nil {

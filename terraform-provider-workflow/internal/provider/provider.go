@@ -132,7 +132,7 @@ func (p *workflowProvider) Configure(ctx context.Context, req provider.Configure
 		resp.Diagnostics.AddAttributeError(path.Root(attr), summary, detail)
 		return
 	}
-	data := &configured{ws: admin.New(c), c: c}
+	data := &configured{ws: admin.New(c), c: c, lists: &runLists{}}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }
@@ -184,8 +184,9 @@ func reach(ctx context.Context, c *workflow.Client) (attr, summary, detail strin
 // configured is what the provider gives its resources: the client, and
 // its workspace's configuration.
 type configured struct {
-	ws *admin.Workspace
-	c  *workflow.Client
+	ws    *admin.Workspace
+	c     *workflow.Client
+	lists *runLists
 }
 
 // Resources are the families, each declared (family.go) over its own code.
@@ -225,8 +226,9 @@ func (p *workflowProvider) DataSources(context.Context) []func() datasource.Data
 // base is what every resource shares: the workspace the provider
 // configured and its client (nil until it is, as in `tofu validate`).
 type base struct {
-	ws *admin.Workspace
-	c  *workflow.Client
+	ws    *admin.Workspace
+	c     *workflow.Client
+	lists *runLists // the lists of this run, read once (lists.go)
 }
 
 // Configure takes the provider's workspace and client.
@@ -239,7 +241,7 @@ func (b *base) Configure(_ context.Context, req resource.ConfigureRequest, resp 
 		resp.Diagnostics.AddError("Provider bug", "the provider's data is not a workspace")
 		return
 	}
-	b.ws, b.c = d.ws, d.c
+	b.ws, b.c, b.lists = d.ws, d.c, d.lists
 }
 
 // read decodes a plan, a state or a configuration into a new T, adding

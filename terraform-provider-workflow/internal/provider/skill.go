@@ -128,7 +128,7 @@ func (r *skillResource) ValidateConfig(ctx context.Context, req resource.Validat
 // find reads the skill id of app from the skills list, nil when the list
 // has none.
 func (r *skillResource) find(ctx context.Context, app, id string) (*admin.Skill, error) {
-	return listed(r.ws.Skills.All(ctx, app, nil), func(k admin.Skill) string { return k.ID.Value() }, id)
+	return listed(r.skills(ctx, app), func(k admin.Skill) string { return k.ID.Value() }, id)
 }
 
 // write creates the skill (id empty) or updates it.
@@ -138,8 +138,13 @@ func (r *skillResource) write(ctx context.Context, m skillModel, id string) (*ad
 		return nil, err
 	}
 	if id == "" {
-		return r.ws.Skills.Create(ctx, m.App.ValueString(), b)
+		k, err := r.ws.Skills.Create(ctx, m.App.ValueString(), b)
+		if err == nil {
+			r.lists.skills.add(m.App.ValueString(), *k)
+		}
+		return k, err
 	}
+	r.lists.skills.forget(m.App.ValueString())
 	return r.ws.Skills.Update(ctx, m.App.ValueString(), id, b)
 }
 
@@ -149,9 +154,9 @@ func (r *skillResource) Create(ctx context.Context, req resource.CreateRequest, 
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the skill", func(m skillModel) (*admin.Skill, error) {
 		app, name := m.App.ValueString(), m.Name.ValueString()
 		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("skill %q of the app %s", name, app),
-			func() (*admin.Skill, error) {
-				return only(r.ws.Skills.All(ctx, app, nil), func(k admin.Skill) bool { return k.Name.Value() == name }, "skills named "+name)
-			},
+			fresh(func() { r.lists.skills.forget(app) }, func() (*admin.Skill, error) {
+				return only(r.skills(ctx, app), func(k admin.Skill) bool { return k.Name.Value() == name }, "skills named "+name)
+			}),
 			func() (*admin.Skill, error) { return r.write(ctx, m, "") },
 			func(found *admin.Skill) (*admin.Skill, error) { return r.write(ctx, m, found.ID.Value()) })
 	}, skillModel.state)

@@ -344,9 +344,9 @@ func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, 
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the table", func(m tableModel) (*admin.Table, error) {
 		handle := m.Handle.ValueString()
 		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("table with the handle %q", handle),
-			func() (*admin.Table, error) {
-				return only(r.ws.Tables.All(ctx, nil), func(t admin.Table) bool { return t.Handle.Value() == handle }, "tables with the handle "+handle)
-			},
+			fresh(func() { r.lists.tables.forget("") }, func() (*admin.Table, error) {
+				return only(r.tables(ctx), func(t admin.Table) bool { return t.Handle.Value() == handle }, "tables with the handle "+handle)
+			}),
 			func() (*admin.Table, error) { return r.ws.Tables.Create(ctx, m.createBody()) },
 			func(found *admin.Table) (*admin.Table, error) {
 				return r.ws.Tables.Update(ctx, found.ID.Value(), updateBody(m, tableModel{}.state(found)))

@@ -221,9 +221,9 @@ func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, r
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the view", func(m viewModel) (*admin.View, error) {
 		app, handle := m.App.ValueString(), m.Handle.ValueString()
 		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("view %q of the app %s", handle, app),
-			func() (*admin.View, error) {
-				return only(r.ws.Views.All(ctx, app, nil), func(v admin.View) bool { return v.ClientHandle.Value() == handle }, "views with the handle "+handle)
-			},
+			fresh(func() { r.lists.views.forget(app) }, func() (*admin.View, error) {
+				return only(r.views(ctx, app), func(v admin.View) bool { return v.ClientHandle.Value() == handle }, "views with the handle "+handle)
+			}),
 			func() (*admin.View, error) {
 				return r.ws.Views.Create(ctx, app, handle, admin.ViewRequest{View: input(m.Type.ValueString(), m.config())})
 			},

@@ -52,7 +52,7 @@ func TestViewUpdateBodyFails(t *testing.T) {
 	ctx := t.Context()
 	srv := workflowtest.Start(t)
 	id := srv.AddView("crm-accounts", "open", "list", map[string]any{"name": "Open"})
-	r := &viewResource{base{ws: admin.New(srv.Client())}}
+	r := &viewResource{base{ws: admin.New(srv.Client()), lists: &runLists{}}}
 	s := schemaOf(t, r)
 	null := listView(id)
 	prior := null
@@ -83,7 +83,7 @@ func TestViewUpdateBodyFails(t *testing.T) {
 func TestViewDelete(t *testing.T) {
 	ctx := t.Context()
 	srv := workflowtest.Start(t)
-	r := &viewResource{base{ws: admin.New(srv.Client())}}
+	r := &viewResource{base{ws: admin.New(srv.Client()), lists: &runLists{}}}
 	s := schemaOf(t, r)
 	m := listView(checkUUID)
 	var resp resource.DeleteResponse
