@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -221,7 +220,6 @@ func (p *workflowProvider) Resources(context.Context) []func() resource.Resource
 	}
 }
 
-func (p *workflowProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
 
 // base is what every resource shares: the workspace the provider
 // configured and its client (nil until it is, as in `tofu validate`).

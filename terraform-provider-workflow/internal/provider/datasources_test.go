@@ -1,0 +1,146 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+
+	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// TestAccDataSources: each lookup finds the one object of its key, each
+// list every object (the filter's only, where the API filters); none, or
+// several, is an error naming what was looked for.
+func TestAccDataSources(t *testing.T) {
+	acc(t)
+	srv := workflowtest.Start(t)
+	srv.SeedDemo()
+	useFake(t, srv)
+	ctx := t.Context()
+	ws := admin.New(srv.Client())
+	ada := srv.AddUser("ada@example.com", "Ada", "Lovelace")
+	ops := srv.AddGroup("Ops")
+	table, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
+		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := srv.AddView("crm-accounts", "open", "list", map[string]any{"name": "Open"})
+	agent, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Helper")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skill, err := ws.Skills.Create(ctx, "crm-accounts", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Triage"), Status: new(admin.SkillActive)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	automation := srv.AddAutomation(workflow.Apps, "crm-accounts", map[string]any{"name": "Welcome", "triggers": []any{map[string]any{"type": "RECORD_CREATED"}}})
+	element, err := ws.Elements.Create(ctx, admin.NewElement{Name: "Widgets", CategoryID: testCategory, Namespace: new("widgets")})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cli := newTofu(t)
+	cli.write("main.tf", requireTF+`
+data "workflow_user" "ada" { email = "ada@example.com" }
+data "workflow_users" "ada" { filter = "email==ada@example.com" }
+data "workflow_users" "all" {}
+data "workflow_group" "ops" { name = "Ops" }
+data "workflow_groups" "all" {}
+data "workflow_table" "by_handle" { handle = "acct" }
+data "workflow_table" "by_name" { name = "Accounts" }
+data "workflow_tables" "all" {}
+data "workflow_view" "open" {
+  app    = "crm-accounts"
+  handle = "open"
+}
+data "workflow_views" "all" { app = "crm-accounts" }
+data "workflow_agent" "helper" {
+  app  = "crm-accounts"
+  name = "Helper"
+}
+data "workflow_agents" "all" { app = "crm-accounts" }
+data "workflow_skill" "triage" {
+  app  = "crm-accounts"
+  name = "Triage"
+}
+data "workflow_skills" "all" { app = "crm-accounts" }
+data "workflow_automation" "welcome" {
+  record_type = "apps"
+  alias       = "crm-accounts"
+  name        = "Welcome"
+}
+data "workflow_automations" "all" {
+  record_type = "apps"
+  alias       = "crm-accounts"
+}
+data "workflow_element" "widgets" { namespace = "widgets" }
+`)
+	cli.run([]string{"init"})
+	cli.run([]string{"apply", "-auto-approve"})
+	got := cli.values()
+	for addr, want := range map[string]string{
+		"data.workflow_user.ada": ada.UserID, "data.workflow_group.ops": ops, "data.workflow_table.by_handle": table.ID.Value(),
+		"data.workflow_table.by_name": table.ID.Value(), "data.workflow_view.open": view, "data.workflow_agent.helper": agent.ID.Value(),
+		"data.workflow_skill.triage": skill.ID.Value(), "data.workflow_automation.welcome": automation,
+		"data.workflow_element.widgets": element.ID.Value(),
+	} {
+		if got[addr]["id"] != want {
+			t.Errorf("%s found %q, want %q", addr, got[addr]["id"], want)
+		}
+	}
+	if got["data.workflow_user.ada"]["last_name"] != "Lovelace" || got["data.workflow_group.ops"]["assignable"] == "" {
+		t.Errorf("the lookups show no attributes: %v, %v", got["data.workflow_user.ada"], got["data.workflow_group.ops"])
+	}
+	for addr, want := range map[string]string{
+		"data.workflow_users.ada": ada.UserID, "data.workflow_users.all": ada.UserID, "data.workflow_groups.all": ops,
+		"data.workflow_tables.all": table.ID.Value(), "data.workflow_views.all": view, "data.workflow_agents.all": agent.ID.Value(),
+		"data.workflow_skills.all": skill.ID.Value(), "data.workflow_automations.all": automation,
+	} {
+		if !strings.Contains(got[addr]["items"], want) {
+			t.Errorf("%s lists no %s: %s", addr, want, got[addr]["items"])
+		}
+	}
+	if n := strings.Count(got["data.workflow_users.ada"]["items"], "map["); n != 1 {
+		t.Errorf("the filtered users list has %d users, want 1: %s", n, got["data.workflow_users.ada"]["items"])
+	}
+	if n := strings.Count(got["data.workflow_users.all"]["items"], "map["); n < 2 {
+		t.Errorf("the users list has %d users, want every one", n)
+	}
+
+	srv.AddGroup("Twice")
+	srv.AddGroup("Twice")
+	for _, tt := range []struct{ config, want string }{
+		{`data "workflow_user" "x" { email = "nobody@example.com" }`, `No user`},
+		{`data "workflow_group" "x" { name = "Twice" }`, `several objects have it`},
+		{`data "workflow_table" "x" { name = "Nothing" }`, `table with name = "Nothing"`},
+	} {
+		bad := newTofu(t)
+		bad.write("main.tf", requireTF+tt.config)
+		bad.run([]string{"init"})
+		if out, _ := bad.run([]string{"plan", "-no-color"}, 1); !strings.Contains(strings.Join(strings.Fields(out), " "), tt.want) {
+			t.Errorf("%s: the error does not say %q:\n%s", tt.config, tt.want, out)
+		}
+	}
+}
+
+// TestDataSourcesOfEveryReadableFamily: a singular lookup for each family
+// with a natural key, and a list for each family the API lists.
+func TestDataSourcesOfEveryReadableFamily(t *testing.T) {
+	var names []string
+	for _, f := range New("test")().DataSources(context.Background()) {
+		var resp datasource.MetadataResponse
+		f().Metadata(context.Background(), datasource.MetadataRequest{ProviderTypeName: "workflow"}, &resp)
+		names = append(names, resp.TypeName)
+	}
+	for _, want := range []string{"user", "users", "group", "groups", "table", "tables", "view", "views", "agent", "agents",
+		"skill", "skills", "automation", "automations", "element"} {
+		if !strings.Contains(" "+strings.Join(names, " ")+" ", " workflow_"+want+" ") {
+			t.Errorf("no data source workflow_%s: %v", want, names)
+		}
+	}
+}
