@@ -37,7 +37,7 @@ type source[T any] struct {
 	// values ("" for one left out).
 	walk func(ctx context.Context, b *base, by map[string]string) iter.Seq2[T, error]
 	// match reports whether t is the one by names (singular only).
-	match func(t T, by map[string]string) bool
+	match  func(t T, by map[string]string) bool
 	plural bool
 }
 
@@ -290,18 +290,24 @@ func (p *workflowProvider) DataSources(context.Context) []func() datasource.Data
 		func() datasource.DataSource {
 			return &source[workflow.Group]{typ: "group", doc: "A group, by name (the groups list, walked: it has no published filter).",
 				by: []keyAttr{byName("The group's name.")}, fields: groupFieldsShown,
-				walk:  func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[workflow.Group, error] { return b.groups(ctx) },
+				walk: func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[workflow.Group, error] {
+					return b.groups(ctx)
+				},
 				match: func(g workflow.Group, by map[string]string) bool { return g.Name == by["name"] }}
 		},
 		func() datasource.DataSource {
 			return &source[workflow.Group]{typ: "groups", plural: true, doc: "Every group of the workspace.", fields: groupFieldsShown,
-				walk: func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[workflow.Group, error] { return b.groups(ctx) }}
+				walk: func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[workflow.Group, error] {
+					return b.groups(ctx)
+				}}
 		},
 		func() datasource.DataSource {
 			return &source[admin.Table]{typ: "table", doc: "A table, by handle or by name (the tables list, walked).",
 				by:     []keyAttr{{name: "handle", optional: true, doc: "The table's handle (give handle or name)."}, optionalName},
 				fields: tableFieldsShown,
-				walk:   func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[admin.Table, error] { return b.tables(ctx) },
+				walk: func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[admin.Table, error] {
+					return b.tables(ctx)
+				},
 				match: func(t admin.Table, by map[string]string) bool {
 					return (by["handle"] != "" || by["name"] != "") && (by["handle"] == "" || t.Handle.Value() == by["handle"]) &&
 						(by["name"] == "" || t.Name.Value() == by["name"])
@@ -309,7 +315,9 @@ func (p *workflowProvider) DataSources(context.Context) []func() datasource.Data
 		},
 		func() datasource.DataSource {
 			return &source[admin.Table]{typ: "tables", plural: true, doc: "Every table of the workspace.", fields: tableFieldsShown,
-				walk: func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[admin.Table, error] { return b.tables(ctx) }}
+				walk: func(ctx context.Context, b *base, _ map[string]string) iter.Seq2[admin.Table, error] {
+					return b.tables(ctx)
+				}}
 		},
 		func() datasource.DataSource {
 			return &source[admin.View]{typ: "view", doc: "A view of an app, by its handle (the app's views list, walked).",

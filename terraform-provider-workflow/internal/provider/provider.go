@@ -220,7 +220,6 @@ func (p *workflowProvider) Resources(context.Context) []func() resource.Resource
 	}
 }
 
-
 // base is what every resource shares: the workspace the provider
 // configured and its client (nil until it is, as in `tofu validate`).
 type base struct {
