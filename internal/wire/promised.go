@@ -29,11 +29,20 @@ func Promised(id op.ID, reply []byte) ([]byte, error) {
 	if !ok {
 		return reply, nil
 	}
+	out, err := prune(f, i, reply)
+	if err != nil {
+		return nil, fmt.Errorf("wire: the reply of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// prune is Promised's work on node i of the compiled form f.
+func prune(f *compiledForm, i int, reply []byte) ([]byte, error) {
 	p := pruner{f: f, dec: jsontext.NewDecoder(bytes.NewReader(reply), lenient...)}
 	var out bytes.Buffer
 	p.enc = jsontext.NewEncoder(&out, lenient...)
 	if err := p.value(i); err != nil {
-		return nil, fmt.Errorf("wire: the reply of %s: %w", id, err)
+		return nil, err
 	}
 	return out.Bytes(), nil
 }

@@ -112,6 +112,11 @@ func Check(id op.ID, body []byte, opts Options) error {
 	if !ok {
 		return fmt.Errorf("wire: operation %q takes no JSON request body", id)
 	}
+	return checkBody(form(), i, body, opts)
+}
+
+// checkBody is Check's work on node i of the compiled form f.
+func checkBody(f *compiledForm, i int, body []byte, opts Options) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
@@ -121,7 +126,7 @@ func Check(id op.ID, body []byte, opts Options) error {
 	if _, err := dec.Token(); err == nil {
 		return &Problem{Rule: "has data after the JSON value"}
 	}
-	c := checker{f: form(), strict: opts.Strict, published: opts.Published}
+	c := checker{f: f, strict: opts.Strict, published: opts.Published}
 	if p := c.check(i, v, "", false, true); p != nil {
 		return p
 	}

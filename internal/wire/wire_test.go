@@ -77,6 +77,7 @@ func TestCheck(t *testing.T) {
 		{name: "published member in passthrough", op: "createView", body: `{"handle":"h","view":{"kanban":{"name":null}}}`, ptr: "/view/kanban/name", rule: "must be a string, not null"},
 		{name: "project rule: required name", op: "createAutomation", body: `{"trigger":{}}`, ptr: "/name", rule: "is required", prose: true},
 		{name: "project rule: empty name", op: "createAutomation", body: `{"name":""}`, ptr: "/name", rule: "must not be empty", prose: true},
+		{name: "project rule: a name of one character", op: "createAutomation", body: `{"name":"n"}`},
 		{name: "validate takes any object", op: "validateAutomation", body: `{}`},
 		{name: "compose needs namespace", op: "composeApp", body: `{}`, ptr: "/namespace", rule: "is required", prose: true},
 		{name: "agent subtype null member", op: "createAgent", body: `{"agent":{"elementum":{"temperature":null}}}`, ptr: "/agent/elementum/temperature", rule: "must be a number, not null"},
@@ -130,9 +131,56 @@ func TestMalformed(t *testing.T) {
 }
 
 func TestIsUUID(t *testing.T) {
-	assert.True(t, wire.IsUUID("00000000-0000-4000-8000-00000000000A"))
-	for _, s := range []string{"", "not-a-uuid", "00000000-0000-4000-8000-00000000000", "00000000x0000-4000-8000-000000000001", "g0000000-0000-4000-8000-000000000001"} {
-		assert.False(t, wire.IsUUID(s), s)
+	const base = "00000000-0000-4000-8000-000000000000"
+	// at puts c at the last digit of base.
+	at := func(c string) string { return base[:35] + c }
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{base, true},
+		{"01234567-89ab-cdef-ABCD-EF0123456789", true},
+		{at("9"), true}, {at("a"), true}, {at("f"), true}, {at("A"), true}, {at("F"), true},
+		// the neighbours of each range of digits, in ASCII
+		{at("/"), false}, {at(":"), false}, {at("`"), false}, {at("g"), false}, {at("@"), false}, {at("G"), false},
+		{"", false},
+		{"not-a-uuid", false},
+		{base[:35], false},
+		{base + "0", false},
+		{"00000000x0000-4000-8000-000000000001", false},
+		{"000000000-000-4000-8000-000000000001", false},
+		{"00000000-0000-4000-8000-0000-0000000", false},
+		{"g0000000-0000-4000-8000-000000000001", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, wire.IsUUID(tt.s), "%q", tt.s)
+	}
+}
+
+func TestCheckFormat(t *testing.T) {
+	tests := []struct {
+		format, s string
+		want      string // the rule; "" holds
+	}{
+		{"uuid", "00000000-0000-4000-8000-00000000000a", ""},
+		{"uuid", "00000000-0000-4000-8000-00000000000g", "must be a UUID"},
+		{"email", "jane@example.com", ""},
+		{"email", "Jane <jane@example.com>", "must be an e-mail address"},
+		{"email", "jane", "must be an e-mail address"},
+		{"date-time", "2026-02-03T10:30:00Z", ""},
+		{"date-time", "2026-02-03T10:30:00.5-07:00", ""},
+		{"date-time", "2026-02-03 10:30:00", "must be an RFC 3339 date-time"},
+		{"date-time", "2026-02-03", "must be an RFC 3339 date-time"},
+		{"int32", "not checked here", ""},
+		{"", "anything", ""},
+	}
+	for _, tt := range tests {
+		err := wire.CheckFormat(tt.format, tt.s)
+		if tt.want == "" {
+			assert.NoError(t, err, "%s %q", tt.format, tt.s)
+			continue
+		}
+		assert.EqualError(t, err, tt.want, "%s %q", tt.format, tt.s)
 	}
 }
 
