@@ -92,6 +92,12 @@ func (m groupModel) state(g *workflow.Group, members []string) groupModel {
 	m.Assignable, m.Watchable, m.Mentionable = types.BoolValue(g.Assignable), types.BoolValue(g.Watchable), types.BoolValue(g.Mentionable)
 	m.Dynamic, m.Managed = types.BoolValue(g.Dynamic), types.BoolValue(g.Managed)
 	m.MemberIDs = setOf(members)
+	if g.Dynamic {
+		// membership follows the e-mail domains: not the configuration's
+		// to set, so not shown as a value to write back (generated
+		// configuration would be refused)
+		m.MemberIDs = types.SetNull(types.StringType)
+	}
 	return m
 }
 

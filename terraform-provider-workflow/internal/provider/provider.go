@@ -41,6 +41,8 @@ func New(version string) func() provider.Provider {
 // credentials and endpoints.
 type workflowProvider struct{ version string }
 
+var _ provider.ProviderWithListResources = (*workflowProvider)(nil)
+
 // providerModel is the provider block.
 type providerModel struct {
 	ClientID     types.String `tfsdk:"client_id"`
@@ -134,6 +136,7 @@ func (p *workflowProvider) Configure(ctx context.Context, req provider.Configure
 	data := &configured{ws: admin.New(c), c: c, lists: &runLists{}}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 // reachWithin bounds the check of the settings that Configure makes: a

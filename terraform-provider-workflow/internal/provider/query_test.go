@@ -1,0 +1,102 @@
+package provider
+
+import (
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// queryCLI skips t unless the CLI runs `query` (Terraform 1.14 and later;
+// OpenTofu has no query mode).
+func queryCLI(t *testing.T, cli *tofu) {
+	t.Helper()
+	out, err := exec.Command(cli.path, "version").CombinedOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`^Terraform v1\.(\d+)`).FindSubmatch(out)
+	if m == nil || len(m[1]) < 2 || string(m[1]) < "14" {
+		t.Skipf("list resources need Terraform 1.14 or later (terraform query); the CLI is %s", strings.SplitN(string(out), "\n", 2)[0])
+	}
+}
+
+// TestAccQuery: `terraform query` lists every family the API lists, each
+// object with its display name and identity, and -generate-config-out
+// writes configuration that imports them all and then plans no changes.
+func TestAccQuery(t *testing.T) {
+	acc(t)
+	srv := workflowtest.Start(t)
+	srv.SeedDemo()
+	useFake(t, srv)
+	ws := admin.New(srv.Client())
+	ctx := t.Context()
+	srv.AddUser("ada@example.com", "Ada", "Lovelace")
+	srv.AddGroup("Ops")
+	if _, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
+		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Helper")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Skills.Create(ctx, "crm-accounts", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Triage"), Status: new(admin.SkillActive)}}); err != nil {
+		t.Fatal(err)
+	}
+
+	cli := newTofu(t)
+	queryCLI(t, cli)
+	cli.write("main.tf", requireTF)
+	cli.write("workspace.tfquery.hcl", `
+list "workflow_user" "all" { provider = workflow }
+list "workflow_group" "all" { provider = workflow }
+list "workflow_table" "all" { provider = workflow }
+list "workflow_view" "crm" {
+  provider = workflow
+  config { app = "crm-accounts" }
+}
+list "workflow_agent" "crm" {
+  provider = workflow
+  config { app = "crm-accounts" }
+}
+list "workflow_skill" "crm" {
+  provider = workflow
+  config { app = "crm-accounts" }
+}
+list "workflow_automation" "crm" {
+  provider = workflow
+  config {
+    record_type = "apps"
+    alias       = "crm-accounts"
+  }
+}
+`)
+	cli.run([]string{"init"})
+	out, _ := cli.run([]string{"query", "-no-color"})
+	for _, want := range []string{"list.workflow_user.all", "ada@example.com", "list.workflow_group.all", "Ops",
+		"list.workflow_table.all", "Accounts (acct)", "list.workflow_view.crm", "list.workflow_agent.crm", "Helper",
+		"list.workflow_skill.crm", "Triage", "list.workflow_automation.crm", "Welcome new accounts"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the query does not show %q:\n%s", want, out)
+		}
+	}
+	cli.run([]string{"query", "-generate-config-out=generated.tf"})
+	generated := cli.read("generated.tf")
+	for _, want := range []string{`resource "workflow_user"`, `resource "workflow_group"`, `resource "workflow_table"`,
+		`resource "workflow_view"`, `resource "workflow_agent"`, `resource "workflow_skill"`, `resource "workflow_automation"`, "identity"} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("the generated configuration has no %s:\n%s", want, generated)
+		}
+	}
+	plan, _ := cli.run([]string{"plan", "-no-color"})
+	if !strings.Contains(plan, " 0 to add") || strings.Contains(plan, " 0 to import") {
+		t.Fatalf("the generated configuration plans more than imports:\n%s", plan)
+	}
+	cli.run([]string{"apply", "-auto-approve"})
+	if out, _ := cli.run([]string{"plan", "-detailed-exitcode"}); !strings.Contains(out, "No changes") {
+		t.Fatalf("imported from the query, the workspace plans changes:\n%s", out)
+	}
+}
