@@ -2,10 +2,13 @@ package provider
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/admin"
@@ -141,6 +144,28 @@ func TestDataSourcesOfEveryReadableFamily(t *testing.T) {
 		"skill", "skills", "automation", "automations", "element"} {
 		if !strings.Contains(" "+strings.Join(names, " ")+" ", " workflow_"+want+" ") {
 			t.Errorf("no data source workflow_%s: %v", want, names)
+		}
+	}
+}
+
+// TestLookupExamples: every data source and every list resource has the
+// example its registry page shows, declaring it.
+func TestLookupExamples(t *testing.T) {
+	p := New("test")()
+	for _, f := range p.DataSources(context.Background()) {
+		var resp datasource.MetadataResponse
+		f().Metadata(context.Background(), datasource.MetadataRequest{ProviderTypeName: "workflow"}, &resp)
+		src, err := os.ReadFile(filepath.Join("../../examples/data-sources", resp.TypeName, "data-source.tf"))
+		if err != nil || !strings.Contains(string(src), `data "`+resp.TypeName+`"`) {
+			t.Errorf("%s has no example declaring it: %v", resp.TypeName, err)
+		}
+	}
+	for _, f := range p.(*workflowProvider).ListResources(context.Background()) {
+		var resp resource.MetadataResponse
+		f().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: "workflow"}, &resp)
+		src, err := os.ReadFile(filepath.Join("../../examples/list-resources", resp.TypeName, "list-resource.tfquery.hcl"))
+		if err != nil || !strings.Contains(string(src), `list "`+resp.TypeName+`"`) {
+			t.Errorf("%s has no list example declaring it: %v", resp.TypeName, err)
 		}
 	}
 }

@@ -1,0 +1,4 @@
+# Every agent of an app.
+data "workflow_agents" "crm" {
+  app = "crm-accounts"
+}

@@ -1,0 +1,5 @@
+# Every automation of an app.
+data "workflow_automations" "crm" {
+  record_type = "apps"
+  alias       = "crm-accounts"
+}

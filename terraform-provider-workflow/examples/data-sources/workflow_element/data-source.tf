@@ -1,0 +1,4 @@
+# An element by namespace.
+data "workflow_element" "products" {
+  namespace = "products"
+}

@@ -1,0 +1,4 @@
+# A group by name.
+data "workflow_group" "engineering" {
+  name = "Engineering"
+}

@@ -1,0 +1,2 @@
+# Every group of the workspace.
+data "workflow_groups" "all" {}

@@ -1,0 +1,4 @@
+# Every skill of an app.
+data "workflow_skills" "crm" {
+  app = "crm-accounts"
+}

@@ -1,0 +1,2 @@
+# Every table of the workspace.
+data "workflow_tables" "all" {}

@@ -1,0 +1,4 @@
+# Every table of the workspace (terraform query).
+list "workflow_table" "all" {
+  provider = workflow
+}
