@@ -90,9 +90,9 @@ func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-// bundle is the agent's create or update body: what the configuration
+// body is the agent's create or update body: what the configuration
 // sets.
-func (m agentModel) bundle() (admin.AgentBundle, error) {
+func (m agentModel) body() (admin.AgentBundle, error) {
 	var effort *admin.ReasoningEffort
 	if p := strPtr(m.ReasoningEffort); p != nil {
 		effort = new(admin.ReasoningEffort(*p))
@@ -130,7 +130,7 @@ func (r *agentResource) ValidateConfig(ctx context.Context, req resource.Validat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	b, err := m.bundle()
+	b, err := m.body()
 	validated(&resp.Diagnostics, "Invalid agent", err, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Agents.Create(ctx, "checked", b, opt)
 		return err
@@ -140,7 +140,7 @@ func (r *agentResource) ValidateConfig(ctx context.Context, req resource.Validat
 // write creates the agent (id empty) or updates it, then reads it from
 // the list (the answer when the list has none).
 func (r *agentResource) write(ctx context.Context, m agentModel, id string) (*admin.Agent, error) {
-	b, err := m.bundle()
+	b, err := m.body()
 	var a *admin.Agent
 	if err == nil && id == "" {
 		a, err = r.ws.Agents.Create(ctx, m.App.ValueString(), b)

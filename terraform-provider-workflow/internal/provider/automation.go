@@ -75,7 +75,7 @@ func (r *automationResource) Schema(_ context.Context, _ resource.SchemaRequest,
 
 // workflow returns the configured workflow as an automation, or nil with
 // the diagnostic of one that is not a JSON object or holds an "id".
-func (m automationModel) workflow() (admin.Automation, error) {
+func (m automationModel) body() (admin.Automation, error) {
 	a, err := admin.Canonical([]byte(m.Workflow.ValueString()))
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (r *automationResource) ValidateConfig(ctx context.Context, req resource.Va
 	if resp.Diagnostics.HasError() || !known(m.Workflow) {
 		return
 	}
-	a, err := m.workflow()
+	a, err := m.body()
 	if err != nil {
 		err = attrError{"workflow", err.Error()}
 	}
@@ -129,7 +129,7 @@ func (r *automationResource) ModifyPlan(ctx context.Context, req resource.Modify
 			return // unchanged, where it was
 		}
 	}
-	a, err := m.workflow()
+	a, err := m.body()
 	if err != nil {
 		return // reported by ValidateConfig
 	}
@@ -174,7 +174,7 @@ func (r *automationResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	rt, alias := workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString()
-	a, err := m.workflow()
+	a, err := m.body()
 	if err == nil {
 		var made *admin.Automation
 		made, err = createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("automation %q of %s/%s", a.Name(), rt, alias),
@@ -240,7 +240,7 @@ func (r *automationResource) Update(ctx context.Context, req resource.UpdateRequ
 	if !ok {
 		return
 	}
-	a, err := m.workflow()
+	a, err := m.body()
 	if err == nil {
 		_, err = r.ws.Automations.Update(ctx, workflow.RecordType(m.RecordType.ValueString()), m.Alias.ValueString(), m.ID.ValueString(), a)
 	}

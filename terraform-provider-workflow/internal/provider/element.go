@@ -100,8 +100,8 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
-// update is the element's update body: what the configuration sets.
-func (m elementModel) update() admin.ElementUpdate {
+// updateBody is the element's update body: what the configuration sets.
+func (m elementModel) updateBody() admin.ElementUpdate {
 	u := admin.ElementUpdate{
 		Name: strPtr(m.Name), Description: strPtr(m.Description), Icon: strPtr(m.Icon), Color: strPtr(m.Color),
 		CategoryID: strPtr(m.CategoryID), AllowForwardedEmailIngestion: boolPtr(m.AllowForwardedEmailIngestion),
@@ -111,9 +111,9 @@ func (m elementModel) update() admin.ElementUpdate {
 	return u
 }
 
-// create is the element's create body: the source's members, then what
+// body is the element's create body: the source's members, then what
 // the other attributes set. A source member that is not one is an error.
-func (m elementModel) create() (admin.NewElement, error) {
+func (m elementModel) body() (admin.NewElement, error) {
 	var n admin.NewElement
 	if src := rawJSON(m.Source); src != nil {
 		var members map[string]jsontext.Value
@@ -129,7 +129,7 @@ func (m elementModel) create() (admin.NewElement, error) {
 			return n, attrError{"source", err.Error()}
 		}
 	}
-	u := m.update()
+	u := m.updateBody()
 	n.Name, n.CategoryID = m.Name.ValueString(), m.CategoryID.ValueString()
 	n.Namespace, n.Handle, n.ReadOnly = strPtr(m.Namespace), strPtr(m.Handle), boolPtr(m.ReadOnly)
 	n.Description, n.Icon, n.Color = u.Description, u.Icon, u.Color
@@ -158,7 +158,7 @@ func (r *elementResource) ValidateConfig(ctx context.Context, req resource.Valid
 		return
 	}
 	m.Name, m.CategoryID = checkable(m.Name, "checked"), checkable(m.CategoryID, checkUUID)
-	n, err := m.create()
+	n, err := m.body()
 	validated(&resp.Diagnostics, "Invalid element", err, elementAttrs, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Elements.Create(ctx, n, opt)
 		return err
@@ -174,7 +174,7 @@ var elementAttrs = camelAttrs("", "name", "categoryId", "namespace", "handle", "
 // one from the name otherwise, by a rule it does not publish).
 func (r *elementResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the element", func(m elementModel) (*admin.Aspect, error) {
-		n, err := m.create()
+		n, err := m.body()
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +188,7 @@ func (r *elementResource) Create(ctx context.Context, req resource.CreateRequest
 			},
 			func() (*admin.Aspect, error) { return r.ws.Elements.Create(ctx, n) },
 			func(found *admin.Aspect) (*admin.Aspect, error) {
-				return r.ws.Elements.Update(ctx, found.ID.Value(), m.update())
+				return r.ws.Elements.Update(ctx, found.ID.Value(), m.updateBody())
 			})
 	}, elementModel.state)
 }
@@ -200,7 +200,7 @@ func (r *elementResource) Read(ctx context.Context, req resource.ReadRequest, re
 func (r *elementResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Updating the element",
 		func(m elementModel) (*admin.Aspect, error) {
-			return r.ws.Elements.Update(ctx, m.ID.ValueString(), m.update())
+			return r.ws.Elements.Update(ctx, m.ID.ValueString(), m.updateBody())
 		}, elementModel.state)
 }
 

@@ -72,9 +72,9 @@ func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-// request is the body of the group's create or update: what the
+// body is the body of the group's create or update: what the
 // configuration sets, and nothing else.
-func (m groupModel) request() workflow.GroupRequest {
+func (m groupModel) body() workflow.GroupRequest {
 	r := workflow.GroupRequest{
 		Name: strPtr(m.Name), Assignable: boolPtr(m.Assignable), Watchable: boolPtr(m.Watchable),
 		Mentionable: boolPtr(m.Mentionable), Dynamic: boolPtr(m.Dynamic), Approver: boolPtr(m.Approver),
@@ -125,7 +125,7 @@ func (r *groupResource) ValidateConfig(ctx context.Context, req resource.Validat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	body := m.request()
+	body := m.body()
 	body.UserIDs = stringSet(m.MemberIDs)
 	validated(&resp.Diagnostics, "Invalid group", nil, wireAttrs{"*": "member_ids"}, func(*admin.Workspace, workflow.RequestOption) error {
 		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
@@ -141,7 +141,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	body := m.request()
+	body := m.body()
 	if known(m.MemberIDs) {
 		body.UserIDs = append([]string{}, stringSet(m.MemberIDs)...)
 	}
@@ -196,7 +196,7 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	id := prior.ID.ValueString()
-	_, err := r.c.Groups.Update(ctx, id, plan.request())
+	_, err := r.c.Groups.Update(ctx, id, plan.body())
 	if want := stringSet(plan.MemberIDs); err == nil && known(plan.MemberIDs) {
 		have := stringSet(prior.MemberIDs)
 		if add := without(want, have); len(add) > 0 {

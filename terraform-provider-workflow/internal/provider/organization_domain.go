@@ -73,9 +73,9 @@ func (r *organizationDomainResource) Schema(_ context.Context, _ resource.Schema
 	}
 }
 
-// request is the domain's body: what the configuration sets. A member of
+// body is the domain's body: what the configuration sets. A member of
 // a MANAGED domain set on an EMAIL one is an error naming its attribute.
-func (m organizationDomainModel) request() (admin.DomainRequest, error) {
+func (m organizationDomainModel) body() (admin.DomainRequest, error) {
 	if m.Type.ValueString() == string(admin.DomainEmail) {
 		for name, v := range map[string]attr.Value{"name": m.Name, "internal": m.Internal, "approved": m.Approved,
 			"start_url": m.StartURL, "self_registration": m.SelfRegistration, "sso": m.SSO} {
@@ -104,7 +104,7 @@ func (r *organizationDomainResource) ValidateConfig(ctx context.Context, req res
 		return
 	}
 	m.Domain = checkable(m.Domain, "checked.example.com")
-	body, err := m.request()
+	body, err := m.body()
 	validated(&resp.Diagnostics, "Invalid domain", err, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Domains.Create(ctx, body, opt)
 		return err
@@ -117,7 +117,7 @@ func (r *organizationDomainResource) Create(ctx context.Context, req resource.Cr
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	body, err := m.request()
+	body, err := m.body()
 	var d *admin.Domain
 	if err == nil {
 		d, err = r.ws.Domains.Create(ctx, body)
@@ -140,7 +140,7 @@ func (r *organizationDomainResource) Update(ctx context.Context, req resource.Up
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	body, err := m.request()
+	body, err := m.body()
 	if err == nil {
 		_, err = r.ws.Domains.Update(ctx, m.ID.ValueString(), body)
 	}

@@ -47,7 +47,7 @@ func TestSetsAndLists(t *testing.T) {
 func TestGroupRequest(t *testing.T) {
 	m := groupModel{Name: types.StringValue("Ops"), Assignable: types.BoolValue(false), Watchable: types.BoolUnknown(),
 		Mentionable: types.BoolNull(), Tags: listOf(nil)}
-	r := m.request()
+	r := m.body()
 	switch {
 	case r.Name == nil || *r.Name != "Ops":
 		t.Errorf("Name = %v", r.Name)
@@ -62,18 +62,18 @@ func TestGroupRequest(t *testing.T) {
 
 func TestOrganizationDomainRequest(t *testing.T) {
 	m := organizationDomainModel{Type: types.StringValue("EMAIL"), Domain: types.StringValue("mail.example.com"), SSO: types.BoolValue(false)}
-	_, err := m.request()
+	_, err := m.body()
 	var ae attrError
 	if !errors.As(err, &ae) || ae.attr != "sso" {
 		t.Fatalf("an EMAIL domain with sso: %v, want an error on sso", err)
 	}
 	m.SSO = types.BoolNull()
-	r, err := m.request()
+	r, err := m.body()
 	if err != nil || r.Email == nil || r.Managed != nil || *r.Email.Domain != "mail.example.com" {
 		t.Fatalf("request = %+v, %v", r, err)
 	}
 	m = organizationDomainModel{Type: types.StringValue("MANAGED"), Domain: types.StringValue("example.com"), Internal: types.BoolValue(false)}
-	if r, err = m.request(); err != nil || r.Managed == nil || r.Managed.Internal == nil || *r.Managed.Internal || r.Managed.SSO != nil {
+	if r, err = m.body(); err != nil || r.Managed == nil || r.Managed.Internal == nil || *r.Managed.Internal || r.Managed.SSO != nil {
 		t.Fatalf("request = %+v, %v", r.Managed, err)
 	}
 }
@@ -81,7 +81,7 @@ func TestOrganizationDomainRequest(t *testing.T) {
 func TestElementCreate(t *testing.T) {
 	m := elementModel{Name: types.StringValue("Widgets"), CategoryID: types.StringValue(checkUUID), ReadOnly: types.BoolValue(false),
 		Source: types.StringValue(`{"fields":[{"name":"Title","type":"TEXT"}],"cloudLinkId":"` + checkUUID + `"}`)}
-	n, err := m.create()
+	n, err := m.body()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,14 +90,14 @@ func TestElementCreate(t *testing.T) {
 	}
 	m.Source = types.StringValue(`{"name":"Other"}`)
 	var ae attrError
-	if _, err := m.create(); !errors.As(err, &ae) || ae.attr != "source" || !strings.Contains(err.Error(), "must not hold name") {
+	if _, err := m.body(); !errors.As(err, &ae) || ae.attr != "source" || !strings.Contains(err.Error(), "must not hold name") {
 		t.Errorf("a source holding name: %v", err)
 	}
 }
 
 func TestPassthroughDefinition(t *testing.T) {
 	for def, ok := range map[string]bool{`{"namespace":"x"}`: true, `{"id":"1","namespace":"x"}`: false, `{"nested":{"id":"1"}}`: true} {
-		_, err := passthroughModel{Definition: types.StringValue(def)}.definition()
+		_, err := passthroughModel{Definition: types.StringValue(def)}.body()
 		if (err == nil) != ok {
 			t.Errorf("definition %s: %v", def, err)
 		}
@@ -107,7 +107,7 @@ func TestPassthroughDefinition(t *testing.T) {
 func TestAgentAndSkillBodies(t *testing.T) {
 	a := agentModel{Name: types.StringValue("Helper"), Temperature: types.Float64Value(0), MaxLength: types.Int64Null(),
 		Tools: listOf([]string{`{"type":"search"}`}), A2ASkills: types.ListNull(types.StringType)}
-	b, err := a.bundle()
+	b, err := a.body()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,11 +117,11 @@ func TestAgentAndSkillBodies(t *testing.T) {
 	}
 	a.Tools = listOf([]string{`[1]`})
 	var ae attrError
-	if _, err := a.bundle(); !errors.As(err, &ae) || ae.attr != "tools" {
+	if _, err := a.body(); !errors.As(err, &ae) || ae.attr != "tools" {
 		t.Errorf("a tool that is not an object: %v", err)
 	}
 	k := skillModel{Name: types.StringValue("Triage"), Status: types.StringValue("DRAFT"), Discovery: types.StringValue(`{"aliases":["t"]}`)}
-	sb, err := k.bundle()
+	sb, err := k.body()
 	if err != nil || sb.Skill.Status == nil || *sb.Skill.Status != "DRAFT" || sb.Skill.Discovery == nil || len(sb.Skill.Discovery.Aliases) != 1 {
 		t.Errorf("bundle = %+v, %v", sb.Skill, err)
 	}
@@ -148,7 +148,7 @@ func TestAgentMaxLength(t *testing.T) {
 			Temperature: types.Float64Null(), Instructions: types.StringNull(), FirstMessage: types.StringNull(),
 			AvatarAttachmentID: types.StringNull(), AIProviderConnectorID: types.StringNull(),
 			Tools: types.ListNull(types.StringType), A2ASkills: types.ListNull(types.StringType)}
-		b, err := m.bundle()
+		b, err := m.body()
 		var ae attrError
 		switch {
 		case tc.ok && (err != nil || *b.Agent.Elementum.MaxLength != tc.want):

@@ -102,9 +102,9 @@ func (r *passthroughResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 }
 
-// definition returns the configured definition, or an error for one that
+// body returns the configured definition, or an error for one that
 // holds the "id" the service sets.
-func (m passthroughModel) definition() (jsontext.Value, error) {
+func (m passthroughModel) body() (jsontext.Value, error) {
 	def := rawJSON(m.Definition)
 	var probe struct {
 		ID jsontext.Value `json:"id"`
@@ -121,7 +121,7 @@ func (r *passthroughResource) ValidateConfig(ctx context.Context, req resource.V
 	if resp.Diagnostics.HasError() || !known(m.Definition) {
 		return
 	}
-	def, err := m.definition()
+	def, err := m.body()
 	validated(&resp.Diagnostics, "Invalid "+r.kind, err, wireAttrs{"*": "definition"}, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := r.create(ws)(ctx, def, opt)
 		return err
@@ -169,7 +169,7 @@ func (r *passthroughResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	def, err := m.definition()
+	def, err := m.body()
 	var answer jsontext.Value
 	if err == nil {
 		answer, err = r.create(r.ws)(ctx, def)
@@ -191,7 +191,7 @@ func (r *passthroughResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	def, err := m.definition()
+	def, err := m.body()
 	var answer jsontext.Value
 	if err == nil {
 		answer, err = r.update(r.ws)(ctx, m.ID.ValueString(), def)

@@ -134,8 +134,8 @@ func (r *searchTableResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 }
 
-// request is the create body.
-func (m searchTableModel) request() admin.SnowflakeSearchTableRequest {
+// body is the create body.
+func (m searchTableModel) body() admin.SnowflakeSearchTableRequest {
 	r := admin.SnowflakeSearchTableRequest{
 		AttributeFieldIDs: stringList(m.AttributeFieldIDs), Duration: admin.SearchTableTimeUnit(m.Duration.ValueString()),
 		TargetLag: int(m.TargetLag.ValueInt64()), Warehouse: strPtr(m.Warehouse), TextIndexFieldIDs: stringList(m.TextIndexFieldIDs),
@@ -152,8 +152,8 @@ func (m searchTableModel) request() admin.SnowflakeSearchTableRequest {
 	return r
 }
 
-// update is the update body: the settings the configuration sets.
-func (m searchTableModel) update() admin.SearchTableUpdate {
+// updateBody is the update body: the settings the configuration sets.
+func (m searchTableModel) updateBody() admin.SearchTableUpdate {
 	d := admin.SearchTableTimeUnit(m.Duration.ValueString())
 	lag := int(m.TargetLag.ValueInt64())
 	return admin.SearchTableUpdate{Snowflake: &admin.SnowflakeSearchTableUpdate{Warehouse: strPtr(m.Warehouse), TargetLag: &lag, Duration: &d}}
@@ -199,7 +199,7 @@ func (r *searchTableResource) ValidateConfig(ctx context.Context, req resource.V
 	}
 	m.Duration = checkable(m.Duration, string(admin.TimeUnitSeconds))
 	validated(&resp.Diagnostics, "Invalid search table", nil, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
-		_, err := ws.SearchTables.Create(ctx, "checked", m.request(), opt)
+		_, err := ws.SearchTables.Create(ctx, "checked", m.body(), opt)
 		return err
 	})
 }
@@ -207,7 +207,7 @@ func (r *searchTableResource) ValidateConfig(ctx context.Context, req resource.V
 func (r *searchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the search table",
 		func(m searchTableModel) (*admin.SearchTable, error) {
-			t, err := r.ws.SearchTables.Create(ctx, m.AspectID.ValueString(), m.request())
+			t, err := r.ws.SearchTables.Create(ctx, m.AspectID.ValueString(), m.body())
 			return t, blind("search table", m.AspectID.ValueString()+"/<the search table's id>", err)
 		}, searchTableModel.state)
 }
@@ -229,7 +229,7 @@ func (r *searchTableResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	t, err := r.ws.SearchTables.Update(ctx, m.AspectID.ValueString(), m.ID.ValueString(), m.update())
+	t, err := r.ws.SearchTables.Update(ctx, m.AspectID.ValueString(), m.ID.ValueString(), m.updateBody())
 	if err != nil {
 		failed(&resp.Diagnostics, "Updating the search table", err)
 		return
@@ -283,8 +283,8 @@ func (r *linkedSearchTableResource) Schema(_ context.Context, _ resource.SchemaR
 	}
 }
 
-// request is the create body.
-func (m linkedSearchTableModel) request() admin.LinkedSearchTableRequest {
+// body is the create body.
+func (m linkedSearchTableModel) body() admin.LinkedSearchTableRequest {
 	return admin.LinkedSearchTableRequest{CloudLinkID: m.CloudLinkID.ValueString(), Database: m.Database.ValueString(),
 		Schema: m.Schema.ValueString(), ServiceName: m.ServiceName.ValueString(), Warehouse: strPtr(m.Warehouse)}
 }
@@ -307,7 +307,7 @@ func (r *linkedSearchTableResource) ValidateConfig(ctx context.Context, req reso
 	m.CloudLinkID = checkable(m.CloudLinkID, checkUUID)
 	m.Database, m.Schema, m.ServiceName = checkable(m.Database, "checked"), checkable(m.Schema, "checked"), checkable(m.ServiceName, "checked")
 	validated(&resp.Diagnostics, "Invalid search table", nil, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
-		_, err := ws.SearchTables.CreateLinked(ctx, "checked", m.request(), opt)
+		_, err := ws.SearchTables.CreateLinked(ctx, "checked", m.body(), opt)
 		return err
 	})
 }
@@ -315,7 +315,7 @@ func (r *linkedSearchTableResource) ValidateConfig(ctx context.Context, req reso
 func (r *linkedSearchTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Creating the search table",
 		func(m linkedSearchTableModel) (*admin.SearchTable, error) {
-			t, err := r.ws.SearchTables.CreateLinked(ctx, m.AspectID.ValueString(), m.request())
+			t, err := r.ws.SearchTables.CreateLinked(ctx, m.AspectID.ValueString(), m.body())
 			return t, blind("search table", m.AspectID.ValueString()+"/<the search table's id>", err)
 		}, linkedSearchTableModel.state)
 }

@@ -77,9 +77,9 @@ func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-// bundle is the skill's create or update body: what the configuration
+// body is the skill's create or update body: what the configuration
 // sets.
-func (m skillModel) bundle() (admin.SkillBundle, error) {
+func (m skillModel) body() (admin.SkillBundle, error) {
 	s := admin.SkillSettings{Name: strPtr(m.Name), Description: strPtr(m.Description), Instructions: strPtr(m.Instructions),
 		Properties: rawJSON(m.Properties)}
 	if p := strPtr(m.Type); p != nil {
@@ -118,7 +118,7 @@ func (r *skillResource) ValidateConfig(ctx context.Context, req resource.Validat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	b, err := m.bundle()
+	b, err := m.body()
 	validated(&resp.Diagnostics, "Invalid skill", err, nil, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Skills.Create(ctx, "checked", b, opt)
 		return err
@@ -133,7 +133,7 @@ func (r *skillResource) find(ctx context.Context, app, id string) (*admin.Skill,
 
 // write creates the skill (id empty) or updates it.
 func (r *skillResource) write(ctx context.Context, m skillModel, id string) (*admin.Skill, error) {
-	b, err := m.bundle()
+	b, err := m.body()
 	if err != nil {
 		return nil, err
 	}

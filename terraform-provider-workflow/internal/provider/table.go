@@ -115,9 +115,9 @@ func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-// input returns the field to create of f: its kind's member set from
+// body returns the field to create of f: its kind's member set from
 // f's known attributes.
-func (f fieldModel) input() admin.TableFieldInput {
+func (f fieldModel) body() admin.TableFieldInput {
 	var in admin.TableFieldInput
 	tags := stringList(f.Tags)
 	switch f.Kind.ValueString() {
@@ -135,18 +135,18 @@ func (f fieldModel) input() admin.TableFieldInput {
 	return in
 }
 
-// change returns the field input of an update of f: that of a create,
+// updateBody returns the field input of an update of f: that of a create,
 // without what an update does not take (a reference's expanded).
-func (f fieldModel) change() admin.TableFieldInput {
-	in := f.input()
+func (f fieldModel) updateBody() admin.TableFieldInput {
+	in := f.body()
 	if in.Reference != nil {
 		in.Reference.Expanded = nil
 	}
 	return in
 }
 
-// createBody is the create body of m.
-func (m tableModel) createBody() admin.TableCreateRequest {
+// body is the create body of m.
+func (m tableModel) body() admin.TableCreateRequest {
 	b := admin.TableCreateRequest{
 		Name: m.Name.ValueString(), Handle: m.Handle.ValueString(), Source: m.Source.ValueString(), CategoryID: m.CategoryID.ValueString(),
 		Description: strPtr(m.Description), Icon: strPtr(m.Icon), Color: strPtr(m.Color),
@@ -154,7 +154,7 @@ func (m tableModel) createBody() admin.TableCreateRequest {
 		Fields: []admin.TableFieldInput{},
 	}
 	for _, f := range m.Fields {
-		b.Fields = append(b.Fields, f.input())
+		b.Fields = append(b.Fields, f.body())
 	}
 	return b
 }
@@ -173,9 +173,9 @@ func updateBody(cfg, state tableModel) admin.TableUpdateRequest {
 	for i, f := range cfg.Fields {
 		switch j := keep[i]; {
 		case j < 0:
-			ch.Creates = append(ch.Creates, admin.TableFieldCreate{Field: f.input(), Index: new(i)})
+			ch.Creates = append(ch.Creates, admin.TableFieldCreate{Field: f.body(), Index: new(i)})
 		case !f.sameAs(state.Fields[j]) || i != j:
-			ch.Updates = append(ch.Updates, admin.TableFieldUpdate{ID: state.Fields[j].ID.ValueString(), Field: f.change(), Index: new(i)})
+			ch.Updates = append(ch.Updates, admin.TableFieldUpdate{ID: state.Fields[j].ID.ValueString(), Field: f.updateBody(), Index: new(i)})
 		}
 	}
 	for j, s := range state.Fields {
@@ -305,7 +305,7 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 	if !ok {
 		return
 	}
-	b := m.createBody()
+	b := m.body()
 	// A value known only after apply (a reference) is checked then; here
 	// it stands as checkUUID.
 	for _, p := range []struct {
@@ -347,7 +347,7 @@ func (r *tableResource) Create(ctx context.Context, req resource.CreateRequest, 
 			fresh(func() { r.lists.tables.forget("") }, func() (*admin.Table, error) {
 				return only(r.tables(ctx), func(t admin.Table) bool { return t.Handle.Value() == handle }, "tables with the handle "+handle)
 			}),
-			func() (*admin.Table, error) { return r.ws.Tables.Create(ctx, m.createBody()) },
+			func() (*admin.Table, error) { return r.ws.Tables.Create(ctx, m.body()) },
 			func(found *admin.Table) (*admin.Table, error) {
 				return r.ws.Tables.Update(ctx, found.ID.Value(), updateBody(m, tableModel{}.state(found)))
 			})

@@ -79,8 +79,8 @@ func (r *tableJoinResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	}
 }
 
-// input is the join's body: every member m sets.
-func (m joinModel) input() admin.TableJoinInput {
+// body is the join's body: every member m sets.
+func (m joinModel) body() admin.TableJoinInput {
 	in := admin.TableJoinInput{Source: strPtr(m.Source), Type: (*admin.TableJoinType)(strPtr(m.Type)), Filter: rawJSON(m.Filter)}
 	for _, o := range m.On {
 		in.JoinOn = append(in.JoinOn, admin.TableJoinOn{LeftFieldID: o.LeftFieldID.ValueString(), RightFieldID: o.RightFieldID.ValueString()})
@@ -160,7 +160,7 @@ func (r *tableJoinResource) ValidateConfig(ctx context.Context, req resource.Val
 	if !ok {
 		return
 	}
-	in := m.input()
+	in := m.body()
 	if m.Source.IsUnknown() {
 		in.Source = new(checkUUID)
 	}
@@ -198,9 +198,9 @@ func (r *tableJoinResource) Create(ctx context.Context, req resource.CreateReque
 					return src.ID.Value() == source
 				}, "joins of the table "+source)
 			},
-			func() (*admin.TableJoin, error) { return r.ws.Tables.Joins.Create(ctx, tableID, m.input()) },
+			func() (*admin.TableJoin, error) { return r.ws.Tables.Joins.Create(ctx, tableID, m.body()) },
 			func(found *admin.TableJoin) (*admin.TableJoin, error) {
-				return r.ws.Tables.Joins.Update(ctx, tableID, found.ID.Value(), m.input())
+				return r.ws.Tables.Joins.Update(ctx, tableID, found.ID.Value(), m.body())
 			})
 	}, joinModel.state)
 }
@@ -221,7 +221,7 @@ func (r *tableJoinResource) Update(ctx context.Context, req resource.UpdateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in := cfg.input()
+	in := cfg.body()
 	if sameOn(cfg.On, state.On) {
 		in.JoinOn = nil
 	}
@@ -287,8 +287,8 @@ func (r *joinMappingsResource) Schema(_ context.Context, _ resource.SchemaReques
 	}
 }
 
-// entries returns the mappings of m, in the order of their sources.
-func (m mappingsModel) entries() []admin.JoinMapping {
+// body returns the mappings of m, in the order of their sources.
+func (m mappingsModel) body() []admin.JoinMapping {
 	var out []admin.JoinMapping
 	els := m.Mappings.Elements()
 	for _, src := range slices.Sorted(maps.Keys(els)) {
@@ -354,7 +354,7 @@ func (r *joinMappingsResource) apply(ctx context.Context, m, state mappingsModel
 			return err
 		}
 	}
-	if e := m.entries(); len(e) > 0 {
+	if e := m.body(); len(e) > 0 {
 		return r.ws.Tables.JoinMappings.Update(ctx, tableID, pairID, e)
 	}
 	return nil

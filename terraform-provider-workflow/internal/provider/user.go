@@ -86,8 +86,8 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	}
 }
 
-// newUser is the body of the user's create.
-func (m userModel) newUser() workflow.NewUser {
+// body is the body of the user's create.
+func (m userModel) body() workflow.NewUser {
 	return workflow.NewUser{Email: m.Email.ValueString(), FirstName: m.FirstName.ValueString(), LastName: m.LastName.ValueString(),
 		JobTitle: strPtr(m.JobTitle), NeverNotify: boolPtr(m.NeverNotify)}
 }
@@ -109,7 +109,7 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 	validated(&resp.Diagnostics, "Invalid user", nil, wireAttrs{"Email": "email", "FirstName": "first_name", "LastName": "last_name",
 		"JobTitle": "job_title", "*": "email"}, func(*admin.Workspace, workflow.RequestOption) error {
 		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
-			_, err := c.Users.Create(ctx, m.newUser(), opt)
+			_, err := c.Users.Create(ctx, m.body(), opt)
 			return err
 		})
 	})
@@ -194,7 +194,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 		email := m.Email.ValueString()
 		return createOnce(ctx, &resp.Diagnostics, "user "+email,
 			func() (*workflow.User, error) { return r.byEmail(ctx, email) },
-			func() (*workflow.User, error) { return r.c.Users.Create(ctx, m.newUser()) },
+			func() (*workflow.User, error) { return r.c.Users.Create(ctx, m.body()) },
 			func(found *workflow.User) (*workflow.User, error) {
 				if found.Status == workflow.UserInactive {
 					return nil, errors.New("the user " + email + " exists deactivated, and the API cannot activate a user again")

@@ -101,9 +101,9 @@ func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	}
 }
 
-// config returns the view's configuration of m: its set members, known
+// variantBody returns the view's configuration of m: its set members, known
 // ones only (a plan's unknown value is left out of a check).
-func (m viewModel) config() admin.ViewConfig {
+func (m viewModel) variantBody() admin.ViewConfig {
 	c := admin.ViewConfig{
 		Name:                strPtr(m.Name),
 		AllowRecordCreation: boolPtr(m.AllowRecordCreation),
@@ -197,7 +197,7 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 	if _, ok := viewTypes[m.Type.ValueString()]; !ok {
 		return // the type's validator reports it, once
 	}
-	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.config())}
+	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.variantBody())}
 	validated(&resp.Diagnostics, "Invalid view", nil, viewAttrs, func(ws *admin.Workspace, opt workflow.RequestOption) error {
 		_, err := ws.Views.Create(ctx, app, handle, body, opt)
 		return err
@@ -225,7 +225,7 @@ func (r *viewResource) Create(ctx context.Context, req resource.CreateRequest, r
 				return only(r.views(ctx, app), func(v admin.View) bool { return v.ClientHandle.Value() == handle }, "views with the handle "+handle)
 			}),
 			func() (*admin.View, error) {
-				return r.ws.Views.Create(ctx, app, handle, admin.ViewRequest{View: input(m.Type.ValueString(), m.config())})
+				return r.ws.Views.Create(ctx, app, handle, admin.ViewRequest{View: input(m.Type.ValueString(), m.variantBody())})
 			},
 			func(found *admin.View) (*admin.View, error) { return r.overwrite(ctx, found, m, m) })
 	}, viewModel.state)
@@ -265,7 +265,7 @@ func (r *viewResource) overwrite(ctx context.Context, cur *admin.View, plan, cfg
 	if c := variant(body.View); c != nil {
 		held = *c
 	}
-	c, err := overlay(held, cfg.config())
+	c, err := overlay(held, cfg.variantBody())
 	if err != nil {
 		return nil, err
 	}
