@@ -141,28 +141,18 @@ func TestAccImportsEverything(t *testing.T) {
 	cli.write("main.tf", mainTF(srv))
 	cli.write("imports.tf", imp.String())
 	cli.run([]string{"init"})
-	// the plan that generates the configuration may stop at an error of
-	// it (see below); generated.tf is written all the same
-	cli.run([]string{"plan", "-generate-config-out=generated.tf"}, 0, 1)
+	cli.run([]string{"plan", "-generate-config-out=generated.tf"})
 	generated := cli.read("generated.tf")
 	t.Logf("imports.tf:\n%s\ngenerated.tf:\n%s", imp.String(), generated)
-	// The user's edit: a dynamic group's member_ids is generated (as the
-	// members the service lists for it, here none), which the provider
-	// refuses on a dynamic group (membership follows its domains): the
-	// line is removed. A table's category_id, generated as null, needs no
-	// edit to import.
+	// No edit is needed: a table's category_id, generated as null, is
+	// valid for an import, and a dynamic group's members, which follow its
+	// domains, are not generated (the provider refuses them there).
 	groupBlock := regexp.MustCompile(`(?s)resource "workflow_group" "[^"]*" \{\n.*?\n\}\n`)
 	dynamicTrue := regexp.MustCompile(`\n *dynamic *= true\n`)
-	memberIDs := regexp.MustCompile(`(?s)\n *member_ids *= \[.*?\]`)
-	edited := groupBlock.ReplaceAllStringFunc(generated, func(block string) string {
-		if !dynamicTrue.MatchString(block) {
-			return block
+	for _, block := range groupBlock.FindAllString(generated, -1) {
+		if dynamicTrue.MatchString(block) && regexp.MustCompile(`member_ids *= \[`).MatchString(block) {
+			t.Errorf("a dynamic group's members are generated:\n%s", block)
 		}
-		return memberIDs.ReplaceAllString(block, "")
-	})
-	if edited != generated {
-		t.Log("generated.tf edited: member_ids removed from the dynamic groups")
-		cli.write("generated.tf", edited)
 	}
 	for _, b := range blocks {
 		if want := fmt.Sprintf("resource %q %q {", b.Type, b.Name); !strings.Contains(generated, want) {
