@@ -13,17 +13,19 @@
 #                            not what it generates (CI runs this)
 #
 # How the schema is given to tfplugindocs: with --providers-schema, a file
-# written by `tofu providers schema -json`. Left to itself, tfplugindocs
-# builds the provider and runs a Terraform CLI, which it downloads when
-# none is on PATH; here nothing but the Go module proxy is reached, and a
-# Terraform found on PATH would be whatever release the machine has. So
-# the pinned OpenTofu of .ci/opentofu (or the CLI TF_ACC_TERRAFORM_PATH
-# names, as for the acceptance tests) reads the schema of the provider
-# built from this checkout, reached through a dev override: nothing is
-# installed or downloaded. (The pinned Terraform of .ci/terraform writes
-# the same bytes.) tfplugindocs looks the schema up under the provider's
-# short name, so the file's key, the provider's full address, is renamed
-# to "workflow".
+# written by `terraform providers schema -json`. Left to itself,
+# tfplugindocs builds the provider and runs a Terraform CLI, which it
+# downloads when none is on PATH; here nothing but the Go module proxy is
+# reached, and a Terraform found on PATH would be whatever release the
+# machine has. So the pinned Terraform of .ci/terraform (built for tests
+# and tools, never shipped: BUSL-1.1), or the one WORKFLOW_DOCS_TERRAFORM
+# names, reads the schema of the provider built from this checkout,
+# reached through a dev override: nothing is installed or downloaded.
+# Terraform, not OpenTofu: OpenTofu 1.12's schema has no list resources
+# (`terraform query`), so their pages would be missing; for everything
+# else the two write the same bytes. tfplugindocs looks the schema up
+# under the provider's short name, so the file's key, the provider's full
+# address, is renamed to "workflow".
 set -euo pipefail
 
 # tfplugindocs v0.25.0 (`go list -m -versions
@@ -39,11 +41,15 @@ case "${1:-}" in
   *) echo "usage: scripts/docs.sh [-check]" >&2; exit 2 ;;
 esac
 
-cli=${TF_ACC_TERRAFORM_PATH:-}
+cli=${WORKFLOW_DOCS_TERRAFORM:-}
 if [ -z "$cli" ]; then
-  # Built once (a few minutes) and kept, as .ci/opentofu keeps it.
-  cli=$(../.ci/opentofu "${XDG_CACHE_HOME:-$HOME/.cache}/workflow-go/opentofu" | tail -1)
+  # Built once (about 5 minutes) and kept, as .ci/terraform keeps it.
+  cli=$(../.ci/terraform "${XDG_CACHE_HOME:-$HOME/.cache}/workflow-go/terraform" | tail -1)
 fi
+"$cli" version 2>/dev/null | head -1 | grep -q '^Terraform v' || {
+  echo "docs: $cli is not a Terraform CLI (WORKFLOW_DOCS_TERRAFORM)" >&2
+  exit 1
+}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
