@@ -120,6 +120,14 @@ func (s *source[T]) Read(ctx context.Context, req datasource.ReadRequest, resp *
 		return
 	}
 	what := s.describe(by)
+	if !s.plural && !slices.ContainsFunc(s.by, func(k keyAttr) bool { return by[k.name] != "" }) {
+		var names []string
+		for _, k := range s.by {
+			names = append(names, k.name)
+		}
+		resp.Diagnostics.AddError("Nothing to look up by", "Give "+strings.Join(names, " or ")+".")
+		return
+	}
 	if s.plural {
 		var items []attr.Value
 		for t, err := range s.walk(ctx, &s.b, by) {

@@ -178,14 +178,13 @@ func (r *elementResource) Create(ctx context.Context, req resource.CreateRequest
 		if err != nil {
 			return nil, err
 		}
+		if !known(m.Namespace) { // no key to look up: created once, blind
+			a, err := r.ws.Elements.Create(ctx, n)
+			return a, blind("element", "<the element's id>", err)
+		}
 		ns := m.Namespace.ValueString()
 		return createOnce(ctx, &resp.Diagnostics, fmt.Sprintf("element %q", ns),
-			func() (*admin.Aspect, error) {
-				if !known(m.Namespace) {
-					return nil, nil
-				}
-				return gone(r.ws.Elements.Get(ctx, ns))
-			},
+			func() (*admin.Aspect, error) { return gone(r.ws.Elements.Get(ctx, ns)) },
 			func() (*admin.Aspect, error) { return r.ws.Elements.Create(ctx, n) },
 			func(found *admin.Aspect) (*admin.Aspect, error) {
 				return r.ws.Elements.Update(ctx, found.ID.Value(), m.updateBody())

@@ -120,6 +120,17 @@ func (d *declared) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if r, ok := d.Resource.(resource.ResourceWithModifyPlan); ok && !resp.Diagnostics.HasError() {
 		r.ModifyPlan(ctx, req, resp)
 	}
+	if len(resp.RequiresReplace) > 0 && !req.State.Raw.IsNull() && d.fam.destroy != deletes {
+		var name, id types.String
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(d.fam.named), &name)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+		old := "removes the old one from the state only (the API has no delete for " + d.fam.what + "s): it stays in the workspace"
+		if d.fam.destroy == deactivates {
+			old = "deactivates the old one (the API has no delete for " + d.fam.what + "s)"
+		}
+		resp.Diagnostics.AddWarning("Replacing the "+d.fam.what+" "+name.ValueString()+" "+strings.SplitN(old, " (", 2)[0],
+			"The replacement of the "+d.fam.what+" "+name.ValueString()+" (id "+id.ValueString()+") "+old+".")
+	}
 }
 
 // ImportState takes the import id's parts, or the identity's attributes,

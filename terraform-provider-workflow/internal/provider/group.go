@@ -127,7 +127,8 @@ func (r *groupResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 	body := m.body()
 	body.UserIDs = stringSet(m.MemberIDs)
-	validated(&resp.Diagnostics, "Invalid group", nil, wireAttrs{"*": "member_ids"}, func(*admin.Workspace, workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid group", nil, wireAttrs{"UserIDs": "member_ids", "UserIDs[*]": "member_ids", "userIds": "member_ids",
+		"userIds[*]": "member_ids", "Name": "name", "*": "member_ids"}, func(*admin.Workspace, workflow.RequestOption) error {
 		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
 			_, err := c.Groups.Create(ctx, body, opt)
 			return err
@@ -153,7 +154,12 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 			return only(r.groups(ctx), func(g workflow.Group) bool { return g.Name == name }, "groups named "+name)
 		}),
 		func() (*workflow.Group, error) { return r.c.Groups.Create(ctx, body) },
-		func(found *workflow.Group) (*workflow.Group, error) { return r.c.Groups.Update(ctx, found.ID, body) })
+		func(found *workflow.Group) (*workflow.Group, error) {
+			if _, err := r.c.Groups.Update(ctx, found.ID, body); err != nil {
+				return nil, err
+			}
+			return found, nil // read again below, members and all
+		})
 	if err == nil && g == nil {
 		err = errors.New("the service answered without the new group")
 	}

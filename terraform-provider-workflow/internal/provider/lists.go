@@ -29,9 +29,10 @@ type runList[T any] struct {
 // walked is one list, walked at most once.
 type walked[T any] struct {
 	once  sync.Once
-	mu    sync.Mutex // guards items after the walk (add)
+	mu    sync.Mutex // guards items, err and done
 	items []T
 	err   error
+	done  bool // the walk has ended: items are the list's
 }
 
 // items returns the list key holds, walking it with all the first time.
@@ -48,21 +49,36 @@ func (l *runList[T]) items(key string, all func() iter.Seq2[T, error]) ([]T, err
 	}
 	l.mu.Unlock()
 	w.once.Do(func() {
-		for item, err := range all() {
-			if err != nil {
-				w.items, w.err = nil, err
-				return
+		var items []T
+		var err error
+		for item, e := range all() {
+			if e != nil {
+				items, err = nil, e
+				break
 			}
-			w.items = append(w.items, item)
+			items = append(items, item)
 		}
+		w.mu.Lock()
+		w.items, w.err, w.done = items, err, true
+		w.mu.Unlock()
 	})
-	if w.err != nil {
-		l.forget(key)
-		return nil, w.err
-	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.items), nil
+	items, err := slices.Clone(w.items), w.err
+	w.mu.Unlock()
+	if err != nil {
+		l.forgetWalk(key, w)
+		return nil, err
+	}
+	return items, nil
+}
+
+// forgetWalk drops the list key when it is still the walk w.
+func (l *runList[T]) forgetWalk(key string, w *walked[T]) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.walks[key] == w {
+		delete(l.walks, key)
+	}
 }
 
 // each is items as a walk's sequence, for only and listed.
@@ -82,7 +98,9 @@ func (l *runList[T]) each(key string, all func() iter.Seq2[T, error]) iter.Seq2[
 	}
 }
 
-// add adds t, just made, to the list key, when it was walked.
+// add adds t, just made, to the list key, when its walk has ended; a
+// walk still going may or may not see t, so the list is forgotten then,
+// for the next read to walk again.
 func (l *runList[T]) add(key string, t T) {
 	l.mu.Lock()
 	w := l.walks[key]
@@ -91,9 +109,13 @@ func (l *runList[T]) add(key string, t T) {
 		return
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err == nil {
+	done := w.done && w.err == nil
+	if done {
 		w.items = append(w.items, t)
+	}
+	w.mu.Unlock()
+	if !done {
+		l.forgetWalk(key, w)
 	}
 }
 

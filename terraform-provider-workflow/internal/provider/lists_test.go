@@ -102,3 +102,40 @@ func TestFresh(t *testing.T) {
 		t.Fatalf("%d forgets and %d finds, want 2 and 3: the first find uses the run's list", forgets, finds)
 	}
 }
+
+// An object made while its list is being walked is not added to that walk
+// (the walk may hold it already): the list is read again, once.
+func TestRunListAddDuringAWalk(t *testing.T) {
+	var l runList[int]
+	started, release := make(chan struct{}), make(chan struct{})
+	walks := 0
+	all := func() iter.Seq2[int, error] {
+		walks++
+		first := walks == 1
+		return func(yield func(int, error) bool) {
+			if first {
+				close(started)
+				<-release
+			}
+			for _, i := range []int{1, 2} {
+				if !yield(i, nil) {
+					return
+				}
+			}
+		}
+	}
+	done := make(chan []int)
+	go func() {
+		got, _ := l.items("app", all)
+		done <- got
+	}()
+	<-started
+	l.add("app", 2) // made meanwhile; the walk under way will list it
+	close(release)
+	if got := <-done; !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("the walk under way gave %v", got)
+	}
+	if got, _ := l.items("app", all); !slices.Equal(got, []int{1, 2}) || walks != 2 {
+		t.Fatalf("after an add during a walk: %v (%d walks), want [1 2] read again", got, walks)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -41,13 +42,16 @@ const createTries = 3
 func createOnce[T any](ctx context.Context, d *diag.Diagnostics, what string,
 	find func() (*T, error), create func() (*T, error), adopt func(*T) (*T, error)) (*T, error) {
 	adopted := func(t *T, why string) (*T, error) {
+		if adopt != nil {
+			var err error
+			if t, err = adopt(t); err != nil {
+				return nil, fmt.Errorf("the %s already exists (%s), and taking it over failed: %w", what, why, err)
+			}
+		}
 		d.AddWarning("Adopted the existing "+what,
 			"The "+what+" already existed ("+why+"): it was not created again. It is now in the state, "+
-				"and the configuration was written over it.")
-		if adopt == nil {
-			return t, nil
-		}
-		return adopt(t)
+				"as the configuration says.")
+		return t, nil
 	}
 	t, err := find()
 	if err != nil {
@@ -68,9 +72,25 @@ func createOnce[T any](ctx context.Context, d *diag.Diagnostics, what string,
 		if found != nil {
 			return adopted(found, "the create's answer was lost, or it was made meanwhile")
 		}
-		if !workflow.OutcomeUnknown(err) || try == createTries || ctx.Err() != nil {
+		if !workflow.OutcomeUnknown(err) || try == createTries || pause(ctx, try) != nil {
 			return nil, err
 		}
+	}
+}
+
+// againAfter is the wait before the second send of createOnce and resend;
+// each later one waits as much again more. (A var: tests set it to 0.)
+var againAfter = 500 * time.Millisecond
+
+// pause waits before the send after try, or until ctx ends.
+func pause(ctx context.Context, try int) error {
+	t := time.NewTimer(time.Duration(try) * againAfter)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -87,7 +107,7 @@ func each[T any](items []T) iter.Seq2[T, error] {
 
 // errSeveral is the error of a look-up by a natural key that finds more
 // than one object: which to manage is for the user to say, by import.
-var errSeveral = errors.New("several objects have it: import the one to manage by its id")
+var errSeveral = errors.New("several objects have it: name the one meant by its id (an import block, or the id itself)")
 
 // only returns the one item of all that match accepts, nil when none
 // does, and an error naming what when several do.
@@ -115,7 +135,7 @@ func only[T any](all iter.Seq2[T, error], match func(T) bool, what string) (*T, 
 func resend(ctx context.Context, send func() error) error {
 	for try := 1; ; try++ {
 		err := send()
-		if err == nil || !workflow.OutcomeUnknown(err) || try == createTries || ctx.Err() != nil {
+		if err == nil || !workflow.OutcomeUnknown(err) || try == createTries || pause(ctx, try) != nil {
 			return err
 		}
 	}

@@ -29,7 +29,15 @@ func outcomes(t *testing.T) (unknown, known error) {
 	return unknown, known
 }
 
+// noPause makes createOnce and resend send again at once, for the test t.
+func noPause(t *testing.T) {
+	was := againAfter
+	againAfter = 0
+	t.Cleanup(func() { againAfter = was })
+}
+
 func TestCreateOnce(t *testing.T) {
+	noPause(t)
 	unknown, known := outcomes(t)
 	lookupErr := errors.New("the list failed")
 	existing, made, written := "existing", "made", "written over"
@@ -188,6 +196,7 @@ func TestOnly(t *testing.T) {
 }
 
 func TestResend(t *testing.T) {
+	noPause(t)
 	unknown, known := outcomes(t)
 	tests := []struct {
 		name  string
@@ -230,5 +239,17 @@ func TestBlind(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}
+	}
+}
+
+func TestPause(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := pause(ctx, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("pause after the context ended: %v", err)
+	}
+	noPause(t)
+	if err := pause(t.Context(), 2); err != nil {
+		t.Fatalf("pause: %v", err)
 	}
 }

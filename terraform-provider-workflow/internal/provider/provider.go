@@ -160,6 +160,8 @@ func reach(ctx context.Context, c *workflow.Client) (attr, summary, detail strin
 	var auth *workflow.AuthError
 	var api *workflow.APIError
 	switch {
+	case errors.As(err, &auth) && (auth.StatusCode == http.StatusTooManyRequests || auth.StatusCode >= 500):
+		return "", "", "" // the token endpoint answered: a passing failure is for the requests to ride out
 	case errors.As(err, &auth) && (auth.StatusCode == http.StatusUnauthorized || auth.StatusCode == http.StatusBadRequest ||
 		auth.ErrorCode == "invalid_client"):
 		return "client_secret", "The credentials are refused",

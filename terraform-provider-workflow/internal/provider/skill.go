@@ -144,8 +144,9 @@ func (r *skillResource) write(ctx context.Context, m skillModel, id string) (*ad
 		}
 		return k, err
 	}
-	r.lists.skills.forget(m.App.ValueString())
-	return r.ws.Skills.Update(ctx, m.App.ValueString(), id, b)
+	k, err := r.ws.Skills.Update(ctx, m.App.ValueString(), id, b)
+	r.lists.skills.forget(m.App.ValueString()) // it changed: the next read walks again
+	return k, err
 }
 
 // Create creates the skill once (createOnce): a skill's natural key is
