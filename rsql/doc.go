@@ -103,6 +103,8 @@
 // printer quotes such strings). Parse keeps the tree
 // as written (no normal form) and returns *[Comparison], *[AndExpr] and
 // *[OrExpr] nodes, flattening directly nested nodes of the same kind. Errors
-// are *[ParseError] values carrying the byte offset; for a comparison that
-// breaks a rule of [CheckComparison] its Rule is the *[RuleError].
+// are *[ParseError] values carrying the byte offset; their text says what
+// was expected there and the kind of what was found, never the filter's
+// text, whose values are users' data. For a comparison that breaks a rule
+// of [CheckComparison] its Rule is the *[RuleError].
 package rsql

@@ -89,9 +89,11 @@ func ExampleParse() {
 	// status=in=open:pending;assignee=out=ann:bob;title=lki="q3 report"
 }
 
-// Parse errors carry the byte offset.
+// A parse error says where the filter breaks and what was expected there.
+// It names only the kind of what was found, never the filter's text (its
+// values are users' data); ParseError.Input keeps the text.
 func ExampleParseError() {
-	_, err := rsql.Parse("Status=is=open")
+	_, err := rsql.Parse("Owner=alice.anders@example.com")
 	fmt.Println(err)
-	// Output: rsql: at offset 6: expected operator, found "=is="
+	// Output: rsql: at offset 5: expected operator, found '=' without a closing '='
 }

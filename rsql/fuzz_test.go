@@ -1,6 +1,7 @@
 package rsql
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -204,6 +205,12 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
+// foundKinds are every ParseError.FoundKind: the text of an error names
+// one of these, never a piece of the filter.
+var foundKinds = []string{"end of input", "a word", "a quoted string", "invalid UTF-8", "null",
+	"an unknown operator", "'=' without a closing '='", "'!' without a closing '='",
+	"';'", "','", "'('", "')'", "':'", "'='", "'!'"}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"a==1", "a==1,b==2;c==3", "(a==1,b==2);c==3", "x=in=(a,b)", `x=="a\"b"`,
@@ -220,7 +227,10 @@ func FuzzParse(f *testing.F) {
 			require.ErrorAs(t, err, &pe)
 			require.GreaterOrEqual(t, pe.Offset, 0)
 			require.LessOrEqual(t, pe.Offset, len(s))
-			_ = pe.Error()
+			require.Contains(t, foundKinds, pe.FoundKind, "a kind, never the filter's text")
+			if pe.Rule == nil {
+				require.Equal(t, fmt.Sprintf("rsql: at offset %d: expected %s, found %s", pe.Offset, pe.Expected, pe.FoundKind), pe.Error())
+			}
 			return
 		}
 		assert.NoError(t, Raw(s).Validate())

@@ -11,12 +11,21 @@ import (
 // maxDepth bounds the nesting of parentheses accepted by Parse.
 const maxDepth = 100
 
-// ParseError is the error returned by Parse.
+// ParseError is the error returned by Parse. Its text says where the
+// filter breaks and what was expected there, and names only the kind of
+// what was found there (FoundKind), never the filter's own text: a filter
+// holds users' data (e-mail addresses, names), and a value written where
+// an operator or a field is due would otherwise be printed. Input keeps
+// the text for a caller who needs to show it.
 type ParseError struct {
-	Input    string // the text being parsed
+	Input    string // the text being parsed: users' data, which Error never prints
 	Offset   int    // byte offset in Input where the problem was found
 	Expected string // what the parser expected, e.g. "operator"
-	Found    string // what it found, e.g. "';'", "\"=foo=\"" or "end of input"
+	// FoundKind is the kind of what the parser found at Offset, never its
+	// text: "a word", "a quoted string", "an unknown operator", "'=' without
+	// a closing '='", a character of the syntax such as "';'", "invalid
+	// UTF-8", "null" (with Rule) or "end of input".
+	FoundKind string
 
 	// Rule is the rule of CheckComparison that a well-formed comparison
 	// breaks (Offset is then that of the offending value), nil for a
@@ -24,13 +33,13 @@ type ParseError struct {
 	Rule *RuleError
 }
 
-// Error returns "rsql: at offset N: expected X, found Y", or for a broken
-// rule "rsql: at offset N: field "F": OP RULE".
+// Error returns "rsql: at offset N: expected X, found KIND", or for a
+// broken rule "rsql: at offset N: field "F": OP RULE".
 func (e *ParseError) Error() string {
 	if e.Rule != nil {
 		return fmt.Sprintf("rsql: at offset %d: %s", e.Offset, e.Rule.text())
 	}
-	return fmt.Sprintf("rsql: at offset %d: expected %s, found %s", e.Offset, e.Expected, e.Found)
+	return fmt.Sprintf("rsql: at offset %d: expected %s, found %s", e.Offset, e.Expected, e.FoundKind)
 }
 
 // Unwrap returns Rule, so that errors.As finds the *RuleError.
@@ -191,23 +200,30 @@ func (p *parser) node(base int, and bool) Expr {
 }
 
 func (p *parser) fail(expected string) *ParseError {
-	return p.failAt(p.pos, expected, describe(p.s, p.pos))
+	return p.failAt(p.pos, expected, kindAt(p.s, p.pos))
 }
 
-func (p *parser) failAt(pos int, expected, found string) *ParseError {
-	return &ParseError{Input: p.s, Offset: pos, Expected: expected, Found: found}
+func (p *parser) failAt(pos int, expected, kind string) *ParseError {
+	return &ParseError{Input: p.s, Offset: pos, Expected: expected, FoundKind: kind}
 }
 
-// describe names the character at pos for an error message.
-func describe(s string, pos int) string {
+// kindAt names the kind of what starts at s[pos] for an error message,
+// without its text: a character of the syntax is named, anything else is
+// "a word" (or "a quoted string").
+func kindAt(s string, pos int) string {
 	if pos >= len(s) {
 		return "end of input"
 	}
-	r, n := utf8.DecodeRuneInString(s[pos:])
-	if r == utf8.RuneError && n == 1 {
-		return fmt.Sprintf("byte 0x%02x", s[pos])
+	switch c := s[pos]; c {
+	case ';', ',', '(', ')', ':', '=', '!':
+		return "'" + string(c) + "'"
+	case '"', '\'':
+		return "a quoted string"
 	}
-	return strconv.QuoteRune(r)
+	if r, n := utf8.DecodeRuneInString(s[pos:]); r == utf8.RuneError && n == 1 {
+		return "invalid UTF-8"
+	}
+	return "a word"
 }
 
 func (p *parser) peek() byte {
@@ -365,7 +381,7 @@ func (p *parser) comparison() (Expr, error) {
 	}
 	vals := p.endValues()
 	if r := checkValues(field, op, vals); r != nil {
-		return nil, &ParseError{Input: p.s, Offset: p.null, Expected: "a value " + string(op) + " takes", Found: "null", Rule: r}
+		return nil, &ParseError{Input: p.s, Offset: p.null, Expected: "a value " + string(op) + " takes", FoundKind: "null", Rule: r}
 	}
 	c := p.allocComparison()
 	c.Field, c.Op, c.Values = field, op, vals
@@ -392,11 +408,11 @@ func (p *parser) operator() (Operator, error) {
 		j++
 	}
 	if j >= len(p.s) || p.s[j] != '=' {
-		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j]))
+		return "", p.failAt(start, "operator", "'"+string(c)+"' without a closing '='")
 	}
 	op, ok := lookupOp(c == '!', p.s[start+1:j])
 	if !ok {
-		return "", p.failAt(start, "operator", strconv.Quote(p.s[start:j+1]))
+		return "", p.failAt(start, "operator", "an unknown operator")
 	}
 	p.pos = j + 1
 	return op, nil

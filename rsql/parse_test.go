@@ -142,23 +142,23 @@ func TestParseErrors(t *testing.T) {
 		{"a b", 3, "operator", "end of input"},
 		{"a==", 3, "value", "end of input"},
 		{"a==  ", 5, "value", "end of input"},
-		{"a=foo=1", 1, "operator", `"=foo="`},
-		{"a=FOO=1", 1, "operator", `"=FOO="`},
-		{"a!gt=1", 1, "operator", `"!gt="`},
-		{"a=1", 1, "operator", `"="`},
-		{"a=gt1", 1, "operator", `"=gt"`},
+		{"a=foo=1", 1, "operator", "an unknown operator"},
+		{"a=FOO=1", 1, "operator", "an unknown operator"},
+		{"a!gt=1", 1, "operator", "an unknown operator"},
+		{"a=1", 1, "operator", "'=' without a closing '='"},
+		{"a=gt1", 1, "operator", "'=' without a closing '='"},
 		{"a;b==1", 1, "operator", "';'"},
-		{"x=a=1", 1, "operator", `"=a="`},
-		{"x=z=1", 1, "operator", `"=z="`},
-		{"x=A=1", 1, "operator", `"=A="`},
-		{"x=Z=1", 1, "operator", `"=Z="`},
-		{"x=", 1, "operator", `"="`},
-		{"x!", 1, "operator", `"!"`},
-		{"x=!=1", 1, "operator", `"="`},
-		{"x=gt", 1, "operator", `"=gt"`},
-		{"x!LK", 1, "operator", `"!LK"`},
-		{"a==\"1\"\xff", 6, "';', ',' or end of input", "byte 0xff"},
-		{"a==\"1\"\ufffd", 6, "';', ',' or end of input", "'\ufffd'"},
+		{"x=a=1", 1, "operator", "an unknown operator"},
+		{"x=z=1", 1, "operator", "an unknown operator"},
+		{"x=A=1", 1, "operator", "an unknown operator"},
+		{"x=Z=1", 1, "operator", "an unknown operator"},
+		{"x=", 1, "operator", "'=' without a closing '='"},
+		{"x!", 1, "operator", "'!' without a closing '='"},
+		{"x=!=1", 1, "operator", "'=' without a closing '='"},
+		{"x=gt", 1, "operator", "'=' without a closing '='"},
+		{"x!LK", 1, "operator", "'!' without a closing '='"},
+		{"a==\"1\"\xff", 6, "';', ',' or end of input", "invalid UTF-8"},
+		{"a==\"1\"\ufffd", 6, "';', ',' or end of input", "a word"},
 		{"==1", 0, "field name", "'='"},
 		{"a==1;", 5, "field name", "end of input"},
 		{"a==1,,b==2", 5, "field name", "','"},
@@ -168,7 +168,7 @@ func TestParseErrors(t *testing.T) {
 		{"()", 1, "field name", "')'"},
 		{`a=="x`, 5, `closing '"'`, "end of input"},
 		{`a=='x\`, 6, `closing '\''`, "end of input"},
-		{`a=="1" b`, 7, "';', ',' or end of input", "'b'"},
+		{`a=="1" b`, 7, "';', ',' or end of input", "a word"},
 		{"x=bt=1", 6, "':' and a second value", "end of input"},
 		{"x=bt=1;y==2", 6, "':' and a second value", "';'"},
 		{"x=bt=1:2:3", 8, "only two values", "':'"},
@@ -185,7 +185,7 @@ func TestParseErrors(t *testing.T) {
 		{"x\xff", 2, "operator", "end of input"},
 		{"x==1;\x80", 6, "operator", "end of input"},
 		{"x==1;\xff", 6, "operator", "end of input"},
-		{"\"x\"==1", 0, "field name", `'"'`},
+		{"\"x\"==1", 0, "field name", "a quoted string"},
 		{strings.Repeat("(", 101) + "a==1", 100, "at most 100 nested parentheses", "'('"},
 	}
 	for _, tt := range tests {
@@ -196,18 +196,35 @@ func TestParseErrors(t *testing.T) {
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tt.offset, pe.Offset, "offset")
 			assert.Equal(t, tt.expected, pe.Expected, "expected")
-			assert.Equal(t, tt.found, pe.Found, "found")
+			assert.Equal(t, tt.found, pe.FoundKind, "found")
 			assert.Equal(t, tt.in, pe.Input)
 		})
 	}
 }
 
+// TestParseErrorMessage: the text says where and what was expected, and
+// names the kind of what was found, never the filter's text (its values
+// are users' data).
 func TestParseErrorMessage(t *testing.T) {
-	_, err := Parse("status=foo=1")
-	require.Error(t, err)
-	assert.Equal(t, `rsql: at offset 6: expected operator, found "=foo="`, err.Error())
-	_, err = Parse("a==1;\xff")
-	assert.Equal(t, "rsql: at offset 6: expected operator, found end of input", err.Error())
+	tests := []struct {
+		in, want string
+	}{
+		{"status=foo=1", "rsql: at offset 6: expected operator, found an unknown operator"},
+		{"Owner=alice.anders@example.com", "rsql: at offset 5: expected operator, found '=' without a closing '='"},
+		{"Owner!alice", "rsql: at offset 5: expected operator, found '!' without a closing '='"},
+		{`Owner=="alice" anders`, "rsql: at offset 15: expected ';', ',' or end of input, found a word"},
+		{`Owner=="alice" "anders"`, "rsql: at offset 15: expected ';', ',' or end of input, found a quoted string"},
+		{"Owner==\"alice\"\xff", "rsql: at offset 14: expected ';', ',' or end of input, found invalid UTF-8"},
+		{`Owner=="alice`, `rsql: at offset 13: expected closing '"', found end of input`},
+		{"Owner=in=(alice;bob)", "rsql: at offset 15: expected ',' or ')', found ';'"},
+		{"a==1;\xff", "rsql: at offset 6: expected operator, found end of input"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			_, err := Parse(tt.in)
+			assert.EqualError(t, err, tt.want)
+		})
+	}
 }
 
 func TestParseDepthCountsNestingNotGroups(t *testing.T) {

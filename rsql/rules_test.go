@@ -61,7 +61,7 @@ func TestParseRefusesNullWhereNoOperatorTakesIt(t *testing.T) {
 			_, err := Parse(tt.in)
 			var pe *ParseError
 			require.ErrorAs(t, err, &pe)
-			assert.Equal(t, ParseError{Input: tt.in, Offset: tt.offset, Expected: "a value " + string(tt.op) + " takes", Found: "null",
+			assert.Equal(t, ParseError{Input: tt.in, Offset: tt.offset, Expected: "a value " + string(tt.op) + " takes", FoundKind: "null",
 				Rule: &RuleError{Field: "Status", Op: tt.op, Rule: ruleNull}}, *pe)
 			var re *RuleError
 			require.ErrorAs(t, err, &re)
