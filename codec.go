@@ -50,23 +50,44 @@ func ParseTime(s string) (time.Time, error) {
 }
 
 // DecodeError reports a record field whose value could not be stored in
-// the Go field it maps to.
+// the Go field it maps to. Its text names the record field, the Go field
+// and its type, and the rule the value breaks, never the value: a record's
+// values are users' data. Value and Err keep it for a caller who asks.
 type DecodeError struct {
 	Field   string       // record field name, e.g. "Due Date"
 	GoField string       // Go field, e.g. "Task.Due"
 	Type    reflect.Type // type of the Go field
-	Value   string       // the record's value
-	Err     error        // why the value was rejected
+	Value   string       // the record's value: users' data, which Error never prints
+	// Err is why the value was rejected. For a field whose type
+	// implements encoding.TextUnmarshaler it is the error of its
+	// UnmarshalText, which Error does not print (it may quote the value).
+	Err error
 	// Cursor is the list cursor of the record that failed, set by AllAs:
 	// pass it as ListOptions.After (Before, going backward) to resume
 	// after the bad record.
 	Cursor string
 }
 
-// Error names the record field, its value and the Go field.
+// Error names the record field, the Go field and its type, and why the
+// value was rejected, without the value.
 func (e *DecodeError) Error() string {
-	return fmt.Sprintf("workflow: cannot decode record field %q = %q into %s (%s): %v",
-		e.Field, truncate(e.Value, 100), e.GoField, e.Type, e.Err)
+	why := "<nil>"
+	switch {
+	case unmarshalsText(e.Type):
+		why = "refused by its UnmarshalText"
+	case e.Err != nil:
+		why = e.Err.Error()
+	}
+	return fmt.Sprintf("workflow: cannot decode record field %q into %s (%v): %s", e.Field, e.GoField, e.Type, why)
+}
+
+// unmarshalsText reports whether a Go field of type t is decoded by its
+// own UnmarshalText (time.Time is decoded by ParseTime).
+func unmarshalsText(t reflect.Type) bool {
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t != nil && t != timeType && reflect.PointerTo(t).Implements(textUnmarshalerType)
 }
 
 // Unwrap returns the cause.
@@ -513,6 +534,9 @@ func fieldAt(v reflect.Value, index []int, alloc bool) (reflect.Value, bool) {
 // errNonFinite rejects NaN and infinities, which the API cannot hold.
 var errNonFinite = errors.New("not a finite number")
 
+// errNotTime rejects a value ParseTime does not read.
+var errNotTime = errors.New("not a time (want the form YYYY-MM-DDTHH:MM:SS.SSSZ)")
+
 func (f *codecField) decode(sv reflect.Value, s string) error {
 	if s == "" && f.kind != kindString && f.kind != kindText {
 		// No value: leave the zero value (or a nil pointer). Fields are only
@@ -582,7 +606,7 @@ func decodeInto(f *codecField, pv reflect.Value, s string) error {
 	case kindTime:
 		t, err := ParseTime(s)
 		if err != nil {
-			return err
+			return errNotTime // ParseTime's error quotes the value
 		}
 		*pv.Interface().(*time.Time) = t
 	case kindText:

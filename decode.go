@@ -97,7 +97,7 @@ func readItem(dec *jsontext.Decoder, it textItem) error {
 	case err != nil || raw.Kind() == 'n':
 		return err
 	case raw.Kind() != '{':
-		return errors.New("a record item must be a JSON object")
+		return fmt.Errorf("a record item must be a JSON object, not %s", jsonKind(raw[0]))
 	}
 	rt := getRecordText()
 	defer recordTexts.Put(rt)
@@ -293,6 +293,24 @@ func stringEnd(b []byte, j int) (end int, escaped, ok bool) {
 // errNotString is the error of a record value of another JSON type.
 var errNotString = errors.New("a record value must be a JSON string")
 
+// jsonKind names the kind of the JSON value whose text starts with c, for
+// an error that must not quote the value.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a bool"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
 // special8 returns the high bit of each of the eight bytes of w (the
 // first in the lowest byte) that may not stand in a string as it is (a
 // quote, a backslash, a control character, a byte of a character that is
@@ -394,7 +412,7 @@ func (t *text) record(rt *recordText) (found bool, err error) {
 		return false, nil
 	}
 	if t.i < len(t.b) && t.b[t.i] != '{' {
-		return false, errors.New("a record must be a JSON object of strings")
+		return false, fmt.Errorf("a record must be a JSON object of strings, not %s", jsonKind(t.b[t.i]))
 	}
 	if !t.next('{') {
 		return false, errSyntax
@@ -456,7 +474,10 @@ func (t *text) record(rt *recordText) (found bool, err error) {
 		case bytes.HasPrefix(b[i:], []byte("null")):
 			i += len("null")
 		default:
-			return false, fmt.Errorf("record field %q: %w", f.name, errNotString)
+			if i >= len(b) {
+				return false, errSyntax
+			}
+			return false, fmt.Errorf("record field %q: %w, not %s", f.name, errNotString, jsonKind(b[i]))
 		}
 		f.end = len(rt.text)
 		fields = append(fields, f)

@@ -221,12 +221,35 @@ func TestRecordPageDecoding(t *testing.T) {
 	}
 }
 
-// A value of the wrong type is an error that names its field.
+// A value, a record or an item of the wrong type is an error that names
+// the field, and the JSON type due and the one found, never the value.
 func TestRecordValueErrorNamesTheField(t *testing.T) {
-	_, err := decodePage([]byte(`{"items":[{"data":{"a":"1","due date":2}}]}`))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `record field "due date"`)
-	assert.Contains(t, err.Error(), "must be a JSON string")
+	tests := []struct{ in, want string }{
+		{`{"items":[{"data":{"a":"1","due date":2}}]}`, `record field "due date": a record value must be a JSON string, not a number`},
+		{`{"items":[{"data":{"a":"1","due date":-2}}]}`, `record field "due date": a record value must be a JSON string, not a number`},
+		{`{"items":[{"data":{"due date":["cnry"]}}]}`, `record field "due date": a record value must be a JSON string, not an array`},
+		{`{"items":[{"data":{"due date":{"cnry":"cnry"}}}]}`, `record field "due date": a record value must be a JSON string, not an object`},
+		{`{"items":[{"data":{"due date":true}}]}`, `record field "due date": a record value must be a JSON string, not a bool`},
+		{`{"items":[{"data":{"due date":false}}]}`, `record field "due date": a record value must be a JSON string, not a bool`},
+		{`{"items":[{"data":["cnry"]}]}`, "a record must be a JSON object of strings, not an array"},
+		{`{"items":[{"data":"cnry"}]}`, "a record must be a JSON object of strings, not a string"},
+		{`{"items":["cnry"]}`, "a record item must be a JSON object, not a string"},
+		{`{"items":[17]}`, "a record item must be a JSON object, not a number"},
+		{`{"items":[{"cnry":1}, null, {}]}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			_, err := decodePage([]byte(tt.in))
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.NotContains(t, err.Error(), "cnry")
+			checkSameAsPlain(t, []byte(tt.in))
+		})
+	}
 }
 
 // Names and values outside what the record decoder shares: invalid UTF-8

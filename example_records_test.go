@@ -180,12 +180,13 @@ func ExampleDecode() {
 	}
 	fmt.Println(req.Title, req.Priority, req.Due.Format(time.RFC3339))
 
-	// A value that does not fit names the field and the value.
+	// A value that does not fit names the record field, the Go field and
+	// its type, not the value (users' data; DecodeError.Value has it).
 	err := workflow.Decode(workflow.Record{"Priority": "high"}, &req)
 	fmt.Println(err)
 	// Output:
 	// Printer jammed 1 2024-03-01T09:00:00Z
-	// workflow: cannot decode record field "Priority" = "high" into ITRequest.Priority (int): not a base-10 int
+	// workflow: cannot decode record field "Priority" into ITRequest.Priority (int): not a base-10 int
 }
 
 func ExampleEncode() {
