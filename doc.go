@@ -174,7 +174,13 @@
 // *AuthError carrying the OAuth error code and description of any 2xx or
 // 4xx token answer; invalid_client and unauthorized_client match
 // ErrUnauthorized. A record field that does not fit a struct field is a
-// *DecodeError; a refused redirect a *RedirectError.
+// *DecodeError, whose text names the record field, the struct field and
+// its type but not the value (its Value member has it); a refused
+// redirect a *RedirectError. A filter that does not parse is a
+// *ValidationError wrapping an *rsql.ParseError, whose text gives the
+// offset and what was expected there, never the filter's text:
+//
+//	workflow: invalid ListOptions.Filter: must be a valid RSQL filter: rsql: at offset 5: expected operator, found '=' without a closing '='
 //
 // A success answer the SDK cannot use (an empty body, null, or a value of
 // the wrong JSON type where a resource is due; a list without its items,
@@ -404,8 +410,10 @@
 //     echoes them. TestSecretsNeverLeak, TestEchoedSecretsAreRedacted,
 //     TestClientValueIsSafeToPrint.
 //   - No error text, log line or observer error holds a query value or a
-//     request body, even when the server echoes them.
-//     TestNoRequestDataInErrors.
+//     request body, even when the server echoes them, nor a filter's text
+//     or a record's value when they do not parse or decode.
+//     TestNoRequestDataInErrors, TestNoFilterTextInParseErrors,
+//     TestNoRecordValueInDecodeErrors.
 //   - A sync of records under faults leaves every input exactly once in
 //     the service (package upsert). TestRecordsExactlyOnceUnderFaults.
 package workflow

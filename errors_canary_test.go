@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -258,6 +260,225 @@ func TestPublicErrorsAreReachable(t *testing.T) {
 				assert.Equal(t, before, len(m.requests()), "nothing sent")
 			}
 			assert.LessOrEqual(t, strings.Count(err.Error(), "workflow: "), 1, "the package is named once: %s", err)
+		})
+	}
+}
+
+// canaryFilters are filters that do not parse, each with the users' data
+// it holds (a value in the wrong place reads as an operator or a field).
+// No text of the error may hold any of it; the offset and what was
+// expected are enough to fix the filter.
+var canaryFilters = []struct {
+	name, filter string
+	data         []string
+}{
+	{"a single = before an e-mail address", "Owner=alice.anders@example.com", []string{"alice", "anders", "example.com"}},
+	{"a single = before a long value", "Owner=" + strings.Repeat("cnryQ", 60), []string{"cnryQ"}},
+	{"an unknown operator made of the value", "Owner=alice=anders@example.com", []string{"alice", "anders", "example.com"}},
+	{"a bang before the value", "Owner!alice", []string{"alice"}},
+	{"a word after a quoted value", `Owner=="alice" anders`, []string{"alice", "anders", "'a'"}},
+	{"a quoted value where a field is due", `"alice"==1`, []string{"alice"}},
+	{"a quote not closed", `Owner=="alice`, []string{"alice"}},
+	{"a list not closed", "Owner=in=(alice;anders)", []string{"alice", "anders"}},
+}
+
+// TestNoFilterTextInParseErrors: a filter that does not parse is a
+// *ValidationError wrapping a *rsql.ParseError, nothing is sent, and
+// none of its texts, logs or observer errors holds the filter's values.
+func TestNoFilterTextInParseErrors(t *testing.T) {
+	t.Parallel()
+	lists := map[string]func(ctx context.Context, c *Client, f rsql.Expr) error{
+		"Records.List": func(ctx context.Context, c *Client, f rsql.Expr) error {
+			_, err := c.Records.List(ctx, Tasks, "it", &ListOptions{Filter: f})
+			return err
+		},
+		"Records.All": func(ctx context.Context, c *Client, f rsql.Expr) error {
+			for _, err := range c.Records.All(ctx, Tasks, "it", &ListOptions{Filter: f}) {
+				return err
+			}
+			return nil
+		},
+		"Users.List": func(ctx context.Context, c *Client, f rsql.Expr) error {
+			_, err := c.Users.List(ctx, &ListOptions{Filter: f})
+			return err
+		},
+	}
+	for _, tc := range canaryFilters {
+		for name, list := range lists {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				var (
+					mu    sync.Mutex
+					texts []string
+					logs  syncLog
+				)
+				obs := &Observer{CallEnd: func(_ context.Context, _ CallInfo, r CallResult) {
+					if r.Err != nil {
+						mu.Lock()
+						texts = append(texts, "CallResult.Err: "+r.Err.Error())
+						mu.Unlock()
+					}
+				}}
+				c, m := newMockClient(t, mockReply(http.StatusOK, `{"items":[],"total":0,"paging":{}}`),
+					WithObserver(obs), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+				err := list(t.Context(), c, rsql.Raw(tc.filter))
+				require.Error(t, err)
+				assert.Empty(t, m.requests(), "nothing sent")
+				ve, ok := errors.AsType[*ValidationError](err)
+				require.True(t, ok, "%T", err)
+				assert.Equal(t, "ListOptions.Filter", ve.Field)
+				pe, ok := errors.AsType[*rsql.ParseError](err)
+				require.True(t, ok, "%T", err)
+				assert.Equal(t, tc.filter, pe.Input, "the filter stays on the error for a caller who asks")
+				mu.Lock()
+				texts = append(texts, errcheck.Texts(err)...)
+				texts = append(texts, errcheck.Texts(pe)...)
+				texts = append(texts, "log: "+logs.String())
+				mu.Unlock()
+				for _, s := range texts {
+					for _, d := range tc.data {
+						assert.NotContains(t, s, d)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestParseErrorTextWithoutFilter pins the text of the refusal a new
+// integrator meets first: the place and what was expected there.
+func TestParseErrorTextWithoutFilter(t *testing.T) {
+	t.Parallel()
+	c, _ := newMockClient(t, mockReply(http.StatusOK, `{}`))
+	_, err := c.Records.List(t.Context(), Tasks, "it", &ListOptions{Filter: rsql.Raw("Owner=alice.anders@example.com")})
+	assert.EqualError(t, err, "workflow: invalid ListOptions.Filter: must be a valid RSQL filter: "+
+		"rsql: at offset 5: expected operator, found '=' without a closing '='")
+}
+
+// syncLog is a log destination safe for concurrent writes.
+type syncLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// canaryLevel is a TextUnmarshaler whose error quotes the value it
+// refuses, as many do.
+type canaryLevel int
+
+func (l *canaryLevel) UnmarshalText(b []byte) error {
+	if string(b) != "low" {
+		return fmt.Errorf("unknown level %q", b)
+	}
+	*l = 1
+	return nil
+}
+
+// canaryTask is a struct a record holding canary values does not decode
+// into.
+type canaryTask struct {
+	Title    string      `workflow:"Title"`
+	Priority int         `workflow:"Priority"`
+	Score    *float64    `workflow:"Score"`
+	Due      time.Time   `workflow:"Due Date"`
+	Closed   *time.Time  `workflow:"Closed"`
+	Done     bool        `workflow:"Done"`
+	Level    canaryLevel `workflow:"Level"`
+}
+
+// TestNoRecordValueInDecodeErrors: a record value that does not fit its
+// Go field is a *DecodeError naming the record field, the Go field and
+// its type, and the rule; the value stays in Value, and no text holds it,
+// whether the record came from Decode, GetAs or a list.
+func TestNoRecordValueInDecodeErrors(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat(canary+" ", 40)
+	tests := []struct {
+		field, value string
+		text         string // Error() of the *DecodeError
+	}{
+		{"Priority", canary, `workflow: cannot decode record field "Priority" into canaryTask.Priority (int): not a base-10 int`},
+		{"Priority", "Request 0001: hardware issue " + canary, `workflow: cannot decode record field "Priority" into canaryTask.Priority (int): not a base-10 int`},
+		{"Score", long, `workflow: cannot decode record field "Score" into canaryTask.Score (*float64): not a base-10 float64`},
+		{"Due Date", canary, `workflow: cannot decode record field "Due Date" into canaryTask.Due (time.Time): not a time (want the form YYYY-MM-DDTHH:MM:SS.SSSZ)`},
+		{"Closed", "2024-01-31 " + canary, `workflow: cannot decode record field "Closed" into canaryTask.Closed (*time.Time): not a time (want the form YYYY-MM-DDTHH:MM:SS.SSSZ)`},
+		{"Done", canary, `workflow: cannot decode record field "Done" into canaryTask.Done (bool): not a bool (want true or false)`},
+		{"Level", canary, `workflow: cannot decode record field "Level" into canaryTask.Level (workflow.canaryLevel): refused by its UnmarshalText`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.field+"/"+truncate(tt.value, 20), func(t *testing.T) {
+			t.Parallel()
+			body, err := json.Marshal(map[string]string{"Title": canary, tt.field: tt.value})
+			require.NoError(t, err)
+			page := `{"items":[{"data":` + string(body) + `,"cursor":"c1"}],"total":1,"paging":{}}`
+			c, _ := newMockClient(t, func(call mockCall) *http.Response {
+				if strings.HasSuffix(call.Path, "/1") {
+					return mockResponse(http.StatusOK, string(body))
+				}
+				return mockResponse(http.StatusOK, page)
+			})
+			ctx := t.Context()
+			calls := map[string]func() error{
+				"Decode": func() error { return Decode(Record{"Title": canary, tt.field: tt.value}, &canaryTask{}) },
+				"GetAs":  func() error { _, err := GetAs[canaryTask](ctx, c.Records, Tasks, "it", "1"); return err },
+				"AllAs": func() error {
+					for _, err := range AllAs[*canaryTask](ctx, c.Records, Tasks, "it", nil) {
+						if err != nil {
+							return err
+						}
+					}
+					return nil
+				},
+			}
+			for name, call := range calls {
+				err := call()
+				de, ok := errors.AsType[*DecodeError](err)
+				require.True(t, ok, "%s: %T %v", name, err, err)
+				assert.Equal(t, tt.field, de.Field, name)
+				assert.Equal(t, tt.value, de.Value, "%s: the value stays on the error for a caller who asks", name)
+				assert.Equal(t, tt.text, de.Error(), name)
+				for _, s := range errcheck.Texts(err) {
+					assert.NotContains(t, s, canary, name)
+				}
+			}
+		})
+	}
+}
+
+// TestNoRecordValueInTypeErrors: a record value of another JSON type
+// names the record field, the JSON type due and the one found, not the
+// value.
+func TestNoRecordValueInTypeErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ value, kind string }{
+		{`["` + canary + `"]`, "an array"},
+		{`{"` + canary + `":"` + canary + `"}`, "an object"},
+		{`12345`, "a number"},
+		{`true`, "a bool"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			t.Parallel()
+			c, _ := newMockClient(t, mockReply(http.StatusOK, `{"Title":"`+canary+`","Priority":`+tt.value+`}`))
+			_, err := c.Records.Get(t.Context(), Tasks, "it", "1")
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrUnexpectedResponse)
+			assert.Contains(t, err.Error(), `record field "Priority": a record value must be a JSON string, not `+tt.kind)
+			for _, s := range errcheck.Texts(err) {
+				assert.NotContains(t, s, canary)
+				assert.NotContains(t, s, "12345")
+			}
 		})
 	}
 }
