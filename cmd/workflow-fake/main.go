@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-empty] [-id-space N|random] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
+//	workflow-fake [-addr 127.0.0.1:8080] [-client-id demo-client] [-client-secret demo-secret] [-empty] [-id-space N|random] [-replies documented|generous] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
 //
 // It prints the base URL, the auth URL, the demo credentials and their
 // user (admin@example.com, the default user of the embedded fake: both
@@ -19,6 +19,8 @@
 // against the service's published schemas (400), its rules in prose and
 // the fake's own rules (422); members the schemas do not declare are
 // accepted, unless -strict (workflowtest.WithStrictBodies) is given.
+// Replies hold only the members the service's document promises, unless
+// -replies generous (workflowtest.WithReplies) is given.
 // Uploaded files of up to the service's 250 MB are kept and given back
 // by the download route; beyond 1 MiB they are kept in temporary files
 // (under TMPDIR), not in memory, and removed when the server stops.
@@ -103,6 +105,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	stored := fs.Int64("stored-content-limit", workflowtest.DefaultStoredContentLimit,
 		"the largest uploaded file, in bytes, whose content is kept for download (a larger one is accepted, its download answers 501)")
 	empty := fs.Bool("empty", false, "start with no demo data: only the demo user")
+	replies := fs.String("replies", "", "`documented|generous`: replies hold only what the service's document promises (documented, "+
+		"the default, or as "+workflowtest.RepliesEnv+" says), or also what the fake keeps beside it")
 	var space uint32
 	fs.Func("id-space", "`N|random`: mint UUIDs in a space of their own (1 to 2^28-1, or random), so that two fakes hand out different ids (default 0: the fixed ids)", func(v string) error {
 		n, err := parseIDSpace(v)
@@ -116,7 +120,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-empty] [-id-space N|random] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
+		fmt.Fprint(fs.Output(), `Usage: workflow-fake [-addr 127.0.0.1:8080] [-client-id ID] [-client-secret SECRET] [-empty] [-id-space N|random] [-replies documented|generous] [-seed TYPE/ALIAS=N]... [-stored-content-limit BYTES] [-strict] [-v]
 
 Serves an in-memory fake of the records and workflow-automation API, seeded
 with demo data (unless -empty): four record definitions, 1,000 tasks,
@@ -154,6 +158,9 @@ Flags:
 	if *stored < 0 {
 		return errors.New("-stored-content-limit must not be negative")
 	}
+	if _, ok := replyModes[*replies]; !ok && *replies != "" {
+		return fmt.Errorf("-replies is %q: it must be documented or generous", *replies)
+	}
 
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -171,6 +178,9 @@ Flags:
 	}
 	if *strict {
 		opts = append(opts, workflowtest.WithStrictBodies())
+	}
+	if mode, ok := replyModes[*replies]; ok {
+		opts = append(opts, workflowtest.WithReplies(mode))
 	}
 	srv := workflowtest.NewServer(opts...)
 	var demo workflowtest.Demo
@@ -327,3 +337,6 @@ func curlExample(authURL, listURL, clientID, secret string) []string {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// replyModes are the values of -replies.
+var replyModes = map[string]workflowtest.Replies{"documented": workflowtest.Documented, "generous": workflowtest.Generous}

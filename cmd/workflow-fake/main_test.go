@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -18,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/exampletest"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
@@ -204,6 +206,30 @@ func TestBadFlags(t *testing.T) {
 	assert.Error(t, run(t.Context(), []string{"-client-secret", ""}, io.Discard, io.Discard))
 	assert.Error(t, run(t.Context(), []string{"-addr", "256.0.0.1:1"}, io.Discard, io.Discard))
 	assert.Error(t, run(t.Context(), []string{"-stored-content-limit", "-1"}, io.Discard, io.Discard))
+	assert.ErrorContains(t, run(t.Context(), []string{"-replies", "generus"}, io.Discard, io.Discard), "documented or generous")
+}
+
+// TestReplies: -replies generous sends what the fake keeps beside the
+// document's members (a table's description); the default does not.
+func TestReplies(t *testing.T) {
+	for _, tt := range []struct {
+		args  []string
+		holds bool
+	}{{nil, false}, {[]string{"-replies", "documented"}, false}, {[]string{"-replies", "generous"}, true}} {
+		t.Run(fmt.Sprint(tt.args), func(t *testing.T) {
+			t.Setenv(workflowtest.RepliesEnv, "")
+			base, auth := startFake(t, append([]string{"-empty"}, tt.args...)...)
+			c, err := workflow.NewClient(workflow.WithCredentials(demoClientID, demoClientSecret), workflow.WithEndpoint(base, auth))
+			require.NoError(t, err)
+			t.Cleanup(c.CloseIdleConnections)
+			table, err := admin.New(c).Tables.Create(t.Context(), admin.TableCreateRequest{Name: "T", Handle: "t",
+				Source: "00000000-0000-4000-8000-0000000000a1", CategoryID: "00000000-0000-4000-8000-0000000000c1", Description: new("d"),
+				Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}})
+			require.NoError(t, err)
+			_, held := table.Extra["description"]
+			assert.Equal(t, tt.holds, held)
+		})
+	}
 }
 
 // startFake runs the server with args on a random port until the test
