@@ -97,15 +97,7 @@ func (s *source[T]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *
 }
 
 func (s *source[T]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	d, ok := req.ProviderData.(*configured)
-	if !ok {
-		resp.Diagnostics.AddError("Provider bug", "the provider's data is not a workspace")
-		return
-	}
-	s.b = base{ws: d.ws, c: d.c, lists: d.lists}
+	s.b.take(req.ProviderData, &resp.Diagnostics)
 }
 
 func (s *source[T]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -54,16 +54,8 @@ func (l *lister) ListResourceConfigSchema(_ context.Context, _ list.ListResource
 	resp.Schema = listschema.Schema{Attributes: attrs}
 }
 
-func (l *lister) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	d, ok := req.ProviderData.(*configured)
-	if !ok {
-		resp.Diagnostics.AddError("Provider bug", "the provider's data is not a workspace")
-		return
-	}
-	l.b = base{ws: d.ws, c: d.c, lists: d.lists}
+func (l *lister) Configure(ctx context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.b.Configure(ctx, req, resp)
 }
 
 func (l *lister) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {

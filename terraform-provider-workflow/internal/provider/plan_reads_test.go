@@ -56,11 +56,7 @@ resource "workflow_table" "t%[1]d" {
 func planReads(t *testing.T, n int) (map[string]int, time.Duration) {
 	srv := workflowtest.Start(t)
 	srv.SeedDemo()
-	id, secret := srv.Credentials()
-	for k, v := range map[string]string{"WORKFLOW_CLIENT_ID": id, "WORKFLOW_CLIENT_SECRET": secret,
-		"WORKFLOW_BASE_URL": srv.BaseURL(), "WORKFLOW_AUTH_URL": srv.AuthURL()} {
-		t.Setenv(k, v)
-	}
+	useFake(t, srv)
 	cli := newTofu(t)
 	cli.write("main.tf", workspaceOf(n))
 	cli.run([]string{"init"})

@@ -235,15 +235,22 @@ type base struct {
 
 // Configure takes the provider's workspace and client.
 func (b *base) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
+	b.take(req.ProviderData, &resp.Diagnostics)
+}
+
+// take sets b from the provider's data, as a resource, a data source or a
+// list resource is given it (nil until the provider is configured, as in
+// `validate`).
+func (b *base) take(data any, d *diag.Diagnostics) {
+	if data == nil {
 		return
 	}
-	d, ok := req.ProviderData.(*configured)
+	c, ok := data.(*configured)
 	if !ok {
-		resp.Diagnostics.AddError("Provider bug", "the provider's data is not a workspace")
+		d.AddError("Provider bug", "the provider's data is not a workspace")
 		return
 	}
-	b.ws, b.c, b.lists = d.ws, d.c, d.lists
+	b.ws, b.c, b.lists = c.ws, c.c, c.lists
 }
 
 // read decodes a plan, a state or a configuration into a new T, adding
