@@ -46,10 +46,14 @@ if [ -z "$cli" ]; then
   # Built once (about 5 minutes) and kept, as .ci/terraform keeps it.
   cli=$(../.ci/terraform "${XDG_CACHE_HOME:-$HOME/.cache}/workflow-go/terraform" | tail -1)
 fi
-"$cli" version 2>/dev/null | head -1 | grep -q '^Terraform v' || {
-  echo "docs: $cli is not a Terraform CLI (WORKFLOW_DOCS_TERRAFORM)" >&2
-  exit 1
-}
+# (read whole: a pipe that closes early fails a CLI still writing)
+case "$(CHECKPOINT_DISABLE=1 "$cli" version 2>/dev/null || true)" in
+  "Terraform v"*) ;;
+  *)
+    echo "docs: $cli is not a Terraform CLI (WORKFLOW_DOCS_TERRAFORM)" >&2
+    exit 1
+    ;;
+esac
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
