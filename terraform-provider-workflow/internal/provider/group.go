@@ -206,7 +206,17 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if want := stringSet(plan.MemberIDs); err == nil && known(plan.MemberIDs) {
 		have := stringSet(prior.MemberIDs)
 		if add := without(want, have); len(add) > 0 {
-			err = r.c.Groups.Members.Add(ctx, id, add)
+			err = resend(ctx, func() error {
+				err := r.c.Groups.Members.Add(ctx, id, add)
+				if workflow.OutcomeUnknown(err) { // added or not: who is still missing is sent again
+					if _, members, rerr := r.read(ctx, id); rerr == nil {
+						if add = without(want, members); len(add) == 0 {
+							return nil
+						}
+					}
+				}
+				return err
+			})
 		}
 		if rm := without(have, want); err == nil && len(rm) > 0 {
 			err = r.c.Groups.Members.Remove(ctx, id, rm)

@@ -71,7 +71,17 @@ func (r *groupEmailDomainsResource) set(ctx context.Context, m groupEmailDomains
 	id, want := m.GroupID.ValueString(), stringSet(m.Domains)
 	var err error
 	if add := without(want, have); len(add) > 0 {
-		_, err = r.ws.Domains.Groups.Add(ctx, id, add)
+		err = resend(ctx, func() error {
+			_, err := r.ws.Domains.Groups.Add(ctx, id, add)
+			if workflow.OutcomeUnknown(err) { // added or not: what is still missing is sent again
+				if cur, rerr := r.read(ctx, m); rerr == nil {
+					if add = without(want, stringSet(cur.Domains)); len(add) == 0 {
+						return nil
+					}
+				}
+			}
+			return err
+		})
 	}
 	if rm := without(have, want); err == nil && len(rm) > 0 {
 		_, err = r.ws.Domains.Groups.Remove(ctx, id, rm)
