@@ -27,10 +27,20 @@ type family struct {
 	// a create finds an object that exists (createOnce); "" when the API
 	// cannot look one up by what the configuration says.
 	key     string
+	reads   readKind
 	destroy destroyKind
 	// named is the attribute that names an object in a destroy's note.
 	named string
 }
+
+// readKind is how the API reads an object of the family.
+type readKind int
+
+const (
+	byGet   readKind = iota // by its id (or its parent's)
+	byList                  // only through its app's list
+	notRead                 // not at all
+)
 
 // destroyKind is what a destroy does.
 type destroyKind int
@@ -44,7 +54,12 @@ const (
 
 // doc is what the schema's description says of the family.
 func (f family) doc() string {
-	s := " Import with the id " + strings.Join(f.importID, "/") + ", or by identity (" + strings.Join(f.importID, ", ") + ")."
+	s := map[readKind]string{
+		byGet:   " The API reads it by id: a change made elsewhere shows in the next plan.",
+		byList:  " The API reads it only through its app's list, read once a run: what the list does not give is kept as written.",
+		notRead: " The API has no read for it: the provider keeps what it wrote, and drift is not detected.",
+	}[f.reads]
+	s += " Import with the id " + strings.Join(f.importID, "/") + ", or by identity (" + strings.Join(f.importID, ", ") + ")."
 	switch {
 	case f.key != "":
 		s += keyDoc(f.key, f.destroy == deletes)

@@ -51,7 +51,7 @@ func (r *organizationDomainResource) Schema(_ context.Context, _ resource.Schema
 	managed := " A MANAGED domain's only."
 	resp.Schema = schema.Schema{
 		Description: "A domain of the organisation: a MANAGED domain (sign-in, SSO) or an EMAIL sending domain. " +
-			"The API has no read for domains: the provider keeps what it wrote, and drift is not detected. On import, the " +
+			"On import, the " +
 			"domain's settings, which no read returns, are left unset by import and written by the next apply.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The domain's id, set by the service."),

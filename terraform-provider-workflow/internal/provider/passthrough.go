@@ -89,15 +89,9 @@ func (r *passthroughResource) Schema(_ context.Context, _ resource.SchemaRequest
 		attrs["alias"] = schema.StringAttribute{Computed: true, Description: `The app's alias: the "namespace" of the service's answer.`}
 	}
 	resp.Schema = schema.Schema{
-		Description: r.doc + " The API has no read for " + r.kind + "s: the provider keeps what it wrote, and drift is not " +
-			"detected. On import, the definition, which no read returns, is left unset " +
-			"and written by the next apply (generated configuration must be given it). The API has no delete: destroy " +
-			"removes one from the state, and the plan says so, naming its id. The API cannot look a " + r.kind + " up by what " +
-			"the configuration says, so a create whose outcome is unknown (a 5xx, a lost answer) is not sent again: the apply " +
-			"fails saying so, and the " + r.kind + " is imported if it was made. An ephemeral environment's cycle (destroy, " +
-			"then apply) converges by import, with the id the destroy's plan names" + map[string]string{
-			"app":  "; without it, the create fails, since the alias is taken.",
-			"flow": "; without it, the apply creates a second flow."}[r.kind],
+		Description: r.doc + " On import, the definition, which no read returns, is left unset and written by the next " +
+			"apply (generated configuration must be given it)." + map[string]string{
+			"app": " A create whose alias is taken fails: import that app by its id."}[r.kind],
 		Attributes: attrs,
 	}
 }

@@ -207,10 +207,11 @@ func (p *workflowProvider) Resources(context.Context) []func() resource.Resource
 		declare(family{what: "group", importID: []string{"id"}, key: "its name (the groups list is walked: it has no published filter)",
 			destroy: forgets, named: "name"}, newGroupResource),
 		declare(family{what: "user", importID: []string{"id"}, destroy: deactivates, named: "email"}, newUserResource),
-		declare(family{what: "domain", importID: []string{"id"}, destroy: forgets, named: "domain"}, newOrganizationDomainResource),
+		declare(family{what: "domain", importID: []string{"id"}, reads: notRead, destroy: forgets, named: "domain"},
+			newOrganizationDomainResource),
 		declare(family{what: "domain set", importID: []string{"group_id"}, destroy: releases}, newGroupEmailDomainsResource),
-		declare(family{what: "app", importID: []string{"id"}, destroy: forgets, named: "id"}, newAppResource),
-		declare(family{what: "flow", importID: []string{"id"}, destroy: forgets, named: "id"}, newFlowResource),
+		declare(family{what: "app", importID: []string{"id"}, reads: notRead, destroy: forgets, named: "id"}, newAppResource),
+		declare(family{what: "flow", importID: []string{"id"}, reads: notRead, destroy: forgets, named: "id"}, newFlowResource),
 		declare(family{what: "element", importID: []string{"id"}, destroy: forgets, named: "namespace",
 			key: "its namespace, when the configuration sets it (the service derives one from the name otherwise, by a rule " +
 				"it does not publish: then none)"}, newElementResource),
@@ -218,9 +219,9 @@ func (p *workflowProvider) Resources(context.Context) []func() resource.Resource
 			newSearchTableResource),
 		declare(family{what: "search table", importID: []string{"aspect_id", "id"}, destroy: forgets, named: "display_name"},
 			newLinkedSearchTableResource),
-		declare(family{what: "agent", importID: []string{"app", "id"}, key: "its name in its app", destroy: forgets, named: "name"},
+		declare(family{what: "agent", importID: []string{"app", "id"}, key: "its name in its app", reads: byList, destroy: forgets, named: "name"},
 			newAgentResource),
-		declare(family{what: "skill", importID: []string{"app", "id"}, key: "its name in its app", destroy: forgets, named: "name"},
+		declare(family{what: "skill", importID: []string{"app", "id"}, key: "its name in its app", reads: byList, destroy: forgets, named: "name"},
 			newSkillResource),
 	}
 }
