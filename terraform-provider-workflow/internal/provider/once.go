@@ -144,13 +144,10 @@ func resend(ctx context.Context, send func() error) error {
 // destroyNote warns, when req plans the destroy of an object the API
 // cannot delete, what the destroy does instead (instead: "deactivates
 // the user: ..."), naming the object by its attribute attr; it is said
-// at plan time, before approval. It reports whether req is a destroy.
-func destroyNote(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, what, attr, instead string) bool {
-	if !req.Plan.Raw.IsNull() {
-		return false
-	}
-	if req.State.Raw.IsNull() {
-		return true
+// at plan time, before approval.
+func destroyNote(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, what, attr, instead string) {
+	if !req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return
 	}
 	var name, id types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(attr), &name)...)
@@ -158,7 +155,6 @@ func destroyNote(ctx context.Context, req resource.ModifyPlanRequest, resp *reso
 	resp.Diagnostics.AddWarning(fmt.Sprintf("Destroying the %s %s %s", what, name.ValueString(), strings.SplitN(instead, ":", 2)[0]),
 		fmt.Sprintf("The destroy of the %s %s (id %s) %s. The resource's description says how a later apply converges.",
 			what, name.ValueString(), id.ValueString(), instead))
-	return true
 }
 
 // keyDoc is what a schema's description says of a family created once
