@@ -18,16 +18,17 @@ import (
 // agentResource is workflow_agent: an AI agent of an app, of the
 // service's own kind (admin.AgentsService). The API reads agents only
 // through their list, whose entries are summaries; it has no delete.
-type agentResource struct{ base }
+type agentResource struct {
+	base
+}
 
 // What agentResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*agentResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*agentResource)(nil)
+	_ validating = (*agentResource)(nil)
 )
 
-func newAgentResource() resource.Resource { return &agentResource{} }
+func newAgentResource() own { return &agentResource{} }
 
 // agentModel is the resource's state.
 type agentModel struct {
@@ -47,24 +48,13 @@ type agentModel struct {
 	A2ASkills             types.List    `tfsdk:"a2a_skills"`
 }
 
-// unlisted is what an agent's list entry leaves out: the attributes the
-// provider keeps as it wrote them.
-const unlisted = "instructions, first_message, avatar_attachment_id, ai_provider_connector_id, tools and a2a_skills"
-
-func (r *agentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_agent"
-}
-
 func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	unseen := " Not in the agents list: the provider keeps what it wrote, drift is not detected, and import leaves it unset."
 	objects := func(desc string) schema.ListAttribute {
 		return schema.ListAttribute{Optional: true, ElementType: types.StringType,
-			Description: desc + ", each one JSON object (jsonencode). Set, the list replaces the agent's." + unseen}
+			Description: desc + ", each one JSON object (jsonencode). Set, the list replaces the agent's."}
 	}
 	resp.Schema = schema.Schema{
-		Description: "An AI agent of an app, of the service's own kind. The API reads agents only through the app's agents list, " +
-			"whose entries are summaries: drift and import cover name, description, max_length, reasoning_effort and temperature; " +
-			unlisted + " are not in the list, so the provider keeps what it wrote and cannot see a change made elsewhere. " +
+		Description: "An AI agent of an app, of the service's own kind. The entries of the app's agents list are summaries. " +
 			"Other settings (voiceConfig, runAs, ...) are not managed.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The agent's id, set by the service."),
@@ -80,10 +70,10 @@ func (r *agentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 				return a
 			}(),
 			"temperature":              readFloat("The model's sampling temperature."),
-			"instructions":             schema.StringAttribute{Optional: true, Description: "The system prompt that steers the agent." + unseen},
-			"first_message":            schema.StringAttribute{Optional: true, Description: "What the agent posts when a conversation starts." + unseen},
-			"avatar_attachment_id":     schema.StringAttribute{Optional: true, Description: "The attachment of the avatar image." + unseen},
-			"ai_provider_connector_id": schema.StringAttribute{Optional: true, Description: "The AI provider connector." + unseen},
+			"instructions":             schema.StringAttribute{Optional: true, Description: "The system prompt that steers the agent."},
+			"first_message":            schema.StringAttribute{Optional: true, Description: "What the agent posts when a conversation starts."},
+			"avatar_attachment_id":     schema.StringAttribute{Optional: true, Description: "The attachment of the avatar image."},
+			"ai_provider_connector_id": schema.StringAttribute{Optional: true, Description: "The AI provider connector."},
 			"tools":                    objects("The tools attached to the agent"),
 			"a2a_skills":               objects("The A2A skills attached to the agent"),
 		},
@@ -185,11 +175,4 @@ func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp
 func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Updating the agent",
 		func(m agentModel) (*admin.Agent, error) { return r.write(ctx, m, m.ID.ValueString()) }, agentModel.state)
-}
-
-// Delete forgets the agent: the API has no delete for agents.
-func (r *agentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m agentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	forgotten(&resp.Diagnostics, "agent", m.Name.ValueString())
 }

@@ -28,12 +28,12 @@ type automationResource struct{ base }
 // What automationResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*automationResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*automationResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*automationResource)(nil)
+	_ validating = (*automationResource)(nil)
+	_ planning   = (*automationResource)(nil)
+	_ deleting   = (*automationResource)(nil)
 )
 
-func newAutomationResource() resource.Resource { return &automationResource{} }
+func newAutomationResource() own { return &automationResource{} }
 
 // automationModel is the resource's state.
 type automationModel struct {
@@ -41,10 +41,6 @@ type automationModel struct {
 	RecordType types.String `tfsdk:"record_type"`
 	Alias      types.String `tfsdk:"alias"`
 	Workflow   types.String `tfsdk:"workflow"`
-}
-
-func (r *automationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_automation"
 }
 
 func (r *automationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

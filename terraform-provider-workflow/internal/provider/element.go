@@ -21,16 +21,17 @@ import (
 // elementResource is workflow_element: the definition of an element
 // (admin.ElementsService). The API has no delete for elements: destroy
 // removes one from the state, with a warning.
-type elementResource struct{ base }
+type elementResource struct {
+	base
+}
 
 // What elementResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*elementResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*elementResource)(nil)
+	_ validating = (*elementResource)(nil)
 )
 
-func newElementResource() resource.Resource { return &elementResource{} }
+func newElementResource() own { return &elementResource{} }
 
 // elementModel is the resource's state.
 type elementModel struct {
@@ -55,12 +56,7 @@ type elementModel struct {
 var sourceMembers = []string{"cloudLinkId", "database", "schema", "table", "idColumn", "titleColumn",
 	"snowflakeWarehouse", "cloudOptions", "fields"}
 
-func (r *elementResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_element"
-}
-
 func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	writeOnly := " The service does not read it back: the provider keeps what it wrote, drift is not detected, and import leaves it unset."
 	fixed := func(a schema.StringAttribute) schema.StringAttribute {
 		a.PlanModifiers = append(a.PlanModifiers, stringplanmodifier.RequiresReplace())
 		return a
@@ -68,7 +64,7 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	source := jsonAttribute("The members of the create body that fix the element's source: "+
 		"cloudLinkId, database, schema, table, idColumn and titleColumn (import from a cloud source), "+
 		"snowflakeWarehouse, cloudOptions, and fields (a native element's fields). Set only at create: "+
-		"a change creates a new element."+writeOnly, false)
+		"a change creates a new element.", false)
 	source.PlanModifiers = append(source.PlanModifiers, replacedOnceWritten())
 	readOnly := readBool("The element's records are read-only. Set only at create: a change creates a new element.")
 	readOnly.PlanModifiers = append(readOnly.PlanModifiers, boolplanmodifier.RequiresReplace())
@@ -88,13 +84,13 @@ func (r *elementResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"color":       readString("The element's color."),
 			"read_only":   readOnly,
 			"allow_forwarded_email_ingestion": schema.BoolAttribute{Optional: true,
-				Description: "Records can be created from forwarded e-mail." + writeOnly},
+				Description: "Records can be created from forwarded e-mail."},
 			"allow_anonymous_email_creation": schema.BoolAttribute{Optional: true,
-				Description: "Records can be created from e-mail of unknown senders." + writeOnly},
+				Description: "Records can be created from e-mail of unknown senders."},
 			"allow_inline_image_ingestion": schema.BoolAttribute{Optional: true,
-				Description: "Inline images of e-mail are kept." + writeOnly},
+				Description: "Inline images of e-mail are kept."},
 			"workflow_value_per_automation": schema.Float64Attribute{Optional: true,
-				Description: "The value an automation run is worth." + writeOnly},
+				Description: "The value an automation run is worth."},
 			"source": source,
 		},
 	}
@@ -201,11 +197,4 @@ func (r *elementResource) Update(ctx context.Context, req resource.UpdateRequest
 		func(m elementModel) (*admin.Aspect, error) {
 			return r.ws.Elements.Update(ctx, m.ID.ValueString(), m.updateBody())
 		}, elementModel.state)
-}
-
-// Delete forgets the element: the API has no delete for elements.
-func (r *elementResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m elementModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	forgotten(&resp.Diagnostics, "element", m.Namespace.ValueString())
 }

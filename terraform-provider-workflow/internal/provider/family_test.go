@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,9 +39,20 @@ func TestDescriptionsComeFromTheDeclarations(t *testing.T) {
 		if fam.destroy == forgets {
 			want = append(want, "destroy removes it from the state only")
 		}
+		if len(fam.kept) > 1 {
+			want = append(want, "No reply of the API holds "+inWords(fam.kept)+": they are kept as written.")
+		}
 		for _, w := range want {
 			if !strings.Contains(desc, w) {
 				t.Errorf("%s: the description does not say %q:\n%s", meta.TypeName, w, desc)
+			}
+		}
+		for name, a := range resp.Schema.Attributes {
+			if says, kept := strings.Contains(a.GetDescription(), keptNote), slices.Contains(fam.kept, name); says != kept {
+				t.Errorf("%s: %s's description says it is kept as written: %v; the declaration: %v", meta.TypeName, name, says, kept)
+			}
+			if d := strings.Replace(a.GetDescription(), keptNote, "", 1); strings.Contains(d, "import leaves") || strings.Contains(d, "read it back") {
+				t.Errorf("%s: %s's description says on its own what the declaration says: %q", meta.TypeName, name, d)
 			}
 		}
 		var ident resource.IdentitySchemaResponse
@@ -52,6 +64,18 @@ func TestDescriptionsComeFromTheDeclarations(t *testing.T) {
 			if _, ok := resp.Schema.Attributes[a]; !ok {
 				t.Errorf("%s: the import id names %s, which the schema has not", meta.TypeName, a)
 			}
+		}
+	}
+}
+
+// A family the API deletes (deactivates, empties) has a Delete of its
+// own; one the API cannot delete has none, for nothing is sent.
+func TestDestroyIsDeclared(t *testing.T) {
+	for _, f := range New("test")().Resources(t.Context()) {
+		d := f().(*declared)
+		_, deletes := d.own.(deleting)
+		if deletes != (d.fam.destroy != forgets) {
+			t.Errorf("workflow_%s: a Delete of its own: %v; its declaration's destroy: %d", d.fam.typ, deletes, d.fam.destroy)
 		}
 	}
 }

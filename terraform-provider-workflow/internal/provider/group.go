@@ -18,16 +18,17 @@ import (
 // groupResource is workflow_group: a group of users and its membership
 // (workflow.GroupsService, its Members). The API has no delete for
 // groups: destroy removes one from the state, with a warning.
-type groupResource struct{ base }
+type groupResource struct {
+	base
+}
 
 // What groupResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*groupResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*groupResource)(nil)
+	_ validating = (*groupResource)(nil)
 )
 
-func newGroupResource() resource.Resource { return &groupResource{} }
+func newGroupResource() own { return &groupResource{} }
 
 // groupModel is the resource's state.
 type groupModel struct {
@@ -45,12 +46,7 @@ type groupModel struct {
 	MemberIDs   types.Set    `tfsdk:"member_ids"`
 }
 
-func (r *groupResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_group"
-}
-
 func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	writeOnly := " The service does not read it back: the provider keeps what it wrote, drift is not detected, and import leaves it unset."
 	resp.Schema = schema.Schema{
 		Description: "A group of users, with its members. The e-mail domains of a dynamic group are workflow_group_email_domains.",
 		Attributes: map[string]schema.Attribute{
@@ -62,10 +58,10 @@ func (r *groupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"dynamic":     readBool("Membership follows the group's e-mail domains instead of member_ids."),
 			"managed": schema.BoolAttribute{Computed: true, Description: "The group is managed outside the API (by an identity provider).",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}},
-			"approver":    schema.BoolAttribute{Optional: true, Description: "The group can approve." + writeOnly},
-			"data_access": schema.BoolAttribute{Optional: true, Description: "The group grants data access." + writeOnly},
-			"hidden":      schema.BoolAttribute{Optional: true, Description: "The group is hidden." + writeOnly},
-			"tags":        schema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "The group's tags." + writeOnly},
+			"approver":    schema.BoolAttribute{Optional: true, Description: "The group can approve."},
+			"data_access": schema.BoolAttribute{Optional: true, Description: "The group grants data access."},
+			"hidden":      schema.BoolAttribute{Optional: true, Description: "The group is hidden."},
+			"tags":        schema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "The group's tags."},
 			"member_ids": readSet("The ids of the group's members (workflow_user.<name>.id), for a group that is not dynamic. " +
 				"Left out, membership is not managed; set, members not in it are removed."),
 		},
@@ -232,11 +228,4 @@ func (r *groupResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan.state(g, members))...)
-}
-
-// Delete forgets the group: the API has no delete for groups.
-func (r *groupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m groupModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	forgotten(&resp.Diagnostics, "group", m.Name.ValueString())
 }

@@ -22,21 +22,17 @@ type groupEmailDomainsResource struct{ base }
 // What groupEmailDomainsResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*groupEmailDomainsResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*groupEmailDomainsResource)(nil)
+	_ validating = (*groupEmailDomainsResource)(nil)
+	_ deleting   = (*groupEmailDomainsResource)(nil)
 )
 
-func newGroupEmailDomainsResource() resource.Resource { return &groupEmailDomainsResource{} }
+func newGroupEmailDomainsResource() own { return &groupEmailDomainsResource{} }
 
 // groupEmailDomainsModel is the resource's state.
 type groupEmailDomainsModel struct {
 	ID      types.String `tfsdk:"id"`
 	GroupID types.String `tfsdk:"group_id"`
 	Domains types.Set    `tfsdk:"domains"`
-}
-
-func (r *groupEmailDomainsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_group_email_domains"
 }
 
 func (r *groupEmailDomainsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
@@ -25,7 +24,8 @@ import (
 )
 
 // What the families share: the schemas of their attributes by how the
-// service treats them (read back, kept as written, set by the service),
+// service treats them (read back, set by the service; what is kept as
+// written is declared, family.go),
 // sets of ids, JSON lists, numbers in range, and the stand-in for a value
 // not known while validating.
 
@@ -58,19 +58,10 @@ func readFloat(desc string) schema.Float64Attribute {
 		PlanModifiers: []planmodifier.Float64{float64planmodifier.UseStateForUnknown()}}
 }
 
-// keptNote is what the description of an attribute kept as written adds.
-const keptNote = " Not read back: no reply of the API holds it. The state keeps the value the provider wrote, " +
-	"a change made elsewhere is not seen, and import leaves it unset (the next apply writes the configured value)."
-
-// keptString is an optional member the API writes but never reads back:
-// the state holds the configuration's value (see keptNote).
-func keptString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, Description: desc + keptNote}
-}
-
-// keptJSON is keptString for a JSON object.
-func keptJSON(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, Description: desc + " A JSON object (jsonencode)." + keptNote,
+// writtenJSON is an optional JSON object that the state holds as the
+// configuration writes it (an attribute kept as written, family.kept).
+func writtenJSON(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, Description: desc + " A JSON object (jsonencode).",
 		Validators: []validator.String{jsonObject{}}}
 }
 
@@ -115,14 +106,6 @@ func without(a, b []string) []string {
 		}
 	}
 	return out
-}
-
-// forgotten warns, at a destroy, that the API has no delete for what:
-// it was removed from the state only.
-func forgotten(d *diag.Diagnostics, what, name string) {
-	d.AddWarning("The "+what+" still exists",
-		"The API has no delete for "+what+"s: the "+what+" "+name+
-			" was removed from the state only, and still exists in the workspace.")
 }
 
 // listed finds the item whose id is id in a list the API reads a family

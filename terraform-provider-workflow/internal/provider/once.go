@@ -5,13 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 )
@@ -139,51 +135,6 @@ func resend(ctx context.Context, send func() error) error {
 			return err
 		}
 	}
-}
-
-// destroyNote warns, when req plans the destroy of an object the API
-// cannot delete, what the destroy does instead (instead: "deactivates
-// the user: ..."), naming the object by its attribute attr; it is said
-// at plan time, before approval.
-func destroyNote(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, what, attr, instead string) {
-	if !req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
-		return
-	}
-	var name, id types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(attr), &name)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
-	resp.Diagnostics.AddWarning(fmt.Sprintf("Destroying the %s %s %s", what, name.ValueString(), strings.SplitN(instead, ":", 2)[0]),
-		fmt.Sprintf("The destroy of the %s %s (id %s) %s. The resource's description says how a later apply converges.",
-			what, name.ValueString(), id.ValueString(), instead))
-}
-
-// keyDoc is what a schema's description says of a family created once
-// by its natural key (key, in words), and of its destroy (deletes: the
-// API deletes it; otherwise destroy forgets it).
-func keyDoc(key string, deletes bool) string {
-	s := " Natural key: " + key + ". A create first looks the object of that key up, and looks again after a create whose " +
-		"outcome is unknown (a 5xx, a lost answer) before anything is sent again: one found is adopted into the state, with a " +
-		"warning, and the configuration is written over it; it is never created twice."
-	if deletes {
-		return s + " Destroy deletes it; an ephemeral environment's cycle (destroy, then apply) creates it again."
-	}
-	return s + " The API has no delete: destroy removes it from the state only, and the plan says so before approval; " +
-		"an ephemeral environment's cycle (destroy, then apply) adopts it again."
-}
-
-// blindDoc is keyDoc for a family the API cannot look up by what the
-// configuration says (what: its name) and cannot delete.
-func blindDoc(what string) string {
-	return " Natural key: none the API can look up. A create whose outcome is unknown (a 5xx, a lost answer) is not sent " +
-		"again: the apply fails, saying that the " + what + " may exist and how to import it. The API has no delete: destroy " +
-		"removes it from the state only, and the plan says so before approval, naming its id; an ephemeral environment's " +
-		"cycle (destroy, then apply) converges by importing it with that id; without the import, the apply makes a second one " +
-		"(or fails, where the service refuses a second one)."
-}
-
-// forgetsDoc is what a destroy does instead for a family with no delete.
-func forgetsDoc(what string) string {
-	return "removes it from the state only: the API has no delete for " + what + "s, and it stays in the workspace"
 }
 
 // blind explains err, the failure of a create of a family the API cannot

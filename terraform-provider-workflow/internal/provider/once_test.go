@@ -306,8 +306,9 @@ func TestAccDestroyThenApply(t *testing.T) {
 	cli.run([]string{"apply", "-auto-approve"})
 
 	plan, _ := cli.run([]string{"plan", "-destroy", "-no-color"})
-	for _, want := range []string{"Destroying the group Ops removes it from the state", "Destroying the view open-accounts removes it from the state",
-		"Destroying the agent Helper removes it from the state", "Destroying the skill Triage removes it from the state",
+	for _, want := range []string{"Destroying the group Ops removes it from the state", "Destroying the view open-accounts of the app crm-accounts removes it from the state",
+		"Destroying the agent Helper of the app crm-accounts removes it from the state",
+		"Destroying the skill Triage of the app crm-accounts removes it from the state",
 		"Destroying the element widgets removes it from the state"} {
 		if !strings.Contains(strings.Join(strings.Fields(plan), " "), want) {
 			t.Errorf("the destroy's plan does not say %q:\n%s", want, plan)

@@ -19,16 +19,17 @@ import (
 // the organisation (admin.DomainsService). The API has no read and no
 // delete for them: the provider keeps what it wrote, and destroy removes
 // one from the state, with a warning.
-type organizationDomainResource struct{ base }
+type organizationDomainResource struct {
+	base
+}
 
 // What organizationDomainResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*organizationDomainResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*organizationDomainResource)(nil)
+	_ validating = (*organizationDomainResource)(nil)
 )
 
-func newOrganizationDomainResource() resource.Resource { return &organizationDomainResource{} }
+func newOrganizationDomainResource() own { return &organizationDomainResource{} }
 
 // organizationDomainModel is the resource's state.
 type organizationDomainModel struct {
@@ -43,16 +44,10 @@ type organizationDomainModel struct {
 	SSO              types.Bool   `tfsdk:"sso"`
 }
 
-func (r *organizationDomainResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_organization_domain"
-}
-
 func (r *organizationDomainResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	managed := " A MANAGED domain's only."
 	resp.Schema = schema.Schema{
-		Description: "A domain of the organisation: a MANAGED domain (sign-in, SSO) or an EMAIL sending domain. " +
-			"On import, the " +
-			"domain's settings, which no read returns, are left unset by import and written by the next apply.",
+		Description: "A domain of the organisation: a MANAGED domain (sign-in, SSO) or an EMAIL sending domain.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The domain's id, set by the service."),
 			"type": schema.StringAttribute{Required: true, Description: `"MANAGED" or "EMAIL". A new type creates a new domain.`,
@@ -149,11 +144,4 @@ func (r *organizationDomainResource) Update(ctx context.Context, req resource.Up
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-// Delete forgets the domain: the API has no delete for domains.
-func (r *organizationDomainResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m organizationDomainModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	forgotten(&resp.Diagnostics, "domain", m.Domain.ValueString())
 }

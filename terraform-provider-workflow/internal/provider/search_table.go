@@ -26,28 +26,30 @@ import (
 // API has no delete for them.
 
 // searchTableResource is workflow_search_table.
-type searchTableResource struct{ base }
+type searchTableResource struct {
+	base
+}
 
 // What searchTableResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*searchTableResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*searchTableResource)(nil)
+	_ validating = (*searchTableResource)(nil)
 )
 
-func newSearchTableResource() resource.Resource { return &searchTableResource{} }
+func newSearchTableResource() own { return &searchTableResource{} }
 
 // linkedSearchTableResource is workflow_linked_search_table.
-type linkedSearchTableResource struct{ base }
+type linkedSearchTableResource struct {
+	base
+}
 
 // What linkedSearchTableResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*linkedSearchTableResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*linkedSearchTableResource)(nil)
+	_ validating = (*linkedSearchTableResource)(nil)
 )
 
-func newLinkedSearchTableResource() resource.Resource { return &linkedSearchTableResource{} }
+func newLinkedSearchTableResource() own { return &linkedSearchTableResource{} }
 
 // searchTableModel is workflow_search_table's state.
 type searchTableModel struct {
@@ -103,10 +105,6 @@ func requiresReplace[A schema.StringAttribute | schema.ListAttribute](a A) A {
 	return a
 }
 
-func (r *searchTableResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_search_table"
-}
-
 func (r *searchTableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := searchTableAttributes()
 	attrs["warehouse"] = readString("The warehouse that refreshes the table.")
@@ -128,8 +126,7 @@ func (r *searchTableResource) Schema(_ context.Context, _ resource.SchemaRequest
 		}}}
 	resp.Schema = schema.Schema{
 		Description: "A Snowflake search table of an aspect. Its warehouse, target_lag and duration change in place; its fields " +
-			"are fixed when it is created. The legacy single index (fieldId, aiProviderConnectorId) is not managed: use vector_indexes. " +
-			"A replacement, as a destroy, removes the old one from the state only.",
+			"are fixed when it is created. The legacy single index (fieldId, aiProviderConnectorId) is not managed: use vector_indexes.",
 		Attributes: attrs,
 	}
 }
@@ -237,13 +234,6 @@ func (r *searchTableResource) Update(ctx context.Context, req resource.UpdateReq
 	resp.Diagnostics.Append(resp.State.Set(ctx, m.state(t))...)
 }
 
-// Delete forgets the search table: the API has no delete for them.
-func (r *searchTableResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m searchTableModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	forgotten(&resp.Diagnostics, "search table", m.DisplayName.ValueString())
-}
-
 // readSearchTable reads a search table of either kind; nil when it failed
 // (a diagnostic says why) or is gone (removed from the state).
 func readSearchTable(ctx context.Context, ws *admin.Workspace, aspectID, id types.String, resp *resource.ReadResponse) *admin.SearchTable {
@@ -259,26 +249,20 @@ func readSearchTable(ctx context.Context, ws *admin.Workspace, aspectID, id type
 	return t
 }
 
-func (r *linkedSearchTableResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_linked_search_table"
-}
-
 func (r *linkedSearchTableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	required := func(desc string) schema.StringAttribute {
 		return requiresReplace(schema.StringAttribute{Required: true, Description: desc + " A change creates a new search table."})
 	}
 	attrs := searchTableAttributes()
 	attrs["cloud_link_id"] = schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{replacedOnceWritten()},
-		Description: "The cloud link holding the service. The service does not read it back: the provider keeps what it " +
-			"wrote, and import leaves it unset (the next apply keeps the configured one). A change creates a new search table."}
+		Description: "The cloud link holding the service. A change creates a new search table."}
 	attrs["database"] = required("The service's database.")
 	attrs["schema"] = required("The service's schema.")
 	attrs["service_name"] = required("The existing Cortex Search Service.")
 	attrs["warehouse"] = requiresReplace(readString("The warehouse that queries the service. A change creates a new search table."))
 	resp.Schema = schema.Schema{
 		Description: "A search table of an aspect linked to an existing Cortex Search Service. The API changes no setting of a " +
-			"linked search table: every change creates a new one, and the old one is removed " +
-			"from the state only, as at a destroy.",
+			"linked search table: every change creates a new one.",
 		Attributes: attrs,
 	}
 }
@@ -341,11 +325,4 @@ func (r *linkedSearchTableResource) Update(ctx context.Context, req resource.Upd
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("cloud_link_id"), &link)...)
 	resp.State.Raw = req.State.Raw.Copy()
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cloud_link_id"), link)...)
-}
-
-// Delete forgets the search table: the API has no delete for them.
-func (r *linkedSearchTableResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m linkedSearchTableModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	forgotten(&resp.Diagnostics, "search table", m.DisplayName.ValueString())
 }

@@ -19,16 +19,17 @@ import (
 // skillResource is workflow_skill: a skill of an app
 // (admin.SkillsService). The API reads skills only through their list;
 // it has no delete.
-type skillResource struct{ base }
+type skillResource struct {
+	base
+}
 
 // What skillResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*skillResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*skillResource)(nil)
+	_ validating = (*skillResource)(nil)
 )
 
-func newSkillResource() resource.Resource { return &skillResource{} }
+func newSkillResource() own { return &skillResource{} }
 
 // skillModel is the resource's state.
 type skillModel struct {
@@ -44,10 +45,6 @@ type skillModel struct {
 	Tools        types.List   `tfsdk:"tools"`
 }
 
-func (r *skillResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_skill"
-}
-
 func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	oneOfString := func(desc string, values ...string) schema.StringAttribute {
 		a := readString(desc)
@@ -55,9 +52,7 @@ func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		return a
 	}
 	resp.Schema = schema.Schema{
-		Description: "A skill of an app. The API reads skills only through the app's skills list: drift and import cover every " +
-			"attribute but tools, which the list gives as a connection whose members the service does not publish, so the provider " +
-			"keeps the tools it wrote and cannot see a change made elsewhere.",
+		Description: "A skill of an app. The skills list gives its tools as a connection whose members the service does not publish.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("The skill's id, set by the service."),
 			"app": schema.StringAttribute{Required: true, Description: "The alias of the app (workflow_app.<name>.alias).",
@@ -68,11 +63,10 @@ func (r *skillResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"description":  readString("A short summary of what the skill does."),
 			"instructions": readString("The system prompt that steers the skill."),
 			"properties":   jsonAttribute("The skill's type-specific configuration.", false),
-			"discovery": keptJSON("How the skill is found and routed to (discoveryProperties: routingPriority, " +
+			"discovery": writtenJSON("How the skill is found and routed to (discoveryProperties: routingPriority, " +
 				"positiveKeywords, negativeKeywords, aliases, exampleUtterances)."),
 			"tools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-				Description: "The tools attached to the skill, each one JSON object (jsonencode). Set, the list replaces the skill's. " +
-					"Not readable: the provider keeps what it wrote, drift is not detected, and import leaves it unset."},
+				Description: "The tools attached to the skill, each one JSON object (jsonencode). Set, the list replaces the skill's."},
 		},
 	}
 }
@@ -106,8 +100,6 @@ func (m skillModel) state(k *admin.Skill) skillModel {
 	m.ID, m.Name, m.Type, m.Status = optString(k.ID), optString(k.Name), optString(k.Type), optString(k.Status)
 	m.Description, m.Instructions = optString(k.Description), optString(k.Instructions)
 	m.Properties = refreshJSON(m.Properties, k.Properties)
-	// The document's Skill has no discoveryProperties: m keeps its
-	// discovery (kept as written).
 	return m
 }
 
@@ -171,11 +163,4 @@ func (r *skillResource) Read(ctx context.Context, req resource.ReadRequest, resp
 func (r *skillResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	save(ctx, req.Plan, &resp.State, &resp.Diagnostics, "Updating the skill",
 		func(m skillModel) (*admin.Skill, error) { return r.write(ctx, m, m.ID.ValueString()) }, skillModel.state)
-}
-
-// Delete forgets the skill: the API has no delete for skills.
-func (r *skillResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m skillModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	forgotten(&resp.Diagnostics, "skill", m.Name.ValueString())
 }

@@ -28,12 +28,12 @@ type tableResource struct{ base }
 // What tableResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*tableResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*tableResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*tableResource)(nil)
+	_ validating = (*tableResource)(nil)
+	_ planning   = (*tableResource)(nil)
+	_ deleting   = (*tableResource)(nil)
 )
 
-func newTableResource() resource.Resource { return &tableResource{} }
+func newTableResource() own { return &tableResource{} }
 
 // tableModel is the resource's state.
 type tableModel struct {
@@ -66,10 +66,6 @@ type fieldModel struct {
 	Tags        types.List   `tfsdk:"tags"`
 }
 
-func (r *tableResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_table"
-}
-
 func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	inner := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, Description: desc}
@@ -84,11 +80,11 @@ func (r *tableResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"source": schema.StringAttribute{Required: true,
 				Description: "The id of the aspect or table the table reads from: a reference to that object's id."},
-			"category_id": keptString("The id of the aspect category the table is filed under. Required to create a table " +
-				"(checked when the create is planned), optional otherwise, so that an imported table is valid without it."),
-			"description": keptString("The table's description."),
-			"icon":        keptString("The table's icon."),
-			"color":       keptString("The table's color."),
+			"category_id": schema.StringAttribute{Optional: true, Description: "The id of the aspect category the table is filed under. Required to create a table " +
+				"(checked when the create is planned), optional otherwise, so that an imported table is valid without it."},
+			"description": schema.StringAttribute{Optional: true, Description: "The table's description."},
+			"icon":        schema.StringAttribute{Optional: true, Description: "The table's icon."},
+			"color":       schema.StringAttribute{Optional: true, Description: "The table's color."},
 			"filter":      jsonAttribute("The rows the table keeps.", false),
 			"order_by":    jsonAttribute("The order of the table's rows.", false),
 			"limit":       jsonAttribute("The number of rows the table keeps.", false),
@@ -237,8 +233,6 @@ func (prior tableModel) state(t *admin.Table) tableModel {
 	if src, ok := t.Source.Get(); ok {
 		m.Source = optString(src.ID)
 	}
-	// The document's Table has no categoryId, description, icon or
-	// color: m keeps prior's (kept as written).
 	m.Filter = refreshJSON(prior.Filter, t.Filter)
 	m.OrderBy = refreshJSON(prior.OrderBy, t.OrderBy)
 	m.Limit = refreshJSON(prior.Limit, t.Limit)

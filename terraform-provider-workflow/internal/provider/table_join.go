@@ -27,12 +27,12 @@ type tableJoinResource struct{ base }
 // What tableJoinResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*tableJoinResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*tableJoinResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*tableJoinResource)(nil)
+	_ validating = (*tableJoinResource)(nil)
+	_ planning   = (*tableJoinResource)(nil)
+	_ deleting   = (*tableJoinResource)(nil)
 )
 
-func newTableJoinResource() resource.Resource { return &tableJoinResource{} }
+func newTableJoinResource() own { return &tableJoinResource{} }
 
 // joinModel is the resource's state.
 type joinModel struct {
@@ -49,10 +49,6 @@ type onModel struct {
 	ID           types.String `tfsdk:"id"`
 	LeftFieldID  types.String `tfsdk:"left_field_id"`
 	RightFieldID types.String `tfsdk:"right_field_id"`
-}
-
-func (r *tableJoinResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_table_join"
 }
 
 func (r *tableJoinResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -252,11 +248,11 @@ type joinMappingsResource struct{ base }
 // What joinMappingsResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure   = (*joinMappingsResource)(nil)
-	_ resource.ResourceWithImportState = (*joinMappingsResource)(nil)
+	_ importing = (*joinMappingsResource)(nil)
+	_ deleting  = (*joinMappingsResource)(nil)
 )
 
-func newJoinMappingsResource() resource.Resource { return &joinMappingsResource{} }
+func newJoinMappingsResource() own { return &joinMappingsResource{} }
 
 // mappingsModel is the resource's state.
 type mappingsModel struct {
@@ -264,10 +260,6 @@ type mappingsModel struct {
 	TableID      types.String `tfsdk:"table_id"`
 	JoinFieldsID types.String `tfsdk:"join_fields_id"`
 	Mappings     types.Map    `tfsdk:"mappings"`
-}
-
-func (r *joinMappingsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_table_join_mappings"
 }
 
 func (r *joinMappingsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

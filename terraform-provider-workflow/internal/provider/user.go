@@ -28,12 +28,12 @@ type userResource struct{ base }
 // What userResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*userResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*userResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*userResource)(nil)
+	_ validating = (*userResource)(nil)
+	_ planning   = (*userResource)(nil)
+	_ deleting   = (*userResource)(nil)
 )
 
-func newUserResource() resource.Resource { return &userResource{} }
+func newUserResource() own { return &userResource{} }
 
 // userModel is the resource's state.
 type userModel struct {
@@ -44,10 +44,6 @@ type userModel struct {
 	JobTitle    types.String `tfsdk:"job_title"`
 	NeverNotify types.Bool   `tfsdk:"never_notify"`
 	Status      types.String `tfsdk:"status"`
-}
-
-func (r *userResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user"
 }
 
 func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -62,16 +58,10 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	email.Required, email.Optional, email.Computed = true, false, false
 	email.PlanModifiers = append(email.PlanModifiers, stringplanmodifier.RequiresReplace())
 	resp.Schema = schema.Schema{
-		Description: "A user of the workspace. The API has no update, no delete and no reactivation for users, so a user is " +
-			"never replaced for a change of name or job title: such a change fails at plan, naming the attribute and the " +
-			"service's value. A user's natural key is its e-mail: a create first looks the address up (GET /users with " +
-			"email==...), and a user who exists is adopted into the state with a warning, never created twice (after a " +
-			"create whose answer was lost too); one whose names differ from the configuration fails the plan, and one who " +
-			"exists deactivated is a plan-time error, since the API cannot activate a user again. Destroy deactivates the " +
-			"user (POST /users/{userId}/deactivate), and the plan says so before approval. An ephemeral environment's " +
-			"cycle (destroy, then apply) does not converge for users: the second apply finds each user deactivated and " +
-			"fails the plan, naming them; keep users out of such environments, or in a configuration that is never " +
-			"destroyed.",
+		Description: "A user of the workspace. The API has no update for users, so a user is never replaced for a change " +
+			"of name or job title: such a change fails at plan, naming the attribute and the service's value. A user found " +
+			"by its e-mail whose names differ from the configuration fails the plan, and one found deactivated is a " +
+			"plan-time error. Keep users out of ephemeral environments, or in a configuration that is never destroyed.",
 		Attributes: map[string]schema.Attribute{
 			"id":         idAttribute("The user's id, set by the service."),
 			"email":      email,
@@ -79,7 +69,7 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"last_name":  fixedName("The user's family name.", true),
 			"job_title":  fixedName("The user's job title.", false),
 			"never_notify": schema.BoolAttribute{Optional: true, Description: "When true, the new user gets no welcome e-mail. " +
-				"Sent only when the user is created; the service does not read it back, and import leaves it unset."},
+				"Sent only when the user is created."},
 			"status": schema.StringAttribute{Computed: true, Description: `The user's status: "ACTIVE" or "INACTIVE".`,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 		},

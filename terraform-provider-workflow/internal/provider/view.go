@@ -19,16 +19,17 @@ import (
 
 // viewResource is workflow_view: a view of an app (admin.ViewsService).
 // The API has no delete for views: destroy forgets one, with a warning.
-type viewResource struct{ base }
+type viewResource struct {
+	base
+}
 
 // What viewResource implements beside what declared adds (family.go), which
 // calls it only through these interfaces.
 var (
-	_ resource.ResourceWithConfigure      = (*viewResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*viewResource)(nil)
+	_ validating = (*viewResource)(nil)
 )
 
-func newViewResource() resource.Resource { return &viewResource{} }
+func newViewResource() own { return &viewResource{} }
 
 // viewModel is the resource's state.
 type viewModel struct {
@@ -58,10 +59,6 @@ var viewTypes = map[string]admin.ViewType{
 	"calendar":  admin.ViewTypeCalendar,
 	"dashboard": admin.ViewTypeDashboard,
 	"agent":     admin.ViewTypeAgent,
-}
-
-func (r *viewResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_view"
 }
 
 func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -96,7 +93,7 @@ func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"display_by_field":      str("The id of the grouping field (kanban and calendar views)."),
 			"allowed_filter_fields": list("The ids of the fields offered as filters (kanban views)."),
 			"agent_id":              str("The linked agent's id (agent views): a reference to the agent."),
-			"dashboard_id":          keptString("The dashboard's id (dashboard views)."),
+			"dashboard_id":          schema.StringAttribute{Optional: true, Description: "The dashboard's id (dashboard views)."},
 		},
 	}
 }
@@ -174,8 +171,6 @@ func (prior viewModel) state(v *admin.View) viewModel {
 	if a, ok := v.Agent.Get(); ok {
 		m.AgentID = optString(a.ID)
 	}
-	// The document's AspectView has no dashboardId: m keeps prior's (kept
-	// as written).
 	return m
 }
 
@@ -271,10 +266,4 @@ func (r *viewResource) overwrite(ctx context.Context, cur *admin.View, plan, cfg
 	}
 	body.View = input(plan.Type.ValueString(), c)
 	return r.ws.Views.Update(ctx, plan.App.ValueString(), plan.Handle.ValueString(), body)
-}
-
-// Delete forgets the view: the API has no delete for views.
-func (r *viewResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	m, _ := read[viewModel](ctx, req.State, &resp.Diagnostics)
-	forgotten(&resp.Diagnostics, "view", m.Handle.ValueString()+" of the app "+m.App.ValueString())
 }

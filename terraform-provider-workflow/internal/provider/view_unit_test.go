@@ -14,7 +14,7 @@ import (
 )
 
 // schemaOf is the schema of the resource r.
-func schemaOf(t *testing.T, r resource.Resource) resource.SchemaResponse {
+func schemaOf(t *testing.T, r own) resource.SchemaResponse {
 	t.Helper()
 	var resp resource.SchemaResponse
 	r.Schema(t.Context(), resource.SchemaRequest{}, &resp)
@@ -52,7 +52,7 @@ func TestViewUpdateBodyFails(t *testing.T) {
 	ctx := t.Context()
 	srv := workflowtest.Start(t)
 	id := srv.AddView("crm-accounts", "open", "list", map[string]any{"name": "Open"})
-	r := &viewResource{base{ws: admin.New(srv.Client()), lists: &runLists{}}}
+	r := &viewResource{base: base{ws: admin.New(srv.Client()), lists: &runLists{}}}
 	s := schemaOf(t, r)
 	null := listView(id)
 	prior := null
@@ -75,25 +75,5 @@ func TestViewUpdateBodyFails(t *testing.T) {
 	}
 	if !resp.State.Raw.Equal(state.Raw) {
 		t.Error("the update changed the state")
-	}
-}
-
-// TestViewDelete: a destroy forgets the view, sends nothing, and warns
-// that it still exists, naming it and its app.
-func TestViewDelete(t *testing.T) {
-	ctx := t.Context()
-	srv := workflowtest.Start(t)
-	r := &viewResource{base{ws: admin.New(srv.Client()), lists: &runLists{}}}
-	s := schemaOf(t, r)
-	m := listView(checkUUID)
-	var resp resource.DeleteResponse
-	r.Delete(ctx, resource.DeleteRequest{State: stateOf(ctx, t, s, m)}, &resp)
-	w := resp.Diagnostics.Warnings()
-	if resp.Diagnostics.HasError() || len(w) != 1 || w[0].Summary() != "The view still exists" ||
-		!strings.Contains(w[0].Detail(), "the view open of the app crm-accounts was removed from the state only") {
-		t.Errorf("diagnostics %v, want one warning naming the view and its app", resp.Diagnostics)
-	}
-	if n := len(srv.Requests()); n != 0 {
-		t.Errorf("the destroy sent %d requests", n)
 	}
 }

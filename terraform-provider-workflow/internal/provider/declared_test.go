@@ -1,0 +1,170 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
+	"github.com/seed-a15e58aa/workflow-go/workflowtest"
+)
+
+// note is a stand-in family's resource: an id the service sets and a
+// note the API takes but never returns. Its CRUD writes note as the API
+// would show it (null), or, where gone, finds no object.
+type note struct {
+	base
+	gone    bool // Read finds no object
+	deletes int  // Deletes called
+}
+
+func (n *note) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) { n.deletes++ }
+
+type noteModel struct {
+	ID   types.String `tfsdk:"id"`
+	Note types.String `tfsdk:"note"`
+}
+
+func (note) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{
+		"id":   idAttribute("The id."),
+		"note": schema.StringAttribute{Optional: true, Description: "A note."},
+	}}
+}
+
+// answered is the state the API's answer gives: note is never in it.
+var noteAnswer = noteModel{ID: types.StringValue("n1"), Note: types.StringNull()}
+
+func (note) Create(ctx context.Context, _ resource.CreateRequest, resp *resource.CreateResponse) {
+	resp.Diagnostics.Append(resp.State.Set(ctx, noteAnswer)...)
+}
+
+func (n note) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
+	if n.gone {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, noteAnswer)...)
+}
+
+func (note) Update(ctx context.Context, _ resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.Diagnostics.Append(resp.State.Set(ctx, noteAnswer)...)
+}
+
+// noteFamily keeps note as written.
+var noteFamily = family{what: "note", importID: []string{"id"}, destroy: forgets, named: "id", kept: []string{"note"}}
+
+// A family's attributes kept as written hold, after a create or an
+// update, the plan's value, and after a read the prior state's, whatever
+// the API's answer (which never has them); a read that finds no object
+// leaves none, and a value the plan does not know yet leaves the
+// resource's own.
+func TestDeclaredKeepsWhatNoReplyHolds(t *testing.T) {
+	ctx := t.Context()
+	s := schemaOf(t, &declared{own: &note{}, fam: noteFamily})
+	written := stateOf(ctx, t, s, noteModel{ID: types.StringValue("n1"), Note: types.StringValue("as written")})
+	empty := func() tfsdk.State { return tfsdk.State{Schema: s.Schema, Raw: written.Raw.Copy()} }
+	noteOf := func(st tfsdk.State) types.String {
+		var m noteModel
+		if d := st.Get(ctx, &m); d.HasError() {
+			t.Fatal(d)
+		}
+		return m.Note
+	}
+
+	d := &declared{own: &note{}, fam: noteFamily}
+	created := resource.CreateResponse{State: empty()}
+	d.Create(ctx, resource.CreateRequest{Plan: tfsdk.Plan(written)}, &created)
+	updated := resource.UpdateResponse{State: empty()}
+	d.Update(ctx, resource.UpdateRequest{Plan: tfsdk.Plan(written), State: written}, &updated)
+	read := resource.ReadResponse{State: empty()}
+	d.Read(ctx, resource.ReadRequest{State: written}, &read)
+	for name, st := range map[string]tfsdk.State{"create": created.State, "update": updated.State, "read": read.State} {
+		if got := noteOf(st); got.ValueString() != "as written" {
+			t.Errorf("after a %s the note is %s, want the value written", name, got)
+		}
+	}
+
+	gone := resource.ReadResponse{State: empty()}
+	(&declared{own: &note{gone: true}, fam: noteFamily}).Read(ctx, resource.ReadRequest{State: written}, &gone)
+	if !gone.State.Raw.IsNull() || gone.Diagnostics.HasError() {
+		t.Errorf("a read that found none left %v (%v), want no object", gone.State.Raw, gone.Diagnostics)
+	}
+
+	unknown := stateOf(ctx, t, s, noteModel{ID: types.StringUnknown(), Note: types.StringUnknown()})
+	kept := resource.CreateResponse{State: empty()}
+	d.Create(ctx, resource.CreateRequest{Plan: tfsdk.Plan(unknown)}, &kept)
+	if got := noteOf(kept.State); !got.IsNull() || kept.Diagnostics.HasError() {
+		t.Errorf("an unknown note in the plan gave %s (%v), want the resource's own (null)", got, kept.Diagnostics)
+	}
+
+	forgot := &declared{own: &note{}, fam: family{what: "note", importID: []string{"id"}}}
+	plain := resource.ReadResponse{State: empty()}
+	forgot.Read(ctx, resource.ReadRequest{State: written}, &plain)
+	if got := noteOf(plain.State); !got.IsNull() {
+		t.Errorf("undeclared, the note was kept (%s): the test's resource does not show what the declaration does", got)
+	}
+}
+
+// A kept attribute's description says so, and so does the resource's;
+// one the schema has not is an error of the declaration.
+func TestDeclaredSaysWhatItKeeps(t *testing.T) {
+	s := schemaOf(t, &declared{own: &note{}, fam: noteFamily})
+	if d := s.Schema.Attributes["note"].GetDescription(); d != "A note."+keptNote {
+		t.Errorf("note's description is %q, want it with keptNote", d)
+	}
+	if d := s.Schema.Attributes["id"].GetDescription(); strings.Contains(d, keptNote) {
+		t.Errorf("id's description %q says it is kept", d)
+	}
+	if !strings.Contains(s.Schema.Description, "No reply of the API holds note: it is kept as written.") {
+		t.Errorf("the description does not name what is kept: %q", s.Schema.Description)
+	}
+	var resp resource.SchemaResponse
+	(&declared{own: &note{}, fam: family{what: "note", importID: []string{"id"}, kept: []string{"memo"}}}).
+		Schema(t.Context(), resource.SchemaRequest{}, &resp)
+	if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics[0].Detail(), "keeps memo as written") {
+		t.Errorf("a declaration keeping an attribute the schema has not gave %v, want an error naming it", resp.Diagnostics)
+	}
+	if got := inWords([]string{"a", "b", "c"}); got != "a, b and c" {
+		t.Errorf("inWords = %q", got)
+	}
+}
+
+// A destroy of a family with no delete sends nothing and warns that the
+// object still exists, naming it and its parents in its import id; one
+// of a family with a delete is the resource's alone.
+func TestDeclaredDestroy(t *testing.T) {
+	ctx := t.Context()
+	srv := workflowtest.Start(t)
+	fam := families()["workflow_view"]
+	r := &declared{own: &viewResource{base: base{ws: admin.New(srv.Client()), lists: &runLists{}}}, fam: fam}
+	s := schemaOf(t, r)
+	var resp resource.DeleteResponse
+	r.Delete(ctx, resource.DeleteRequest{State: stateOf(ctx, t, s, listView(checkUUID))}, &resp)
+	w := resp.Diagnostics.Warnings()
+	if resp.Diagnostics.HasError() || len(w) != 1 || w[0].Summary() != "The view still exists" ||
+		!strings.Contains(w[0].Detail(), "the view open of the app crm-accounts was removed from the state only") {
+		t.Errorf("diagnostics %v, want one warning naming the view and its app", resp.Diagnostics)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the destroy sent %d requests", n)
+	}
+
+	for _, destroy := range []destroyKind{deletes, forgets} {
+		fam.destroy = destroy
+		resp = resource.DeleteResponse{}
+		n := &note{}
+		(&declared{own: n, fam: fam}).Delete(ctx, resource.DeleteRequest{State: stateOf(ctx, t, s, listView(checkUUID))}, &resp)
+		if destroy == deletes && (len(resp.Diagnostics) != 0 || n.deletes != 1) {
+			t.Errorf("a family that deletes warned %v, and its Delete was called %d times", resp.Diagnostics, n.deletes)
+		}
+		if destroy == forgets && (len(resp.Diagnostics.Warnings()) != 1 || n.deletes != 0) {
+			t.Errorf("a family that forgets warned %v, and its Delete was called %d times", resp.Diagnostics, n.deletes)
+		}
+	}
+}
