@@ -278,7 +278,7 @@ func (p *workflowProvider) DataSources(context.Context) []func() datasource.Data
 		func() datasource.DataSource {
 			return &source[workflow.User]{typ: "users", plural: true, fields: userFieldsShown,
 				doc: "The users of the workspace (GET /users), those the filter keeps when it is given.",
-				by:  []keyAttr{{name: "filter", optional: true, doc: `An RSQL filter, e.g. status==ACTIVE or email=="*@example.com".`}},
+				by:  []keyAttr{{name: "filter", optional: true, doc: "An RSQL filter, e.g. status==ACTIVE or email=lk=@example.com (an address that contains @example.com)."}},
 				walk: func(ctx context.Context, b *base, by map[string]string) iter.Seq2[workflow.User, error] {
 					var filter rsql.Expr
 					if by["filter"] != "" {

@@ -26,7 +26,12 @@ func TestAccDataSources(t *testing.T) {
 	ctx := t.Context()
 	ws := admin.New(srv.Client())
 	ada := srv.AddUser("ada@example.com", "Ada", "Lovelace")
-	ops := srv.AddGroup("Ops")
+	g, err := srv.Client().Groups.Create(ctx, workflow.GroupRequest{Name: new("Ops"), Assignable: new(true), Watchable: new(false),
+		Mentionable: new(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := g.ID
 	table, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
 		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}})
 	if err != nil {
@@ -96,8 +101,13 @@ data "workflow_element" "widgets" { namespace = "widgets" }
 			t.Errorf("%s found %q, want %q", addr, got[addr]["id"], want)
 		}
 	}
-	if got["data.workflow_user.ada"]["last_name"] != "Lovelace" || got["data.workflow_group.ops"]["assignable"] == "" {
-		t.Errorf("the lookups show no attributes: %v, %v", got["data.workflow_user.ada"], got["data.workflow_group.ops"])
+	if got["data.workflow_user.ada"]["last_name"] != "Lovelace" {
+		t.Errorf("the user's lookup shows %v", got["data.workflow_user.ada"])
+	}
+	for attr, want := range map[string]string{"name": "Ops", "assignable": "true", "watchable": "false", "mentionable": "true", "dynamic": "false"} {
+		if v := got["data.workflow_group.ops"][attr]; v != want {
+			t.Errorf("the group's lookup shows %s = %q, want %q", attr, v, want)
+		}
 	}
 	for addr, want := range map[string]string{
 		"data.workflow_users.ada": ada.UserID, "data.workflow_users.all": ada.UserID, "data.workflow_groups.all": ops,
@@ -127,6 +137,83 @@ data "workflow_element" "widgets" { namespace = "widgets" }
 		bad.run([]string{"init"})
 		if out, _ := bad.run([]string{"plan", "-no-color"}, 1); !strings.Contains(strings.Join(strings.Fields(out), " "), tt.want) {
 			t.Errorf("%s: the error does not say %q:\n%s", tt.config, tt.want, out)
+		}
+	}
+}
+
+// TestAccDataSourceExamples applies the example of every data source
+// (examples/data-sources/<type>/data-source.tf, which its registry page
+// shows) to a fake holding the objects they name: each finds one object,
+// or, plural, the ones made.
+func TestAccDataSourceExamples(t *testing.T) {
+	acc(t)
+	srv := workflowtest.Start(t)
+	srv.SeedDemo()
+	useFake(t, srv)
+	ctx := t.Context()
+	ws := admin.New(srv.Client())
+	// what each example should find: "" for the demo's own objects
+	made := map[string]string{
+		"workflow_user.ada":           srv.AddUser("ada@example.com", "Ada", "Lovelace").UserID,
+		"workflow_group.engineering":  srv.AddGroup("Engineering"),
+		"workflow_view.open":          srv.AddView("crm-accounts", "open-accounts", "list", map[string]any{"name": "Open"}),
+		"workflow_automation.welcome": "",
+		"workflow_automations.crm":    "",
+	}
+	made["workflow_users.staff"], made["workflow_groups.all"] = made["workflow_user.ada"], made["workflow_group.engineering"]
+	made["workflow_views.crm"] = made["workflow_view.open"]
+	table, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
+		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made["workflow_table.accounts"], made["workflow_tables.all"] = table.ID.Value(), table.ID.Value()
+	agent, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Account assistant")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made["workflow_agent.assistant"], made["workflow_agents.crm"] = agent.ID.Value(), agent.ID.Value()
+	skill, err := ws.Skills.Create(ctx, "crm-accounts", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Triage"), Status: new(admin.SkillActive)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made["workflow_skill.triage"], made["workflow_skills.crm"] = skill.ID.Value(), skill.ID.Value()
+	element, err := ws.Elements.Create(ctx, admin.NewElement{Name: "Products", CategoryID: testCategory, Namespace: new("products")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made["workflow_element.products"] = element.ID.Value()
+
+	files, err := filepath.Glob("../../examples/data-sources/*/data-source.tf")
+	if err != nil || len(files) != len(New("test")().DataSources(ctx)) {
+		t.Fatalf("%d data source examples (%v), want one a data source", len(files), err)
+	}
+	cli := newTofu(t)
+	cli.write("main.tf", requireTF)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cli.write(filepath.Base(filepath.Dir(f))+".tf", string(src))
+	}
+	cli.run([]string{"init"})
+	cli.run([]string{"apply", "-auto-approve"})
+	got := cli.values()
+	if len(got) != len(files) {
+		t.Errorf("%d data sources read, want %d: %v", len(got), len(files), got)
+	}
+	for addr, vals := range got {
+		want, ok := made[strings.TrimPrefix(addr, "data.")]
+		switch {
+		case !ok:
+			t.Errorf("%s: the test does not know what it should find", addr)
+		case want == "": // what the demo holds
+			if vals["id"] == "" && (vals["items"] == "" || vals["items"] == "[]") {
+				t.Errorf("%s found nothing: %v", addr, vals)
+			}
+		case vals["id"] != want && !strings.Contains(vals["items"], "id:"+want):
+			t.Errorf("%s found %v, want %s", addr, vals, want)
 		}
 	}
 }
