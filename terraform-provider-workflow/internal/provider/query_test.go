@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,9 +26,10 @@ func queryCLI(t *testing.T, cli *tofu) {
 	}
 }
 
-// TestAccQuery: `terraform query` lists every family the API lists, each
-// object with its display name and identity, and -generate-config-out
-// writes configuration that imports them all and then plans no changes.
+// TestAccQuery: `terraform query`, given the list resources' examples,
+// lists every family the API lists, each object with its display name and
+// identity, and -generate-config-out writes configuration that imports
+// them all and then plans no changes.
 func TestAccQuery(t *testing.T) {
 	acc(t)
 	srv := workflowtest.Start(t)
@@ -50,30 +53,18 @@ func TestAccQuery(t *testing.T) {
 	cli := newTofu(t)
 	queryCLI(t, cli)
 	cli.write("main.tf", requireTF)
-	cli.write("workspace.tfquery.hcl", `
-list "workflow_user" "all" { provider = workflow }
-list "workflow_group" "all" { provider = workflow }
-list "workflow_table" "all" { provider = workflow }
-list "workflow_view" "crm" {
-  provider = workflow
-  config { app = "crm-accounts" }
-}
-list "workflow_agent" "crm" {
-  provider = workflow
-  config { app = "crm-accounts" }
-}
-list "workflow_skill" "crm" {
-  provider = workflow
-  config { app = "crm-accounts" }
-}
-list "workflow_automation" "crm" {
-  provider = workflow
-  config {
-    record_type = "apps"
-    alias       = "crm-accounts"
-  }
-}
-`)
+	// the list resources' examples, which their registry pages show
+	files, err := filepath.Glob("../../examples/list-resources/*/list-resource.tfquery.hcl")
+	if n := len(New("test")().(*workflowProvider).ListResources(ctx)); err != nil || len(files) != n {
+		t.Fatalf("%d list resource examples (%v), want %d, one a list resource", len(files), err, n)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cli.write(filepath.Base(filepath.Dir(f))+".tfquery.hcl", string(src))
+	}
 	cli.run([]string{"init"})
 	out, _ := cli.run([]string{"query", "-no-color"})
 	for _, want := range []string{"list.workflow_user.all", "ada@example.com", "list.workflow_group.all", "Ops",
