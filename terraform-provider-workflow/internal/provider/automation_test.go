@@ -62,12 +62,12 @@ func TestAccAutomation(t *testing.T) {
     enabled  = false
     retries  = 0
     note     = ""
-    trigger  = { type = "recordCreated" }
+    triggers = [{ type = "RECORD_CREATED" }]
     tasks    = [{ type = "email", to = "owner" }]
   })`
 	// The same meaning: other key order, white space and number spelling.
 	const respelled = `<<-EOT
-    { "tasks": [ {"to": "owner", "type": "email"} ], "trigger": {"type": "recordCreated"},
+    { "tasks": [ {"to": "owner", "type": "email"} ], "triggers": [{"type": "RECORD_CREATED"}],
       "retries": 0.0, "note": "", "enabled": false, "name": "Welcome" }
   EOT`
 	const second = `jsonencode({
@@ -75,7 +75,7 @@ func TestAccAutomation(t *testing.T) {
     enabled  = true
     retries  = 0
     note     = ""
-    trigger  = { type = "recordCreated" }
+    triggers = [{ type = "RECORD_CREATED" }]
     tasks    = [{ type = "email", to = "owner" }]
   })`
 	var id string
@@ -119,7 +119,7 @@ func TestAccAutomation(t *testing.T) {
 			{ // drift: a change behind the engine's back shows as exactly that attribute
 				PreConfig: func() {
 					ws := admin.New(srv.Client())
-					a, err := admin.Canonical([]byte(`{"name":"Welcome","enabled":true,"retries":3,"note":"","trigger":{"type":"recordCreated"},"tasks":[{"type":"email","to":"owner"}]}`))
+					a, err := admin.Canonical([]byte(`{"name":"Welcome","enabled":true,"retries":3,"note":"","triggers":[{"type":"RECORD_CREATED"}],"tasks":[{"type":"email","to":"owner"}]}`))
 					if err == nil {
 						_, err = ws.Automations.Update(t.Context(), workflow.Apps, "crm-accounts", id, a)
 					}
@@ -153,7 +153,7 @@ func TestAccAutomationInvalid(t *testing.T) {
 		return nil
 	}
 	steps := []struct{ wf, rt, err string }{
-		{`jsonencode({ trigger = { type = "recordCreated" } })`, "apps", `(?s)refuses the workflow.*name`},
+		{`jsonencode({ triggers = [{ type = "RECORD_CREATED" }] })`, "apps", `(?s)refuses the workflow.*name`},
 		{`jsonencode([1, 2])`, "apps", `(?s)workflow must be one JSON object`},
 		{`"{\"name\": \"x\",}"`, "apps", `(?s)workflow must be one JSON object`},
 		{`null`, "apps", `(?s)workflow is required`},

@@ -43,7 +43,7 @@ resource "workflow_app" "crm" {
 resource "workflow_automation" "hello" {
   record_type = "apps"
   alias       = workflow_app.crm.alias
-  workflow    = jsonencode({ name = "Hello", trigger = { type = "recordCreated" } })
+  workflow    = jsonencode({ name = "Hello", triggers = [{ type = "RECORD_CREATED" }] })
 }
 `, label)
 	}
@@ -82,7 +82,7 @@ resource "workflow_app" "crm" {
 resource "workflow_automation" "hello" {
   record_type = "apps"
   alias       = workflow_app.crm.alias
-  workflow    = jsonencode({ name = "Hello", trigger = { type = "recordCreated" } })
+  workflow    = jsonencode({ name = "Hello", triggers = [{ type = "RECORD_CREATED" }] })
 }
 `,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},

@@ -75,7 +75,7 @@ resource "workflow_automation" "notify_WS" {
   provider    = workflow.WS
   record_type = "apps"
   alias       = "crm-accounts"
-  workflow    = jsonencode({ name = "Notify", trigger = { type = "recordCreated" }, tasks = [] })
+  workflow    = jsonencode({ name = "Notify", triggers = [{ type = "RECORD_CREATED" }], tasks = [] })
 }
 `
 
