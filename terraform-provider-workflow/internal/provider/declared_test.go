@@ -5,10 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/workflowtest"
@@ -166,5 +168,108 @@ func TestDeclaredDestroy(t *testing.T) {
 		if destroy == forgets && (len(resp.Diagnostics.Warnings()) != 1 || n.deletes != 0) {
 			t.Errorf("a family that forgets warned %v, and its Delete was called %d times", resp.Diagnostics, n.deletes)
 		}
+	}
+}
+
+// The plan of a destroy or a replacement that the API cannot do says
+// what happens instead, naming the object; one the API does says nothing.
+func TestDeclaredNotes(t *testing.T) {
+	ctx := t.Context()
+	s := schemaOf(t, &declared{own: &note{}, fam: noteFamily})
+	held := stateOf(ctx, t, s, noteModel{ID: types.StringValue("n1"), Note: types.StringValue("hello")})
+	destroy := tfsdk.Plan{Schema: s.Schema, Raw: tftypes.NewValue(held.Raw.Type(), nil)}
+	for _, tt := range []struct {
+		name     string
+		fam      family
+		replace  bool
+		summary  string // "" for no warning
+		inDetail string
+	}{
+		{"forgets, no key", noteFamily, false, "Destroying the note n1 removes it from the state only",
+			"(id n1) removes it from the state only: the API has no delete for notes, and it stays in the workspace; to manage it again, import it with this id."},
+		{"forgets, a key", family{typ: "note", what: "note", importID: []string{"id"}, destroy: forgets, named: "note", key: "its note"}, false,
+			"Destroying the note hello removes it from the state only", "it stays in the workspace. The resource's description"},
+		{"deactivates", family{typ: "note", what: "note", importID: []string{"id"}, destroy: deactivates, named: "id"}, false,
+			"Destroying the note n1 deactivates the note", "the API has no delete for notes, and no reactivation"},
+		{"deletes", family{typ: "note", what: "note", importID: []string{"id"}, destroy: deletes, named: "id"}, false, "", ""},
+		{"replaced, forgets", noteFamily, true, "Replacing the note n1 removes the old one from the state only",
+			"The replacement of the note n1 (id n1) removes the old one from the state only (the API has no delete for notes): it stays in the workspace."},
+		{"replaced, deactivates", family{typ: "note", what: "note", importID: []string{"id"}, destroy: deactivates, named: "id"}, true,
+			"Replacing the note n1 deactivates the old one", "(the API has no delete for notes)."},
+		{"replaced, deletes", family{typ: "note", what: "note", importID: []string{"id"}, destroy: deletes, named: "id"}, true, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := resource.ModifyPlanRequest{State: held, Plan: destroy}
+			resp := resource.ModifyPlanResponse{Plan: destroy}
+			if tt.replace {
+				req.Plan, resp.Plan = tfsdk.Plan(held), tfsdk.Plan(held)
+				resp.RequiresReplace = path.Paths{path.Root("note")}
+			}
+			(&declared{own: &note{}, fam: tt.fam}).ModifyPlan(ctx, req, &resp)
+			w := resp.Diagnostics.Warnings()
+			switch {
+			case resp.Diagnostics.HasError():
+				t.Fatal(resp.Diagnostics)
+			case tt.summary == "" && len(w) != 0:
+				t.Errorf("warned %v, want nothing", w)
+			case tt.summary != "" && (len(w) != 1 || w[0].Summary() != tt.summary || !strings.Contains(w[0].Detail(), tt.inDetail)):
+				t.Errorf("warned %v, want one %q saying %q", w, tt.summary, tt.inDetail)
+			}
+		})
+	}
+	var resp resource.ModifyPlanResponse
+	(&declared{own: &note{}, fam: noteFamily}).ModifyPlan(ctx, resource.ModifyPlanRequest{State: held, Plan: tfsdk.Plan(held)}, &resp)
+	if len(resp.Diagnostics) != 0 {
+		t.Errorf("an update warned %v", resp.Diagnostics)
+	}
+}
+
+// An import takes the import id's parts, or the identity's attributes;
+// a missing one is an error naming it.
+func TestDeclaredImport(t *testing.T) {
+	ctx := t.Context()
+	fam := family{typ: "note", what: "note", importID: []string{"note", "id"}, destroy: forgets, named: "id"}
+	d := &declared{own: &note{}, fam: fam}
+	s := schemaOf(t, d)
+	var ids resource.IdentitySchemaResponse
+	d.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &ids)
+	identity := func(note, id string) *tfsdk.ResourceIdentity {
+		i := &tfsdk.ResourceIdentity{Schema: ids.IdentitySchema, Raw: tftypes.NewValue(ids.IdentitySchema.Type().TerraformType(ctx), nil)}
+		if d := i.Set(ctx, struct {
+			Note types.String `tfsdk:"note"`
+			ID   types.String `tfsdk:"id"`
+		}{types.StringValue(note), types.StringValue(id)}); d.HasError() {
+			t.Fatal(d)
+		}
+		return i
+	}
+	for _, tt := range []struct {
+		name     string
+		req      resource.ImportStateRequest
+		want     noteModel
+		errorSay string
+	}{
+		{"by id", resource.ImportStateRequest{ID: "hello/n1"}, noteModel{ID: types.StringValue("n1"), Note: types.StringValue("hello")}, ""},
+		{"by identity", resource.ImportStateRequest{Identity: identity("hello", "n1")}, noteModel{ID: types.StringValue("n1"), Note: types.StringValue("hello")}, ""},
+		{"an id of one part", resource.ImportStateRequest{ID: "n1"}, noteModel{}, "the import id is note/id"},
+		{"an identity without its id", resource.ImportStateRequest{Identity: identity("hello", "")}, noteModel{}, "needs note, id: id is empty"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := resource.ImportStateResponse{State: tfsdk.State{Schema: s.Schema, Raw: tftypes.NewValue(s.Schema.Type().TerraformType(ctx), nil)}}
+			d.ImportState(ctx, tt.req, &resp)
+			if tt.errorSay != "" {
+				if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), tt.errorSay) {
+					t.Errorf("diagnostics %v, want an error saying %q", resp.Diagnostics, tt.errorSay)
+				}
+				return
+			}
+			var got noteModel
+			if d := resp.State.Get(ctx, &got); d.HasError() || resp.Diagnostics.HasError() {
+				t.Fatal(d, resp.Diagnostics)
+			}
+			if got != tt.want {
+				t.Errorf("imported %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
