@@ -13,10 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -109,6 +108,10 @@ func (a Attachment) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(a)
 }
 
+// resourceID is the attachment's id: an answer without one holds no
+// attachment.
+func (a *Attachment) resourceID() string { return a.ID }
+
 // Link is a link attachment: the body of AddLink, {"url", "description"},
 // and what the service answers to it.
 type Link struct {
@@ -136,6 +139,11 @@ func (l Link) MarshalJSON() ([]byte, error) {
 func attachmentPath(id op.ID, t RecordType, alias, recordID, attachmentID string) route {
 	return recordPath(id, t, alias, "id", recordID, "attachmentID", attachmentID)
 }
+
+// AttachmentsService is the part of the API about attachments of records:
+// Client.Attachments. The service does not page them: List returns them
+// all.
+type AttachmentsService struct{ client *Client }
 
 // List returns the attachments of a record:
 // GET /{recordType}/{alias}/{id}/attachments. The service answers with a

@@ -5,10 +5,9 @@ import (
 	"context"
 	"iter"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -54,6 +53,9 @@ func (g *Group) UnmarshalJSON(data []byte) error {
 func (g Group) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(g)
 }
+
+// resourceID is the group's id: an answer without one holds no group.
+func (g *Group) resourceID() string { return g.ID }
 
 // GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
 type GroupDomain struct {
@@ -144,6 +146,17 @@ func (r *GroupRequest) validate(create bool) error {
 	return checkEach("GroupRequest.UserIDs", r.UserIDs, "", notBlank)
 }
 
+// GroupsService is the part of the API about groups: Client.Groups.
+type GroupsService struct {
+	topList[Group]
+	// Members lists, adds and removes the members of a group.
+	Members *MembersService
+}
+
+// MembersService is the part of the API about the members of a group:
+// Client.Groups.Members.
+type MembersService struct{ client *Client }
+
 // Get returns one group: GET /groups/{groupId}.
 func (s *GroupsService) Get(ctx context.Context, groupID string, reqOpts ...RequestOption) (*Group, error) {
 	return fetch[Group](ctx, s.client, pathTo(op.GetGroup, "groupID", groupID), nil, "group", false, reqOpts)
@@ -186,7 +199,7 @@ func (s *GroupsService) Update(ctx context.Context, groupID string, r GroupReque
 // GET /groups/{groupId}/users, with the paging options of opts. The
 // service publishes no filter for this list: opts.Filter must be nil.
 func (s *MembersService) List(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	return listPage[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts, nil)
+	return requestPage[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts, nil)
 }
 
 // Pages walks the members of a group page by page:

@@ -5,10 +5,9 @@ import (
 	"net/mail"
 	"strings"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -66,6 +65,9 @@ func (u User) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(u)
 }
 
+// resourceID is the user's id: an answer without one holds no user.
+func (u *User) resourceID() string { return u.ID }
+
 // NewUser is the user to create with UsersService.Create: the body
 // {"email", "firstName", "lastName", "jobTitle", "neverNotify"} of
 // POST /users.
@@ -115,6 +117,9 @@ func checkEmail(field, v string) error {
 	}
 	return nil
 }
+
+// UsersService is the part of the API about users: Client.Users.
+type UsersService struct{ topList[User] }
 
 // Create creates a user and returns it as the service sent it back
 // (201): POST /users. nu.Email must be an e-mail address: one that is not

@@ -5,10 +5,9 @@ import (
 	"context"
 	"strings"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -108,6 +107,10 @@ func (t WatcherTarget) DisplayName() string {
 type watchersChange struct {
 	Users []string `json:"users"`
 }
+
+// WatchersService is the part of the API about the watchers of a record:
+// Client.Records.Watchers.
+type WatchersService struct{ recordList[Watcher] }
 
 // Add makes users watch a record, named by their e-mail addresses:
 // POST /{recordType}/{alias}/{id}/watchers with {"users": [...]}, in one
