@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/check"
 )
 
 // Sentinel errors, matched with errors.Is. An *APIError matches the one of
@@ -298,9 +300,9 @@ func isA[T error](err error) bool {
 	return ok
 }
 
-func invalid(field, rule string) *ValidationError {
-	return &ValidationError{Field: field, Rule: rule}
-}
+// invalid is the *ValidationError of field breaking rule: the one
+// constructor, shared with the packages built on this one.
+var invalid = check.Invalid[ValidationError]
 
 // checkEach checks every element of list with check, naming it field[i].
 // An empty list breaks the rule none, unless none is "".
