@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-querystring/query"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/check"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -89,8 +90,11 @@ func segment(field, v string) (string, error) {
 }
 
 // newRequest builds the request of r; q, if not nil, is a struct encoded
-// with go-querystring "url" tags, or url.Values. The request's context
-// names r's operation (for the observers; see operationOf).
+// with go-querystring "url" tags, or url.Values. A body the SDK encodes
+// for one of the API's operations is checked against the contract
+// document before anything is sent (check.Body): the one check of every
+// JSON request body. The request's context names r's operation (for the
+// observers; see operationOf).
 func (c *Client) newRequest(ctx context.Context, r route, q, body any) (*http.Request, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
@@ -134,6 +138,9 @@ func (c *Client) newRequest(ctx context.Context, r route, q, body any) (*http.Re
 		buf, err := json.Marshal(b)
 		if err != nil {
 			return nil, &ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
+		}
+		if ve := check.Body[ValidationError](r.op, b, buf); ve != nil {
+			return nil, ve
 		}
 		rdr, contentType = bytes.NewReader(buf), "application/json"
 	}

@@ -2,7 +2,7 @@ package workflow
 
 import (
 	"context"
-	"net/mail"
+
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -102,22 +102,6 @@ func (n NewUser) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
 // null member is an error, as on the wire.
 func (n *NewUser) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, n) }
 
-// checkEmail accepts a bare e-mail address as net/mail parses it: no
-// display name, no angle brackets, no surrounding space.
-func checkEmail(field, v string) error {
-	if v == "" {
-		return invalid(field, "must not be empty")
-	}
-	a, err := mail.ParseAddress(v)
-	if err != nil {
-		return &ValidationError{Field: field, Rule: "must be an e-mail address such as name@example.com", Err: err}
-	}
-	if a.Name != "" || a.Address != v {
-		return invalid(field, "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces")
-	}
-	return nil
-}
-
 // UsersService is the part of the API about users: Client.Users.
 type UsersService struct{ topList[User] }
 
@@ -130,9 +114,6 @@ type UsersService struct{ topList[User] }
 // service may have created the user; it is retried after a 429. A success
 // answer without a body is an error (the user may have been created).
 func (s *UsersService) Create(ctx context.Context, nu NewUser, reqOpts ...RequestOption) (*User, error) {
-	if err := checkEmail("NewUser.Email", nu.Email); err != nil {
-		return nil, err
-	}
 	return fetch[User](ctx, s.client, pathTo(op.CreateUser), nu, "user", false, reqOpts)
 }
 

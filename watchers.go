@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"cmp"
 	"context"
 	"strings"
 
@@ -103,9 +102,10 @@ func (t WatcherTarget) DisplayName() string {
 }
 
 // watchersChange is the body that adds and removes watchers:
-// {"users": ["ann@example.com", ...]}.
+// {"users": ["ann@example.com", ...]}. A broken rule of the document (an
+// address that is not one) names the argument: "emails[1]".
 type watchersChange struct {
-	Users []string `json:"users"`
+	Users []string `json:"users" arg:"emails"`
 }
 
 // WatchersService is the part of the API about the watchers of a record:
@@ -134,6 +134,5 @@ func (s *WatchersService) Remove(ctx context.Context, t RecordType, alias, id st
 }
 
 func (s *WatchersService) change(ctx context.Context, r route, emails []string, reqOpts []RequestOption) error {
-	r.err = cmp.Or(r.err, checkEach("emails", emails, "", checkEmail))
 	return s.client.call(ctx, r, nil, watchersChange{Users: append([]string{}, emails...)}, reqOpts, reply{})
 }
