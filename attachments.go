@@ -134,9 +134,9 @@ func (l Link) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(l)
 }
 
-// attachmentPath returns the route of the operation id on one attachment
+// attachmentPath returns the target of the operation id on one attachment
 // of a record.
-func attachmentPath(id op.ID, t RecordType, alias, recordID, attachmentID string) route {
+func attachmentPath(id op.ID, t RecordType, alias, recordID, attachmentID string) target {
 	return recordPath(id, t, alias, "id", recordID, "attachmentID", attachmentID)
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
-// This file builds a request from an operation: its route (the
+// This file builds a request from an operation: its target (the
 // operation's id, method and path filled from a method's arguments, each
 // checked), its query and its body; call and fetch then send it through
 // the attempt loop (request.go).
@@ -48,10 +48,10 @@ func Segment(field, v string) (string, error) {
 	return url.PathEscape(v), nil
 }
 
-// route is one request's operation and its path, built from a method's
+// target is one request's operation and its path, built from a method's
 // arguments and checked: err is the first bad argument, returned before
 // anything is sent.
-type route struct {
+type target struct {
 	op     op.ID  // "" for a request built by the caller (Client.Call, PagedList)
 	method string // the operation's method
 	path   string // relative to the base URL
@@ -59,20 +59,20 @@ type route struct {
 	err    error
 }
 
-// pathTo builds the route of operation id from args: pairs of a field
+// pathTo builds the target of operation id from args: pairs of a field
 // name (what an error calls the argument) and a value, one pair for each
 // parameter of the operation's path template, in order. Each value is
 // checked and escaped by Segment; the record type must be one of the
 // four.
-func pathTo(id op.ID, args ...string) route {
+func pathTo(id op.ID, args ...string) target {
 	o := id.Op()
 	p, err := o.Fill(segment, args...)
-	return route{op: id, method: o.Method, path: p, filter: slices.Contains(o.Query, "filter"), err: err}
+	return target{op: id, method: o.Method, path: p, filter: slices.Contains(o.Query, "filter"), err: err}
 }
 
-// recordPath is the route of operation id under a record type's
+// recordPath is the target of operation id under a record type's
 // definition alias, with the further pairs of pathTo after them.
-func recordPath(id op.ID, t RecordType, alias string, rest ...string) route {
+func recordPath(id op.ID, t RecordType, alias string, rest ...string) target {
 	var args [8]string // the longest template of the API has 4 parameters
 	return pathTo(id, append(append(args[:0], fieldRecordType, string(t), "alias", alias), rest...)...)
 }
@@ -95,7 +95,7 @@ func segment(field, v string) (string, error) {
 // document before anything is sent (check.Body): the one check of every
 // JSON request body. The request's context names r's operation (for the
 // observers; see operationOf).
-func (c *Client) newRequest(ctx context.Context, r route, q, body any) (*http.Request, error) {
+func (c *Client) newRequest(ctx context.Context, r target, q, body any) (*http.Request, error) {
 	if err := checkCtx(ctx); err != nil {
 		return nil, err
 	}
@@ -184,11 +184,11 @@ func checkCtx(ctx context.Context) error {
 	return nil
 }
 
-// call sends a request built from its parts (the route's first bad
+// call sends a request built from its parts (the target's first bad
 // argument, if any, is returned before anything is sent) and reads the
 // reply with rd: what every service method comes down to. The zero reply
 // drops the body.
-func (c *Client) call(ctx context.Context, r route, q, body any, reqOpts []RequestOption, rd reply) error {
+func (c *Client) call(ctx context.Context, r target, q, body any, reqOpts []RequestOption, rd reply) error {
 	if r.err != nil {
 		return r.err
 	}
@@ -202,7 +202,7 @@ func (c *Client) call(ctx context.Context, r route, q, body any, reqOpts []Reque
 
 // fetch sends a call whose answer is one resource of type T (what names
 // it in errors). With optional, an answer without a body gives nil, nil.
-func fetch[T any](ctx context.Context, c *Client, r route, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
+func fetch[T any](ctx context.Context, c *Client, r target, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
 	var v *T
 	rd := optional(&v, what)
 	if !optionalBody {

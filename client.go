@@ -404,6 +404,26 @@ func sameOriginRedirects(next func(*http.Request, []*http.Request) error, red *r
 	}
 }
 
+// sameOrigin reports whether u has the scheme, host and port of origin.
+func sameOrigin(u, origin *url.URL) bool {
+	return origin == nil || strings.EqualFold(u.Scheme, origin.Scheme) &&
+		strings.EqualFold(u.Hostname(), origin.Hostname()) && effectivePort(u) == effectivePort(origin)
+}
+
+// defaultPorts are the ports the http and https schemes imply.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
+
+// effectivePort is u's port, named or implied by its scheme; "" for
+// another scheme without one.
+func effectivePort(u *url.URL) string {
+	return cmp.Or(u.Port(), defaultPorts[strings.ToLower(u.Scheme)])
+}
+
+// foreignOrigin is the error for a request to a host other than the API's.
+func foreignOrigin(u *url.URL) error {
+	return &ValidationError{Field: "request URL", Rule: "must have the API's scheme, host and port (the access token is sent nowhere else), got " + u.Scheme + "://" + u.Host}
+}
+
 // maxConnsPerHost is how many connections the default transport opens to
 // one host; more concurrent requests wait for a free one.
 const maxConnsPerHost = 64

@@ -39,7 +39,7 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 		}
 		rd = whole(func(data []byte) error { return decodeResource(data, out, "JSON value") })
 	}
-	return c.call(ctx, route{method: method, path: path}, query, body, reqOpts, rd)
+	return c.call(ctx, target{method: method, path: path}, query, body, reqOpts, rd)
 }
 
 // PagedList is one paged list of the service, at Path: the pager of every
@@ -57,23 +57,23 @@ type PagedList[T any] struct {
 // List returns one page: GET Path with the paging options and filter of
 // opts, answered with the paged envelope {"items", "total", "paging"}.
 func (l PagedList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return requestPage[T](ctx, l.Client, l.route(), opts, reqOpts, nil)
+	return requestPage[T](ctx, l.Client, l.target(), opts, reqOpts, nil)
 }
 
 // Pages walks the list page by page from where opts points. See
 // RecordsService.Pages.
 func (l PagedList[T]) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
-	return walkPages[T](ctx, l.Client, l.route(), opts, reqOpts)
+	return walkPages[T](ctx, l.Client, l.target(), opts, reqOpts)
 }
 
 // All iterates over every item from where opts points. See
 // RecordsService.All.
 func (l PagedList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
-	return walkItems[T](ctx, l.Client, l.route(), opts, reqOpts)
+	return walkItems[T](ctx, l.Client, l.target(), opts, reqOpts)
 }
 
-func (l PagedList[T]) route() route {
-	return route{method: http.MethodGet, path: l.Path, filter: l.Filtered}
+func (l PagedList[T]) target() target {
+	return target{method: http.MethodGet, path: l.Path, filter: l.Filtered}
 }
 
 // NewRequest builds a request for the API, for an operation the SDK does
@@ -86,7 +86,7 @@ func (l PagedList[T]) route() route {
 // Accept and User-Agent headers; authentication, retries and the per-call
 // options are added when it is sent with Do.
 func (c *Client) NewRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
-	return c.newRequest(ctx, route{method: method, path: path}, nil, body)
+	return c.newRequest(ctx, target{method: method, path: path}, nil, body)
 }
 
 // Do sends req (built with NewRequest, or any request to the API's host)

@@ -289,7 +289,7 @@ func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward 
 // requestPage requests one page of the paged list at r. A filter on a list for
 // which the service publishes none is refused before sending. The page's
 // items may be read into the room of *room, a slice nothing else uses.
-func requestPage[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption, room *[]T) (*Page[T], error) {
+func requestPage[T any](ctx context.Context, c *Client, r target, opts *ListOptions, reqOpts []RequestOption, room *[]T) (*Page[T], error) {
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -311,8 +311,8 @@ func requestPage[T any](ctx context.Context, c *Client, r route, opts *ListOptio
 }
 
 // walkPages returns the lazy page iterator of the paged list at r.
-func walkPages[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
-	// A bad argument of the route is the first fetch's error.
+func walkPages[T any](ctx context.Context, c *Client, r target, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
+	// A bad argument of the target is the first fetch's error.
 	return func(yield func(*Page[T], error) bool) {
 		pages(ctx, opts, rideOut(c, r, reqOpts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
 			return requestPage[T](ctx, c, r, o, reqOpts, nil)
@@ -329,7 +329,7 @@ func walkPages[T any](ctx context.Context, c *Client, r route, opts *ListOptions
 // page, or the caller's context ends. Each such wait is reported to the
 // policy's OnRetry. A policy of one attempt (no retries) leaves the walk
 // to end at the first failure.
-func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage[T]) fetchPage[T] {
+func rideOut[T any](c *Client, r target, reqOpts []RequestOption, fetch fetchPage[T]) fetchPage[T] {
 	var progress time.Time // when the walk last received a page
 	return func(ctx context.Context, o *ListOptions) (*Page[T], error) {
 		cfg, cerr := c.callConfig(reqOpts)
@@ -379,7 +379,7 @@ func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage
 // or from the end towards the start when opts page backward.
 // The items of a page, once yielded (as copies), are the room a later page
 // of the walk is read into.
-func walkItems[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
+func walkItems[T any](ctx context.Context, c *Client, r target, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
 	// A walk ended by its context between two requests names the list,
 	// as a single call's error names its request.
 	stopped := func(err error) error {
@@ -402,7 +402,7 @@ type recordList[T any] struct {
 	list   op.ID // the list's operation
 }
 
-func (l *recordList[T]) at(t RecordType, alias, id string) route {
+func (l *recordList[T]) at(t RecordType, alias, id string) target {
 	return recordPath(l.list, t, alias, "id", id)
 }
 

@@ -150,7 +150,7 @@ func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id str
 
 // send sends a record request; fields, the body of a create or update,
 // must not be empty.
-func (s *RecordsService) send(ctx context.Context, r route, fields Record, reqOpts []RequestOption) (Record, error) {
+func (s *RecordsService) send(ctx context.Context, r target, fields Record, reqOpts []RequestOption) (Record, error) {
 	if r.err != nil {
 		return nil, r.err
 	}

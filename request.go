@@ -7,8 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
 )
@@ -16,9 +14,9 @@ import (
 // This file is the attempt loop of the one request path. Every call of
 // every service goes:
 //
-//  1. build: the operation's route, query and body, and the call's
-//     options, checked before anything is sent (build.go, and callConfig
-//     in request_options.go);
+//  1. build: the operation's target (its path), query and body, and
+//     the call's options, checked before anything is sent (build.go, and
+//     callConfig in request_options.go);
 //  2. send: the attempt loop of Client.send here (send, classify, wait,
 //     send again), each attempt through the client's http.Client, whose
 //     transport adds the bearer token and waits for the rate limiter
@@ -208,24 +206,4 @@ func closeRequestBody(req *http.Request) {
 	if req.Body != nil {
 		_ = req.Body.Close()
 	}
-}
-
-// sameOrigin reports whether u has the scheme, host and port of origin.
-func sameOrigin(u, origin *url.URL) bool {
-	return origin == nil || strings.EqualFold(u.Scheme, origin.Scheme) &&
-		strings.EqualFold(u.Hostname(), origin.Hostname()) && effectivePort(u) == effectivePort(origin)
-}
-
-// defaultPorts are the ports the http and https schemes imply.
-var defaultPorts = map[string]string{"http": "80", "https": "443"}
-
-// effectivePort is u's port, named or implied by its scheme; "" for
-// another scheme without one.
-func effectivePort(u *url.URL) string {
-	return cmp.Or(u.Port(), defaultPorts[strings.ToLower(u.Scheme)])
-}
-
-// foreignOrigin is the error for a request to a host other than the API's.
-func foreignOrigin(u *url.URL) error {
-	return &ValidationError{Field: "request URL", Rule: "must have the API's scheme, host and port (the access token is sent nowhere else), got " + u.Scheme + "://" + u.Host}
 }

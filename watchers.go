@@ -133,6 +133,6 @@ func (s *WatchersService) Remove(ctx context.Context, t RecordType, alias, id st
 	return s.change(ctx, recordPath(op.DeleteRecordWatchers, t, alias, "id", id), emails, reqOpts)
 }
 
-func (s *WatchersService) change(ctx context.Context, r route, emails []string, reqOpts []RequestOption) error {
+func (s *WatchersService) change(ctx context.Context, r target, emails []string, reqOpts []RequestOption) error {
 	return s.client.call(ctx, r, nil, watchersChange{Users: append([]string{}, emails...)}, reqOpts, reply{})
 }
