@@ -61,36 +61,27 @@ func Body[E Error](id op.ID, body any, b []byte) *E {
 // is "userIDs[1]". A member the type does not model keeps its JSON name;
 // a body of an unnamed type is "body".
 func Field(t reflect.Type, ptr string) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
+	t = deref(t)
 	name := cmp.Or(t.Name(), "body")
 	if ptr == "" {
 		return name
 	}
 	for _, tok := range strings.Split(ptr[1:], "/") {
 		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		for t != nil && t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		var f reflect.StructField
-		switch {
-		case t != nil && t.Kind() == reflect.Struct && member(t, tok, &f):
+		if f, ok := member(t, tok); ok {
 			if arg := f.Tag.Get("arg"); arg != "" {
 				name = arg
 			} else {
 				name += "." + f.Name
 			}
-			t = f.Type
+			t = deref(f.Type)
 			continue
-		case t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map):
-			t = t.Elem()
-		default:
-			t = nil // a member the type does not model
-			if _, err := strconv.Atoi(tok); err != nil {
-				name += "." + tok
-				continue
-			}
+		}
+		// An index or a key, or a member the type does not model (t nil
+		// from here on).
+		if t = elem(t); t == nil && !isIndex(tok) {
+			name += "." + tok
+			continue
 		}
 		name += "[" + tok + "]"
 	}
@@ -99,12 +90,36 @@ func Field(t reflect.Type, ptr string) string {
 
 // member finds the field of the struct type t that holds the JSON member
 // name, by its json tag.
-func member(t reflect.Type, name string, f *reflect.StructField) bool {
-	for field := range t.Fields() {
-		if tag, _, _ := strings.Cut(field.Tag.Get("json"), ","); tag == name {
-			*f = field
-			return true
+func member(t reflect.Type, name string) (reflect.StructField, bool) {
+	if t != nil && t.Kind() == reflect.Struct {
+		for f := range t.Fields() {
+			if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == name {
+				return f, true
+			}
 		}
 	}
-	return false
+	return reflect.StructField{}, false
+}
+
+// elem is the type of the elements of a slice, array or map type t, nil
+// for another type.
+func elem(t reflect.Type) reflect.Type {
+	if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+		return deref(t.Elem())
+	}
+	return nil
+}
+
+// deref is t without its pointers.
+func deref(t reflect.Type) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// isIndex reports whether tok is an array index.
+func isIndex(tok string) bool {
+	_, err := strconv.Atoi(tok)
+	return err == nil
 }
