@@ -150,7 +150,7 @@ type AttachmentsService struct{ client *Client }
 // bare JSON array and no paging: every attachment is returned at once.
 // An answer that is not an array is an error.
 func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) ([]Attachment, error) {
-	list, err := fetch[[]Attachment](ctx, s.client, recordPath(op.ListRecordAttachments, t, alias, "id", id), nil, "attachment list", false, reqOpts)
+	list, err := fetchOne[[]Attachment](ctx, s.client, recordPath(op.ListRecordAttachments, t, alias, "id", id), nil, "attachment list", false, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id s
 // Get returns one attachment of a record:
 // GET /{recordType}/{alias}/{id}/attachments/{attachmentId}.
 func (s *AttachmentsService) Get(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Attachment, error) {
-	return fetch[Attachment](ctx, s.client, attachmentPath(op.GetRecordAttachment, t, alias, id, attachmentID), nil, "attachment", false, reqOpts)
+	return fetchOne[Attachment](ctx, s.client, attachmentPath(op.GetRecordAttachment, t, alias, id, attachmentID), nil, "attachment", false, reqOpts)
 }
 
 // Delete removes an attachment from a record:
@@ -191,7 +191,7 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	if u, err := url.Parse(link.URL); err != nil || !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
 		return nil, invalid("Link.URL", "must be an absolute http or https URL")
 	}
-	out, err := fetch[Link](ctx, s.client, r, link, "link", true, reqOpts)
+	out, err := fetchOne[Link](ctx, s.client, r, link, "link", true, reqOpts)
 	if err == nil && out == nil {
 		out = &link // an answer without a body: the link sent
 	}
@@ -420,7 +420,7 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 		return nil, err
 	}
 	for {
-		att, err := fetch[Attachment](ctx, s.client, r, nil, "attachment", false, reqOpts)
+		att, err := fetchOne[Attachment](ctx, s.client, r, nil, "attachment", false, reqOpts)
 		if err != nil {
 			return nil, err
 		}

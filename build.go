@@ -20,7 +20,7 @@ import (
 
 // This file builds a request from an operation: its target (the
 // operation's id, method and path filled from a method's arguments, each
-// checked), its query and its body; call and fetch then send it through
+// checked), its query and its body; call and fetchOne then send it through
 // the attempt loop (request.go).
 
 // Segment checks one path segment (an alias, an id) and escapes it with
@@ -200,9 +200,9 @@ func (c *Client) call(ctx context.Context, r target, q, body any, reqOpts []Requ
 	return err
 }
 
-// fetch sends a call whose answer is one resource of type T (what names
+// fetchOne sends a call whose answer is one resource of type T (what names
 // it in errors). With optional, an answer without a body gives nil, nil.
-func fetch[T any](ctx context.Context, c *Client, r target, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
+func fetchOne[T any](ctx context.Context, c *Client, r target, body any, what string, optionalBody bool, reqOpts []RequestOption) (*T, error) {
 	var v *T
 	rd := optional(&v, what)
 	if !optionalBody {

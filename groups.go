@@ -161,7 +161,7 @@ type MembersService struct{ client *Client }
 
 // Get returns one group: GET /groups/{groupId}.
 func (s *GroupsService) Get(ctx context.Context, groupID string, reqOpts ...RequestOption) (*Group, error) {
-	return fetch[Group](ctx, s.client, pathTo(op.GetGroup, "groupID", groupID), nil, "group", false, reqOpts)
+	return fetchOne[Group](ctx, s.client, pathTo(op.GetGroup, "groupID", groupID), nil, "group", false, reqOpts)
 }
 
 // Create creates a group: POST /groups with r as the body (201). UserIDs
@@ -179,7 +179,7 @@ func (s *GroupsService) Create(ctx context.Context, r GroupRequest, reqOpts ...R
 	if err := r.validate(true); err != nil {
 		return nil, err
 	}
-	return fetch[Group](ctx, s.client, pathTo(op.CreateGroup), r, "group", true, reqOpts)
+	return fetchOne[Group](ctx, s.client, pathTo(op.CreateGroup), r, "group", true, reqOpts)
 }
 
 // Update changes a group: PUT /groups/{groupId} with r as the body (200).
@@ -194,7 +194,7 @@ func (s *GroupsService) Update(ctx context.Context, groupID string, r GroupReque
 	if err := r.validate(false); err != nil {
 		return nil, err
 	}
-	return fetch[Group](ctx, s.client, pathTo(op.UpdateGroup, "groupID", groupID), r, "group", true, reqOpts)
+	return fetchOne[Group](ctx, s.client, pathTo(op.UpdateGroup, "groupID", groupID), r, "group", true, reqOpts)
 }
 
 // List returns one page of the members of a group:

@@ -114,12 +114,12 @@ type UsersService struct{ topList[User] }
 // service may have created the user; it is retried after a 429. A success
 // answer without a body is an error (the user may have been created).
 func (s *UsersService) Create(ctx context.Context, nu NewUser, reqOpts ...RequestOption) (*User, error) {
-	return fetch[User](ctx, s.client, pathTo(op.CreateUser), nu, "user", false, reqOpts)
+	return fetchOne[User](ctx, s.client, pathTo(op.CreateUser), nu, "user", false, reqOpts)
 }
 
 // Get returns one user: GET /users/{userId}.
 func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	return fetch[User](ctx, s.client, pathTo(op.GetUser, "userID", userID), nil, "user", false, reqOpts)
+	return fetchOne[User](ctx, s.client, pathTo(op.GetUser, "userID", userID), nil, "user", false, reqOpts)
 }
 
 // Deactivate deactivates a user and returns it, now INACTIVE:
@@ -127,5 +127,5 @@ func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...Reques
 // service answer a success without a body, Deactivate returns a nil
 // *User and a nil error: the user is deactivated, and Get reads it.
 func (s *UsersService) Deactivate(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	return fetch[User](ctx, s.client, pathTo(op.DeactivateUser, "userID", userID), nil, "user", true, reqOpts)
+	return fetchOne[User](ctx, s.client, pathTo(op.DeactivateUser, "userID", userID), nil, "user", true, reqOpts)
 }
