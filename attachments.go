@@ -13,10 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -109,6 +108,10 @@ func (a Attachment) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(a)
 }
 
+// resourceID is the attachment's id: an answer without one holds no
+// attachment.
+func (a *Attachment) resourceID() string { return a.ID }
+
 // Link is a link attachment: the body of AddLink, {"url", "description"},
 // and what the service answers to it.
 type Link struct {
@@ -131,18 +134,23 @@ func (l Link) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(l)
 }
 
-// attachmentPath returns the route of the operation id on one attachment
+// attachmentPath returns the target of the operation id on one attachment
 // of a record.
-func attachmentPath(id op.ID, t RecordType, alias, recordID, attachmentID string) route {
+func attachmentPath(id op.ID, t RecordType, alias, recordID, attachmentID string) target {
 	return recordPath(id, t, alias, "id", recordID, "attachmentID", attachmentID)
 }
+
+// AttachmentsService is the part of the API about attachments of records:
+// Client.Attachments. The service does not page them: List returns them
+// all.
+type AttachmentsService struct{ client *Client }
 
 // List returns the attachments of a record:
 // GET /{recordType}/{alias}/{id}/attachments. The service answers with a
 // bare JSON array and no paging: every attachment is returned at once.
 // An answer that is not an array is an error.
 func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id string, reqOpts ...RequestOption) ([]Attachment, error) {
-	list, err := fetch[[]Attachment](ctx, s.client, recordPath(op.ListRecordAttachments, t, alias, "id", id), nil, "attachment list", false, reqOpts)
+	list, err := fetchOne[[]Attachment](ctx, s.client, recordPath(op.ListRecordAttachments, t, alias, "id", id), nil, "attachment list", false, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +160,7 @@ func (s *AttachmentsService) List(ctx context.Context, t RecordType, alias, id s
 // Get returns one attachment of a record:
 // GET /{recordType}/{alias}/{id}/attachments/{attachmentId}.
 func (s *AttachmentsService) Get(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Attachment, error) {
-	return fetch[Attachment](ctx, s.client, attachmentPath(op.GetRecordAttachment, t, alias, id, attachmentID), nil, "attachment", false, reqOpts)
+	return fetchOne[Attachment](ctx, s.client, attachmentPath(op.GetRecordAttachment, t, alias, id, attachmentID), nil, "attachment", false, reqOpts)
 }
 
 // Delete removes an attachment from a record:
@@ -183,7 +191,7 @@ func (s *AttachmentsService) AddLink(ctx context.Context, t RecordType, alias, i
 	if u, err := url.Parse(link.URL); err != nil || !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
 		return nil, invalid("Link.URL", "must be an absolute http or https URL")
 	}
-	out, err := fetch[Link](ctx, s.client, r, link, "link", true, reqOpts)
+	out, err := fetchOne[Link](ctx, s.client, r, link, "link", true, reqOpts)
 	if err == nil && out == nil {
 		out = &link // an answer without a body: the link sent
 	}
@@ -412,7 +420,7 @@ func (s *AttachmentsService) WaitProcessed(ctx context.Context, t RecordType, al
 		return nil, err
 	}
 	for {
-		att, err := fetch[Attachment](ctx, s.client, r, nil, "attachment", false, reqOpts)
+		att, err := fetchOne[Attachment](ctx, s.client, r, nil, "attachment", false, reqOpts)
 		if err != nil {
 			return nil, err
 		}

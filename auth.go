@@ -436,14 +436,6 @@ func toAuthError(err error) *AuthError {
 	return &AuthError{Err: tokenTransportError(err)}
 }
 
-// temporary reports whether the token request may succeed if sent again:
-// the endpoint could not be reached (other than by a refused redirect), or
-// answered 429 or 5xx.
-func (e *AuthError) temporary() bool {
-	return e.StatusCode == 0 && e.Err != nil && !isA[*RedirectError](e.Err) ||
-		e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
-}
-
 // staticProvider adapts a caller's oauth2.TokenSource.
 type staticProvider struct{ ts oauth2.TokenSource }
 

@@ -61,50 +61,6 @@ type Client struct {
 	Groups *GroupsService
 }
 
-// RecordsService is the part of the API about records: Client.Records.
-// The lists under a record are services of their own, with the same List,
-// Pages and All as every paged list.
-type RecordsService struct {
-	client *Client
-	// Comments lists and adds the comments on a record.
-	Comments *CommentsService
-	// Watchers lists, adds and removes the watchers of a record.
-	Watchers *WatchersService
-	// Related lists, adds and removes the items related to a record.
-	Related *RelatedService
-}
-
-// CommentsService is the part of the API about the comments on a record:
-// Client.Records.Comments.
-type CommentsService struct{ recordList[Comment] }
-
-// WatchersService is the part of the API about the watchers of a record:
-// Client.Records.Watchers.
-type WatchersService struct{ recordList[Watcher] }
-
-// RelatedService is the part of the API about the items related to a
-// record: Client.Records.Related.
-type RelatedService struct{ recordList[RelatedItem] }
-
-// AttachmentsService is the part of the API about attachments of records:
-// Client.Attachments. The service does not page them: List returns them
-// all.
-type AttachmentsService struct{ client *Client }
-
-// UsersService is the part of the API about users: Client.Users.
-type UsersService struct{ topList[User] }
-
-// GroupsService is the part of the API about groups: Client.Groups.
-type GroupsService struct {
-	topList[Group]
-	// Members lists, adds and removes the members of a group.
-	Members *MembersService
-}
-
-// MembersService is the part of the API about the members of a group:
-// Client.Groups.Members.
-type MembersService struct{ client *Client }
-
 // String describes the client without any secret.
 func (c *Client) String() string {
 	if c == nil || c.baseURL == nil {
@@ -448,6 +404,26 @@ func sameOriginRedirects(next func(*http.Request, []*http.Request) error, red *r
 	}
 }
 
+// sameOrigin reports whether u has the scheme, host and port of origin.
+func sameOrigin(u, origin *url.URL) bool {
+	return origin == nil || strings.EqualFold(u.Scheme, origin.Scheme) &&
+		strings.EqualFold(u.Hostname(), origin.Hostname()) && effectivePort(u) == effectivePort(origin)
+}
+
+// defaultPorts are the ports the http and https schemes imply.
+var defaultPorts = map[string]string{"http": "80", "https": "443"}
+
+// effectivePort is u's port, named or implied by its scheme; "" for
+// another scheme without one.
+func effectivePort(u *url.URL) string {
+	return cmp.Or(u.Port(), defaultPorts[strings.ToLower(u.Scheme)])
+}
+
+// foreignOrigin is the error for a request to a host other than the API's.
+func foreignOrigin(u *url.URL) error {
+	return &ValidationError{Field: "request URL", Rule: "must have the API's scheme, host and port (the access token is sent nowhere else), got " + u.Scheme + "://" + u.Host}
+}
+
 // maxConnsPerHost is how many connections the default transport opens to
 // one host; more concurrent requests wait for a free one.
 const maxConnsPerHost = 64
@@ -466,72 +442,6 @@ func newTransport() *http.Transport {
 	t.MaxConnsPerHost = maxConnsPerHost
 	t.IdleConnTimeout = 90 * time.Second
 	return t
-}
-
-// Segment checks one path segment (an alias, an id) and escapes it with
-// url.PathEscape, for the operations the package does not model (see
-// Client.Call). Escaping turns "?", "#" and "%" into data, which stay
-// allowed. Refused with a *ValidationError naming field, because servers
-// and proxies that normalise paths would still read them as path steps or
-// cut the request there: "/" (even escaped, a proxy may decode it and
-// send "../../users/u1" elsewhere with the caller's token), a whole "." or
-// "..", control characters (newline, CR, NUL, ...), and a value that is
-// empty or only white space.
-func Segment(field, v string) (string, error) {
-	switch {
-	case v == "":
-		return "", invalid(field, "must not be empty")
-	case v == "." || v == "..":
-		return "", invalid(field, `must not be "." or ".."`)
-	case strings.TrimSpace(v) == "":
-		return "", invalid(field, "must not be only white space")
-	case strings.Contains(v, "/"):
-		return "", invalid(field, `must not contain "/"`)
-	case strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }):
-		return "", invalid(field, "must not contain control characters")
-	}
-	return url.PathEscape(v), nil
-}
-
-// route is one request's operation and its path, built from a method's
-// arguments and checked: err is the first bad argument, returned before
-// anything is sent.
-type route struct {
-	op     op.ID  // "" for a request built by the caller (Client.Call, PagedList)
-	method string // the operation's method
-	path   string // relative to the base URL
-	filter bool   // the service publishes an RSQL filter for the list
-	err    error
-}
-
-// pathTo builds the route of operation id from args: pairs of a field
-// name (what an error calls the argument) and a value, one pair for each
-// parameter of the operation's path template, in order. Each value is
-// checked and escaped by Segment; the record type must be one of the
-// four.
-func pathTo(id op.ID, args ...string) route {
-	o := id.Op()
-	p, err := o.Fill(segment, args...)
-	return route{op: id, method: o.Method, path: p, filter: slices.Contains(o.Query, "filter"), err: err}
-}
-
-// recordPath is the route of operation id under a record type's
-// definition alias, with the further pairs of pathTo after them.
-func recordPath(id op.ID, t RecordType, alias string, rest ...string) route {
-	var args [8]string // the longest template of the API has 4 parameters
-	return pathTo(id, append(append(args[:0], fieldRecordType, string(t), "alias", alias), rest...)...)
-}
-
-// fieldRecordType names a record type argument.
-const fieldRecordType = "record type"
-
-// segment checks and escapes one argument of a path (see Segment); a
-// record type must be one of the four.
-func segment(field, v string) (string, error) {
-	if field != fieldRecordType {
-		return Segment(field, v)
-	}
-	return v, RecordType(v).Validate()
 }
 
 // CloseIdleConnections closes the connections the client keeps open for

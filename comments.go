@@ -6,10 +6,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -56,6 +55,10 @@ const (
 	CommentSourceAPI      CommentSource = "API"
 	CommentSourceWorkflow CommentSource = "WORKFLOW"
 )
+
+// CommentsService is the part of the API about the comments on a record:
+// Client.Records.Comments.
+type CommentsService struct{ recordList[Comment] }
 
 // Add adds a comment to a record: POST /{recordType}/{alias}/{id}/comment
 // with the text itself as a text/plain body (UTF-8). The comment is

@@ -157,15 +157,15 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 		}
 		return s.Download(ctx, t, alias, id, att.ID, reqOpts...)
 	}
-	target, err := s.client.onAPIHost("Attachment.ContentURL", att.ContentURL)
+	contentURL, err := s.client.onAPIHost("Attachment.ContentURL", att.ContentURL)
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, route{op: op.DownloadRecordAttachment, method: http.MethodGet}, nil, nil)
+	req, err := s.client.newRequest(ctx, target{op: op.DownloadRecordAttachment, method: http.MethodGet}, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	req.URL, req.Host = target, target.Host
+	req.URL, req.Host = contentURL, contentURL.Host
 	return s.client.download(req, reqOpts)
 }
 
@@ -179,16 +179,16 @@ func (c *Client) onAPIHost(field, raw string) (*url.URL, error) {
 	if u.User != nil {
 		return nil, &ValidationError{Field: field, Rule: "must not carry user information", Err: ErrForeignHost}
 	}
-	target := c.baseURL.ResolveReference(u)
-	target.Fragment, target.RawFragment = "", ""
-	if target.Scheme != c.baseURL.Scheme || !strings.EqualFold(target.Host, c.baseURL.Host) {
+	abs := c.baseURL.ResolveReference(u)
+	abs.Fragment, abs.RawFragment = "", ""
+	if abs.Scheme != c.baseURL.Scheme || !strings.EqualFold(abs.Host, c.baseURL.Host) {
 		return nil, &ValidationError{
 			Field: field,
-			Rule:  "must be on the API's host " + c.baseURL.Scheme + "://" + c.baseURL.Host + " (got " + target.Scheme + "://" + target.Host + ")",
+			Rule:  "must be on the API's host " + c.baseURL.Scheme + "://" + c.baseURL.Host + " (got " + abs.Scheme + "://" + abs.Host + ")",
 			Err:   ErrForeignHost,
 		}
 	}
-	return target, nil
+	return abs, nil
 }
 
 // download sends req through the one request path and returns the

@@ -531,7 +531,9 @@ func TestBadInputIsRefusedBeforeAnyRequest(t *testing.T) {
 			return err
 		}, nil},
 		{"Groups.AllUsers: group id .", "groupID", func() error { return firstErr(c.Groups.Members.All(ctx, ".", nil)) }, nil},
-		{"Groups.AddUsers: blank user id", "userIDs[1]", func() error { return c.Groups.Members.Add(ctx, "g1", []string{"u1", ""}) }, nil},
+		{"Groups.AddUsers: blank user id", "userIDs[1]", func() error {
+			return c.Groups.Members.Add(ctx, "g1", []string{"5f0c8a8e-4c1b-4d2a-9e3f-0a1b2c3d4e01", ""})
+		}, nil},
 		{"Groups.RemoveUsers: blank user id", "userIDs[0]", func() error { return c.Groups.Members.Remove(ctx, "g1", []string{"  "}) }, nil},
 
 		// Client construction and the escape hatch.

@@ -3,6 +3,7 @@ package workflow
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/check"
 )
 
 // Sentinel errors, matched with errors.Is. An *APIError matches the one of
@@ -297,9 +300,9 @@ func isA[T error](err error) bool {
 	return ok
 }
 
-func invalid(field, rule string) *ValidationError {
-	return &ValidationError{Field: field, Rule: rule}
-}
+// invalid is the *ValidationError of field breaking rule: the one
+// constructor, shared with the packages built on this one.
+var invalid = check.Invalid[ValidationError]
 
 // checkEach checks every element of list with check, naming it field[i].
 // An empty list breaks the rule none, unless none is "".
@@ -390,4 +393,87 @@ type RedirectError struct {
 // Error describes the refused redirect.
 func (e *RedirectError) Error() string {
 	return "workflow: refused redirect from " + e.From + " to " + e.To + " (another scheme, host or port)"
+}
+
+// wrap makes err the cause of a *RequestError naming req; errors.Is and
+// errors.As still see err. Its text holds no query value, no value of the
+// request body, no secret and no token.
+func (c *Client) wrap(req *http.Request, err error) error {
+	return &RequestError{Method: req.Method, Path: req.URL.EscapedPath(), URL: c.red.redact(redactURL(req.URL)),
+		Err: err, msg: c.scrub(req, err.Error())}
+}
+
+// apiError builds the *APIError of a response to req, known secrets removed
+// from its message, header copy, body excerpt and URL, and the values req
+// sent from its message.
+func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *APIError {
+	e := newAPIError(resp, c.red.redactBytes(body))
+	e.Method = req.Method
+	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), c.red.redact(withoutUser(req.URL))
+	e.Header = c.red.redactHeader(resp.Header)
+	if e.Message != "" {
+		e.Message = c.scrub(req, e.Message)
+	}
+	return e
+}
+
+// transportError unwraps what http.Client wraps, so that callers see
+// *AuthError, *RedirectError and *ValidationError directly, and any other
+// failure as a *RequestError whose cause keeps the *url.Error, its URL
+// redacted.
+func (c *Client) transportError(req *http.Request, err error) error {
+	if ctxErr := req.Context().Err(); ctxErr != nil {
+		return c.wrap(req, ctxErr)
+	}
+	if ae, ok := errors.AsType[*AuthError](err); ok {
+		return ae
+	}
+	if re, ok := errors.AsType[*RedirectError](err); ok {
+		return re
+	}
+	if ve, ok := errors.AsType[*ValidationError](err); ok {
+		return ve
+	}
+	ue, ok := errors.AsType[*url.Error](err)
+	if !ok {
+		return c.wrap(req, ownTimeout(err))
+	}
+	e := c.wrap(req, ownTimeout(&url.Error{Op: ue.Op, URL: c.red.redact(redactURL(req.URL)), Err: ue.Err})).(*RequestError)
+	e.msg = c.scrub(req, ue.Err.Error())
+	return e
+}
+
+// ownTimeout makes a deadline that is not the caller's (the caller's
+// context was checked first) an error matching ErrTimeout, not
+// context.DeadlineExceeded, which callers read as their own deadline: a
+// transport's connect or response-header timeout, for example. It is the
+// one rule for API and token requests alike.
+func ownTimeout(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) && !isA[*limiterDeadlineError](err) {
+		return &timeoutError{what: err.Error(), err: err}
+	}
+	return err
+}
+
+// limiterDeadlineError is a rate-limiter wait that would pass the
+// context's deadline: it matches context.DeadlineExceeded, as the
+// deadline would have been exceeded by waiting.
+type limiterDeadlineError struct{}
+
+func (*limiterDeadlineError) Error() string {
+	return "waiting for the rate limiter would pass the context's deadline"
+}
+
+func (*limiterDeadlineError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// errMalformed is the reason a success answer is refused: it matches
+// ErrUnexpectedResponse.
+var errMalformed = fmt.Errorf("%w: malformed reply", ErrUnexpectedResponse)
+
+// temporary reports whether the token request may succeed if sent again:
+// the endpoint could not be reached (other than by a refused redirect), or
+// answered 429 or 5xx.
+func (e *AuthError) temporary() bool {
+	return e.StatusCode == 0 && e.Err != nil && !isA[*RedirectError](e.Err) ||
+		e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
 }

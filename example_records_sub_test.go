@@ -44,7 +44,7 @@ func ExampleWatchersService_Add() {
 	// group: IT Support
 	// user:  Ann Lee ann@example.com
 	// user:  Bo Berg bo@example.com
-	// workflow: invalid emails[0]: must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces
+	// workflow: invalid emails[0]: must be an e-mail address
 }
 
 // ExampleCommentsService_Add posts a plain-text comment and reads the

@@ -2,7 +2,10 @@ package workflow
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"reflect"
@@ -36,7 +39,7 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 		}
 		rd = whole(func(data []byte) error { return decodeResource(data, out, "JSON value") })
 	}
-	return c.call(ctx, route{method: method, path: path}, query, body, reqOpts, rd)
+	return c.call(ctx, target{method: method, path: path}, query, body, reqOpts, rd)
 }
 
 // PagedList is one paged list of the service, at Path: the pager of every
@@ -54,21 +57,63 @@ type PagedList[T any] struct {
 // List returns one page: GET Path with the paging options and filter of
 // opts, answered with the paged envelope {"items", "total", "paging"}.
 func (l PagedList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.Client, l.route(), opts, reqOpts, nil)
+	return requestPage[T](ctx, l.Client, l.target(), opts, reqOpts, nil)
 }
 
 // Pages walks the list page by page from where opts points. See
 // RecordsService.Pages.
 func (l PagedList[T]) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
-	return walkPages[T](ctx, l.Client, l.route(), opts, reqOpts)
+	return walkPages[T](ctx, l.Client, l.target(), opts, reqOpts)
 }
 
 // All iterates over every item from where opts points. See
 // RecordsService.All.
 func (l PagedList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
-	return walkItems[T](ctx, l.Client, l.route(), opts, reqOpts)
+	return walkItems[T](ctx, l.Client, l.target(), opts, reqOpts)
 }
 
-func (l PagedList[T]) route() route {
-	return route{method: http.MethodGet, path: l.Path, filter: l.Filtered}
+func (l PagedList[T]) target() target {
+	return target{method: http.MethodGet, path: l.Path, filter: l.Filtered}
+}
+
+// NewRequest builds a request for the API, for an operation the SDK does
+// not model. path is relative to the base URL (for example
+// "tasks/it-requests"), with each segment already escaped with
+// url.PathEscape; a leading "/" is ignored so the "/v1" prefix is kept.
+// body, if not nil, is sent as JSON (a json.RawMessage byte for byte; an
+// io.Reader is sent as it is, with the Content-Type left to the caller).
+// The request carries the SDK's
+// Accept and User-Agent headers; authentication, retries and the per-call
+// options are added when it is sent with Do.
+func (c *Client) NewRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
+	return c.newRequest(ctx, target{method: method, path: path}, nil, body)
+}
+
+// Do sends req (built with NewRequest, or any request to the API's host)
+// through the SDK's one request path: the per-call options reqOpts,
+// authentication, retries, observers and error decoding. The bearer token
+// is attached only to requests for the API's own scheme, host and port
+// (those of the base URL): a request for any other is refused before
+// anything is sent, with a *ValidationError. A status of 400 or more is
+// returned as an *APIError. Otherwise, when v is an io.Writer the body is
+// copied into it, and when v is any other non-nil value the JSON body is
+// decoded into it (an empty body leaves v as it was). The response body is
+// always read to the end and closed; the returned response is for its
+// status and header.
+func (c *Client) Do(req *http.Request, v any, reqOpts ...RequestOption) (*http.Response, error) {
+	var rd reply
+	switch v := v.(type) {
+	case nil:
+	case io.Writer:
+		rd.read = func(r io.Reader) error { _, err := io.Copy(v, r); return err }
+	default:
+		rd.read = func(r io.Reader) error {
+			err := json.NewDecoder(r).Decode(v)
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+	return c.send(req, reqOpts, rd)
 }

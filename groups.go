@@ -1,14 +1,12 @@
 package workflow
 
 import (
-	"cmp"
 	"context"
 	"iter"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -54,6 +52,9 @@ func (g *Group) UnmarshalJSON(data []byte) error {
 func (g Group) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(g)
 }
+
+// resourceID is the group's id: an answer without one holds no group.
+func (g *Group) resourceID() string { return g.ID }
 
 // GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
 type GroupDomain struct {
@@ -106,7 +107,9 @@ type GroupRequest struct {
 	Hidden *bool `json:"hidden,omitzero"`
 	// Tags are the group's tags.
 	Tags []string `json:"tags,omitzero"`
-	// UserIDs are the members of a group that is not dynamic (user ids).
+	// UserIDs are the members of a group that is not dynamic (user ids,
+	// UUIDs: one that is not is a *ValidationError naming it, and nothing
+	// is sent).
 	UserIDs []string `json:"userIds,omitzero"`
 	// Domains are the e-mail domains of a dynamic group
 	// ("example.com").
@@ -125,8 +128,11 @@ func (r GroupRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r
 // null member is an error, as on the wire.
 func (r *GroupRequest) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
 
-// validate checks a GroupRequest before sending; create says whether it
-// is for Create (which knows Dynamic nil means false).
+// validate checks the rules of a GroupRequest that the document states
+// in the descriptions of userIds and domains only, before sending; create
+// says whether it is for Create (which knows Dynamic nil means false).
+// The rest (a user id is a UUID) is the document's, checked with every
+// body (see Client.newRequest).
 func (r *GroupRequest) validate(create bool) error {
 	dynamic := r.Dynamic != nil && *r.Dynamic
 	switch {
@@ -139,14 +145,23 @@ func (r *GroupRequest) validate(create bool) error {
 	case create && r.Domains != nil && !dynamic:
 		return invalid("GroupRequest.Domains", "needs Dynamic set to true")
 	}
-	// A user id is a UUID in the document, which a blank one cannot be;
-	// tags and domains are strings with no published form.
-	return checkEach("GroupRequest.UserIDs", r.UserIDs, "", notBlank)
+	return nil
 }
+
+// GroupsService is the part of the API about groups: Client.Groups.
+type GroupsService struct {
+	topList[Group]
+	// Members lists, adds and removes the members of a group.
+	Members *MembersService
+}
+
+// MembersService is the part of the API about the members of a group:
+// Client.Groups.Members.
+type MembersService struct{ client *Client }
 
 // Get returns one group: GET /groups/{groupId}.
 func (s *GroupsService) Get(ctx context.Context, groupID string, reqOpts ...RequestOption) (*Group, error) {
-	return fetch[Group](ctx, s.client, pathTo(op.GetGroup, "groupID", groupID), nil, "group", false, reqOpts)
+	return fetchOne[Group](ctx, s.client, pathTo(op.GetGroup, "groupID", groupID), nil, "group", false, reqOpts)
 }
 
 // Create creates a group: POST /groups with r as the body (201). UserIDs
@@ -164,7 +179,7 @@ func (s *GroupsService) Create(ctx context.Context, r GroupRequest, reqOpts ...R
 	if err := r.validate(true); err != nil {
 		return nil, err
 	}
-	return fetch[Group](ctx, s.client, pathTo(op.CreateGroup), r, "group", true, reqOpts)
+	return fetchOne[Group](ctx, s.client, pathTo(op.CreateGroup), r, "group", true, reqOpts)
 }
 
 // Update changes a group: PUT /groups/{groupId} with r as the body (200).
@@ -179,14 +194,14 @@ func (s *GroupsService) Update(ctx context.Context, groupID string, r GroupReque
 	if err := r.validate(false); err != nil {
 		return nil, err
 	}
-	return fetch[Group](ctx, s.client, pathTo(op.UpdateGroup, "groupID", groupID), r, "group", true, reqOpts)
+	return fetchOne[Group](ctx, s.client, pathTo(op.UpdateGroup, "groupID", groupID), r, "group", true, reqOpts)
 }
 
 // List returns one page of the members of a group:
 // GET /groups/{groupId}/users, with the paging options of opts. The
 // service publishes no filter for this list: opts.Filter must be nil.
 func (s *MembersService) List(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	return listPage[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts, nil)
+	return requestPage[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts, nil)
 }
 
 // Pages walks the members of a group page by page:
@@ -203,28 +218,29 @@ func (s *MembersService) All(ctx context.Context, groupID string, opts *ListOpti
 	return walkItems[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts)
 }
 
-// memberChange is the body of MembersService.Add and Remove.
+// memberChange is the body of MembersService.Add and Remove. A broken
+// rule of the document (a user id that is not a UUID) names the argument:
+// "userIDs[1]".
 type memberChange struct {
-	UserIDs []string `json:"userIds"`
+	UserIDs []string `json:"userIds" arg:"userIDs"`
 }
 
 // Add adds users to a group: POST /groups/{groupId}/users with
-// {"userIds": [...]} (201, no body). No user id may be blank; the ids are
-// sent as given, in order (an empty list as []). Users already in the
-// group are the service's concern.
+// {"userIds": [...]} (201, no body). Each user id must be a UUID, as
+// the document says: one that is not is a *ValidationError naming it, and
+// nothing is sent. The ids are sent as given, in order (an empty list
+// as []). Users already in the group are the service's concern.
 func (s *MembersService) Add(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
 	return s.change(ctx, op.AddUsersToGroup, groupID, userIDs, reqOpts)
 }
 
 // Remove removes users from a group: DELETE /groups/{groupId}/users
-// with the JSON body {"userIds": [...]} (200, no body). No user id may be
-// blank.
+// with the JSON body {"userIds": [...]} (200, no body). Each user id
+// must be a UUID, as for Add.
 func (s *MembersService) Remove(ctx context.Context, groupID string, userIDs []string, reqOpts ...RequestOption) error {
 	return s.change(ctx, op.RemoveUsersFromGroup, groupID, userIDs, reqOpts)
 }
 
 func (s *MembersService) change(ctx context.Context, id op.ID, groupID string, userIDs []string, reqOpts []RequestOption) error {
-	r := pathTo(id, "groupID", groupID)
-	r.err = cmp.Or(r.err, checkEach("userIDs", userIDs, "", notBlank))
-	return s.client.call(ctx, r, nil, memberChange{UserIDs: append([]string{}, userIDs...)}, reqOpts, reply{})
+	return s.client.call(ctx, pathTo(id, "groupID", groupID), nil, memberChange{UserIDs: append([]string{}, userIDs...)}, reqOpts, reply{})
 }

@@ -82,8 +82,8 @@ func TestGroupsCreateUpdateBody(t *testing.T) {
 		in     GroupRequest
 		body   string
 	}{
-		{"create, members", false, GroupRequest{Name: new("Ops"), Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{"u1"}},
-			`{"name":"Ops","assignable":true,"hidden":false,"tags":["it"],"userIds":["u1"]}`},
+		{"create, members", false, GroupRequest{Name: new("Ops"), Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{user1}},
+			`{"name":"Ops","assignable":true,"hidden":false,"tags":["it"],"userIds":["` + user1 + `"]}`},
 		{"create, dynamic", false, GroupRequest{Name: new("All"), Dynamic: new(true), Domains: []string{"example.com"}},
 			`{"name":"All","dynamic":true,"domains":["example.com"]}`},
 		{"update one flag", true, GroupRequest{Watchable: new(false)}, `{"watchable":false}`},
@@ -149,7 +149,8 @@ func TestGroupRequestValidation(t *testing.T) {
 		{"members of a dynamic group", false, GroupRequest{Dynamic: new(true), UserIDs: []string{"u1"}}, "GroupRequest.UserIDs"},
 		{"domains of a static group", true, GroupRequest{Dynamic: new(false), Domains: []string{"a.com"}}, "GroupRequest.Domains"},
 		{"create domains without dynamic", false, GroupRequest{Domains: []string{"a.com"}}, "GroupRequest.Domains"},
-		{"blank user id", false, GroupRequest{Name: new("x"), UserIDs: []string{"u1", ""}}, "GroupRequest.UserIDs[1]"},
+		{"blank user id", false, GroupRequest{Name: new("x"), UserIDs: []string{user1, ""}}, "GroupRequest.UserIDs[1]"},
+		{"a user id that is not a UUID", true, GroupRequest{UserIDs: []string{"u1"}}, "GroupRequest.UserIDs[0]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mt := newMockTransport(t)
@@ -172,11 +173,11 @@ func TestGroupsMembership(t *testing.T) {
 	var add, del seen
 	mt.RegisterResponder(http.MethodPost, mockBase+"/groups/g1/users", capture(&add, jsonReply(201, "")))
 	mt.RegisterResponder(http.MethodDelete, mockBase+"/groups/g1/users", capture(&del, jsonReply(200, "")))
-	ids := []string{"u1", "u2"}
+	ids := []string{user1, user2}
 	require.NoError(t, c.Groups.Members.Add(t.Context(), "g1", ids))
-	assert.JSONEq(t, `{"userIds":["u1","u2"]}`, add.body)
+	assert.JSONEq(t, `{"userIds":["`+user1+`","`+user2+`"]}`, add.body)
 	require.NoError(t, c.Groups.Members.Remove(t.Context(), "g1", ids[:1]))
-	assert.JSONEq(t, `{"userIds":["u1"]}`, del.body)
+	assert.JSONEq(t, `{"userIds":["`+user1+`"]}`, del.body)
 	assert.Equal(t, "application/json", del.contentType, "DELETE carries a JSON body")
 
 	// The document sets no minimum: an empty list is sent, as [].
@@ -186,8 +187,11 @@ func TestGroupsMembership(t *testing.T) {
 	}
 
 	var ve *ValidationError
-	require.ErrorAs(t, c.Groups.Members.Add(t.Context(), "g1", []string{"u1", " "}), &ve)
+	require.ErrorAs(t, c.Groups.Members.Add(t.Context(), "g1", []string{user1, " "}), &ve)
 	assert.Equal(t, "userIDs[1]", ve.Field)
+	// The document says a user id is a UUID: the rule is named with it.
+	require.ErrorAs(t, c.Groups.Members.Remove(t.Context(), "g1", []string{"u1"}), &ve)
+	assert.Equal(t, ValidationError{Field: "userIDs[0]", Rule: "must be a UUID"}, *ve)
 	assert.Equal(t, 4, apiCalls(mt))
 }
 
@@ -209,9 +213,9 @@ func TestGroupsWire(t *testing.T) {
 				return err
 			}},
 		{name: "Groups.Create", method: "POST", path: "/groups", reply: mockReply(201, wireGroup),
-			contentType: "application/json", body: `{"name":"Ops","assignable":true,"hidden":false,"tags":["it"],"userIds":["u 1"]}`,
+			contentType: "application/json", body: `{"name":"Ops","assignable":true,"hidden":false,"tags":["it"],"userIds":["` + user1 + `"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				_, err := c.Groups.Create(ctx, GroupRequest{Name: new("Ops"), Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{"u 1"}}, o...)
+				_, err := c.Groups.Create(ctx, GroupRequest{Name: new("Ops"), Assignable: new(true), Hidden: new(false), Tags: []string{"it"}, UserIDs: []string{user1}}, o...)
 				return err
 			}},
 		{name: "Groups.Update", method: "PUT", path: "/groups/" + oddEsc, reply: mockReply(200, wireGroup),
@@ -230,14 +234,14 @@ func TestGroupsWire(t *testing.T) {
 				return first(c.Groups.Members.All(ctx, odd, nil, o...))
 			}},
 		{name: "Groups.AddUsers", method: "POST", path: "/groups/" + oddEsc + "/users", reply: mockReply(201, ""),
-			contentType: "application/json", body: `{"userIds":["u 1","u 2"]}`,
+			contentType: "application/json", body: `{"userIds":["` + user1 + `","` + user2 + `"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Groups.Members.Add(ctx, odd, []string{"u 1", "u 2"}, o...)
+				return c.Groups.Members.Add(ctx, odd, []string{user1, user2}, o...)
 			}},
 		{name: "Groups.RemoveUsers", method: "DELETE", path: "/groups/" + oddEsc + "/users", reply: mockReply(200, ""),
-			contentType: "application/json", body: `{"userIds":["u 1"]}`,
+			contentType: "application/json", body: `{"userIds":["` + user1 + `"]}`,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
-				return c.Groups.Members.Remove(ctx, odd, []string{"u 1"}, o...)
+				return c.Groups.Members.Remove(ctx, odd, []string{user1}, o...)
 			}},
 		{name: "Groups.Pages", method: "GET", path: "/groups", query: wirePaged, reply: emptyPage,
 			call: func(ctx context.Context, c *Client, o ...RequestOption) error {
@@ -249,3 +253,9 @@ func TestGroupsWire(t *testing.T) {
 			}},
 	})
 }
+
+// Two user ids, as the document has them: UUIDs.
+const (
+	user1 = "5f0c8a8e-4c1b-4d2a-9e3f-0a1b2c3d4e01"
+	user2 = "5f0c8a8e-4c1b-4d2a-9e3f-0a1b2c3d4e02"
+)

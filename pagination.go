@@ -286,10 +286,10 @@ func items[T any](ctx context.Context, seq iter.Seq2[*Page[T], error], backward 
 	}
 }
 
-// listPage fetches one page of the paged list at r. A filter on a list for
+// requestPage requests one page of the paged list at r. A filter on a list for
 // which the service publishes none is refused before sending. The page's
 // items may be read into the room of *room, a slice nothing else uses.
-func listPage[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption, room *[]T) (*Page[T], error) {
+func requestPage[T any](ctx context.Context, c *Client, r target, opts *ListOptions, reqOpts []RequestOption, room *[]T) (*Page[T], error) {
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -311,11 +311,11 @@ func listPage[T any](ctx context.Context, c *Client, r route, opts *ListOptions,
 }
 
 // walkPages returns the lazy page iterator of the paged list at r.
-func walkPages[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
-	// A bad argument of the route is the first fetch's error.
+func walkPages[T any](ctx context.Context, c *Client, r target, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[*Page[T], error] {
+	// A bad argument of the target is the first fetch's error.
 	return func(yield func(*Page[T], error) bool) {
 		pages(ctx, opts, rideOut(c, r, reqOpts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
-			return listPage[T](ctx, c, r, o, reqOpts, nil)
+			return requestPage[T](ctx, c, r, o, reqOpts, nil)
 		}))(yield)
 	}
 }
@@ -329,7 +329,7 @@ func walkPages[T any](ctx context.Context, c *Client, r route, opts *ListOptions
 // page, or the caller's context ends. Each such wait is reported to the
 // policy's OnRetry. A policy of one attempt (no retries) leaves the walk
 // to end at the first failure.
-func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage[T]) fetchPage[T] {
+func rideOut[T any](c *Client, r target, reqOpts []RequestOption, fetch fetchPage[T]) fetchPage[T] {
 	var progress time.Time // when the walk last received a page
 	return func(ctx context.Context, o *ListOptions) (*Page[T], error) {
 		cfg, cerr := c.callConfig(reqOpts)
@@ -379,7 +379,7 @@ func rideOut[T any](c *Client, r route, reqOpts []RequestOption, fetch fetchPage
 // or from the end towards the start when opts page backward.
 // The items of a page, once yielded (as copies), are the room a later page
 // of the walk is read into.
-func walkItems[T any](ctx context.Context, c *Client, r route, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
+func walkItems[T any](ctx context.Context, c *Client, r target, opts *ListOptions, reqOpts []RequestOption) iter.Seq2[T, error] {
 	// A walk ended by its context between two requests names the list,
 	// as a single call's error names its request.
 	stopped := func(err error) error {
@@ -388,7 +388,7 @@ func walkItems[T any](ctx context.Context, c *Client, r route, opts *ListOptions
 	return func(yield func(T, error) bool) {
 		var room atomic.Pointer[[]T]
 		fetch := rideOut(c, r, reqOpts, func(ctx context.Context, o *ListOptions) (*Page[T], error) {
-			return listPage(ctx, c, r, o, reqOpts, room.Swap(nil))
+			return requestPage(ctx, c, r, o, reqOpts, room.Swap(nil))
 		})
 		items(ctx, pages(ctx, opts, fetch), opts.backward(), stopped, &room)(yield)
 	}
@@ -402,7 +402,7 @@ type recordList[T any] struct {
 	list   op.ID // the list's operation
 }
 
-func (l *recordList[T]) at(t RecordType, alias, id string) route {
+func (l *recordList[T]) at(t RecordType, alias, id string) target {
 	return recordPath(l.list, t, alias, "id", id)
 }
 
@@ -414,7 +414,7 @@ func (l *recordList[T]) at(t RecordType, alias, id string) route {
 // the paged list envelope. The service publishes no filter for these
 // lists: a Filter is a *ValidationError, and nothing is sent.
 func (l *recordList[T]) List(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.client, l.at(t, alias, id), opts, reqOpts, nil)
+	return requestPage[T](ctx, l.client, l.at(t, alias, id), opts, reqOpts, nil)
 }
 
 // Pages walks the list under a record page by page from where opts
@@ -449,7 +449,7 @@ type topList[T any] struct {
 // sent. Resume from the page's Paging.EndCursor (StartCursor going
 // backward).
 func (l *topList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) (*Page[T], error) {
-	return listPage[T](ctx, l.client, pathTo(l.list), opts, reqOpts, nil)
+	return requestPage[T](ctx, l.client, pathTo(l.list), opts, reqOpts, nil)
 }
 
 // Pages walks the list page by page from where opts points (each page a

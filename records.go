@@ -62,6 +62,19 @@ type RecordItem struct {
 // RecordPage is one page of a record list (the spec's RecordPagedList).
 type RecordPage = Page[RecordItem]
 
+// RecordsService is the part of the API about records: Client.Records.
+// The lists under a record are services of their own, with the same List,
+// Pages and All as every paged list.
+type RecordsService struct {
+	client *Client
+	// Comments lists and adds the comments on a record.
+	Comments *CommentsService
+	// Watchers lists, adds and removes the watchers of a record.
+	Watchers *WatchersService
+	// Related lists, adds and removes the items related to a record.
+	Related *RelatedService
+}
+
 // List returns one page of the records of type t in the definition alias:
 // GET /{recordType}/{alias}, with the paging options and filter of opts
 // (nil for the first 100 records).
@@ -71,7 +84,7 @@ type RecordPage = Page[RecordItem]
 // (a lookup of the element definition by alias); a direct HTTP client such
 // as this one reaches the record list.
 func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, opts *ListOptions, reqOpts ...RequestOption) (*RecordPage, error) {
-	return listPage[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts, nil)
+	return requestPage[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts, nil)
 }
 
 // Pages walks the records page by page, starting where opts points
@@ -137,7 +150,7 @@ func (s *RecordsService) Update(ctx context.Context, t RecordType, alias, id str
 
 // send sends a record request; fields, the body of a create or update,
 // must not be empty.
-func (s *RecordsService) send(ctx context.Context, r route, fields Record, reqOpts []RequestOption) (Record, error) {
+func (s *RecordsService) send(ctx context.Context, r target, fields Record, reqOpts []RequestOption) (Record, error) {
 	if r.err != nil {
 		return nil, r.err
 	}

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -107,6 +106,10 @@ func checkRef(field string, r RelatedRef) error {
 	}
 	return nil
 }
+
+// RelatedService is the part of the API about the items related to a
+// record: Client.Records.Related.
+type RelatedService struct{ recordList[RelatedItem] }
 
 // Add relates the record ref names to a record:
 // POST /{recordType}/{alias}/{id}/related-items with {"id", "alias"}. The

@@ -169,10 +169,6 @@ func optional[T any](v **T, what string) reply {
 // model without one holds no resource.
 type identified interface{ resourceID() string }
 
-func (u *User) resourceID() string       { return u.ID }
-func (g *Group) resourceID() string      { return g.ID }
-func (a *Attachment) resourceID() string { return a.ID }
-
 // present reports whether a decoded answer holds its resource: a model
 // with its id, a record with fields, an array (even empty).
 func present(v any) bool {

@@ -16,9 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // TestEveryEntryPointRefusesANilContext calls every exported method of
@@ -600,4 +603,41 @@ func TestDoSendsTheTokenOnlyToTheAPIOrigin(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.Do(req, nil)
 	require.NoError(t, err)
+}
+
+// TestEveryJSONBodyIsCheckedByTheDocument: the body of every operation
+// that takes a JSON one is checked against the contract document in the
+// one request path, whichever method built it: a body that breaks a rule
+// is a *ValidationError naming the member and the rule, and nothing is
+// sent. A body the caller sends with Call names no operation and goes as
+// it is.
+func TestEveryJSONBodyIsCheckedByTheDocument(t *testing.T) {
+	c, mt := newMockTransport(t)
+	ctx := t.Context()
+	for _, tc := range []struct {
+		name   string
+		target target
+		body   any
+		want   ValidationError
+	}{
+		{"a record value that is not a string", recordPath(op.CreateRecord, Tasks, "it"), map[string]any{"Title": 1},
+			ValidationError{Field: "body[Title]", Rule: "must be a string"}},
+		{"a related item without its id", recordPath(op.CreateRecordRelatedItems, Tasks, "it", "id", "T-1"), map[string]string{"alias": "it"},
+			ValidationError{Field: "body[id]", Rule: "is required"}},
+		{"a link whose URL is not a string", recordPath(op.CreateRecordLink, Tasks, "it", "id", "T-1"), map[string]any{"url": 5},
+			ValidationError{Field: "body[url]", Rule: "must be a string"}},
+		{"a group's user id that is not a UUID", pathTo(op.CreateGroup), GroupRequest{UserIDs: []string{user1, "u2"}},
+			ValidationError{Field: "GroupRequest.UserIDs[1]", Rule: "must be a UUID"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := c.call(ctx, tc.target, nil, tc.body, nil, reply{})
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, tc.want, *ve)
+		})
+	}
+	assert.Zero(t, mt.GetTotalCallCount())
+
+	mt.RegisterResponder(http.MethodPost, mockBase+"/tasks/it", httpmock.NewStringResponder(201, `{}`))
+	require.NoError(t, c.Call(ctx, http.MethodPost, "tasks/it", nil, map[string]any{"Title": 1}, nil))
 }

@@ -465,7 +465,7 @@ func tooLarge(size int64) error {
 
 // upload sends the content of src as the file part of a multipart POST to
 // r and decodes the attachment of the answer.
-func (s *AttachmentsService) upload(ctx context.Context, r route, name string, src *uploadSource, o *UploadOptions, reqOpts []RequestOption) (_ *Attachment, err error) {
+func (s *AttachmentsService) upload(ctx context.Context, r target, name string, src *uploadSource, o *UploadOptions, reqOpts []RequestOption) (_ *Attachment, err error) {
 	if src.size > MaxUploadSize {
 		return nil, tooLarge(src.size)
 	}

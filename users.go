@@ -2,13 +2,12 @@ package workflow
 
 import (
 	"context"
-	"net/mail"
-	"strings"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -66,6 +65,9 @@ func (u User) MarshalJSON() ([]byte, error) {
 	return jsonmodel.Marshal(u)
 }
 
+// resourceID is the user's id: an answer without one holds no user.
+func (u *User) resourceID() string { return u.ID }
+
 // NewUser is the user to create with UsersService.Create: the body
 // {"email", "firstName", "lastName", "jobTitle", "neverNotify"} of
 // POST /users.
@@ -100,21 +102,8 @@ func (n NewUser) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(n) }
 // null member is an error, as on the wire.
 func (n *NewUser) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, n) }
 
-// checkEmail accepts a bare e-mail address as net/mail parses it: no
-// display name, no angle brackets, no surrounding space.
-func checkEmail(field, v string) error {
-	if v == "" {
-		return invalid(field, "must not be empty")
-	}
-	a, err := mail.ParseAddress(v)
-	if err != nil {
-		return &ValidationError{Field: field, Rule: "must be an e-mail address such as name@example.com", Err: err}
-	}
-	if a.Name != "" || a.Address != v {
-		return invalid(field, "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces")
-	}
-	return nil
-}
+// UsersService is the part of the API about users: Client.Users.
+type UsersService struct{ topList[User] }
 
 // Create creates a user and returns it as the service sent it back
 // (201): POST /users. nu.Email must be an e-mail address: one that is not
@@ -125,15 +114,12 @@ func checkEmail(field, v string) error {
 // service may have created the user; it is retried after a 429. A success
 // answer without a body is an error (the user may have been created).
 func (s *UsersService) Create(ctx context.Context, nu NewUser, reqOpts ...RequestOption) (*User, error) {
-	if err := checkEmail("NewUser.Email", nu.Email); err != nil {
-		return nil, err
-	}
-	return fetch[User](ctx, s.client, pathTo(op.CreateUser), nu, "user", false, reqOpts)
+	return fetchOne[User](ctx, s.client, pathTo(op.CreateUser), nu, "user", false, reqOpts)
 }
 
 // Get returns one user: GET /users/{userId}.
 func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	return fetch[User](ctx, s.client, pathTo(op.GetUser, "userID", userID), nil, "user", false, reqOpts)
+	return fetchOne[User](ctx, s.client, pathTo(op.GetUser, "userID", userID), nil, "user", false, reqOpts)
 }
 
 // Deactivate deactivates a user and returns it, now INACTIVE:
@@ -141,5 +127,5 @@ func (s *UsersService) Get(ctx context.Context, userID string, reqOpts ...Reques
 // service answer a success without a body, Deactivate returns a nil
 // *User and a nil error: the user is deactivated, and Get reads it.
 func (s *UsersService) Deactivate(ctx context.Context, userID string, reqOpts ...RequestOption) (*User, error) {
-	return fetch[User](ctx, s.client, pathTo(op.DeactivateUser, "userID", userID), nil, "user", true, reqOpts)
+	return fetchOne[User](ctx, s.client, pathTo(op.DeactivateUser, "userID", userID), nil, "user", true, reqOpts)
 }

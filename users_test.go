@@ -260,10 +260,11 @@ func TestEmailRulesAreOne(t *testing.T) {
 		t.Errorf("nothing may be sent: %s %s", r.Method, r.URL)
 	}))
 	for _, tc := range []struct{ email, rule string }{
-		{"", "must not be empty"},
-		{"not an address", "must be an e-mail address such as name@example.com"},
-		{"Ann <ann@example.com>", "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces"},
-		{"<ann@example.com>", "must be a bare e-mail address such as name@example.com, without a display name, angle brackets or spaces"},
+		// The document's format email, checked with every body.
+		{"", "must be an e-mail address"},
+		{"not an address", "must be an e-mail address"},
+		{"Ann <ann@example.com>", "must be an e-mail address"},
+		{"<ann@example.com>", "must be an e-mail address"},
 	} {
 		t.Run(tc.email, func(t *testing.T) {
 			_, err := c.Users.Create(t.Context(), NewUser{Email: tc.email, FirstName: "A", LastName: "B"})

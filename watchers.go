@@ -1,14 +1,12 @@
 package workflow
 
 import (
-	"cmp"
 	"context"
 	"strings"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -104,10 +102,15 @@ func (t WatcherTarget) DisplayName() string {
 }
 
 // watchersChange is the body that adds and removes watchers:
-// {"users": ["ann@example.com", ...]}.
+// {"users": ["ann@example.com", ...]}. A broken rule of the document (an
+// address that is not one) names the argument: "emails[1]".
 type watchersChange struct {
-	Users []string `json:"users"`
+	Users []string `json:"users" arg:"emails"`
 }
+
+// WatchersService is the part of the API about the watchers of a record:
+// Client.Records.Watchers.
+type WatchersService struct{ recordList[Watcher] }
 
 // Add makes users watch a record, named by their e-mail addresses:
 // POST /{recordType}/{alias}/{id}/watchers with {"users": [...]}, in one
@@ -130,7 +133,6 @@ func (s *WatchersService) Remove(ctx context.Context, t RecordType, alias, id st
 	return s.change(ctx, recordPath(op.DeleteRecordWatchers, t, alias, "id", id), emails, reqOpts)
 }
 
-func (s *WatchersService) change(ctx context.Context, r route, emails []string, reqOpts []RequestOption) error {
-	r.err = cmp.Or(r.err, checkEach("emails", emails, "", checkEmail))
+func (s *WatchersService) change(ctx context.Context, r target, emails []string, reqOpts []RequestOption) error {
 	return s.client.call(ctx, r, nil, watchersChange{Users: append([]string{}, emails...)}, reqOpts, reply{})
 }

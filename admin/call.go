@@ -17,6 +17,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/check"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
@@ -165,9 +166,7 @@ func failed[T any](err error) iter.Seq2[T, error] {
 }
 
 // invalid is the *workflow.ValidationError of a broken rule.
-func invalid(field, rule string) error {
-	return &workflow.ValidationError{Field: field, Rule: rule}
-}
+var invalid = check.Invalid[workflow.ValidationError]
 
 // listPage, listPages and listAll are the List, Pages and All of the
 // paged list t, unless a bad argument refuses them before any request.

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/time/rate"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/internal/check"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -127,9 +128,8 @@ func RecordsAs[T any](ctx context.Context, s *workflow.RecordsService, t workflo
 	}, opts, reqOpts)
 }
 
-func invalid(field, rule string) *workflow.ValidationError {
-	return &workflow.ValidationError{Field: field, Rule: rule}
-}
+// invalid is the *workflow.ValidationError of field breaking rule.
+var invalid = check.Invalid[workflow.ValidationError]
 
 // item is an input on its way through Records.
 type item struct {

@@ -1,0 +1,269 @@
+package workflow
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// This file is redaction, the one place that decides what the SDK's
+// errors, logs and events may show: the client's secret and access tokens
+// are replaced wherever they appear, a URL is shown with its query values
+// replaced, and a server's message loses the values the request sent.
+
+// redacted replaces a known secret or token in anything the SDK produces.
+const redacted = "[REDACTED]"
+
+// minSecretLen is the shortest value the redactor looks for: shorter
+// values would blank out ordinary words of every message.
+const minSecretLen = 4
+
+// keptTokens is how many of the most recent access tokens the redactor
+// remembers.
+const keptTokens = 8
+
+// redactor removes the client secret and the access tokens the client has
+// used from error messages, header copies, body excerpts and log lines,
+// in plain form, base64 (standard and URL alphabets, padded or not, alone
+// and in the "id:secret" pair of the Basic header) and URL-escaped. A nil
+// redactor changes nothing.
+type redactor struct {
+	mu     sync.RWMutex
+	fixed  []string // forms of the client secret
+	tokens []string // forms of recent access tokens, newest last
+	seen   []string // the recent tokens themselves, newest last
+}
+
+func newRedactor(id, secret string) *redactor {
+	r := &redactor{}
+	if len(secret) >= minSecretLen {
+		r.fixed = forms(secret)
+		for _, pair := range []string{id + ":" + secret, url.QueryEscape(id) + ":" + url.QueryEscape(secret)} {
+			r.fixed = append(r.fixed, base64Forms(pair)...)
+		}
+		r.fixed = dedupe(r.fixed)
+	}
+	return r
+}
+
+// forms returns v as it may appear in text: plain, URL-escaped, base64.
+func forms(v string) []string {
+	return dedupe(append([]string{v, url.QueryEscape(v), url.PathEscape(v)}, base64Forms(v)...))
+}
+
+func base64Forms(v string) []string {
+	b := []byte(v)
+	return []string{
+		base64.StdEncoding.EncodeToString(b),
+		base64.RawStdEncoding.EncodeToString(b),
+		base64.URLEncoding.EncodeToString(b),
+		base64.RawURLEncoding.EncodeToString(b),
+	}
+}
+
+func dedupe(list []string) []string {
+	out := list[:0]
+	for _, s := range list {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// addToken remembers an access token the client uses.
+func (r *redactor) addToken(tok string) {
+	if r == nil || len(tok) < minSecretLen {
+		return
+	}
+	r.mu.RLock()
+	known := len(r.seen) > 0 && r.seen[len(r.seen)-1] == tok
+	r.mu.RUnlock()
+	if known {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if slices.Contains(r.seen, tok) {
+		return
+	}
+	r.seen = append(r.seen, tok)
+	if len(r.seen) > keptTokens {
+		r.seen = r.seen[len(r.seen)-keptTokens:]
+	}
+	r.tokens = r.tokens[:0]
+	for _, s := range r.seen {
+		r.tokens = append(r.tokens, forms(s)...)
+	}
+}
+
+// redact returns s with every known secret and token replaced.
+func (r *redactor) redact(s string) string {
+	if r == nil || s == "" {
+		return s
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, list := range [][]string{r.fixed, r.tokens} {
+		for _, v := range list {
+			s = strings.ReplaceAll(s, v, redacted) // s itself when v is absent
+		}
+	}
+	return s
+}
+
+// redactBytes is redact for a body excerpt; it returns b itself when
+// nothing is replaced.
+func (r *redactor) redactBytes(b []byte) []byte {
+	s := r.redact(string(b))
+	if s == string(b) {
+		return b
+	}
+	return []byte(s)
+}
+
+// sensitiveHeaders are replaced whole in a header copy, whatever they hold.
+var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
+
+// redactHeader returns a copy of h with sensitive headers blanked and
+// known secrets removed from every value.
+func (r *redactor) redactHeader(h http.Header) http.Header {
+	out := h.Clone()
+	for k, vs := range out {
+		for i, v := range vs {
+			if slices.Contains(sensitiveHeaders, k) {
+				vs[i] = redacted
+			} else {
+				vs[i] = r.redact(v)
+			}
+		}
+	}
+	return out
+}
+
+// redactedValue replaces each query value in a URL that an error, a log
+// line or an event shows.
+const redactedValue = "REDACTED"
+
+// redactURL prints u without user information and with each query value
+// replaced by redactedValue, the names kept: the query holds the filter,
+// whose values are users' data.
+func redactURL(u *url.URL) string {
+	v := *u
+	v.User = nil
+	if v.RawQuery != "" {
+		pairs := strings.Split(v.RawQuery, "&")
+		for i, p := range pairs {
+			if name, _, ok := strings.Cut(p, "="); ok {
+				pairs[i] = name + "=" + redactedValue
+			}
+		}
+		v.RawQuery = strings.Join(pairs, "&")
+	}
+	v.Fragment, v.RawFragment = "", ""
+	return v.String()
+}
+
+// withoutUser prints u without user information, its query kept.
+func withoutUser(u *url.URL) string {
+	v := *u
+	v.User = nil
+	return v.String()
+}
+
+// minSentLen is the shortest value the request sent that is removed from
+// a server's message: shorter ones (a page size, "true") would blank out
+// ordinary words.
+const minSentLen = 4
+
+// maxScannedBody bounds the JSON request body whose values are removed
+// from a server's message.
+const maxScannedBody = 1 << 20
+
+// sentValues returns the values req sent, longest first, in the forms a
+// server may echo: each query value, escaped and not, and the values of
+// each comparison of a filter; a text body, and each string and number
+// of a JSON body, that can be read again.
+func sentValues(req *http.Request) []string {
+	var out []string
+	add := func(v string) {
+		if len(v) >= minSentLen && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	if req.URL != nil {
+		for _, vs := range req.URL.Query() {
+			for _, v := range vs {
+				add(v)
+				add(url.QueryEscape(v))
+				for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == ',' }) {
+					if i := strings.LastIndexByte(part, '='); i >= 0 {
+						part = part[i+1:]
+					}
+					add(strings.Trim(part, `"'() `))
+					for _, item := range strings.Split(part, ":") {
+						add(strings.Trim(item, `"'() `))
+					}
+				}
+			}
+		}
+	}
+	ct := req.Header.Get("Content-Type")
+	if text := strings.HasPrefix(ct, "text/"); req.GetBody != nil && (text || strings.HasPrefix(ct, "application/json")) {
+		if body, err := req.GetBody(); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(body, maxScannedBody))
+			_ = body.Close()
+			var v any
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber()
+			switch {
+			case text:
+				add(string(data))
+				add(strings.TrimSpace(string(data)))
+			case dec.Decode(&v) == nil:
+				eachValue(v, add)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+// eachValue calls f with each string and number inside a decoded JSON
+// value.
+func eachValue(v any, f func(string)) {
+	switch v := v.(type) {
+	case string:
+		f(v)
+	case json.Number:
+		f(v.String())
+	case []any:
+		for _, x := range v {
+			eachValue(x, f)
+		}
+	case map[string]any:
+		for _, x := range v {
+			eachValue(x, f)
+		}
+	}
+}
+
+// scrubSent returns s with each of the values a request sent replaced.
+func scrubSent(s string, sent []string) string {
+	for _, v := range sent {
+		s = strings.ReplaceAll(s, v, redacted)
+	}
+	return s
+}
+
+// scrub removes from text what req carries that a text must not show:
+// its query, the values it sent, the client's secret and tokens.
+func (c *Client) scrub(req *http.Request, text string) string {
+	return c.red.redact(scrubSent(text, sentValues(req)))
+}
