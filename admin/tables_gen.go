@@ -33,10 +33,10 @@ type Table struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the Table with its Extra members.
+// MarshalJSON writes the JSON of a Table with its Extra members.
 func (v Table) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a Table; unknown members go to Extra.
+// UnmarshalJSON reads the JSON of a Table; unknown members go to Extra.
 func (v *Table) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableField is a field (column) of a table: the service's TableField.
@@ -59,10 +59,11 @@ type TableField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableField with its Extra members.
+// MarshalJSON writes the JSON of a TableField with its Extra members.
 func (v TableField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableField; unknown members go to Extra.
+// UnmarshalJSON reads the JSON of a TableField; unknown members go to
+// Extra.
 func (v *TableField) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableCalculation is the expression of a calculated field.
@@ -72,10 +73,11 @@ type TableCalculation struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableCalculation with its Extra members.
+// MarshalJSON writes the JSON of a TableCalculation with its Extra members.
 func (v TableCalculation) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableCalculation; unknown members go to Extra.
+// UnmarshalJSON reads the JSON of a TableCalculation; unknown members go to
+// Extra.
 func (v *TableCalculation) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableJoin is a join of a table: the service's TableJoin. OnFields are its
@@ -91,10 +93,10 @@ type TableJoin struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableJoin with its Extra members.
+// MarshalJSON writes the JSON of a TableJoin with its Extra members.
 func (v TableJoin) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableJoin; unknown members go to Extra.
+// UnmarshalJSON reads the JSON of a TableJoin; unknown members go to Extra.
 func (v *TableJoin) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableJoinFields is one (left field, right field) pair of a join.
@@ -105,15 +107,17 @@ type TableJoinFields struct {
 	ClientHandle Opt[string]     `json:"clientHandle,omitzero"`
 	LeftField    Opt[TableField] `json:"leftField,omitzero"`
 	RightField   Opt[TableField] `json:"rightField,omitzero"`
-	JoinMappings jsontext.Value  `json:"joinMappings,omitzero"` // A connection of value mappings; no members are published.
+	// A connection of value mappings; no members are published.
+	JoinMappings jsontext.Value `json:"joinMappings,omitzero"`
 	// Extra holds the members the fields above do not model, as raw JSON.
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableJoinFields with its Extra members.
+// MarshalJSON writes the JSON of a TableJoinFields with its Extra members.
 func (v TableJoinFields) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableJoinFields; unknown members go to Extra.
+// UnmarshalJSON reads the JSON of a TableJoinFields; unknown members go to
+// Extra.
 func (v *TableJoinFields) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableDataView is the warehouse view a table is published as.
@@ -128,10 +132,11 @@ type TableDataView struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableDataView with its Extra members.
+// MarshalJSON writes the JSON of a TableDataView with its Extra members.
 func (v TableDataView) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableDataView; unknown members go to Extra.
+// UnmarshalJSON reads the JSON of a TableDataView; unknown members go to
+// Extra.
 func (v *TableDataView) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableCreateRequest is the body of TablesService.Create: the service's
@@ -161,10 +166,12 @@ type TableCreateRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableCreateRequest with its Extra members.
+// MarshalJSON writes the JSON of a TableCreateRequest with its Extra
+// members.
 func (v TableCreateRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableCreateRequest; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableCreateRequest; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableCreateRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableUpdateRequest is the body of TablesService.Update: the service's
@@ -189,10 +196,12 @@ type TableUpdateRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableUpdateRequest with its Extra members.
+// MarshalJSON writes the JSON of a TableUpdateRequest with its Extra
+// members.
 func (v TableUpdateRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableUpdateRequest; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableUpdateRequest; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableUpdateRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldInput is a field to create or change: exactly one of Cloud,
@@ -207,10 +216,11 @@ type TableFieldInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableFieldInput with its Extra members.
+// MarshalJSON writes the JSON of a TableFieldInput with its Extra members.
 func (v TableFieldInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableFieldInput; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableFieldInput; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableFieldInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableCloudField is a field backed by a warehouse column: Name and one
@@ -224,10 +234,11 @@ type TableCloudField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableCloudField with its Extra members.
+// MarshalJSON writes the JSON of a TableCloudField with its Extra members.
 func (v TableCloudField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableCloudField; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableCloudField; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableCloudField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableColumn is a source column and its type; both are required. It is the
@@ -240,10 +251,11 @@ type TableColumn struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableColumn with its Extra members.
+// MarshalJSON writes the JSON of a TableColumn with its Extra members.
 func (v TableColumn) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableColumn; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableColumn; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableColumn) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableReferenceField is a field that points at an aspect field (Field, its
@@ -259,10 +271,12 @@ type TableReferenceField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableReferenceField with its Extra members.
+// MarshalJSON writes the JSON of a TableReferenceField with its Extra
+// members.
 func (v TableReferenceField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableReferenceField; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableReferenceField; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableReferenceField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableCalculationField is a calculated field; Name and Text (the
@@ -275,10 +289,12 @@ type TableCalculationField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableCalculationField with its Extra members.
+// MarshalJSON writes the JSON of a TableCalculationField with its Extra
+// members.
 func (v TableCalculationField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableCalculationField; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableCalculationField; unknown members
+// go to Extra, and a null member is an error.
 func (v *TableCalculationField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldChanges are the field changes of a table update (the service's
@@ -291,10 +307,12 @@ type TableFieldChanges struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableFieldChanges with its Extra members.
+// MarshalJSON writes the JSON of a TableFieldChanges with its Extra
+// members.
 func (v TableFieldChanges) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableFieldChanges; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableFieldChanges; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableFieldChanges) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldCreate adds a field, at Index when set (at the end otherwise).
@@ -305,10 +323,11 @@ type TableFieldCreate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableFieldCreate with its Extra members.
+// MarshalJSON writes the JSON of a TableFieldCreate with its Extra members.
 func (v TableFieldCreate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableFieldCreate; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableFieldCreate; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableFieldCreate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldUpdate changes the field ID, and moves it to Index when set.
@@ -320,10 +339,11 @@ type TableFieldUpdate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableFieldUpdate with its Extra members.
+// MarshalJSON writes the JSON of a TableFieldUpdate with its Extra members.
 func (v TableFieldUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableFieldUpdate; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableFieldUpdate; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableFieldUpdate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldDelete removes the field ID.
@@ -333,10 +353,11 @@ type TableFieldDelete struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableFieldDelete with its Extra members.
+// MarshalJSON writes the JSON of a TableFieldDelete with its Extra members.
 func (v TableFieldDelete) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableFieldDelete; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableFieldDelete; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableFieldDelete) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableCloudMapping binds a table to a cloud link (CloudLinkID, required)
@@ -350,10 +371,12 @@ type TableCloudMapping struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableCloudMapping with its Extra members.
+// MarshalJSON writes the JSON of a TableCloudMapping with its Extra
+// members.
 func (v TableCloudMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableCloudMapping; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableCloudMapping; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableCloudMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableWarehouseName names a Snowflake or Databricks table; all three names
@@ -367,10 +390,12 @@ type TableWarehouseName struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableWarehouseName with its Extra members.
+// MarshalJSON writes the JSON of a TableWarehouseName with its Extra
+// members.
 func (v TableWarehouseName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableWarehouseName; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableWarehouseName; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableWarehouseName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableBigQueryName names a BigQuery table; both names are required.
@@ -381,10 +406,12 @@ type TableBigQueryName struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableBigQueryName with its Extra members.
+// MarshalJSON writes the JSON of a TableBigQueryName with its Extra
+// members.
 func (v TableBigQueryName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableBigQueryName; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableBigQueryName; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableBigQueryName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableDataViewInput publishes the table as a Snowflake view.
@@ -394,10 +421,12 @@ type TableDataViewInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableDataViewInput with its Extra members.
+// MarshalJSON writes the JSON of a TableDataViewInput with its Extra
+// members.
 func (v TableDataViewInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableDataViewInput; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableDataViewInput; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableDataViewInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableDataViewName names the Snowflake view of a table; all three names
@@ -410,10 +439,12 @@ type TableDataViewName struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableDataViewName with its Extra members.
+// MarshalJSON writes the JSON of a TableDataViewName with its Extra
+// members.
 func (v TableDataViewName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableDataViewName; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableDataViewName; unknown members go
+// to Extra, and a null member is an error.
 func (v *TableDataViewName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableJoinInput is a join to add (TableJoinsService.Create, the service's
@@ -430,10 +461,11 @@ type TableJoinInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableJoinInput with its Extra members.
+// MarshalJSON writes the JSON of a TableJoinInput with its Extra members.
 func (v TableJoinInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableJoinInput; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableJoinInput; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableJoinInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableJoinOn pairs a field of the parent table (LeftFieldID) with one of
@@ -445,10 +477,11 @@ type TableJoinOn struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the TableJoinOn with its Extra members.
+// MarshalJSON writes the JSON of a TableJoinOn with its Extra members.
 func (v TableJoinOn) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a TableJoinOn; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a TableJoinOn; unknown members go to
+// Extra, and a null member is an error.
 func (v *TableJoinOn) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMappings is the body of JoinMappingsService.Create and Update (the
@@ -459,10 +492,11 @@ type JoinMappings struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JoinMappings with its Extra members.
+// MarshalJSON writes the JSON of a JoinMappings with its Extra members.
 func (v JoinMappings) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a JoinMappings; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a JoinMappings; unknown members go to
+// Extra, and a null member is an error.
 func (v *JoinMappings) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMapping maps a source-side value to a target-side value; both are
@@ -474,10 +508,11 @@ type JoinMapping struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JoinMapping with its Extra members.
+// MarshalJSON writes the JSON of a JoinMapping with its Extra members.
 func (v JoinMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a JoinMapping; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a JoinMapping; unknown members go to
+// Extra, and a null member is an error.
 func (v *JoinMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMappingSources is the body of JoinMappingsService.Delete (the
@@ -489,10 +524,12 @@ type JoinMappingSources struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JoinMappingSources with its Extra members.
+// MarshalJSON writes the JSON of a JoinMappingSources with its Extra
+// members.
 func (v JoinMappingSources) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a JoinMappingSources; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a JoinMappingSources; unknown members go
+// to Extra, and a null member is an error.
 func (v *JoinMappingSources) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMappingSource names a source value whose mapping to delete.
@@ -502,8 +539,10 @@ type JoinMappingSource struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JoinMappingSource with its Extra members.
+// MarshalJSON writes the JSON of a JoinMappingSource with its Extra
+// members.
 func (v JoinMappingSource) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads a JoinMappingSource; unknown members go to Extra, and a null member is an error.
+// UnmarshalJSON reads the JSON of a JoinMappingSource; unknown members go
+// to Extra, and a null member is an error.
 func (v *JoinMappingSource) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }

@@ -228,7 +228,7 @@ func reachedTypes() *reached {
 
 // builtBodies are the request bodies the API builds from what a method
 // takes, rather than taking them whole.
-var builtBodies = []reflect.Type{reflect.TypeFor[admin.JoinMappings](), reflect.TypeFor[admin.JoinMappingSources]()}
+var builtBodies = []reflect.Type{reflect.TypeFor[admin.JoinMappings](), reflect.TypeFor[admin.JoinMappingSources](), reflect.TypeFor[admin.GroupDomainsInput]()}
 
 // envelopes are the list envelopes, by "pkg.Name": their doc says they
 // keep their items, not unknown envelope members.

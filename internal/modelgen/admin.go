@@ -1,16 +1,22 @@
 package modelgen
 
-// AdminEnums are the Go types of the document's enum schemas in package
-// admin, where they are declared with their constants by hand.
-var AdminEnums = map[string]string{
+// AdminHand are the Go types of package admin written by hand, by the
+// name of their schema: the enums, declared with their constants, and the
+// models of families not generated yet.
+var AdminHand = map[string]string{
+	"Aspect":                "Aspect",
 	"AspectFieldType":       "AspectFieldType",
 	"TableJoinType":         "TableJoinType",
 	"TableFieldAggregation": "TableFieldAggregation",
 	"TableFieldExpanded":    "TableFieldExpanded",
+	"SearchTableTimeUnit":   "SearchTableTimeUnit",
+	"ReasoningEffort":       "ReasoningEffort",
+	"SkillType":             "SkillType",
+	"SkillStatus":           "SkillStatus",
 }
 
 // Admin are the generated files of package admin.
-var Admin = []File{adminTables}
+var Admin = []File{adminTables, adminSearchTables, adminAgents, adminSkills, adminDomains}
 
 const readExtra = "Members the SDK does not model are kept in Extra and written back when the model is encoded again, with encoding/json as with github.com/go-json-experiment/json."
 
@@ -74,4 +80,120 @@ var adminTables = File{Package: "admin", Name: "tables_gen.go", Types: []Type{
 		Doc: "JoinMappingSources is the body of JoinMappingsService.Delete (the service's TableJoinMappingDeleteInput): the source values whose mappings to delete."},
 	{Name: "JoinMappingSource", From: []string{"TableJoinMappingDeleteInput.entries[]"}, Body: true,
 		Doc: "JoinMappingSource names a source value whose mapping to delete."},
+}}
+
+var adminSearchTables = File{Package: "admin", Name: "search_tables_gen.go", Types: []Type{
+	{Name: "SearchTable", Names: map[string]string{"aiProviderConnector": "AIProviderConnector"}, GoTypes: map[string]string{"status": "SearchTableStatus"},
+		From: []string{"SearchTable"},
+		Doc:  "SearchTable is a search table: the service's SearchTable. Typename is AspectSearchSnowflakeTable or AspectLinkedSearchTable; the Linked* members are those of linked tables, ErrorMessage is set when Status is SearchTableFailed. Members the SDK does not model are kept in Extra and written back, with encoding/json as with go-json-experiment/json; so are those of the models below."},
+	{Name: "SearchTableField",
+		From: []string{"SearchTableField"},
+		Doc:  "SearchTableField is a field of the aspect a search table indexes; Type names its variant (AspectTextField, AspectNumberField, ...)."},
+	{Name: "VectorIndex", Names: map[string]string{"aiProviderConnector": "AIProviderConnector"},
+		From: []string{"SearchTable.vectorIndexes[]"},
+		Doc:  "VectorIndex is a vectorized field and its embedding provider."},
+	{Name: "ConnectorRef",
+		From: []string{"AiProviderConnectorRef"},
+		Doc:  "ConnectorRef names an AI provider connector (the service's AiProviderConnectorRef)."},
+	{Name: "SnowflakeSearchTableRequest", Names: map[string]string{"aiProviderConnectorId": "AIProviderConnectorID"},
+		From:  []string{"AspectSearchTableSnowflakeCreateRequest"},
+		Body:  true,
+		Doc:   "SnowflakeSearchTableRequest is the body of SearchTablesService.Create: the service's AspectSearchTableSnowflakeCreateRequest. Duration, TargetLag (an int32; the document sets no minimum) and AttributeFieldIDs are required (a nil AttributeFieldIDs is sent as []). FieldID and AIProviderConnectorID are the legacy single index; prefer VectorIndexes. As in every request body of this package, a nil pointer or slice leaves an optional member out, and a pointer to an empty value or an empty non-nil slice sends it empty. SearchTable.Request returns the one of a search table as read.",
+		Extra: "Extra holds further members of the body, for members the service may add later; a key that names a member above is an error, and nothing is sent."},
+	{Name: "VectorIndexInput", Names: map[string]string{"aiProviderConnectorId": "AIProviderConnectorID"},
+		From: []string{"AspectSearchTableSnowflakeCreateRequest.vectorIndexes[]"},
+		Body: true,
+		Doc:  "VectorIndexInput vectorizes an aspect field with an embedding provider; both ids are required."},
+	{Name: "LinkedSearchTableRequest",
+		From:  []string{"AspectLinkedSearchTableCreateRequest"},
+		Body:  true,
+		Doc:   "LinkedSearchTableRequest is the body of SearchTablesService.CreateLinked: the service's AspectLinkedSearchTableCreateRequest. All but Warehouse are required.",
+		Extra: "Extra holds further members of the body, as for SnowflakeSearchTableRequest.",
+		Notes: map[string]string{"cloudLinkId": "the cloud link holding the service", "serviceName": "the existing Cortex Search Service"}},
+	{Name: "SearchTableUpdate",
+		From:  []string{"AspectSearchTableUpdateInput"},
+		Body:  true,
+		Doc:   "SearchTableUpdate is the body of SearchTablesService.Update: the service's AspectSearchTableUpdateInput. Only Snowflake search tables have settings to change today; only what is set is sent.",
+		Extra: "Extra holds further members of the body, as for SnowflakeSearchTableRequest."},
+	{Name: "SnowflakeSearchTableUpdate",
+		From: []string{"AspectSearchTableUpdateInput.snowflake"},
+		Body: true,
+		Doc:  "SnowflakeSearchTableUpdate are the settings of a Snowflake search table to change; a nil member is left as it is."},
+}}
+
+var adminAgents = File{Package: "admin", Name: "agents_gen.go", Types: []Type{
+	{Name: "Agent", GoTypes: map[string]string{"maxLength": "int32"},
+		From:  []string{"Agent"},
+		Doc:   "Agent is an agent as the agents list publishes it (a summary), and as Create and Update answer it (the document publishes those answers as free-form objects; the SDK reads them as agents, members an Agent does not model kept in Extra).\n\nMembers the SDK does not model are kept in Extra and written back when the agent is encoded again, with encoding/json as with github.com/go-json-experiment/json.",
+		Extra: "Extra holds every member the fields above do not model, as raw JSON.",
+		Notes: map[string]string{"id": "ID identifies the agent (a UUID) in paths.", "type": "Type is the agent's variant: AgentElementum, AgentSystem, AgentBrowserUse, AgentSnowflake, AgentBedrock or AgentExternal.", "maxLength": "MaxLength is the most tokens the model may return per turn.", "temperature": "Temperature is the model's sampling temperature (typically 0 to 2)."}},
+	{Name: "AgentSettings", GoTypes: map[string]string{"maxLength": "int32"}, Names: map[string]string{"aiProviderConnectorId": "AIProviderConnectorID"},
+		From:  []string{"AgentSettings"},
+		Body:  true,
+		Doc:   "AgentSettings are the settings of an agent of the service's own kind (the service's AgentSettings). As in every request body of this package, a nil pointer or slice leaves the member out (an Update keeps its value), and a pointer to an empty value sends it empty.",
+		Extra: "Extra holds the less common settings the service forwards as they are (voiceConfig, runAs, startingActions, ...).",
+		Notes: map[string]string{"instructions": "Instructions is the system prompt that steers the agent.", "firstMessage": "FirstMessage is what the agent posts when a conversation starts.", "avatarAttachmentId": "AvatarAttachmentID is the attachment (a UUID) of the avatar image. The document gives no empty value that clears it: \"\" is not a UUID.", "aiProviderConnectorId": "AIProviderConnectorID is the AI provider connector (a UUID); as for AvatarAttachmentID, it cannot be cleared."}},
+	{Name: "AgentInput",
+		From:  []string{"AgentInput"},
+		Body:  true,
+		Doc:   "AgentInput is the agent of a create or update body: one variant, of which the service publishes one, Elementum, its own kind of agent.",
+		Extra: "Extra holds a variant the service may add, as raw JSON."},
+	{Name: "AgentBundle", Also: []string{"AgentBundleUpdateRequest"}, Names: map[string]string{"a2aSkills": "A2ASkills"},
+		From:  []string{"AgentBundleCreateRequest"},
+		Body:  true,
+		Doc:   "AgentBundle is the body of AgentsService.Create (POST /apps/{alias}/agents, the service's AgentBundleCreateRequest) and Update (PUT /apps/{alias}/agents/{id}, its AgentBundleUpdateRequest). Agent.Request returns the one of an agent as listed.",
+		Extra: "Extra holds further members of the body, for members the service may add later. A key that names a member above is an error, and nothing is sent.",
+		Notes: map[string]string{"agent": "Agent is the agent. Required.", "tools": "Tools are tools to attach, JSON objects forwarded as they are. Nil sends none; on Update, a non-nil list (even empty) replaces the agent's tools.", "a2aSkills": "A2ASkills are A2A skills to attach, as for Tools."}},
+}}
+
+var adminSkills = File{Package: "admin", Name: "skills_gen.go", Types: []Type{
+	{Name: "Skill",
+		From:  []string{"Skill"},
+		Doc:   "Skill is a skill as the skills list, Create and Update answer it.\n\nMembers the SDK does not model are kept in Extra and written back when the skill is encoded again, with encoding/json as with github.com/go-json-experiment/json.",
+		Extra: "Extra holds every member the fields above do not model, as raw JSON.",
+		Notes: map[string]string{"id": "ID identifies the skill (a UUID) in paths.", "description": "Description is a short summary of what the skill does.", "instructions": "Instructions is the system prompt that steers the skill.", "properties": "Properties is the skill's type-specific configuration, a JSON object the service publishes no members for.", "tools": "Tools is the connection of the tools attached to the skill, a JSON object the service publishes no members for.", "app": "App is the app the skill belongs to, when the answer carries it."}},
+	{Name: "SkillDiscovery",
+		From:  []string{"SkillDiscoveryProperties"},
+		Body:  true,
+		Doc:   "SkillDiscovery tunes how a skill is found and routed to (the service's SkillDiscoveryProperties).",
+		Notes: map[string]string{"routingPriority": "RoutingPriority breaks ties when several skills match.", "positiveKeywords": "PositiveKeywords favour the skill; NegativeKeywords disfavour it.", "aliases": "Aliases are other names the skill is known by.", "exampleUtterances": "ExampleUtterances are phrases that should route to the skill."}},
+	{Name: "SkillSettings", Also: []string{"SkillCreateInput"}, Names: map[string]string{"discoveryProperties": "Discovery"},
+		From:  []string{"SkillUpdateInput"},
+		Body:  true,
+		Doc:   "SkillSettings is the skill of a create or update body (the service's SkillCreateInput and SkillUpdateInput). As in every request body of this package, a nil pointer or slice leaves the member out (an Update keeps its value), and a pointer to an empty value sends it empty. The owner is the app of the path.",
+		Notes: map[string]string{"name": "Name is the display name: required by Create.", "properties": "Properties is the type-specific configuration: one JSON object."}},
+	{Name: "SkillBundle",
+		From:  []string{"SkillBundleCreateRequest", "SkillBundleUpdateRequest"},
+		Body:  true,
+		Doc:   "SkillBundle is the body of SkillsService.Create (POST /apps/{alias}/skills, the service's SkillBundleCreateRequest) and Update (PUT /apps/{alias}/skills/{id}, its SkillBundleUpdateRequest). Skill.Request returns the one of a skill as read.",
+		Extra: "Extra holds further members of the body, for members the service may add later. A key that names a member above is an error, and nothing is sent.",
+		Notes: map[string]string{"skill": "Skill is the skill. Required.", "tools": "Tools are tools to attach, JSON objects forwarded as they are. Nil sends none; on Update, a non-nil list (even empty) replaces the skill's tools."}},
+}}
+
+var adminDomains = File{Package: "admin", Name: "domains_gen.go", Types: []Type{
+	{Name: "Domain", GoTypes: map[string]string{"type": "DomainType"}, Names: map[string]string{"sso": "SSO"},
+		From:  []string{"OrganizationDomain"},
+		Doc:   "Domain is an organisation domain: the service's OrganizationDomain {\"id\", \"type\", \"domain\", \"name\", \"internal\", \"approved\", \"startUrl\", \"selfRegistration\", \"sso\"}. The members after Domain are published for managed domains only.\n\nMembers the SDK does not model are kept in Extra and written back when the domain is encoded again, with encoding/json as with github.com/go-json-experiment/json.",
+		Extra: "Extra holds every member that the fields above do not model, as raw JSON.",
+		Notes: map[string]string{"id": "ID identifies the domain (a UUID) in PUT /domains/{domainId}.", "type": "Type is DomainManaged or DomainEmail, as sent.", "domain": "Domain is the domain name, e.g. \"example.com\".", "name": "Name is the display name.", "internal": "Internal reports whether the domain's users are internal to the organisation.", "approved": "Approved reports whether the domain is approved.", "startUrl": "StartURL is the SSO start URL.", "selfRegistration": "SelfRegistration reports whether users may register themselves.", "sso": "SSO reports whether single sign-on is on."}},
+	{Name: "DomainRequest", Names: map[string]string{"managedDomain": "Managed", "emailDomain": "Email"},
+		From:  []string{"OrganizationDomainRequest"},
+		Body:  true,
+		Doc:   "DomainRequest is the body of DomainsService.Create and Update: the service's OrganizationDomainRequest. Exactly one of Managed and Email is set.",
+		Extra: "Extra holds further members of the body, for members the service may add later. A key that names a member above is an error, and nothing is sent.",
+		Notes: map[string]string{"managedDomain": "Managed is a managed domain (ManagedDomainInput).", "emailDomain": "Email is an e-mail sending domain (EmailDomainInput)."}},
+	{Name: "ManagedDomain", Names: map[string]string{"sso": "SSO"},
+		From:  []string{"ManagedDomainInput"},
+		Body:  true,
+		Doc:   "ManagedDomain is a managed domain to create or change. As in every request body of this package, a nil pointer leaves the member out (an Update keeps its value), and a pointer to an empty value (new(\"\"), new(false)) sends it empty.",
+		Extra: "Extra holds further members, as for DomainRequest.Extra.",
+		Notes: map[string]string{"domain": "Domain is the domain name, e.g. \"example.com\".", "name": "Name is the display name.", "internal": "Internal: the domain's users are internal to the organisation.", "approved": "Approved: the domain is approved.", "startUrl": "StartURL is the SSO start URL.", "selfRegistration": "SelfRegistration: users may register themselves. Excludes SSO.", "sso": "SSO: single sign-on is on. Excludes SelfRegistration."}},
+	{Name: "EmailDomain",
+		From:  []string{"EmailDomainInput"},
+		Body:  true,
+		Doc:   "EmailDomain is an e-mail sending domain to create or change.",
+		Extra: "Extra holds further members, as for DomainRequest.Extra.",
+		Notes: map[string]string{"domain": "Domain is the sending domain, e.g. \"mail.example.com\"."}},
+	{Name: "GroupDomainsInput", From: []string{"GroupDomainsInput"}, Body: true,
+		Doc: "GroupDomainsInput is the body GroupDomainsService.Add and Remove send (the service's GroupDomainsInput): the e-mail domains to add or remove."},
 }}

@@ -42,6 +42,10 @@ type Type struct {
 	// items of an array ("TableField.calculation",
 	// "TableFieldsV3UpdateInput.creates[]").
 	From []string
+	// Also are schemas the type stands for without adding members (one
+	// that is another's $ref, or the allOf of another and a member it
+	// already has).
+	Also []string
 	// Body says that the type is a request body (or a member of one).
 	Body bool
 	// Doc is the type's doc comment; the first schema's description is
@@ -55,22 +59,28 @@ type Type struct {
 	// does not do.
 	Names map[string]string
 	// Notes are member comments by JSON member name, where the document
-	// has no description for the member.
+	// has no description for the member. A short one follows the member,
+	// a longer one comes before it.
 	Notes map[string]string
+	// GoTypes are the Go types of members by JSON member name (of their
+	// elements, for arrays), where the document's type does not say which
+	// (an int32, an inline enum's named type).
+	GoTypes map[string]string
 }
 
 // Generate returns the Go source of f from doc, the contract document
-// (YAML). Enums maps the names of the document's enum schemas to their
-// Go types; other types the members name must be among those of files.
-func Generate(doc []byte, f File, files []File, enums map[string]string) ([]byte, error) {
+// (YAML). Hand maps the names of schemas whose Go types are written by
+// hand (the enums, with their constants) to those types; the other types
+// the members name must be among those of files.
+func Generate(doc []byte, f File, files []File, hand map[string]string) ([]byte, error) {
 	comps, err := components(doc)
 	if err != nil {
 		return nil, err
 	}
-	g := &gen{comps: comps, byPath: map[string]string{}, enums: enums}
+	g := &gen{comps: comps, byPath: map[string]string{}, hand: hand}
 	for _, file := range files {
 		for _, t := range file.Types {
-			for _, p := range t.From {
+			for _, p := range slices.Concat(t.From, t.Also) {
 				if prev, dup := g.byPath[p]; dup {
 					return nil, fmt.Errorf("modelgen: schema %s is made into %s and %s", p, prev, t.Name)
 				}
@@ -96,7 +106,7 @@ func Generate(doc []byte, f File, files []File, enums map[string]string) ([]byte
 type gen struct {
 	comps  map[string]*schema
 	byPath map[string]string // Go type by schema path
-	enums  map[string]string
+	hand   map[string]string // Go types written by hand, by schema name
 }
 
 // at returns the schema at path.
@@ -155,10 +165,10 @@ func (g *gen) goType(s *schema, path string) (string, bool, error) {
 		if c == nil {
 			return "", false, fmt.Errorf("modelgen: %s: no schema %s", path, s.ref)
 		}
+		if n, ok := g.hand[s.ref]; ok {
+			return n, false, nil
+		}
 		if c.enum {
-			if n, ok := g.enums[s.ref]; ok {
-				return n, false, nil
-			}
 			return "", false, fmt.Errorf("modelgen: %s: enum %s has no Go type", path, s.ref)
 		}
 		if c.typ != "object" && c.typ != "" {
@@ -183,11 +193,11 @@ func (g *gen) goType(s *schema, path string) (string, bool, error) {
 		t, _, err := g.goType(s.items, path+"[]")
 		return "[]" + t, false, err
 	}
-	if len(s.props) == 0 {
-		return "jsontext.Value", true, nil
-	}
 	if n, ok := g.byPath[path]; ok {
 		return n, false, nil
+	}
+	if len(s.props) == 0 {
+		return "jsontext.Value", true, nil
 	}
 	return "", false, fmt.Errorf("modelgen: %s has no Go type: name one in the configuration", path)
 }
@@ -208,6 +218,9 @@ func (g *gen) members(t Type) ([]member, string, error) {
 			typ, raw, err := g.goType(p.s, path+"."+p.name)
 			if err != nil {
 				return nil, "", err
+			}
+			if gt, ok := t.GoTypes[p.name]; ok {
+				typ = strings.TrimSuffix(typ, strings.TrimLeft(typ, "[]")) + gt
 			}
 			req := slices.Contains(s.required, p.name)
 			j := slices.IndexFunc(out, func(m member) bool { return m.json == p.name })
@@ -248,11 +261,17 @@ func fieldName(j string) string {
 	if n == "Id" || (strings.HasSuffix(n, "Id") && len(n) > 2) {
 		n = strings.TrimSuffix(n, "Id") + "ID"
 	}
+	if strings.HasSuffix(n, "Url") {
+		n = strings.TrimSuffix(n, "Url") + "URL"
+	}
 	if strings.HasSuffix(n, "Ids") {
 		n = strings.TrimSuffix(n, "Ids") + "IDs"
 	}
 	return n
 }
+
+// maxTrailing is the longest member comment written after the member.
+const maxTrailing = 48
 
 func (g *gen) write(b *bytes.Buffer, t Type) error {
 	ms, desc, err := g.members(t)
@@ -282,9 +301,14 @@ func (g *gen) write(b *bytes.Buffer, t Type) error {
 		default:
 			typ, tag = "*"+typ, tag+",omitzero"
 		}
+		note := strings.Join(strings.Fields(m.note), " ")
+		above := len(note) > maxTrailing || strings.HasPrefix(note, m.goName+" ") || strings.HasPrefix(note, m.goName+":")
+		if above {
+			comment(b, "\t", note)
+		}
 		fmt.Fprintf(b, "\t%s %s `json:\"%s\"`", m.goName, typ, tag)
-		if m.note != "" {
-			b.WriteString(" // " + strings.ReplaceAll(m.note, "\n", " "))
+		if note != "" && !above {
+			b.WriteString(" // " + note)
 		}
 		b.WriteString("\n")
 	}
@@ -300,8 +324,10 @@ func (g *gen) write(b *bytes.Buffer, t Type) error {
 	if t.Body {
 		unmarshal, reads = "UnmarshalBody", "unknown members go to Extra, and a null member is an error."
 	}
-	fmt.Fprintf(b, "// MarshalJSON writes the %s with its Extra members.\nfunc (v %s) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }\n\n", t.Name, t.Name)
-	fmt.Fprintf(b, "// UnmarshalJSON reads a %s; %s\nfunc (v *%s) UnmarshalJSON(b []byte) error { return jsonmodel.%s(b, v) }\n", t.Name, reads, t.Name, unmarshal)
+	comment(b, "", fmt.Sprintf("MarshalJSON writes the JSON of a %s with its Extra members.", t.Name))
+	fmt.Fprintf(b, "func (v %s) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }\n\n", t.Name)
+	comment(b, "", fmt.Sprintf("UnmarshalJSON reads the JSON of a %s; %s", t.Name, reads))
+	fmt.Fprintf(b, "func (v *%s) UnmarshalJSON(b []byte) error { return jsonmodel.%s(b, v) }\n", t.Name, unmarshal)
 	return nil
 }
 

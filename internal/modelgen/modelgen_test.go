@@ -129,7 +129,7 @@ func TestTheDocumentGenerates(t *testing.T) {
 	doc, err := os.ReadFile("../contract/openapi.yaml")
 	require.NoError(t, err)
 	for _, f := range Admin {
-		_, err := Generate(doc, f, Admin, AdminEnums)
+		_, err := Generate(doc, f, Admin, AdminHand)
 		assert.NoError(t, err, f.Name)
 	}
 }

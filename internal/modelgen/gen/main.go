@@ -27,7 +27,7 @@ func run(document, dir string) error {
 		return err
 	}
 	for _, f := range modelgen.Admin {
-		out, err := modelgen.Generate(doc, f, modelgen.Admin, modelgen.AdminEnums)
+		out, err := modelgen.Generate(doc, f, modelgen.Admin, modelgen.AdminHand)
 		if err != nil {
 			return err
 		}
