@@ -5,6 +5,8 @@ package modelgen
 // models of families not generated yet.
 var AdminHand = map[string]string{
 	"Aspect":                "Aspect",
+	"Group":                 "workflow.Group",
+	"User":                  "workflow.User",
 	"AspectFieldType":       "AspectFieldType",
 	"TableJoinType":         "TableJoinType",
 	"TableFieldAggregation": "TableFieldAggregation",
@@ -16,7 +18,7 @@ var AdminHand = map[string]string{
 }
 
 // Admin are the generated files of package admin.
-var Admin = []File{adminTables, adminSearchTables, adminAgents, adminSkills, adminDomains}
+var Admin = []File{adminTables, adminSearchTables, adminAgents, adminSkills, adminDomains, adminViews}
 
 const readExtra = "Members the SDK does not model are kept in Extra and written back when the model is encoded again, with encoding/json as with github.com/go-json-experiment/json."
 
@@ -196,4 +198,46 @@ var adminDomains = File{Package: "admin", Name: "domains_gen.go", Types: []Type{
 		Notes: map[string]string{"domain": "Domain is the sending domain, e.g. \"mail.example.com\"."}},
 	{Name: "GroupDomainsInput", From: []string{"GroupDomainsInput"}, Body: true,
 		Doc: "GroupDomainsInput is the body GroupDomainsService.Add and Remove send (the service's GroupDomainsInput): the e-mail domains to add or remove."},
+}}
+
+var adminViews = File{Package: "admin", Name: "views_gen.go", Types: []Type{
+	{Name: "View", GoTypes: map[string]string{"type": "ViewType"},
+		From:  []string{"AspectView"},
+		Doc:   "View is a view of an app: the service's AspectView.\n\nMembers the SDK does not model are kept in Extra and written back when the view is encoded again, with encoding/json as with github.com/go-json-experiment/json.",
+		Extra: "Extra holds every member that the fields above do not model, as raw JSON.",
+		Notes: map[string]string{"id": "ID identifies the view (a UUID) in this workspace.", "clientHandle": "ClientHandle is the view's portable identifier: the same in every workspace the view is copied to (the handle of Create and Update).", "name": "Name is the view's display name.", "type": "Type is the view's variant, e.g. ViewTypeList.", "displayOrder": "DisplayOrder is the view's position among the app's views.", "allowRecordCreation": "AllowRecordCreation reports whether records can be created from the view.", "filter": "Filter scopes the view's records: an opaque JSON object.", "sort": "Sort orders the view's records: an opaque JSON object.", "columns": "Columns are the ids of the fields shown as columns (list, kanban and calendar views).", "density": "Density is the row density (list views).", "rows": "Rows is the number of rows per page (list views).", "displayByField": "DisplayByField is the id of the grouping field (kanban and calendar views).", "allowedFilterFields": "AllowedFilterFields are the ids of the fields offered as filters (kanban views).", "agent": "Agent is the linked agent (agent views), {\"id\": ...}.", "share": "Share is whom the view is shared with."}},
+	{Name: "ViewAgent",
+		From:  []string{"AspectView.agent"},
+		Doc:   "ViewAgent is the agent an agent view is linked to.",
+		Extra: "Extra holds unmodelled members, as raw JSON.",
+		Notes: map[string]string{"id": "ID identifies the agent (a UUID)."}},
+	{Name: "ViewShare",
+		From:  []string{"AspectView.share"},
+		Doc:   "ViewShare is whom a view is shared with: users and groups as the service describes them. Its own members are Opts, as in every read model; the users and groups are the records API's workflow.User and workflow.Group, which keep plain values (their speed and shape are the records API's): the sharing is never written back as read, since the write form takes client handles (see View.Request).",
+		Extra: "Extra holds unmodelled members, as raw JSON.",
+		Notes: map[string]string{"groups": "Groups are the groups the view is shared with.", "users": "Users are the users the view is shared with."}},
+	{Name: "ViewRequest", Also: []string{"AspectViewCreateRequest"},
+		From:  []string{"AspectViewUpdateRequest"},
+		Body:  true,
+		Doc:   "ViewRequest is the body of ViewsService.Update (AspectViewUpdateRequest), and of Create (AspectViewCreateRequest) with the handle Create takes: the view's full desired state, and whom to share it with. View.Request returns the one of a view as read.",
+		Extra: "Extra holds further members of the body, for members the service may add later (as in every request body of this package). A key that names a member above is an error, and nothing is sent.",
+		Notes: map[string]string{"view": "View is the view's full desired state. Required.", "share": "Share, when not nil, replaces whom the view is shared with; nil leaves it out (Update keeps the sharing as it is)."}},
+	{Name: "ViewInput",
+		From:  []string{"AspectViewInput"},
+		Body:  true,
+		Doc:   "ViewInput is a view's variant and its configuration: exactly one of the fields is set (the service's AspectViewInput).",
+		Extra: "Extra holds further members, as for ViewRequest.Extra.",
+		Notes: map[string]string{"list": "List is a list view.", "kanban": "Kanban is a kanban board.", "calendar": "Calendar is a calendar view.", "dashboard": "Dashboard is a dashboard.", "agent": "Agent is an agent view."}},
+	{Name: "ViewConfig", Forwarded: [][2]string{{"dashboardId", "string"}},
+		From:  []string{"AspectViewVariantInput"},
+		Body:  true,
+		Doc:   "ViewConfig is a view's configuration (AspectViewVariantInput). As in every request body of this package, a nil pointer, a nil slice and a nil JSON value leave the member out, and a pointer to an empty value (new(\"\"), new(0), new(false)) or an empty non-nil slice sends it empty.",
+		Extra: "Extra holds further members, forwarded as is.",
+		Notes: map[string]string{"name": "Name is the view's display name.", "allowRecordCreation": "AllowRecordCreation: records can be created from the view.", "filter": "Filter scopes the view's records: a JSON object, opaque to the SDK.", "sort": "Sort orders the view's records: a JSON object, opaque to the SDK.", "columns": "Columns are the ids of the fields shown as columns.", "density": "Density is the row density (list views).", "rows": "Rows is the number of rows per page (list views).", "displayByField": "DisplayByField is the id of the grouping field.", "allowedFilterFields": "AllowedFilterFields are the ids of the fields offered as filters.", "agentId": "AgentID is the linked agent's id (agent views).", "dashboardId": "DashboardID is the dashboard's id (dashboard views)."}},
+	{Name: "ViewShareInput",
+		From:  []string{"AspectViewShareInput"},
+		Body:  true,
+		Doc:   "ViewShareInput is whom to share a view with: the client handles of users and groups (AspectViewShareInput). A nil list leaves the member out; an empty non-nil one sends [].",
+		Extra: "Extra holds further members, as for ViewRequest.Extra.",
+		Notes: map[string]string{"groups": "Groups are the client handles of the groups to share with.", "users": "Users are the client handles of the users to share with."}},
 }}
