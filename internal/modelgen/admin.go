@@ -2,9 +2,8 @@ package modelgen
 
 // AdminHand are the Go types of package admin written by hand, by the
 // name of their schema: the enums, declared with their constants, and the
-// models of families not generated yet.
+// records API's models.
 var AdminHand = map[string]string{
-	"Aspect":                "Aspect",
 	"Group":                 "workflow.Group",
 	"User":                  "workflow.User",
 	"AspectFieldType":       "AspectFieldType",
@@ -18,7 +17,7 @@ var AdminHand = map[string]string{
 }
 
 // Admin are the generated files of package admin.
-var Admin = []File{adminTables, adminSearchTables, adminAgents, adminSkills, adminDomains, adminViews}
+var Admin = []File{adminTables, adminSearchTables, adminAgents, adminSkills, adminDomains, adminViews, adminElements}
 
 const readExtra = "Members the SDK does not model are kept in Extra and written back when the model is encoded again, with encoding/json as with github.com/go-json-experiment/json."
 
@@ -240,4 +239,46 @@ var adminViews = File{Package: "admin", Name: "views_gen.go", Types: []Type{
 		Doc:   "ViewShareInput is whom to share a view with: the client handles of users and groups (AspectViewShareInput). A nil list leaves the member out; an empty non-nil one sends [].",
 		Extra: "Extra holds further members, as for ViewRequest.Extra.",
 		Notes: map[string]string{"groups": "Groups are the client handles of the groups to share with.", "users": "Users are the client handles of the users to share with."}},
+}}
+
+var adminElements = File{Package: "admin", Name: "elements_gen.go", Types: []Type{
+	{Name: "Aspect", Names: map[string]string{"__typename": "TypeName"}, GoTypes: map[string]string{"status": "AspectStatus", "sourceType": "AspectSourceType"},
+		From:  []string{"Aspect"},
+		Doc:   "Aspect is the definition of an app, element, task or transaction type, as the service publishes it: what ElementsService answers, and the app of a Skill.\n\nMembers the SDK does not model are kept in Extra and written back when the aspect is encoded again, with encoding/json as with github.com/go-json-experiment/json. Encoding leaves out empty members.",
+		Extra: "Extra holds every member the fields above do not model, as raw JSON.",
+		Notes: map[string]string{"id": "ID identifies the aspect (a UUID); paths take it or Namespace.", "__typename": "TypeName is the aspect's variant: AspectApp, AspectElement, AspectTask or AspectTransaction.", "name": "Name is the display name.", "namespace": "Namespace is the lowercase identifier used in paths (the alias).", "handle": "Handle is the uppercase prefix of record handles (\"ITM\" of ITM-4).", "description": "Description describes the aspect.", "icon": "Icon and Color are how the aspect is shown.", "status": "Status is the lifecycle status, as sent.", "configured": "Configured reports whether the aspect is fully configured.", "readOnly": "ReadOnly reports whether the aspect's records are read-only.", "sourceType": "SourceType says where the data lives.", "category": "Category is the category the aspect is filed under."}},
+	{Name: "AspectCategory",
+		From:  []string{"Aspect.category"},
+		Doc:   "AspectCategory is the category an aspect is filed under: {\"id\", \"name\"}.",
+		Extra: "Extra holds unmodelled members, as raw JSON."},
+	{Name: "RecordCreateTypes", Names: map[string]string{"api": "API"},
+		From: []string{"RecordCreateTypesInput"},
+		Body: true,
+		Doc:  "RecordCreateTypes says by which ways records of an element may be created. A nil member is not sent (Update keeps the current value)."},
+	{Name: "CloudOptions",
+		From: []string{"ElementCreateRequest.cloudOptions"},
+		Body: true,
+		Doc:  "CloudOptions are options of the cloud source of a new element."},
+	{Name: "SnowflakeOptions",
+		From:  []string{"ElementCreateRequest.cloudOptions.snowflake"},
+		Body:  true,
+		Doc:   "SnowflakeOptions are the Snowflake options of a new element.",
+		Notes: map[string]string{"hybridTable": "HybridTable asks for a Snowflake hybrid table."}},
+	{Name: "ElementField",
+		From:  []string{"ElementFieldInput"},
+		Body:  true,
+		Doc:   "ElementField is a field of a new element (the service's AspectFieldInput), for the native modes of NewElement.",
+		Notes: map[string]string{"name": "Name is the field's display name. Required.", "type": "Type is the field's data type. Required.", "description": "Description describes the field.", "columnName": "ColumnName is the source column (import mode); nil for native modes."}},
+	{Name: "NewElement", Names: map[string]string{"idColumn": "IDColumn"},
+		From:  []string{"ElementCreateRequest"},
+		Body:  true,
+		Doc:   "NewElement is the element to create with ElementsService.Create: the body of POST /elements (the service's ElementCreateRequest). The service knows three modes:\n\n- import: CloudLinkID with Database, Schema and Table (and optionally IDColumn and TitleColumn); the columns are read from the source table, and Fields is left out; - native at a cloud link: CloudLinkID alone; a new table is created there, with Fields (or the service's default fields); - native: neither; the element lives on the organisation's own cloud link, with Fields.\n\nAs in every request body of this package, a nil pointer, a nil slice and a nil JSON value leave the member out, and a pointer to an empty value (new(\"\"), new(false)) or an empty non-nil slice sends it empty.",
+		Extra: "Extra holds further members of the body, for members the service may add later. A key that names a field above is an error, and nothing is sent.",
+		Notes: map[string]string{"name": "Name is the element's display name. Required.", "categoryId": "CategoryID is the category (a UUID) to file the element under. Required.", "namespace": "Namespace is the alias used in paths; the service derives it from Name (its letters, in lower case) when it is left out. Like every alias of a path, it must be a usable path segment (not empty, \".\", \"..\" or white space, without \"/\" or control characters).", "handle": "Handle is the prefix of record handles; the service derives it from Name (its letters, in capitals) when it is left out.", "cloudLinkId": "CloudLinkID is the cloud link (a UUID) to import from, or to create the element's table at.", "database": "Database, Schema and Table name the source table (import mode).", "idColumn": "IDColumn is the source column tagged HANDLE (TEXT, NUMBER or HANDLE); import mode.", "titleColumn": "TitleColumn is the source column tagged TITLE (TEXT); import mode.", "snowflakeWarehouse": "SnowflakeWarehouse overrides the warehouse for this element.", "fields": "Fields are the fields of a native element; nil in import mode."}},
+	{Name: "ElementUpdate",
+		From:  []string{"ElementUpdateRequest"},
+		Body:  true,
+		Doc:   "ElementUpdate is the change to an element with ElementsService.Update: the body of PUT /elements/{alias} (the service's ElementUpdateRequest). Only what is set is sent, and the service changes only that: a nil pointer leaves a member out, and a pointer to an empty value sends it empty (new(\"\") clears the description). CategoryID is a UUID: the document gives no empty value that clears it. The source of an element (cloud link, source table, fields) is fixed when it is created. Aspect.Request returns the one of an element as read.",
+		Extra: "Extra holds further members of the body, as for NewElement.",
+		Notes: map[string]string{"categoryId": "CategoryID moves the element to another category (a UUID)."}},
 }}
