@@ -143,8 +143,8 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody) *httpErr
 var domainRoutes = []route{
 	onJSON[groupDomainsBody](op.AddDomainsToGroup, onGroup((*Server).changeGroupDomains)),
 	onJSON[groupDomainsBody](op.RemoveDomainsFromGroup, onGroup((*Server).changeGroupDomains)),
-	onJSON[domainRequestBody](op.CreateOrganizationDomain, admin((*Server).putOrgDomain)),
-	onJSON[domainRequestBody](op.UpdateOrganizationDomain, admin((*Server).putOrgDomain)),
+	onJSON[domainRequestBody](op.CreateOrganizationDomain, adminOnly((*Server).putOrgDomain)),
+	onJSON[domainRequestBody](op.UpdateOrganizationDomain, adminOnly((*Server).putOrgDomain)),
 }
 
 // putOrgDomain is POST /domains (201 with the new domain) and PUT

@@ -430,6 +430,12 @@
 //     ones with 400, to catch misspelt member names.
 //   - JSON request bodies may be at most 10 MiB; a Content-Type, when
 //     sent, must be application/json.
+//   - The types the fake decodes the workspace configuration's request
+//     bodies into, and builds its replies from, are package admin's,
+//     generated from the contract document (admin's *_gen.go files): the
+//     request bodies (admin.TableCreateRequest, admin.TableJoinInput, ...)
+//     and the read models (admin.Table, ...). The fake imports admin and
+//     keeps no body or reply struct of its own for the tables.
 //   - The seeding helpers (AddUser, AddView, AddAutomation, SeedDemo) store
 //     only what a request could have stored: they panic on what the
 //     checks refuse.

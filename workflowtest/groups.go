@@ -148,7 +148,7 @@ func (g *group) addMembers(c *counters, ids []string) {
 
 // groupRoutes are the operations on groups.
 var groupRoutes = []route{
-	on(op.ListGroups, admin((*Server).listGroups)),
+	on(op.ListGroups, adminOnly((*Server).listGroups)),
 	on(op.CreateGroup, onGroup((*Server).putGroup)),
 	on(op.GetGroup, onGroup((*Server).getGroup)),
 	on(op.UpdateGroup, onGroup((*Server).putGroup)),
@@ -179,7 +179,7 @@ func (s *Server) listGroups(rq *request) response {
 // onGroup is a handler of the group {groupId}, found, when the route
 // names one (nil otherwise).
 func onGroup(h func(s *Server, rq *request, g *group) response) func(*Server, *request) response {
-	return admin(found(func(s *Server, rq *request) (*group, *httpError) {
+	return adminOnly(found(func(s *Server, rq *request) (*group, *httpError) {
 		if id, one := rq.params["groupId"]; one && s.st.groupsByID[id] == nil {
 			return nil, errf(http.StatusNotFound, "no group with id %q", id)
 		}

@@ -65,15 +65,15 @@ func (s *Server) Users() []User {
 
 // userRoutes are the operations on users.
 var userRoutes = []route{
-	on(op.ListUsers, admin((*Server).listUsers)),
-	onJSON[createUserBody](op.CreateUser, admin((*Server).createUser)),
-	on(op.GetUser, admin(found((*Server).lookupUser, (*Server).getUser))),
-	on(op.DeactivateUser, admin(found((*Server).lookupUser, (*Server).deactivateUser))),
+	on(op.ListUsers, adminOnly((*Server).listUsers)),
+	onJSON[createUserBody](op.CreateUser, adminOnly((*Server).createUser)),
+	on(op.GetUser, adminOnly(found((*Server).lookupUser, (*Server).getUser))),
+	on(op.DeactivateUser, adminOnly(found((*Server).lookupUser, (*Server).deactivateUser))),
 }
 
-// admin is a handler of the users and groups routes, run once the user
+// adminOnly is a handler of the users and groups routes, run once the user
 // may use them: 403 to a user denied them (DenyAdmin).
-func admin(h func(s *Server, rq *request) response) func(*Server, *request) response {
+func adminOnly(h func(s *Server, rq *request) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
 		if s.st.deniedAdmin[rq.user.id] {
 			return failf(http.StatusForbidden, "user %s has no permission for users and groups", rq.user.id)
