@@ -45,21 +45,6 @@ type tablesState struct {
 	space uint32 // the ids' space (WithIDSpace)
 }
 
-// idRef is a reference to an object, {"id"}, as the answers hold it.
-type idRef struct {
-	ID string `json:"id"`
-}
-
-// UnmarshalJSON reads a reference as the answers hold it, or as the
-// requests send it, the id alone.
-func (r *idRef) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		return json.Unmarshal(b, &r.ID)
-	}
-	type plain idRef
-	return json.Unmarshal(b, (*plain)(r))
-}
-
 // fakeTable is a table as the fake holds it, and its place; model gives
 // it as the service's Table.
 type fakeTable struct {

@@ -435,8 +435,8 @@
 //     generated from the contract document (admin's *_gen.go files): the
 //     request bodies (admin.TableCreateRequest, admin.TableJoinInput, ...)
 //     and the read models (admin.Table, ...). The fake imports admin and
-//     keeps no body or reply struct of its own for the tables and search
-//     tables.
+//     keeps no body or reply struct of its own for the tables, search
+//     tables and elements.
 //   - The seeding helpers (AddUser, AddView, AddAutomation, SeedDemo) store
 //     only what a request could have stored: they panic on what the
 //     checks refuse.
