@@ -436,7 +436,7 @@
 //     request bodies (admin.TableCreateRequest, admin.TableJoinInput, ...)
 //     and the read models (admin.Table, ...). The fake imports admin and
 //     keeps no body or reply struct of its own for the tables, search
-//     tables, elements, domains and views.
+//     tables, elements, domains, views, agents and skills.
 //   - The seeding helpers (AddUser, AddView, AddAutomation, SeedDemo) store
 //     only what a request could have stored: they panic on what the
 //     checks refuse.
