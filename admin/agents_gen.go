@@ -33,10 +33,10 @@ type Agent struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a Agent with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v Agent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a Agent; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *Agent) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // AgentSettings are the settings of an agent of the service's own kind (the
@@ -64,11 +64,11 @@ type AgentSettings struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a AgentSettings with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v AgentSettings) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a AgentSettings; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *AgentSettings) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // AgentInput is the agent of a create or update body: one variant, of which
@@ -79,11 +79,11 @@ type AgentInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a AgentInput with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v AgentInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a AgentInput; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *AgentInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // AgentBundle is the body of AgentsService.Create (POST
@@ -103,9 +103,9 @@ type AgentBundle struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a AgentBundle with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v AgentBundle) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a AgentBundle; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *AgentBundle) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }

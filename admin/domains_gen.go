@@ -41,10 +41,10 @@ type Domain struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a Domain with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v Domain) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a Domain; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *Domain) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // DomainRequest is the body of DomainsService.Create and Update: the
@@ -60,11 +60,11 @@ type DomainRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a DomainRequest with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v DomainRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a DomainRequest; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *DomainRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // ManagedDomain is a managed domain to create or change. As in every
@@ -90,11 +90,11 @@ type ManagedDomain struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ManagedDomain with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ManagedDomain) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ManagedDomain; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *ManagedDomain) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // EmailDomain is an e-mail sending domain to create or change.
@@ -105,11 +105,11 @@ type EmailDomain struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a EmailDomain with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v EmailDomain) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a EmailDomain; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *EmailDomain) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // GroupDomainsInput is the body GroupDomainsService.Add and Remove send
@@ -120,10 +120,9 @@ type GroupDomainsInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a GroupDomainsInput with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v GroupDomainsInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a GroupDomainsInput; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *GroupDomainsInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }

@@ -46,10 +46,10 @@ type Aspect struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a Aspect with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v Aspect) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a Aspect; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *Aspect) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // AspectCategory is the category an aspect is filed under: {"id", "name"}.
@@ -60,11 +60,10 @@ type AspectCategory struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a AspectCategory with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v AspectCategory) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a AspectCategory; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *AspectCategory) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // RecordCreateTypes says by which ways records of an element may be
@@ -80,12 +79,11 @@ type RecordCreateTypes struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a RecordCreateTypes with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v RecordCreateTypes) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a RecordCreateTypes; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *RecordCreateTypes) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // CloudOptions are options of the cloud source of a new element.
@@ -95,11 +93,11 @@ type CloudOptions struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a CloudOptions with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v CloudOptions) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a CloudOptions; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *CloudOptions) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // SnowflakeOptions are the Snowflake options of a new element.
@@ -110,11 +108,11 @@ type SnowflakeOptions struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SnowflakeOptions with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SnowflakeOptions) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SnowflakeOptions; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *SnowflakeOptions) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // ElementField is a field of a new element (the service's
@@ -138,11 +136,11 @@ type ElementField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ElementField with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ElementField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ElementField; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *ElementField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // NewElement is the element to create with ElementsService.Create: the body
@@ -203,11 +201,11 @@ type NewElement struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a NewElement with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v NewElement) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a NewElement; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *NewElement) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // ElementUpdate is the change to an element with ElementsService.Update:
@@ -234,9 +232,9 @@ type ElementUpdate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ElementUpdate with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ElementUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ElementUpdate; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *ElementUpdate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }

@@ -35,11 +35,10 @@ type SearchTable struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SearchTable with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SearchTable) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SearchTable; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *SearchTable) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // SearchTableField is a field of the aspect a search table indexes; Type
@@ -52,11 +51,10 @@ type SearchTableField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SearchTableField with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SearchTableField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SearchTableField; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *SearchTableField) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // VectorIndex is a vectorized field and its embedding provider.
@@ -67,11 +65,10 @@ type VectorIndex struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a VectorIndex with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v VectorIndex) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a VectorIndex; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *VectorIndex) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // ConnectorRef names an AI provider connector (the service's
@@ -82,11 +79,10 @@ type ConnectorRef struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ConnectorRef with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ConnectorRef) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ConnectorRef; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *ConnectorRef) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // SnowflakeSearchTableRequest is the body of SearchTablesService.Create:
@@ -112,12 +108,11 @@ type SnowflakeSearchTableRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SnowflakeSearchTableRequest with its
-// Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SnowflakeSearchTableRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SnowflakeSearchTableRequest; unknown
-// members go to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *SnowflakeSearchTableRequest) UnmarshalJSON(b []byte) error {
 	return jsonmodel.UnmarshalBody(b, v)
 }
@@ -131,11 +126,11 @@ type VectorIndexInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a VectorIndexInput with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v VectorIndexInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a VectorIndexInput; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *VectorIndexInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // LinkedSearchTableRequest is the body of SearchTablesService.CreateLinked:
@@ -152,12 +147,11 @@ type LinkedSearchTableRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a LinkedSearchTableRequest with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v LinkedSearchTableRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a LinkedSearchTableRequest; unknown
-// members go to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *LinkedSearchTableRequest) UnmarshalJSON(b []byte) error {
 	return jsonmodel.UnmarshalBody(b, v)
 }
@@ -172,12 +166,11 @@ type SearchTableUpdate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SearchTableUpdate with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SearchTableUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SearchTableUpdate; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *SearchTableUpdate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // SnowflakeSearchTableUpdate are the settings of a Snowflake search table
@@ -190,12 +183,11 @@ type SnowflakeSearchTableUpdate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SnowflakeSearchTableUpdate with its
-// Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SnowflakeSearchTableUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SnowflakeSearchTableUpdate; unknown
-// members go to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *SnowflakeSearchTableUpdate) UnmarshalJSON(b []byte) error {
 	return jsonmodel.UnmarshalBody(b, v)
 }

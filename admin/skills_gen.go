@@ -35,10 +35,10 @@ type Skill struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a Skill with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v Skill) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a Skill; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *Skill) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // SkillDiscovery tunes how a skill is found and routed to (the service's
@@ -57,11 +57,11 @@ type SkillDiscovery struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SkillDiscovery with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SkillDiscovery) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SkillDiscovery; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *SkillDiscovery) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // SkillSettings is the skill of a create or update body (the service's
@@ -83,11 +83,11 @@ type SkillSettings struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SkillSettings with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SkillSettings) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SkillSettings; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *SkillSettings) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // SkillBundle is the body of SkillsService.Create (POST
@@ -105,9 +105,9 @@ type SkillBundle struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a SkillBundle with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v SkillBundle) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a SkillBundle; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *SkillBundle) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }

@@ -33,10 +33,10 @@ type Table struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a Table with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v Table) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a Table; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *Table) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableField is a field (column) of a table: the service's TableField.
@@ -59,11 +59,10 @@ type TableField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableField with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableField; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *TableField) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableCalculation is the expression of a calculated field.
@@ -73,11 +72,10 @@ type TableCalculation struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableCalculation with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableCalculation) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableCalculation; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *TableCalculation) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableJoin is a join of a table: the service's TableJoin. OnFields are its
@@ -93,10 +91,10 @@ type TableJoin struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableJoin with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableJoin) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableJoin; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *TableJoin) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableJoinFields is one (left field, right field) pair of a join.
@@ -113,11 +111,10 @@ type TableJoinFields struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableJoinFields with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableJoinFields) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableJoinFields; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *TableJoinFields) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableDataView is the warehouse view a table is published as.
@@ -132,11 +129,10 @@ type TableDataView struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableDataView with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableDataView) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableDataView; unknown members go to
-// Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *TableDataView) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // TableCreateRequest is the body of TablesService.Create: the service's
@@ -166,12 +162,11 @@ type TableCreateRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableCreateRequest with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableCreateRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableCreateRequest; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableCreateRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableUpdateRequest is the body of TablesService.Update: the service's
@@ -196,12 +191,11 @@ type TableUpdateRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableUpdateRequest with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableUpdateRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableUpdateRequest; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableUpdateRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldInput is a field to create or change: exactly one of Cloud,
@@ -216,11 +210,11 @@ type TableFieldInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableFieldInput with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableFieldInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableFieldInput; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableFieldInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableCloudField is a field backed by a warehouse column: Name and one
@@ -234,11 +228,11 @@ type TableCloudField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableCloudField with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableCloudField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableCloudField; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableCloudField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableColumn is a source column and its type; both are required. It is the
@@ -251,11 +245,11 @@ type TableColumn struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableColumn with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableColumn) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableColumn; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableColumn) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableReferenceField is a field that points at an aspect field (Field, its
@@ -271,12 +265,11 @@ type TableReferenceField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableReferenceField with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableReferenceField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableReferenceField; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableReferenceField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableCalculationField is a calculated field; Name and Text (the
@@ -289,12 +282,11 @@ type TableCalculationField struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableCalculationField with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableCalculationField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableCalculationField; unknown members
-// go to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableCalculationField) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldChanges are the field changes of a table update (the service's
@@ -307,12 +299,11 @@ type TableFieldChanges struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableFieldChanges with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableFieldChanges) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableFieldChanges; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableFieldChanges) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldCreate adds a field, at Index when set (at the end otherwise).
@@ -323,11 +314,11 @@ type TableFieldCreate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableFieldCreate with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableFieldCreate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableFieldCreate; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableFieldCreate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldUpdate changes the field ID, and moves it to Index when set.
@@ -339,11 +330,11 @@ type TableFieldUpdate struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableFieldUpdate with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableFieldUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableFieldUpdate; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableFieldUpdate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableFieldDelete removes the field ID.
@@ -353,11 +344,11 @@ type TableFieldDelete struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableFieldDelete with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableFieldDelete) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableFieldDelete; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableFieldDelete) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableCloudMapping binds a table to a cloud link (CloudLinkID, required)
@@ -371,12 +362,11 @@ type TableCloudMapping struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableCloudMapping with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableCloudMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableCloudMapping; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableCloudMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableWarehouseName names a Snowflake or Databricks table; all three names
@@ -390,12 +380,11 @@ type TableWarehouseName struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableWarehouseName with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableWarehouseName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableWarehouseName; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableWarehouseName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableBigQueryName names a BigQuery table; both names are required.
@@ -406,12 +395,11 @@ type TableBigQueryName struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableBigQueryName with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableBigQueryName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableBigQueryName; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableBigQueryName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableDataViewInput publishes the table as a Snowflake view.
@@ -421,12 +409,11 @@ type TableDataViewInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableDataViewInput with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableDataViewInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableDataViewInput; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableDataViewInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableDataViewName names the Snowflake view of a table; all three names
@@ -439,12 +426,11 @@ type TableDataViewName struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableDataViewName with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableDataViewName) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableDataViewName; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableDataViewName) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableJoinInput is a join to add (TableJoinsService.Create, the service's
@@ -461,11 +447,11 @@ type TableJoinInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableJoinInput with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableJoinInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableJoinInput; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableJoinInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // TableJoinOn pairs a field of the parent table (LeftFieldID) with one of
@@ -477,11 +463,11 @@ type TableJoinOn struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a TableJoinOn with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v TableJoinOn) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a TableJoinOn; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *TableJoinOn) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMappings is the body of JoinMappingsService.Create and Update (the
@@ -492,11 +478,11 @@ type JoinMappings struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a JoinMappings with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v JoinMappings) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a JoinMappings; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *JoinMappings) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMapping maps a source-side value to a target-side value; both are
@@ -508,11 +494,11 @@ type JoinMapping struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a JoinMapping with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v JoinMapping) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a JoinMapping; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *JoinMapping) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMappingSources is the body of JoinMappingsService.Delete (the
@@ -524,12 +510,11 @@ type JoinMappingSources struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a JoinMappingSources with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v JoinMappingSources) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a JoinMappingSources; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *JoinMappingSources) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // JoinMappingSource names a source value whose mapping to delete.
@@ -539,10 +524,9 @@ type JoinMappingSource struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a JoinMappingSource with its Extra
-// members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v JoinMappingSource) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a JoinMappingSource; unknown members go
-// to Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *JoinMappingSource) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }

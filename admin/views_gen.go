@@ -55,10 +55,10 @@ type View struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a View with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v View) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a View; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *View) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // ViewAgent is the agent an agent view is linked to.
@@ -69,10 +69,10 @@ type ViewAgent struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ViewAgent with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ViewAgent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ViewAgent; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *ViewAgent) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // ViewShare is whom a view is shared with: users and groups as the service
@@ -90,10 +90,10 @@ type ViewShare struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ViewShare with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ViewShare) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ViewShare; unknown members go to Extra.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra.
 func (v *ViewShare) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // ViewRequest is the body of ViewsService.Update (AspectViewUpdateRequest),
@@ -112,11 +112,11 @@ type ViewRequest struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ViewRequest with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ViewRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ViewRequest; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *ViewRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // ViewInput is a view's variant and its configuration: exactly one of the
@@ -136,11 +136,11 @@ type ViewInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ViewInput with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ViewInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ViewInput; unknown members go to Extra,
-// and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *ViewInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // ViewConfig is a view's configuration (AspectViewVariantInput). As in
@@ -174,11 +174,11 @@ type ViewConfig struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ViewConfig with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ViewConfig) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ViewConfig; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *ViewConfig) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // ViewShareInput is whom to share a view with: the client handles of users
@@ -193,9 +193,9 @@ type ViewShareInput struct {
 	Extra map[string]jsontext.Value `json:",embed"`
 }
 
-// MarshalJSON writes the JSON of a ViewShareInput with its Extra members.
+// MarshalJSON writes v as JSON, with its Extra members.
 func (v ViewShareInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 
-// UnmarshalJSON reads the JSON of a ViewShareInput; unknown members go to
-// Extra, and a null member is an error.
+// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
+// member is an error.
 func (v *ViewShareInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }

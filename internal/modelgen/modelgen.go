@@ -341,9 +341,9 @@ func (g *gen) write(b *bytes.Buffer, t Type) error {
 	if t.Body {
 		unmarshal, reads = "UnmarshalBody", "unknown members go to Extra, and a null member is an error."
 	}
-	comment(b, "", fmt.Sprintf("MarshalJSON writes the JSON of a %s with its Extra members.", t.Name))
+	comment(b, "", "MarshalJSON writes v as JSON, with its Extra members.")
 	fmt.Fprintf(b, "func (v %s) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }\n\n", t.Name)
-	comment(b, "", fmt.Sprintf("UnmarshalJSON reads the JSON of a %s; %s", t.Name, reads))
+	comment(b, "", "UnmarshalJSON reads v from JSON; "+reads)
 	fmt.Fprintf(b, "func (v *%s) UnmarshalJSON(b []byte) error { return jsonmodel.%s(b, v) }\n", t.Name, unmarshal)
 	return nil
 }
