@@ -247,7 +247,7 @@
 // not published.
 package admin
 
-//go:generate go run ../internal/modelgen/gen ../internal/contract/openapi.yaml .
+//go:generate go run ../internal/modelgen/gen ../internal/contract/openapi.yaml . admin
 
 import workflow "github.com/seed-a15e58aa/workflow-go"
 

@@ -100,6 +100,16 @@ func mustConform(helper string, id op.ID, body any) {
 	}
 }
 
+// valueOf returns *p, or the zero value for nil: a member a body left
+// out, read as empty.
+func valueOf[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
 // setIf sets *dst to *src when src is not nil: what a body leaves out
 // stays as it is.
 func setIf[T any](dst *T, src *T) {

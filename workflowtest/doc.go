@@ -436,7 +436,12 @@
 //     request bodies (admin.TableCreateRequest, admin.TableJoinInput, ...)
 //     and the read models (admin.Table, ...). The fake imports admin and
 //     keeps no body or reply struct of its own for the tables, search
-//     tables, elements, domains, views, agents and skills.
+//     tables, elements, domains, views, agents and skills. The records
+//     API's bodies (a new user, a group, its members, watchers, a related
+//     item, a link), which no admin type covers, are decoded into types
+//     the same generator writes into this package (bodies_gen.go). Only
+//     free-form bodies (apps, flows, automations) are read as JSON
+//     objects.
 //   - The seeding helpers (AddUser, AddView, AddAutomation, SeedDemo) store
 //     only what a request could have stored: they panic on what the
 //     checks refuse.
@@ -444,3 +449,5 @@
 // Times are strings in the API's form YYYY-MM-DDTHH:MM:SS.SSSZ, UTC, from
 // the server's clock.
 package workflowtest
+
+//go:generate go run ../internal/modelgen/gen ../internal/contract/openapi.yaml . workflowtest

@@ -128,9 +128,12 @@ func TestRefusals(t *testing.T) {
 func TestTheDocumentGenerates(t *testing.T) {
 	doc, err := os.ReadFile("../contract/openapi.yaml")
 	require.NoError(t, err)
-	for _, f := range Admin {
-		_, err := Generate(doc, f, Admin, AdminHand)
-		assert.NoError(t, err, f.Name)
+	for pkg, set := range Sets {
+		for _, f := range set.Files {
+			_, err := Generate(doc, f, set.Files, set.Hand)
+			assert.NoError(t, err, pkg+"/"+f.Name)
+			assert.Equal(t, pkg, f.Package)
+		}
 	}
 }
 

@@ -1,5 +1,6 @@
-// Command gen writes package admin's generated models from the contract
-// document: go generate in admin runs it, in admin's directory.
+// Command gen writes a package's generated models from the contract
+// document: go generate in admin and in workflowtest runs it, in the
+// package's directory.
 package main
 
 import (
@@ -11,23 +12,27 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: gen DOCUMENT DIRECTORY")
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: gen DOCUMENT DIRECTORY PACKAGE")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Args[2]); err != nil {
+	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(document, dir string) error {
+func run(document, dir, pkg string) error {
+	set, ok := modelgen.Sets[pkg]
+	if !ok {
+		return fmt.Errorf("gen: no models for package %q", pkg)
+	}
 	doc, err := os.ReadFile(document)
 	if err != nil {
 		return err
 	}
-	for _, f := range modelgen.Admin {
-		out, err := modelgen.Generate(doc, f, modelgen.Admin, modelgen.AdminHand)
+	for _, f := range set.Files {
+		out, err := modelgen.Generate(doc, f, set.Files, set.Hand)
 		if err != nil {
 			return err
 		}
