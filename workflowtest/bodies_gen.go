@@ -114,3 +114,71 @@ func (v attachmentLink) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal
 // UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
 // member is an error.
 func (v *attachmentLink) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
+
+// userJSON is a user on the wire: the service's User.
+type userJSON struct {
+	ID        string `json:"id"`
+	Email     string `json:"email"`
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+	Status    string `json:"status"`
+	JobTitle  string `json:"jobTitle"`
+}
+
+// groupJSON is the service's Group.
+type groupJSON struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Assignable  bool   `json:"assignable"`
+	Watchable   bool   `json:"watchable"`
+	Mentionable bool   `json:"mentionable"`
+	Managed     bool   `json:"managed"`
+	Dynamic     bool   `json:"dynamic"`
+	// E-mail domains that assign users (dynamic groups only).
+	Domains []domainJSON `json:"domains"`
+}
+
+// domainJSON is an e-mail domain of a dynamic group: the service's
+// GroupDomain.
+type domainJSON struct {
+	ID     string `json:"id"`
+	Domain string `json:"domain"`
+}
+
+// commentJSON is a comment on the wire: the service's Comment, its author
+// as the users routes show users.
+type commentJSON struct {
+	ID        string `json:"id"`
+	CreatedAt string `json:"createdAt"`
+	// Where the comment came from, e.g. WEB, API, WORKFLOW.
+	Source    string `json:"source"`
+	Contents  string `json:"contents"` // The comment's text.
+	CreatedBy any    `json:"createdBy"`
+}
+
+// recordItem is the spec's RecordListItem.
+type recordItem struct {
+	Data   fieldSet `json:"data"`
+	Cursor string   `json:"cursor"`
+}
+
+// pagedList is the body of every paged list: the spec's RecordPagedList,
+// whose items are {"data", "cursor"}, and the service's Paged<X>, whose
+// items are the objects themselves (a related item carries its own "cursor"
+// member, the others none), with "total" and "paging" as in the record
+// list. Paging parameters, cursors and page selection are those of the
+// record list everywhere; a filter is refused where the service publishes
+// none.
+type pagedList struct {
+	Items  []any        `json:"items"`
+	Total  int          `json:"total"`
+	Paging pagingStatus `json:"paging"`
+}
+
+// pagingStatus is the paging state of a page: the service's PagingState.
+type pagingStatus struct {
+	HasNextPage     bool   `json:"has_next_page"`
+	HasPreviousPage bool   `json:"has_previous_page"`
+	StartCursor     string `json:"start_cursor"` // The cursor of the page's first item.
+	EndCursor       string `json:"end_cursor"`   // The cursor of the page's last item.
+}

@@ -439,9 +439,12 @@
 //     tables, elements, domains, views, agents and skills. The records
 //     API's bodies (a new user, a group, its members, watchers, a related
 //     item, a link), which no admin type covers, are decoded into types
-//     the same generator writes into this package (bodies_gen.go). Only
-//     free-form bodies (apps, flows, automations) are read as JSON
-//     objects.
+//     the same generator writes into this package (bodies_gen.go), and its
+//     replies (users, groups, comments, the paged list's envelope and the
+//     record list's items) are built from plain types it writes there too.
+//     Only free-form bodies (apps, flows, automations) are read as JSON
+//     objects; the error body, which the document leaves free-form, is
+//     the fake's own.
 //   - The seeding helpers (AddUser, AddView, AddAutomation, SeedDemo) store
 //     only what a request could have stored: they panic on what the
 //     checks refuse.

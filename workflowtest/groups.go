@@ -37,23 +37,6 @@ type member struct {
 	userID string
 }
 
-type domainJSON struct {
-	ID     string `json:"id"`
-	Domain string `json:"domain"`
-}
-
-// groupJSON is the service's Group.
-type groupJSON struct {
-	ID          string       `json:"id"`
-	Name        string       `json:"name"`
-	Assignable  bool         `json:"assignable"`
-	Watchable   bool         `json:"watchable"`
-	Mentionable bool         `json:"mentionable"`
-	Managed     bool         `json:"managed"`
-	Dynamic     bool         `json:"dynamic"`
-	Domains     []domainJSON `json:"domains"`
-}
-
 func (g *group) json() groupJSON {
 	return groupJSON{
 		ID: g.id, Name: g.name, Assignable: g.flags.Assignable, Watchable: g.flags.Watchable,

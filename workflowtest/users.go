@@ -10,16 +10,6 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
-// userJSON is a user on the wire: the service's User.
-type userJSON struct {
-	ID        string `json:"id"`
-	Email     string `json:"email"`
-	FirstName string `json:"firstName"`
-	LastName  string `json:"lastName"`
-	Status    string `json:"status"`
-	JobTitle  string `json:"jobTitle"`
-}
-
 func (u *user) json() userJSON {
 	status := "INACTIVE"
 	if u.active {

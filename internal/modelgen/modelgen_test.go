@@ -140,3 +140,18 @@ func TestTheDocumentGenerates(t *testing.T) {
 // squeeze collapses runs of spaces, so that gofmt's alignment does not
 // matter.
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func TestReplyIsPlain(t *testing.T) {
+	out, err := generate(t, Type{Name: "thing", From: []string{"ThingCreate"}, Reply: true, GoTypes: map[string]string{"sourceId": "any"}})
+	require.NoError(t, err)
+	for _, want := range []string{
+		"Name string `json:\"name\"`",
+		"Size float64 `json:\"size\"`",
+		"SourceID any `json:\"sourceId\"`", // optional, written all the same
+	} {
+		assert.Contains(t, squeeze(out), squeeze(want))
+	}
+	for _, not := range []string{"Extra", "MarshalJSON", "jsonmodel", "jsontext", "import"} {
+		assert.NotContains(t, out, not)
+	}
+}
