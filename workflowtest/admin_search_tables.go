@@ -59,14 +59,6 @@ func (s *Server) addSearchTable(rq *request, t admin.SearchTable) response {
 	return reply(http.StatusCreated, t)
 }
 
-// someOf is the Opt of *p, absent for nil.
-func someOf[T any](p *T) admin.Opt[T] {
-	if p == nil {
-		return admin.Opt[T]{}
-	}
-	return admin.Some(*p)
-}
-
 // fieldRefs are the fields of ids as the answers hold them, {"id"}; nil
 // for nil.
 func fieldRefs(ids []string) admin.Opt[[]admin.SearchTableField] {

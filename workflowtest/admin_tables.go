@@ -1,7 +1,6 @@
 package workflowtest
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"net/http"
@@ -164,18 +163,6 @@ func (j *fakeJoin) model() admin.TableJoin {
 	return admin.TableJoin{ID: admin.Some(j.id), Type: admin.Some(admin.TableJoinType(j.typ)),
 		Source: admin.Some(admin.Table{ID: admin.Some(j.source)}), OnFields: admin.Some(pairs), Filter: j.filter}
 }
-
-// someIf is the Opt of v, absent for the zero value.
-func someIf[T comparable](v T) admin.Opt[T] {
-	var zero T
-	if v == zero {
-		return admin.Opt[T]{}
-	}
-	return admin.Some(v)
-}
-
-// rawJSON is v encoded, as a member kept as raw JSON.
-func rawJSON(v any) jsontext.Value { return jsontext.Value(bytes.TrimSpace(encodeJSON(v))) }
 
 func (ts *tablesState) uuid() string { ts.n++; return spacedUUID(ts.space, uuidTables, ts.n) }
 

@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
@@ -129,4 +132,24 @@ func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 		return nil, errf(http.StatusBadRequest, "malformed %s: a JSON object is required", what)
 	}
 	return m, nil
+}
+
+// someIf is the Opt of v, absent for the zero value.
+func someIf[T comparable](v T) admin.Opt[T] {
+	var zero T
+	if v == zero {
+		return admin.Opt[T]{}
+	}
+	return admin.Some(v)
+}
+
+// rawJSON is v encoded, as a member kept as raw JSON.
+func rawJSON(v any) jsontext.Value { return jsontext.Value(bytes.TrimSpace(encodeJSON(v))) }
+
+// someOf is the Opt of *p, absent for nil.
+func someOf[T any](p *T) admin.Opt[T] {
+	if p == nil {
+		return admin.Opt[T]{}
+	}
+	return admin.Some(*p)
 }
