@@ -42,7 +42,9 @@ func (v *Agent) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v)
 // AgentSettings are the settings of an agent of the service's own kind (the
 // service's AgentSettings). As in every request body of this package, a nil
 // pointer or slice leaves the member out (an Update keeps its value), and a
-// pointer to an empty value sends it empty.
+// pointer to an empty value sends it empty. The published
+// AgentSubtypeCreateInput and AgentSubtypeUpdateInput (the same members);
+// further settings are forwarded as they are.
 type AgentSettings struct {
 	Name        *string `json:"name,omitzero"`
 	Description *string `json:"description,omitzero"`
@@ -71,8 +73,9 @@ func (v AgentSettings) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(
 // member is an error.
 func (v *AgentSettings) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
-// AgentInput is the agent of a create or update body: one variant, of which
-// the service publishes one, Elementum, its own kind of agent.
+// AgentInput is the agent of a create or update body: the settings of its
+// variant, Elementum being the service's own kind of agent. Exactly one
+// subtype must be populated; the service publishes one, elementum.
 type AgentInput struct {
 	Elementum *AgentSettings `json:"elementum,omitzero"`
 	// Extra holds a variant the service may add, as raw JSON.

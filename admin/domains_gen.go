@@ -23,7 +23,7 @@ type Domain struct {
 	Type Opt[DomainType] `json:"type,omitzero"`
 	// Domain is the domain name, e.g. "example.com".
 	Domain Opt[string] `json:"domain,omitzero"`
-	// Name is the display name.
+	// Name is the display name. Managed domains only, as the members below.
 	Name Opt[string] `json:"name,omitzero"`
 	// Internal reports whether the domain's users are internal to the
 	// organisation.
@@ -48,8 +48,8 @@ func (v Domain) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 func (v *Domain) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
 
 // DomainRequest is the body of DomainsService.Create and Update: the
-// service's OrganizationDomainRequest. Exactly one of Managed and Email is
-// set.
+// service's OrganizationDomainRequest: Managed or Email. Exactly one of
+// managedDomain and emailDomain.
 type DomainRequest struct {
 	// Managed is a managed domain (ManagedDomainInput).
 	Managed *ManagedDomain `json:"managedDomain,omitzero"`
@@ -82,9 +82,10 @@ type ManagedDomain struct {
 	Approved *bool `json:"approved,omitzero"`
 	// StartURL is the SSO start URL.
 	StartURL *string `json:"startUrl,omitzero"`
-	// SelfRegistration: users may register themselves. Excludes SSO.
+	// SelfRegistration: users may register themselves. Mutually exclusive with
+	// sso.
 	SelfRegistration *bool `json:"selfRegistration,omitzero"`
-	// SSO: single sign-on is on. Excludes SelfRegistration.
+	// SSO: single sign-on is on. Mutually exclusive with selfRegistration.
 	SSO *bool `json:"sso,omitzero"`
 	// Extra holds further members, as for DomainRequest.Extra.
 	Extra map[string]jsontext.Value `json:",embed"`

@@ -32,7 +32,8 @@ type Aspect struct {
 	// Icon and Color are how the aspect is shown.
 	Icon  Opt[string] `json:"icon,omitzero"`
 	Color Opt[string] `json:"color,omitzero"`
-	// Status is the lifecycle status, as sent.
+	// Status is the lifecycle status, as sent. DRAFT, ACTIVE, ARCHIVED, ...
+	// (an open list).
 	Status Opt[AspectStatus] `json:"status,omitzero"`
 	// Configured reports whether the aspect is fully configured.
 	Configured Opt[bool] `json:"configured,omitzero"`
@@ -116,7 +117,8 @@ func (v SnowflakeOptions) MarshalJSON() ([]byte, error) { return jsonmodel.Marsh
 func (v *SnowflakeOptions) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // ElementField is a field of a new element (the service's
-// AspectFieldInput), for the native modes of NewElement.
+// AspectFieldInput), for the native modes of NewElement. The published
+// AspectFieldInput.
 type ElementField struct {
 	// Name is the field's display name. Required.
 	Name string `json:"name"`

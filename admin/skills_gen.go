@@ -13,6 +13,8 @@ import (
 // Members the SDK does not model are kept in Extra and written back when
 // the skill is encoded again, with encoding/json as with
 // github.com/go-json-experiment/json.
+//
+// A skill as the skills endpoints answer it.
 type Skill struct {
 	// ID identifies the skill (a UUID) in paths.
 	ID     Opt[string]      `json:"id,omitzero"`
@@ -23,11 +25,9 @@ type Skill struct {
 	Description Opt[string] `json:"description,omitzero"`
 	// Instructions is the system prompt that steers the skill.
 	Instructions Opt[string] `json:"instructions,omitzero"`
-	// Properties is the skill's type-specific configuration, a JSON object the
-	// service publishes no members for.
+	// Type-specific configuration (no published members).
 	Properties jsontext.Value `json:"properties,omitzero"`
-	// Tools is the connection of the tools attached to the skill, a JSON
-	// object the service publishes no members for.
+	// The connection of the skill's tools (no published members).
 	Tools jsontext.Value `json:"tools,omitzero"`
 	// App is the app the skill belongs to, when the answer carries it.
 	App Opt[Aspect] `json:"app,omitzero"`
@@ -68,7 +68,8 @@ func (v *SkillDiscovery) UnmarshalJSON(b []byte) error { return jsonmodel.Unmars
 // SkillCreateInput and SkillUpdateInput). As in every request body of this
 // package, a nil pointer or slice leaves the member out (an Update keeps
 // its value), and a pointer to an empty value sends it empty. The owner is
-// the app of the path.
+// the app of the path. The published SkillUpdateInput; SkillCreateInput is
+// the same with a name.
 type SkillSettings struct {
 	Type   *SkillType   `json:"type,omitzero"`
 	Status *SkillStatus `json:"status,omitzero"`

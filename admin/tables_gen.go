@@ -201,7 +201,8 @@ func (v *TableUpdateRequest) UnmarshalJSON(b []byte) error { return jsonmodel.Un
 // TableFieldInput is a field to create or change: exactly one of Cloud,
 // Reference and Calculation (the service's TableFieldCreateInput and
 // TableFieldUpdateInput). In a change, only Cloud's Name is required, and
-// Cloud.BigQuery and Reference.Expanded are not published.
+// Cloud.BigQuery and Reference.Expanded are not published. Exactly one of
+// reference, cloud and calculation.
 type TableFieldInput struct {
 	Cloud       *TableCloudField       `json:"cloud,omitzero"`
 	Reference   *TableReferenceField   `json:"reference,omitzero"`

@@ -22,7 +22,9 @@ type View struct {
 	ClientHandle Opt[string] `json:"clientHandle,omitzero"`
 	// Name is the view's display name.
 	Name Opt[string] `json:"name,omitzero"`
-	// Type is the view's variant, e.g. ViewTypeList.
+	// Type is the view's variant, e.g. ViewTypeList. AspectViewList,
+	// AspectViewKanban, AspectViewCalendar, AspectViewDashboard or
+	// AspectViewAgent.
 	Type Opt[ViewType] `json:"type,omitzero"`
 	// DisplayOrder is the view's position among the app's views.
 	DisplayOrder Opt[int] `json:"displayOrder,omitzero"`
@@ -119,8 +121,8 @@ func (v ViewRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v)
 // member is an error.
 func (v *ViewRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
-// ViewInput is a view's variant and its configuration: exactly one of the
-// fields is set (the service's AspectViewInput).
+// ViewInput is a view's variant and its configuration (the service's
+// AspectViewInput); see NewViewInput and Variant. Exactly one variant.
 type ViewInput struct {
 	// List is a list view.
 	List *ViewConfig `json:"list,omitzero"`
@@ -147,6 +149,10 @@ func (v *ViewInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBo
 // every request body of this package, a nil pointer, a nil slice and a nil
 // JSON value leave the member out, and a pointer to an empty value
 // (new(""), new(0), new(false)) or an empty non-nil slice sends it empty.
+// The common members (published); the type-specific ones (columns, density,
+// rows, displayByField, allowedFilterFields, agentId, dashboardId) are
+// forwarded as is. Those the view's read schema types are checked against
+// that type, a project rule.
 type ViewConfig struct {
 	// Name is the view's display name.
 	Name *string `json:"name,omitzero"`
@@ -183,7 +189,8 @@ func (v *ViewConfig) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalB
 
 // ViewShareInput is whom to share a view with: the client handles of users
 // and groups (AspectViewShareInput). A nil list leaves the member out; an
-// empty non-nil one sends [].
+// empty non-nil one sends []. The client handles to share with; it replaces
+// the whole share set.
 type ViewShareInput struct {
 	// Groups are the client handles of the groups to share with.
 	Groups []string `json:"groups,omitzero"`

@@ -53,8 +53,9 @@ type Type struct {
 	// plain values, every one written, empty or not, and it has neither
 	// Extra nor JSON methods (either JSON library writes it as it is).
 	Reply bool
-	// Doc is the type's doc comment; the first schema's description is
-	// used where it is empty.
+	// Doc is the type's doc comment where the document cannot say it (what
+	// uses the type, what the SDK makes of it); the first schema's
+	// description follows it.
 	Doc string
 	// Extra is the doc comment of the Extra member, where the default
 	// does not do.
@@ -63,9 +64,9 @@ type Type struct {
 	// name with its first letter in upper case (and a final "Id" as "ID")
 	// does not do.
 	Names map[string]string
-	// Notes are member comments by JSON member name, where the document
-	// has no description for the member. A short one follows the member,
-	// a longer one comes before it.
+	// Notes are member comments by JSON member name, for what the
+	// document's description of the member (which follows) does not say.
+	// A short comment follows the member, a longer one comes before it.
 	Notes map[string]string
 	// GoTypes are the Go types of members by JSON member name (of their
 	// elements, for arrays), where the document's type does not say which
@@ -267,10 +268,7 @@ func (g *gen) members(t Type) ([]member, string, error) {
 			if n, ok := t.Names[p.name]; ok {
 				m.goName = n
 			}
-			m.note = p.s.description
-			if n, ok := t.Notes[p.name]; ok {
-				m.note = n
-			}
+			m.note = withDescription(t.Notes[p.name], p.s.description)
 			out = append(out, m)
 		}
 	}
@@ -291,6 +289,26 @@ func (g *gen) members(t Type) ([]member, string, error) {
 		}
 	}
 	return out, desc, nil
+}
+
+// withDescription returns the comment the configuration gives (what the
+// document cannot say) followed by the document's description, which is
+// left out where the comment says it already.
+func withDescription(comment, description string) string {
+	description = strings.Join(strings.Fields(description), " ")
+	switch {
+	case description == "":
+		return comment
+	case comment == "":
+		return description
+	case strings.Contains(strings.ToLower(strings.Join(strings.Fields(comment), " ")), strings.ToLower(strings.TrimSuffix(description, "."))):
+		return comment
+	}
+	sep := " "
+	if strings.Contains(comment, "\n\n") {
+		sep = "\n\n"
+	}
+	return strings.TrimSuffix(comment, ".") + "." + sep + description
 }
 
 // fieldName is the Go name of a JSON member.
@@ -318,10 +336,7 @@ func (g *gen) write(b *bytes.Buffer, t Type) error {
 	if err != nil {
 		return err
 	}
-	doc := t.Doc
-	if doc == "" {
-		doc = desc
-	}
+	doc := withDescription(t.Doc, desc)
 	if doc == "" && exported(t.Name) {
 		return fmt.Errorf("modelgen: %s has no doc comment, in the document or the configuration", t.Name)
 	}
