@@ -22,7 +22,7 @@ type View struct {
 	ClientHandle Opt[string] `json:"clientHandle,omitzero"`
 	// Name is the view's display name.
 	Name Opt[string] `json:"name,omitzero"`
-	// Type is the view's variant, e.g. ViewTypeList. AspectViewList,
+	// Type is the view's variant, e.g. ViewTypeList: AspectViewList,
 	// AspectViewKanban, AspectViewCalendar, AspectViewDashboard or
 	// AspectViewAgent.
 	Type Opt[ViewType] `json:"type,omitzero"`

@@ -100,6 +100,11 @@ func Generate(doc []byte, f File, files []File, hand map[string]string) ([]byte,
 	}
 	var body bytes.Buffer
 	for _, t := range f.Types {
+		for _, a := range t.Also {
+			if name, _, _ := strings.Cut(a, "."); g.comps[strings.TrimSuffix(name, "[]")] == nil {
+				return nil, fmt.Errorf("modelgen: %s stands for %s: no schema %s", t.Name, a, name)
+			}
+		}
 		if err := g.write(&body, t); err != nil {
 			return nil, err
 		}

@@ -106,6 +106,7 @@ func TestRefusals(t *testing.T) {
 		"no doc":            {[]Type{{Name: "X", From: []string{"ThingCreate"}}}, "X has no doc comment"},
 		"made twice":        {[]Type{{Name: "X", From: []string{"ThingCreate"}, Doc: "X."}, {Name: "Y", From: []string{"ThingCreate"}, Doc: "Y."}}, "made into X and Y"},
 		"types disagree":    {[]Type{{Name: "X", From: []string{"Thing", "ThingUpdate"}, Doc: "X."}, {Name: "P", From: []string{"Thing.part"}, Doc: "P."}, {Name: "C", From: []string{"ThingCreate"}, Doc: "C."}}, "member part is P in one schema, C in another"},
+		"also no schema":    {[]Type{{Name: "X", From: []string{"ThingCreate"}, Also: []string{"Nothing"}, Doc: "X."}}, "X stands for Nothing: no schema Nothing"},
 		"enum without type": {[]Type{{Name: "X", From: []string{"Thing"}, Doc: "X."}, {Name: "P", From: []string{"Thing.part"}, Doc: "P."}}, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
