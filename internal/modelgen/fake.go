@@ -34,13 +34,3 @@ var Fake = []File{{Package: "workflowtest", Name: "bodies_gen.go", Types: []Type
 
 // fakeExtra is the doc comment of the Extra member of the fake's bodies.
 const fakeExtra = "Extra holds the members the schema does not declare; the fake reads none of them."
-
-// Sets are the generated files of each package, by the package's name,
-// with the Go types of the schemas written by hand in it.
-var Sets = map[string]struct {
-	Files []File
-	Hand  map[string]string
-}{
-	"admin":        {Admin, AdminHand},
-	"workflowtest": {Fake, nil},
-}

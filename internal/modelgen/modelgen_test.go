@@ -2,6 +2,7 @@ package modelgen
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -155,4 +156,22 @@ func TestReplyIsPlain(t *testing.T) {
 	for _, not := range []string{"Extra", "MarshalJSON", "jsonmodel", "jsontext", "import"} {
 		assert.NotContains(t, out, not)
 	}
+}
+
+func TestStale(t *testing.T) {
+	doc, err := os.ReadFile("../contract/openapi.yaml")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	stale, err := Stale(doc, "admin", dir)
+	require.NoError(t, err)
+	assert.Len(t, stale, len(Admin), "nothing generated in dir yet")
+	f := Admin[0]
+	out, err := Generate(doc, f, Admin, AdminHand)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), out, 0o644))
+	stale, err = Stale(doc, "admin", dir)
+	require.NoError(t, err)
+	assert.NotContains(t, stale, f.Name)
+	_, err = Stale(doc, "nothing", dir)
+	assert.Error(t, err)
 }
