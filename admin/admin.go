@@ -247,6 +247,8 @@
 // not published.
 package admin
 
+//go:generate go run ../internal/modelgen/gen ../internal/contract/openapi.yaml . admin
+
 import workflow "github.com/seed-a15e58aa/workflow-go"
 
 // Workspace is the configuration of the workspace a client reaches. Its

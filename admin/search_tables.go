@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
-	"github.com/go-json-experiment/json/jsontext"
-
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
@@ -45,83 +41,6 @@ const (
 	SearchTableReady   SearchTableStatus = "READY"
 	SearchTableFailed  SearchTableStatus = "FAILED"
 )
-
-// SearchTable is a search table: the service's SearchTable. Typename is
-// AspectSearchSnowflakeTable or AspectLinkedSearchTable; the Linked*
-// members are those of linked tables, ErrorMessage is set when Status is
-// SearchTableFailed. Members the SDK does not model are kept in Extra and
-// written back, with encoding/json as with go-json-experiment/json; so
-// are those of the models below.
-type SearchTable struct {
-	ID                  Opt[string]              `json:"id,omitzero"`
-	Typename            Opt[string]              `json:"__typename,omitzero"`
-	DisplayName         Opt[string]              `json:"displayName,omitzero"`
-	Status              Opt[SearchTableStatus]   `json:"status,omitzero"`
-	ErrorMessage        Opt[string]              `json:"errorMessage,omitzero"`
-	Warehouse           Opt[string]              `json:"warehouse,omitzero"`
-	TargetLag           Opt[int]                 `json:"targetLag,omitzero"`
-	Duration            Opt[SearchTableTimeUnit] `json:"duration,omitzero"`
-	Field               Opt[SearchTableField]    `json:"field,omitzero"`
-	AIProviderConnector Opt[ConnectorRef]        `json:"aiProviderConnector,omitzero"`
-	AttributeFields     Opt[[]SearchTableField]  `json:"attributeFields,omitzero"`
-	TextIndexFields     Opt[[]SearchTableField]  `json:"textIndexFields,omitzero"`
-	VectorIndexes       Opt[[]VectorIndex]       `json:"vectorIndexes,omitzero"`
-	LinkedDatabase      Opt[string]              `json:"linkedDatabase,omitzero"`
-	LinkedSchema        Opt[string]              `json:"linkedSchema,omitzero"`
-	LinkedServiceName   Opt[string]              `json:"linkedServiceName,omitzero"`
-	// Extra holds the members the fields above do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// SearchTableField is a field of the aspect a search table indexes; Type
-// names its variant (AspectTextField, AspectNumberField, ...).
-type SearchTableField struct {
-	ID   Opt[string] `json:"id,omitzero"`
-	Name Opt[string] `json:"name,omitzero"`
-	Type Opt[string] `json:"type,omitzero"`
-	// Extra holds the members the fields above do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// VectorIndex is a vectorized field and its embedding provider.
-type VectorIndex struct {
-	Field               Opt[SearchTableField] `json:"field,omitzero"`
-	AIProviderConnector Opt[ConnectorRef]     `json:"aiProviderConnector,omitzero"`
-	// Extra holds the members the fields above do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// ConnectorRef names an AI provider connector (the service's
-// AiProviderConnectorRef).
-type ConnectorRef struct {
-	ID Opt[string] `json:"id,omitzero"`
-	// Extra holds the members the fields above do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// UnmarshalJSON reads a search table; unknown members go to Extra.
-func (s *SearchTable) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, s) }
-
-// MarshalJSON writes the search table with its Extra members.
-func (s SearchTable) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
-
-// UnmarshalJSON reads a field; unknown members go to Extra.
-func (f *SearchTableField) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, f) }
-
-// MarshalJSON writes the field with its Extra members.
-func (f SearchTableField) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(f) }
-
-// UnmarshalJSON reads a vector index; unknown members go to Extra.
-func (v *VectorIndex) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, v) }
-
-// MarshalJSON writes the vector index with its Extra members.
-func (v VectorIndex) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
-
-// UnmarshalJSON reads a connector reference; unknown members go to Extra.
-func (c *ConnectorRef) UnmarshalJSON(b []byte) error { return jsonmodel.Unmarshal(b, c) }
-
-// MarshalJSON writes the connector reference with its Extra members.
-func (c ConnectorRef) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
 
 // Request returns the create body of the Snowflake search table as read
 // (for SearchTablesService.Create, on this aspect or another), with every
@@ -199,110 +118,6 @@ func fieldIDs(o Opt[[]SearchTableField]) Opt[[]string] {
 		out[i] = f.ID.Value()
 	}
 	return Some(out)
-}
-
-// SnowflakeSearchTableRequest is the body of SearchTablesService.Create:
-// the service's AspectSearchTableSnowflakeCreateRequest. Duration,
-// TargetLag (an int32; the document sets no minimum) and
-// AttributeFieldIDs are required (a nil AttributeFieldIDs is sent as []). FieldID and AIProviderConnectorID are the
-// legacy single index; prefer VectorIndexes. As in every request body of
-// this package, a nil pointer or slice leaves an optional member out, and
-// a pointer to an empty value or an empty non-nil slice sends it empty.
-// SearchTable.Request returns the one of a search table as read.
-type SnowflakeSearchTableRequest struct {
-	AttributeFieldIDs     []string            `json:"attributeFieldIds"`
-	Duration              SearchTableTimeUnit `json:"duration"`
-	TargetLag             int                 `json:"targetLag"`
-	Warehouse             *string             `json:"warehouse,omitzero"`
-	TextIndexFieldIDs     []string            `json:"textIndexFieldIds,omitzero"`
-	VectorIndexes         []VectorIndexInput  `json:"vectorIndexes,omitzero"`
-	FieldID               *string             `json:"fieldId,omitzero"`
-	AIProviderConnectorID *string             `json:"aiProviderConnectorId,omitzero"`
-	// Extra holds further members of the body, for members the service
-	// may add later; a key that names a member above is an error, and
-	// nothing is sent.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// VectorIndexInput vectorizes an aspect field with an embedding
-// provider; both ids are required.
-type VectorIndexInput struct {
-	FieldID               string `json:"fieldId"`
-	AIProviderConnectorID string `json:"aiProviderConnectorId"`
-	// Extra holds further members, forwarded as they are.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// LinkedSearchTableRequest is the body of SearchTablesService.CreateLinked:
-// the service's AspectLinkedSearchTableCreateRequest. All but Warehouse
-// are required.
-type LinkedSearchTableRequest struct {
-	CloudLinkID string  `json:"cloudLinkId"` // the cloud link holding the service
-	Database    string  `json:"database"`
-	Schema      string  `json:"schema"`
-	ServiceName string  `json:"serviceName"` // the existing Cortex Search Service
-	Warehouse   *string `json:"warehouse,omitzero"`
-	// Extra holds further members of the body, as for
-	// SnowflakeSearchTableRequest.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// SearchTableUpdate is the body of SearchTablesService.Update: the
-// service's AspectSearchTableUpdateInput. Only Snowflake search tables
-// have settings to change today; only what is set is sent.
-type SearchTableUpdate struct {
-	Snowflake *SnowflakeSearchTableUpdate `json:"snowflake,omitzero"`
-	// Extra holds further members of the body, as for
-	// SnowflakeSearchTableRequest.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// SnowflakeSearchTableUpdate are the settings of a Snowflake search
-// table to change; a nil member is left as it is.
-type SnowflakeSearchTableUpdate struct {
-	Warehouse *string              `json:"warehouse,omitzero"`
-	TargetLag *int                 `json:"targetLag,omitzero"`
-	Duration  *SearchTableTimeUnit `json:"duration,omitzero"`
-	// Extra holds further members, forwarded as they are.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the body with its Extra members.
-func (r SnowflakeSearchTableRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
-
-// UnmarshalJSON reads the body; unknown members go to Extra, and a null
-// member is an error.
-func (r *SnowflakeSearchTableRequest) UnmarshalJSON(b []byte) error {
-	return jsonmodel.UnmarshalBody(b, r)
-}
-
-// MarshalJSON writes the vector index with its Extra members.
-func (v VectorIndexInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
-
-// UnmarshalJSON reads the vector index, as
-// SnowflakeSearchTableRequest's does.
-func (v *VectorIndexInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
-
-// MarshalJSON writes the body with its Extra members.
-func (r LinkedSearchTableRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
-
-// UnmarshalJSON reads the body, as SnowflakeSearchTableRequest's does.
-func (r *LinkedSearchTableRequest) UnmarshalJSON(b []byte) error {
-	return jsonmodel.UnmarshalBody(b, r)
-}
-
-// MarshalJSON writes the body with its Extra members.
-func (r SearchTableUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
-
-// UnmarshalJSON reads the body, as SnowflakeSearchTableRequest's does.
-func (r *SearchTableUpdate) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, r) }
-
-// MarshalJSON writes the settings with their Extra members.
-func (r SnowflakeSearchTableUpdate) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
-
-// UnmarshalJSON reads the settings, as SnowflakeSearchTableRequest's does.
-func (r *SnowflakeSearchTableUpdate) UnmarshalJSON(b []byte) error {
-	return jsonmodel.UnmarshalBody(b, r)
 }
 
 // Create creates a Snowflake-backed search table on the aspect aspectID:

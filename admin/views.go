@@ -9,8 +9,6 @@ import (
 
 	json "github.com/go-json-experiment/json"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
-
 	"github.com/go-json-experiment/json/jsontext"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
@@ -33,57 +31,78 @@ const (
 	ViewTypeAgent     ViewType = "AspectViewAgent"
 )
 
-// View is a view of an app: the service's AspectView.
-//
-// Members the SDK does not model are kept in Extra and written back when
-// the view is encoded again, with encoding/json as with
-// github.com/go-json-experiment/json.
-type View struct {
-	// ID identifies the view (a UUID) in this workspace.
-	ID Opt[string] `json:"id,omitzero"`
-	// ClientHandle is the view's portable identifier: the same in every
-	// workspace the view is copied to (the handle of Create and Update).
-	ClientHandle Opt[string] `json:"clientHandle,omitzero"`
-	// Name is the view's display name.
-	Name Opt[string] `json:"name,omitzero"`
-	// Type is the view's variant, e.g. ViewTypeList.
-	Type Opt[ViewType] `json:"type,omitzero"`
-	// DisplayOrder is the view's position among the app's views.
-	DisplayOrder Opt[int] `json:"displayOrder,omitzero"`
-	// AllowRecordCreation reports whether records can be created from the
-	// view.
-	AllowRecordCreation Opt[bool] `json:"allowRecordCreation,omitzero"`
-	// Filter scopes the view's records: an opaque JSON object.
-	Filter jsontext.Value `json:"filter,omitzero"`
-	// Sort orders the view's records: an opaque JSON object.
-	Sort jsontext.Value `json:"sort,omitzero"`
-	// Columns are the ids of the fields shown as columns (list, kanban
-	// and calendar views).
-	Columns Opt[[]string] `json:"columns,omitzero"`
-	// Density is the row density (list views).
-	Density Opt[string] `json:"density,omitzero"`
-	// Rows is the number of rows per page (list views).
-	Rows Opt[int] `json:"rows,omitzero"`
-	// DisplayByField is the id of the grouping field (kanban and calendar
-	// views).
-	DisplayByField Opt[string] `json:"displayByField,omitzero"`
-	// AllowedFilterFields are the ids of the fields offered as filters
-	// (kanban views).
-	AllowedFilterFields Opt[[]string] `json:"allowedFilterFields,omitzero"`
-	// Agent is the linked agent (agent views), {"id": ...}.
-	Agent Opt[ViewAgent] `json:"agent,omitzero"`
-	// Share is whom the view is shared with.
-	Share Opt[ViewShare] `json:"share,omitzero"`
-	// Extra holds every member that the fields above do not model, as
-	// raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
+// viewVariants are the variants of a view's write body (the members of
+// ViewInput), each with the type a view of it is read as: the one place
+// that pairs them.
+var viewVariants = []struct {
+	member string
+	typ    ViewType
+	field  func(*ViewInput) **ViewConfig
+}{
+	{"list", ViewTypeList, func(in *ViewInput) **ViewConfig { return &in.List }},
+	{"kanban", ViewTypeKanban, func(in *ViewInput) **ViewConfig { return &in.Kanban }},
+	{"calendar", ViewTypeCalendar, func(in *ViewInput) **ViewConfig { return &in.Calendar }},
+	{"dashboard", ViewTypeDashboard, func(in *ViewInput) **ViewConfig { return &in.Dashboard }},
+	{"agent", ViewTypeAgent, func(in *ViewInput) **ViewConfig { return &in.Agent }},
 }
 
-// UnmarshalJSON reads a view object; unknown members go to Extra.
-func (v *View) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, v) }
+// ViewVariants returns the types of view the write body has a variant
+// for, in the order of ViewInput's fields.
+func ViewVariants() []ViewType {
+	out := make([]ViewType, len(viewVariants))
+	for i, v := range viewVariants {
+		out[i] = v.typ
+	}
+	return out
+}
 
-// MarshalJSON writes the view object with its Extra members.
-func (v View) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
+// Variant returns the member of a view's write body (ViewInput) that
+// holds the configuration of a view of type t ("list" for ViewTypeList,
+// ...), or "" for a type without one.
+func (t ViewType) Variant() string {
+	for _, v := range viewVariants {
+		if v.typ == t {
+			return v.member
+		}
+	}
+	return ""
+}
+
+// ViewTypeOf returns the type of a view whose write body sets the
+// variant member ("list", "kanban", "calendar", "dashboard" or "agent"),
+// and false for another member.
+func ViewTypeOf(member string) (ViewType, bool) {
+	for _, v := range viewVariants {
+		if v.member == member {
+			return v.typ, true
+		}
+	}
+	return "", false
+}
+
+// NewViewInput returns the write body's view that sets c as the variant
+// of type t, and false (with an empty ViewInput) for a type without one.
+func NewViewInput(t ViewType, c ViewConfig) (ViewInput, bool) {
+	var in ViewInput
+	for _, v := range viewVariants {
+		if v.typ == t {
+			*v.field(&in) = &c
+			return in, true
+		}
+	}
+	return in, false
+}
+
+// Variant returns the type and the configuration of the first variant in
+// sets (in the order of ViewInput's fields), and nil when it sets none.
+func (in ViewInput) Variant() (ViewType, *ViewConfig) {
+	for _, v := range viewVariants {
+		if c := *v.field(&in); c != nil {
+			return v.typ, c
+		}
+	}
+	return "", nil
+}
 
 // Request returns the body that writes the view back, with Update (or
 // with Create and the view's ClientHandle): its variant (from Type) set
@@ -104,159 +123,12 @@ func (v View) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
 // and so is a Type the SDK does not know.
 func (v View) Request() (ViewRequest, error) {
 	cfg, err := writeBody[ViewConfig](v, []string{"id", "clientHandle", "type", "displayOrder", "share"}, map[string]any{"agent": nil, "agentId": v.Agent.Value().ID})
-	var in ViewInput
-	switch t := v.Type.Value(); t {
-	case ViewTypeList:
-		in.List = &cfg
-	case ViewTypeKanban:
-		in.Kanban = &cfg
-	case ViewTypeCalendar:
-		in.Calendar = &cfg
-	case ViewTypeDashboard:
-		in.Dashboard = &cfg
-	case ViewTypeAgent:
-		in.Agent = &cfg
-	default:
-		err = cmp.Or(err, fmt.Errorf("admin: view %q: the write body has no variant of type %q", v.ClientHandle.Value(), t))
+	in, ok := NewViewInput(v.Type.Value(), cfg)
+	if !ok {
+		err = cmp.Or(err, fmt.Errorf("admin: view %q: the write body has no variant of type %q", v.ClientHandle.Value(), v.Type.Value()))
 	}
 	return ViewRequest{View: in}, err
 }
-
-// ViewAgent is the agent an agent view is linked to.
-type ViewAgent struct {
-	// ID identifies the agent (a UUID).
-	ID Opt[string] `json:"id,omitzero"`
-	// Extra holds unmodelled members, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// UnmarshalJSON reads the linked agent; unknown members go to Extra.
-func (a *ViewAgent) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, a) }
-
-// MarshalJSON writes the linked agent with its Extra members.
-func (a ViewAgent) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(a) }
-
-// ViewShare is whom a view is shared with: users and groups as the
-// service describes them. Its own members are Opts, as in every read
-// model; the users and groups are the records API's workflow.User and
-// workflow.Group, which keep plain values (their speed and shape are the
-// records API's): the sharing is never written back as read, since the
-// write form takes client handles (see View.Request).
-type ViewShare struct {
-	// Groups are the groups the view is shared with.
-	Groups Opt[[]workflow.Group] `json:"groups,omitzero"`
-	// Users are the users the view is shared with.
-	Users Opt[[]workflow.User] `json:"users,omitzero"`
-	// Extra holds unmodelled members, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// UnmarshalJSON reads the sharing; unknown members go to Extra.
-func (s *ViewShare) UnmarshalJSON(data []byte) error { return jsonmodel.Unmarshal(data, s) }
-
-// MarshalJSON writes the sharing with its Extra members.
-func (s ViewShare) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
-
-// ViewRequest is the body of ViewsService.Update
-// (AspectViewUpdateRequest), and of Create (AspectViewCreateRequest)
-// with the handle Create takes: the view's full desired state, and whom
-// to share it with. View.Request returns the one of a view as read.
-type ViewRequest struct {
-	// View is the view's full desired state. Required.
-	View ViewInput `json:"view"`
-	// Share, when not nil, replaces whom the view is shared with; nil
-	// leaves it out (Update keeps the sharing as it is).
-	Share *ViewShareInput `json:"share,omitzero"`
-	// Extra holds further members of the body, for members the service
-	// may add later (as in every request body of this package). A key
-	// that names a member above is an error, and nothing is sent.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// ViewInput is a view's variant and its configuration: exactly one of
-// the fields is set (the service's AspectViewInput).
-type ViewInput struct {
-	// List is a list view.
-	List *ViewConfig `json:"list,omitzero"`
-	// Kanban is a kanban board.
-	Kanban *ViewConfig `json:"kanban,omitzero"`
-	// Calendar is a calendar view.
-	Calendar *ViewConfig `json:"calendar,omitzero"`
-	// Dashboard is a dashboard.
-	Dashboard *ViewConfig `json:"dashboard,omitzero"`
-	// Agent is an agent view.
-	Agent *ViewConfig `json:"agent,omitzero"`
-	// Extra holds further members, as for ViewRequest.Extra.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// ViewConfig is a view's configuration (AspectViewVariantInput). As in
-// every request body of this package, a nil pointer, a nil slice and a
-// nil JSON value leave the member out, and a pointer to an empty value
-// (new(""), new(0), new(false)) or an empty non-nil slice sends it empty.
-type ViewConfig struct {
-	// Name is the view's display name.
-	Name *string `json:"name,omitzero"`
-	// AllowRecordCreation: records can be created from the view.
-	AllowRecordCreation *bool `json:"allowRecordCreation,omitzero"`
-	// Filter scopes the view's records: a JSON object, opaque to the SDK.
-	Filter jsontext.Value `json:"filter,omitzero"`
-	// Sort orders the view's records: a JSON object, opaque to the SDK.
-	Sort jsontext.Value `json:"sort,omitzero"`
-	// Columns are the ids of the fields shown as columns.
-	Columns []string `json:"columns,omitzero"`
-	// Density is the row density (list views).
-	Density *string `json:"density,omitzero"`
-	// Rows is the number of rows per page (list views).
-	Rows *int `json:"rows,omitzero"`
-	// DisplayByField is the id of the grouping field.
-	DisplayByField *string `json:"displayByField,omitzero"`
-	// AllowedFilterFields are the ids of the fields offered as filters.
-	AllowedFilterFields []string `json:"allowedFilterFields,omitzero"`
-	// AgentID is the linked agent's id (agent views).
-	AgentID *string `json:"agentId,omitzero"`
-	// DashboardID is the dashboard's id (dashboard views).
-	DashboardID *string `json:"dashboardId,omitzero"`
-	// Extra holds further members, forwarded as is.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// ViewShareInput is whom to share a view with: the client handles of
-// users and groups (AspectViewShareInput). A nil list leaves the member
-// out; an empty non-nil one sends [].
-type ViewShareInput struct {
-	// Groups are the client handles of the groups to share with.
-	Groups []string `json:"groups,omitzero"`
-	// Users are the client handles of the users to share with.
-	Users []string `json:"users,omitzero"`
-	// Extra holds further members, as for ViewRequest.Extra.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the body with its Extra members.
-func (r ViewRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
-
-// UnmarshalJSON reads the body; unknown members go to Extra, and a null
-// member is an error.
-func (r *ViewRequest) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
-
-// MarshalJSON writes the variant with its Extra members.
-func (v ViewInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
-
-// UnmarshalJSON reads the variant, as ViewRequest's does.
-func (v *ViewInput) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, v) }
-
-// MarshalJSON writes the configuration with its Extra members.
-func (c ViewConfig) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
-
-// UnmarshalJSON reads the configuration, as ViewRequest's does.
-func (c *ViewConfig) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, c) }
-
-// MarshalJSON writes the sharing with its Extra members.
-func (s ViewShareInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(s) }
-
-// UnmarshalJSON reads the sharing, as ViewRequest's does.
-func (s *ViewShareInput) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, s) }
 
 // ViewsService configures the views of apps.
 type ViewsService struct{ client *workflow.Client }

@@ -154,3 +154,35 @@ func TestViewKeepsUnknownMembers(t *testing.T) {
 		assert.JSONEq(t, viewReply, string(out))
 	}
 }
+
+// TestViewVariants: each type of view the write body has a variant for
+// is set in its own member of ViewInput, found back by Variant, and
+// named by its member; other types and members have none.
+func TestViewVariants(t *testing.T) {
+	members := map[admin.ViewType]string{admin.ViewTypeList: "list", admin.ViewTypeKanban: "kanban",
+		admin.ViewTypeCalendar: "calendar", admin.ViewTypeDashboard: "dashboard", admin.ViewTypeAgent: "agent"}
+	require.Len(t, admin.ViewVariants(), len(members))
+	for _, typ := range admin.ViewVariants() {
+		assert.Equal(t, members[typ], typ.Variant())
+		back, ok := admin.ViewTypeOf(typ.Variant())
+		assert.True(t, ok)
+		assert.Equal(t, typ, back)
+		in, ok := admin.NewViewInput(typ, admin.ViewConfig{Name: new("n")})
+		require.True(t, ok)
+		body, err := json.Marshal(in)
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"`+members[typ]+`": {"name": "n"}}`, string(body))
+		got, c := in.Variant()
+		assert.Equal(t, typ, got)
+		require.NotNil(t, c)
+		assert.Equal(t, "n", *c.Name)
+	}
+	assert.Empty(t, admin.ViewType("AspectViewGantt").Variant())
+	_, ok := admin.ViewTypeOf("gantt")
+	assert.False(t, ok)
+	in, ok := admin.NewViewInput("AspectViewGantt", admin.ViewConfig{})
+	assert.False(t, ok)
+	typ, c := in.Variant()
+	assert.Empty(t, typ)
+	assert.Nil(t, c)
+}

@@ -4,6 +4,9 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -41,15 +44,19 @@ var agents = &appItems{kind: "agent", uuid: uuidAgent,
 		}
 		return out
 	},
-	members: func(b *bundleBody) map[string]any {
-		settings, _ := parseObject[any](b.Agent.Elementum, "agent.elementum") // an object: checked
-		return settings
+	bundle: func(rq *request) (map[string]any, []jsontext.Value, []jsontext.Value) {
+		b := in[*admin.AgentBundle](rq)
+		settings := map[string]any{}
+		if e := b.Agent.Elementum; e != nil {
+			settings, _ = parseObject[any](encodeJSON(*e), "agent.elementum") // its settings, as sent
+		}
+		return settings, b.Tools, b.A2ASkills
 	},
 }
 
 // agentRoutes are the operations on agents.
 var agentRoutes = []route{
 	on(op.ListAgents, agents.list),
-	onJSON[bundleBody](op.CreateAgent, agents.change),
-	onJSON[bundleBody](op.UpdateAgent, agents.change),
+	onJSON[admin.AgentBundle](op.CreateAgent, agents.change),
+	onJSON[admin.AgentBundle](op.UpdateAgent, agents.change),
 }

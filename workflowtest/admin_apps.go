@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
@@ -82,19 +84,23 @@ type appItems struct {
 	of   func(*state) (*map[string]*[]*passObject, *uint64)
 	// show is an object as the list (listed) and create and update answer it.
 	show func(o *passObject, listed bool) map[string]any
-	// members are the object's members the body sends.
-	members func(b *bundleBody) map[string]any
+	// bundle returns what the request's body (an admin.AgentBundle, an
+	// admin.SkillBundle) sends: the object's members, its tools and its
+	// a2aSkills (nil when not sent).
+	bundle func(rq *request) (members map[string]any, tools, a2aSkills []jsontext.Value)
 }
 
-// bundleBody is the bundle of an agent or a skill: AgentBundleCreateRequest,
-// SkillBundleCreateRequest and their updates.
-type bundleBody struct {
-	Agent struct {
-		Elementum json.RawMessage `json:"elementum"`
-	} `json:"agent"`
-	Skill     json.RawMessage `json:"skill"`
-	Tools     *[]any          `json:"tools"`
-	A2ASkills *[]any          `json:"a2aSkills"`
+// anyOf returns the JSON values vs decoded, as the object keeps them; nil
+// for nil.
+func anyOf(vs []jsontext.Value) []any {
+	if vs == nil {
+		return nil
+	}
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		_ = json.Unmarshal(v, &out[i]) // JSON: checked
+	}
+	return out
 }
 
 // ofApp returns the list of the kind's objects of the app {alias} of the
@@ -141,8 +147,7 @@ func (k *appItems) change(s *Server, rq *request) response {
 	if e != nil {
 		return fail(e)
 	}
-	b := in[*bundleBody](rq)
-	members := k.members(b)
+	members, tools, a2aSkills := k.bundle(rq)
 	want, put := rq.params["id"]
 	i := indexOf(*items, want)
 	switch {
@@ -155,7 +160,12 @@ func (k *appItems) change(s *Server, rq *request) response {
 		maps.Copy((*items)[i].body, members)
 	}
 	o := (*items)[i]
-	o.tools, o.a2aSkills = *cmp.Or(b.Tools, &o.tools), *cmp.Or(b.A2ASkills, &o.a2aSkills)
+	if tools != nil {
+		o.tools = anyOf(tools)
+	}
+	if a2aSkills != nil {
+		o.a2aSkills = anyOf(a2aSkills)
+	}
 	return reply(statusOf(put), k.show(o, false))
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -36,26 +37,15 @@ const (
 	domainEmail   = "EMAIL"
 )
 
-// orgDomainJSON is the service's OrganizationDomain; the members after
-// Domain are those of managed domains.
-type orgDomainJSON struct {
-	ID               string `json:"id"`
-	Type             string `json:"type"`
-	Domain           string `json:"domain"`
-	Name             string `json:"name,omitempty"`
-	Internal         *bool  `json:"internal,omitempty"`
-	Approved         *bool  `json:"approved,omitempty"`
-	StartURL         string `json:"startUrl,omitempty"`
-	SelfRegistration *bool  `json:"selfRegistration,omitempty"`
-	SSO              *bool  `json:"sso,omitempty"`
-}
-
-func (d *orgDomain) json() orgDomainJSON {
-	out := orgDomainJSON{ID: d.ID, Type: d.Type, Domain: d.Domain}
+// model is d as the service's OrganizationDomain; the members after
+// Domain are those of managed domains (a name or start URL is answered
+// when not empty).
+func (d *orgDomain) model() admin.Domain {
+	out := admin.Domain{ID: admin.Some(d.ID), Type: admin.Some(admin.DomainType(d.Type)), Domain: admin.Some(d.Domain)}
 	if d.Type == domainManaged {
-		out.Name, out.StartURL = d.Name, d.StartURL
-		out.Internal, out.Approved = &d.Internal, &d.Approved
-		out.SelfRegistration, out.SSO = &d.SelfRegistration, &d.SSO
+		out.Name, out.StartURL = someIf(d.Name), someIf(d.StartURL)
+		out.Internal, out.Approved = admin.Some(d.Internal), admin.Some(d.Approved)
+		out.SelfRegistration, out.SSO = admin.Some(d.SelfRegistration), admin.Some(d.SSO)
 	}
 	return out
 }
@@ -75,24 +65,6 @@ func (s *Server) OrganizationDomains() []OrganizationDomainInfo {
 	return slices.Clone(s.st.orgDomains.list)
 }
 
-// domainRequestBody is the service's OrganizationDomainRequest: one of
-// its two inputs (checked), EmailDomainInput holding the domain alone.
-type domainRequestBody struct {
-	EmailDomain   *domainInput `json:"emailDomain"`
-	ManagedDomain *domainInput `json:"managedDomain"`
-}
-
-// domainInput is ManagedDomainInput and EmailDomainInput.
-type domainInput struct {
-	Domain           *string `json:"domain"`
-	Name             *string `json:"name"`
-	StartURL         *string `json:"startUrl"`
-	Internal         *bool   `json:"internal"`
-	Approved         *bool   `json:"approved"`
-	SelfRegistration *bool   `json:"selfRegistration"`
-	SSO              *bool   `json:"sso"`
-}
-
 // validDomain accepts a bare domain name such as "example.com".
 func validDomain(d string) bool {
 	return strings.Contains(d, ".") && !strings.ContainsAny(d, "@/ \t\r\n") &&
@@ -101,13 +73,14 @@ func validDomain(d string) bool {
 
 // applyDomainRequest checks b against d (a new domain when it has no id
 // yet) and changes d; what b leaves out is kept. The caller holds s.mu.
-func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody) *httpError {
+func (s *Server) applyDomainRequest(d *orgDomain, b *admin.DomainRequest) *httpError {
 	create := d.ID == ""
-	typ, m := domainEmail, b.EmailDomain
-	if b.ManagedDomain != nil {
-		typ, m = domainManaged, b.ManagedDomain
+	typ, m, name := domainEmail, b.Managed, (*string)(nil)
+	if m != nil {
+		typ, name = domainManaged, m.Domain
+	} else if b.Email != nil {
+		name = b.Email.Domain
 	}
-	name := m.Domain
 	switch {
 	case !create && d.Type != typ:
 		return errf(http.StatusUnprocessableEntity, "domain %s is %s: its type cannot change", d.ID, d.Type)
@@ -141,10 +114,10 @@ func (s *Server) applyDomainRequest(d *orgDomain, b *domainRequestBody) *httpErr
 
 // domainRoutes are the operations on e-mail domains.
 var domainRoutes = []route{
-	onJSON[groupDomainsBody](op.AddDomainsToGroup, onGroup((*Server).changeGroupDomains)),
-	onJSON[groupDomainsBody](op.RemoveDomainsFromGroup, onGroup((*Server).changeGroupDomains)),
-	onJSON[domainRequestBody](op.CreateOrganizationDomain, admin((*Server).putOrgDomain)),
-	onJSON[domainRequestBody](op.UpdateOrganizationDomain, admin((*Server).putOrgDomain)),
+	onJSON[admin.GroupDomainsInput](op.AddDomainsToGroup, onGroup((*Server).changeGroupDomains)),
+	onJSON[admin.GroupDomainsInput](op.RemoveDomainsFromGroup, onGroup((*Server).changeGroupDomains)),
+	onJSON[admin.DomainRequest](op.CreateOrganizationDomain, adminOnly((*Server).putOrgDomain)),
+	onJSON[admin.DomainRequest](op.UpdateOrganizationDomain, adminOnly((*Server).putOrgDomain)),
 }
 
 // putOrgDomain is POST /domains (201 with the new domain) and PUT
@@ -161,7 +134,7 @@ func (s *Server) putOrgDomain(rq *request) response {
 	case put:
 		work = st.list[i]
 	}
-	if e := s.applyDomainRequest(&work, in[*domainRequestBody](rq)); e != nil {
+	if e := s.applyDomainRequest(&work, in[*admin.DomainRequest](rq)); e != nil {
 		return fail(e)
 	}
 	if put {
@@ -171,12 +144,7 @@ func (s *Server) putOrgDomain(rq *request) response {
 		work.ID = s.st.next.seqUUID(uuidOrgDomain, st.n)
 		st.list = append(st.list, work)
 	}
-	return reply(statusOf(put), work.json())
-}
-
-// groupDomainsBody is the service's GroupDomainsInput.
-type groupDomainsBody struct {
-	Domains *[]string `json:"domains"`
+	return reply(statusOf(put), work.model())
 }
 
 // changeGroupDomains is POST /groups/{groupId}/domains (201; a domain
@@ -184,7 +152,7 @@ type groupDomainsBody struct {
 // domains it does not have are ignored), both with the group's domains
 // after the change.
 func (s *Server) changeGroupDomains(rq *request, g *group) response {
-	ds := *in[*groupDomainsBody](rq).Domains
+	ds := in[*admin.GroupDomainsInput](rq).Domains
 	if !g.flags.Dynamic {
 		return failf(http.StatusUnprocessableEntity, "group %s is not dynamic: it has members, not domains", g.id)
 	}

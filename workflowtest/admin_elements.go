@@ -2,13 +2,13 @@ package workflowtest
 
 import (
 	"cmp"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
 	"unicode"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -26,64 +26,29 @@ import (
 // element is an element definition, held as the service's Aspect.
 type element struct {
 	seq uint64
-	aspectJSON
+	admin.Aspect
 }
 
-// aspectJSON is the service's Aspect.
-type aspectJSON struct {
-	ID          string `json:"id"`
-	TypeName    string `json:"__typename"`
-	Name        string `json:"name"`
-	Namespace   string `json:"namespace"`
-	Handle      string `json:"handle"`
-	Description string `json:"description,omitempty"`
-	Icon        string `json:"icon,omitempty"`
-	Color       string `json:"color,omitempty"`
-	Status      string `json:"status"`
-	Configured  bool   `json:"configured"`
-	ReadOnly    bool   `json:"readOnly"`
-	SourceType  string `json:"sourceType"` // ELEMENTUM or SNOWFLAKE
-	Category    idRef  `json:"category"`
-}
-
-func (e *element) json() aspectJSON { return e.aspectJSON }
-
-// elementUpdateBody is the members of the service's ElementUpdateRequest
-// that the fake keeps; nil members were not sent.
-type elementUpdateBody struct {
-	Name        *string `json:"name"`
-	Description *string `json:"description"`
-	Icon        *string `json:"icon"`
-	Color       *string `json:"color"`
-	CategoryID  *string `json:"categoryId"`
-}
-
-// elementCreateBody is the members of the service's ElementCreateRequest
-// that the fake reads.
-type elementCreateBody struct {
-	elementUpdateBody
-	Namespace   *string           `json:"namespace"`
-	Handle      *string           `json:"handle"`
-	ReadOnly    bool              `json:"readOnly"`
-	CloudLinkID *string           `json:"cloudLinkId"`
-	Database    string            `json:"database"`
-	Schema      string            `json:"schema"`
-	Table       string            `json:"table"`
-	Fields      []json.RawMessage `json:"fields"`
-}
-
-// apply changes what b sets.
-func (e *element) apply(b *elementUpdateBody) {
-	setIf(&e.Name, b.Name)
-	setIf(&e.Description, b.Description)
-	setIf(&e.Icon, b.Icon)
-	setIf(&e.Color, b.Color)
-	setIf(&e.Category.ID, b.CategoryID)
+// apply changes what b sets; a description, icon or color sent empty is
+// not answered.
+func (e *element) apply(b *admin.ElementUpdate) {
+	e.Name = cmp.Or(someOf(b.Name), e.Name)
+	for _, m := range []struct {
+		to   *admin.Opt[string]
+		sent *string
+	}{{&e.Description, b.Description}, {&e.Icon, b.Icon}, {&e.Color, b.Color}} {
+		if m.sent != nil {
+			*m.to = someIf(*m.sent)
+		}
+	}
+	if b.CategoryID != nil {
+		e.Category = admin.Some(admin.AspectCategory{ID: admin.Some(*b.CategoryID)})
+	}
 }
 
 // findElement finds an element by namespace or id; the caller holds s.mu.
 func (st *state) findElement(alias string) *element {
-	if i := slices.IndexFunc(st.elements, func(e *element) bool { return e.Namespace == alias || e.ID == alias }); i >= 0 {
+	if i := slices.IndexFunc(st.elements, func(e *element) bool { return e.Namespace.Value() == alias || e.ID.Value() == alias }); i >= 0 {
 		return st.elements[i]
 	}
 	return nil
@@ -101,46 +66,49 @@ func lettersOf(s string, to func(rune) rune) string {
 
 // elementRoutes are the operations on elements.
 var elementRoutes = []route{
-	onJSON[elementCreateBody](op.CreateElement, (*Server).createElement),
+	onJSON[admin.NewElement](op.CreateElement, (*Server).createElement),
 	on(op.GetElement, (*Server).getElementOrRecords),
-	onJSON[elementUpdateBody](op.UpdateElement, (*Server).updateElement),
+	onJSON[admin.ElementUpdate](op.UpdateElement, (*Server).updateElement),
 }
 
 // createElement is POST /elements: 201 with the new element's Aspect.
 func (s *Server) createElement(rq *request) response {
-	b := in[*elementCreateBody](rq)
-	imports := b.Database != "" || b.Schema != "" || b.Table != ""
+	b := in[*admin.NewElement](rq)
+	database, schema, table := someOf(b.Database).Value(), someOf(b.Schema).Value(), someOf(b.Table).Value()
+	imports := database != "" || schema != "" || table != ""
 	switch {
 	case imports && b.CloudLinkID == nil:
 		return failf(http.StatusUnprocessableEntity, "importing a source table needs cloudLinkId")
-	case imports && (b.Database == "" || b.Schema == "" || b.Table == ""):
+	case imports && (database == "" || schema == "" || table == ""):
 		return failf(http.StatusUnprocessableEntity, "importing a source table needs database, schema and table")
 	case imports && len(b.Fields) > 0:
 		return failf(http.StatusUnprocessableEntity, "fields must be omitted when importing a source table")
 	}
-	e := &element{aspectJSON: aspectJSON{TypeName: "AspectElement", Status: "ACTIVE", Configured: true, ReadOnly: b.ReadOnly, SourceType: "ELEMENTUM"}}
+	e := &element{Aspect: admin.Aspect{TypeName: admin.Some("AspectElement"), Status: admin.Some(admin.AspectActive), Configured: admin.Some(true),
+		ReadOnly: admin.Some(b.ReadOnly != nil && *b.ReadOnly), SourceType: admin.Some(admin.SourceElementum)}}
 	if b.CloudLinkID != nil {
-		e.SourceType = "SNOWFLAKE"
+		e.SourceType = admin.Some(admin.SourceSnowflake)
 	}
-	e.apply(&b.elementUpdateBody)
-	e.Namespace = *cmp.Or(b.Namespace, new(lettersOf(e.Name, unicode.ToLower)))
-	e.Handle = *cmp.Or(b.Handle, new(lettersOf(e.Name, unicode.ToUpper)))
-	if e.Namespace == "" || e.Handle == "" {
-		return failf(http.StatusUnprocessableEntity, "no namespace or handle can be derived from name %q: send them", e.Name)
+	e.apply(&admin.ElementUpdate{Name: &b.Name, Description: b.Description, Icon: b.Icon, Color: b.Color, CategoryID: &b.CategoryID})
+	name := e.Name.Value()
+	namespace, handle := *cmp.Or(b.Namespace, new(lettersOf(name, unicode.ToLower))), *cmp.Or(b.Handle, new(lettersOf(name, unicode.ToUpper)))
+	if namespace == "" || handle == "" {
+		return failf(http.StatusUnprocessableEntity, "no namespace or handle can be derived from name %q: send them", name)
 	}
-	if s.st.findElement(e.Namespace) != nil {
-		return failf(http.StatusUnprocessableEntity, "an element with namespace %q exists", e.Namespace)
+	if s.st.findElement(namespace) != nil {
+		return failf(http.StatusUnprocessableEntity, "an element with namespace %q exists", namespace)
 	}
-	e.seq, e.ID = s.st.next.nextSeq(), s.st.next.uuid(uuidElement, &s.st.elementIDs)
+	e.Namespace, e.Handle = admin.Some(namespace), admin.Some(handle)
+	e.seq, e.ID = s.st.next.nextSeq(), admin.Some(s.st.next.uuid(uuidElement, &s.st.elementIDs))
 	s.st.elements = append(s.st.elements, e)
-	return reply(http.StatusCreated, e.json())
+	return reply(http.StatusCreated, e.Aspect)
 }
 
 // getElementOrRecords is GET /elements/{alias}: the element's definition,
 // or the record list (see the top of this file).
 func (s *Server) getElementOrRecords(rq *request) response {
 	if e := s.st.findElement(rq.params["alias"]); e != nil && !slices.ContainsFunc(pagingParams, rq.query.Has) {
-		return reply(http.StatusOK, e.json())
+		return reply(http.StatusOK, e.Aspect)
 	}
 	rq.log.Route, rq.op, rq.params["recordType"] = "GET /v1/{recordType}/{alias}", op.RecordList, string(workflow.Elements)
 	return s.listRecords(rq)
@@ -152,6 +120,6 @@ func (s *Server) updateElement(rq *request) response {
 	if e == nil {
 		return failf(http.StatusNotFound, "no element with alias %q", rq.params["alias"])
 	}
-	e.apply(in[*elementUpdateBody](rq))
-	return reply(http.StatusOK, e.json())
+	e.apply(in[*admin.ElementUpdate](rq))
+	return reply(http.StatusOK, e.Aspect)
 }

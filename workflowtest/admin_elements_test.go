@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 )
 
 func TestElementsRefuseBadBodies(t *testing.T) {
@@ -43,9 +45,9 @@ func TestElementsRefuseBadBodies(t *testing.T) {
 func TestElementsResetEmptiesThem(t *testing.T) {
 	a := newAPI(t)
 	require.Equal(t, http.StatusCreated, a.do(http.MethodPost, "/elements", map[string]any{"name": "Assets", "categoryId": seqUUID('9', 1)}).status)
-	var got aspectJSON
+	var got admin.Aspect
 	a.get("/elements/assets").decode(&got)
-	assert.Equal(t, seqUUID(uuidElement, 1), got.ID)
+	assert.Equal(t, seqUUID(uuidElement, 1), got.ID.Value())
 	a.srv.Reset()
 	expectError(t, a.get("/elements/assets"), http.StatusNotFound)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -26,117 +27,90 @@ import (
 
 type searchTablesState struct {
 	n    uint64
-	byID map[string]*searchTableJSON
+	byID map[string]*searchTable
 }
 
-// searchTableJSON is a search table as the fake answers it, and the
-// aspect it is on.
-type searchTableJSON struct {
-	aspectID            string
-	ID                  string        `json:"id"`
-	Typename            string        `json:"__typename"`
-	DisplayName         string        `json:"displayName"`
-	Status              string        `json:"status"`
-	Warehouse           *string       `json:"warehouse,omitempty"`
-	TargetLag           *int          `json:"targetLag,omitempty"`
-	Duration            string        `json:"duration,omitempty"`
-	Field               *idRef        `json:"field,omitempty"`
-	AIProviderConnector *idRef        `json:"aiProviderConnector,omitempty"`
-	AttributeFields     []idRef       `json:"attributeFields,omitzero"`
-	TextIndexFields     []idRef       `json:"textIndexFields,omitzero"`
-	VectorIndexes       []vectorIndex `json:"vectorIndexes,omitzero"`
-	LinkedDatabase      string        `json:"linkedDatabase,omitempty"`
-	LinkedSchema        string        `json:"linkedSchema,omitempty"`
-	LinkedServiceName   string        `json:"linkedServiceName,omitempty"`
-}
-
-// vectorIndex is a vector index as a request sends it; it is answered
-// as {"field": {"id"}, "aiProviderConnector": {"id"}}.
-type vectorIndex struct {
-	FieldID               string `json:"fieldId"`
-	AIProviderConnectorID string `json:"aiProviderConnectorId"`
-}
-
-// MarshalJSON writes the vector index as the answer holds it.
-func (v vectorIndex) MarshalJSON() ([]byte, error) {
-	return json.Marshal(map[string]idRef{"field": {v.FieldID}, "aiProviderConnector": {v.AIProviderConnectorID}})
-}
-
-// snowflakeSearchBody is SnowflakeSearchTableRequest; the ids of fields
-// and connectors are read as the references the answer holds.
-type snowflakeSearchBody struct {
-	AttributeFieldIDs     *[]idRef      `json:"attributeFieldIds"`
-	Duration              *string       `json:"duration"`
-	TargetLag             *int          `json:"targetLag"`
-	Warehouse             *string       `json:"warehouse"`
-	TextIndexFieldIDs     []idRef       `json:"textIndexFieldIds"`
-	FieldID               *idRef        `json:"fieldId"`
-	AIProviderConnectorID *idRef        `json:"aiProviderConnectorId"`
-	VectorIndexes         []vectorIndex `json:"vectorIndexes"`
-}
-
-type linkedSearchBody struct {
-	Database    *string `json:"database"`
-	Schema      *string `json:"schema"`
-	ServiceName *string `json:"serviceName"`
-	Warehouse   *string `json:"warehouse"`
-}
-
-type searchUpdateBody struct {
-	Snowflake *struct {
-		Warehouse *string `json:"warehouse"`
-		TargetLag *int    `json:"targetLag"`
-		Duration  *string `json:"duration"`
-	} `json:"snowflake"`
+// searchTable is a search table as the fake answers it, and the aspect
+// it is on.
+type searchTable struct {
+	aspectID string
+	admin.SearchTable
 }
 
 // searchTableRoutes are the operations on search tables.
 var searchTableRoutes = []route{
-	onJSON[snowflakeSearchBody](op.CreateSnowflakeSearchTable, (*Server).createSearchTable),
-	onJSON[linkedSearchBody](op.CreateLinkedSearchTable, (*Server).createLinkedSearchTable),
+	onJSON[admin.SnowflakeSearchTableRequest](op.CreateSnowflakeSearchTable, (*Server).createSearchTable),
+	onJSON[admin.LinkedSearchTableRequest](op.CreateLinkedSearchTable, (*Server).createLinkedSearchTable),
 	on(op.GetSearchTable, onSearchTable((*Server).getSearchTable)),
-	onJSON[searchUpdateBody](op.UpdateSearchTable, onSearchTable((*Server).updateSearchTable)),
+	onJSON[admin.SearchTableUpdate](op.UpdateSearchTable, onSearchTable((*Server).updateSearchTable)),
 }
 
 // addSearchTable stores t under the aspect {aspectId} and answers 201.
-func (s *Server) addSearchTable(rq *request, t searchTableJSON) response {
+func (s *Server) addSearchTable(rq *request, t admin.SearchTable) response {
 	st := s.st.searchTables
 	if st == nil {
-		st = &searchTablesState{byID: map[string]*searchTableJSON{}}
+		st = &searchTablesState{byID: map[string]*searchTable{}}
 		s.st.searchTables = st
 	}
 	st.n++
-	t.ID, t.Status, t.DisplayName = s.st.next.seqUUID(uuidSearchTables, st.n), "READY", "search_table_"+strconv.FormatUint(st.n, 10)
-	t.aspectID = rq.params["aspectId"]
-	st.byID[t.ID] = &t
+	id := s.st.next.seqUUID(uuidSearchTables, st.n)
+	t.ID, t.Status, t.DisplayName = admin.Some(id), admin.Some(admin.SearchTableReady), admin.Some("search_table_"+strconv.FormatUint(st.n, 10))
+	st.byID[id] = &searchTable{rq.params["aspectId"], t}
 	return reply(http.StatusCreated, t)
+}
+
+// fieldRefs are the fields of ids as the answers hold them, {"id"}; nil
+// for nil.
+func fieldRefs(ids []string) admin.Opt[[]admin.SearchTableField] {
+	if ids == nil {
+		return admin.Opt[[]admin.SearchTableField]{}
+	}
+	out := make([]admin.SearchTableField, len(ids))
+	for i, id := range ids {
+		out[i].ID = admin.Some(id)
+	}
+	return admin.Some(out)
 }
 
 // createSearchTable is POST /aspects/{aspectId}/search-tables: 201.
 func (s *Server) createSearchTable(rq *request) response {
-	b := in[*snowflakeSearchBody](rq)
-	return s.addSearchTable(rq, searchTableJSON{Typename: "AspectSearchSnowflakeTable", Warehouse: b.Warehouse, TargetLag: b.TargetLag,
-		Duration: *b.Duration, AttributeFields: *b.AttributeFieldIDs, TextIndexFields: b.TextIndexFieldIDs, VectorIndexes: b.VectorIndexes,
-		Field: b.FieldID, AIProviderConnector: b.AIProviderConnectorID})
+	b := in[*admin.SnowflakeSearchTableRequest](rq)
+	t := admin.SearchTable{Typename: admin.Some("AspectSearchSnowflakeTable"), Warehouse: someOf(b.Warehouse), TargetLag: admin.Some(b.TargetLag),
+		Duration: admin.Some(b.Duration), AttributeFields: fieldRefs(b.AttributeFieldIDs), TextIndexFields: fieldRefs(b.TextIndexFieldIDs)}
+	if b.VectorIndexes != nil {
+		vs := make([]admin.VectorIndex, len(b.VectorIndexes))
+		for i, v := range b.VectorIndexes {
+			vs[i] = admin.VectorIndex{Field: admin.Some(admin.SearchTableField{ID: admin.Some(v.FieldID)}),
+				AIProviderConnector: admin.Some(admin.ConnectorRef{ID: admin.Some(v.AIProviderConnectorID)})}
+		}
+		t.VectorIndexes = admin.Some(vs)
+	}
+	if b.FieldID != nil {
+		t.Field = admin.Some(admin.SearchTableField{ID: admin.Some(*b.FieldID)})
+	}
+	if b.AIProviderConnectorID != nil {
+		t.AIProviderConnector = admin.Some(admin.ConnectorRef{ID: admin.Some(*b.AIProviderConnectorID)})
+	}
+	return s.addSearchTable(rq, t)
 }
 
 // createLinkedSearchTable is POST /aspects/{aspectId}/linked-search-tables: 201.
 func (s *Server) createLinkedSearchTable(rq *request) response {
-	b := in[*linkedSearchBody](rq)
+	b := in[*admin.LinkedSearchTableRequest](rq)
 	if st := s.st.searchTables; st != nil {
 		for _, o := range st.byID {
-			if o.aspectID == rq.params["aspectId"] && o.LinkedDatabase == *b.Database && o.LinkedSchema == *b.Schema && o.LinkedServiceName == *b.ServiceName {
-				return failf(http.StatusUnprocessableEntity, "search service %s.%s.%s is linked already (search table %s)", *b.Database, *b.Schema, *b.ServiceName, o.ID)
+			if o.aspectID == rq.params["aspectId"] && o.LinkedDatabase.Value() == b.Database && o.LinkedSchema.Value() == b.Schema && o.LinkedServiceName.Value() == b.ServiceName {
+				return failf(http.StatusUnprocessableEntity, "search service %s.%s.%s is linked already (search table %s)", b.Database, b.Schema, b.ServiceName, o.ID.Value())
 			}
 		}
 	}
-	return s.addSearchTable(rq, searchTableJSON{Typename: "AspectLinkedSearchTable", Warehouse: b.Warehouse,
-		LinkedDatabase: *b.Database, LinkedSchema: *b.Schema, LinkedServiceName: *b.ServiceName})
+	return s.addSearchTable(rq, admin.SearchTable{Typename: admin.Some("AspectLinkedSearchTable"), Warehouse: someOf(b.Warehouse),
+		LinkedDatabase: someIf(b.Database), LinkedSchema: someIf(b.Schema), LinkedServiceName: someIf(b.ServiceName)})
 }
 
 // onSearchTable is a handler of the search table {id} of the aspect
 // {aspectId}, found.
-func onSearchTable(h func(s *Server, rq *request, t *searchTableJSON) response) func(*Server, *request) response {
+func onSearchTable(h func(s *Server, rq *request, t *searchTable) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
 		id, aspect := rq.params["id"], rq.params["aspectId"]
 		if st := s.st.searchTables; st != nil {
@@ -149,21 +123,22 @@ func onSearchTable(h func(s *Server, rq *request, t *searchTableJSON) response) 
 }
 
 // getSearchTable is GET /aspects/{aspectId}/search-tables/{id}.
-func (s *Server) getSearchTable(_ *request, t *searchTableJSON) response {
-	return reply(http.StatusOK, *t)
+func (s *Server) getSearchTable(_ *request, t *searchTable) response {
+	return reply(http.StatusOK, t.SearchTable)
 }
 
 // updateSearchTable is PUT /aspects/{aspectId}/search-tables/{id}.
-func (s *Server) updateSearchTable(rq *request, t *searchTableJSON) response {
-	b := in[*searchUpdateBody](rq)
+func (s *Server) updateSearchTable(rq *request, t *searchTable) response {
+	b := in[*admin.SearchTableUpdate](rq)
 	if sf := b.Snowflake; sf != nil {
-		if t.Typename != "AspectSearchSnowflakeTable" {
-			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.ID)
+		if t.Typename.Value() != "AspectSearchSnowflakeTable" {
+			return failf(http.StatusUnprocessableEntity, "search table %s is linked: it has no Snowflake settings", t.ID.Value())
 		}
-		t.Warehouse, t.TargetLag = cmp.Or(sf.Warehouse, t.Warehouse), cmp.Or(sf.TargetLag, t.TargetLag)
-		setIf(&t.Duration, sf.Duration)
+		t.Warehouse = cmp.Or(someOf(sf.Warehouse), t.Warehouse)
+		t.TargetLag = cmp.Or(someOf(sf.TargetLag), t.TargetLag)
+		t.Duration = cmp.Or(someOf(sf.Duration), t.Duration)
 	}
-	return reply(http.StatusOK, *t)
+	return reply(http.StatusOK, t.SearchTable)
 }
 
 // SearchTableJSON returns the JSON of a search table as the fake answers
@@ -172,7 +147,7 @@ func (s *Server) SearchTableJSON(id string) (json.RawMessage, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if st := s.st.searchTables; st != nil && st.byID[id] != nil {
-		return encodeJSON(st.byID[id]), true
+		return encodeJSON(st.byID[id].SearchTable), true
 	}
 	return nil, false
 }

@@ -2,8 +2,10 @@ package workflowtest
 
 import (
 	"maps"
-	"slices"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -19,14 +21,6 @@ import (
 // {"items": [...], "total": n} (the service publishes no members for it)
 // and the discovery properties as sent; it carries no "app".
 
-// skillMembers are the members SkillUpdateInput and SkillCreateInput
-// declare, and discoveryMembers those of their discoveryProperties: a
-// skill keeps those (the schema keeps no others).
-var (
-	skillMembers     = []string{"type", "status", "name", "description", "instructions", "properties", "discoveryProperties"}
-	discoveryMembers = []string{"routingPriority", "positiveKeywords", "negativeKeywords", "aliases", "exampleUtterances"}
-)
-
 // skill is a skill of an app.
 type skill = passObject
 
@@ -38,19 +32,23 @@ var skills = &appItems{kind: "skill", uuid: uuidSkill,
 		out["id"], out["tools"] = k.id, map[string]any{"items": k.tools, "total": len(k.tools)}
 		return out
 	},
-	members: func(b *bundleBody) map[string]any {
-		members, _ := parseObject[any](b.Skill, "skill") // an object: checked
-		maps.DeleteFunc(members, func(k string, _ any) bool { return !slices.Contains(skillMembers, k) })
-		if d, ok := members["discoveryProperties"].(map[string]any); ok {
-			maps.DeleteFunc(d, func(k string, _ any) bool { return !slices.Contains(discoveryMembers, k) })
+	bundle: func(rq *request) (map[string]any, []jsontext.Value, []jsontext.Value) {
+		b := in[*admin.SkillBundle](rq)
+		set := b.Skill
+		set.Extra = nil // a skill keeps the members SkillUpdateInput and SkillCreateInput declare (the schema keeps no others)
+		if set.Discovery != nil {
+			d := *set.Discovery
+			d.Extra = nil // and those of SkillDiscoveryProperties
+			set.Discovery = &d
 		}
-		return members
+		members, _ := parseObject[any](encodeJSON(set), "skill")
+		return members, b.Tools, nil
 	},
 }
 
 // skillRoutes are the operations on skills.
 var skillRoutes = []route{
 	on(op.ListSkills, skills.list),
-	onJSON[bundleBody](op.CreateSkill, skills.change),
-	onJSON[bundleBody](op.UpdateSkill, skills.change),
+	onJSON[admin.SkillBundle](op.CreateSkill, skills.change),
+	onJSON[admin.SkillBundle](op.UpdateSkill, skills.change),
 }

@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -41,176 +44,124 @@ type tablesState struct {
 	space uint32 // the ids' space (WithIDSpace)
 }
 
-// idRef is a reference to an object, {"id"}, as the answers hold it.
-type idRef struct {
-	ID string `json:"id"`
-}
-
-// UnmarshalJSON reads a reference as the answers hold it, or as the
-// requests send it, the id alone.
-func (r *idRef) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		return json.Unmarshal(b, &r.ID)
-	}
-	type plain idRef
-	return json.Unmarshal(b, (*plain)(r))
-}
-
-// fakeTable is a table as the fake answers it, and its place.
+// fakeTable is a table as the fake holds it, and its place; model gives
+// it as the service's Table.
 type fakeTable struct {
-	seq         uint64
-	ID          string           `json:"id"`
-	Typename    string           `json:"__typename"`
-	Name        string           `json:"name"`
-	Handle      string           `json:"handle"`
-	Source      idRef            `json:"source"`
-	Fields      []tableFieldOut  `json:"fields"`
-	Joins       []tableJoinOut   `json:"joins"`
-	DataView    *dataViewOut     `json:"dataView,omitempty"`
-	Filter      *json.RawMessage `json:"filter,omitempty"`
-	OrderBy     *json.RawMessage `json:"orderBy,omitempty"`
-	Limit       *json.RawMessage `json:"limit,omitempty"`
-	Description *string          `json:"description,omitempty"`
-	Icon        *string          `json:"icon,omitempty"`
-	Color       *string          `json:"color,omitempty"`
-	CategoryID  string           `json:"categoryId"`
+	seq                uint64
+	id, name, handle   string
+	source, categoryID string
+	fields             []fakeField
+	joins              []fakeJoin
+	dataView           *fakeDataView
+	filter, orderBy    jsontext.Value
+	limit              jsontext.Value
+	description        *string
+	icon, color        *string
 }
 
-type tableFieldOut struct {
-	ID          string    `json:"id"`
-	Typename    string    `json:"__typename"`
-	Name        string    `json:"name"`
-	FieldType   string    `json:"fieldType,omitempty"`
-	ColumnName  string    `json:"columnName,omitempty"`
-	Tags        []string  `json:"tags,omitzero"`
-	Aggregation string    `json:"aggregation,omitempty"`
-	Expanded    string    `json:"expanded,omitempty"`
-	Calculation *calcText `json:"calculation,omitempty"`
-	Field       *idRef    `json:"field,omitempty"`
+// fakeField is a field of a table: its kind (TableFieldCloud,
+// TableFieldReference or TableFieldCalculation) and the members of its
+// kind; empty ones are not answered, but for the name.
+type fakeField struct {
+	id, kind, name        string
+	fieldType, columnName string
+	tags                  []string // nil: not answered; [] is
+	aggregation, expanded string
+	calculation, field    *string // a calculation's text, a reference's field id
 }
 
-type calcText struct {
-	Text string `json:"text"`
+// fakeDataView is the Snowflake view a table is published as.
+type fakeDataView struct{ id, databaseName, schemaName, name string }
+
+// fakeJoin is a join of a table.
+type fakeJoin struct {
+	id, typ, source string
+	onFields        []fakePair
+	filter          jsontext.Value
 }
 
-// dataViewOut is a table's TableDataView, and the snowflake member of
-// the request's dataView (whose databaseName, schemaName and name it
-// reads).
-type dataViewOut struct {
-	ID           string `json:"id"`
-	Typename     string `json:"__typename"`
-	DatabaseName string `json:"databaseName,omitempty"`
-	SchemaName   string `json:"schemaName,omitempty"`
-	Name         string `json:"name,omitempty"`
+// fakePair is a join's field pair and its value mappings, in the order
+// their sources were first mapped.
+type fakePair struct {
+	id, left, right string
+	mappings        []admin.JoinMapping
 }
 
-type tableJoinOut struct {
-	ID       string           `json:"id"`
-	Type     string           `json:"type"`
-	Source   idRef            `json:"source"`
-	OnFields []joinPairOut    `json:"onFields"`
-	Filter   *json.RawMessage `json:"filter,omitempty"`
-}
-
-type joinPairOut struct {
-	ID           string `json:"id"`
-	LeftField    idRef  `json:"leftField"`
-	RightField   idRef  `json:"rightField"`
-	JoinMappings struct {
-		Edges []mappingEdge `json:"edges"`
-	} `json:"joinMappings"`
-}
-
-// mappingEdge is a value mapping of a join pair.
-type mappingEdge struct {
-	Node mappingEntry `json:"node"`
-}
-
-// mappingEntry is a value mapping, as a request sends it and a pair
-// holds it.
-type mappingEntry struct {
-	Source *string `json:"source"`
-	Target *string `json:"target"`
-}
-
-// Request bodies; nil members were not sent.
-type tableCreateBody struct {
-	tableCommonBody
-	Handle *string          `json:"handle"`
-	Fields []fieldInputBody `json:"fields"`
-	Join   *joinInputBody   `json:"join"`
-	Joins  []joinInputBody  `json:"joins"`
-}
-
-// tableCommonBody is what TableCreateRequest and TableUpdateRequest share.
-type tableCommonBody struct {
-	Name        *string          `json:"name"`
-	Source      *string          `json:"source"`
-	CategoryID  *string          `json:"categoryId"`
-	Description *string          `json:"description"`
-	Icon        *string          `json:"icon"`
-	Color       *string          `json:"color"`
-	Filter      *json.RawMessage `json:"filter"`
-	OrderBy     *json.RawMessage `json:"orderBy"`
-	Limit       *json.RawMessage `json:"limit"`
-	DataView    *struct {
-		Snowflake *dataViewOut `json:"snowflake"`
-	} `json:"dataView"`
-}
-
-type tableUpdateBody struct {
-	tableCommonBody
-	Fields *fieldChangesBody `json:"fields"`
-}
-
-// fieldInputBody is TableFieldCreateInput and TableFieldUpdateInput, of
-// which exactly one kind is set (checked).
-type fieldInputBody struct {
-	Cloud       *fieldKindBody `json:"cloud"`
-	Reference   *fieldKindBody `json:"reference"`
-	Calculation *fieldKindBody `json:"calculation"`
-}
-
-// fieldKindBody holds the members of the three kinds of field input;
-// a field reads those of its kind.
-type fieldKindBody struct {
-	Name        *string  `json:"name"`
-	Tags        []string `json:"tags"`
-	Snowflake   *colBody `json:"snowflake"` // cloud
-	BigQuery    *colBody `json:"bigQuery"`  // cloud
-	Field       *idRef   `json:"field"`     // reference
-	Aggregation string   `json:"aggregation"`
-	Expanded    string   `json:"expanded"`
-	Text        *string  `json:"text"` // calculation
-}
-
-type colBody struct {
-	ColumnName string `json:"columnName"`
-	Type       string `json:"type"`
-}
-
-// fieldChangesBody is TableFieldsV3UpdateInput: an update names its
-// field by id, a create and an update place it at index, when given.
-type fieldChangesBody struct {
-	Creates, Updates, Deletes []struct {
-		ID    string         `json:"id"`
-		Field fieldInputBody `json:"field"`
-		Index *int           `json:"index"`
+// clone returns a deep copy of t, to change and keep only if every change
+// is allowed.
+func (t *fakeTable) clone() fakeTable {
+	c := *t
+	c.fields = slices.Clone(t.fields)
+	c.joins = slices.Clone(t.joins)
+	for i := range c.joins {
+		c.joins[i].onFields = slices.Clone(c.joins[i].onFields)
 	}
+	if t.dataView != nil {
+		dv := *t.dataView
+		c.dataView = &dv
+	}
+	return c
 }
 
-type joinInputBody struct {
-	Source *string `json:"source"`
-	Type   *string `json:"type"`
-	JoinOn *[]struct {
-		LeftFieldID  string `json:"leftFieldId"`
-		RightFieldID string `json:"rightFieldId"`
-	} `json:"joinOn"`
-	Filter *json.RawMessage `json:"filter"`
+// model is t as the service's Table, with the members the fake keeps
+// beside the document's (description, icon, color, categoryId) in Extra.
+func (t *fakeTable) model() admin.Table {
+	m := admin.Table{ID: admin.Some(t.id), Typename: admin.Some("Table"), Name: admin.Some(t.name), Handle: admin.Some(t.handle),
+		Source: admin.Some(admin.Table{ID: admin.Some(t.source)}), Filter: t.filter, OrderBy: t.orderBy, Limit: t.limit,
+		Extra: map[string]jsontext.Value{"categoryId": rawJSON(t.categoryID)}}
+	fields := make([]admin.TableField, len(t.fields))
+	for i := range t.fields {
+		fields[i] = t.fields[i].model()
+	}
+	joins := make([]admin.TableJoin, len(t.joins))
+	for i := range t.joins {
+		joins[i] = t.joins[i].model()
+	}
+	m.Fields, m.Joins = admin.Some(fields), admin.Some(joins)
+	if dv := t.dataView; dv != nil {
+		v := admin.TableDataView{ID: admin.Some(dv.id), Typename: admin.Some("TableDataViewSnowflake")}
+		v.DatabaseName, v.SchemaName, v.Name = someIf(dv.databaseName), someIf(dv.schemaName), someIf(dv.name)
+		m.DataView = admin.Some(v)
+	}
+	for k, v := range map[string]*string{"description": t.description, "icon": t.icon, "color": t.color} {
+		if v != nil {
+			m.Extra[k] = rawJSON(*v)
+		}
+	}
+	return m
 }
 
-type mappingsInputBody struct {
-	Entries *[]mappingEntry `json:"entries"`
+// model is f as the service's TableField.
+func (f *fakeField) model() admin.TableField {
+	m := admin.TableField{ID: admin.Some(f.id), Typename: admin.Some(f.kind), Name: admin.Some(f.name),
+		FieldType: someIf(admin.AspectFieldType(f.fieldType)), ColumnName: someIf(f.columnName),
+		Aggregation: someIf(admin.TableFieldAggregation(f.aggregation)), Expanded: someIf(admin.TableFieldExpanded(f.expanded))}
+	if f.tags != nil {
+		m.Tags = admin.Some(f.tags)
+	}
+	if f.calculation != nil {
+		m.Calculation = admin.Some(admin.TableCalculation{Text: admin.Some(*f.calculation)})
+	}
+	if f.field != nil {
+		m.Field = admin.Some(admin.TableField{ID: admin.Some(*f.field)})
+	}
+	return m
+}
+
+// model is j as the service's TableJoin; a pair's joinMappings is a
+// connection {"edges": [{"node": {"source", "target"}}]}.
+func (j *fakeJoin) model() admin.TableJoin {
+	pairs := make([]admin.TableJoinFields, len(j.onFields))
+	for i, p := range j.onFields {
+		edges := make([]map[string]admin.JoinMapping, len(p.mappings))
+		for k, m := range p.mappings {
+			edges[k] = map[string]admin.JoinMapping{"node": m}
+		}
+		pairs[i] = admin.TableJoinFields{ID: admin.Some(p.id), LeftField: admin.Some(admin.TableField{ID: admin.Some(p.left)}),
+			RightField: admin.Some(admin.TableField{ID: admin.Some(p.right)}), JoinMappings: rawJSON(map[string]any{"edges": edges})}
+	}
+	return admin.TableJoin{ID: admin.Some(j.id), Type: admin.Some(admin.TableJoinType(j.typ)),
+		Source: admin.Some(admin.Table{ID: admin.Some(j.source)}), OnFields: admin.Some(pairs), Filter: j.filter}
 }
 
 func (ts *tablesState) uuid() string { ts.n++; return spacedUUID(ts.space, uuidTables, ts.n) }
@@ -218,7 +169,7 @@ func (ts *tablesState) uuid() string { ts.n++; return spacedUUID(ts.space, uuidT
 // find returns the table id, nil when there is none.
 func (ts *tablesState) find(id string) *fakeTable {
 	if ts != nil {
-		if i := slices.IndexFunc(ts.list, func(t *fakeTable) bool { return t.ID == id }); i >= 0 {
+		if i := slices.IndexFunc(ts.list, func(t *fakeTable) bool { return t.id == id }); i >= 0 {
 			return ts.list[i]
 		}
 	}
@@ -228,16 +179,16 @@ func (ts *tablesState) find(id string) *fakeTable {
 // tableRoutes are the operations on tables.
 var tableRoutes = []route{
 	on(op.ListTables, (*Server).listTables),
-	onJSON[tableCreateBody](op.CreateTable, minting((*Server).createTable)),
+	onJSON[admin.TableCreateRequest](op.CreateTable, minting((*Server).createTable)),
 	on(op.GetTable, onTable((*Server).getTable)),
-	onJSON[tableUpdateBody](op.UpdateTable, minting(onTable((*Server).updateTable))),
+	onJSON[admin.TableUpdateRequest](op.UpdateTable, minting(onTable((*Server).updateTable))),
 	on(op.DeleteTable, onTable((*Server).deleteTable)),
-	onJSON[joinInputBody](op.CreateTableJoin, minting(onTable((*Server).changeJoin))),
-	onJSON[joinInputBody](op.UpdateTableJoin, minting(onTable((*Server).changeJoin))),
+	onJSON[admin.TableJoinInput](op.CreateTableJoin, minting(onTable((*Server).changeJoin))),
+	onJSON[admin.TableJoinInput](op.UpdateTableJoin, minting(onTable((*Server).changeJoin))),
 	on(op.DeleteTableJoin, onTable((*Server).changeJoin)),
-	onJSON[mappingsInputBody](op.CreateTableJoinMapping, onTable((*Server).changeMappings)),
-	onJSON[mappingsInputBody](op.UpdateTableJoinMapping, onTable((*Server).changeMappings)),
-	onJSON[mappingsInputBody](op.DeleteTableJoinMapping, onTable((*Server).changeMappings)),
+	onJSON[admin.JoinMappings](op.CreateTableJoinMapping, onTable((*Server).changeMappings)),
+	onJSON[admin.JoinMappings](op.UpdateTableJoinMapping, onTable((*Server).changeMappings)),
+	onJSON[admin.JoinMappingSources](op.DeleteTableJoinMapping, onTable((*Server).changeMappings)),
 }
 
 // minting runs a change of tables that mints ids: a refused change
@@ -267,7 +218,7 @@ func onTable(h func(s *Server, rq *request, ft *fakeTable) response) func(*Serve
 	}
 }
 
-func tableJSONOf(t *fakeTable) any { return json.RawMessage(encodeJSON(t)) }
+func tableJSONOf(t *fakeTable) any { return json.RawMessage(encodeJSON(t.model())) }
 
 // listTables is GET /tables: paged, without filter.
 func (s *Server) listTables(rq *request) response {
@@ -283,27 +234,37 @@ func (s *Server) getTable(_ *request, t *fakeTable) response {
 	return reply(http.StatusOK, tableJSONOf(t))
 }
 
+// tableChange is what the create and update bodies of a table share,
+// nil members not sent.
+type tableChange struct {
+	name, source, categoryID *string
+	description, icon, color *string
+	filter, orderBy, limit   jsontext.Value
+	dataView                 *admin.TableDataViewInput
+}
+
 // createTable is POST /tables: 201 with the table.
 func (s *Server) createTable(rq *request) response {
-	b := in[*tableCreateBody](rq)
+	b := in[*admin.TableCreateRequest](rq)
 	ts := s.st.tables
-	t := &fakeTable{ID: ts.uuid(), Typename: "Table", Handle: *b.Handle, Fields: []tableFieldOut{}, Joins: []tableJoinOut{}}
+	t := &fakeTable{id: ts.uuid(), handle: b.Handle, fields: []fakeField{}, joins: []fakeJoin{}}
 	for i := range b.Fields {
-		t.Fields = append(t.Fields, ts.newField(&b.Fields[i]))
+		t.fields = append(t.fields, ts.newField(&b.Fields[i]))
 	}
+	joins := b.Joins
 	if b.Join != nil {
-		b.Joins = append([]joinInputBody{*b.Join}, b.Joins...)
+		joins = append([]admin.TableJoinInput{*b.Join}, joins...)
 	}
-	for i := range b.Joins {
-		j := tableJoinOut{ID: ts.uuid()}
-		if e := ts.applyJoin(t, &j, &b.Joins[i], true); e != nil {
+	for i := range joins {
+		j := fakeJoin{id: ts.uuid()}
+		if e := ts.applyJoin(t, &j, &joins[i], true); e != nil {
 			return fail(e)
 		}
-		t.Joins = append(t.Joins, j)
+		t.joins = append(t.joins, j)
 	}
-	ts.applyCommon(t, &b.tableCommonBody)
-	if slices.ContainsFunc(ts.list, func(o *fakeTable) bool { return o.Handle == *b.Handle }) {
-		return failf(http.StatusUnprocessableEntity, "a table with handle %q exists", *b.Handle)
+	ts.applyCommon(t, tableChange{&b.Name, &b.Source, &b.CategoryID, b.Description, b.Icon, b.Color, b.Filter, b.OrderBy, b.Limit, b.DataView})
+	if slices.ContainsFunc(ts.list, func(o *fakeTable) bool { return o.handle == b.Handle }) {
+		return failf(http.StatusUnprocessableEntity, "a table with handle %q exists", b.Handle)
 	}
 	t.seq = s.st.next.nextSeq()
 	ts.list = append(ts.list, t)
@@ -312,104 +273,124 @@ func (s *Server) createTable(rq *request) response {
 
 // applyCommon changes t by what b sets (a create sets the members it
 // requires).
-func (ts *tablesState) applyCommon(t *fakeTable, b *tableCommonBody) {
-	setIf(&t.Name, b.Name)
-	setIf(&t.Source.ID, b.Source)
-	setIf(&t.CategoryID, b.CategoryID)
-	t.Description, t.Icon, t.Color = cmp.Or(b.Description, t.Description), cmp.Or(b.Icon, t.Icon), cmp.Or(b.Color, t.Color)
-	t.Filter, t.OrderBy, t.Limit = cmp.Or(b.Filter, t.Filter), cmp.Or(b.OrderBy, t.OrderBy), cmp.Or(b.Limit, t.Limit)
-	if b.DataView == nil || b.DataView.Snowflake == nil {
+func (ts *tablesState) applyCommon(t *fakeTable, b tableChange) {
+	setIf(&t.name, b.name)
+	setIf(&t.source, b.source)
+	setIf(&t.categoryID, b.categoryID)
+	t.description, t.icon, t.color = cmp.Or(b.description, t.description), cmp.Or(b.icon, t.icon), cmp.Or(b.color, t.color)
+	for _, m := range []struct {
+		to   *jsontext.Value
+		from jsontext.Value
+	}{{&t.filter, b.filter}, {&t.orderBy, b.orderBy}, {&t.limit, b.limit}} {
+		if m.from != nil {
+			*m.to = m.from
+		}
+	}
+	if b.dataView == nil || b.dataView.Snowflake == nil {
 		return
 	}
-	if t.DataView == nil {
-		t.DataView = &dataViewOut{ID: ts.uuid(), Typename: "TableDataViewSnowflake"}
+	if t.dataView == nil {
+		t.dataView = &fakeDataView{id: ts.uuid()}
 	}
-	v, d := b.DataView.Snowflake, t.DataView
-	d.DatabaseName, d.SchemaName, d.Name = cmp.Or(v.DatabaseName, d.DatabaseName), cmp.Or(v.SchemaName, d.SchemaName), cmp.Or(v.Name, d.Name)
+	v, d := b.dataView.Snowflake, t.dataView
+	setIf(&d.databaseName, v.DatabaseName)
+	setIf(&d.schemaName, v.SchemaName)
+	setIf(&d.name, v.Name)
 }
 
-// kind returns the kind of field b sets and its members.
-func (b *fieldInputBody) kind() (string, *fieldKindBody) {
+// kindOf returns the kind of field b sets.
+func kindOf(b *admin.TableFieldInput) string {
 	switch {
 	case b.Cloud != nil:
-		return "TableFieldCloud", b.Cloud
+		return "TableFieldCloud"
 	case b.Reference != nil:
-		return "TableFieldReference", b.Reference
+		return "TableFieldReference"
 	}
-	return "TableFieldCalculation", b.Calculation
+	return "TableFieldCalculation"
 }
 
 // newField makes a table field of a create input.
-func (ts *tablesState) newField(b *fieldInputBody) tableFieldOut {
-	kind, v := b.kind()
-	f := tableFieldOut{ID: ts.uuid(), Typename: kind}
-	f.apply(v)
+func (ts *tablesState) newField(b *admin.TableFieldInput) fakeField {
+	f := fakeField{id: ts.uuid(), kind: kindOf(b)}
+	f.apply(b)
 	return f
 }
 
-// apply changes f by what v, an input of f's kind, sets.
-func (f *tableFieldOut) apply(v *fieldKindBody) {
-	setIf(&f.Name, v.Name)
-	if v.Tags != nil {
-		f.Tags = v.Tags
+// apply changes f by what b, an input of f's kind, sets.
+func (f *fakeField) apply(b *admin.TableFieldInput) {
+	tags := func(t []string) {
+		if t != nil {
+			f.tags = t
+		}
 	}
-	switch f.Typename {
-	case "TableFieldCloud":
-		for _, col := range []*colBody{v.Snowflake, v.BigQuery} {
+	switch {
+	case b.Cloud != nil:
+		f.name = b.Cloud.Name
+		tags(b.Cloud.Tags)
+		for _, col := range []*admin.TableColumn{b.Cloud.Snowflake, b.Cloud.BigQuery} {
 			if col != nil {
-				f.ColumnName, f.FieldType = col.ColumnName, col.Type
+				f.columnName, f.fieldType = col.ColumnName, string(col.Type)
 			}
 		}
-	case "TableFieldReference":
-		f.Field = cmp.Or(v.Field, f.Field)
-		f.Aggregation, f.Expanded = cmp.Or(v.Aggregation, f.Aggregation), cmp.Or(v.Expanded, f.Expanded)
-	default:
-		if v.Text != nil {
-			f.Calculation = &calcText{*v.Text}
+	case b.Reference != nil:
+		r := b.Reference
+		setIf(&f.name, r.Name)
+		tags(r.Tags)
+		f.field = cmp.Or(r.Field, f.field)
+		if r.Aggregation != nil {
+			f.aggregation = cmp.Or(string(*r.Aggregation), f.aggregation)
 		}
+		if r.Expanded != nil {
+			f.expanded = cmp.Or(string(*r.Expanded), f.expanded)
+		}
+	case b.Calculation != nil:
+		setIf(&f.name, b.Calculation.Name)
+		tags(b.Calculation.Tags)
+		f.calculation = cmp.Or(b.Calculation.Text, f.calculation)
 	}
 }
 
 // applyJoin checks a join input against t and changes j. onNewTable says
 // that t is being created, so its fields cannot be named yet.
-func (ts *tablesState) applyJoin(t *fakeTable, j *tableJoinOut, b *joinInputBody, onNewTable bool) *httpError {
-	setIf(&j.Type, b.Type)
+func (ts *tablesState) applyJoin(t *fakeTable, j *fakeJoin, b *admin.TableJoinInput, onNewTable bool) *httpError {
+	if b.Type != nil {
+		j.typ = string(*b.Type)
+	}
 	if b.Source != nil {
 		if ts.find(*b.Source) == nil {
 			return errf(http.StatusUnprocessableEntity, "join source %q is not a table", *b.Source)
 		}
-		j.Source = idRef{*b.Source}
+		j.source = *b.Source
 	}
-	src := ts.find(j.Source.ID)
+	src := ts.find(j.source)
 	if b.JoinOn != nil {
-		j.OnFields = []joinPairOut{}
-		for _, on := range *b.JoinOn {
+		j.onFields = []fakePair{}
+		for _, on := range b.JoinOn {
 			if !onNewTable && !hasField(t, on.LeftFieldID) {
-				return errf(http.StatusUnprocessableEntity, "left field %q is not a field of table %s", on.LeftFieldID, t.ID)
+				return errf(http.StatusUnprocessableEntity, "left field %q is not a field of table %s", on.LeftFieldID, t.id)
 			}
 			if !hasField(src, on.RightFieldID) {
-				return errf(http.StatusUnprocessableEntity, "right field %q is not a field of the joined table %s", on.RightFieldID, src.ID)
+				return errf(http.StatusUnprocessableEntity, "right field %q is not a field of the joined table %s", on.RightFieldID, src.id)
 			}
-			p := joinPairOut{ID: ts.uuid(), LeftField: idRef{on.LeftFieldID}, RightField: idRef{on.RightFieldID}}
-			p.JoinMappings.Edges = []mappingEdge{}
-			j.OnFields = append(j.OnFields, p)
+			j.onFields = append(j.onFields, fakePair{id: ts.uuid(), left: on.LeftFieldID, right: on.RightFieldID})
 		}
 	}
-	j.Filter = cmp.Or(b.Filter, j.Filter)
+	if b.Filter != nil {
+		j.filter = b.Filter
+	}
 	return nil
 }
 
 func hasField(t *fakeTable, id string) bool {
-	return slices.ContainsFunc(t.Fields, func(f tableFieldOut) bool { return f.ID == id })
+	return slices.ContainsFunc(t.fields, func(f fakeField) bool { return f.id == id })
 }
 
 // updateTable is PUT /tables/{id}: 200 with the table; what the body
 // leaves out is kept.
 func (s *Server) updateTable(rq *request, ft *fakeTable) response {
-	b, ts := in[*tableUpdateBody](rq), s.st.tables
-	work := fakeTable{seq: ft.seq}
-	_ = json.Unmarshal(encodeJSON(ft), &work) // a deep copy, changed and kept only if every change is allowed
-	ts.applyCommon(&work, &b.tableCommonBody)
+	b, ts := in[*admin.TableUpdateRequest](rq), s.st.tables
+	work := ft.clone() // changed, and kept only if every change is allowed
+	ts.applyCommon(&work, tableChange{b.Name, b.Source, b.CategoryID, b.Description, b.Icon, b.Color, b.Filter, b.OrderBy, b.Limit, b.DataView})
 	if e := ts.changeFields(&work, b.Fields); e != nil {
 		return fail(e)
 	}
@@ -417,39 +398,38 @@ func (s *Server) updateTable(rq *request, ft *fakeTable) response {
 	return reply(http.StatusOK, tableJSONOf(ft))
 }
 
-func (ts *tablesState) changeFields(t *fakeTable, b *fieldChangesBody) *httpError {
+func (ts *tablesState) changeFields(t *fakeTable, b *admin.TableFieldChanges) *httpError {
 	if b == nil {
 		return nil
 	}
 	index := func(id string) int {
-		return slices.IndexFunc(t.Fields, func(f tableFieldOut) bool { return f.ID == id })
+		return slices.IndexFunc(t.fields, func(f fakeField) bool { return f.id == id })
 	}
-	place := func(f tableFieldOut, at *int) {
-		i := len(t.Fields)
+	place := func(f fakeField, at *int) {
+		i := len(t.fields)
 		if at != nil {
-			i = min(max(*at, 0), len(t.Fields))
+			i = min(max(*at, 0), len(t.fields))
 		}
-		t.Fields = slices.Insert(t.Fields, i, f)
+		t.fields = slices.Insert(t.fields, i, f)
 	}
 	for _, d := range b.Deletes {
 		i := index(d.ID)
 		if i < 0 {
-			return errf(http.StatusUnprocessableEntity, "no field %q in table %s", d.ID, t.ID)
+			return errf(http.StatusUnprocessableEntity, "no field %q in table %s", d.ID, t.id)
 		}
-		t.Fields = slices.Delete(t.Fields, i, i+1)
+		t.fields = slices.Delete(t.fields, i, i+1)
 	}
 	for _, u := range b.Updates {
 		i := index(u.ID)
 		if i < 0 {
-			return errf(http.StatusUnprocessableEntity, "no field %q in table %s", u.ID, t.ID)
+			return errf(http.StatusUnprocessableEntity, "no field %q in table %s", u.ID, t.id)
 		}
-		f := t.Fields[i]
-		kind, v := u.Field.kind()
-		if kind != f.Typename {
-			return errf(http.StatusUnprocessableEntity, "field %s is a %s, not a %s", f.ID, f.Typename, kind)
+		f := t.fields[i]
+		if kind := kindOf(&u.Field); kind != f.kind {
+			return errf(http.StatusUnprocessableEntity, "field %s is a %s, not a %s", f.id, f.kind, kind)
 		}
-		f.apply(v)
-		t.Fields = slices.Delete(t.Fields, i, i+1)
+		f.apply(&u.Field)
+		t.fields = slices.Delete(t.fields, i, i+1)
 		place(f, cmp.Or(u.Index, &i))
 	}
 	for _, c := range b.Creates {
@@ -463,8 +443,8 @@ func (ts *tablesState) changeFields(t *fakeTable, b *fieldChangesBody) *httpErro
 func (s *Server) deleteTable(_ *request, ft *fakeTable) response {
 	ts := s.st.tables
 	for _, o := range ts.list {
-		if o != ft && slices.ContainsFunc(o.Joins, func(j tableJoinOut) bool { return j.Source.ID == ft.ID }) {
-			return failf(http.StatusUnprocessableEntity, "table %s is joined by table %s", ft.ID, o.ID)
+		if o != ft && slices.ContainsFunc(o.joins, func(j fakeJoin) bool { return j.source == ft.id }) {
+			return failf(http.StatusUnprocessableEntity, "table %s is joined by table %s", ft.id, o.id)
 		}
 	}
 	ts.list = slices.DeleteFunc(ts.list, func(o *fakeTable) bool { return o == ft })
@@ -475,67 +455,75 @@ func (s *Server) deleteTable(_ *request, ft *fakeTable) response {
 // PUT (200 with the join) and DELETE (204) /tables/{id}/joins/{joinId}.
 func (s *Server) changeJoin(rq *request, ft *fakeTable) response {
 	id, post := rq.params["joinId"], rq.r.Method == http.MethodPost
-	i := slices.IndexFunc(ft.Joins, func(j tableJoinOut) bool { return j.ID == id })
-	var j tableJoinOut
+	i := slices.IndexFunc(ft.joins, func(j fakeJoin) bool { return j.id == id })
+	var j fakeJoin
 	switch {
 	case post:
-		j.ID = s.st.tables.uuid()
+		j.id = s.st.tables.uuid()
 	case i < 0:
-		return failf(http.StatusNotFound, "no join with id %q in table %s", id, ft.ID)
+		return failf(http.StatusNotFound, "no join with id %q in table %s", id, ft.id)
 	case rq.r.Method == http.MethodDelete:
-		ft.Joins = slices.Delete(ft.Joins, i, i+1)
+		ft.joins = slices.Delete(ft.joins, i, i+1)
 		return response{status: http.StatusNoContent}
 	default:
-		j = ft.Joins[i]
+		j = ft.joins[i]
 	}
-	if e := s.st.tables.applyJoin(ft, &j, in[*joinInputBody](rq), false); e != nil {
+	if e := s.st.tables.applyJoin(ft, &j, in[*admin.TableJoinInput](rq), false); e != nil {
 		return fail(e)
 	}
 	if post {
-		ft.Joins = append(ft.Joins, j)
+		ft.joins = append(ft.joins, j)
 	} else {
-		ft.Joins[i] = j
+		ft.joins[i] = j
 	}
-	return response{status: statusOf(!post), rawBody: encodeJSON(j)}
+	return response{status: statusOf(!post), rawBody: encodeJSON(j.model())}
 }
 
 // findPair finds the join pair {joinFieldsId} among the joins of ft.
-func findPair(rq *request, ft *fakeTable) (*joinPairOut, *httpError) {
+func findPair(rq *request, ft *fakeTable) (*fakePair, *httpError) {
 	id := rq.params["joinFieldsId"]
-	for ji := range ft.Joins {
-		for pi := range ft.Joins[ji].OnFields {
-			if p := &ft.Joins[ji].OnFields[pi]; p.ID == id {
+	for ji := range ft.joins {
+		for pi := range ft.joins[ji].onFields {
+			if p := &ft.joins[ji].onFields[pi]; p.id == id {
 				return p, nil
 			}
 		}
 	}
-	return nil, errf(http.StatusNotFound, "no join fields with id %q in table %s", id, ft.ID)
+	return nil, errf(http.StatusNotFound, "no join fields with id %q in table %s", id, ft.id)
 }
 
 // changeMappings is the three mapping routes: POST creates (201; a source
 // already mapped is a 422), PUT upserts (200), DELETE removes (204).
 func (s *Server) changeMappings(rq *request, ft *fakeTable) response {
-	b, method := in[*mappingsInputBody](rq), rq.r.Method
+	method := rq.r.Method
+	var entries []admin.JoinMapping
+	if method == http.MethodDelete {
+		for _, en := range in[*admin.JoinMappingSources](rq).Entries {
+			entries = append(entries, admin.JoinMapping{Source: en.Source})
+		}
+	} else {
+		entries = in[*admin.JoinMappings](rq).Entries
+	}
 	p, e := findPair(rq, ft)
 	if e != nil {
 		return fail(e)
 	}
-	edges := slices.Clone(p.JoinMappings.Edges)
-	for _, en := range *b.Entries {
-		i := slices.IndexFunc(edges, func(m mappingEdge) bool { return *m.Node.Source == *en.Source })
+	mappings := slices.Clone(p.mappings)
+	for _, en := range entries {
+		i := slices.IndexFunc(mappings, func(m admin.JoinMapping) bool { return m.Source == en.Source })
 		switch {
 		case method == http.MethodDelete && i >= 0:
-			edges = slices.Delete(edges, i, i+1)
+			mappings = slices.Delete(mappings, i, i+1)
 		case method == http.MethodDelete:
 		case i >= 0 && method == http.MethodPost:
-			return failf(http.StatusUnprocessableEntity, "source value %q is mapped already (PUT changes it)", *en.Source)
+			return failf(http.StatusUnprocessableEntity, "source value %q is mapped already (PUT changes it)", en.Source)
 		case i >= 0:
-			edges[i].Node.Target = en.Target
+			mappings[i].Target = en.Target
 		default:
-			edges = append(edges, mappingEdge{en})
+			mappings = append(mappings, admin.JoinMapping{Source: en.Source, Target: en.Target})
 		}
 	}
-	p.JoinMappings.Edges = edges
+	p.mappings = mappings
 	status := map[string]int{http.MethodPost: http.StatusCreated, http.MethodPut: http.StatusOK, http.MethodDelete: http.StatusNoContent}[method]
 	return response{status: status}
 }
@@ -556,15 +544,15 @@ func (s *Server) Table(id string) (TableInfo, bool) {
 	if ft == nil {
 		return TableInfo{}, false
 	}
-	info := TableInfo{ID: ft.ID, Name: ft.Name, Handle: ft.Handle, Mappings: map[string][]string{}}
-	for _, f := range ft.Fields {
-		info.Fields = append(info.Fields, f.ID)
+	info := TableInfo{ID: ft.id, Name: ft.name, Handle: ft.handle, Mappings: map[string][]string{}}
+	for _, f := range ft.fields {
+		info.Fields = append(info.Fields, f.id)
 	}
-	for _, j := range ft.Joins {
-		info.Joins = append(info.Joins, j.ID)
-		for _, p := range j.OnFields {
-			for _, m := range p.JoinMappings.Edges {
-				info.Mappings[p.ID] = append(info.Mappings[p.ID], *m.Node.Source+"="+*m.Node.Target)
+	for _, j := range ft.joins {
+		info.Joins = append(info.Joins, j.id)
+		for _, p := range j.onFields {
+			for _, m := range p.mappings {
+				info.Mappings[p.id] = append(info.Mappings[p.id], m.Source+"="+m.Target)
 			}
 		}
 	}

@@ -7,7 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	workflow "github.com/seed-a15e58aa/workflow-go"
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -46,25 +49,9 @@ type view struct {
 	seq           uint64
 	order         int // displayOrder
 	id, handle    string
-	typ           string                     // AspectViewList, ...
-	config        map[string]json.RawMessage // the variant's members as sent
-	users, groups []string                   // ids of whom it is shared with
-}
-
-// viewTypes maps the variants of a view request to the view's type.
-var viewTypes = map[string]string{
-	"list": "AspectViewList", "kanban": "AspectViewKanban", "calendar": "AspectViewCalendar",
-	"dashboard": "AspectViewDashboard", "agent": "AspectViewAgent",
-}
-
-// viewRequestBody is AspectViewCreateRequest and AspectViewUpdateRequest.
-type viewRequestBody struct {
-	Handle *string                     `json:"handle"`
-	View   *map[string]json.RawMessage `json:"view"`
-	Share  *struct {
-		Groups []string `json:"groups"`
-		Users  []string `json:"users"`
-	} `json:"share"`
+	typ           admin.ViewType
+	config        admin.ViewConfig // the variant's members as sent
+	users, groups []string         // ids of whom it is shared with
 }
 
 // resolveShare turns a share set's handles into user and group ids. The
@@ -88,18 +75,44 @@ func (s *Server) resolveShare(users, groups []string) ([]string, []string, *http
 	return uids, gids, nil
 }
 
-// json is the view as the service's AspectView. The caller holds s.mu.
-func (s *Server) viewJSON(v *view) map[string]any {
-	out := make(map[string]any, len(v.config)+6)
-	for k, val := range v.config {
-		if k != "agent" {
-			out[k] = val
+// viewOnly are the members of AspectView a view's configuration does
+// not set: a member of the configuration by one of these names is not
+// served.
+var viewOnly = []string{"id", "clientHandle", "type", "displayOrder", "agent", "share"}
+
+// model is the view as the service's AspectView, but for whom it is
+// shared with: its configuration merged in, "agentId" as "agent": {"id"}.
+func (v *view) model() admin.View {
+	c := v.config
+	m := admin.View{ID: admin.Some(v.id), ClientHandle: admin.Some(v.handle), Type: admin.Some(v.typ), DisplayOrder: admin.Some(v.order),
+		Name: someOf(c.Name), AllowRecordCreation: someOf(c.AllowRecordCreation), Filter: c.Filter, Sort: c.Sort,
+		Density: someOf(c.Density), Rows: someOf(c.Rows), DisplayByField: someOf(c.DisplayByField), Extra: map[string]jsontext.Value{}}
+	if c.Columns != nil {
+		m.Columns = admin.Some(c.Columns)
+	}
+	if c.AllowedFilterFields != nil {
+		m.AllowedFilterFields = admin.Some(c.AllowedFilterFields)
+	}
+	if c.AgentID != nil {
+		m.Agent = admin.Some(admin.ViewAgent{ID: admin.Some(*c.AgentID)})
+	}
+	for k, val := range c.Extra {
+		if !slices.Contains(viewOnly, k) {
+			m.Extra[k] = val
 		}
 	}
-	if id, ok := v.config["agentId"]; ok {
-		delete(out, "agentId")
-		out["agent"] = map[string]json.RawMessage{"id": id}
+	if c.DashboardID != nil {
+		m.Extra["dashboardId"] = rawJSON(*c.DashboardID)
 	}
+	return m
+}
+
+// viewJSON is the view as the service's AspectView: its model and whom
+// it is shared with, the users and groups as the records API answers
+// them. The caller holds s.mu.
+func (s *Server) viewJSON(v *view) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	_ = json.Unmarshal(encodeJSON(v.model()), &out)
 	groups, users := []groupJSON{}, []userJSON{}
 	for _, id := range v.groups {
 		groups = append(groups, s.st.groupsByID[id].json())
@@ -107,17 +120,16 @@ func (s *Server) viewJSON(v *view) map[string]any {
 	for _, id := range v.users {
 		users = append(users, s.st.usersByID[id].json())
 	}
-	share := map[string]any{"groups": groups, "users": users}
-	out["id"], out["clientHandle"], out["type"], out["displayOrder"], out["share"] = v.id, v.handle, v.typ, v.order, share
+	out["share"] = encodeJSON(map[string]any{"groups": groups, "users": users})
 	return out
 }
 
 // viewRoutes are the operations on views.
 var viewRoutes = []route{
 	on(op.ListViews, onView((*Server).listViews)),
-	onJSON[viewRequestBody](op.CreateView, onView((*Server).putView)),
+	onJSON[admin.ViewRequest](op.CreateView, onView((*Server).putView)),
 	on(op.GetView, onView((*Server).getView)),
-	onJSON[viewRequestBody](op.UpdateView, onView((*Server).putView)),
+	onJSON[admin.ViewRequest](op.UpdateView, onView((*Server).putView)),
 }
 
 // onView is a handler of the views of the app {alias}, found, and of its
@@ -158,16 +170,13 @@ func (s *Server) getView(_ *request, _ string, v *view) response {
 // the view's variant and configuration; a share set replaces whom it is
 // shared with, and its absence leaves that as it is.
 func (s *Server) putView(rq *request, alias string, v *view) response {
-	b := in[*viewRequestBody](rq)
+	b := in[*admin.ViewRequest](rq)
 	var work view
 	if v != nil {
 		work = *v
 	}
-	for k, raw := range *b.View { // one variant (checked), the members the read schema types of their type
-		if typ, ok := viewTypes[k]; ok {
-			work.typ, work.config = typ, nil
-			_ = json.Unmarshal(raw, &work.config) // kept member by member
-		}
+	if typ, c := b.View.Variant(); c != nil { // one variant (checked), the members the read schema types of their type
+		work.typ, work.config = typ, *c // kept member by member
 	}
 	if b.Share != nil {
 		var e *httpError
@@ -179,7 +188,7 @@ func (s *Server) putView(rq *request, alias string, v *view) response {
 		*v = work
 		return reply(http.StatusOK, s.viewJSON(v))
 	}
-	work.handle = *b.Handle
+	_ = json.Unmarshal(b.Extra["handle"], &work.handle) // a create's handle (required, a string: checked)
 	if e := s.st.addView(alias, &work); e != nil {
 		return fail(e)
 	}
@@ -195,7 +204,9 @@ func (s *Server) putView(rq *request, alias string, v *view) response {
 // the wrong type, such as "rows": "ten").
 func (s *Server) AddView(appAlias, handle, variant string, config map[string]any) string {
 	mustConform("AddView", op.CreateView, map[string]any{"handle": handle, "view": map[string]any{variant: config}})
-	v := &view{handle: handle, typ: viewTypes[variant], config: encodeMembers("AddView", config)}
+	typ, _ := admin.ViewTypeOf(variant)
+	v := &view{handle: handle, typ: typ}
+	_ = json.Unmarshal(encodeJSON(config), &v.config) // it conforms (checked)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.define(defKey{workflow.Apps, appAlias})
@@ -234,7 +245,7 @@ func (s *Server) Views(appAlias string) []ViewInfo {
 	defer s.mu.RUnlock()
 	var out []ViewInfo
 	for _, v := range s.st.views.byApp[appAlias] {
-		out = append(out, ViewInfo{ID: v.id, Handle: v.handle, Type: v.typ, Config: bytes.TrimSpace(encodeJSON(v.config)),
+		out = append(out, ViewInfo{ID: v.id, Handle: v.handle, Type: string(v.typ), Config: bytes.TrimSpace(encodeJSON(v.config)),
 			Users: slices.Clone(v.users), Groups: slices.Clone(v.groups)})
 	}
 	return out

@@ -166,7 +166,7 @@ func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 
 // attachmentRoutes are the operations on attachments.
 var attachmentRoutes = []route{
-	onJSON[linkBody](op.CreateRecordLink, onRecord((*Server).addLink)),
+	onJSON[attachmentLink](op.CreateRecordLink, onRecord((*Server).addLink)),
 	on(op.ListRecordAttachments, onRecord((*Server).listAttachments)),
 	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).readingRecord(readUpload),
 	on(op.GetRecordAttachment, found((*Server).lookupAttachment, (*Server).getAttachment)),
@@ -250,22 +250,17 @@ func (s *Server) downloadAttachment(_ *request, a *attachment) response {
 	}
 }
 
-// linkBody is the body of POST .../attachments/url-links, and its answer.
-type linkBody struct {
-	URL         string `json:"url"`
-	Description string `json:"description"`
-}
-
 // addLink is POST .../attachments/url-links: 201 with {"url",
 // "description"}. The link is stored as an attachment named by its URL,
 // VALID at once.
 func (s *Server) addLink(rq *request, rec *record) response {
-	body := in[*linkBody](rq)
+	body := in[*attachmentLink](rq)
+	body.Description, body.Extra = new(valueOf(body.Description)), nil // answered, "" included; other members dropped
 	u, err := url.Parse(body.URL)
 	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return failf(http.StatusUnprocessableEntity, "invalid /url: must be an absolute http or https URL, the fake's rule")
 	}
-	s.attach(rec, &attachment{AttachmentInfo: AttachmentInfo{Name: body.URL, Description: body.Description,
+	s.attach(rec, &attachment{AttachmentInfo: AttachmentInfo{Name: body.URL, Description: *body.Description,
 		MediaType: "text/uri-list", URL: body.URL, State: StateValid}})
 	return reply(http.StatusCreated, body)
 }

@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
@@ -100,6 +103,16 @@ func mustConform(helper string, id op.ID, body any) {
 	}
 }
 
+// valueOf returns *p, or the zero value for nil: a member a body left
+// out, read as empty.
+func valueOf[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
 // setIf sets *dst to *src when src is not nil: what a body leaves out
 // stays as it is.
 func setIf[T any](dst *T, src *T) {
@@ -119,4 +132,24 @@ func parseObject[T any](raw []byte, what string) (map[string]T, *httpError) {
 		return nil, errf(http.StatusBadRequest, "malformed %s: a JSON object is required", what)
 	}
 	return m, nil
+}
+
+// someIf is the Opt of v, absent for the zero value.
+func someIf[T comparable](v T) admin.Opt[T] {
+	var zero T
+	if v == zero {
+		return admin.Opt[T]{}
+	}
+	return admin.Some(v)
+}
+
+// rawJSON is v encoded, as a member kept as raw JSON.
+func rawJSON(v any) jsontext.Value { return jsontext.Value(bytes.TrimSpace(encodeJSON(v))) }
+
+// someOf is the Opt of *p, absent for nil.
+func someOf[T any](p *T) admin.Opt[T] {
+	if p == nil {
+		return admin.Opt[T]{}
+	}
+	return admin.Some(*p)
 }

@@ -21,15 +21,6 @@ type comment struct {
 	commentJSON
 }
 
-// commentJSON is a comment on the wire.
-type commentJSON struct {
-	ID        string `json:"id"`
-	CreatedAt string `json:"createdAt"`
-	Source    string `json:"source"`
-	Contents  string `json:"contents"`
-	CreatedBy any    `json:"createdBy"`
-}
-
 // json returns the comment's wire form. The caller holds s.mu.
 func (c *comment) json(st *state) commentJSON {
 	out := c.commentJSON

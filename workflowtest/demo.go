@@ -130,10 +130,10 @@ func (s *Server) SeedDemo() Demo {
 	// They are added as their requests add them, by the default user.
 	rq := &request{user: s.st.users[0]}
 	for _, id := range partIDs[:2] {
-		rq.in = &relatedBody{ID: id, Alias: DemoElements}
+		rq.in = &relatedItemInput{ID: id, Alias: new(DemoElements)}
 		s.addRelated(rq, rec)
 	}
-	rq.in = &watchersBody{Users: emails[:2]}
+	rq.in = &watcherListInput{Users: emails[:2]}
 	s.changeWatchers(rq, rec)
 	s.st.newComment(rec, "Looking into it.", "WEB", d.Users[0].UserID, base)
 	// A small, processed text file, so that the download route of task 1

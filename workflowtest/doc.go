@@ -430,6 +430,21 @@
 //     ones with 400, to catch misspelt member names.
 //   - JSON request bodies may be at most 10 MiB; a Content-Type, when
 //     sent, must be application/json.
+//   - The types the fake decodes the workspace configuration's request
+//     bodies into, and builds its replies from, are package admin's,
+//     generated from the contract document (admin's *_gen.go files): the
+//     request bodies (admin.TableCreateRequest, admin.TableJoinInput, ...)
+//     and the read models (admin.Table, ...). The fake imports admin and
+//     keeps no body or reply struct of its own for the tables, search
+//     tables, elements, domains, views, agents and skills. The records
+//     API's bodies (a new user, a group, its members, watchers, a related
+//     item, a link), which no admin type covers, are decoded into types
+//     the same generator writes into this package (bodies_gen.go), and its
+//     replies (users, groups, comments, the paged list's envelope and the
+//     record list's items) are built from plain types it writes there too.
+//     Only free-form bodies (apps, flows, automations) are read as JSON
+//     objects; the error body, which the document leaves free-form, is
+//     the fake's own.
 //   - The seeding helpers (AddUser, AddView, AddAutomation, SeedDemo) store
 //     only what a request could have stored: they panic on what the
 //     checks refuse.
@@ -437,3 +452,5 @@
 // Times are strings in the API's form YYYY-MM-DDTHH:MM:SS.SSSZ, UTC, from
 // the server's clock.
 package workflowtest
+
+//go:generate go run ../internal/modelgen/gen ../internal/contract/openapi.yaml . workflowtest

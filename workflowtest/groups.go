@@ -1,7 +1,6 @@
 package workflowtest
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -36,23 +35,6 @@ type domain struct {
 type member struct {
 	seq    uint64
 	userID string
-}
-
-type domainJSON struct {
-	ID     string `json:"id"`
-	Domain string `json:"domain"`
-}
-
-// groupJSON is the service's Group.
-type groupJSON struct {
-	ID          string       `json:"id"`
-	Name        string       `json:"name"`
-	Assignable  bool         `json:"assignable"`
-	Watchable   bool         `json:"watchable"`
-	Mentionable bool         `json:"mentionable"`
-	Managed     bool         `json:"managed"`
-	Dynamic     bool         `json:"dynamic"`
-	Domains     []domainJSON `json:"domains"`
 }
 
 func (g *group) json() groupJSON {
@@ -148,18 +130,13 @@ func (g *group) addMembers(c *counters, ids []string) {
 
 // groupRoutes are the operations on groups.
 var groupRoutes = []route{
-	on(op.ListGroups, admin((*Server).listGroups)),
-	on(op.CreateGroup, onGroup((*Server).putGroup)),
+	on(op.ListGroups, adminOnly((*Server).listGroups)),
+	onJSON[groupRequest](op.CreateGroup, onGroup((*Server).putGroup)),
 	on(op.GetGroup, onGroup((*Server).getGroup)),
-	on(op.UpdateGroup, onGroup((*Server).putGroup)),
+	onJSON[groupRequest](op.UpdateGroup, onGroup((*Server).putGroup)),
 	on(op.ListGroupUsers, onGroup((*Server).listGroupUsers)),
-	onJSON[userIDsBody](op.AddUsersToGroup, onGroup((*Server).changeMembers)),
-	onJSON[userIDsBody](op.RemoveUsersFromGroup, onGroup((*Server).changeMembers)),
-}
-
-// userIDsBody is the body of the group-membership changes.
-type userIDsBody struct {
-	UserIDs []string `json:"userIds"`
+	onJSON[groupUserIDsInput](op.AddUsersToGroup, onGroup((*Server).changeMembers)),
+	onJSON[groupUserIDsInput](op.RemoveUsersFromGroup, onGroup((*Server).changeMembers)),
 }
 
 // checkUserIDs answers 422 naming the ids of userIds that name no user.
@@ -179,7 +156,7 @@ func (s *Server) listGroups(rq *request) response {
 // onGroup is a handler of the group {groupId}, found, when the route
 // names one (nil otherwise).
 func onGroup(h func(s *Server, rq *request, g *group) response) func(*Server, *request) response {
-	return admin(found(func(s *Server, rq *request) (*group, *httpError) {
+	return adminOnly(found(func(s *Server, rq *request) (*group, *httpError) {
 		if id, one := rq.params["groupId"]; one && s.st.groupsByID[id] == nil {
 			return nil, errf(http.StatusNotFound, "no group with id %q", id)
 		}
@@ -190,19 +167,6 @@ func onGroup(h func(s *Server, rq *request, g *group) response) func(*Server, *r
 // getGroup is GET /groups/{groupId}.
 func (s *Server) getGroup(_ *request, g *group) response { return reply(http.StatusOK, g.json()) }
 
-// groupRequest is the service's GroupRequest, decoded on top of a group's
-// flags and tags, so that what the body leaves out keeps its value (the
-// flags' members are named as GroupFlags' fields, case aside). Name,
-// userIds and domains stay nil when not sent (an empty list decodes as
-// empty, not nil).
-type groupRequest struct {
-	Name *string `json:"name"`
-	GroupFlags
-	Tags    []string `json:"tags"`
-	UserIDs []string `json:"userIds"`
-	Domains []string `json:"domains"`
-}
-
 // putGroup is POST /groups (no g: 201 with the new group) and PUT
 // /groups/{groupId} (200 with the group), the body checked against g;
 // what the body leaves out stays as it is, and nothing changes on a
@@ -212,21 +176,29 @@ func (s *Server) putGroup(rq *request, g *group) response {
 	if create {
 		g = &group{}
 	}
-	b := groupRequest{GroupFlags: g.flags, Tags: slices.Clone(g.tags)}
-	_ = json.Unmarshal(rq.body, &b) // checked by readBody
+	b := in[*groupRequest](rq) // what it leaves out keeps its value; userIds and domains are nil when not sent
+	flags, tags := g.flags, g.tags
+	for _, f := range []struct{ to, sent *bool }{{&flags.Assignable, b.Assignable}, {&flags.Watchable, b.Watchable},
+		{&flags.Mentionable, b.Mentionable}, {&flags.Approver, b.Approver}, {&flags.Dynamic, b.Dynamic},
+		{&flags.DataAccess, b.DataAccess}, {&flags.Hidden, b.Hidden}} {
+		setIf(f.to, f.sent)
+	}
+	if b.Tags != nil {
+		tags = b.Tags
+	}
 	switch {
 	case create && b.Name == nil:
 		return failf(http.StatusUnprocessableEntity, "invalid /name: a new group needs a name (the fake's rule)")
-	case b.UserIDs != nil && b.Dynamic:
+	case b.UserIDs != nil && flags.Dynamic:
 		return failf(http.StatusUnprocessableEntity, "invalid /userIds: userIds are for groups that are not dynamic")
-	case b.Domains != nil && !b.Dynamic:
+	case b.Domains != nil && !flags.Dynamic:
 		return failf(http.StatusUnprocessableEntity, "invalid /domains: domains are for dynamic groups")
 	}
 	if e := s.checkUserIDs(b.UserIDs); e != nil {
 		return fail(e)
 	}
 	setIf(&g.name, b.Name)
-	g.flags, g.tags = b.GroupFlags, b.Tags
+	g.flags, g.tags = flags, tags
 	if g.flags.Dynamic || b.UserIDs != nil {
 		g.members = nil
 	}
@@ -253,7 +225,7 @@ func (s *Server) listGroupUsers(rq *request, g *group) response {
 // /groups/{groupId}/users with a body (200, no body; users who are not
 // members are ignored). A dynamic group takes no users (422).
 func (s *Server) changeMembers(rq *request, g *group) response {
-	ids := in[*userIDsBody](rq).UserIDs
+	ids := in[*groupUserIDsInput](rq).UserIDs
 	if g.flags.Dynamic {
 		return failf(http.StatusUnprocessableEntity, "group %s is dynamic: its members follow its domains", g.id)
 	}

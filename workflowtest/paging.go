@@ -158,26 +158,6 @@ func pageOf[T any](n int, at func(k int) T, seq func(T) uint64, p *paging) pageR
 	return res
 }
 
-// pagedList is the body of every paged list: the spec's RecordPagedList,
-// whose items are {"data", "cursor"}, and the service's Paged<X>, whose
-// items are the objects themselves (a related item carries its own
-// "cursor" member, the others none), with "total" and "paging" as in the
-// record list. Paging parameters, cursors and page selection are those
-// of the record list everywhere; a filter is refused where the service
-// publishes none.
-type pagedList struct {
-	Items  []any        `json:"items"`
-	Total  int          `json:"total"`
-	Paging pagingStatus `json:"paging"`
-}
-
-type pagingStatus struct {
-	HasNextPage     bool   `json:"has_next_page"`
-	HasPreviousPage bool   `json:"has_previous_page"`
-	StartCursor     string `json:"start_cursor"`
-	EndCursor       string `json:"end_cursor"`
-}
-
 // listPage answers the page of items that the paging query of rq points
 // at, each item as item makes it (given its cursor). The query takes the
 // parameters of the operation in the table (a filter, on fields, where

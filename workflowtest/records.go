@@ -54,12 +54,6 @@ type record struct {
 
 func recordSeq(r *record) uint64 { return r.seq }
 
-// recordItem is the spec's RecordListItem.
-type recordItem struct {
-	Data   fieldSet `json:"data"`
-	Cursor string   `json:"cursor"`
-}
-
 // missing returns the required fields of d that f leaves out or empty.
 func (d *definition) missing(f workflow.Record) []string {
 	return slices.DeleteFunc(slices.Clone(d.required), func(name string) bool { return f[name] != "" })

@@ -18,16 +18,10 @@ type relation struct {
 	recID  string
 }
 
-// relatedBody is the body of POST .../related-items: exactly one item.
-type relatedBody struct {
-	ID    string `json:"id"`
-	Alias string `json:"alias"`
-}
-
 // relatedRoutes are the operations on related items.
 var relatedRoutes = []route{
 	on(op.GetRecordRelations, onRecord((*Server).listRelated)),
-	onJSON[relatedBody](op.CreateRecordRelatedItems, onRecord((*Server).addRelated)),
+	onJSON[relatedItemInput](op.CreateRecordRelatedItems, onRecord((*Server).addRelated)),
 	on(op.DeleteRecordRelatedItems, onRecord((*Server).removeRelated)),
 }
 
@@ -46,7 +40,7 @@ func (s *Server) listRelated(rq *request, rec *record) response {
 // addRelated is POST .../related-items with {"id", "alias"?}: one item per
 // call (the spec's rule), 201 without a body.
 func (s *Server) addRelated(rq *request, rec *record) response {
-	body := in[*relatedBody](rq)
+	body := in[*relatedItemInput](rq)
 	target, e := s.findRelated(rq, *body)
 	if e != nil {
 		return fail(e)
@@ -64,7 +58,8 @@ func (s *Server) addRelated(rq *request, rec *record) response {
 // findRelated finds the definition of the record a related-item body
 // names: by its alias when given (in any record type), otherwise among
 // every definition. The caller holds s.mu.
-func (s *Server) findRelated(rq *request, body relatedBody) (defKey, *httpError) {
+func (s *Server) findRelated(rq *request, item relatedItemInput) (defKey, *httpError) {
+	body := struct{ ID, Alias string }{item.ID, valueOf(item.Alias)}
 	var target defKey
 	var names []string
 	for k, d := range s.st.defs {

@@ -188,7 +188,7 @@ func snapshot(a *api) string {
 		b.Write(encodeJSON(o.body))
 	}
 	for _, e := range c.elements {
-		b.Write(encodeJSON(e.json()))
+		b.Write(encodeJSON(e.Aspect))
 	}
 	a.srv.mu.RUnlock()
 	return b.String()

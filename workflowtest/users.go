@@ -10,16 +10,6 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
-// userJSON is a user on the wire: the service's User.
-type userJSON struct {
-	ID        string `json:"id"`
-	Email     string `json:"email"`
-	FirstName string `json:"firstName"`
-	LastName  string `json:"lastName"`
-	Status    string `json:"status"`
-	JobTitle  string `json:"jobTitle"`
-}
-
 func (u *user) json() userJSON {
 	status := "INACTIVE"
 	if u.active {
@@ -65,15 +55,15 @@ func (s *Server) Users() []User {
 
 // userRoutes are the operations on users.
 var userRoutes = []route{
-	on(op.ListUsers, admin((*Server).listUsers)),
-	onJSON[createUserBody](op.CreateUser, admin((*Server).createUser)),
-	on(op.GetUser, admin(found((*Server).lookupUser, (*Server).getUser))),
-	on(op.DeactivateUser, admin(found((*Server).lookupUser, (*Server).deactivateUser))),
+	on(op.ListUsers, adminOnly((*Server).listUsers)),
+	onJSON[createUserInput](op.CreateUser, adminOnly((*Server).createUser)),
+	on(op.GetUser, adminOnly(found((*Server).lookupUser, (*Server).getUser))),
+	on(op.DeactivateUser, adminOnly(found((*Server).lookupUser, (*Server).deactivateUser))),
 }
 
-// admin is a handler of the users and groups routes, run once the user
+// adminOnly is a handler of the users and groups routes, run once the user
 // may use them: 403 to a user denied them (DenyAdmin).
-func admin(h func(s *Server, rq *request) response) func(*Server, *request) response {
+func adminOnly(h func(s *Server, rq *request) response) func(*Server, *request) response {
 	return func(s *Server, rq *request) response {
 		if s.st.deniedAdmin[rq.user.id] {
 			return failf(http.StatusForbidden, "user %s has no permission for users and groups", rq.user.id)
@@ -87,25 +77,16 @@ func (s *Server) listUsers(rq *request) response {
 	return listPage(rq, "users", s.st.users, func(u *user) uint64 { return u.seq }, userFields, plain(func(u *user) any { return u.json() }))
 }
 
-// createUserBody is the body of POST /users.
-type createUserBody struct {
-	Email       string `json:"email"`
-	FirstName   string `json:"firstName"`
-	LastName    string `json:"lastName"`
-	JobTitle    string `json:"jobTitle"`
-	NeverNotify bool   `json:"neverNotify"`
-}
-
 // createUser is POST /users: 201 with the new, active user. email,
 // firstName and lastName are required (400 naming the missing one); email
 // must be a bare address as net/mail parses it and not taken yet.
 func (s *Server) createUser(rq *request) response {
-	body := in[*createUserBody](rq)
+	body := in[*createUserInput](rq)
 	if i := slices.IndexFunc(s.st.users, func(u *user) bool { return strings.EqualFold(u.email, body.Email) }); i >= 0 {
 		return failf(http.StatusBadRequest, "a user with email %q already exists (%s)", body.Email, s.st.users[i].id)
 	}
 	u := s.st.addUser(body.Email, body.FirstName, body.LastName)
-	u.jobTitle, u.neverNotify = body.JobTitle, body.NeverNotify
+	u.jobTitle, u.neverNotify = valueOf(body.JobTitle), valueOf(body.NeverNotify)
 	return reply(http.StatusCreated, u.json())
 }
 

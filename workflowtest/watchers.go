@@ -41,16 +41,11 @@ func (st *state) watch(rec *record, userID, groupID string) {
 	}
 }
 
-// watchersBody is the body of POST and DELETE .../watchers.
-type watchersBody struct {
-	Users []string `json:"users"`
-}
-
 // watcherRoutes are the operations on watchers.
 var watcherRoutes = []route{
 	on(op.ListRecordWatchers, onRecord((*Server).listWatchers)),
-	onJSON[watchersBody](op.CreateRecordWatchers, onRecord((*Server).changeWatchers)),
-	onJSON[watchersBody](op.DeleteRecordWatchers, onRecord((*Server).changeWatchers)),
+	onJSON[watcherListInput](op.CreateRecordWatchers, onRecord((*Server).changeWatchers)),
+	onJSON[watcherListInput](op.DeleteRecordWatchers, onRecord((*Server).changeWatchers)),
 }
 
 // listWatchers is GET .../watchers: Paged<{id, target}>, in the order the
@@ -67,7 +62,7 @@ func (s *Server) listWatchers(rq *request, rec *record) response {
 // (compared ignoring case), 422 naming the addresses of no user.
 func (s *Server) changeWatchers(rq *request, rec *record) response {
 	var ids, unknown []string
-	for _, addr := range in[*watchersBody](rq).Users {
+	for _, addr := range in[*watcherListInput](rq).Users {
 		if i := slices.IndexFunc(s.st.users, func(u *user) bool { return strings.EqualFold(u.email, addr) }); i >= 0 {
 			ids = append(ids, s.st.users[i].id)
 		} else {

@@ -102,7 +102,7 @@ func Marshal[T any](v T) ([]byte, error) {
 			}
 		}
 	}
-	return json.Marshal(twinOf(&v))
+	return json.Marshal(twinOf(&v), json.Deterministic(true)) // Extra in the order of its keys, the same every time
 }
 
 // Unmarshal decodes data into the model *p, replacing what it held;

@@ -218,8 +218,17 @@ func reachedTypes() *reached {
 	r := &reached{types: map[string][]reflect.Type{}, body: map[reflect.Type]bool{}, seen: map[reflect.Type]bool{}}
 	r.walk(reflect.TypeFor[workflow.Client](), false)
 	r.walk(reflect.TypeFor[admin.Workspace](), false)
+	// The bodies a method builds from its arguments (JoinMappingsService
+	// takes the entries, or the sources, and sends them in an envelope).
+	for _, b := range builtBodies {
+		r.walk(b, true)
+	}
 	return r
 }
+
+// builtBodies are the request bodies the API builds from what a method
+// takes, rather than taking them whole.
+var builtBodies = []reflect.Type{reflect.TypeFor[admin.JoinMappings](), reflect.TypeFor[admin.JoinMappingSources](), reflect.TypeFor[admin.GroupDomainsInput]()}
 
 // envelopes are the list envelopes, by "pkg.Name": their doc says they
 // keep their items, not unknown envelope members.

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"errors"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -171,15 +170,20 @@ func TestAgentMaxLength(t *testing.T) {
 	}
 }
 
-// TestViewTypes: the view's type accepts exactly the names viewTypes
-// maps, and each builds the body's variant of its type.
+// TestViewTypes: the view's type accepts exactly the names of the write
+// body's variants, and each builds the body's variant of its type.
 func TestViewTypes(t *testing.T) {
 	s := schemaOf(t, &viewResource{})
 	v := s.Schema.Attributes["type"].(interface{ StringValidators() []validator.String }).StringValidators()
-	if got := slices.Sorted(slices.Values(v[0].(oneOfValidator))); !slices.Equal(got, slices.Sorted(maps.Keys(viewTypes))) {
-		t.Errorf("type accepts %v, want the names viewTypes maps", got)
+	var names []string
+	for _, typ := range admin.ViewVariants() {
+		names = append(names, typ.Variant())
 	}
-	for name, typ := range viewTypes {
+	if got := slices.Sorted(slices.Values(v[0].(oneOfValidator))); !slices.Equal(got, slices.Sorted(slices.Values(names))) {
+		t.Errorf("type accepts %v, want the names of the body's variants %v", got, names)
+	}
+	for _, typ := range admin.ViewVariants() {
+		name := typ.Variant()
 		in := input(name, admin.ViewConfig{})
 		got := map[admin.ViewType]bool{admin.ViewTypeList: in.List != nil, admin.ViewTypeKanban: in.Kanban != nil,
 			admin.ViewTypeCalendar: in.Calendar != nil, admin.ViewTypeDashboard: in.Dashboard != nil, admin.ViewTypeAgent: in.Agent != nil}

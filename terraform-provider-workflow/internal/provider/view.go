@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -51,15 +52,9 @@ type viewModel struct {
 	DashboardID         types.String `tfsdk:"dashboard_id"`
 }
 
-// viewTypes maps the resource's type to the service's, one for each
-// variant of a view's write body.
-var viewTypes = map[string]admin.ViewType{
-	"list":      admin.ViewTypeList,
-	"kanban":    admin.ViewTypeKanban,
-	"calendar":  admin.ViewTypeCalendar,
-	"dashboard": admin.ViewTypeDashboard,
-	"agent":     admin.ViewTypeAgent,
-}
+// viewType returns the service's type of a view of the resource's type
+// (the name of its variant in the write body), and whether there is one.
+func viewType(typ string) (admin.ViewType, bool) { return admin.ViewTypeOf(typ) }
 
 func (r *viewResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	// Optional members are read back (readString, readList): left out,
@@ -119,30 +114,9 @@ func (m viewModel) variantBody() admin.ViewConfig {
 
 // input returns the write body's variant of type typ holding c.
 func input(typ string, c admin.ViewConfig) admin.ViewInput {
-	var in admin.ViewInput
-	switch viewTypes[typ] {
-	case admin.ViewTypeList:
-		in.List = &c
-	case admin.ViewTypeKanban:
-		in.Kanban = &c
-	case admin.ViewTypeCalendar:
-		in.Calendar = &c
-	case admin.ViewTypeDashboard:
-		in.Dashboard = &c
-	case admin.ViewTypeAgent:
-		in.Agent = &c
-	}
+	t, _ := viewType(typ)
+	in, _ := admin.NewViewInput(t, c)
 	return in
-}
-
-// variant returns the configuration of the variant in holds, nil for none.
-func variant(in admin.ViewInput) *admin.ViewConfig {
-	for _, c := range []*admin.ViewConfig{in.List, in.Kanban, in.Calendar, in.Dashboard, in.Agent} {
-		if c != nil {
-			return c
-		}
-	}
-	return nil
 }
 
 // state returns the state of the view v as read, keeping prior's
@@ -151,12 +125,7 @@ func (prior viewModel) state(v *admin.View) viewModel {
 	m := prior
 	m.ID = optString(v.ID)
 	m.Handle = optString(v.ClientHandle)
-	m.Type = types.StringValue(string(v.Type.Value()))
-	for k, t := range viewTypes {
-		if t == v.Type.Value() {
-			m.Type = types.StringValue(k)
-		}
-	}
+	m.Type = types.StringValue(cmp.Or(v.Type.Value().Variant(), string(v.Type.Value())))
 	m.DisplayOrder = optInt(v.DisplayOrder)
 	m.Name = optString(v.Name)
 	m.AllowRecordCreation = optBool(v.AllowRecordCreation)
@@ -189,7 +158,7 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 	if !known(m.Handle) {
 		handle = "handle"
 	}
-	if _, ok := viewTypes[m.Type.ValueString()]; !ok {
+	if _, ok := viewType(m.Type.ValueString()); !ok {
 		return // the type's validator reports it, once
 	}
 	body := admin.ViewRequest{View: input(m.Type.ValueString(), m.variantBody())}
@@ -203,8 +172,8 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 // variant.
 var viewAttrs = func() wireAttrs {
 	out := wireAttrs{"alias": "app", "handle": "handle"}
-	for v := range viewTypes {
-		out.with(camelAttrs("view."+v+".", "name", "allowRecordCreation", "filter", "sort", "columns", "columns[*]", "density",
+	for _, t := range admin.ViewVariants() {
+		out.with(camelAttrs("view."+t.Variant()+".", "name", "allowRecordCreation", "filter", "sort", "columns", "columns[*]", "density",
 			"rows", "displayByField", "allowedFilterFields", "allowedFilterFields[*]", "agentId", "dashboardId"))
 	}
 	return out
@@ -257,7 +226,7 @@ func (r *viewResource) overwrite(ctx context.Context, cur *admin.View, plan, cfg
 		return nil, err
 	}
 	held := admin.ViewConfig{}
-	if c := variant(body.View); c != nil {
+	if _, c := body.View.Variant(); c != nil {
 		held = *c
 	}
 	c, err := overlay(held, cfg.variantBody())
