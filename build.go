@@ -134,6 +134,11 @@ func (c *Client) newRequest(ctx context.Context, r target, q, body any) (*http.R
 		rdr = b
 	case json.RawMessage: // sent as it is: the bytes a caller checked are the bytes sent
 		rdr, contentType = bytes.NewReader(b), "application/json"
+	case op.Body: // encoded by the package that made it (admin): checked, then sent as it is
+		if ve := check.Body[ValidationError](r.op, b.Value, b.JSON); ve != nil {
+			return nil, ve
+		}
+		rdr, contentType = bytes.NewReader(b.JSON), "application/json"
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {

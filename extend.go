@@ -9,6 +9,8 @@ import (
 	"iter"
 	"net/http"
 	"reflect"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // This file is the request path's exported face, for the operations this
@@ -28,6 +30,23 @@ import (
 // value of the wrong JSON type is an error matching ErrUnexpectedResponse
 // that names the request.
 func (c *Client) Call(ctx context.Context, method, path string, query, body, out any, reqOpts ...RequestOption) error {
+	return c.callInto(ctx, target{method: method, path: path}, query, body, out, reqOpts)
+}
+
+// Operation is Call for an operation of the table (package internal/op),
+// sent by its id, its path filled with args (each parameter's name, then
+// its value, in the template's order; each value checked as Segment
+// does) and carried with the request, so that reports name it; a body of
+// type op.Body is checked against the document before it is sent. It is
+// the one request path of this module's packages beside this one
+// (package admin): id's type is internal, so no other module can call it.
+// For requests of your own, use Call.
+func (c *Client) Operation(ctx context.Context, id op.ID, args []string, query, body, out any, reqOpts ...RequestOption) error {
+	return c.callInto(ctx, pathTo(id, args...), query, body, out, reqOpts)
+}
+
+// callInto is a call whose success answer is read into out, as Call says.
+func (c *Client) callInto(ctx context.Context, r target, query, body, out any, reqOpts []RequestOption) error {
 	var rd reply
 	switch out := out.(type) {
 	case nil:
@@ -39,7 +58,7 @@ func (c *Client) Call(ctx context.Context, method, path string, query, body, out
 		}
 		rd = whole(func(data []byte) error { return decodeResource(data, out, "JSON value") })
 	}
-	return c.call(ctx, target{method: method, path: path}, query, body, reqOpts, rd)
+	return c.call(ctx, r, query, body, reqOpts, rd)
 }
 
 // PagedList is one paged list of the service, at Path: the pager of every
@@ -52,6 +71,18 @@ type PagedList[T any] struct {
 	// Filtered says that the service publishes an RSQL filter for the
 	// list; otherwise ListOptions.Filter is a *ValidationError.
 	Filtered bool
+
+	op   op.ID // the list operation, where OperationList made it: Path and Filtered are its
+	args []string
+}
+
+// OperationList is the PagedList of the list operation id of the table
+// (package internal/op), its path filled with args as Operation fills it,
+// the operation carried with each page's request and its filter taken
+// where the document publishes one. Like Operation, it is for this
+// module's packages beside this one.
+func OperationList[T any](c *Client, id op.ID, args ...string) PagedList[T] {
+	return PagedList[T]{Client: c, op: id, args: args}
 }
 
 // List returns one page: GET Path with the paging options and filter of
@@ -73,6 +104,9 @@ func (l PagedList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...Req
 }
 
 func (l PagedList[T]) target() target {
+	if l.op != "" {
+		return pathTo(l.op, l.args...)
+	}
 	return target{method: http.MethodGet, path: l.Path, filter: l.Filtered}
 }
 

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
@@ -138,4 +140,63 @@ func TestCallRefusesAQueryOfAnotherType(t *testing.T) {
 	require.Len(t, calls, 2, "only the two good queries were sent")
 	assert.Equal(t, "a=1", calls[0].Query)
 	assert.Equal(t, "a=2", calls[1].Query)
+}
+
+// Operation sends an operation of the table by its id: the path filled
+// and checked from the arguments, the operation named to observers, and
+// an op.Body checked against the document before anything is sent, then
+// sent byte for byte.
+func TestOperationSendsAnOperationOfTheTable(t *testing.T) {
+	var seen []CallInfo
+	obs := WithObserver(&Observer{CallStart: func(ctx context.Context, c CallInfo) context.Context {
+		seen = append(seen, c)
+		return nil
+	}})
+	c, m := newMockClient(t, mockReply(http.StatusOK, `{"id":"g1"}`), obs)
+	body := []byte(`{"name":"Ops",  "userIds":[]}`)
+	var out map[string]string
+	require.NoError(t, c.Operation(t.Context(), op.UpdateGroup, []string{"groupId", "g 1"}, nil, op.Body{Value: GroupRequest{}, JSON: body}, &out))
+	assert.Equal(t, map[string]string{"id": "g1"}, out)
+	calls := m.requests()
+	require.Len(t, calls, 1)
+	assert.Equal(t, "/groups/g%201", calls[0].Path)
+	assert.Equal(t, string(body), string(calls[0].Body), "sent as encoded")
+	require.Len(t, seen, 1)
+	assert.Equal(t, string(op.UpdateGroup), seen[0].Operation)
+
+	err := c.Operation(t.Context(), op.UpdateGroup, []string{"groupId", "g1"}, nil,
+		op.Body{Value: GroupRequest{}, JSON: []byte(`{"userIds":["not a uuid"]}`)}, nil)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "GroupRequest.UserIDs[0]", ve.Field, "named as the Go value's field")
+	err = c.Operation(t.Context(), op.UpdateGroup, []string{"groupId", "g1"}, nil, op.Body{JSON: []byte(`{"userIds":[1]}`)}, nil)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "body.userIds[0]", ve.Field, "a body of no type: its JSON members")
+	err = c.Operation(t.Context(), op.UpdateGroup, []string{"groupId", ""}, nil, nil, nil)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "groupId", ve.Field)
+	assert.Len(t, m.requests(), 1, "nothing sent after the first")
+}
+
+// OperationList pages a list operation of the table, its filter taken
+// where the document publishes one, the operation named to observers.
+func TestOperationListPagesAListOperation(t *testing.T) {
+	var seen []string
+	obs := WithObserver(&Observer{CallStart: func(ctx context.Context, c CallInfo) context.Context {
+		seen = append(seen, c.Operation)
+		return nil
+	}})
+	c, m := newMockClient(t, mockReply(http.StatusOK, `{"items":[{"id":"u1"}],"total":1,"paging":{"has_next_page":false}}`), obs)
+	page, err := OperationList[map[string]string](c, op.ListUsers).List(t.Context(), &ListOptions{Filter: rsql.Raw("status==ACTIVE")})
+	require.NoError(t, err)
+	assert.Equal(t, []map[string]string{{"id": "u1"}}, page.Items)
+	assert.Equal(t, []string{string(op.ListUsers)}, seen)
+	assert.Contains(t, m.requests()[0].Query, "filter=")
+	_, err = OperationList[map[string]string](c, op.ListGroups).List(t.Context(), &ListOptions{Filter: rsql.Raw("a==b")})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve, "the groups list publishes no filter")
+	assert.Equal(t, "ListOptions.Filter", ve.Field)
+	_, err = OperationList[map[string]string](c, op.ListAgents, "alias", "a/b").List(t.Context(), nil)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "alias", ve.Field)
 }

@@ -194,8 +194,8 @@
 // it states in prose ("exactly one of", "mutually exclusive with"). The
 // checks are those the fake applies (package internal/wire, built from
 // the contract document); a broken rule is a *workflow.ValidationError
-// naming the body's type and the member by its path
-// (TableCreateRequest.fields[0].cloud.name), and nothing is sent. An id,
+// naming the body's type and the member by its Go field
+// (TableCreateRequest.Fields[0].Cloud.Name), and nothing is sent. An id,
 // alias or handle of a path, and a handle or namespace Create gives what
 // it creates, must be a usable path segment (workflow.Segment): not
 // empty, ".", ".." or white space, without "/" or control characters,

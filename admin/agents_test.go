@@ -65,15 +65,15 @@ func TestAgentsValidation(t *testing.T) {
 		{"no variant", func(ws *admin.Workspace) error {
 			_, err := ws.Agents.Create(t.Context(), "it", admin.AgentBundle{})
 			return err
-		}, "AgentBundle.agent"},
+		}, "AgentBundle.Agent"},
 		{"connector not a UUID", func(ws *admin.Workspace) error {
 			_, err := ws.Agents.Create(t.Context(), "it", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{AIProviderConnectorID: new("c1")}}})
 			return err
-		}, "AgentBundle.agent.elementum.aiProviderConnectorId"},
+		}, "AgentBundle.Agent.Elementum.AIProviderConnectorID"},
 		{"tool not an object", func(ws *admin.Workspace) error {
 			_, err := ws.Agents.Update(t.Context(), "it", "a1", admin.AgentBundle{Agent: ok, Tools: []jsontext.Value{jsontext.Value(`[]`)}})
 			return err
-		}, "AgentBundle.tools[0]"},
+		}, "AgentBundle.Tools[0]"},
 		{"update without id", func(ws *admin.Workspace) error {
 			_, err := ws.Agents.Update(t.Context(), "it", "", admin.AgentBundle{Agent: ok})
 			return err

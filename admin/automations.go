@@ -236,7 +236,7 @@ type AutomationsService struct{ client *workflow.Client }
 // them.
 func automationsAt(id op.ID, recordType workflow.RecordType, alias string, rest ...string) target {
 	if err := recordType.Validate(); err != nil {
-		return target{o: id.Op(), err: err}
+		return target{id: id, err: err}
 	}
 	return at(id, append([]string{"recordType", string(recordType), "alias", alias}, rest...)...)
 }

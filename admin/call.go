@@ -3,10 +3,8 @@ package admin
 import (
 	"cmp"
 	"context"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"go/token"
 	"iter"
 	"reflect"
 	"slices"
@@ -19,31 +17,28 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/check"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
-	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
-// The helpers every family's operations are written with: one way to
-// name an operation and fill its path, to send it (with a typed answer, a
-// JSON object or no answer), to check a body against the document before
-// sending, and to make the write body of a read form.
+// The helpers every family's operations are written with, over the
+// SDK's one request path (workflow.Client.Operation and
+// workflow.OperationList): one way to name an operation and its path's
+// arguments, to send it (with a typed answer, a JSON object or no
+// answer), to encode a body for the path's check against the document,
+// and to make the write body of a read form.
 
-// target is one request of an operation: the operation, its path filled
-// from a method's arguments, and err, the first bad argument, which stops
-// it before anything is sent.
+// target is one request of an operation: its id, its path's arguments
+// (each parameter's name, then its value, in the template's order: the
+// request path fills and checks them), and err, a bad argument a method
+// found itself, which stops it before anything is sent.
 type target struct {
-	o    *op.Operation
-	path string
+	id   op.ID
+	args []string
 	err  error
 }
 
-// at is the target of the operation id, its path filled from args: pairs
-// of a field name (what an error calls the argument) and a value, one
-// pair for each parameter of the path template, in order, each checked
-// and escaped with workflow.Segment.
+// at is the target of the operation id with its path's arguments args.
 func at(id op.ID, args ...string) target {
-	o := id.Op()
-	p, err := o.Fill(workflow.Segment, args...)
-	return target{o: o, path: p, err: err}
+	return target{id: id, args: args}
 }
 
 // or is t stopped by err too, unless a bad argument stops it first.
@@ -52,108 +47,80 @@ func (t target) or(err error) target {
 	return t
 }
 
-// ctx is the context of t's request: it names the operation, for the
-// request path's observers.
-func (t target) ctx(ctx context.Context) context.Context {
-	if ctx == nil {
-		return nil // the request path refuses it
-	}
-	return op.NewContext(ctx, t.o.ID)
-}
-
 // call sends t and decodes its answer into a new T, unless a bad argument
 // or the body stops it first (see encode).
 func call[T any](ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) (*T, error) {
-	b, err := encode(t, body)
-	if err != nil {
-		return nil, err
-	}
 	out := new(T)
-	if err := c.Call(t.ctx(ctx), t.o.Method, t.path, nil, b, out, reqOpts...); err != nil {
+	if err := send(ctx, c, t, body, out, reqOpts); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// callRaw sends t, whose answer is a Passthrough, returned as it came; it
-// must be one JSON object.
+// callRaw is call for an answer that is a JSON object of no modelled
+// shape (a Passthrough): anything else is an error matching
+// workflow.ErrUnexpectedResponse.
 func callRaw(ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) (jsontext.Value, error) {
 	out, err := call[jsontext.Value](ctx, c, t, body, reqOpts)
 	if err != nil {
 		return nil, err
 	}
 	if out.Kind() != '{' {
-		return nil, fmt.Errorf("%w: %s /%s answered with a JSON value that is not an object", workflow.ErrUnexpectedResponse, t.o.Method, t.path)
+		return nil, unexpected(t, "a JSON value that is not an object")
 	}
 	return *out, nil
 }
 
-// callNone sends t, whose answer has no body, unless a bad argument or
-// the body stops it first.
+// callNone is call for an operation whose answer is dropped.
 func callNone(ctx context.Context, c *workflow.Client, t target, body any, reqOpts []workflow.RequestOption) error {
-	b, err := encode(t, body)
+	return send(ctx, c, t, body, nil, reqOpts)
+}
+
+// send is the request of t with body, its answer read into out (nil
+// drops it).
+func send(ctx context.Context, c *workflow.Client, t target, body, out any, reqOpts []workflow.RequestOption) error {
+	if t.err != nil {
+		return t.err
+	}
+	b, err := encode(body)
 	if err != nil {
 		return err
 	}
-	return c.Call(t.ctx(ctx), t.o.Method, t.path, nil, b, nil, reqOpts...)
+	return c.Operation(ctx, t.id, t.args, nil, b, out, reqOpts...)
 }
 
-// encode returns the JSON request body of t's operation as it is sent,
-// byte for byte (a json.RawMessage), or the error that stops it before
-// sending: a bad argument, a body that does not encode, or one that
-// breaks a rule of the document (checkBody). A nil body is none.
-func encode(t target, body any) (any, error) {
-	if t.err != nil || body == nil {
-		return nil, t.err
+// unexpected is the error of an answer of t that is not what its
+// operation answers (what: "a JSON value that is not an object"), naming
+// the operation, not the request's values.
+func unexpected(t target, what string) error {
+	o := t.id.Op()
+	return fmt.Errorf("%w: %s (%s %s) answered with %s", workflow.ErrUnexpectedResponse, t.id, o.Method, o.Path, what)
+}
+
+// encode is body as the request path takes it: nil for none, or an
+// op.Body encoded with this package's JSON library (go-json-experiment,
+// whose omitzero and Opt rules the models are written for), which the
+// path checks against the operation's request schema and its prose rules
+// before sending (a jsontext.Value is sent as it is, checked the same
+// way). A value that cannot be encoded is a *workflow.ValidationError
+// naming its member.
+func encode(body any) (any, error) {
+	if body == nil {
+		return nil, nil
 	}
-	var err error
-	name := typeName(body)
 	b, ok := body.(jsontext.Value)
 	if !ok {
+		var err error
 		if b, err = json.Marshal(body); err != nil {
-			ve := &workflow.ValidationError{Field: cmp.Or(name, "body"), Rule: "must encode as JSON", Err: err}
+			ve := &workflow.ValidationError{Field: check.Field(reflect.TypeOf(body), ""), Rule: "must encode as JSON", Err: err}
 			if se := (*json.SemanticError)(nil); errors.As(err, &se) && se.Err != nil {
-				ve.Field, ve.Rule, ve.Err = memberPath(name, string(se.JSONPointer)), se.Err.Error(), nil
+				ve.Field, ve.Rule, ve.Err = check.Field(reflect.TypeOf(body), string(se.JSONPointer)), se.Err.Error(), nil
 			}
 			return nil, ve
 		}
+		return op.Body{Value: body, JSON: b}, nil
 	}
-	if err := checkBody(t.o.ID, name, b); err != nil {
-		return nil, err
-	}
-	return stdjson.RawMessage(b), nil
-}
-
-// typeName names the Go type of a body in errors: "ViewRequest".
-func typeName(body any) string {
-	t := reflect.TypeOf(body)
-	if !token.IsExported(t.Name()) || t == reflect.TypeFor[jsontext.Value]() {
-		return "" // a body the caller did not build as a type of this package
-	}
-	return t.Name()
-}
-
-// memberPath names the member at the JSON pointer p of a body of type
-// name: "/fields/0/name" in a TableCreateRequest is
-// "TableCreateRequest.fields[0].name".
-func memberPath(name, p string) string {
-	var b strings.Builder
-	b.WriteString(name)
-	if p == "" {
-		return cmp.Or(name, "body")
-	}
-	for _, tok := range strings.Split(p[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		if _, err := strconv.Atoi(tok); err == nil {
-			b.WriteString("[" + tok + "]")
-		} else {
-			if b.Len() > 0 {
-				b.WriteString(".")
-			}
-			b.WriteString(tok)
-		}
-	}
-	return b.String()
+	return op.Body{JSON: b}, nil
 }
 
 // failed is an iterator that yields err once: a list whose arguments are
@@ -169,48 +136,27 @@ func failed[T any](err error) iter.Seq2[T, error] {
 var invalid = check.Invalid[workflow.ValidationError]
 
 // listPage, listPages and listAll are the List, Pages and All of the
-// paged list t, unless a bad argument refuses them before any request.
-// A filter is taken where the operation has one.
+// paged list t (workflow.OperationList), unless a bad argument refuses
+// them before any request.
 func listPage[T any](ctx context.Context, c *workflow.Client, t target, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) (*workflow.Page[T], error) {
 	if t.err != nil {
 		return nil, t.err
 	}
-	return pagedList[T](c, t).List(t.ctx(ctx), opts, reqOpts...)
+	return workflow.OperationList[T](c, t.id, t.args...).List(ctx, opts, reqOpts...)
 }
 
 func listPages[T any](ctx context.Context, c *workflow.Client, t target, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) iter.Seq2[*workflow.Page[T], error] {
 	if t.err != nil {
 		return failed[*workflow.Page[T]](t.err)
 	}
-	return pagedList[T](c, t).Pages(t.ctx(ctx), opts, reqOpts...)
+	return workflow.OperationList[T](c, t.id, t.args...).Pages(ctx, opts, reqOpts...)
 }
 
 func listAll[T any](ctx context.Context, c *workflow.Client, t target, opts *workflow.ListOptions, reqOpts []workflow.RequestOption) iter.Seq2[T, error] {
 	if t.err != nil {
 		return failed[T](t.err)
 	}
-	return pagedList[T](c, t).All(t.ctx(ctx), opts, reqOpts...)
-}
-
-func pagedList[T any](c *workflow.Client, t target) workflow.PagedList[T] {
-	return workflow.PagedList[T]{Client: c, Path: t.path, Filtered: slices.Contains(t.o.Query, "filter")}
-}
-
-// checkBody checks the JSON request body b of the operation op, of the Go
-// type name, before it is sent, against what the published document
-// states: the operation's request schema and its prose rules (package
-// internal/wire, which the fake's checks use too). The rules the
-// contract document adds as the project's own (an automation's name, an
-// app's namespace, the types of a view's forwarded members) are the
-// fake's, not the service's: they are skipped, and the SDK sends what
-// breaks them.
-func checkBody(id op.ID, name string, b []byte) error {
-	err := wire.Check(id, b, wire.Options{Published: true})
-	p := (*wire.Problem)(nil)
-	if !errors.As(err, &p) {
-		return err // nil, or an operation without a JSON body: a bug
-	}
-	return &workflow.ValidationError{Field: memberPath(name, p.Pointer), Rule: p.Rule}
+	return workflow.OperationList[T](c, t.id, t.args...).All(ctx, opts, reqOpts...)
 }
 
 // writeBody returns the write body W of the read form r: r's JSON members
@@ -260,7 +206,7 @@ func noNull(r any, skip []string) error {
 			continue
 		}
 		if p := firstNull(v.Field(i), "/"+name); p != "" {
-			return nullMember(v.Type().Name(), p)
+			return nullMember(v.Type(), p)
 		}
 	}
 	return nil
@@ -301,6 +247,6 @@ func firstNull(v reflect.Value, p string) string {
 
 // nullMember is the error of a conversion to a write body for the member
 // at the JSON pointer p of the read model named model, read as null.
-func nullMember(model, p string) error {
-	return invalid(memberPath(model, p), "was read as null, which a write body cannot hold: set a value or leave the member out")
+func nullMember(model reflect.Type, p string) error {
+	return invalid(check.Field(model, p), "was read as null, which a write body cannot hold: set a value or leave the member out")
 }

@@ -83,32 +83,32 @@ func TestRefusesWhatTheDocumentRefuses(t *testing.T) {
 		{"a required member left out", func(ws *admin.Workspace) error {
 			_, err := ws.Tables.Joins.Create(ctx, e2eSource, admin.TableJoinInput{Type: new(admin.JoinLeft), JoinOn: []admin.TableJoinOn{}})
 			return err
-		}, "TableJoinInput.source"},
+		}, "TableJoinInput.Source"},
 		{"a value outside the enum", func(ws *admin.Workspace) error {
 			_, err := ws.Tables.Joins.Update(ctx, e2eSource, e2eSource, admin.TableJoinInput{Type: new(admin.TableJoinType("OUTER"))})
 			return err
-		}, "TableJoinInput.type"},
+		}, "TableJoinInput.Type"},
 		{"a format", func(ws *admin.Workspace) error {
 			_, err := ws.Tables.Update(ctx, e2eSource, admin.TableUpdateRequest{CategoryID: new("")})
 			return err
-		}, "TableUpdateRequest.categoryId"},
+		}, "TableUpdateRequest.CategoryID"},
 		{"a prose rule: exactly one variant", func(ws *admin.Workspace) error {
 			_, err := ws.Tables.Update(ctx, e2eSource, admin.TableUpdateRequest{Fields: &admin.TableFieldChanges{
 				Creates: []admin.TableFieldCreate{{Field: admin.TableFieldInput{}}}}})
 			return err
-		}, "TableUpdateRequest.fields.creates[0].field"},
+		}, "TableUpdateRequest.Fields.Creates[0].Field"},
 		// A fake-only rule broken first (a column that is no field id)
 		// must not hide a published rule broken after it.
 		{"a prose rule behind a project rule", func(ws *admin.Workspace) error {
 			_, err := ws.Views.Create(ctx, "itm", "v", admin.ViewRequest{View: admin.ViewInput{
 				List: &admin.ViewConfig{Columns: []string{"Name"}}, Kanban: &admin.ViewConfig{}}})
 			return err
-		}, "ViewRequest.view"},
+		}, "ViewRequest.View"},
 		{"a type behind a project rule", func(ws *admin.Workspace) error {
 			_, err := ws.Views.Create(ctx, "itm", "v", admin.ViewRequest{View: admin.ViewInput{
 				List: &admin.ViewConfig{Columns: []string{"Name"}, Filter: jsontext.Value(`5`)}}})
 			return err
-		}, "ViewRequest.view.list.filter"},
+		}, "ViewRequest.View.List.Filter"},
 	})
 }
 
@@ -124,7 +124,7 @@ func TestErrorsNamePublicTypes(t *testing.T) {
 		{"at the top", admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{}},
 			Extra: map[string]jsontext.Value{"view": jsontext.Value(`{}`)}}, "ViewRequest", `the Extra member "view" names a member admin.ViewRequest models`},
 		{"nested", admin.ViewRequest{View: admin.ViewInput{List: &admin.ViewConfig{Extra: map[string]jsontext.Value{"name": jsontext.Value(`"x"`)}}}},
-			"ViewRequest.view.list", `the Extra member "name" names a member admin.ViewConfig models`},
+			"ViewRequest.View.List", `the Extra member "name" names a member admin.ViewConfig models`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws, m := newMockWorkspace(t, http.StatusCreated, `{}`)

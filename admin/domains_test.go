@@ -147,7 +147,7 @@ func TestDomainsInvalid(t *testing.T) {
 		{"sso with self-registration", func(ws *admin.Workspace) error {
 			_, err := ws.Domains.Update(ctx, "d1", managed(admin.ManagedDomain{SSO: new(true), SelfRegistration: new(true)}))
 			return err
-		}, "DomainRequest.managedDomain"},
+		}, "DomainRequest.Managed"},
 		{"update of no domain", func(ws *admin.Workspace) error {
 			_, err := ws.Domains.Update(ctx, " ", managed(admin.ManagedDomain{Name: new("x")}))
 			return err

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"fmt"
 
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
@@ -99,7 +98,7 @@ func aspectAt(ctx context.Context, c *workflow.Client, t target, body any, reqOp
 		if _, ok := a.Extra["items"]; ok {
 			what = "a record list"
 		}
-		return nil, fmt.Errorf("%w: %s /%s answered with %s, not an element definition with an id", workflow.ErrUnexpectedResponse, t.o.Method, t.path, what)
+		return nil, unexpected(t, what+", not an element definition with an id")
 	}
 	return a, err
 }

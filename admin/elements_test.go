@@ -115,15 +115,15 @@ func TestElementsValidation(t *testing.T) {
 		{"create without category", func(ws *admin.Workspace) error {
 			_, err := ws.Elements.Create(t.Context(), with(func(n *admin.NewElement) { n.CategoryID = "" }))
 			return err
-		}, "NewElement.categoryId"},
+		}, "NewElement.CategoryID"},
 		{"category not a UUID", func(ws *admin.Workspace) error {
 			_, err := ws.Elements.Create(t.Context(), with(func(n *admin.NewElement) { n.CategoryID = "ops" }))
 			return err
-		}, "NewElement.categoryId"},
+		}, "NewElement.CategoryID"},
 		{"field without type", func(ws *admin.Workspace) error {
 			_, err := ws.Elements.Create(t.Context(), with(func(n *admin.NewElement) { n.Fields = []admin.ElementField{{Name: "A"}} }))
 			return err
-		}, "NewElement.fields[0].type"},
+		}, "NewElement.Fields[0].Type"},
 		{"extra member duplicates a field", func(ws *admin.Workspace) error {
 			_, err := ws.Elements.Create(t.Context(), with(func(n *admin.NewElement) {
 				n.Extra = map[string]jsontext.Value{"name": jsontext.Value(`"X"`)}
@@ -141,7 +141,7 @@ func TestElementsValidation(t *testing.T) {
 		{"update with a bad category", func(ws *admin.Workspace) error {
 			_, err := ws.Elements.Update(t.Context(), "assets", admin.ElementUpdate{CategoryID: new("x")})
 			return err
-		}, "ElementUpdate.categoryId"},
+		}, "ElementUpdate.CategoryID"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -163,7 +163,7 @@ func TestElementsAnswers(t *testing.T) {
 		text   string
 	}{
 		{"record list instead of the definition", http.StatusOK, `{"items":[],"total":0,"paging":{"has_next_page":false,"has_previous_page":false}}`,
-			workflow.ErrUnexpectedResponse, "GET /elements/assets answered with a record list"},
+			workflow.ErrUnexpectedResponse, "getElement (GET /elements/{alias}) answered with a record list"},
 		{"object without id", http.StatusOK, `{"name":"Assets"}`, workflow.ErrUnexpectedResponse, "not an element definition with an id"},
 		{"empty body", http.StatusOK, ``, workflow.ErrUnexpectedResponse, ""},
 		{"array", http.StatusOK, `[]`, workflow.ErrUnexpectedResponse, ""},

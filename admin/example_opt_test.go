@@ -32,5 +32,5 @@ func ExampleOpt() {
 	// density null: true
 	// allowRecordCreation sent: false false
 	// {"name":"","allowRecordCreation":false,"density":null,"rows":0}
-	// workflow: invalid View.density: was read as null, which a write body cannot hold: set a value or leave the member out
+	// workflow: invalid View.Density: was read as null, which a write body cannot hold: set a value or leave the member out
 }

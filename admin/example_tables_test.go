@@ -41,7 +41,7 @@ func ExampleTablesService_Create() {
 	fmt.Println(err)
 	// Output:
 	// OPN TableFieldCloud TableFieldCalculation
-	// workflow: invalid TableCreateRequest.categoryId: must be a UUID
+	// workflow: invalid TableCreateRequest.CategoryID: must be a UUID
 }
 
 func ExampleTablesService_All() {

@@ -95,30 +95,30 @@ func TestNullMembers(t *testing.T) {
 		convert func(lib int, reply string) error
 		field   string
 	}{
-		{`{"type":"AspectViewList","name":null}`, viewRequest, "View.name"},
-		{`{"type":"AspectViewList","rows":null}`, viewRequest, "View.rows"},
-		{`{"type":"AspectViewList","allowRecordCreation":null}`, viewRequest, "View.allowRecordCreation"},
-		{`{"type":"AspectViewAgent","agent":null}`, viewRequest, "View.agent"},
-		{`{"type":"AspectViewAgent","agent":{"id":null}}`, viewRequest, "View.agent.id"},
+		{`{"type":"AspectViewList","name":null}`, viewRequest, "View.Name"},
+		{`{"type":"AspectViewList","rows":null}`, viewRequest, "View.Rows"},
+		{`{"type":"AspectViewList","allowRecordCreation":null}`, viewRequest, "View.AllowRecordCreation"},
+		{`{"type":"AspectViewAgent","agent":null}`, viewRequest, "View.Agent"},
+		{`{"type":"AspectViewAgent","agent":{"id":null}}`, viewRequest, "View.Agent.ID"},
 		{`{"type":"AspectViewList","share":null,"displayOrder":null,"name":"n"}`, viewRequest, ""}, // members the conversion does not carry
-		{`{"name":"a","temperature":null}`, func(lib int, r string) error { _, err := decodeAs[admin.Agent](t, lib, r).Request(); return err }, "Agent.temperature"},
-		{`{"name":"s","description":null}`, func(lib int, r string) error { _, err := decodeAs[admin.Skill](t, lib, r).Request(); return err }, "Skill.description"},
-		{`{"name":"e","category":null}`, func(lib int, r string) error { _, err := decodeAs[admin.Aspect](t, lib, r).Request(); return err }, "Aspect.category"},
-		{`{"name":"t","fields":[{"__typename":"TableFieldCloud","name":null}]}`, func(lib int, r string) error { _, err := decodeAs[admin.Table](t, lib, r).Request(); return err }, "Table.fields[0].name"},
-		{`{"name":"t","joins":[{"onFields":[{"leftField":null}]}]}`, func(lib int, r string) error { _, err := decodeAs[admin.Table](t, lib, r).Request(); return err }, "Table.joins[0].onFields[0].leftField"},
+		{`{"name":"a","temperature":null}`, func(lib int, r string) error { _, err := decodeAs[admin.Agent](t, lib, r).Request(); return err }, "Agent.Temperature"},
+		{`{"name":"s","description":null}`, func(lib int, r string) error { _, err := decodeAs[admin.Skill](t, lib, r).Request(); return err }, "Skill.Description"},
+		{`{"name":"e","category":null}`, func(lib int, r string) error { _, err := decodeAs[admin.Aspect](t, lib, r).Request(); return err }, "Aspect.Category"},
+		{`{"name":"t","fields":[{"__typename":"TableFieldCloud","name":null}]}`, func(lib int, r string) error { _, err := decodeAs[admin.Table](t, lib, r).Request(); return err }, "Table.Fields[0].Name"},
+		{`{"name":"t","joins":[{"onFields":[{"leftField":null}]}]}`, func(lib int, r string) error { _, err := decodeAs[admin.Table](t, lib, r).Request(); return err }, "Table.Joins[0].OnFields[0].LeftField"},
 		{`{"name":"t","dataView":{"name":null}}`, func(lib int, r string) error {
 			_, err := decodeAs[admin.Table](t, lib, r).UpdateRequest(admin.Table{})
 			return err
-		}, "Table.dataView.name"},
-		{`{"warehouse":null,"duration":"MINUTES"}`, func(lib int, r string) error { _, err := decodeAs[admin.SearchTable](t, lib, r).Request(); return err }, "SearchTable.warehouse"},
+		}, "Table.DataView.Name"},
+		{`{"warehouse":null,"duration":"MINUTES"}`, func(lib int, r string) error { _, err := decodeAs[admin.SearchTable](t, lib, r).Request(); return err }, "SearchTable.Warehouse"},
 		{`{"targetLag":null}`, func(lib int, r string) error {
 			_, err := decodeAs[admin.SearchTable](t, lib, r).UpdateRequest()
 			return err
-		}, "SearchTable.targetLag"},
+		}, "SearchTable.TargetLag"},
 		{`{"vectorIndexes":[{"field":{"id":"f"},"aiProviderConnector":null}]}`, func(lib int, r string) error {
 			_, err := decodeAs[admin.SearchTable](t, lib, r).Request()
 			return err
-		}, "SearchTable.vectorIndexes[0].aiProviderConnector"},
+		}, "SearchTable.VectorIndexes[0].AIProviderConnector"},
 	}
 	for _, tt := range tests {
 		for lib := range jsonLibs {

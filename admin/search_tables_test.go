@@ -90,19 +90,19 @@ func TestSearchTablesValidation(t *testing.T) {
 		{"no duration", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.SearchTables.Create(ctx, aID, admin.SnowflakeSearchTableRequest{TargetLag: 1})
 			return err
-		}, "SnowflakeSearchTableRequest.duration"},
+		}, "SnowflakeSearchTableRequest.Duration"},
 		{"blank attribute field", func(ctx context.Context, ws *admin.Workspace) error {
 			r := ok
 			r.AttributeFieldIDs = []string{fID, ""}
 			_, err := ws.SearchTables.Create(ctx, aID, r)
 			return err
-		}, "SnowflakeSearchTableRequest.attributeFieldIds[1]"},
+		}, "SnowflakeSearchTableRequest.AttributeFieldIDs[1]"},
 		{"vector index without provider", func(ctx context.Context, ws *admin.Workspace) error {
 			r := ok
 			r.VectorIndexes = []admin.VectorIndexInput{{FieldID: fID}}
 			_, err := ws.SearchTables.Create(ctx, aID, r)
 			return err
-		}, "SnowflakeSearchTableRequest.vectorIndexes[0].aiProviderConnectorId"},
+		}, "SnowflakeSearchTableRequest.VectorIndexes[0].AIProviderConnectorID"},
 		{"get with empty id", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.SearchTables.Get(ctx, aID, "")
 			return err

@@ -72,23 +72,23 @@ func TestSkillsValidation(t *testing.T) {
 		{"create without a name", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: admin.SkillSettings{Type: new(admin.SkillCustom)}})
 			return err
-		}, "SkillBundle.skill.name"},
+		}, "SkillBundle.Skill.Name"},
 		{"unknown type", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("A"), Type: new(admin.SkillType("BUILTIN"))}})
 			return err
-		}, "SkillBundle.skill.type"},
+		}, "SkillBundle.Skill.Type"},
 		{"unknown status", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Update(t.Context(), "it", "s1", admin.SkillBundle{Skill: admin.SkillSettings{Status: new(admin.SkillStatus("LIVE"))}})
 			return err
-		}, "SkillBundle.skill.status"},
+		}, "SkillBundle.Skill.Status"},
 		{"properties not an object", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Update(t.Context(), "it", "s1", admin.SkillBundle{Skill: admin.SkillSettings{Properties: jsontext.Value(`[1]`)}})
 			return err
-		}, "SkillBundle.skill.properties"},
+		}, "SkillBundle.Skill.Properties"},
 		{"tool not an object", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Create(t.Context(), "it", admin.SkillBundle{Skill: named, Tools: []jsontext.Value{jsontext.Value(`"x"`)}})
 			return err
-		}, "SkillBundle.tools[0]"},
+		}, "SkillBundle.Tools[0]"},
 		{"update without id", func(ws *admin.Workspace) error {
 			_, err := ws.Skills.Update(t.Context(), "it", "", admin.SkillBundle{Skill: named})
 			return err

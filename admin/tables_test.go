@@ -169,47 +169,47 @@ func TestTablesValidation(t *testing.T) {
 		{"create without category", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) { r.CategoryID = "" }))
 			return err
-		}, "TableCreateRequest.categoryId"},
+		}, "TableCreateRequest.CategoryID"},
 		{"field with two variants", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) {
 				r.Fields[0].Calculation = &admin.TableCalculationField{Name: new("x"), Text: new("1")}
 			}))
 			return err
-		}, "TableCreateRequest.fields[0]"},
+		}, "TableCreateRequest.Fields[0]"},
 		{"field with no variant", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) { r.Fields = append(r.Fields, admin.TableFieldInput{}) }))
 			return err
-		}, "TableCreateRequest.fields[1]"},
+		}, "TableCreateRequest.Fields[1]"},
 		{"column without type", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) {
 				r.Fields[0].Cloud.BigQuery = &admin.TableColumn{ColumnName: "C"}
 			}))
 			return err
-		}, "TableCreateRequest.fields[0].cloud.bigQuery.type"},
+		}, "TableCreateRequest.Fields[0].Cloud.BigQuery.Type"},
 		{"reference without field", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) {
 				r.Fields = []admin.TableFieldInput{{Reference: &admin.TableReferenceField{Name: new("R")}}}
 			}))
 			return err
-		}, "TableCreateRequest.fields[0].reference.field"},
+		}, "TableCreateRequest.Fields[0].Reference.Field"},
 		{"calculation without text", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) {
 				r.Fields = []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("R")}}}
 			}))
 			return err
-		}, "TableCreateRequest.fields[0].calculation.text"},
+		}, "TableCreateRequest.Fields[0].Calculation.Text"},
 		{"join without pairs", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) {
 				r.Join = &admin.TableJoinInput{Source: new(jID), Type: new(admin.JoinLeft)}
 			}))
 			return err
-		}, "TableCreateRequest.join.joinOn"},
+		}, "TableCreateRequest.Join.JoinOn"},
 		{"data view without schema", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) {
 				r.DataView = &admin.TableDataViewInput{Snowflake: &admin.TableDataViewName{DatabaseName: new("d"), Name: new("v")}}
 			}))
 			return err
-		}, "TableCreateRequest.dataView.snowflake.schemaName"},
+		}, "TableCreateRequest.DataView.Snowflake.SchemaName"},
 		{"extra member naming a modelled one", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Create(ctx, with(func(r *admin.TableCreateRequest) { r.Extra = map[string]jsontext.Value{"name": jsontext.Value(`"x"`)} }))
 			return err
@@ -226,20 +226,20 @@ func TestTablesValidation(t *testing.T) {
 			_, err := ws.Tables.Update(ctx, tID, admin.TableUpdateRequest{Fields: &admin.TableFieldChanges{
 				Updates: []admin.TableFieldUpdate{{Field: admin.TableFieldInput{Calculation: &admin.TableCalculationField{Text: new("1")}}}}}})
 			return err
-		}, "TableUpdateRequest.fields.updates[0].id"},
+		}, "TableUpdateRequest.Fields.Updates[0].ID"},
 		{"delete of a field without id", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Update(ctx, tID, admin.TableUpdateRequest{Fields: &admin.TableFieldChanges{Deletes: []admin.TableFieldDelete{{}}}})
 			return err
-		}, "TableUpdateRequest.fields.deletes[0].id"},
+		}, "TableUpdateRequest.Fields.Deletes[0].ID"},
 		{"delete with empty id", func(ctx context.Context, ws *admin.Workspace) error { return ws.Tables.Delete(ctx, "") }, "tableID"},
 		{"join without source", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Joins.Create(ctx, tID, admin.TableJoinInput{Type: new(admin.JoinLeft), JoinOn: []admin.TableJoinOn{{LeftFieldID: fID, RightFieldID: pID}}})
 			return err
-		}, "TableJoinInput.source"},
+		}, "TableJoinInput.Source"},
 		{"join update with half a pair", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Joins.Update(ctx, tID, jID, admin.TableJoinInput{JoinOn: []admin.TableJoinOn{{LeftFieldID: fID}}})
 			return err
-		}, "TableJoinInput.joinOn[0].rightFieldId"},
+		}, "TableJoinInput.JoinOn[0].RightFieldID"},
 		{"join update of a blank join id", func(ctx context.Context, ws *admin.Workspace) error {
 			_, err := ws.Tables.Joins.Update(ctx, tID, "..", admin.TableJoinInput{Type: new(admin.JoinFull)})
 			return err

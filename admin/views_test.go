@@ -100,19 +100,19 @@ func TestViewsInvalid(t *testing.T) {
 		{"no variant", func(ws *admin.Workspace) error {
 			_, err := ws.Views.Create(ctx, "itm", "h", admin.ViewRequest{})
 			return err
-		}, "ViewRequest.view"},
+		}, "ViewRequest.View"},
 		{"two variants", func(ws *admin.Workspace) error {
 			_, err := ws.Views.Update(ctx, "itm", "h", both)
 			return err
-		}, "ViewRequest.view"},
+		}, "ViewRequest.View"},
 		{"filter not an object", func(ws *admin.Workspace) error {
 			_, err := ws.Views.Create(ctx, "itm", "h", badFilter)
 			return err
-		}, "ViewRequest.view.list.filter"},
+		}, "ViewRequest.View.List.Filter"},
 		{"sort not JSON", func(ws *admin.Workspace) error {
 			_, err := ws.Views.Create(ctx, "itm", "h", badSort)
 			return err
-		}, "ViewRequest.view.list.sort"},
+		}, "ViewRequest.View.List.Sort"},
 		{"no handle", func(ws *admin.Workspace) error {
 			_, err := ws.Views.Create(ctx, "itm", " ", openList())
 			return err

@@ -10,8 +10,8 @@
 package check
 
 import (
-	"cmp"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,7 +62,10 @@ func Body[E Error](id op.ID, body any, b []byte) *E {
 // a body of an unnamed type is "body".
 func Field(t reflect.Type, ptr string) string {
 	t = deref(t)
-	name := cmp.Or(t.Name(), "body")
+	name := "body" // a body of no named type: a JSON value, a map
+	if t != nil && t.Name() != "" {
+		name = t.Name()
+	}
 	if ptr == "" {
 		return name
 	}
@@ -114,6 +117,13 @@ func elem(t reflect.Type) reflect.Type {
 func deref(t reflect.Type) reflect.Type {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t != nil && t.Kind() == reflect.Struct && !slices.ContainsFunc(slices.Collect(t.Fields()),
+		func(f reflect.StructField) bool { return f.IsExported() }) {
+		// a wrapper whose JSON is its value's (admin.Opt): what Value returns
+		if m, ok := t.MethodByName("Value"); ok && m.Type.NumOut() == 1 {
+			return deref(m.Type.Out(0))
+		}
 	}
 	return t
 }

@@ -82,10 +82,35 @@ func TestBodyOfATakerIsProblemOrNil(t *testing.T) {
 	assert.Equal(t, refusal{Field: "groupBody", Rule: "is not JSON"}, *got)
 }
 
+// opt is a wrapper whose JSON is its value's, as admin.Opt: no exported
+// field, and a Value method of one result.
+type opt[T any] struct{ v *T }
+
+func (o opt[T]) Value() T { return *o.v }
+
+// twoResults has no exported field, but its Value is no wrapper's.
+type twoResults struct{ _ int }
+
+func (twoResults) Value() (int, bool) { return 0, false }
+
+// exported has a Value method, and a field of its own.
+type exported struct {
+	Name string `json:"name"`
+}
+
+func (exported) Value() []string { return nil }
+
 func TestField(t *testing.T) {
 	type inner struct {
 		Name string `json:"name"`
 	}
+	type wrapped struct {
+		One  opt[inner]   `json:"one"`
+		Many opt[[]inner] `json:"many"`
+		Two  twoResults   `json:"two"`
+		Exp  exported     `json:"exp"`
+	}
+	wt := reflect.TypeFor[wrapped]()
 	type outer struct {
 		Items []inner            `json:"items"`
 		Ptr   *inner             `json:"ptr,omitempty"`
@@ -113,6 +138,12 @@ func TestField(t *testing.T) {
 		{ot, "/deep/0/k", "outer.Deep[0][k]"},
 		{ot, "/unknown/0/x", "outer.unknown[0].x"},
 		{ot, "/items/0/extra", "outer.Items[0].extra"},
+		{wt, "/one/name", "wrapped.One.Name"},
+		{wt, "/many/1/name", "wrapped.Many[1].Name"},
+		{wt, "/two/x", "wrapped.Two.x"},
+		{wt, "/exp/name", "wrapped.Exp.Name"},
+		{reflect.TypeFor[opt[inner]](), "/name", "inner.Name"},
+		{nil, "/name", "body.name"},
 	} {
 		assert.Equal(t, tc.want, Field(tc.t, tc.ptr), "%v %s", tc.t, tc.ptr)
 	}

@@ -223,3 +223,12 @@ func FromContext(ctx context.Context) *Operation {
 	id, _ := ctx.Value(ctxKey{}).(ID)
 	return Lookup(id)
 }
+
+// Body is the JSON request body of an operation as the package that made
+// it encoded it (admin, with its JSON library): Value is what was
+// encoded, which names the members a check refuses, and JSON its bytes,
+// which are checked and sent as they are.
+type Body struct {
+	Value any
+	JSON  []byte
+}

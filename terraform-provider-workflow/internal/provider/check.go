@@ -112,7 +112,7 @@ func onAttribute(d *diag.Diagnostics, what string, err error, attrs wireAttrs) {
 	for _, m := range indexes.FindAllStringSubmatch(member, -1) {
 		at = append(at, m[1])
 	}
-	attr, ok := attrs[indexes.ReplaceAllString(member, "[*]")]
+	attr, ok := attrs.lookup(indexes.ReplaceAllString(member, "[*]"))
 	if !ok {
 		if whole, ok := attrs["*"]; ok { // the attribute that holds every other member
 			d.AddAttributeError(path.Root(whole), what, err.Error())
@@ -154,6 +154,19 @@ func camelAttrs(prefix string, members ...string) wireAttrs {
 		out[prefix+m] = b.String()
 	}
 	return out
+}
+
+// lookup is the attribute of member, matched without regard to case: the
+// SDK names a member as its Go field (Fields[0].Cloud.BigQuery.Type,
+// CategoryID), which is its JSON name (fields[0].cloud.bigQuery.type,
+// categoryId) but for case.
+func (a wireAttrs) lookup(member string) (string, bool) {
+	for m, attr := range a {
+		if strings.EqualFold(m, member) {
+			return attr, true
+		}
+	}
+	return "", false
 }
 
 // with adds the entries of more to a.

@@ -123,8 +123,8 @@ func (r *groupResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 	body := m.body()
 	body.UserIDs = stringSet(m.MemberIDs)
-	validated(&resp.Diagnostics, "Invalid group", nil, wireAttrs{"UserIDs": "member_ids", "UserIDs[*]": "member_ids", "userIds": "member_ids",
-		"userIds[*]": "member_ids", "Name": "name", "*": "member_ids"}, func(*admin.Workspace, workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid group", nil, wireAttrs{"UserIDs": "member_ids", "UserIDs[*]": "member_ids",
+		"Name": "name", "*": "member_ids"}, func(*admin.Workspace, workflow.RequestOption) error {
 		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
 			_, err := c.Groups.Create(ctx, body, opt)
 			return err
