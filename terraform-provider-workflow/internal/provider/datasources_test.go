@@ -19,38 +19,15 @@ import (
 // list every object (the filter's only, where the API filters); none, or
 // several, is an error naming what was looked for.
 func TestAccDataSources(t *testing.T) {
-	acc(t)
-	srv := workflowtest.Start(t)
-	srv.SeedDemo()
-	useFake(t, srv)
-	ctx := t.Context()
-	ws := admin.New(srv.Client())
+	srv, lk := lookupFake(t)
 	ada := srv.AddUser("ada@example.com", "Ada", "Lovelace")
-	g, err := srv.Client().Groups.Create(ctx, workflow.GroupRequest{Name: new("Ops"), Assignable: new(true), Watchable: new(false),
-		Mentionable: new(true)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops := g.ID
-	table, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
-		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops := must[*workflow.Group](t)(srv.Client().Groups.Create(t.Context(), workflow.GroupRequest{Name: new("Ops"), Assignable: new(true),
+		Watchable: new(false), Mentionable: new(true)})).ID
+	table := lk.table("Accounts", "acct")
 	view := srv.AddView("crm-accounts", "open", "list", map[string]any{"name": "Open"})
-	agent, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Helper")}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	skill, err := ws.Skills.Create(ctx, "crm-accounts", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Triage"), Status: new(admin.SkillActive)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	agent, skill := lk.agent("Helper"), lk.skill("Triage")
 	automation := srv.AddAutomation(workflow.Apps, "crm-accounts", map[string]any{"name": "Welcome", "triggers": []any{map[string]any{"type": "RECORD_CREATED"}}})
-	element, err := ws.Elements.Create(ctx, admin.NewElement{Name: "Widgets", CategoryID: testCategory, Namespace: new("widgets")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	element := lk.element("Widgets", "widgets")
 
 	cli := newTofu(t)
 	cli.write("main.tf", requireTF+`
@@ -146,43 +123,23 @@ data "workflow_element" "widgets" { namespace = "widgets" }
 // shows) to a fake holding the objects they name: each finds one object,
 // or, plural, the ones made.
 func TestAccDataSourceExamples(t *testing.T) {
-	acc(t)
-	srv := workflowtest.Start(t)
-	srv.SeedDemo()
-	useFake(t, srv)
+	srv, lk := lookupFake(t)
 	ctx := t.Context()
-	ws := admin.New(srv.Client())
 	// what each example should find: "" for the demo's own objects
 	made := map[string]string{
 		"workflow_user.ada":           srv.AddUser("ada@example.com", "Ada", "Lovelace").UserID,
 		"workflow_group.engineering":  srv.AddGroup("Engineering"),
 		"workflow_view.open":          srv.AddView("crm-accounts", "open-accounts", "list", map[string]any{"name": "Open"}),
+		"workflow_table.accounts":     lk.table("Accounts", "acct").ID.Value(),
+		"workflow_agent.assistant":    lk.agent("Account assistant").ID.Value(),
+		"workflow_skill.triage":       lk.skill("Triage").ID.Value(),
+		"workflow_element.products":   lk.element("Products", "products").ID.Value(),
 		"workflow_automation.welcome": "",
 		"workflow_automations.crm":    "",
 	}
 	made["workflow_users.staff"], made["workflow_groups.all"] = made["workflow_user.ada"], made["workflow_group.engineering"]
-	made["workflow_views.crm"] = made["workflow_view.open"]
-	table, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
-		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	made["workflow_table.accounts"], made["workflow_tables.all"] = table.ID.Value(), table.ID.Value()
-	agent, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Account assistant")}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	made["workflow_agent.assistant"], made["workflow_agents.crm"] = agent.ID.Value(), agent.ID.Value()
-	skill, err := ws.Skills.Create(ctx, "crm-accounts", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Triage"), Status: new(admin.SkillActive)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	made["workflow_skill.triage"], made["workflow_skills.crm"] = skill.ID.Value(), skill.ID.Value()
-	element, err := ws.Elements.Create(ctx, admin.NewElement{Name: "Products", CategoryID: testCategory, Namespace: new("products")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	made["workflow_element.products"] = element.ID.Value()
+	made["workflow_views.crm"], made["workflow_tables.all"] = made["workflow_view.open"], made["workflow_table.accounts"]
+	made["workflow_agents.crm"], made["workflow_skills.crm"] = made["workflow_agent.assistant"], made["workflow_skill.triage"]
 
 	files, err := filepath.Glob("../../examples/data-sources/*/data-source.tf")
 	if err != nil || len(files) != len(New("test")().DataSources(ctx)) {
@@ -255,4 +212,52 @@ func TestLookupExamples(t *testing.T) {
 			t.Errorf("%s has no list example declaring it: %v", resp.TypeName, err)
 		}
 	}
+}
+
+// lookups makes, through the SDK, the objects the lookups find.
+type lookups struct {
+	t  *testing.T
+	ws *admin.Workspace
+}
+
+// lookupFake is a fake seeded with the demo workspace that the provider
+// uses, and what makes objects in it.
+func lookupFake(t *testing.T) (*workflowtest.Server, lookups) {
+	acc(t)
+	srv := workflowtest.Start(t)
+	srv.SeedDemo()
+	useFake(t, srv)
+	return srv, lookups{t, admin.New(srv.Client())}
+}
+
+// must returns the result of a call that makes an object, ending the test
+// when it failed.
+func must[T any](t *testing.T) func(v T, err error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func (l lookups) table(name, handle string) *admin.Table {
+	return must[*admin.Table](l.t)(l.ws.Tables.Create(l.t.Context(), admin.TableCreateRequest{Name: name, Handle: handle, Source: sourceID,
+		CategoryID: categoryID, Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}}))
+}
+
+func (l lookups) agent(name string) *admin.Agent {
+	return must[*admin.Agent](l.t)(l.ws.Agents.Create(l.t.Context(), "crm-accounts",
+		admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new(name)}}}))
+}
+
+func (l lookups) skill(name string) *admin.Skill {
+	return must[*admin.Skill](l.t)(l.ws.Skills.Create(l.t.Context(), "crm-accounts",
+		admin.SkillBundle{Skill: admin.SkillSettings{Name: new(name), Status: new(admin.SkillActive)}}))
+}
+
+func (l lookups) element(name, namespace string) *admin.Aspect {
+	return must[*admin.Aspect](l.t)(l.ws.Elements.Create(l.t.Context(), admin.NewElement{Name: name, CategoryID: testCategory,
+		Namespace: new(namespace)}))
 }

@@ -7,9 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/seed-a15e58aa/workflow-go/admin"
-	"github.com/seed-a15e58aa/workflow-go/workflowtest"
 )
 
 // queryCLI skips t unless the CLI runs `query` (Terraform 1.14 and later;
@@ -31,24 +28,13 @@ func queryCLI(t *testing.T, cli *tofu) {
 // identity, and -generate-config-out writes configuration that imports
 // them all and then plans no changes.
 func TestAccQuery(t *testing.T) {
-	acc(t)
-	srv := workflowtest.Start(t)
-	srv.SeedDemo()
-	useFake(t, srv)
-	ws := admin.New(srv.Client())
+	srv, lk := lookupFake(t)
 	ctx := t.Context()
 	srv.AddUser("ada@example.com", "Ada", "Lovelace")
 	srv.AddGroup("Ops")
-	if _, err := ws.Tables.Create(ctx, admin.TableCreateRequest{Name: "Accounts", Handle: "acct", Source: sourceID, CategoryID: categoryID,
-		Fields: []admin.TableFieldInput{{Calculation: &admin.TableCalculationField{Name: new("A"), Text: new("1")}}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.Agents.Create(ctx, "crm-accounts", admin.AgentBundle{Agent: admin.AgentInput{Elementum: &admin.AgentSettings{Name: new("Helper")}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.Skills.Create(ctx, "crm-accounts", admin.SkillBundle{Skill: admin.SkillSettings{Name: new("Triage"), Status: new(admin.SkillActive)}}); err != nil {
-		t.Fatal(err)
-	}
+	lk.table("Accounts", "acct")
+	lk.agent("Helper")
+	lk.skill("Triage")
 
 	cli := newTofu(t)
 	queryCLI(t, cli)
