@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
 // Shapes from the service's published examples.
@@ -482,8 +485,17 @@ func TestEveryOperationHasAValidCase(t *testing.T) {
 		resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {c.respType}}, Body: io.NopCloser(strings.NewReader(c.respBody))}
 		require.NoError(t, v.Validate(req, resp), c.name)
 	}
-	assert.Len(t, v.Operations(), 30+14+10+15+3, "API.md's 26 operations, the download, group create and update, the token endpoint; the workspace configuration's domains (4), automations (6), views (4), elements (3), apps (2), flows (2), agents (3), skills (3), tables (11) and search tables (4)")
-	assert.Equal(t, v.Operations(), v.Seen())
+	seen := v.Seen()
+	for _, id := range v.Operations() {
+		if !slices.Contains(seen, id) {
+			t.Errorf("the operation %s has no valid case: add one to the cases of its family", id)
+		}
+	}
+	var ids []string
+	for _, o := range op.All() {
+		ids = append(ids, string(o.ID))
+	}
+	assert.ElementsMatch(t, ids, v.Operations(), "the operation table is the document's (go generate ./internal/op)")
 }
 
 // TestEveryTagIsDeclared: each operation's tags are in the document's
