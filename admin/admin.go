@@ -28,8 +28,10 @@
 // To keep an app's configuration in git, see "From export to apply"
 // below. It is a package of its own so that the records API's package
 // stays small; every operation goes through the client's one request
-// path (workflow.Client.Call and workflow.PagedList): the same per-call
-// options, authentication, retries, observers, errors and reply rules.
+// path by its operation id (workflow.Client.Operation and
+// workflow.OperationList, which this module's packages alone can call):
+// the same path building, body checks, per-call options,
+// authentication, retries, observers, errors and reply rules.
 //
 // # Operations
 //
