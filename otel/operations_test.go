@@ -46,16 +46,21 @@ func TestEveryOperationIsASpan(t *testing.T) {
 	env := opcalls.Env{Client: c, Workspace: admin.New(c), File: file}
 
 	seen := map[op.ID]bool{opcalls.Token: true}
-	for _, call := range opcalls.Calls {
-		seen[call.Op] = true
+	for _, call := range opcalls.Calls(env) {
 		t.Run(call.Method, func(t *testing.T) {
 			n := len(spans.Ended())
 			_ = call.Run(t.Context(), env)
-			o := call.Op.Op()
 			var kinds []trace.SpanKind
 			for _, s := range spans.Ended()[n:] {
 				a := attrMap(s.Attributes())
 				if a["url.template"] == "/oauth/token" {
+					continue
+				}
+				sent, _ := a["workflow.operation"].(string)
+				id := op.ID(sent)
+				seen[id] = true
+				o := op.Lookup(id)
+				if !assert.NotNil(t, o, "%s: the method sends %q, which the operation table does not have", s.Name(), id) {
 					continue
 				}
 				kinds = append(kinds, s.SpanKind())
@@ -65,7 +70,6 @@ func TestEveryOperationIsASpan(t *testing.T) {
 				}
 				assert.Equal(t, name, s.Name())
 				assert.Equal(t, o.Path, a["url.template"], s.Name())
-				assert.Equal(t, string(o.ID), a["workflow.operation"], s.Name())
 			}
 			assert.Contains(t, kinds, trace.SpanKindInternal, "a call span")
 			assert.Contains(t, kinds, trace.SpanKindClient, "an attempt span")
@@ -82,9 +86,6 @@ func TestEveryOperationIsASpan(t *testing.T) {
 	}
 	assert.Positive(t, tokenSpans, "the token request is a span")
 	for _, o := range op.All() {
-		assert.True(t, seen[o.ID], "no SDK method sends %s: add the method, and its call to internal/opcalls", o.ID)
-	}
-	for id := range seen {
-		assert.NotNil(t, op.Lookup(id), "a call sends %s, which the operation table does not have", id)
+		assert.True(t, seen[o.ID], "no SDK method sends %s: add the method", o.ID)
 	}
 }

@@ -1,12 +1,23 @@
 // Package opcalls performs every operation of the API through the SDK:
-// each method of package workflow or admin that sends an operation, with
-// arguments it accepts. The tests that hold the SDK and its telemetry to
-// the operation table (package op) run them.
+// it finds every method of the services of a client and of its workspace
+// (package workflow's Client, package admin's Workspace) by reflection and
+// calls it with arguments made from their types, a request body from the
+// samples of the contract document's request schemas (wire.Sample). The
+// tests that hold the SDK and its telemetry to the operation table
+// (package op) run them, and learn which operation a method sends from
+// what it reports to an observer.
 package opcalls
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -14,6 +25,7 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 // Env is what a Call needs: a client, its workspace, and the path of a
@@ -24,12 +36,11 @@ type Env struct {
 	File      string
 }
 
-// A Call is one SDK method sending the operation Op: Method names it as
-// a path from the client or workspace ("Records.Get", "admin.Views.Update").
-// The error is the method's; an iterator stops at its first item.
+// A Call is one SDK method: Method names it as a path from the client or
+// workspace ("Records.Get", "admin.Views.Update"). Run calls it, and
+// returns the method's error; an iterator stops at its first item.
 type Call struct {
 	Method string
-	Op     op.ID
 	Run    func(ctx context.Context, e Env) error
 }
 
@@ -40,402 +51,259 @@ const Token = op.RequestAccessToken
 const (
 	uuid  = "00000000-0000-4000-8000-000000000001"
 	email = "ann@example.com"
+	link  = "https://example.com/"
 )
 
-// first runs an iterator up to its first element.
-func first[T any](seq func(func(T, error) bool)) error {
-	var err error
-	seq(func(_ T, e error) bool { err = e; return false })
-	return err
-}
+// words are the strings tried where a string is due and its schema says
+// nothing of its form: a path segment or a name, an id, an address, a URL.
+var words = []string{"it", uuid, email, link}
 
-// body decodes a request body from its JSON form.
-func body[T any](s string) T {
-	var v T
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		panic("opcalls: " + err.Error())
-	}
-	return v
-}
-
-// Calls lists every method that sends an operation.
-var Calls = []Call{
-	// records
-	{"Records.List", op.RecordList, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.List(ctx, workflow.Tasks, "it", nil)
-		return err
-	}},
-	{"Records.Pages", op.RecordList, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.Pages(ctx, workflow.Elements, "it", nil))
-	}},
-	{"Records.All", op.RecordList, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.All(ctx, workflow.Apps, "it", nil))
-	}},
-	{"Records.Get", op.GetRecord, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.Get(ctx, workflow.Tasks, "it", "1")
-		return err
-	}},
-	{"Records.Create", op.CreateRecord, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.Create(ctx, workflow.Tasks, "it", workflow.Record{"a": "b"})
-		return err
-	}},
-	{"Records.Update", op.UpdateRecord, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.Update(ctx, workflow.Tasks, "it", "1", workflow.Record{"a": "b"})
-		return err
-	}},
-	{"Records.Comments.List", op.ListRecordComments, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.Comments.List(ctx, workflow.Tasks, "it", "1", nil)
-		return err
-	}},
-	{"Records.Comments.Pages", op.ListRecordComments, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.Comments.Pages(ctx, workflow.Tasks, "it", "1", nil))
-	}},
-	{"Records.Comments.All", op.ListRecordComments, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.Comments.All(ctx, workflow.Tasks, "it", "1", nil))
-	}},
-	{"Records.Comments.Add", op.CreateRecordComment, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.Comments.Add(ctx, workflow.Tasks, "it", "1", "hello")
-		return err
-	}},
-	{"Records.Watchers.List", op.ListRecordWatchers, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.Watchers.List(ctx, workflow.Tasks, "it", "1", nil)
-		return err
-	}},
-	{"Records.Watchers.Pages", op.ListRecordWatchers, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.Watchers.Pages(ctx, workflow.Tasks, "it", "1", nil))
-	}},
-	{"Records.Watchers.All", op.ListRecordWatchers, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.Watchers.All(ctx, workflow.Tasks, "it", "1", nil))
-	}},
-	{"Records.Watchers.Add", op.CreateRecordWatchers, func(ctx context.Context, e Env) error {
-		return e.Client.Records.Watchers.Add(ctx, workflow.Tasks, "it", "1", []string{email})
-	}},
-	{"Records.Watchers.Remove", op.DeleteRecordWatchers, func(ctx context.Context, e Env) error {
-		return e.Client.Records.Watchers.Remove(ctx, workflow.Tasks, "it", "1", []string{email})
-	}},
-	{"Records.Related.List", op.GetRecordRelations, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Records.Related.List(ctx, workflow.Tasks, "it", "1", nil)
-		return err
-	}},
-	{"Records.Related.Pages", op.GetRecordRelations, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.Related.Pages(ctx, workflow.Tasks, "it", "1", nil))
-	}},
-	{"Records.Related.All", op.GetRecordRelations, func(ctx context.Context, e Env) error {
-		return first(e.Client.Records.Related.All(ctx, workflow.Tasks, "it", "1", nil))
-	}},
-	{"Records.Related.Add", op.CreateRecordRelatedItems, func(ctx context.Context, e Env) error {
-		return e.Client.Records.Related.Add(ctx, workflow.Tasks, "it", "1", workflow.RelatedRef{ID: "2"})
-	}},
-	{"Records.Related.AddMany", op.CreateRecordRelatedItems, func(ctx context.Context, e Env) error {
-		return e.Client.Records.Related.AddMany(ctx, workflow.Tasks, "it", "1", []workflow.RelatedRef{{ID: "2"}})
-	}},
-	{"Records.Related.Remove", op.DeleteRecordRelatedItems, func(ctx context.Context, e Env) error {
-		return e.Client.Records.Related.Remove(ctx, workflow.Tasks, "it", "1", "2")
-	}},
-
-	// attachments
-	{"Attachments.List", op.ListRecordAttachments, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Attachments.List(ctx, workflow.Tasks, "it", "1")
-		return err
-	}},
-	{"Attachments.Get", op.GetRecordAttachment, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Attachments.Get(ctx, workflow.Tasks, "it", "1", "a1")
-		return err
-	}},
-	{"Attachments.WaitProcessed", op.GetRecordAttachment, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Attachments.WaitProcessed(ctx, workflow.Tasks, "it", "1", "a1", nil)
-		return err
-	}},
-	{"Attachments.Delete", op.DeleteRecordAttachments, func(ctx context.Context, e Env) error {
-		return e.Client.Attachments.Delete(ctx, workflow.Tasks, "it", "1", "a1")
-	}},
-	{"Attachments.AddLink", op.CreateRecordLink, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Attachments.AddLink(ctx, workflow.Tasks, "it", "1", workflow.Link{URL: "https://example.com/"})
-		return err
-	}},
-	{"Attachments.Upload", op.CreateRecordAttachment, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Attachments.Upload(ctx, workflow.Tasks, "it", "1", "a.txt", strings.NewReader("hello"), nil)
-		return err
-	}},
-	{"Attachments.UploadFile", op.CreateRecordAttachment, func(ctx context.Context, e Env) error {
+// overrides call the methods whose arguments cannot be made from their
+// types alone.
+var overrides = map[string]func(ctx context.Context, e Env) error{
+	// It reads a file: its path must name one.
+	"Attachments.UploadFile": func(ctx context.Context, e Env) error {
 		_, err := e.Client.Attachments.UploadFile(ctx, workflow.Tasks, "it", "1", e.File, nil)
 		return err
-	}},
-	{"Attachments.Download", op.DownloadRecordAttachment, func(ctx context.Context, e Env) error {
-		d, err := e.Client.Attachments.Download(ctx, workflow.Tasks, "it", "1", "a1")
-		if err == nil {
-			err = d.Close()
-		}
-		return err
-	}},
-	{"Attachments.DownloadAttachment", op.DownloadRecordAttachment, func(ctx context.Context, e Env) error {
+	},
+	// It follows the attachment's content URL, which must be on the
+	// client's own host.
+	"Attachments.DownloadAttachment": func(ctx context.Context, e Env) error {
 		att := &workflow.Attachment{ID: "a1", ContentURL: e.Client.BaseURL().JoinPath("tasks", "it", "1", "attachments", "a1", "content").Path}
 		d, err := e.Client.Attachments.DownloadAttachment(ctx, workflow.Tasks, "it", "1", att)
 		if err == nil {
 			err = d.Close()
 		}
 		return err
-	}},
+	},
+}
 
-	// users and groups
-	{"Users.List", op.ListUsers, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Users.List(ctx, nil)
-		return err
-	}},
-	{"Users.Pages", op.ListUsers, func(ctx context.Context, e Env) error {
-		return first(e.Client.Users.Pages(ctx, nil))
-	}},
-	{"Users.All", op.ListUsers, func(ctx context.Context, e Env) error {
-		return first(e.Client.Users.All(ctx, nil))
-	}},
-	{"Users.Get", op.GetUser, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Users.Get(ctx, uuid)
-		return err
-	}},
-	{"Users.Create", op.CreateUser, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Users.Create(ctx, workflow.NewUser{Email: email, FirstName: "Ann", LastName: "Lee"})
-		return err
-	}},
-	{"Users.Deactivate", op.DeactivateUser, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Users.Deactivate(ctx, uuid)
-		return err
-	}},
-	{"Groups.List", op.ListGroups, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Groups.List(ctx, nil)
-		return err
-	}},
-	{"Groups.Pages", op.ListGroups, func(ctx context.Context, e Env) error {
-		return first(e.Client.Groups.Pages(ctx, nil))
-	}},
-	{"Groups.All", op.ListGroups, func(ctx context.Context, e Env) error {
-		return first(e.Client.Groups.All(ctx, nil))
-	}},
-	{"Groups.Get", op.GetGroup, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Groups.Get(ctx, uuid)
-		return err
-	}},
-	{"Groups.Create", op.CreateGroup, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Groups.Create(ctx, body[workflow.GroupRequest](`{"name":"G"}`))
-		return err
-	}},
-	{"Groups.Update", op.UpdateGroup, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Groups.Update(ctx, uuid, body[workflow.GroupRequest](`{"name":"G"}`))
-		return err
-	}},
-	{"Groups.Members.List", op.ListGroupUsers, func(ctx context.Context, e Env) error {
-		_, err := e.Client.Groups.Members.List(ctx, uuid, nil)
-		return err
-	}},
-	{"Groups.Members.Pages", op.ListGroupUsers, func(ctx context.Context, e Env) error {
-		return first(e.Client.Groups.Members.Pages(ctx, uuid, nil))
-	}},
-	{"Groups.Members.All", op.ListGroupUsers, func(ctx context.Context, e Env) error {
-		return first(e.Client.Groups.Members.All(ctx, uuid, nil))
-	}},
-	{"Groups.Members.Add", op.AddUsersToGroup, func(ctx context.Context, e Env) error {
-		return e.Client.Groups.Members.Add(ctx, uuid, []string{uuid})
-	}},
-	{"Groups.Members.Remove", op.RemoveUsersFromGroup, func(ctx context.Context, e Env) error {
-		return e.Client.Groups.Members.Remove(ctx, uuid, []string{uuid})
-	}},
+// Calls returns a Call for every method of the services of e's client and
+// workspace, and of theirs, in the order of their fields and names.
+func Calls(e Env) []Call {
+	var calls []Call
+	services("", reflect.ValueOf(e.Client).Elem(), &calls)
+	services("admin.", reflect.ValueOf(e.Workspace).Elem(), &calls)
+	return calls
+}
 
-	// workspace configuration: domains
-	{"admin.Domains.Create", op.CreateOrganizationDomain, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Domains.Create(ctx, body[admin.DomainRequest](`{"emailDomain":{"domain":"example.com"}}`))
-		return err
-	}},
-	{"admin.Domains.Update", op.UpdateOrganizationDomain, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Domains.Update(ctx, uuid, body[admin.DomainRequest](`{"emailDomain":{"domain":"example.com"}}`))
-		return err
-	}},
-	{"admin.Domains.Groups.Add", op.AddDomainsToGroup, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Domains.Groups.Add(ctx, uuid, []string{"example.com"})
-		return err
-	}},
-	{"admin.Domains.Groups.Remove", op.RemoveDomainsFromGroup, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Domains.Groups.Remove(ctx, uuid, []string{"example.com"})
-		return err
-	}},
+// services appends a Call for each method of the services of the struct
+// v (its exported fields that point to structs), and of theirs.
+func services(prefix string, v reflect.Value, out *[]Call) {
+	for i := range v.NumField() {
+		f, fv := v.Type().Field(i), v.Field(i)
+		if !f.IsExported() || f.Type.Kind() != reflect.Pointer || fv.IsNil() || f.Type.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		for m := range f.Type.Methods() {
+			name := prefix + f.Name + "." + m.Name
+			run := overrides[name]
+			if run == nil {
+				run = func(ctx context.Context, _ Env) error { return call(ctx, fv.Method(m.Index)) }
+			}
+			*out = append(*out, Call{Method: name, Run: run})
+		}
+		services(prefix+f.Name+".", fv.Elem(), out)
+	}
+}
 
-	// automations
-	{"admin.Automations.List", op.ListAutomations, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Automations.List(ctx, workflow.Apps, "it")
-		return err
-	}},
-	{"admin.Automations.Get", op.GetAutomation, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Automations.Get(ctx, workflow.Apps, "it", "a1")
-		return err
-	}},
-	{"admin.Automations.Create", op.CreateAutomation, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Automations.Create(ctx, workflow.Apps, "it", admin.Automation(`{"name":"A"}`))
-		return err
-	}},
-	{"admin.Automations.Validate", op.ValidateAutomation, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Automations.Validate(ctx, workflow.Apps, "it", admin.Automation(`{"name":"A"}`))
-		return err
-	}},
-	{"admin.Automations.Update", op.UpdateAutomation, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Automations.Update(ctx, workflow.Apps, "it", "a1", admin.Automation(`{"name":"A"}`))
-		return err
-	}},
-	{"admin.Automations.Delete", op.DeleteAutomation, func(ctx context.Context, e Env) error {
-		return e.Workspace.Automations.Delete(ctx, workflow.Apps, "it", "a1")
-	}},
+// maxTries bounds the combinations of arguments a call tries.
+const maxTries = 100000
 
-	// views
-	{"admin.Views.List", op.ListViews, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Views.List(ctx, "it", nil)
-		return err
-	}},
-	{"admin.Views.Pages", op.ListViews, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Views.Pages(ctx, "it", nil))
-	}},
-	{"admin.Views.All", op.ListViews, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Views.All(ctx, "it", nil))
-	}},
-	{"admin.Views.Get", op.GetView, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Views.Get(ctx, "it", "v1")
-		return err
-	}},
-	{"admin.Views.Create", op.CreateView, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Views.Create(ctx, "it", "all", body[admin.ViewRequest](`{"view":{"list":{}}}`))
-		return err
-	}},
-	{"admin.Views.Update", op.UpdateView, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Views.Update(ctx, "it", "all", body[admin.ViewRequest](`{"view":{"list":{}}}`))
-		return err
-	}},
+// call calls the method m with each combination of the candidates for
+// its parameters, until it does not refuse them (a
+// *workflow.ValidationError, returned before sending), and returns its
+// error. The variadic request options are left out.
+func call(ctx context.Context, m reflect.Value) error {
+	t := m.Type()
+	n := t.NumIn()
+	if t.IsVariadic() {
+		n--
+	}
+	cands := make([][]func() reflect.Value, n)
+	for i := range n {
+		cands[i] = candidates(ctx, t.In(i))
+		if len(cands[i]) == 0 {
+			return fmt.Errorf("opcalls: no argument of type %s: give the method an override", t.In(i))
+		}
+	}
+	pick := make([]int, n)
+	var err error
+	for range maxTries {
+		args := make([]reflect.Value, n)
+		for i, k := range pick {
+			args[i] = cands[i][k]()
+		}
+		err = results(m.Call(args))
+		if ve := (*workflow.ValidationError)(nil); !errors.As(err, &ve) {
+			return err
+		}
+		// the next combination: the last parameter's candidates turn
+		// fastest.
+		i := n - 1
+		for ; i >= 0; i-- {
+			if pick[i]++; pick[i] < len(cands[i]) {
+				break
+			}
+			pick[i] = 0
+		}
+		if i < 0 {
+			break
+		}
+	}
+	return err
+}
 
-	// elements, apps, flows
-	{"admin.Elements.Create", op.CreateElement, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Elements.Create(ctx, body[admin.NewElement](`{"name":"E","categoryId":"`+uuid+`"}`))
-		return err
-	}},
-	{"admin.Elements.Get", op.GetElement, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Elements.Get(ctx, "parts")
-		return err
-	}},
-	{"admin.Elements.Update", op.UpdateElement, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Elements.Update(ctx, "parts", body[admin.ElementUpdate](`{"description":"d"}`))
-		return err
-	}},
-	{"admin.Apps.Compose", op.ComposeApp, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Apps.Compose(ctx, jsontext.Value(`{"namespace":"crm"}`))
-		return err
-	}},
-	{"admin.Apps.Update", op.UpdateApp, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Apps.Update(ctx, uuid, jsontext.Value(`{}`))
-		return err
-	}},
-	{"admin.Flows.Create", op.CreateFlow, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Flows.Create(ctx, jsontext.Value(`{}`))
-		return err
-	}},
-	{"admin.Flows.Update", op.UpdateFlow, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Flows.Update(ctx, uuid, jsontext.Value(`{}`))
-		return err
-	}},
+// results returns the error of a method's results, after ranging an
+// iterator to its first item and closing what it returned to be closed.
+func results(out []reflect.Value) error {
+	var err error
+	for _, r := range out {
+		switch {
+		case r.Type() == reflect.TypeFor[error]():
+			if !r.IsNil() {
+				err = r.Interface().(error)
+			}
+		case r.Kind() == reflect.Func && r.Type().NumIn() == 1:
+			// iter.Seq2[T, error]: its first item sends the request.
+			yield := reflect.MakeFunc(r.Type().In(0), func(args []reflect.Value) []reflect.Value {
+				if e := args[len(args)-1]; !e.IsNil() {
+					err = e.Interface().(error)
+				}
+				return []reflect.Value{reflect.ValueOf(false)}
+			})
+			r.Call([]reflect.Value{yield})
+		case r.Kind() == reflect.Pointer && r.IsNil():
+		case r.Type().Implements(reflect.TypeFor[io.Closer]()):
+			_ = r.Interface().(io.Closer).Close()
+		}
+	}
+	return err
+}
 
-	// agents and skills
-	{"admin.Agents.List", op.ListAgents, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Agents.List(ctx, "it", nil)
-		return err
-	}},
-	{"admin.Agents.Pages", op.ListAgents, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Agents.Pages(ctx, "it", nil))
-	}},
-	{"admin.Agents.All", op.ListAgents, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Agents.All(ctx, "it", nil))
-	}},
-	{"admin.Agents.Create", op.CreateAgent, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Agents.Create(ctx, "it", body[admin.AgentBundle](`{"agent":{"elementum":{}}}`))
-		return err
-	}},
-	{"admin.Agents.Update", op.UpdateAgent, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Agents.Update(ctx, "it", uuid, body[admin.AgentBundle](`{"agent":{"elementum":{}}}`))
-		return err
-	}},
-	{"admin.Skills.List", op.ListSkills, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Skills.List(ctx, "it", nil)
-		return err
-	}},
-	{"admin.Skills.Pages", op.ListSkills, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Skills.Pages(ctx, "it", nil))
-	}},
-	{"admin.Skills.All", op.ListSkills, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Skills.All(ctx, "it", nil))
-	}},
-	{"admin.Skills.Create", op.CreateSkill, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Skills.Create(ctx, "it", body[admin.SkillBundle](`{"skill":{"name":"S"}}`))
-		return err
-	}},
-	{"admin.Skills.Update", op.UpdateSkill, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Skills.Update(ctx, "it", uuid, body[admin.SkillBundle](`{"skill":{"name":"S"}}`))
-		return err
-	}},
+// candidates returns the values to try, in order, for a parameter of
+// type t: each made afresh, as a reader is used up by a call.
+func candidates(ctx context.Context, t reflect.Type) []func() reflect.Value {
+	of := func(vs ...any) []func() reflect.Value {
+		var out []func() reflect.Value
+		for _, v := range vs {
+			out = append(out, func() reflect.Value { return reflect.ValueOf(v) })
+		}
+		return out
+	}
+	switch {
+	case t == reflect.TypeFor[context.Context]():
+		return []func() reflect.Value{func() reflect.Value { return reflect.ValueOf(&ctx).Elem() }}
+	case t == reflect.TypeFor[workflow.RecordType]():
+		return of(workflow.Tasks, workflow.Apps, workflow.Elements, workflow.Transactions)
+	case t == reflect.TypeFor[string]():
+		var out []func() reflect.Value
+		for _, w := range words {
+			out = append(out, of(w)...)
+		}
+		return out
+	case t == reflect.TypeFor[[]string]():
+		var out []func() reflect.Value
+		for _, w := range words {
+			out = append(out, of([]string{w})...)
+		}
+		return out
+	case t == reflect.TypeFor[io.Reader]():
+		return []func() reflect.Value{func() reflect.Value {
+			return reflect.ValueOf(io.Reader(strings.NewReader("hello")))
+		}}
+	case t.Kind() == reflect.Pointer:
+		// options
+		return []func() reflect.Value{func() reflect.Value { return reflect.Zero(t) }}
+	case t.Kind() == reflect.Interface:
+		return nil
+	}
+	// a request body: every part of every sample that decodes into t,
+	// then, for a slice, one of its element; then t's zero value.
+	var out []func() reflect.Value
+	for _, b := range bodies() {
+		v := reflect.New(t)
+		if json.Unmarshal(b, v.Interface(), json.RejectUnknownMembers(true)) == nil {
+			out = append(out, func() reflect.Value { return v.Elem() })
+		}
+	}
+	if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
+		for _, elem := range candidates(ctx, t.Elem()) {
+			out = append(out, func() reflect.Value { return reflect.Append(reflect.MakeSlice(t, 0, 1), elem()) })
+		}
+	}
+	return append(out, func() reflect.Value { return reflect.Zero(t) })
+}
 
-	// tables
-	{"admin.Tables.List", op.ListTables, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Tables.List(ctx, nil)
-		return err
-	}},
-	{"admin.Tables.Pages", op.ListTables, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Tables.Pages(ctx, nil))
-	}},
-	{"admin.Tables.All", op.ListTables, func(ctx context.Context, e Env) error {
-		return first(e.Workspace.Tables.All(ctx, nil))
-	}},
-	{"admin.Tables.Get", op.GetTable, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Tables.Get(ctx, uuid)
-		return err
-	}},
-	{"admin.Tables.Create", op.CreateTable, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Tables.Create(ctx, body[admin.TableCreateRequest](`{"name":"T","handle":"T","source":"`+uuid+`","categoryId":"`+uuid+`","fields":[]}`))
-		return err
-	}},
-	{"admin.Tables.Update", op.UpdateTable, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Tables.Update(ctx, uuid, body[admin.TableUpdateRequest](`{"name":"T"}`))
-		return err
-	}},
-	{"admin.Tables.Delete", op.DeleteTable, func(ctx context.Context, e Env) error {
-		return e.Workspace.Tables.Delete(ctx, uuid)
-	}},
-	{"admin.Tables.Joins.Create", op.CreateTableJoin, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Tables.Joins.Create(ctx, uuid, body[admin.TableJoinInput](`{"source":"`+uuid+`","type":"LEFT","joinOn":[]}`))
-		return err
-	}},
-	{"admin.Tables.Joins.Update", op.UpdateTableJoin, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.Tables.Joins.Update(ctx, uuid, uuid, body[admin.TableJoinInput](`{"source":"`+uuid+`","type":"LEFT","joinOn":[]}`))
-		return err
-	}},
-	{"admin.Tables.Joins.Delete", op.DeleteTableJoin, func(ctx context.Context, e Env) error {
-		return e.Workspace.Tables.Joins.Delete(ctx, uuid, uuid)
-	}},
-	{"admin.Tables.JoinMappings.Create", op.CreateTableJoinMapping, func(ctx context.Context, e Env) error {
-		return e.Workspace.Tables.JoinMappings.Create(ctx, uuid, uuid, []admin.JoinMapping{})
-	}},
-	{"admin.Tables.JoinMappings.Update", op.UpdateTableJoinMapping, func(ctx context.Context, e Env) error {
-		return e.Workspace.Tables.JoinMappings.Update(ctx, uuid, uuid, []admin.JoinMapping{})
-	}},
-	{"admin.Tables.JoinMappings.Delete", op.DeleteTableJoinMapping, func(ctx context.Context, e Env) error {
-		return e.Workspace.Tables.JoinMappings.Delete(ctx, uuid, uuid, []string{"s"})
-	}},
+// free is the string a sample holds where its schema says nothing of
+// its form (wire.Sample).
+const free = "x"
 
-	// search tables
-	{"admin.SearchTables.Create", op.CreateSnowflakeSearchTable, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.SearchTables.Create(ctx, uuid, body[admin.SnowflakeSearchTableRequest](`{"attributeFieldIds":[],"duration":"DAYS","targetLag":1}`))
-		return err
-	}},
-	{"admin.SearchTables.CreateLinked", op.CreateLinkedSearchTable, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.SearchTables.CreateLinked(ctx, uuid, body[admin.LinkedSearchTableRequest](`{"cloudLinkId":"`+uuid+`","database":"d","schema":"s","serviceName":"n"}`))
-		return err
-	}},
-	{"admin.SearchTables.Get", op.GetSearchTable, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.SearchTables.Get(ctx, uuid, uuid)
-		return err
-	}},
-	{"admin.SearchTables.Update", op.UpdateSearchTable, func(ctx context.Context, e Env) error {
-		_, err := e.Workspace.SearchTables.Update(ctx, uuid, uuid, body[admin.SearchTableUpdate](`{}`))
-		return err
-	}},
+// bodies returns the samples of every operation's request body, and each
+// of their members and items, once each.
+var bodies = sync.OnceValue(func() []jsontext.Value {
+	var out []jsontext.Value
+	seen := map[string]bool{}
+	var walk func(v jsontext.Value)
+	walk = func(v jsontext.Value) {
+		if !seen[string(v)] {
+			seen[string(v)] = true
+			out = append(out, v)
+		}
+		switch v.Kind() {
+		case '{':
+			var m map[string]jsontext.Value
+			_ = json.Unmarshal(v, &m)
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				walk(m[k])
+			}
+		case '[':
+			var a []jsontext.Value
+			_ = json.Unmarshal(v, &a)
+			for _, x := range a {
+				walk(x)
+			}
+		}
+	}
+	for _, o := range op.All() {
+		if b := wire.Sample(o.ID); b != nil {
+			walk(b)
+		}
+	}
+	// each part again with every free string one of the words, for the
+	// SDK's own rules (a link's URL is absolute).
+	for _, v := range slices.Clone(out) {
+		if !strings.Contains(string(v), `"`+free+`"`) {
+			continue
+		}
+		for _, w := range words {
+			var x any
+			_ = json.Unmarshal(v, &x)
+			b, _ := json.Marshal(replace(x, w), json.Deterministic(true))
+			if !seen[string(b)] {
+				seen[string(b)] = true
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+})
+
+// replace returns v with each free string in it w.
+func replace(v any, w string) any {
+	switch x := v.(type) {
+	case string:
+		if x == free {
+			return w
+		}
+	case map[string]any:
+		for k, y := range x {
+			x[k] = replace(y, w)
+		}
+	case []any:
+		for k, y := range x {
+			x[k] = replace(y, w)
+		}
+	}
+	return v
 }
