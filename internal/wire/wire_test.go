@@ -187,13 +187,8 @@ func TestCheckFormat(t *testing.T) {
 // Every operation whose entry in package op names a JSON body schema has
 // that schema compiled, and no other operation takes a JSON body.
 func TestEveryBodyIsCompiled(t *testing.T) {
-	n := 0
 	for _, o := range op.All() {
 		assert.Equal(t, o.Body != "", wire.Takes(o.ID), o.ID)
-		if o.Body != "" {
-			n++
-		}
 	}
-	assert.Equal(t, 41, n)
 	assert.False(t, wire.Takes("noSuchOperation"))
 }
