@@ -540,7 +540,7 @@ func eachHas(t *testing.T, want, have []string, what string) {
 	t.Helper()
 	for _, id := range want {
 		if !slices.Contains(have, id) {
-			t.Errorf("the operation %s takes a JSON body and has no %s", id, what)
+			t.Errorf("the operation %s takes a JSON body and lacks %s", id, what)
 		}
 	}
 	for _, id := range have {
