@@ -94,12 +94,17 @@ type Attachment struct {
 }
 
 // UnmarshalJSON reads an attachment; unknown members go to Extra and
-// CreatedAt is converted to UTC.
+// CreatedAt is converted to UTC. A createdAt whose year in UTC is outside
+// 0000 to 9999 (0000-01-01T00:00:00+01:00) is an error: RFC 3339 cannot
+// write it, so the attachment could not be written back.
 func (a *Attachment) UnmarshalJSON(data []byte) error {
 	if err := jsonmodel.Unmarshal(data, a); err != nil {
 		return err
 	}
 	a.CreatedAt = a.CreatedAt.UTC() // the zero time stays zero
+	if y := a.CreatedAt.Year(); y < 0 || y > 9999 {
+		return errors.New("attachment createdAt is outside the years 0000 to 9999 in UTC")
+	}
 	return nil
 }
 

@@ -255,3 +255,35 @@ func TestAttachmentsWire(t *testing.T) {
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
+
+// A createdAt is read in UTC; one whose year in UTC is outside 0000 to
+// 9999, which could not be written back, is refused, with either JSON
+// library.
+func TestAttachmentCreatedAtYears(t *testing.T) {
+	for _, tt := range []struct {
+		at   string
+		want string // "" for refused
+	}{
+		{"0000-01-01T00:00:00Z", "0000-01-01T00:00:00Z"},
+		{"0000-01-01T01:00:00+01:00", "0000-01-01T00:00:00Z"},
+		{"0000-01-01T00:00:00+01:00", ""},
+		{"9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z"},
+		{"9999-12-31T23:30:00-01:00", ""},
+	} {
+		in := []byte(`{"id":"a","createdAt":"` + tt.at + `"}`)
+		var v2, v1 Attachment
+		err2, err1 := json.Unmarshal(in, &v2), stdjson.Unmarshal(in, &v1)
+		if tt.want == "" {
+			assert.Error(t, err2, tt.at)
+			assert.Error(t, err1, tt.at)
+			continue
+		}
+		require.NoError(t, err2, tt.at)
+		require.NoError(t, err1, tt.at)
+		assert.Equal(t, tt.want, v2.CreatedAt.Format(time.RFC3339), tt.at)
+		assert.Equal(t, v2.CreatedAt, v1.CreatedAt, tt.at)
+		out, err := json.Marshal(v2)
+		require.NoError(t, err, tt.at)
+		assert.Contains(t, string(out), tt.want, "written back")
+	}
+}
