@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire/shape"
 )
 
 // Replies is what the server's success replies hold.
@@ -66,7 +66,7 @@ func (s *Server) promised(rq *request, body []byte) []byte {
 	if s.replies != Documented || rq.op == "" || !isSuccess(rq.log.Status) {
 		return body
 	}
-	out, err := wire.Promised(rq.op, body)
+	out, err := shape.Promised(rq.op, body)
 	if err != nil {
 		return body // not JSON: sent as it is, for the client to refuse
 	}

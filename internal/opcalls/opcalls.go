@@ -2,7 +2,7 @@
 // it finds every method of the services of a client and of its workspace
 // (package workflow's Client, package admin's Workspace) by reflection and
 // calls it with arguments made from their types, a request body from the
-// samples of the contract document's request schemas (wire.Sample). The
+// samples of the contract document's request schemas (shape.Sample). The
 // tests that hold the SDK and its telemetry to the operation table
 // (package op) run them, and learn which operation a method sends from
 // what it reports to an observer.
@@ -25,7 +25,7 @@ import (
 	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
-	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire/shape"
 )
 
 // Env is what a Call needs: a client, its workspace, and the path of a
@@ -236,7 +236,7 @@ func candidates(ctx context.Context, t reflect.Type) []func() reflect.Value {
 }
 
 // free is the string a sample holds where its schema says nothing of
-// its form (wire.Sample).
+// its form (shape.Sample).
 const free = "x"
 
 // bodies returns the samples of every operation's request body, and each
@@ -266,7 +266,7 @@ var bodies = sync.OnceValue(func() []jsontext.Value {
 		}
 	}
 	for _, o := range op.All() {
-		if b := wire.Sample(o.ID); b != nil {
+		if b := shape.Sample(o.ID); b != nil {
 			walk(b)
 		}
 	}

@@ -82,13 +82,13 @@ type Options struct{ Strict, Published bool }
 // Takes reports whether the operation id takes a JSON request body, which
 // Check can check.
 func Takes(id op.ID) bool {
-	_, ok := bodyNode(id)
+	_, ok := BodyOf(id)
 	return ok
 }
 
-// bodyNode returns the node of the JSON request body of operation id: its
+// BodyOf returns the node of the JSON request body of operation id: its
 // schema, by the name the operation's entry in package op gives it.
-func bodyNode(id op.ID) (int, bool) {
+func BodyOf(id op.ID) (int, bool) {
 	o := op.Lookup(id)
 	if o == nil || o.Body == "" {
 		return 0, false
@@ -97,10 +97,10 @@ func bodyNode(id op.ID) (int, bool) {
 	return i, ok
 }
 
-// keeps reports whether the object n keeps the members it does not
+// Keeps reports whether the object n keeps the members it does not
 // declare: it says additionalProperties: true, or it is opaque (an
 // object whose members the document does not describe).
-func (n *node) keeps() bool {
+func (n *Node) Keeps() bool {
 	return n.Open || n.Type == "object" && n.Props == nil && n.Extra < 0
 }
 
@@ -108,7 +108,7 @@ func (n *node) keeps() bool {
 // schema and then its prose rules. It returns nil, or the first *Problem.
 // An operation that takes no JSON body is an error that is not a *Problem.
 func Check(id op.ID, body []byte, opts Options) error {
-	i, ok := bodyNode(id)
+	i, ok := BodyOf(id)
 	if !ok {
 		return fmt.Errorf("wire: operation %q takes no JSON request body", id)
 	}
@@ -116,7 +116,7 @@ func Check(id op.ID, body []byte, opts Options) error {
 }
 
 // checkBody is Check's work on node i of the compiled form f.
-func checkBody(f *compiledForm, i int, body []byte, opts Options) error {
+func checkBody(f *Form, i int, body []byte, opts Options) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
@@ -133,8 +133,9 @@ func checkBody(f *compiledForm, i int, body []byte, opts Options) error {
 	return c.prose(i, v, "", false)
 }
 
-// node is the compiled form of one schema (see internal/compile).
-type node struct {
+// Node is the compiled form of one schema (see internal/compile); other
+// nodes are named by their index in Form.Nodes, -1 for none.
+type Node struct {
 	Type     string         `json:"t"`
 	Format   string         `json:"f"`
 	Enum     []string       `json:"e"`
@@ -151,14 +152,19 @@ type node struct {
 	Alts     []int          `json:"alts"`
 }
 
-type compiledForm struct {
+// Form is the compiled contract document: its nodes, and the node of each
+// request body and success reply.
+type Form struct {
 	Bodies  map[string]int `json:"bodies"`  // by schema name
 	Replies map[string]int `json:"replies"` // by operation id
-	Nodes   []node         `json:"nodes"`
+	Nodes   []Node         `json:"nodes"`
 }
 
-var form = sync.OnceValue(func() *compiledForm {
-	var f compiledForm
+// Compiled returns the embedded compiled form of the contract document.
+func Compiled() *Form { return form() }
+
+var form = sync.OnceValue(func() *Form {
+	var f Form
 	if err := json.Unmarshal(compiled, &f); err != nil {
 		panic("wire: the embedded schemas do not decode: " + err.Error())
 	}
@@ -166,7 +172,7 @@ var form = sync.OnceValue(func() *compiledForm {
 })
 
 type checker struct {
-	f                 *compiledForm
+	f                 *Form
 	strict, published bool
 }
 
@@ -243,7 +249,7 @@ func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 	return nil
 }
 
-func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *Problem {
+func (c *checker) object(n *Node, m map[string]any, ptr string, project bool) *Problem {
 	for _, r := range n.Required {
 		if _, ok := m[r]; !ok {
 			proj := project || c.f.Nodes[n.Props[r]].Project
@@ -262,7 +268,7 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 			continue
 		}
 		switch {
-		case n.keeps():
+		case n.Keeps():
 		case n.Extra >= 0:
 			if pr := c.check(n.Extra, m[k], p, project, false); pr != nil {
 				return pr
@@ -274,7 +280,7 @@ func (c *checker) object(n *node, m map[string]any, ptr string, project bool) *P
 	return nil
 }
 
-func (c *checker) str(n *node, s, ptr string, project bool) *Problem {
+func (c *checker) str(n *Node, s, ptr string, project bool) *Problem {
 	prob := func(rule string) *Problem {
 		return &Problem{Pointer: ptr, Rule: rule, Prose: project}
 	}

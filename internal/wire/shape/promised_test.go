@@ -1,4 +1,4 @@
-package wire_test
+package shape_test
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
-	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire/shape"
 )
 
 func TestPromised(t *testing.T) {
@@ -50,7 +50,7 @@ func TestPromised(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := wire.Promised(tt.op, []byte(tt.reply))
+			got, err := shape.Promised(tt.op, []byte(tt.reply))
 			require.NoError(t, err)
 			if tt.unchanged {
 				if tt.op == op.ComposeApp {
@@ -67,7 +67,7 @@ func TestPromised(t *testing.T) {
 
 func TestPromisedMalformed(t *testing.T) {
 	for _, reply := range []string{`{"id":`, `{"id":"x"`, `[`, ``} {
-		_, err := wire.Promised(op.GetTable, []byte(reply))
+		_, err := shape.Promised(op.GetTable, []byte(reply))
 		assert.Error(t, err, "%q", reply)
 	}
 }

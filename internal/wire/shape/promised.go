@@ -1,4 +1,9 @@
-package wire
+// Package shape builds JSON from the contract document's compiled
+// schemas (package wire's form): a reply cut down to what the document
+// promises (Promised, the fake's document-only replies) and a small valid
+// request body (Sample, the derived calls of the tests). The SDK does not
+// import it: it serves the fake and the tests.
+package shape
 
 import (
 	"bytes"
@@ -8,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 // Promised returns reply, the JSON success reply of the operation id, with
@@ -24,20 +30,20 @@ import (
 // It is what the service promises back, and so all a client may depend
 // on reading: the fake replies so in its document-only mode.
 func Promised(id op.ID, reply []byte) ([]byte, error) {
-	f := form()
+	f := wire.Compiled()
 	i, ok := f.Replies[string(id)]
 	if !ok {
 		return reply, nil
 	}
 	out, err := prune(f, i, reply)
 	if err != nil {
-		return nil, fmt.Errorf("wire: the reply of %s: %w", id, err)
+		return nil, fmt.Errorf("shape: the reply of %s: %w", id, err)
 	}
 	return out, nil
 }
 
 // prune is Promised's work on node i of the compiled form f.
-func prune(f *compiledForm, i int, reply []byte) ([]byte, error) {
+func prune(f *wire.Form, i int, reply []byte) ([]byte, error) {
 	p := pruner{f: f, dec: jsontext.NewDecoder(bytes.NewReader(reply), lenient...)}
 	var out bytes.Buffer
 	p.enc = jsontext.NewEncoder(&out, lenient...)
@@ -51,7 +57,7 @@ func prune(f *compiledForm, i int, reply []byte) ([]byte, error) {
 var lenient = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
 
 type pruner struct {
-	f   *compiledForm
+	f   *wire.Form
 	dec *jsontext.Decoder
 	enc *jsontext.Encoder
 }
@@ -64,7 +70,7 @@ func (p *pruner) value(i int) error {
 		return p.alternative(n)
 	}
 	switch kind := p.dec.PeekKind(); {
-	case kind == '{' && n.Type == "object" && !n.keeps():
+	case kind == '{' && n.Type == "object" && !n.Keeps():
 		return p.object(n)
 	case kind == '[' && n.Type == "array" && n.Items >= 0:
 		if err := p.copyToken(); err != nil {
@@ -87,7 +93,7 @@ func (p *pruner) value(i int) error {
 
 // object copies an object's declared members, and its undeclared ones
 // where n gives them a schema.
-func (p *pruner) object(n *node) error {
+func (p *pruner) object(n *wire.Node) error {
 	if err := p.copyToken(); err != nil {
 		return err
 	}
@@ -119,7 +125,7 @@ func (p *pruner) object(n *node) error {
 
 // alternative copies a value of a oneOf as its first alternative whose
 // required members an object value holds (the last one when none fits).
-func (p *pruner) alternative(n *node) error {
+func (p *pruner) alternative(n *wire.Node) error {
 	v, err := p.dec.ReadValue()
 	if err != nil {
 		return err

@@ -1,9 +1,11 @@
-package wire
+package shape_test
 
 import (
 	"testing"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire/shape"
 )
 
 // Every operation's sample is a body its schema accepts, by the
@@ -11,15 +13,15 @@ import (
 // body has none.
 func TestSampleIsAValidBody(t *testing.T) {
 	for _, o := range op.All() {
-		b := Sample(o.ID)
-		if !Takes(o.ID) {
+		b := shape.Sample(o.ID)
+		if !wire.Takes(o.ID) {
 			if b != nil {
 				t.Errorf("%s takes no JSON body, but has the sample %s", o.ID, b)
 			}
 			continue
 		}
-		for _, opts := range []Options{{Published: true}, {}} {
-			if err := Check(o.ID, b, opts); err != nil {
+		for _, opts := range []wire.Options{{Published: true}, {}} {
+			if err := wire.Check(o.ID, b, opts); err != nil {
 				t.Errorf("%s: the sample %s (%+v): %v", o.ID, b, opts, err)
 			}
 		}

@@ -1,4 +1,4 @@
-package wire
+package shape
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
 )
 
 // Sample returns a small JSON body that the request schema of the
@@ -15,13 +16,13 @@ import (
 // item in every array, and for a string its first enum value or a value
 // of its format. It returns nil for an operation that takes no JSON body.
 func Sample(id op.ID) []byte {
-	i, ok := bodyNode(id)
+	i, ok := wire.BodyOf(id)
 	if !ok {
 		return nil
 	}
-	b, err := json.Marshal(sample(form(), i, 0))
+	b, err := json.Marshal(sample(wire.Compiled(), i, 0))
 	if err != nil {
-		panic("wire: a sample does not encode: " + err.Error())
+		panic("shape: a sample does not encode: " + err.Error())
 	}
 	return b
 }
@@ -30,7 +31,7 @@ func Sample(id op.ID) []byte {
 // itself through required members.
 const sampleDepth = 16
 
-func sample(f *compiledForm, i, depth int) any {
+func sample(f *wire.Form, i, depth int) any {
 	n := &f.Nodes[i]
 	switch n.Type {
 	case "object":

@@ -1,0 +1,87 @@
+package shape
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/wire"
+	"github.com/seed-a15e58aa/workflow-go/internal/wire/internal/compile"
+)
+
+// smallDocument is a contract document whose first body, and so node 0 of
+// its compiled form, is One: a schema other nodes point to by index 0
+// (the items of list, the undeclared members of map).
+const smallDocument = `openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    post:
+      operationId: a
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/One'}}}}
+      responses: {'204': {description: none}}
+  /b:
+    get:
+      operationId: b
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Body'}}}}}
+  /either:
+    get:
+      operationId: either
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Either'}}}}}
+components:
+  schemas:
+    One: {type: object, properties: {a: {type: string}, b: {type: string}}}
+    Body:
+      type: object
+      properties:
+        list: {type: array, items: {$ref: '#/components/schemas/One'}}
+        map: {type: object, additionalProperties: {$ref: '#/components/schemas/One'}}
+    ById: {type: object, required: [id], properties: {id: {type: string}, kind: {type: string}}}
+    ByName: {type: object, required: [name], properties: {name: {type: string}, kind: {type: string}}}
+    Either: {oneOf: [{$ref: '#/components/schemas/ById'}, {$ref: '#/components/schemas/ByName'}]}
+`
+
+// smallForm is smallDocument compiled and read as the embedded form is.
+func smallForm(t *testing.T) *wire.Form {
+	t.Helper()
+	f, err := compile.Compile([]byte(smallDocument))
+	require.NoError(t, err)
+	b, err := f.Marshal()
+	require.NoError(t, err)
+	var cf wire.Form
+	require.NoError(t, json.Unmarshal(b, &cf))
+	require.Equal(t, 0, cf.Bodies["One"], "One is node 0")
+	return &cf
+}
+
+func TestPromisedOnASmallDocument(t *testing.T) {
+	f := smallForm(t)
+	tests := []struct {
+		name, op    string
+		reply, want string
+	}{
+		{name: "undeclared members by node 0's schema", op: "b",
+			reply: `{"map":{"k":{"a":"1","junk":2},"l":{"b":"2"}},"extra":true}`,
+			want:  `{"map":{"k":{"a":"1"},"l":{"b":"2"}}}`},
+		{name: "items by node 0's schema", op: "b",
+			reply: `{"list":[{"a":"1","junk":2},{"b":"2"}]}`,
+			want:  `{"list":[{"a":"1"},{"b":"2"}]}`},
+		{name: "oneOf: the first alternative whose required members are there", op: "either",
+			reply: `{"id":"1","name":"n","kind":"k","junk":0}`, want: `{"id":"1","kind":"k"}`},
+		{name: "oneOf: the second", op: "either",
+			reply: `{"name":"n","kind":"k","junk":0}`, want: `{"name":"n","kind":"k"}`},
+		{name: "oneOf: the last when none fits", op: "either",
+			reply: `{"kind":"k","junk":0}`, want: `{"kind":"k"}`},
+		{name: "oneOf: a value that is not an object is kept", op: "either",
+			reply: `"text"`, want: `"text"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := prune(f, f.Replies[tt.op], []byte(tt.reply))
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, string(got))
+		})
+	}
+}
