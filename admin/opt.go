@@ -5,6 +5,8 @@ import (
 
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/internal/check"
 )
 
 // Opt is a member of a read model: what the service sent for it, which is
@@ -21,9 +23,13 @@ import (
 // Request bodies keep pointers instead: a body cannot hold null, and nil
 // leaves a member out. Ptr gives the pointer a body takes.
 type Opt[T any] struct {
-	v    *T // the value read; nil for absent and for null
-	null bool
+	wraps[T]    // the request checks name members through Opt
+	v        *T // the value read; nil for absent and for null
+	null     bool
 }
+
+// wraps says that an Opt's JSON is its value's (see check.Wraps).
+type wraps[T any] = check.Wraps[T]
 
 // Some returns the Opt that holds v (sent, and written back, even when v
 // is its type's zero value).

@@ -11,7 +11,6 @@ package check
 
 import (
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -118,15 +117,23 @@ func deref(t reflect.Type) reflect.Type {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t != nil && t.Kind() == reflect.Struct && !slices.ContainsFunc(slices.Collect(t.Fields()),
-		func(f reflect.StructField) bool { return f.IsExported() }) {
-		// a wrapper whose JSON is its value's (admin.Opt): what Value returns
-		if m, ok := t.MethodByName("Value"); ok && m.Type.NumOut() == 1 {
-			return deref(m.Type.Out(0))
-		}
+	if t != nil && t.Implements(wrapperType) {
+		return deref(reflect.Zero(t).Interface().(wrapper).wrapped())
 	}
 	return t
 }
+
+// Wraps, embedded in a type (by an unexported alias, so that it adds no
+// exported field), says that the type's JSON is that of a value of type
+// T, as admin.Opt's is: Field names the members of a T through it.
+type Wraps[T any] struct{}
+
+func (Wraps[T]) wrapped() reflect.Type { return reflect.TypeFor[T]() }
+
+// wrapper is a type that embeds a Wraps.
+type wrapper interface{ wrapped() reflect.Type }
+
+var wrapperType = reflect.TypeFor[wrapper]()
 
 // isIndex reports whether tok is an array index.
 func isIndex(tok string) bool {

@@ -82,16 +82,18 @@ func TestBodyOfATakerIsProblemOrNil(t *testing.T) {
 	assert.Equal(t, refusal{Field: "groupBody", Rule: "is not JSON"}, *got)
 }
 
-// opt is a wrapper whose JSON is its value's, as admin.Opt: no exported
-// field, and a Value method of one result.
-type opt[T any] struct{ v *T }
+// opt is a wrapper whose JSON is its value's, as admin.Opt: it embeds
+// Wraps.
+type opt[T any] struct {
+	Wraps[T]
+	v *T
+}
 
-func (o opt[T]) Value() T { return *o.v }
+// valuer has a Value method, as admin.Opt has, but embeds no Wraps: it is
+// no wrapper, whatever its methods.
+type valuer struct{ _ int }
 
-// twoResults has no exported field, but its Value is no wrapper's.
-type twoResults struct{ _ int }
-
-func (twoResults) Value() (int, bool) { return 0, false }
+func (valuer) Value() []string { return nil }
 
 // exported has a Value method, and a field of its own.
 type exported struct {
@@ -107,7 +109,7 @@ func TestField(t *testing.T) {
 	type wrapped struct {
 		One  opt[inner]   `json:"one"`
 		Many opt[[]inner] `json:"many"`
-		Two  twoResults   `json:"two"`
+		Two  valuer       `json:"two"`
 		Exp  exported     `json:"exp"`
 	}
 	wt := reflect.TypeFor[wrapped]()
