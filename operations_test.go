@@ -2,12 +2,12 @@ package workflow_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +20,7 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/admin"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 	"github.com/seed-a15e58aa/workflow-go/internal/opcalls"
+	"github.com/seed-a15e58aa/workflow-go/internal/optable"
 )
 
 // observed records what the observers are told of calls and token
@@ -115,9 +116,9 @@ func TestEveryOperationIsObserved(t *testing.T) {
 	}
 }
 
-// The README says how many operations package admin sends, as many as
-// it sends.
-func TestREADMECountsAdminsOperations(t *testing.T) {
+// The table of every operation that ends admin's documentation has a
+// line for each operation package admin sends, and one only.
+func TestAdminsTableListsItsOperations(t *testing.T) {
 	var obs observed
 	env := operationsEnv(t, obs.observer())
 	ops := map[string]bool{}
@@ -130,10 +131,10 @@ func TestREADMECountsAdminsOperations(t *testing.T) {
 			}
 		}
 	}
-	md, err := os.ReadFile("README.md")
+	src, err := os.ReadFile(filepath.Join("admin", optable.Name))
 	require.NoError(t, err)
-	want := fmt.Sprintf(`the %d operations beyond the\s+records API`, len(ops))
-	assert.Regexp(t, want, string(md), "README.md: admin sends %d operations", len(ops))
+	rows := regexp.MustCompile(`(?m)^//\t[A-Z]\w*\.`).FindAll(src, -1)
+	assert.Len(t, rows, len(ops), "admin/%s: admin sends %d operations", optable.Name, len(ops))
 }
 
 // opcalls.Calls calls every method of the client's and the workspace's

@@ -47,49 +47,8 @@
 // joinFieldsId, aspectId, aspectSearchTableId; alias and recordType); an
 // id the document calls "the resource ID" is id.
 //
-//	Operation                                          Takes                                        Returns
-//	Domains.Create                                     DomainRequest                                *Domain
-//	Domains.Update(domainID)                           DomainRequest                                *Domain
-//	Domains.Groups.Add(groupID)                        []string (domains)                           []workflow.GroupDomain
-//	Domains.Groups.Remove(groupID)                     []string (domains)                           []workflow.GroupDomain
-//	Automations.List(recordType, alias)                                                             []Automation (each one's active version on the fake)
-//	Automations.Get(recordType, alias, id)                                                          AutomationVersions (every version)
-//	Automations.Create(recordType, alias)              Automation                                   Automation
-//	Automations.Validate(recordType, alias)            Automation                                   jsontext.Value (the verdict)
-//	Automations.Update(recordType, alias, id)          Automation                                   Automation
-//	Automations.Delete(recordType, alias, id)                                                       error
-//	Views.List/Pages/All(alias)                                                                     *workflow.Page[View]
-//	Views.Get(alias, id)                               id: the view's id (the fake: or its handle)  *View
-//	Views.Create(alias, handle)                        ViewRequest                                  *View
-//	Views.Update(alias, handle)                        ViewRequest; the path takes the handle       *View
-//	Elements.Create                                    NewElement                                   *Aspect
-//	Elements.Get(alias)                                alias: the namespace or the id               *Aspect
-//	Elements.Update(alias)                             ElementUpdate                                *Aspect
-//	Apps.Compose                                       jsontext.Value                               jsontext.Value
-//	Apps.Update(id)                                    jsontext.Value                               jsontext.Value
-//	Flows.Create                                       jsontext.Value                               jsontext.Value
-//	Flows.Update(id)                                   jsontext.Value                               jsontext.Value
-//	Agents.List/Pages/All(alias)                                                                    *workflow.Page[Agent]
-//	Agents.Create(alias)                               AgentBundle                                  *Agent
-//	Agents.Update(alias, id)                           AgentBundle                                  *Agent
-//	Skills.List/Pages/All(alias)                                                                    *workflow.Page[Skill]
-//	Skills.Create(alias)                               SkillBundle                                  *Skill
-//	Skills.Update(alias, id)                           SkillBundle                                  *Skill
-//	Tables.List/Pages/All                                                                           *workflow.Page[Table]
-//	Tables.Get(tableID)                                                                             *Table
-//	Tables.Create                                      TableCreateRequest                           *Table
-//	Tables.Update(tableID)                             TableUpdateRequest                           *Table
-//	Tables.Delete(tableID)                                                                          error
-//	Tables.Joins.Create(tableID)                       TableJoinInput                               *TableJoin
-//	Tables.Joins.Update(tableID, joinID)               TableJoinInput                               *TableJoin
-//	Tables.Joins.Delete(tableID, joinID)                                                            error
-//	Tables.JoinMappings.Create(tableID, joinFieldsID)  []JoinMapping                                error
-//	Tables.JoinMappings.Update(tableID, joinFieldsID)  []JoinMapping                                error
-//	Tables.JoinMappings.Delete(tableID, joinFieldsID)  []string (sources)                           error
-//	SearchTables.Create(aspectID)                      SnowflakeSearchTableRequest                  *SearchTable
-//	SearchTables.CreateLinked(aspectID)                LinkedSearchTableRequest                     *SearchTable
-//	SearchTables.Get(aspectID, aspectSearchTableID)                                                 *SearchTable
-//	SearchTables.Update(aspectID, aspectSearchTableID) SearchTableUpdate                            *SearchTable
+// The table of every method ends this documentation ("Every
+// operation"); go generate writes it from the methods themselves.
 //
 // An automation's Get answers every version the service sends (its
 // "active and/or draft workflow", an array of any length), in order; the
@@ -250,6 +209,7 @@
 package admin
 
 //go:generate go run ../internal/modelgen/gen ../internal/contract/openapi.yaml . admin
+//go:generate go run ../internal/optable/gen admin Workspace
 
 import workflow "github.com/seed-a15e58aa/workflow-go"
 
