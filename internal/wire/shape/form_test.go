@@ -85,3 +85,64 @@ func TestPromisedOnASmallDocument(t *testing.T) {
 		})
 	}
 }
+
+// sampleDocument's Tree refers to itself through required members, so
+// that a sample of it stops at sampleDepth.
+const sampleDocument = `openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /tree:
+    post:
+      operationId: tree
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Tree'}}}}
+      responses: {'204': {description: none}}
+components:
+  schemas:
+    Tree:
+      type: object
+      required: [name, child, children, free, pick, none, ghost]
+      properties:
+        name: {type: string, minLength: 3}
+        child: {$ref: '#/components/schemas/Tree'}
+        children: {type: array, items: {$ref: '#/components/schemas/Tree'}}
+        free: {type: array}
+        pick: {type: object, x-exactly-one: true, properties: {b: {type: boolean}, a: {type: integer}}}
+        none: {type: object, x-exactly-one: true}
+`
+
+func TestSampleStopsAtItsDepth(t *testing.T) {
+	f, err := compile.Compile([]byte(sampleDocument))
+	require.NoError(t, err)
+	b, err := f.Marshal()
+	require.NoError(t, err)
+	var cf wire.Form
+	require.NoError(t, json.Unmarshal(b, &cf))
+
+	var depth func(v any) int // how deep child nests
+	depth = func(v any) int {
+		m := v.(map[string]any)
+		if c, ok := m["child"]; ok {
+			return 1 + depth(c)
+		}
+		return 0
+	}
+	got := sample(&cf, cf.Bodies["Tree"], 0)
+	assert.Equal(t, sampleDepth, depth(got), "child nests down to the bound")
+
+	top := got.(map[string]any)
+	assert.Equal(t, "xxx", top["name"], "a string as long as its minLength")
+	assert.Equal(t, []any{}, top["free"], "an array of no item schema is empty")
+	assert.Equal(t, map[string]any{"a": 1}, top["pick"], "exactly one: the first member by name")
+	assert.Equal(t, map[string]any{}, top["none"], "exactly one of nothing: none")
+	assert.Equal(t, "x", top["ghost"], "a required member the schema does not declare")
+	children := top["children"].([]any)
+	require.Len(t, children, 1)
+	assert.Equal(t, sampleDepth-2, depth(children[0]), "an array is one level down, its item two")
+
+	at := got
+	for range sampleDepth {
+		at = at.(map[string]any)["child"]
+	}
+	assert.Equal(t, map[string]any{}, at, "at the bound, an empty object")
+	assert.Equal(t, []any{}, sample(&cf, cf.Nodes[cf.Bodies["Tree"]].Props["children"], sampleDepth), "at the bound, an empty array")
+}
