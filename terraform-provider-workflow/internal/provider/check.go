@@ -178,13 +178,12 @@ func goName(t reflect.Type, member string) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("%s has no member %q (in %s)", t, key, member)
 		}
-		switch arg := f.Tag.Get("arg"); {
-		case arg != "":
+		if arg := f.Tag.Get("arg"); arg != "" {
 			name = arg
-		case name == "":
-			name = f.Name
-		default:
+		} else if name != "" {
 			name += "." + f.Name
+		} else {
+			name = f.Name
 		}
 		t = f.Type
 		for range lists {
