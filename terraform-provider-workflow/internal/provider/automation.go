@@ -95,12 +95,15 @@ func (r *automationResource) ValidateConfig(ctx context.Context, req resource.Va
 		err = attrError{"workflow", err.Error()}
 	}
 	rt, alias := workflow.RecordType(checkable(m.RecordType, string(workflow.Apps)).ValueString()), checkable(m.Alias, "alias").ValueString()
-	validated(&resp.Diagnostics, "Invalid automation", err, wireAttrs{"record type": "record_type", "alias": "alias", "*": "workflow"},
-		func(ws *admin.Workspace, opt workflow.RequestOption) error {
-			_, err := ws.Automations.Create(ctx, rt, alias, a, opt)
-			return err
-		})
+	validated(&resp.Diagnostics, "Invalid automation", err, automationAttrs, func(ws *admin.Workspace, opt workflow.RequestOption) error {
+		_, err := ws.Automations.Create(ctx, rt, alias, a, opt)
+		return err
+	})
 }
+
+// automationAttrs are the attributes of a create's arguments, as the SDK
+// names them; what else it refuses is of the workflow.
+var automationAttrs = wireAttrs{"record type": "record_type", "alias": "alias", "*": "workflow"}
 
 // ModifyPlan asks the service to validate the planned workflow, which
 // writes nothing (POST .../automations/validate): a workflow the service

@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -80,11 +82,14 @@ func validated(d *diag.Diagnostics, what string, err error, attrs wireAttrs, cal
 }
 
 // wireAttrs maps a member of a body, as the SDK's checks name it after
-// the body's type (TableCreateRequest.fields[0].cloud.snowflake.type: the
-// key is fields[*].cloud.snowflake.type), to the attribute that sets it,
-// in the same notation (fields[*].column_type): a refusal is reported on
-// that attribute, in the configuration's words. The key "*" names the
-// attribute a member not listed is reported on, as the SDK says it.
+// the body's type (TableCreateRequest.Fields[0].Cloud.Snowflake.Type: the
+// key is Fields[*].Cloud.Snowflake.Type, the body's Go fields), or an
+// argument, by the name the SDK gives it (alias, record type), to the
+// attribute that sets it, in the attribute's notation
+// (fields[*].column_type): a refusal is reported on that attribute, in
+// the configuration's words. Names match exactly: bodyAttrs derives a
+// body's from its Go type. The key "*" names the attribute a member not
+// listed is reported on, as the SDK says it.
 type wireAttrs map[string]string
 
 // indexes are the list indexes of a member's name.
@@ -112,7 +117,7 @@ func onAttribute(d *diag.Diagnostics, what string, err error, attrs wireAttrs) {
 	for _, m := range indexes.FindAllStringSubmatch(member, -1) {
 		at = append(at, m[1])
 	}
-	attr, ok := attrs.lookup(indexes.ReplaceAllString(member, "[*]"))
+	attr, ok := attrs[indexes.ReplaceAllString(member, "[*]")]
 	if !ok {
 		if whole, ok := attrs["*"]; ok { // the attribute that holds every other member
 			d.AddAttributeError(path.Root(whole), what, err.Error())
@@ -138,11 +143,83 @@ func onAttribute(d *diag.Diagnostics, what string, err error, attrs wireAttrs) {
 	d.AddAttributeError(p, what, name+" "+ve.Rule)
 }
 
-// camelAttrs maps each member of a body (its JSON name, after prefix) to
-// the attribute of the same name in snake case: allowRecordCreation to
-// allow_record_creation.
-func camelAttrs(prefix string, members ...string) wireAttrs {
+// bodyAttrs maps members of a body of type T to the attributes that set
+// them: each key of attrs is a member's JSON name in T, dotted, with [*]
+// for an element of a list (fields[*].cloud.snowflake.type), and becomes
+// its name as the SDK's checks give it, by T's Go fields
+// (Fields[*].Cloud.Snowflake.Type). A name T has no member of is the
+// provider's mistake: bodyAttrs panics, when the package is loaded.
+func bodyAttrs[T any](attrs ...map[string]string) wireAttrs {
 	out := wireAttrs{}
+	for _, a := range attrs {
+		for member, attr := range a {
+			name, err := goName(reflect.TypeFor[T](), member)
+			if err != nil {
+				panic("provider: " + err.Error())
+			}
+			out[name] = attr
+		}
+	}
+	return out
+}
+
+// goName names member, a JSON name in a body of type t (see bodyAttrs),
+// as the SDK's checks do: each struct field by its Go name, an element
+// of a list as [*]; a field tagged arg names the argument the body was
+// built from in place of all before it (the SDK's rule).
+func goName(t reflect.Type, member string) (string, error) {
+	name := ""
+	for seg := range strings.SplitSeq(member, ".") {
+		key, lists := seg, 0
+		for s, ok := strings.CutSuffix(key, "[*]"); ok; s, ok = strings.CutSuffix(s, "[*]") {
+			key, lists = s, lists+1
+		}
+		f, ok := jsonField(t, key)
+		if !ok {
+			return "", fmt.Errorf("%s has no member %q (in %s)", t, key, member)
+		}
+		if arg := f.Tag.Get("arg"); arg != "" {
+			name = arg
+		} else if name != "" {
+			name += "." + f.Name
+		} else {
+			name = f.Name
+		}
+		t = f.Type
+		for range lists {
+			for t.Kind() == reflect.Pointer {
+				t = t.Elem()
+			}
+			if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+				return "", fmt.Errorf("%s is no list (in %s)", key, member)
+			}
+			t, name = t.Elem(), name+"[*]"
+		}
+	}
+	return name, nil
+}
+
+// jsonField is the field of the struct type t (or of what t points to)
+// whose JSON name is key, by its json tag.
+func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct && key != "" {
+		for f := range t.Fields() {
+			if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == key {
+				return f, true
+			}
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// camel maps each member (its JSON name, after prefix) to the attribute
+// of the same name in snake case: allowRecordCreation to
+// allow_record_creation; for bodyAttrs.
+func camel(prefix string, members ...string) map[string]string {
+	out := map[string]string{}
 	for _, m := range members {
 		var b strings.Builder
 		for _, r := range m {
@@ -154,19 +231,6 @@ func camelAttrs(prefix string, members ...string) wireAttrs {
 		out[prefix+m] = b.String()
 	}
 	return out
-}
-
-// lookup is the attribute of member, matched without regard to case: the
-// SDK names a member as its Go field (Fields[0].Cloud.BigQuery.Type,
-// CategoryID), which is its JSON name (fields[0].cloud.bigQuery.type,
-// categoryId) but for case.
-func (a wireAttrs) lookup(member string) (string, bool) {
-	for m, attr := range a {
-		if strings.EqualFold(m, member) {
-			return attr, true
-		}
-	}
-	return "", false
 }
 
 // with adds the entries of more to a.

@@ -273,3 +273,37 @@ func TestDeclaredImport(t *testing.T) {
 		})
 	}
 }
+
+// A linked search table's Update, reached only when cloud_link_id is
+// first written after an import (which leaves it unset), sends nothing
+// and keeps the state; the declaration, the one place that keeps what no
+// reply holds, sets cloud_link_id to the plan's.
+func TestDeclaredWritesAnImportedLink(t *testing.T) {
+	ctx := t.Context()
+	fam := families()["workflow_linked_search_table"]
+	d := &declared{own: &linkedSearchTableResource{}, fam: fam}
+	s := schemaOf(t, d)
+	imported := linkedSearchTableModel{ID: types.StringValue("s1"), AspectID: types.StringValue(checkUUID),
+		DisplayName: types.StringValue("Docs"), Status: types.StringValue("READY"), CloudLinkID: types.StringNull(),
+		Database: types.StringValue("DB"), Schema: types.StringValue("PUBLIC"), ServiceName: types.StringValue("SEARCH"),
+		Warehouse: types.StringNull()}
+	planned := imported
+	planned.CloudLinkID = types.StringValue("10000000-0000-4000-8000-000000000001")
+	state, plan := stateOf(ctx, t, s, imported), tfsdk.Plan(stateOf(ctx, t, s, planned))
+	update := func(d *declared) linkedSearchTableModel {
+		resp := resource.UpdateResponse{State: tfsdk.State{Schema: s.Schema, Raw: plan.Raw.Copy()}}
+		d.Update(ctx, resource.UpdateRequest{Plan: plan, State: state}, &resp)
+		got, ok := read[linkedSearchTableModel](ctx, resp.State, &resp.Diagnostics)
+		if !ok {
+			t.Fatal(resp.Diagnostics)
+		}
+		return got
+	}
+	if got := update(d); got != planned {
+		t.Errorf("after the update the state holds %+v, want %+v", got, planned)
+	}
+	fam.kept = nil
+	if got := update(&declared{own: &linkedSearchTableResource{}, fam: fam}); got != imported {
+		t.Errorf("undeclared, the update left %+v, want the state as it was: the resource's own Update sets cloud_link_id too", got)
+	}
+}

@@ -162,8 +162,8 @@ func (r *elementResource) ValidateConfig(ctx context.Context, req resource.Valid
 }
 
 // elementAttrs are the attributes of an element's body's members.
-var elementAttrs = camelAttrs("", "name", "categoryId", "namespace", "handle", "description", "icon", "color", "readOnly",
-	"allowForwardedEmailIngestion", "allowAnonymousEmailCreation", "allowInlineImageIngestion", "workflowValuePerAutomation")
+var elementAttrs = bodyAttrs[admin.NewElement](camel("", "name", "categoryId", "namespace", "handle", "description", "icon", "color", "readOnly",
+	"allowForwardedEmailIngestion", "allowAnonymousEmailCreation", "allowInlineImageIngestion", "workflowValuePerAutomation"))
 
 // Create creates the element once (createOnce): an element's natural key
 // is its namespace, when the configuration sets it (the service derives

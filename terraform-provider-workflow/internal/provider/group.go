@@ -123,14 +123,18 @@ func (r *groupResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 	body := m.body()
 	body.UserIDs = stringSet(m.MemberIDs)
-	validated(&resp.Diagnostics, "Invalid group", nil, wireAttrs{"UserIDs": "member_ids", "UserIDs[*]": "member_ids",
-		"Name": "name", "*": "member_ids"}, func(*admin.Workspace, workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid group", nil, groupAttrs, func(*admin.Workspace, workflow.RequestOption) error {
 		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
 			_, err := c.Groups.Create(ctx, body, opt)
 			return err
 		})
 	})
 }
+
+// groupAttrs are the attributes of a group's body's members; a member
+// not listed is reported on member_ids.
+var groupAttrs = bodyAttrs[workflow.GroupRequest](map[string]string{"userIds": "member_ids", "userIds[*]": "member_ids",
+	"name": "name"}).with(wireAttrs{"*": "member_ids"})
 
 func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m groupModel

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -315,14 +314,10 @@ func (r *linkedSearchTableResource) Read(ctx context.Context, req resource.ReadR
 	}
 }
 
-// Update is never planned: every attribute but the computed ones
-// replaces the search table.
 // Update is reached only when cloud_link_id, which no read returns, is
-// first written after an import: the state takes it, and nothing is sent
-// (every other change creates a new search table).
-func (r *linkedSearchTableResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var link types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("cloud_link_id"), &link)...)
+// first written after an import (every other change creates a new search
+// table): nothing is sent, the state stays as it was, and the declaration
+// sets cloud_link_id to the plan's (declared keeps it as written).
+func (r *linkedSearchTableResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.State.Raw.Copy()
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cloud_link_id"), link)...)
 }

@@ -322,8 +322,9 @@ func (r *tableResource) ValidateConfig(ctx context.Context, req resource.Validat
 }
 
 // tableAttrs are the attributes of a table's body's members.
-var tableAttrs = camelAttrs("", "name", "handle", "source", "categoryId", "description", "icon", "color", "filter", "orderBy", "limit").
-	with(wireAttrs{"fields": "fields", "fields[*]": "fields[*]",
+var tableAttrs = bodyAttrs[admin.TableCreateRequest](
+	camel("", "name", "handle", "source", "categoryId", "description", "icon", "color", "filter", "orderBy", "limit"),
+	map[string]string{"fields": "fields", "fields[*]": "fields[*]",
 		"fields[*].cloud.name": "fields[*].name", "fields[*].cloud.snowflake.columnName": "fields[*].column_name",
 		"fields[*].cloud.snowflake.type": "fields[*].column_type", "fields[*].cloud.tags": "fields[*].tags",
 		"fields[*].cloud.tags[*]": "fields[*].tags", "fields[*].reference.name": "fields[*].name",

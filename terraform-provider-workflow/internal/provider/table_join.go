@@ -175,8 +175,8 @@ func (r *tableJoinResource) ValidateConfig(ctx context.Context, req resource.Val
 }
 
 // joinAttrs are the attributes of a join's body's members.
-var joinAttrs = camelAttrs("", "source", "type", "filter").with(wireAttrs{"joinOn": "on", "joinOn[*]": "on[*]",
-	"joinOn[*].leftFieldId": "on[*].left_field_id", "joinOn[*].rightFieldId": "on[*].right_field_id"})
+var joinAttrs = bodyAttrs[admin.TableJoinInput](camel("", "source", "type", "filter"), map[string]string{"joinOn": "on",
+	"joinOn[*]": "on[*]", "joinOn[*].leftFieldId": "on[*].left_field_id", "joinOn[*].rightFieldId": "on[*].right_field_id"})
 
 // Create creates the join once (createOnce): a join's natural key is the
 // table it joins in, in its table.

@@ -96,14 +96,17 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 	if resp.Diagnostics.HasError() || !known(m.Email) {
 		return
 	}
-	validated(&resp.Diagnostics, "Invalid user", nil, wireAttrs{"Email": "email", "FirstName": "first_name", "LastName": "last_name",
-		"JobTitle": "job_title", "*": "email"}, func(*admin.Workspace, workflow.RequestOption) error {
+	validated(&resp.Diagnostics, "Invalid user", nil, userAttrs, func(*admin.Workspace, workflow.RequestOption) error {
 		return checkRoot(func(c *workflow.Client, opt workflow.RequestOption) error {
 			_, err := c.Users.Create(ctx, m.body(), opt)
 			return err
 		})
 	})
 }
+
+// userAttrs are the attributes of a new user's body's members; a member
+// not listed is reported on email.
+var userAttrs = bodyAttrs[workflow.NewUser](camel("", "email", "firstName", "lastName", "jobTitle")).with(wireAttrs{"*": "email"})
 
 // byEmail returns the user whose e-mail is email, nil when there is none.
 func (r *userResource) byEmail(ctx context.Context, email string) (*workflow.User, error) {

@@ -171,10 +171,10 @@ func (r *viewResource) ValidateConfig(ctx context.Context, req resource.Validate
 // viewAttrs are the attributes of a view's body's members, in each
 // variant.
 var viewAttrs = func() wireAttrs {
-	out := wireAttrs{"alias": "app", "handle": "handle"}
+	out := wireAttrs{"alias": "app", "handle": "handle"} // the arguments
 	for _, t := range admin.ViewVariants() {
-		out.with(camelAttrs("view."+t.Variant()+".", "name", "allowRecordCreation", "filter", "sort", "columns", "columns[*]", "density",
-			"rows", "displayByField", "allowedFilterFields", "allowedFilterFields[*]", "agentId", "dashboardId"))
+		out.with(bodyAttrs[admin.ViewRequest](camel("view."+t.Variant()+".", "name", "allowRecordCreation", "filter", "sort", "columns", "columns[*]", "density",
+			"rows", "displayByField", "allowedFilterFields", "allowedFilterFields[*]", "agentId", "dashboardId")))
 	}
 	return out
 }()
