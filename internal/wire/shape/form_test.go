@@ -46,13 +46,20 @@ components:
 // smallForm is smallDocument compiled and read as the embedded form is.
 func smallForm(t *testing.T) *wire.Form {
 	t.Helper()
-	f, err := compile.Compile([]byte(smallDocument))
+	cf := formOf(t, smallDocument)
+	require.Equal(t, 0, cf.Bodies["One"], "One is node 0")
+	return cf
+}
+
+// formOf is doc compiled and read as the embedded form is.
+func formOf(t *testing.T, doc string) *wire.Form {
+	t.Helper()
+	f, err := compile.Compile([]byte(doc))
 	require.NoError(t, err)
 	b, err := f.Marshal()
 	require.NoError(t, err)
 	var cf wire.Form
 	require.NoError(t, json.Unmarshal(b, &cf))
-	require.Equal(t, 0, cf.Bodies["One"], "One is node 0")
 	return &cf
 }
 
@@ -111,12 +118,7 @@ components:
 `
 
 func TestSampleStopsAtItsDepth(t *testing.T) {
-	f, err := compile.Compile([]byte(sampleDocument))
-	require.NoError(t, err)
-	b, err := f.Marshal()
-	require.NoError(t, err)
-	var cf wire.Form
-	require.NoError(t, json.Unmarshal(b, &cf))
+	cf := formOf(t, sampleDocument)
 
 	var depth func(v any) int // how deep child nests
 	depth = func(v any) int {
@@ -126,7 +128,7 @@ func TestSampleStopsAtItsDepth(t *testing.T) {
 		}
 		return 0
 	}
-	got := sample(&cf, cf.Bodies["Tree"], 0)
+	got := sample(cf, cf.Bodies["Tree"], 0)
 	assert.Equal(t, sampleDepth, depth(got), "child nests down to the bound")
 
 	top := got.(map[string]any)
@@ -144,5 +146,5 @@ func TestSampleStopsAtItsDepth(t *testing.T) {
 		at = at.(map[string]any)["child"]
 	}
 	assert.Equal(t, map[string]any{}, at, "at the bound, an empty object")
-	assert.Equal(t, []any{}, sample(&cf, cf.Nodes[cf.Bodies["Tree"]].Props["children"], sampleDepth), "at the bound, an empty array")
+	assert.Equal(t, []any{}, sample(cf, cf.Nodes[cf.Bodies["Tree"]].Props["children"], sampleDepth), "at the bound, an empty array")
 }
