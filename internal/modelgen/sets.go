@@ -14,6 +14,7 @@ var Sets = map[string]struct {
 	Hand  map[string]string
 }{
 	"admin":        {Admin, AdminHand},
+	"workflow":     {Root, nil},
 	"workflowtest": {Fake, nil},
 }
 
