@@ -1,20 +1,25 @@
 // Package modelgen writes Go models from the schemas of the contract
-// document: admin's read models and request bodies. A File of the
-// configuration (see Admin) names, for each Go type, the schemas it is
-// made of and says what the document cannot: its doc comment where the
-// document has no description, member names that do not follow from the
-// JSON names, and whether it is a read model or a request body.
+// document: the read models and request bodies of package workflow (the
+// records API) and of admin, and the fake's own. A File of the
+// configuration (see Root and Admin) names, for each Go type, the schemas
+// it is made of and says what the document cannot: its doc comment where
+// the document has no description, member names that do not follow from
+// the JSON names, and whether it is a read model or a request body. An
+// operation's request body that the configuration does not name needs no
+// entry: it is made into a body named after its schema (see Set).
 //
 // A read model's members are Opt values (absent, null or a value), but
 // for objects the document leaves free-form, kept as raw JSON
-// (jsontext.Value). A request body's required members are plain values;
-// its optional ones are pointers, slices or raw JSON, whose zero value
-// leaves the member out. A type made of several schemas (a create and an
-// update input of one shape) has the members of all, in the order they
-// first appear, and requires a member only where all of them require it.
-// Every type keeps the members it does not model in Extra, and has the
-// JSON methods of package jsonmodel, but for the replies the fake builds,
-// plain structs whose every member is written.
+// (jsontext.Value); the records API's read models keep plain values,
+// whose zero value is left out (Plain). A request body's required members
+// are plain values; its optional ones are pointers, slices or raw JSON,
+// whose zero value leaves the member out. A type made of several schemas
+// (a create and an update input of one shape) has the members of all, in
+// the order they first appear, and requires a member only where all of
+// them require it. Every type keeps the members it does not model in
+// Extra, and has the JSON methods of package jsonmodel, but for plain
+// structs whose every member is written (Reply): the replies the fake
+// builds, and bodies the SDK sends as they are.
 //
 // It runs at generate time and in tests only.
 package modelgen
