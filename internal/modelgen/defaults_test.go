@@ -3,6 +3,7 @@ package modelgen
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -284,4 +285,27 @@ func TestStaleBodiesFile(t *testing.T) {
 	stale, err = Stale(doc, "admin", dir)
 	require.NoError(t, err)
 	assert.Equal(t, []string{Sets["admin"].Bodies}, stale)
+}
+
+// TestEveryBodyHasAPackage: each JSON request body of the contract
+// document is sent by one package: its operation's tags are among the
+// Tags of exactly one set, so that a body no entry names is generated
+// there (a new tag is named in Sets).
+func TestEveryBodyHasAPackage(t *testing.T) {
+	doc, err := os.ReadFile("../contract/openapi.yaml")
+	require.NoError(t, err)
+	ops, err := bodies(doc)
+	require.NoError(t, err)
+	require.NotEmpty(t, ops)
+	for _, b := range ops {
+		var in []string
+		for pkg, set := range Sets {
+			for _, tag := range b.tags {
+				if slices.Contains(set.Tags, tag) {
+					in = append(in, pkg)
+				}
+			}
+		}
+		assert.Len(t, in, 1, "%s (tags %v) is sent by %v: name its tag in one set's Tags", b.op, b.tags, in)
+	}
 }
