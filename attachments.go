@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
@@ -54,45 +52,6 @@ func (s AttachmentState) IsFailed() bool {
 // returns when processing ends in the ERROR state.
 var ErrAttachmentFailed = errors.New("workflow: attachment processing failed")
 
-// Attachment is a file attached to a record: the service's Attachment
-// {"id", "name", "description", "mediaType", "size", "state",
-// "createdAt", "contentUrl", "viewState"}.
-//
-// Members the SDK does not model are kept in Extra and written back when
-// the attachment is encoded again (with encoding/json as with
-// github.com/go-json-experiment/json). A modelled member of the wrong JSON
-// type, or a createdAt that is not an RFC 3339 time, is a decoding error.
-// Encoding leaves out zero fields.
-type Attachment struct {
-	// ID identifies the attachment within its record. Empty only for the
-	// answer of an upload that carried no body (see Upload).
-	ID string `json:"id,omitzero"`
-	// Name is the file name.
-	Name string `json:"name,omitzero"`
-	// Description is the description given at upload.
-	Description string `json:"description,omitzero"`
-	// MediaType is the media type of the file, e.g. "application/pdf".
-	MediaType string `json:"mediaType,omitzero"`
-	// Size is the size of the file in bytes.
-	Size int64 `json:"size,omitzero"`
-	// State is the processing state; PROCESSING right after an upload.
-	// See WaitProcessed.
-	State AttachmentState `json:"state,omitzero"`
-	// CreatedAt is when the attachment was added, in UTC (the service
-	// sends RFC 3339, with or without fractional seconds).
-	CreatedAt time.Time `json:"createdAt,omitzero"`
-	// ContentURL is the path of the file's content on the API's host,
-	// e.g. "/v1/apps/my-namespace/REC-001/attachments/abc-123/content".
-	// DownloadAttachment follows it.
-	ContentURL string `json:"contentUrl,omitzero"`
-	// ViewState is who may see the attachment, e.g. "PRIVATE" or
-	// "PUBLIC", as the service sends it.
-	ViewState string `json:"viewState,omitzero"`
-	// Extra holds every member of the service's object that the fields
-	// above do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
 // UnmarshalJSON reads an attachment; unknown members go to Extra and
 // CreatedAt is converted to UTC. A createdAt whose year in UTC is outside
 // 0000 to 9999 (0000-01-01T00:00:00+01:00) is an error: RFC 3339 cannot
@@ -108,36 +67,9 @@ func (a *Attachment) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the attachment with its Extra members.
-func (a Attachment) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(a)
-}
-
 // resourceID is the attachment's id: an answer without one holds no
 // attachment.
 func (a *Attachment) resourceID() string { return a.ID }
-
-// Link is a link attachment: the body of AddLink, {"url", "description"},
-// and what the service answers to it.
-type Link struct {
-	// URL is the absolute address the attachment points to. Required.
-	URL string `json:"url"`
-	// Description describes the link; nil sends none.
-	Description *string `json:"description,omitzero"`
-	// Extra holds members of the answer the SDK does not model (and, in a
-	// request, further members to send), as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// UnmarshalJSON reads a link; unknown members go to Extra.
-func (l *Link) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, l)
-}
-
-// MarshalJSON writes the link with its Extra members.
-func (l Link) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(l)
-}
 
 // attachmentPath returns the target of the operation id on one attachment
 // of a record.

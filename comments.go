@@ -3,46 +3,10 @@ package workflow
 import (
 	"context"
 	"strings"
-	"time"
 	"unicode/utf8"
 
-	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
-
-// Comment is a comment on a record, as GET .../comment lists it:
-//
-//	{"id": "<uuid>", "createdAt": "2026-02-03T10:30:00Z", "source": "API", "contents": "On it.", "createdBy": {<User>}}
-//
-// Members the SDK does not model are kept in Extra and written back by
-// MarshalJSON, with encoding/json as with go-json-experiment/json.
-type Comment struct {
-	// ID identifies the comment.
-	ID string `json:"id"`
-	// CreatedAt is when the comment was written. A createdAt that is not
-	// an RFC 3339 date-time makes decoding fail.
-	CreatedAt time.Time `json:"createdAt,omitzero"`
-	// Source is where the comment was written, for example CommentSourceAPI.
-	Source CommentSource `json:"source"`
-	// Contents is the comment's text.
-	Contents string `json:"contents"`
-	// CreatedBy is the user who wrote the comment: for comments added
-	// through the API, the user whose credentials obtained the token.
-	CreatedBy User `json:"createdBy,omitzero"`
-	// Extra holds the members of the service's JSON that the fields above
-	// do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the comment with its Extra members.
-func (c Comment) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(c) }
-
-// UnmarshalJSON reads a comment; members it does not model go to Extra.
-func (c *Comment) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, c)
-}
 
 // CommentSource is where a comment was written. The service publishes
 // WEB, API and WORKFLOW and says the list goes on ("..."), so any other

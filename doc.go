@@ -417,3 +417,5 @@
 //   - A sync of records under faults leaves every input exactly once in
 //     the service (package upsert). TestRecordsExactlyOnceUnderFaults.
 package workflow
+
+//go:generate go run ./internal/modelgen/gen ./internal/contract/openapi.yaml . workflow

@@ -4,129 +4,11 @@ import (
 	"context"
 	"iter"
 
-	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
-// Group is a group of users: the service's Group object {"id", "name",
-// "assignable", "watchable", "mentionable", "managed", "dynamic",
-// "domains"}.
-//
-// Members the SDK does not model are kept in Extra and written back when
-// the group is encoded again (with encoding/json as with
-// github.com/go-json-experiment/json). A modelled member of the wrong JSON
-// type is a decoding error. Encoding always writes the five flags and
-// leaves out an empty id, name or domain list.
-type Group struct {
-	// ID identifies the group (a UUID) in paths (/groups/{groupId}).
-	ID string `json:"id,omitzero"`
-	// Name is the group's name.
-	Name string `json:"name,omitzero"`
-	// Assignable reports whether records can be assigned to the group.
-	Assignable bool `json:"assignable"`
-	// Watchable reports whether the group can watch records.
-	Watchable bool `json:"watchable"`
-	// Mentionable reports whether the group can be mentioned.
-	Mentionable bool `json:"mentionable"`
-	// Managed reports whether the group is managed outside the API (for
-	// example by an identity provider).
-	Managed bool `json:"managed"`
-	// Dynamic reports whether membership follows e-mail domains
-	// (Domains) rather than a list of users.
-	Dynamic bool `json:"dynamic"`
-	// Domains are the e-mail domains of a dynamic group.
-	Domains []GroupDomain `json:"domains,omitzero"`
-	// Extra holds every member of the service's object that the fields
-	// above do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// UnmarshalJSON reads a group object; unknown members go to Extra.
-func (g *Group) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, g)
-}
-
-// MarshalJSON writes the group object with its Extra members.
-func (g Group) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(g)
-}
-
 // resourceID is the group's id: an answer without one holds no group.
 func (g *Group) resourceID() string { return g.ID }
-
-// GroupDomain is an e-mail domain of a dynamic group: {"id", "domain"}.
-type GroupDomain struct {
-	// ID identifies the domain entry (a UUID).
-	ID string `json:"id,omitzero"`
-	// Domain is the e-mail domain, e.g. "example.com".
-	Domain string `json:"domain,omitzero"`
-	// Extra holds unmodelled members, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// UnmarshalJSON reads a domain object; unknown members go to Extra.
-func (d *GroupDomain) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, d)
-}
-
-// MarshalJSON writes the domain object with its Extra members.
-func (d GroupDomain) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(d)
-}
-
-// GroupRequest is the body of GroupsService.Create (POST /groups) and
-// GroupsService.Update (PUT /groups/{groupId}): the service's
-// GroupRequest.
-//
-// Only what is set is sent: a nil pointer and a nil slice are left out of
-// the body, so that an Update can send just what changes; a pointer to an
-// empty value (new(false), new("")) is sent as it is, and an empty non-nil
-// slice as [] (to clear it). The service does not publish whether PUT
-// resets what a body leaves out or keeps it; to be sure of a value, send
-// it.
-type GroupRequest struct {
-	// Name is the group's name. The document requires none; the
-	// service may want one on Create.
-	Name *string `json:"name,omitzero"`
-	// Assignable: records can be assigned to the group.
-	Assignable *bool `json:"assignable,omitzero"`
-	// Watchable: the group can watch records.
-	Watchable *bool `json:"watchable,omitzero"`
-	// Mentionable: the group can be mentioned.
-	Mentionable *bool `json:"mentionable,omitzero"`
-	// Approver: the group can approve.
-	Approver *bool `json:"approver,omitzero"`
-	// Dynamic: membership follows Domains instead of UserIDs. Create
-	// treats nil as false.
-	Dynamic *bool `json:"dynamic,omitzero"`
-	// DataAccess: the group grants data access.
-	DataAccess *bool `json:"dataAccess,omitzero"`
-	// Hidden: the group is hidden.
-	Hidden *bool `json:"hidden,omitzero"`
-	// Tags are the group's tags.
-	Tags []string `json:"tags,omitzero"`
-	// UserIDs are the members of a group that is not dynamic (user ids,
-	// UUIDs: one that is not is a *ValidationError naming it, and nothing
-	// is sent).
-	UserIDs []string `json:"userIds,omitzero"`
-	// Domains are the e-mail domains of a dynamic group
-	// ("example.com").
-	Domains []string `json:"domains,omitzero"`
-	// Extra holds further members of the request body, for members the
-	// service may add later. A key that names a field above (in the same
-	// case) is a duplicate member: the call fails with a *ValidationError
-	// for the body, and nothing is sent.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the request body.
-func (r GroupRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
-
-// UnmarshalJSON reads a request body; unknown members go to Extra, and a
-// null member is an error, as on the wire.
-func (r *GroupRequest) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
 
 // validate checks the rules of a GroupRequest that the document states
 // in the descriptions of userIds and domains only, before sending; create
@@ -216,13 +98,6 @@ func (s *MembersService) Pages(ctx context.Context, groupID string, opts *ListOp
 // bad groupID is yielded as a *ValidationError.
 func (s *MembersService) All(ctx context.Context, groupID string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[User, error] {
 	return walkItems[User](ctx, s.client, pathTo(op.ListGroupUsers, "groupID", groupID), opts, reqOpts)
-}
-
-// memberChange is the body of MembersService.Add and Remove. A broken
-// rule of the document (a user id that is not a UUID) names the argument:
-// "userIDs[1]".
-type memberChange struct {
-	UserIDs []string `json:"userIds" arg:"userIDs"`
 }
 
 // Add adds users to a group: POST /groups/{groupId}/users with

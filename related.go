@@ -6,45 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
-
-// RelatedItem is one item of a record's related items: another record the
-// record is related to, as GET .../related-items lists it:
-//
-//	{"id": "TSK-4", "type": "TASK", "alias": "tasks", "cursor": "..."}
-//
-// Members the SDK does not model are kept in Extra and written back by
-// MarshalJSON, with encoding/json as with go-json-experiment/json.
-type RelatedItem struct {
-	// ID is the related record's id (for example "TSK-4"). It is also what
-	// RelatedService.Remove takes to remove the item.
-	ID string `json:"id"`
-	// Type is the related record's kind in capitals as the service sends
-	// it, for example "TASK" or "APP"; see RecordType.
-	Type string `json:"type"`
-	// Alias is the related record's definition alias.
-	Alias string `json:"alias"`
-	// Cursor is the item's position in the list: pass it as
-	// ListOptions.After (or Before) to resume right after (or before) it.
-	Cursor string `json:"cursor"`
-	// Extra holds the members of the service's JSON that the fields above
-	// do not model, as raw JSON.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the item with its Extra members.
-func (it RelatedItem) MarshalJSON() ([]byte, error) {
-	return jsonmodel.Marshal(it)
-}
-
-// UnmarshalJSON reads an item; members it does not model go to Extra.
-func (it *RelatedItem) UnmarshalJSON(data []byte) error {
-	return jsonmodel.Unmarshal(data, it)
-}
 
 // RecordType returns the record type of Type, compared without regard to
 // case ("TASK" is Tasks, "APP" is Apps, "ELEMENT" is Elements,
@@ -67,26 +30,6 @@ func (it RelatedItem) Ref() RelatedRef {
 	}
 	return r
 }
-
-// RelatedRef names a record to relate to another one, as the body of
-// POST .../related-items carries it: {"id": "...", "alias": "..."}.
-type RelatedRef struct {
-	// ID is the related record's id (required).
-	ID string `json:"id"`
-	// Alias is the related record's definition alias. The service marks it
-	// optional; it is left out of the body when nil.
-	Alias *string `json:"alias,omitzero"`
-	// Extra holds further members of the request body, for members the
-	// service may add later.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes the reference with its Extra members.
-func (r RelatedRef) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(r) }
-
-// UnmarshalJSON reads a reference; unknown members go to Extra, and a
-// null member is an error, as on the wire.
-func (r *RelatedRef) UnmarshalJSON(data []byte) error { return jsonmodel.UnmarshalBody(data, r) }
 
 // String returns "alias/id", or the id alone when Alias is empty.
 func (r RelatedRef) String() string {

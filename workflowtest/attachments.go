@@ -166,7 +166,7 @@ func (s *Server) SetAttachmentState(attachmentID, state string) bool {
 
 // attachmentRoutes are the operations on attachments.
 var attachmentRoutes = []route{
-	onJSON[attachmentLink](op.CreateRecordLink, onRecord((*Server).addLink)),
+	onJSON[workflow.Link](op.CreateRecordLink, onRecord((*Server).addLink)),
 	on(op.ListRecordAttachments, onRecord((*Server).listAttachments)),
 	on(op.CreateRecordAttachment, onRecord((*Server).uploadAttachment)).readingRecord(readUpload),
 	on(op.GetRecordAttachment, found((*Server).lookupAttachment, (*Server).getAttachment)),
@@ -254,7 +254,7 @@ func (s *Server) downloadAttachment(_ *request, a *attachment) response {
 // "description"}. The link is stored as an attachment named by its URL,
 // VALID at once.
 func (s *Server) addLink(rq *request, rec *record) response {
-	body := in[*attachmentLink](rq)
+	body := in[*workflow.Link](rq)
 	body.Description, body.Extra = new(valueOf(body.Description)), nil // answered, "" included; other members dropped
 	u, err := url.Parse(body.URL)
 	if body.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

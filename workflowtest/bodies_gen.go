@@ -8,50 +8,6 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/jsonmodel"
 )
 
-// createUserInput is the body of POST /users.
-type createUserInput struct {
-	Email       string  `json:"email"`
-	FirstName   string  `json:"firstName"`
-	LastName    string  `json:"lastName"`
-	JobTitle    *string `json:"jobTitle,omitzero"`
-	NeverNotify *bool   `json:"neverNotify,omitzero"` // When true, the user gets no welcome e-mail.
-	// Extra holds the members the schema does not declare; the fake reads none
-	// of them.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes v as JSON, with its Extra members.
-func (v createUserInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
-
-// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
-// member is an error.
-func (v *createUserInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
-
-// groupRequest is the body of POST /groups and PUT /groups/{groupId}.
-type groupRequest struct {
-	Name        *string  `json:"name,omitzero"`
-	Assignable  *bool    `json:"assignable,omitzero"`
-	Watchable   *bool    `json:"watchable,omitzero"`
-	Mentionable *bool    `json:"mentionable,omitzero"`
-	Approver    *bool    `json:"approver,omitzero"`
-	Dynamic     *bool    `json:"dynamic,omitzero"`
-	DataAccess  *bool    `json:"dataAccess,omitzero"`
-	Hidden      *bool    `json:"hidden,omitzero"`
-	Tags        []string `json:"tags,omitzero"`
-	UserIDs     []string `json:"userIds,omitzero"` // Members (groups that are not dynamic).
-	Domains     []string `json:"domains,omitzero"` // E-mail domains (dynamic groups).
-	// Extra holds the members the schema does not declare; the fake reads none
-	// of them.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes v as JSON, with its Extra members.
-func (v groupRequest) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
-
-// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
-// member is an error.
-func (v *groupRequest) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
-
 // groupUserIDsInput is the body of the group-membership changes.
 type groupUserIDsInput struct {
 	UserIDs []string `json:"userIds"`
@@ -81,39 +37,6 @@ func (v watcherListInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marsh
 // UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
 // member is an error.
 func (v *watcherListInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
-
-// relatedItemInput is the body of POST .../related-items: exactly one item.
-type relatedItemInput struct {
-	ID    string  `json:"id"`             // The related record's id.
-	Alias *string `json:"alias,omitzero"` // The related record's definition alias.
-	// Extra holds the members the schema does not declare; the fake reads none
-	// of them.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes v as JSON, with its Extra members.
-func (v relatedItemInput) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
-
-// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
-// member is an error.
-func (v *relatedItemInput) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
-
-// attachmentLink is the body of POST .../attachments/url-links
-// (AttachmentLinkInput), and its answer (AttachmentLink, the same members).
-type attachmentLink struct {
-	URL         string  `json:"url"`
-	Description *string `json:"description,omitzero"`
-	// Extra holds the members the schema does not declare; the fake reads none
-	// of them.
-	Extra map[string]jsontext.Value `json:",embed"`
-}
-
-// MarshalJSON writes v as JSON, with its Extra members.
-func (v attachmentLink) MarshalJSON() ([]byte, error) { return jsonmodel.Marshal(v) }
-
-// UnmarshalJSON reads v from JSON; unknown members go to Extra, and a null
-// member is an error.
-func (v *attachmentLink) UnmarshalJSON(b []byte) error { return jsonmodel.UnmarshalBody(b, v) }
 
 // userJSON is a user on the wire: the service's User.
 type userJSON struct {

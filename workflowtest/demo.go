@@ -130,7 +130,7 @@ func (s *Server) SeedDemo() Demo {
 	// They are added as their requests add them, by the default user.
 	rq := &request{user: s.st.users[0]}
 	for _, id := range partIDs[:2] {
-		rq.in = &relatedItemInput{ID: id, Alias: new(DemoElements)}
+		rq.in = &workflow.RelatedRef{ID: id, Alias: new(DemoElements)}
 		s.addRelated(rq, rec)
 	}
 	rq.in = &watcherListInput{Users: emails[:2]}

@@ -437,11 +437,16 @@
 //     and the read models (admin.Table, ...). The fake imports admin and
 //     keeps no body or reply struct of its own for the tables, search
 //     tables, elements, domains, views, agents and skills. The records
-//     API's bodies (a new user, a group, its members, watchers, a related
-//     item, a link), which no admin type covers, are decoded into types
-//     the same generator writes into this package (bodies_gen.go), and its
+//     API's bodies (a new user, a group, a related item, a link) are
+//     decoded into package workflow's models (workflow.NewUser,
+//     workflow.GroupRequest, workflow.RelatedRef, workflow.Link), generated
+//     from the same document. The bodies of the member and watcher changes,
+//     which package workflow keeps unexported, are decoded into types the
+//     same generator writes into this package (bodies_gen.go), and its
 //     replies (users, groups, comments, the paged list's envelope and the
-//     record list's items) are built from plain types it writes there too.
+//     record list's items) are built from plain types it writes there too:
+//     they write every member, empty or not, where package workflow's
+//     models leave an empty one out.
 //     Only free-form bodies (apps, flows, automations) are read as JSON
 //     objects; the error body, which the document leaves free-form, is
 //     the fake's own.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -131,9 +132,9 @@ func (g *group) addMembers(c *counters, ids []string) {
 // groupRoutes are the operations on groups.
 var groupRoutes = []route{
 	on(op.ListGroups, adminOnly((*Server).listGroups)),
-	onJSON[groupRequest](op.CreateGroup, onGroup((*Server).putGroup)),
+	onJSON[workflow.GroupRequest](op.CreateGroup, onGroup((*Server).putGroup)),
 	on(op.GetGroup, onGroup((*Server).getGroup)),
-	onJSON[groupRequest](op.UpdateGroup, onGroup((*Server).putGroup)),
+	onJSON[workflow.GroupRequest](op.UpdateGroup, onGroup((*Server).putGroup)),
 	on(op.ListGroupUsers, onGroup((*Server).listGroupUsers)),
 	onJSON[groupUserIDsInput](op.AddUsersToGroup, onGroup((*Server).changeMembers)),
 	onJSON[groupUserIDsInput](op.RemoveUsersFromGroup, onGroup((*Server).changeMembers)),
@@ -176,7 +177,7 @@ func (s *Server) putGroup(rq *request, g *group) response {
 	if create {
 		g = &group{}
 	}
-	b := in[*groupRequest](rq) // what it leaves out keeps its value; userIds and domains are nil when not sent
+	b := in[*workflow.GroupRequest](rq) // what it leaves out keeps its value; userIds and domains are nil when not sent
 	flags, tags := g.flags, g.tags
 	for _, f := range []struct{ to, sent *bool }{{&flags.Assignable, b.Assignable}, {&flags.Watchable, b.Watchable},
 		{&flags.Mentionable, b.Mentionable}, {&flags.Approver, b.Approver}, {&flags.Dynamic, b.Dynamic},

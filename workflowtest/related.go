@@ -21,7 +21,7 @@ type relation struct {
 // relatedRoutes are the operations on related items.
 var relatedRoutes = []route{
 	on(op.GetRecordRelations, onRecord((*Server).listRelated)),
-	onJSON[relatedItemInput](op.CreateRecordRelatedItems, onRecord((*Server).addRelated)),
+	onJSON[workflow.RelatedRef](op.CreateRecordRelatedItems, onRecord((*Server).addRelated)),
 	on(op.DeleteRecordRelatedItems, onRecord((*Server).removeRelated)),
 }
 
@@ -40,7 +40,7 @@ func (s *Server) listRelated(rq *request, rec *record) response {
 // addRelated is POST .../related-items with {"id", "alias"?}: one item per
 // call (the spec's rule), 201 without a body.
 func (s *Server) addRelated(rq *request, rec *record) response {
-	body := in[*relatedItemInput](rq)
+	body := in[*workflow.RelatedRef](rq)
 	target, e := s.findRelated(rq, *body)
 	if e != nil {
 		return fail(e)
@@ -58,7 +58,7 @@ func (s *Server) addRelated(rq *request, rec *record) response {
 // findRelated finds the definition of the record a related-item body
 // names: by its alias when given (in any record type), otherwise among
 // every definition. The caller holds s.mu.
-func (s *Server) findRelated(rq *request, item relatedItemInput) (defKey, *httpError) {
+func (s *Server) findRelated(rq *request, item workflow.RelatedRef) (defKey, *httpError) {
 	body := struct{ ID, Alias string }{item.ID, valueOf(item.Alias)}
 	var target defKey
 	var names []string

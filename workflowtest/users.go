@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	workflow "github.com/seed-a15e58aa/workflow-go"
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
 
@@ -56,7 +57,7 @@ func (s *Server) Users() []User {
 // userRoutes are the operations on users.
 var userRoutes = []route{
 	on(op.ListUsers, adminOnly((*Server).listUsers)),
-	onJSON[createUserInput](op.CreateUser, adminOnly((*Server).createUser)),
+	onJSON[workflow.NewUser](op.CreateUser, adminOnly((*Server).createUser)),
 	on(op.GetUser, adminOnly(found((*Server).lookupUser, (*Server).getUser))),
 	on(op.DeactivateUser, adminOnly(found((*Server).lookupUser, (*Server).deactivateUser))),
 }
@@ -81,7 +82,7 @@ func (s *Server) listUsers(rq *request) response {
 // firstName and lastName are required (400 naming the missing one); email
 // must be a bare address as net/mail parses it and not taken yet.
 func (s *Server) createUser(rq *request) response {
-	body := in[*createUserInput](rq)
+	body := in[*workflow.NewUser](rq)
 	if i := slices.IndexFunc(s.st.users, func(u *user) bool { return strings.EqualFold(u.email, body.Email) }); i >= 0 {
 		return failf(http.StatusBadRequest, "a user with email %q already exists (%s)", body.Email, s.st.users[i].id)
 	}

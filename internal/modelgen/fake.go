@@ -1,22 +1,17 @@
 package modelgen
 
-// Fake are the generated files of package workflowtest, the fake: the
-// request bodies of the records API's routes, which no model of package
-// admin covers. Their types are unexported: they are the fake's own.
+// Fake are the generated files of package workflowtest, the fake: what
+// no exported model of package workflow or admin covers. Those are the
+// bodies of the member and watcher changes (package workflow's are
+// unexported), and the replies the fake builds: the records API's models
+// leave an empty member out, where the fake writes every member the
+// document has, empty or not. Their types are unexported: they are the
+// fake's own.
 var Fake = []File{{Package: "workflowtest", Name: "bodies_gen.go", Types: []Type{
-	{Name: "createUserInput", From: []string{"CreateUserInput"}, Body: true, Extra: fakeExtra,
-		Doc: "createUserInput is the body of POST /users."},
-	{Name: "groupRequest", From: []string{"GroupRequest"}, Body: true, Extra: fakeExtra,
-		Doc: "groupRequest is the body of POST /groups and PUT /groups/{groupId}."},
 	{Name: "groupUserIDsInput", From: []string{"GroupUserIdsInput"}, Body: true, Extra: fakeExtra,
 		Doc: "groupUserIDsInput is the body of the group-membership changes."},
 	{Name: "watcherListInput", From: []string{"WatcherListInput"}, Body: true, Extra: fakeExtra,
 		Doc: "watcherListInput is the body of POST and DELETE .../watchers."},
-	{Name: "relatedItemInput", From: []string{"RelatedItemInput"}, Body: true, Extra: fakeExtra,
-		Doc: "relatedItemInput is the body of POST .../related-items: exactly one item."},
-	{Name: "attachmentLink", From: []string{"AttachmentLinkInput"}, Also: []string{"AttachmentLink"}, Body: true, Extra: fakeExtra,
-		Doc: "attachmentLink is the body of POST .../attachments/url-links (AttachmentLinkInput), and its answer (AttachmentLink, the same members)."},
-
 	{Name: "userJSON", From: []string{"User"}, Reply: true, Doc: "userJSON is a user on the wire: the service's User."},
 	{Name: "groupJSON", From: []string{"Group"}, Reply: true, Doc: "groupJSON is the service's Group."},
 	{Name: "domainJSON", From: []string{"GroupDomain"}, Reply: true, Doc: "domainJSON is an e-mail domain of a dynamic group: the service's GroupDomain."},

@@ -18,6 +18,7 @@ type schema struct {
 	props       []prop
 	items       *schema
 	enum        bool
+	free        bool // it keeps members it does not list (additionalProperties)
 }
 
 // prop is a member of an object schema.
@@ -26,8 +27,8 @@ type prop struct {
 	s    *schema
 }
 
-// components reads the schemas of doc's components, by name.
-func components(doc []byte) (map[string]*schema, error) {
+// parse reads the document's top mapping.
+func parse(doc []byte) (*yaml.Node, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc, &root); err != nil {
 		return nil, fmt.Errorf("modelgen: reading the document: %w", err)
@@ -35,7 +36,16 @@ func components(doc []byte) (map[string]*schema, error) {
 	if len(root.Content) != 1 {
 		return nil, fmt.Errorf("modelgen: the document is empty")
 	}
-	schemas := lookup(lookup(root.Content[0], "components"), "schemas")
+	return root.Content[0], nil
+}
+
+// components reads the schemas of doc's components, by name.
+func components(doc []byte) (map[string]*schema, error) {
+	top, err := parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	schemas := lookup(lookup(top, "components"), "schemas")
 	if schemas == nil {
 		return nil, fmt.Errorf("modelgen: the document has no components.schemas")
 	}
@@ -85,6 +95,9 @@ func read(n *yaml.Node) (*schema, error) {
 		}
 	}
 	s.enum = lookup(n, "enum") != nil
+	if ap := lookup(n, "additionalProperties"); ap != nil && ap.Value != "false" {
+		s.free = true
+	}
 	if req := lookup(n, "required"); req != nil {
 		for _, r := range req.Content {
 			s.required = append(s.required, r.Value)
@@ -107,4 +120,47 @@ func read(n *yaml.Node) (*schema, error) {
 		s.items = it
 	}
 	return s, nil
+}
+
+// body is the JSON request body of an operation.
+type body struct {
+	op     string   // its operationId
+	tags   []string // its tags
+	schema string   // the component its schema names; "" for an inline schema
+}
+
+// bodies returns the JSON request bodies of doc's operations, in the
+// document's order.
+func bodies(doc []byte) ([]body, error) {
+	top, err := parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	var out []body
+	paths := lookup(top, "paths")
+	for i := 0; paths != nil && i+1 < len(paths.Content); i += 2 {
+		ops := paths.Content[i+1]
+		for j := 0; j+1 < len(ops.Content); j += 2 {
+			o := ops.Content[j+1]
+			schema := lookup(lookup(lookup(lookup(o, "requestBody"), "content"), "application/json"), "schema")
+			if schema == nil {
+				continue
+			}
+			id := lookup(o, "operationId")
+			if id == nil {
+				return nil, fmt.Errorf("modelgen: %s %s has a body and no operationId", ops.Content[j].Value, paths.Content[i].Value)
+			}
+			b := body{op: id.Value}
+			if tags := lookup(o, "tags"); tags != nil {
+				for _, t := range tags.Content {
+					b.tags = append(b.tags, t.Value)
+				}
+			}
+			if r := lookup(schema, "$ref"); r != nil {
+				b.schema = strings.TrimPrefix(r.Value, "#/components/schemas/")
+			}
+			out = append(out, b)
+		}
+	}
+	return out, nil
 }

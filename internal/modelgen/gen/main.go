@@ -1,12 +1,15 @@
 // Command gen writes a package's generated models from the contract
-// document: go generate in admin and in workflowtest runs it, in the
-// package's directory.
+// document: go generate in the root package, in admin and in workflowtest
+// runs it, in the package's directory.
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/modelgen"
 )
@@ -31,12 +34,22 @@ func run(document, dir, pkg string) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range set.Files {
-		out, err := modelgen.Generate(doc, f, set.Files, set.Hand)
+	files, err := set.Resolve(doc)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		out, err := modelgen.Generate(doc, f, files, set.Hand)
 		if err != nil {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(dir, f.Name), out, 0o644); err != nil {
+			return err
+		}
+	}
+	if set.Bodies != "" && !slices.ContainsFunc(files, func(f modelgen.File) bool { return f.Name == set.Bodies }) {
+		// No body needs a default type: the file of those is gone.
+		if err := os.Remove(filepath.Join(dir, set.Bodies)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}

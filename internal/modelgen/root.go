@@ -1,0 +1,112 @@
+package modelgen
+
+// Root are the generated files of package workflow, the records API: its
+// read models, plain values whose zero value is left out (see Plain) but
+// where Tags keeps a member, and its request bodies. The enums the
+// members name (UserStatus, WatcherTargetType, CommentSource,
+// AttachmentState) are written by hand, with their constants; so are the
+// methods a model has beyond its JSON ones.
+var Root = []File{{Package: "workflow", Name: "models_gen.go", Types: []Type{
+	{Name: "User", From: []string{"User"}, Also: []string{"CommentAuthor"}, Plain: true, NotesOnly: true, GoTypes: map[string]string{"status": "UserStatus"},
+		Doc:   "User is a user of the workspace: the service's User object {\"id\", \"email\", \"firstName\", \"lastName\", \"status\", \"jobTitle\"}.\n\nMembers the SDK does not model are kept in Extra and written back when the user is encoded again, with encoding/json as with github.com/go-json-experiment/json. A modelled member of the wrong JSON type (a number for \"email\", say) is a decoding error, not a silent zero. Encoding leaves out empty strings.",
+		Extra: rootExtra,
+		Notes: map[string]string{"id": "ID identifies the user (a UUID) in paths (/users/{userId}) and in member lists.", "email": "Email is the user's e-mail address.",
+			"firstName": "FirstName is the user's given name.", "lastName": "LastName is the user's family name.",
+			"status": "Status is UserActive or UserInactive, as sent (see Active).", "jobTitle": "JobTitle is the user's job title, empty when not set."}},
+	{Name: "NewUser", From: []string{"CreateUserInput"}, Body: true, NotesOnly: true,
+		Doc:   "NewUser is the user to create with UsersService.Create: the body {\"email\", \"firstName\", \"lastName\", \"jobTitle\", \"neverNotify\"} of POST /users.",
+		Extra: rootBodyExtra,
+		Notes: map[string]string{"email": "Email is the new user's e-mail address. Required: a bare address as net/mail parses it (\"ada@example.com\", no display name).",
+			"firstName":   "FirstName is the new user's given name. Always sent (the member is required); the service judges an empty one.",
+			"lastName":    "LastName is the new user's family name. Always sent, as FirstName.",
+			"jobTitle":    "JobTitle is the new user's job title; nil sends none, and a pointer to \"\" sends it empty (as every optional member of a request body: nil leaves it out).",
+			"neverNotify": "NeverNotify, when true, asks the service not to send the new user a welcome e-mail. Nil sends nothing, and the service's default (a welcome e-mail) applies."}},
+
+	{Name: "Group", From: []string{"Group"}, Plain: true, NotesOnly: true,
+		Tags:  map[string]string{"assignable": "", "watchable": "", "mentionable": "", "managed": "", "dynamic": ""},
+		Doc:   "Group is a group of users: the service's Group object {\"id\", \"name\", \"assignable\", \"watchable\", \"mentionable\", \"managed\", \"dynamic\", \"domains\"}.\n\nMembers the SDK does not model are kept in Extra and written back when the group is encoded again (with encoding/json as with github.com/go-json-experiment/json). A modelled member of the wrong JSON type is a decoding error. Encoding always writes the five flags and leaves out an empty id, name or domain list.",
+		Extra: rootExtra,
+		Notes: map[string]string{"id": "ID identifies the group (a UUID) in paths (/groups/{groupId}).", "name": "Name is the group's name.",
+			"assignable": "Assignable reports whether records can be assigned to the group.", "watchable": "Watchable reports whether the group can watch records.",
+			"mentionable": "Mentionable reports whether the group can be mentioned.",
+			"managed":     "Managed reports whether the group is managed outside the API (for example by an identity provider).",
+			"dynamic":     "Dynamic reports whether membership follows e-mail domains (Domains) rather than a list of users.",
+			"domains":     "Domains are the e-mail domains of a dynamic group."}},
+	{Name: "GroupDomain", From: []string{"GroupDomain"}, Plain: true, NotesOnly: true,
+		Doc:   "GroupDomain is an e-mail domain of a dynamic group: {\"id\", \"domain\"}.",
+		Extra: "Extra holds unmodelled members, as raw JSON.",
+		Notes: map[string]string{"id": "ID identifies the domain entry (a UUID).", "domain": "Domain is the e-mail domain, e.g. \"example.com\"."}},
+	{Name: "GroupRequest", From: []string{"GroupRequest"}, Body: true, NotesOnly: true,
+		Doc:   "GroupRequest is the body of GroupsService.Create (POST /groups) and GroupsService.Update (PUT /groups/{groupId}): the service's GroupRequest.\n\nOnly what is set is sent: a nil pointer and a nil slice are left out of the body, so that an Update can send just what changes; a pointer to an empty value (new(false), new(\"\")) is sent as it is, and an empty non-nil slice as [] (to clear it). The service does not publish whether PUT resets what a body leaves out or keeps it; to be sure of a value, send it.",
+		Extra: rootBodyExtra,
+		Notes: map[string]string{"name": "Name is the group's name. The document requires none; the service may want one on Create.",
+			"assignable": "Assignable: records can be assigned to the group.", "watchable": "Watchable: the group can watch records.",
+			"mentionable": "Mentionable: the group can be mentioned.", "approver": "Approver: the group can approve.",
+			"dynamic":    "Dynamic: membership follows Domains instead of UserIDs. Create treats nil as false.",
+			"dataAccess": "DataAccess: the group grants data access.", "hidden": "Hidden: the group is hidden.", "tags": "Tags are the group's tags.",
+			"userIds": "UserIDs are the members of a group that is not dynamic (user ids, UUIDs: one that is not is a *ValidationError naming it, and nothing is sent).",
+			"domains": "Domains are the e-mail domains of a dynamic group (\"example.com\")."}},
+	{Name: "memberChange", From: []string{"GroupUserIdsInput"}, Reply: true, Args: map[string]string{"userIds": "userIDs"},
+		Doc: "memberChange is the body of MembersService.Add and Remove. A broken rule of the document (a user id that is not a UUID) names the argument: \"userIDs[1]\"."},
+
+	{Name: "Watcher", From: []string{"Watcher"}, Plain: true, NotesOnly: true, Tags: map[string]string{"id": "", "target": ""},
+		Doc:   "Watcher is one watch on a record, as GET .../watchers lists it:\n\n\t{\"id\": \"<uuid of the watch>\", \"target\": {\"type\": \"User\", \"id\": \"...\", \"email\": \"...\", \"firstName\": \"...\", \"lastName\": \"...\"}}\n\nThe target is a user or a group. Members the SDK does not model are kept in Extra (of the watcher and of its target) and written back by MarshalJSON, with encoding/json as with go-json-experiment/json.",
+		Extra: serviceExtra,
+		Notes: map[string]string{"id": "ID identifies the watch itself (not the user or group).", "target": "Target is who watches: a user or a group."}},
+	{Name: "WatcherTarget", From: []string{"WatcherUserTarget", "WatcherGroupTarget"}, Also: []string{"WatcherTarget"}, Plain: true, NotesOnly: true,
+		GoTypes: map[string]string{"type": "WatcherTargetType"},
+		Tags:    map[string]string{"type": "", "id": "", "email": "omitempty", "firstName": "omitempty", "lastName": "omitempty", "name": "omitempty"},
+		Doc:     "WatcherTarget is the user or group that watches a record. A user carries Email, FirstName and LastName; a group carries Name. The fields that do not apply to the target's kind are empty and left out when encoding.",
+		Extra:   serviceExtra,
+		Notes: map[string]string{"type": "Type is the target's kind: WatcherUser or WatcherGroup.", "id": "ID identifies the user (as in User.ID) or the group (as in Group.ID).",
+			"email":     "Email is a user's e-mail address, the one WatchersService.Add and WatchersService.Remove take.",
+			"firstName": "FirstName is a user's given name.", "lastName": "LastName is a user's family name.", "name": "Name is a group's name."}},
+	{Name: "watchersChange", From: []string{"WatcherListInput"}, Reply: true, Args: map[string]string{"users": "emails"},
+		Doc: "watchersChange is the body that adds and removes watchers: {\"users\": [\"ann@example.com\", ...]}. A broken rule of the document (an address that is not one) names the argument: \"emails[1]\"."},
+
+	{Name: "Comment", From: []string{"Comment"}, Plain: true, NotesOnly: true,
+		GoTypes: map[string]string{"createdAt": "time.Time", "source": "CommentSource"},
+		Tags:    map[string]string{"id": "", "source": "", "contents": ""},
+		Doc:     "Comment is a comment on a record, as GET .../comment lists it:\n\n\t{\"id\": \"<uuid>\", \"createdAt\": \"2026-02-03T10:30:00Z\", \"source\": \"API\", \"contents\": \"On it.\", \"createdBy\": {<User>}}\n\nMembers the SDK does not model are kept in Extra and written back by MarshalJSON, with encoding/json as with go-json-experiment/json.",
+		Extra:   serviceExtra,
+		Notes: map[string]string{"id": "ID identifies the comment.", "createdAt": "CreatedAt is when the comment was written. A createdAt that is not an RFC 3339 date-time makes decoding fail.",
+			"source": "Source is where the comment was written, for example CommentSourceAPI.", "contents": "Contents is the comment's text.",
+			"createdBy": "CreatedBy is the user who wrote the comment: for comments added through the API, the user whose credentials obtained the token."}},
+
+	{Name: "Attachment", From: []string{"Attachment"}, Plain: true, NotesOnly: true, Unmarshal: "-",
+		GoTypes: map[string]string{"size": "int64", "state": "AttachmentState", "createdAt": "time.Time"},
+		Doc:     "Attachment is a file attached to a record: the service's Attachment {\"id\", \"name\", \"description\", \"mediaType\", \"size\", \"state\", \"createdAt\", \"contentUrl\", \"viewState\"}.\n\nMembers the SDK does not model are kept in Extra and written back when the attachment is encoded again (with encoding/json as with github.com/go-json-experiment/json). A modelled member of the wrong JSON type, or a createdAt that is not an RFC 3339 time, is a decoding error. Encoding leaves out zero fields.",
+		Extra:   rootExtra,
+		Notes: map[string]string{"id": "ID identifies the attachment within its record. Empty only for the answer of an upload that carried no body (see Upload).",
+			"name": "Name is the file name.", "description": "Description is the description given at upload.",
+			"mediaType": "MediaType is the media type of the file, e.g. \"application/pdf\".", "size": "Size is the size of the file in bytes.",
+			"state":      "State is the processing state; PROCESSING right after an upload. See WaitProcessed.",
+			"createdAt":  "CreatedAt is when the attachment was added, in UTC (the service sends RFC 3339, with or without fractional seconds).",
+			"contentUrl": "ContentURL is the path of the file's content on the API's host, e.g. \"/v1/apps/my-namespace/REC-001/attachments/abc-123/content\". DownloadAttachment follows it.",
+			"viewState":  "ViewState is who may see the attachment, e.g. \"PRIVATE\" or \"PUBLIC\", as the service sends it."}},
+	{Name: "Link", From: []string{"AttachmentLinkInput"}, Also: []string{"AttachmentLink"}, Body: true, NotesOnly: true, Unmarshal: "Unmarshal",
+		Doc:   "Link is a link attachment: the body of AddLink, {\"url\", \"description\"}, and what the service answers to it.",
+		Extra: "Extra holds members of the answer the SDK does not model (and, in a request, further members to send), as raw JSON.",
+		Notes: map[string]string{"url": "URL is the absolute address the attachment points to. Required.", "description": "Description describes the link; nil sends none."}},
+
+	{Name: "RelatedItem", From: []string{"RelatedListItem"}, Plain: true, NotesOnly: true,
+		Tags:  map[string]string{"id": "", "type": "", "alias": "", "cursor": ""},
+		Doc:   "RelatedItem is one item of a record's related items: another record the record is related to, as GET .../related-items lists it:\n\n\t{\"id\": \"TSK-4\", \"type\": \"TASK\", \"alias\": \"tasks\", \"cursor\": \"...\"}\n\nMembers the SDK does not model are kept in Extra and written back by MarshalJSON, with encoding/json as with go-json-experiment/json.",
+		Extra: serviceExtra,
+		Notes: map[string]string{"id": "ID is the related record's id (for example \"TSK-4\"). It is also what RelatedService.Remove takes to remove the item.",
+			"type":   "Type is the related record's kind in capitals as the service sends it, for example \"TASK\" or \"APP\"; see RecordType.",
+			"alias":  "Alias is the related record's definition alias.",
+			"cursor": "Cursor is the item's position in the list: pass it as ListOptions.After (or Before) to resume right after (or before) it."}},
+	{Name: "RelatedRef", From: []string{"RelatedItemInput"}, Body: true, NotesOnly: true,
+		Doc:   "RelatedRef names a record to relate to another one, as the body of POST .../related-items carries it: {\"id\": \"...\", \"alias\": \"...\"}.",
+		Extra: "Extra holds further members of the request body, for members the service may add later.",
+		Notes: map[string]string{"id": "ID is the related record's id (required).",
+			"alias": "Alias is the related record's definition alias. The service marks it optional; it is left out of the body when nil."}},
+}}}
+
+// The doc comments of the Extra members of the records API's models.
+const (
+	rootExtra     = "Extra holds every member of the service's object that the fields above do not model, as raw JSON."
+	serviceExtra  = "Extra holds the members of the service's JSON that the fields above do not model, as raw JSON."
+	rootBodyExtra = "Extra holds further members of the request body, for members the service may add later. A key that names a field above (in the same case) is a duplicate member: the call fails with a *ValidationError for the body, and nothing is sent."
+)
