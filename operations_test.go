@@ -2,6 +2,10 @@ package workflow_test
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -78,11 +82,17 @@ func operationsEnv(t *testing.T, obs *workflow.Observer) opcalls.Env {
 // Every operation of the document reports its route template and its id
 // to an observer, from every method that sends it; the token operation
 // from the token request. Every method of the services sends an
-// operation.
+// operation, and the one its doc comment names when it names requests
+// ("PUT /apps/{alias}/views/{handle}").
 func TestEveryOperationIsObserved(t *testing.T) {
 	var obs observed
 	env := operationsEnv(t, obs.observer())
 	seen := map[op.ID]bool{}
+	types := map[string]string{}
+	services("", reflect.ValueOf(env.Client).Elem(), types)
+	services("admin.", reflect.ValueOf(env.Workspace).Elem(), types)
+	docs := requestsNamed(t, ".", "admin")
+	documented := 0
 	for _, call := range opcalls.Calls(env) {
 		t.Run(call.Method, func(t *testing.T) {
 			n := len(obs.since(0))
@@ -102,8 +112,16 @@ func TestEveryOperationIsObserved(t *testing.T) {
 				assert.Equal(t, o.Path, c.Route)
 				assert.Equal(t, got[0].Operation, c.Operation, "one method, one operation")
 			}
+			_, name, _ := strings.Cut(strings.TrimPrefix(call.Method, "admin."), ".")
+			name = types[call.Method] + "." + name[strings.LastIndex(name, ".")+1:]
+			if named := docs[name]; len(named) > 0 {
+				documented++
+				sent := got[0].Method + " " + params.ReplaceAllString(got[0].Route, "{}")
+				assert.Contains(t, named, sent, "%s sends %s; its doc comment names %v", name, got[0].Operation, named)
+			}
 		})
 	}
+	assert.Greater(t, documented, len(types)/2, "most methods' doc comments name their request")
 	obs.mu.Lock()
 	require.NotEmpty(t, obs.tokens)
 	tok := opcalls.Token.Op()
@@ -142,9 +160,10 @@ func TestAdminsTableListsItsOperations(t *testing.T) {
 func TestEverySDKMethodIsAnOperation(t *testing.T) {
 	c, err := workflow.NewClient(workflow.WithCredentials("id", "secret"), workflow.WithEndpoint("http://127.0.0.1/v1", "http://127.0.0.1"))
 	require.NoError(t, err)
-	var methods []string
-	services("", reflect.ValueOf(c).Elem(), &methods)
-	services("admin.", reflect.ValueOf(admin.New(c)).Elem(), &methods)
+	types := map[string]string{}
+	services("", reflect.ValueOf(c).Elem(), types)
+	services("admin.", reflect.ValueOf(admin.New(c)).Elem(), types)
+	methods := slices.Collect(maps.Keys(types))
 	var named []string
 	for _, call := range opcalls.Calls(opcalls.Env{Client: c, Workspace: admin.New(c)}) {
 		named = append(named, call.Method)
@@ -152,17 +171,59 @@ func TestEverySDKMethodIsAnOperation(t *testing.T) {
 	assert.ElementsMatch(t, methods, named)
 }
 
-// services appends the methods of the services of the struct v, and of
-// theirs, named by their path from v ("Records.Comments.Add").
-func services(prefix string, v reflect.Value, out *[]string) {
+// services adds the methods of the services of the struct v, and of
+// theirs, named by their path from v ("Records.Comments.Add"), to out,
+// each with the name of its service's type ("CommentsService").
+func services(prefix string, v reflect.Value, out map[string]string) {
 	for i := range v.NumField() {
 		f, fv := v.Type().Field(i), v.Field(i)
 		if !f.IsExported() || f.Type.Kind() != reflect.Pointer || fv.IsNil() || f.Type.Elem().Kind() != reflect.Struct {
 			continue
 		}
 		for m := range f.Type.Methods() {
-			*out = append(*out, prefix+f.Name+"."+m.Name)
+			out[prefix+f.Name+"."+m.Name] = f.Type.Elem().Name()
 		}
 		services(prefix+f.Name+".", fv.Elem(), out)
 	}
 }
+
+// requestsNamed are the requests the doc comments of the methods of the
+// packages in dirs name ("PUT /apps/{alias}/views/{handle}"), by
+// "Type.Method", with the names of path parameters left out ("{}").
+func requestsNamed(t *testing.T, dirs ...string) map[string][]string {
+	t.Helper()
+	re := regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) (/[^\s,.;)]*)`)
+	named := map[string][]string{}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ParseComments|parser.SkipObjectResolution)
+			require.NoError(t, err)
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv == nil || fd.Doc == nil {
+					continue
+				}
+				star, ok := fd.Recv.List[0].Type.(*ast.StarExpr)
+				if !ok {
+					continue
+				}
+				id, ok := star.X.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				for _, m := range re.FindAllStringSubmatch(strings.Join(strings.Fields(fd.Doc.Text()), " "), -1) {
+					named[id.Name+"."+fd.Name.Name] = append(named[id.Name+"."+fd.Name.Name], m[1]+" "+params.ReplaceAllString(m[2], "{}"))
+				}
+			}
+		}
+	}
+	return named
+}
+
+// params are the parameters of a path template.
+var params = regexp.MustCompile(`\{[^}]*\}`)
