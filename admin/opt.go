@@ -23,12 +23,15 @@ import (
 // Request bodies keep pointers instead: a body cannot hold null, and nil
 // leaves a member out. Ptr gives the pointer a body takes.
 type Opt[T any] struct {
-	wraps[T]    // the request checks name members through Opt
-	v        *T // the value read; nil for absent and for null
-	null     bool
+	//lint:ignore U1000 read through reflection: the request checks name members through Opt (check.Wraps)
+	wraps[T]
+	v    *T // the value read; nil for absent and for null
+	null bool
 }
 
 // wraps says that an Opt's JSON is its value's (see check.Wraps).
+//
+//lint:ignore U1000 Opt embeds it, for the request checks
 type wraps[T any] = check.Wraps[T]
 
 // Some returns the Opt that holds v (sent, and written back, even when v

@@ -84,10 +84,7 @@ func TestBodyOfATakerIsProblemOrNil(t *testing.T) {
 
 // opt is a wrapper whose JSON is its value's, as admin.Opt: it embeds
 // Wraps.
-type opt[T any] struct {
-	Wraps[T]
-	v *T
-}
+type opt[T any] struct{ Wraps[T] }
 
 // valuer has a Value method, as admin.Opt has, but embeds no Wraps: it is
 // no wrapper, whatever its methods.
