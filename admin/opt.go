@@ -23,7 +23,8 @@ import (
 // Request bodies keep pointers instead: a body cannot hold null, and nil
 // leaves a member out. Ptr gives the pointer a body takes.
 type Opt[T any] struct {
-	//lint:ignore U1000 read through reflection: the request checks name members through Opt (check.Wraps)
+	// wraps tells the request checks that an Opt's JSON is its value's.
+	//lint:ignore U1000 read through reflection (check.Wraps)
 	wraps[T]
 	v    *T // the value read; nil for absent and for null
 	null bool

@@ -160,7 +160,8 @@ type Form struct {
 	Nodes   []Node         `json:"nodes"`
 }
 
-// Compiled returns the embedded compiled form of the contract document.
+// Compiled returns the embedded compiled form of the contract document,
+// shared by every caller: it is read, never changed.
 func Compiled() *Form { return form() }
 
 var form = sync.OnceValue(func() *Form {
