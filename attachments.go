@@ -249,8 +249,8 @@ func (s *AttachmentsService) Upload(ctx context.Context, t RecordType, alias, id
 }
 
 // UploadFile uploads the file at path as a file attachment and returns the
-// attachment, as Upload does; the file name sent is the last element of
-// path. opts may be nil; its Size is ignored.
+// attachment, as Upload does (POST /{recordType}/{alias}/{id}/attachments);
+// the file name sent is the last element of path. opts may be nil; its Size is ignored.
 //
 // A file over MaxUploadSize is refused before any request, with a
 // *ValidationError for the field "file" that matches ErrTooLarge. The

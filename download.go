@@ -140,7 +140,8 @@ func (s *AttachmentsService) Download(ctx context.Context, t RecordType, alias, 
 // "/v1/apps/ns/REC-001/attachments/abc/content"), resolved against the
 // API's base URL: a path starting with "/" is taken on the API's host.
 // When att.ContentURL is empty it downloads from the default path of
-// att.ID, as Download does with t, alias and id.
+// att.ID, as Download does with t, alias and id (GET
+// /{recordType}/{alias}/{id}/attachments/{attachmentId}/content).
 //
 // A ContentURL that is an absolute URL on another host (or another scheme
 // or port) is refused with a *ValidationError matching ErrForeignHost,

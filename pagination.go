@@ -406,10 +406,11 @@ func (l *recordList[T]) at(t RecordType, alias, id string) target {
 	return recordPath(l.list, t, alias, "id", id)
 }
 
-// List returns one page of the list under a record, a *Page[Comment] for
-// CommentsService, *Page[Watcher] for WatchersService and
-// *Page[RelatedItem] for RelatedService:
-// GET /{recordType}/{alias}/{id}/{comment|watchers|related-items} with the
+// List returns one page of the list under a record: a *Page[Comment] for
+// CommentsService (GET /{recordType}/{alias}/{id}/comment), a
+// *Page[Watcher] for WatchersService (GET
+// /{recordType}/{alias}/{id}/watchers) and a *Page[RelatedItem] for
+// RelatedService (GET /{recordType}/{alias}/{id}/related-items), with the
 // paging fields of opts (nil for the service's first page), answered with
 // the paged list envelope. The service publishes no filter for these
 // lists: a Filter is a *ValidationError, and nothing is sent.
@@ -418,17 +419,23 @@ func (l *recordList[T]) List(ctx context.Context, t RecordType, alias, id string
 }
 
 // Pages walks the list under a record page by page from where opts
-// points: pages of Comment for CommentsService, of Watcher for
-// WatchersService, of RelatedItem for RelatedService. See
+// points, with List's requests (GET /{recordType}/{alias}/{id}/comment,
+// GET /{recordType}/{alias}/{id}/watchers or GET
+// /{recordType}/{alias}/{id}/related-items): pages of Comment for
+// CommentsService, of Watcher for WatchersService, of RelatedItem for
+// RelatedService. See
 // RecordsService.Pages for direction, laziness, errors and prefetching.
 func (l *recordList[T]) Pages(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
 	return walkPages[T](ctx, l.client, l.at(t, alias, id), opts, reqOpts)
 }
 
 // All iterates over every item of the list under a record from where opts
-// points (a Comment for CommentsService, a Watcher for WatchersService, a
-// RelatedItem for RelatedService); going backward, items come from the end of the list towards its
-// start. To resume, pass an item's cursor (where it has one) or the page's
+// points, with List's requests (GET /{recordType}/{alias}/{id}/comment,
+// GET /{recordType}/{alias}/{id}/watchers or GET
+// /{recordType}/{alias}/{id}/related-items): a Comment for
+// CommentsService, a Watcher for WatchersService, a RelatedItem for
+// RelatedService. Going backward, items come from the end of the list
+// towards its start. To resume, pass an item's cursor (where it has one) or the page's
 // Paging.EndCursor (from Pages) as ListOptions.After.
 func (l *recordList[T]) All(ctx context.Context, t RecordType, alias, id string, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
 	return walkItems[T](ctx, l.client, l.at(t, alias, id), opts, reqOpts)
@@ -452,17 +459,18 @@ func (l *topList[T]) List(ctx context.Context, opts *ListOptions, reqOpts ...Req
 	return requestPage[T](ctx, l.client, pathTo(l.list), opts, reqOpts, nil)
 }
 
-// Pages walks the list page by page from where opts points (each page a
-// *Page[User] for UsersService, a *Page[Group] for GroupsService), forward
+// Pages walks the list page by page from where opts points (GET /users or
+// GET /groups, as List; each page a *Page[User] for UsersService, a
+// *Page[Group] for GroupsService), forward
 // by default, backward when opts.Last or opts.Before is set. See
 // RecordsService.Pages for laziness, errors and prefetching.
 func (l *topList[T]) Pages(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[*Page[T], error] {
 	return walkPages[T](ctx, l.client, pathTo(l.list), opts, reqOpts)
 }
 
-// All iterates over every item of the list from where opts points (a User
-// for UsersService, a Group for GroupsService), page after page (see
-// Pages); going backward, items come from the end of the list towards its
+// All iterates over every item of the list from where opts points (GET
+// /users or GET /groups, as List; a User for UsersService, a Group for
+// GroupsService), page after page (see Pages); going backward, items come from the end of the list towards its
 // start.
 func (l *topList[T]) All(ctx context.Context, opts *ListOptions, reqOpts ...RequestOption) iter.Seq2[T, error] {
 	return walkItems[T](ctx, l.client, pathTo(l.list), opts, reqOpts)

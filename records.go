@@ -87,8 +87,9 @@ func (s *RecordsService) List(ctx context.Context, t RecordType, alias string, o
 	return requestPage[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts, nil)
 }
 
-// Pages walks the records page by page, starting where opts points
-// (forward by default, backward when Last or Before is set). The iteration
+// Pages walks the records page by page (GET /{recordType}/{alias}, as
+// List), starting where opts points (forward by default, backward when
+// Last or Before is set). The iteration
 // is lazy: nothing is requested until the loop starts. It stops without
 // another request when the loop breaks, yields an error once and stops,
 // and with opts.Prefetch fetches the next page while the loop body runs.
@@ -111,8 +112,8 @@ func (s *RecordsService) Pages(ctx context.Context, t RecordType, alias string, 
 	return walkPages[RecordItem](ctx, s.client, recordPath(op.RecordList, t, alias), opts, reqOpts)
 }
 
-// All iterates over every record from where opts points, following the
-// page cursors: forward (end_cursor, has_next_page) by default, backward
+// All iterates over every record (GET /{recordType}/{alias}, as List)
+// from where opts points, following the page cursors: forward (end_cursor, has_next_page) by default, backward
 // (start_cursor, has_previous_page) when Last or Before is set, in which
 // case records come from the end of the list towards its start. Each
 // item's Cursor resumes the walk right after it (ListOptions.After, or

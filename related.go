@@ -69,8 +69,8 @@ func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string
 }
 
 // AddMany relates several records to a record, one
-// POST .../related-items per ref, in order (the service adds one item per
-// call).
+// POST /{recordType}/{alias}/{id}/related-items per ref, in order (the
+// service adds one item per call).
 //
 // Every ref is checked before the first request; one that is invalid is a
 // *ValidationError and nothing is sent. A ref the service refuses does not

@@ -50,13 +50,15 @@ func (s *AgentsService) List(ctx context.Context, alias string, opts *workflow.L
 	return listPage[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
-// Pages walks the agents of the app alias page by page from where opts
-// points, following the answer's cursors.
+// Pages walks the agents of the app alias page by page (GET
+// /apps/{alias}/agents, as List) from where opts points, following the answer's
+// cursors.
 func (s *AgentsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Agent], error] {
 	return listPages[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }
 
-// All iterates over the agents of the app alias from where opts points.
+// All iterates over the agents of the app alias (GET /apps/{alias}/agents, as
+// List) from where opts points.
 func (s *AgentsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Agent, error] {
 	return listAll[Agent](ctx, s.client, at(op.ListAgents, "alias", alias), opts, reqOpts)
 }

@@ -56,13 +56,15 @@ func (s *SkillsService) List(ctx context.Context, alias string, opts *workflow.L
 	return listPage[Skill](ctx, s.client, at(op.ListSkills, "alias", alias), opts, reqOpts)
 }
 
-// Pages walks the skills of the app alias page by page from where opts
-// points, following the answer's cursors.
+// Pages walks the skills of the app alias page by page (GET
+// /apps/{alias}/skills, as List) from where opts points, following the answer's
+// cursors.
 func (s *SkillsService) Pages(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[*workflow.Page[Skill], error] {
 	return listPages[Skill](ctx, s.client, at(op.ListSkills, "alias", alias), opts, reqOpts)
 }
 
-// All iterates over the skills of the app alias from where opts points.
+// All iterates over the skills of the app alias (GET /apps/{alias}/skills, as
+// List) from where opts points.
 func (s *SkillsService) All(ctx context.Context, alias string, opts *workflow.ListOptions, reqOpts ...workflow.RequestOption) iter.Seq2[Skill, error] {
 	return listAll[Skill](ctx, s.client, at(op.ListSkills, "alias", alias), opts, reqOpts)
 }
