@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,43 +12,10 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/wire/internal/compile"
 )
 
-// smallDocument is a contract document whose first body, and so node 0 of
-// its compiled form, is One: a schema other nodes point to by index 0
-// (the items of list, the undeclared members of map).
-const smallDocument = `openapi: 3.0.3
-info: {title: t, version: '1'}
-paths:
-  /a:
-    post:
-      operationId: a
-      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/One'}}}}
-      responses: {'204': {description: none}}
-  /b:
-    post:
-      operationId: b
-      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Body'}}}}
-      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Body'}}}}}
-components:
-  schemas:
-    One:
-      type: object
-      x-exactly-one: true
-      properties:
-        a: {type: string}
-        b: {type: string}
-    Body:
-      type: object
-      properties:
-        list: {type: array, items: {$ref: '#/components/schemas/One'}}
-        map: {type: object, additionalProperties: {$ref: '#/components/schemas/One'}}
-        code: {type: string, minLength: 3}
-        when: {type: string, format: date-time}
-`
-
-// smallForm is smallDocument compiled and read as the embedded form is.
+// smallForm is testdata/small.yaml compiled and read as the embedded form is.
 func smallForm(t *testing.T) *Form {
 	t.Helper()
-	f, err := compile.Compile([]byte(smallDocument))
+	f, err := compile.Compile(readSmall(t))
 	require.NoError(t, err)
 	b, err := f.Marshal()
 	require.NoError(t, err)
@@ -90,4 +58,13 @@ func TestCheckOnASmallDocument(t *testing.T) {
 			assert.Equal(t, Problem{Pointer: tt.ptr, Rule: tt.rule, Prose: tt.prose}, *p)
 		})
 	}
+}
+
+// readSmall reads the small contract document both wire's and shape's
+// tests compile.
+func readSmall(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/small.yaml")
+	require.NoError(t, err)
+	return b
 }

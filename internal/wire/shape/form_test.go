@@ -2,6 +2,7 @@ package shape
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,42 +12,10 @@ import (
 	"github.com/seed-a15e58aa/workflow-go/internal/wire/internal/compile"
 )
 
-// smallDocument is a contract document whose first body, and so node 0 of
-// its compiled form, is One: a schema other nodes point to by index 0
-// (the items of list, the undeclared members of map).
-const smallDocument = `openapi: 3.0.3
-info: {title: t, version: '1'}
-paths:
-  /a:
-    post:
-      operationId: a
-      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/One'}}}}
-      responses: {'204': {description: none}}
-  /b:
-    get:
-      operationId: b
-      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Body'}}}}}
-  /either:
-    get:
-      operationId: either
-      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Either'}}}}}
-components:
-  schemas:
-    One: {type: object, properties: {a: {type: string}, b: {type: string}}}
-    Body:
-      type: object
-      properties:
-        list: {type: array, items: {$ref: '#/components/schemas/One'}}
-        map: {type: object, additionalProperties: {$ref: '#/components/schemas/One'}}
-    ById: {type: object, required: [id], properties: {id: {type: string}, kind: {type: string}}}
-    ByName: {type: object, required: [name], properties: {name: {type: string}, kind: {type: string}}}
-    Either: {oneOf: [{$ref: '#/components/schemas/ById'}, {$ref: '#/components/schemas/ByName'}]}
-`
-
-// smallForm is smallDocument compiled and read as the embedded form is.
+// smallForm is testdata/small.yaml compiled and read as the embedded form is.
 func smallForm(t *testing.T) *wire.Form {
 	t.Helper()
-	cf := formOf(t, smallDocument)
+	cf := formOf(t, string(readSmall(t)))
 	require.Equal(t, 0, cf.Bodies["One"], "One is node 0")
 	return cf
 }
@@ -147,4 +116,13 @@ func TestSampleStopsAtItsDepth(t *testing.T) {
 	}
 	assert.Equal(t, map[string]any{}, at, "at the bound, an empty object")
 	assert.Equal(t, []any{}, sample(cf, cf.Nodes[cf.Bodies["Tree"]].Props["children"], sampleDepth), "at the bound, an empty array")
+}
+
+// readSmall reads the small contract document both wire's and shape's
+// tests compile.
+func readSmall(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/small.yaml")
+	require.NoError(t, err)
+	return b
 }
