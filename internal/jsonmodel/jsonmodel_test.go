@@ -217,3 +217,38 @@ func TestMarshalRefusesAnExtraKeyThatNamesAField(t *testing.T) {
 	_, err = Marshal(thing{ID: "a", Extra: map[string]jsontext.Value{"other": jsontext.Value(`1`)}})
 	assert.NoError(t, err)
 }
+
+// firstFallback is a model whose fallback is its first field.
+type firstFallback struct {
+	Extra map[string]jsontext.Value `json:",embed"`
+	ID    *string                   `json:"id,omitzero"`
+}
+
+// noFallback is a model without a fallback, with a member that is a map
+// of raw values (not a fallback: its keys are the member's own).
+type noFallback struct {
+	ID     string                    `json:"id"`
+	Labels map[string]jsontext.Value `json:"labels,omitzero"`
+}
+
+// TestTheFallbackIsFoundWhereverItStands: the fallback is the field tagged
+// embed, first or not, and a model without one has none, whatever its
+// other fields hold.
+func TestTheFallbackIsFoundWhereverItStands(t *testing.T) {
+	t.Run("first field: a key naming a field is refused", func(t *testing.T) {
+		_, err := Marshal(firstFallback{Extra: map[string]jsontext.Value{"id": jsontext.Value(`"a"`)}})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), `"id"`)
+	})
+	t.Run("first field: null is kept in an unknown member", func(t *testing.T) {
+		var v firstFallback
+		require.NoError(t, UnmarshalBody([]byte(`{"id":"a","zz":null}`), &v))
+		assert.Equal(t, jsontext.Value(`null`), v.Extra["zz"])
+		assert.ErrorIs(t, UnmarshalBody([]byte(`{"id":null}`), &v), ErrNull)
+	})
+	t.Run("no fallback: a map member's keys are its own", func(t *testing.T) {
+		out, err := Marshal(noFallback{ID: "a", Labels: map[string]jsontext.Value{"id": jsontext.Value(`1`)}})
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"id":"a","labels":{"id":1}}`, string(out))
+	})
+}
