@@ -132,24 +132,84 @@ func TestEveryOperationIsObserved(t *testing.T) {
 }
 
 // The table of every operation that ends admin's documentation has a
-// line for each operation package admin sends, and one only.
+// line for each operation package admin sends, and one only: the methods
+// its lines name ("Views.List/Pages/All(alias)" names List, Pages and
+// All) are the methods of admin's services, and the methods of a line
+// send one operation, which no other line's send.
 func TestAdminsTableListsItsOperations(t *testing.T) {
 	var obs observed
 	env := operationsEnv(t, obs.observer())
-	ops := map[string]bool{}
+	sends := map[string]string{} // method ("Views.List") -> the operation it sends
 	for _, call := range opcalls.Calls(env) {
-		if strings.HasPrefix(call.Method, "admin.") {
-			n := len(obs.since(0))
-			_ = call.Run(t.Context(), env)
-			for _, c := range obs.since(n) {
-				ops[c.Operation] = true
-			}
+		method, ok := strings.CutPrefix(call.Method, "admin.")
+		if !ok {
+			continue
+		}
+		n := len(obs.since(0))
+		_ = call.Run(t.Context(), env)
+		sends[method] = "" // none: TestEveryOperationIsObserved says so
+		if got := obs.since(n); len(got) > 0 {
+			sends[method] = got[0].Operation
 		}
 	}
+	require.NotEmpty(t, sends, "no method of admin's services")
+
 	src, err := os.ReadFile(filepath.Join("admin", optable.Name))
 	require.NoError(t, err)
-	rows := regexp.MustCompile(`(?m)^//\t[A-Z]\w*\.`).FindAll(src, -1)
-	assert.Len(t, rows, len(ops), "admin/%s: admin sends %d operations", optable.Name, len(ops))
+	rows := regexp.MustCompile(`(?m)^//\t([A-Z][\w./]*)`).FindAllSubmatch(src, -1)
+	listed := map[string]string{} // method -> the line that names it
+	for _, row := range rows {
+		line := string(row[1])
+		if line == "Method" { // the heading
+			continue
+		}
+		i := strings.LastIndex(line, ".")
+		if i < 0 {
+			t.Errorf("admin/%s: in the table but not a method: %s", optable.Name, line)
+			continue
+		}
+		for name := range strings.SplitSeq(line[i+1:], "/") {
+			m := line[:i] + "." + name
+			if _, ok := listed[m]; ok {
+				t.Errorf("admin/%s: listed twice: %s", optable.Name, m)
+			}
+			listed[m] = line
+		}
+	}
+
+	for _, m := range slices.Sorted(maps.Keys(listed)) {
+		if _, ok := sends[m]; !ok {
+			where := ""
+			if listed[m] != m {
+				where = " (line " + listed[m] + ")"
+			}
+			t.Errorf("admin/%s: in the table but not a method: %s%s", optable.Name, m, where)
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(sends)) {
+		if _, ok := listed[m]; !ok {
+			t.Errorf("admin/%s: a method the table does not list: %s", optable.Name, m)
+		}
+	}
+
+	lineOf := map[string]string{} // operation -> the line whose methods send it
+	opOf := map[string]string{}   // line -> the operation its methods send
+	for _, m := range slices.Sorted(maps.Keys(listed)) {
+		o, ok := sends[m]
+		if !ok || o == "" {
+			continue
+		}
+		line := listed[m]
+		if prev, ok := opOf[line]; ok && prev != o {
+			t.Errorf("admin/%s: the methods of line %s send two operations, %s and %s", optable.Name, line, prev, o)
+		}
+		opOf[line] = o
+		if other, ok := lineOf[o]; !ok {
+			lineOf[o] = line
+		} else if other != line {
+			t.Errorf("admin/%s: lines %s and %s both send %s: one line an operation", optable.Name, other, line, o)
+		}
+	}
 }
 
 // opcalls.Calls calls every method of the client's and the workspace's
