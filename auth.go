@@ -261,7 +261,12 @@ func (c *tokenCache) fetch(ctx context.Context) (*oauth2.Token, *AuthError) {
 	// gateways send them with a 200.
 	code, desc := tokenErrorFields(raw)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || code != "" {
-		ae := &AuthError{StatusCode: resp.StatusCode, ErrorCode: code, Description: desc, Body: truncate(string(raw), 512)}
+		ae := &AuthError{StatusCode: resp.StatusCode, ErrorCode: code, Description: desc}
+		if resp.StatusCode > 299 {
+			// A 2xx's body is not kept: it may carry a token the redactor
+			// does not know.
+			ae.Body = string(raw)
+		}
 		return nil, c.authError(ae)
 	}
 	t, err := parseTokenReply(resp.Header.Get("Content-Type"), raw, issued)
@@ -282,13 +287,14 @@ func (c *tokenCache) transportCause(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &timeoutError{what: "token request timed out after " + c.timeout.String()}
 	}
-	return ownTimeout(tokenTransportError(err))
+	return ownTimeout(urlCause(err))
 }
 
-// tokenTransportError is the cause of a token request's transport error:
-// the refused redirect if there was one, else the error inside the
-// *url.Error, whose text repeats the token URL.
-func tokenTransportError(err error) error {
+// urlCause is the cause of an error that names a URL: the refused
+// redirect if there was one, else the error inside the *url.Error (of a
+// transport or of url.Parse), whose text repeats the URL, its query and
+// user information included.
+func urlCause(err error) error {
 	if rd, ok := errors.AsType[*RedirectError](err); ok {
 		return rd
 	}
@@ -298,13 +304,14 @@ func tokenTransportError(err error) error {
 	return err
 }
 
-// authError completes ae with the token URL and removes known secrets.
+// authError completes ae with the token URL, removes known secrets, and
+// then cuts the server's texts to their lengths.
 func (c *tokenCache) authError(ae *AuthError) *AuthError {
 	red := c.hooks.red
 	ae.URL = c.tokenURL
-	ae.Body = red.redact(ae.Body)
-	ae.Description = red.redact(ae.Description)
-	ae.ErrorCode = red.redact(ae.ErrorCode)
+	ae.Body = red.clip(red.redact(ae.Body), 512, nil)
+	ae.Description = red.clip(red.redact(oneLine(ae.Description)), 300, nil)
+	ae.ErrorCode = red.clip(red.redact(oneLine(ae.ErrorCode)), 100, nil)
 	if ae.Err != nil {
 		ae.errText = red.redact(ae.Err.Error())
 	}
@@ -327,7 +334,7 @@ func tokenErrorFields(raw []byte) (code, desc string) {
 	}
 	_ = json.Unmarshal(m.Error, &code) // a string, or nothing
 	desc = cmp.Or(m.ErrorDescription, m.Message)
-	return truncate(oneLine(code), 100), truncate(oneLine(desc), 300)
+	return code, desc // cut by authError, once the secrets are removed
 }
 
 // parseTokenReply reads a successful token reply: JSON (or a form body,
@@ -433,7 +440,7 @@ func toAuthError(err error) *AuthError {
 		}
 		return ae
 	}
-	return &AuthError{Err: tokenTransportError(err)}
+	return &AuthError{Err: urlCause(err)}
 }
 
 // staticProvider adapts a caller's oauth2.TokenSource.

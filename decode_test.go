@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"net/http"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -514,7 +515,7 @@ func FuzzErrorBody(f *testing.F) {
 	f.Add([]byte(`<html><body>Bad gateway</body></html>`))
 	f.Add([]byte(`{"message":"` + strings.Repeat("é", 600) + `"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		msg := errorMessage(body)
+		msg := apiErrorOf(400, http.Header{}, body).Message
 		if utf8.RuneCountInString(msg) > 501 {
 			t.Fatalf("message of %d runes: %q", utf8.RuneCountInString(msg), msg)
 		}

@@ -187,33 +187,21 @@ var statusSentinels = map[int]error{
 	http.StatusUnprocessableEntity:   ErrUnprocessable,
 }
 
-// newAPIError builds the part of an APIError a response whose body has
-// been read gives; Client.apiError adds the request's part (method, URLs)
-// and the redactions.
-func newAPIError(resp *http.Response, body []byte) *APIError {
-	wait, _ := retryAfter(resp.Header, time.Now())
-	return &APIError{
-		StatusCode: resp.StatusCode,
-		Body:       body,
-		Message:    errorMessage(body),
-		RetryAfter: wait,
-		RequestID:  requestID(resp.Header),
-	}
-}
-
-// errorMessage extracts a short message from common JSON error shapes, or
-// returns the body's first line when it is short plain text.
-func errorMessage(body []byte) string {
+// errorMessage extracts a message from common JSON error shapes, or the
+// body's first line when it is plain text, and the length it is cut to:
+// 500 bytes, 200 for plain text. It is cut once the values it must not
+// show are removed (Client.apiError).
+func errorMessage(body []byte) (msg string, limit int) {
 	body = bytes.TrimSpace(body)
 	switch {
 	case len(body) == 0 || body[0] == '<': // an HTML error page says nothing useful in one line
-		return ""
+		return "", 0
 	case body[0] != '{':
 		line, _, _ := bytes.Cut(body, []byte("\n"))
-		return truncate(oneLine(string(line)), 200)
+		return oneLine(string(line)), 200
 	}
 	s := messageFrom(body, []string{"message", "error_description", "detail", "error", "title", "errors"})
-	return truncate(oneLine(s), 500)
+	return oneLine(s), 500
 }
 
 // nestedMessageKeys name the members that hold the message of an object
@@ -403,16 +391,21 @@ func (c *Client) wrap(req *http.Request, err error) error {
 		Err: err, msg: c.scrub(req, err.Error())}
 }
 
-// apiError builds the *APIError of a response to req, known secrets removed
-// from its message, header copy, body excerpt and URL, and the values req
-// sent from its message.
+// apiError builds the *APIError of a response to req: known secrets
+// removed from its message, header copy, body excerpt and URL, and the
+// values req sent from its message, before either is cut.
 func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *APIError {
-	e := newAPIError(resp, c.red.redactBytes(body))
-	e.Method = req.Method
+	body = c.red.redactBytes(body)
+	if len(body) >= maxErrorBody { // cut by the read: a secret may straddle the cut
+		body = []byte(c.red.trimPartial(string(body), nil))
+	}
+	wait, _ := retryAfter(resp.Header, time.Now())
+	e := &APIError{StatusCode: resp.StatusCode, Body: body, RetryAfter: wait, RequestID: requestID(resp.Header),
+		Method: req.Method, Header: c.red.redactHeader(resp.Header)}
 	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), c.red.redact(withoutUser(req.URL))
-	e.Header = c.red.redactHeader(resp.Header)
-	if e.Message != "" {
-		e.Message = c.scrub(req, e.Message)
+	if msg, limit := errorMessage(body); msg != "" {
+		sent := sentValues(req)
+		e.Message = c.red.clip(scrubSent(msg, sent), limit, sent)
 	}
 	return e
 }

@@ -33,7 +33,18 @@ func echoAPI(other string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		q, _ := url.QueryUnescape(r.URL.RawQuery)
-		msg, _ := json.Marshal(map[string]string{"message": "echo " + r.URL.RawQuery + " " + q + " " + string(body)})
+		read := "" // the filter's values as the service reads them: unescaped
+		if e, err := rsql.Parse(r.URL.Query().Get("filter")); err == nil {
+			rsql.Walk(e, func(e rsql.Expr) bool {
+				if c, ok := e.(*rsql.Comparison); ok {
+					for _, v := range c.Values {
+						read += " no such " + v.Text
+					}
+				}
+				return true
+			})
+		}
+		msg, _ := json.Marshal(map[string]string{"message": "echo " + r.URL.RawQuery + " " + q + read + " " + string(body)})
 		mode := r.URL.Query().Get("mode")
 		for _, seg := range strings.Split(r.URL.Path, "/") {
 			if strings.HasPrefix(seg, "e") || seg == "drop" || seg == "malformed" || seg == "redirect" {
@@ -82,6 +93,15 @@ var canaryCalls = map[string]func(ctx context.Context, c *Client, alias string) 
 			return err
 		}
 		return nil
+	},
+	"Records.List, a value with a quote": func(ctx context.Context, c *Client, alias string) error {
+		_, err := c.Records.List(ctx, Tasks, alias, &ListOptions{Filter: rsql.Field("Name").Eq(`O"Brien ` + canary)})
+		return err
+	},
+	"Attachments.Upload": func(ctx context.Context, c *Client, alias string) error {
+		_, err := c.Attachments.Upload(ctx, Tasks, alias, "1", canary+"-review.pdf", strings.NewReader("%PDF-1.4"),
+			&UploadOptions{Description: "about " + canary})
+		return err
 	},
 	"Records.Create": func(ctx context.Context, c *Client, alias string) error {
 		_, err := c.Records.Create(ctx, Tasks, alias, Record{"Title": canary + " title", "Count": "9" + canary})
@@ -194,7 +214,7 @@ func TestAPIErrorFullURLOnRequest(t *testing.T) {
 	assert.Equal(t, "Email=in="+canary+"a@example.com:"+canary+"b@example.com", u.Query().Get("filter"))
 	assert.Equal(t, "/v1/tasks/e404", u.Path)
 	assert.Equal(t, strings.Replace(ae.FullURL(), "?"+u.RawQuery, "", 1)+"?filter=REDACTED", ae.URL)
-	assert.Equal(t, `workflow: GET /v1/tasks/e404: 404 Not Found: echo filter=[REDACTED] filter=[REDACTED] `, ae.Error())
+	assert.Equal(t, `workflow: GET /v1/tasks/e404: 404 Not Found: echo filter=[REDACTED] filter=[REDACTED] no such [REDACTED] no such [REDACTED] `, ae.Error())
 }
 
 // sentinels are the exported sentinel errors a caller of this package
@@ -481,4 +501,95 @@ func TestNoRecordValueInTypeErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCutTextsHoldNoPartOfAValue: a text cut to its length (a server's
+// message, an error body, a token reply's body) keeps no part of a secret,
+// a token or a sent value that the cut split, which redaction cannot
+// recognise once cut.
+func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
+	t.Parallel()
+	value := canary + "-alice@example.com"
+	t.Run("a message cut inside a sent value", func(t *testing.T) {
+		t.Parallel()
+		c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = fmt.Fprintf(w, `{"message":%q}`, strings.Repeat("m", 495)+value)
+		}))
+		_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Email").Eq(value)})
+		ae, ok := errors.AsType[*APIError](err)
+		require.True(t, ok, "%v", err)
+		assert.Equal(t, strings.Repeat("m", 495)+"…", ae.Message, "the value removed, then the text cut, the marker with it")
+	})
+	t.Run("an error body cut inside the access token", func(t *testing.T) {
+		t.Parallel()
+		filler := strings.Repeat("f", maxErrorBody-5)
+		c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, filler+testToken)
+		}))
+		_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
+		ae, ok := errors.AsType[*APIError](err)
+		require.True(t, ok, "%v", err)
+		assert.Equal(t, filler, string(ae.Body))
+	})
+	secret := canary + "-0123456789abcdef"
+	for _, tc := range []struct {
+		name         string
+		status       int
+		body, want   string
+		wantInErrTxt string
+	}{
+		{"a token reply's body cut inside the secret", http.StatusUnauthorized, strings.Repeat("x", 506) + secret, strings.Repeat("x", 506) + "…", "401"},
+		{"a 2xx token reply with an error and a token", http.StatusOK, `{"error":"temporarily_unavailable","access_token":"` + canary + `-new-token"}`, "", "temporarily_unavailable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			as := newAuthServer(t)
+			as.tokenStatus, as.tokenBody = tc.status, tc.body
+			c := as.client(t, WithCredentials("id", secret), WithMaxAttempts(1))
+			_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
+			ae, ok := errors.AsType[*AuthError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, tc.want, ae.Body)
+			assert.Contains(t, err.Error(), tc.wantInErrTxt)
+			assert.NotContains(t, err.Error(), canary)
+		})
+	}
+}
+
+// TestURLParseErrorsHoldNoURL: a URL that does not parse is refused
+// naming the field and the rule, without the URL, whose query or user
+// information may hold a signature or a password.
+func TestURLParseErrorsHoldNoURL(t *testing.T) {
+	t.Parallel()
+	_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://user:"+canary+"%zz@api.example.test/v1", ""))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "must be an absolute URL")
+	assert.NotContains(t, err.Error(), canary)
+
+	c := newServerClient(t, http.NotFoundHandler())
+	_, err = c.Attachments.DownloadAttachment(t.Context(), Tasks, "t", "1",
+		&Attachment{ContentURL: "/v1/tasks/t/1/attachments/%zz/content?signature=" + canary})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Attachment.ContentURL: must be a URL or a path")
+	assert.NotContains(t, err.Error(), canary)
+}
+
+// TestValuesOfALargeBodyAreRemoved: the values of a JSON body larger than
+// what is read again for redaction (maxScannedBody) are removed from a
+// message as far as the part read goes, although that part is no whole
+// JSON value.
+func TestValuesOfALargeBodyAreRemoved(t *testing.T) {
+	t.Parallel()
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var rec struct{ Email string }
+		_ = json.NewDecoder(r.Body).Decode(&rec)
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		_, _ = fmt.Fprintf(w, `{"message":%q}`, "Email "+rec.Email+" is already taken")
+	}))
+	_, err := c.Records.Create(t.Context(), Tasks, "t", Record{"Email": canary + "@example.com", "Notes": strings.Repeat("n", maxScannedBody)})
+	ae, ok := errors.AsType[*APIError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, "Email [REDACTED] is already taken", ae.Message)
 }

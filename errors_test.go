@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,6 +17,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// apiErrorOf is the *APIError of a response with status, header and body
+// to a GET the client sent.
+func apiErrorOf(status int, h http.Header, body []byte) *APIError {
+	req := httptest.NewRequest(http.MethodGet, "https://api.example.test/v1/users", nil)
+	return (&Client{}).apiError(req, &http.Response{StatusCode: status, Header: h}, body)
+}
 
 func TestErrorMessageShapes(t *testing.T) {
 	tests := []struct{ body, want string }{
@@ -32,7 +40,7 @@ func TestErrorMessageShapes(t *testing.T) {
 		{`{"message":`, ""},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, errorMessage([]byte(tt.body)), tt.body)
+		assert.Equal(t, tt.want, apiErrorOf(400, http.Header{}, []byte(tt.body)).Message, tt.body)
 	}
 }
 
@@ -114,7 +122,7 @@ func TestAPIErrorTruncatesOnARuneBoundary(t *testing.T) {
 		assert.LessOrEqual(t, len(got), n+len("…"))
 	}
 	body := []byte(`{"message":"` + strings.Repeat("€", 400) + `"}`)
-	e := newAPIError(&http.Response{StatusCode: 400, Header: http.Header{}}, body)
+	e := apiErrorOf(400, http.Header{}, body)
 	assert.True(t, utf8.ValidString(e.Error()))
 	assert.True(t, strings.HasSuffix(e.Message, "…"))
 }

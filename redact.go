@@ -3,13 +3,16 @@ package workflow
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seed-a15e58aa/workflow-go/rsql"
 )
 
 // This file is redaction, the one place that decides what the SDK's
@@ -118,6 +121,42 @@ func (r *redactor) redact(s string) string {
 	return s
 }
 
+// clip is truncate for a text whose known secrets and sent values were
+// removed (redact, scrubSent): when s is cut, what the cut leaves of one
+// of them at the end goes too, so that no part of a value is shown.
+func (r *redactor) clip(s string, n int, sent []string) string {
+	t := truncate(s, n)
+	if t == s {
+		return s
+	}
+	return r.trimPartial(strings.TrimSuffix(t, "…"), sent) + "…"
+}
+
+// trimPartial drops the longest tail of s that begins a known secret or
+// token, or one of sent: the part of a value that a cut at the end of s
+// split, which redact and scrubSent cannot recognise. A cut "[REDACTED]"
+// goes too.
+func (r *redactor) trimPartial(s string, sent []string) string {
+	lists := [][]string{sent, {redacted}}
+	if r != nil {
+		r.mu.RLock()
+		defer r.mu.RUnlock()
+		lists = append(lists, r.fixed, r.tokens)
+	}
+	cut := 0
+	for _, list := range lists {
+		for _, v := range list {
+			for k := min(len(v)-1, len(s)); k > cut; k-- {
+				if strings.HasSuffix(s, v[:k]) {
+					cut = k
+					break
+				}
+			}
+		}
+	}
+	return s[:len(s)-cut]
+}
+
 // redactBytes is redact for a body excerpt; it returns b itself when
 // nothing is replaced.
 func (r *redactor) redactBytes(b []byte) []byte {
@@ -188,8 +227,11 @@ const maxScannedBody = 1 << 20
 
 // sentValues returns the values req sent, longest first, in the forms a
 // server may echo: each query value, escaped and not, and the values of
-// each comparison of a filter; a text body, and each string and number
-// of a JSON body, that can be read again.
+// each comparison of a filter, as written and as read (unescaped); a text
+// body; each string and number of a JSON body (of its first
+// maxScannedBody bytes, read as far as they go), not its member names;
+// and what a body that says what it carries holds (an upload's file name
+// and description).
 func sentValues(req *http.Request) []string {
 	var out []string
 	add := func(v string) {
@@ -202,16 +244,13 @@ func sentValues(req *http.Request) []string {
 			for _, v := range vs {
 				add(v)
 				add(url.QueryEscape(v))
-				for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == ',' }) {
-					if i := strings.LastIndexByte(part, '='); i >= 0 {
-						part = part[i+1:]
-					}
-					add(strings.Trim(part, `"'() `))
-					for _, item := range strings.Split(part, ":") {
-						add(strings.Trim(item, `"'() `))
-					}
-				}
+				filterValues(v, add)
 			}
+		}
+	}
+	if b, ok := req.Body.(interface{ carries() []string }); ok {
+		for _, v := range b.carries() {
+			add(v)
 		}
 	}
 	ct := req.Header.Get("Content-Type")
@@ -219,15 +258,11 @@ func sentValues(req *http.Request) []string {
 		if body, err := req.GetBody(); err == nil {
 			data, _ := io.ReadAll(io.LimitReader(body, maxScannedBody))
 			_ = body.Close()
-			var v any
-			dec := json.NewDecoder(bytes.NewReader(data))
-			dec.UseNumber()
-			switch {
-			case text:
+			if text {
 				add(string(data))
 				add(strings.TrimSpace(string(data)))
-			case dec.Decode(&v) == nil:
-				eachValue(v, add)
+			} else {
+				jsonValues(data, add)
 			}
 		}
 	}
@@ -235,21 +270,47 @@ func sentValues(req *http.Request) []string {
 	return out
 }
 
-// eachValue calls f with each string and number inside a decoded JSON
-// value.
-func eachValue(v any, f func(string)) {
-	switch v := v.(type) {
-	case string:
-		f(v)
-	case json.Number:
-		f(v.String())
-	case []any:
-		for _, x := range v {
-			eachValue(x, f)
+// filterValues calls add with the values of each comparison in v, a
+// filter or any other query value: as read, when v parses as a filter,
+// and as written between the separators, when it does not.
+func filterValues(v string, add func(string)) {
+	if e, err := rsql.Parse(v); err == nil {
+		rsql.Walk(e, func(e rsql.Expr) bool {
+			if c, ok := e.(*rsql.Comparison); ok {
+				for _, val := range c.Values {
+					add(val.Text)
+				}
+			}
+			return true
+		})
+	}
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == ',' }) {
+		if i := strings.LastIndexByte(part, '='); i >= 0 {
+			part = part[i+1:]
 		}
-	case map[string]any:
-		for _, x := range v {
-			eachValue(x, f)
+		add(strings.Trim(part, `"'() `))
+		for _, item := range strings.Split(part, ":") {
+			add(strings.Trim(item, `"'() `))
+		}
+	}
+}
+
+// jsonValues calls add with each string and number of the JSON text
+// data, member names left out, as far as data reads: a body cut at
+// maxScannedBody still gives the values before the cut.
+func jsonValues(data []byte, add func(string)) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return
+		}
+		kind, n := dec.StackIndex(dec.StackDepth())
+		if kind == '{' && n%2 == 1 {
+			continue // a member name
+		}
+		if k := tok.Kind(); k == '"' || k == '0' {
+			add(tok.String()) // a number's text as sent
 		}
 	}
 }

@@ -254,7 +254,7 @@ func TestRequestID(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, requestID(tt.header))
-			e := newAPIError(&http.Response{StatusCode: 500, Header: tt.header}, nil)
+			e := apiErrorOf(500, tt.header, nil)
 			assert.Equal(t, tt.want, e.RequestID)
 			if tt.want != "" {
 				assert.True(t, strings.HasSuffix(e.Error(), " (request ID "+tt.want+")"), e.Error())

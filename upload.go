@@ -390,6 +390,7 @@ func (c *contentReader) fail(err error) error {
 type uploadFrame struct {
 	contentType string // of the request: multipart/form-data with the boundary
 	head, tail  []byte
+	carried     []string // the file name and description, for redaction
 }
 
 // newUploadFrame builds the head (optional "description" part, then the
@@ -409,7 +410,8 @@ func newUploadFrame(name, mediaType, description string) *uploadFrame {
 	head := bytes.Clone(buf.Bytes())
 	buf.Reset()
 	_ = mw.Close()
-	return &uploadFrame{contentType: mw.FormDataContentType(), head: head, tail: bytes.Clone(buf.Bytes())}
+	return &uploadFrame{contentType: mw.FormDataContentType(), head: head, tail: bytes.Clone(buf.Bytes()),
+		carried: []string{name, description}}
 }
 
 // body returns one attempt's request body: head, content, tail.
@@ -418,8 +420,21 @@ func (f *uploadFrame) body(src *uploadSource) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return io.NopCloser(io.MultiReader(bytes.NewReader(f.head), content, bytes.NewReader(f.tail))), nil
+	return framedBody{io.MultiReader(bytes.NewReader(f.head), content, bytes.NewReader(f.tail)), f}, nil
 }
+
+// framedBody is one attempt's request body. It says what its frame
+// carries, so that an error's text leaves out the file name and the
+// description (sentValues), which a multipart body is not read again for.
+type framedBody struct {
+	io.Reader
+	frame *uploadFrame
+}
+
+// Close does nothing: the source is closed by the upload (endReads).
+func (framedBody) Close() error { return nil }
+
+func (b framedBody) carries() []string { return b.frame.carried }
 
 // checkFileName rejects names that cannot go into the part's header.
 func checkFileName(field, name string) error {

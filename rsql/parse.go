@@ -34,10 +34,11 @@ type ParseError struct {
 }
 
 // Error returns "rsql: at offset N: expected X, found KIND", or for a
-// broken rule "rsql: at offset N: field "F": OP RULE".
+// broken rule "rsql: at offset N: OP RULE": the field is not named, as
+// text read where a field is due may be a value (Rule.Field has it).
 func (e *ParseError) Error() string {
 	if e.Rule != nil {
-		return fmt.Sprintf("rsql: at offset %d: %s", e.Offset, e.Rule.text())
+		return fmt.Sprintf("rsql: at offset %d: %s %s", e.Offset, e.Rule.Op, e.Rule.Rule)
 	}
 	return fmt.Sprintf("rsql: at offset %d: expected %s, found %s", e.Offset, e.Expected, e.FoundKind)
 }

@@ -11,10 +11,11 @@ type RuleError struct {
 	Rule  string   // the rule broken, said of Op, e.g. "needs at least one value"
 }
 
-// Error returns "rsql: field "F": OP RULE".
-func (e *RuleError) Error() string { return "rsql: " + e.text() }
-
-func (e *RuleError) text() string { return fmt.Sprintf("field %q: %s %s", e.Field, e.Op, e.Rule) }
+// Error returns "rsql: field "F": OP RULE". A *ParseError that holds it
+// does not print the field: there it is text read from the filter.
+func (e *RuleError) Error() string {
+	return fmt.Sprintf("rsql: field %q: %s %s", e.Field, e.Op, e.Rule)
+}
 
 // The rules of the filter language beyond its grammar. They are written
 // here once: Validate applies them to built comparisons, Parse to the

@@ -60,6 +60,14 @@ func TestNoRequestDataInErrors(t *testing.T) {
 			w.WriteHeader(http.StatusBadGateway)
 			_, _ = w.Write(echo)
 		},
+		"duplicate key in the input": func(w http.ResponseWriter, r *http.Request, echo []byte) {
+			if r.Method == http.MethodGet {
+				_, _ = w.Write([]byte(`{"items":[],"total":0,"paging":{"has_next_page":false,"has_previous_page":false}}`))
+				return
+			}
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_, _ = w.Write(echo)
+		},
 		"duplicate key": func(w http.ResponseWriter, r *http.Request, _ []byte) {
 			rec := `{"data":{"id":"A-1","Email":"` + canary + `@example.com","Plan":"old"}}`
 			_, _ = w.Write([]byte(`{"items":[` + rec + `,` + strings.Replace(rec, "A-1", "A-2", 1) + `],"total":2,"paging":{"has_next_page":false,"has_previous_page":false}}`))
@@ -87,6 +95,9 @@ func TestNoRequestDataInErrors(t *testing.T) {
 				errs []error
 			)
 			in := []workflow.Record{{"Email": canary + "@example.com", "Plan": "pro " + canary}}
+			if name == "duplicate key in the input" {
+				in = append(in, in[0])
+			}
 			_, err = upsert.Records(t.Context(), c.Records, workflow.Apps, "customers", slices.Values(in), &upsert.Options{
 				KeyField: "Email", MaxCreates: 1,
 				OnResult: func(r upsert.Result) {

@@ -360,7 +360,7 @@ func run(ctx context.Context, s *workflow.RecordsService, t workflow.RecordType,
 			h := maphash.String(seed, it.key)
 			if first, dup := seen[h]; dup {
 				verr = &workflow.ValidationError{Field: "records[" + strconv.Itoa(idx) + "]." + o.KeyField,
-					Rule: "must be unique in the input: records[" + strconv.Itoa(first) + "] has the same key " + strconv.Quote(it.key)}
+					Rule: "must be unique in the input: records[" + strconv.Itoa(first) + "] has the same key"} // not quoted: a key is users' data
 			} else {
 				seen[h] = idx
 			}

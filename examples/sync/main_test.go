@@ -50,7 +50,7 @@ func TestDryRunOnFake(t *testing.T) {
 		"line 5  create  linus@example.com\n",
 		"line 7  create  margaret@example.com\n",
 		"line 6  FAILED  : workflow: invalid Email: must not be empty",
-		`line 8  FAILED  ada@example.com: workflow: invalid Email: must be unique in the input: line 2 has the same key "ada@example.com"`,
+		`line 8  FAILED  ada@example.com: workflow: invalid Email: must be unique in the input: line 2 has the same key`,
 		"dry run   rows", "created      2", "updated      1", "unchanged      2", "failed      2", "total      7",
 		"nothing was written; run again with -apply",
 	} {
