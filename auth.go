@@ -290,10 +290,9 @@ func (c *tokenCache) transportCause(ctx context.Context, err error) error {
 	return ownTimeout(urlCause(err))
 }
 
-// urlCause is the cause of an error that names a URL: the refused
-// redirect if there was one, else the error inside the *url.Error (of a
-// transport or of url.Parse), whose text repeats the URL, its query and
-// user information included.
+// urlCause is the cause of a transport's error: the refused redirect if
+// there was one, else the error inside the *url.Error, whose text repeats
+// the URL, its query included.
 func urlCause(err error) error {
 	if rd, ok := errors.AsType[*RedirectError](err); ok {
 		return rd
@@ -309,9 +308,9 @@ func urlCause(err error) error {
 func (c *tokenCache) authError(ae *AuthError) *AuthError {
 	red := c.hooks.red
 	ae.URL = c.tokenURL
-	ae.Body = red.clip(red.redact(ae.Body), 512, nil)
-	ae.Description = red.clip(red.redact(oneLine(ae.Description)), 300, nil)
-	ae.ErrorCode = red.clip(red.redact(oneLine(ae.ErrorCode)), 100, nil)
+	ae.Body = cut(red.redact(ae.Body), 512)
+	ae.Description = cut(oneLine(red.redact(ae.Description)), 300)
+	ae.ErrorCode = cut(oneLine(red.redact(ae.ErrorCode)), 100)
 	if ae.Err != nil {
 		ae.errText = red.redact(ae.Err.Error())
 	}

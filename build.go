@@ -104,7 +104,7 @@ func (c *Client) newRequest(ctx context.Context, r target, q, body any) (*http.R
 	}
 	rel, err := url.Parse(strings.TrimLeft(r.path, "/"))
 	if err != nil {
-		return nil, &ValidationError{Field: "path", Rule: "must be a relative URL path", Err: urlCause(err)}
+		return nil, invalid("path", "must be a relative URL path, and does not parse as one") // url.Parse's error quotes it
 	}
 	if rel.IsAbs() || rel.Host != "" {
 		return nil, invalid("path", "must be relative to the base URL")

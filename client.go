@@ -344,7 +344,7 @@ func configOf(opts []Option) config {
 func checkEndpoint(field, raw string, allowInsecure bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, &ValidationError{Field: field, Rule: "must be an absolute URL", Err: urlCause(err)}
+		return nil, invalid(field, "must be an absolute URL, and does not parse as one") // url.Parse's error quotes the URL
 	}
 	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return nil, invalid(field, "must be an absolute http(s) URL")

@@ -175,7 +175,7 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 func (c *Client) onAPIHost(field, raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, &ValidationError{Field: field, Rule: "must be a URL or a path", Err: urlCause(err)}
+		return nil, invalid(field, "must be a URL or a path, and does not parse as one") // url.Parse's error quotes the URL
 	}
 	if u.User != nil {
 		return nil, &ValidationError{Field: field, Rule: "must not carry user information", Err: ErrForeignHost}

@@ -190,18 +190,21 @@ var statusSentinels = map[int]error{
 // errorMessage extracts a message from common JSON error shapes, or the
 // body's first line when it is plain text, and the length it is cut to:
 // 500 bytes, 200 for plain text. It is cut once the values it must not
-// show are removed (Client.apiError).
-func errorMessage(body []byte) (msg string, limit int) {
+// show are removed (Client.apiError). A body cut where it was read gives
+// no message, as its end may be the start of a value.
+func errorMessage(body []byte, cut bool) (msg string, limit int) {
 	body = bytes.TrimSpace(body)
 	switch {
 	case len(body) == 0 || body[0] == '<': // an HTML error page says nothing useful in one line
 		return "", 0
 	case body[0] != '{':
-		line, _, _ := bytes.Cut(body, []byte("\n"))
-		return oneLine(string(line)), 200
+		line, _, found := bytes.Cut(body, []byte("\n"))
+		if !found && cut {
+			return "", 0
+		}
+		return string(line), 200
 	}
-	s := messageFrom(body, []string{"message", "error_description", "detail", "error", "title", "errors"})
-	return oneLine(s), 500
+	return messageFrom(body, []string{"message", "error_description", "detail", "error", "title", "errors"}), 500
 }
 
 // nestedMessageKeys name the members that hold the message of an object
@@ -347,7 +350,7 @@ func (e *AuthError) Error() string {
 		}
 	}
 	if body := oneLine(strings.TrimSpace(e.Body)); body != "" && e.ErrorCode == "" && e.Description == "" {
-		s += ": " + truncate(body, 200)
+		s += ": " + cut(body, 200)
 	}
 	if e.Err != nil {
 		s += ": " + causeText(cmp.Or(e.errText, e.Err.Error()))
@@ -395,17 +398,17 @@ func (c *Client) wrap(req *http.Request, err error) error {
 // removed from its message, header copy, body excerpt and URL, and the
 // values req sent from its message, before either is cut.
 func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *APIError {
-	body = c.red.redactBytes(body)
-	if len(body) >= maxErrorBody { // cut by the read: a secret may straddle the cut
-		body = []byte(c.red.trimPartial(string(body), nil))
+	read := len(body) >= maxErrorBody // cut where it was read
+	if body = c.red.redactBytes(body); read {
+		body = []byte(c.red.trimPartial(string(body)))
 	}
 	wait, _ := retryAfter(resp.Header, time.Now())
 	e := &APIError{StatusCode: resp.StatusCode, Body: body, RetryAfter: wait, RequestID: requestID(resp.Header),
 		Method: req.Method, Header: c.red.redactHeader(resp.Header)}
 	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), c.red.redact(withoutUser(req.URL))
-	if msg, limit := errorMessage(body); msg != "" {
-		sent := sentValues(req)
-		e.Message = c.red.clip(scrubSent(msg, sent), limit, sent)
+	if msg, limit := errorMessage(body, read); msg != "" {
+		// Secrets again: decoding the JSON undid its escapes ("\/").
+		e.Message = cut(oneLine(c.scrub(req, msg)), limit)
 	}
 	return e
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -563,9 +564,15 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 // information may hold a signature or a password.
 func TestURLParseErrorsHoldNoURL(t *testing.T) {
 	t.Parallel()
-	_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint("https://user:"+canary+"%zz@api.example.test/v1", ""))
+	for _, endpoint := range []string{"https://user:" + canary + "%zz@api.example.test/v1", "https://svc:" + canary + "/x@api.example.test/v1"} {
+		_, err := NewClient(WithCredentials("id", "secret"), WithEndpoint(endpoint, ""))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "invalid base URL: must be an absolute URL, and does not parse as one")
+		assert.NotContains(t, err.Error(), canary)
+	}
+	err := newServerClient(t, http.NotFoundHandler()).Call(t.Context(), http.MethodGet, "tasks/%zz?signature="+canary, nil, nil, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "must be an absolute URL")
+	assert.Contains(t, err.Error(), "invalid path: must be a relative URL path, and does not parse as one")
 	assert.NotContains(t, err.Error(), canary)
 
 	c := newServerClient(t, http.NotFoundHandler())
@@ -592,4 +599,67 @@ func TestValuesOfALargeBodyAreRemoved(t *testing.T) {
 	ae, ok := errors.AsType[*APIError](err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, "Email [REDACTED] is already taken", ae.Message)
+}
+
+// TestEchoesInOtherFormsAreRemoved: a value the request sent, or the
+// access token, comes out of no message, whatever form the service
+// echoes it in: JSON-escaped, URL-escaped, HTML-escaped, quoted as in a
+// multipart header, spread over lines; and whatever the body that sent
+// it (an upload's parts, JSON with a repeated name).
+func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
+	t.Parallel()
+	name, description := "Überprüfung "+canary+` "final".pdf`, "about\n"+canary+" and more"
+	upload := func(ctx context.Context, c *Client) error {
+		_, err := c.Attachments.Upload(ctx, Tasks, "t", "1", name, strings.NewReader("%PDF-1.4"), &UploadOptions{Description: description})
+		return err
+	}
+	list := func(ctx context.Context, c *Client) error {
+		_, err := c.Records.List(ctx, Tasks, "t", &ListOptions{Filter: rsql.Field("Email").Eq(canary + "-O'Neill@example.com")})
+		return err
+	}
+	for _, tc := range []struct {
+		name string
+		call func(context.Context, *Client) error
+		echo func(r *http.Request) string // the message, as JSON text
+	}{
+		{"the token, JSON-escaped", list, func(*http.Request) string {
+			return `"token \u0074` + testToken[1:] + ` refused"`
+		}},
+		{"a filter value, URL-escaped", list, func(*http.Request) string {
+			return `"see /search?q=` + url.QueryEscape(canary+"-O'Neill@example.com") + `"`
+		}},
+		{"a filter value, HTML-escaped", list, func(r *http.Request) string {
+			return `"no ` + html.EscapeString(canary+"-O'Neill@example.com") + `"`
+		}},
+		{"a file name, URL-escaped", upload, func(r *http.Request) string {
+			return `"cannot store ` + url.PathEscape(name) + `"`
+		}},
+		{"a file name, as in its header", upload, func(r *http.Request) string {
+			q, _ := json.Marshal(`filename="` + strings.ReplaceAll(name, `"`, `\"`) + `"`)
+			return string(q)
+		}},
+		{"a description over two lines", upload, func(r *http.Request) string {
+			q, _ := json.Marshal("described as " + description)
+			return string(q)
+		}},
+		{"a JSON value after a repeated name", func(ctx context.Context, c *Client) error {
+			return c.Call(ctx, http.MethodPost, "tasks/t", nil, json.RawMessage(`{"note":"x","note":"y","email":"`+canary+`@example.com"}`), nil)
+		}, func(*http.Request) string { return `"email ` + canary + `@example.com is taken"` }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				w.WriteHeader(http.StatusUnprocessableEntity)
+				_, _ = io.WriteString(w, `{"message":`+tc.echo(r)+`}`)
+			}), WithMaxAttempts(1))
+			err := tc.call(t.Context(), c)
+			ae, ok := errors.AsType[*APIError](err)
+			require.True(t, ok, "%v", err)
+			assert.Contains(t, ae.Message, "[REDACTED]")
+			for _, s := range []string{canary, "%C3%9Cberpr", testToken} {
+				assert.NotContains(t, err.Error(), s)
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@ package workflow
 import (
 	"bytes"
 	"encoding/base64"
+	"html"
 	"io"
 	"net/http"
 	"net/url"
@@ -121,40 +122,42 @@ func (r *redactor) redact(s string) string {
 	return s
 }
 
-// clip is truncate for a text whose known secrets and sent values were
-// removed (redact, scrubSent): when s is cut, what the cut leaves of one
-// of them at the end goes too, so that no part of a value is shown.
-func (r *redactor) clip(s string, n int, sent []string) string {
+// cut is truncate for a text whose secrets and sent values were
+// replaced: a "[REDACTED]" that the cut splits goes whole.
+func cut(s string, n int) string {
 	t := truncate(s, n)
 	if t == s {
 		return s
 	}
-	return r.trimPartial(strings.TrimSuffix(t, "…"), sent) + "…"
+	return trimStart(strings.TrimSuffix(t, "…"), redacted) + "…"
 }
 
-// trimPartial drops the longest tail of s that begins a known secret or
-// token, or one of sent: the part of a value that a cut at the end of s
-// split, which redact and scrubSent cannot recognise. A cut "[REDACTED]"
-// goes too.
-func (r *redactor) trimPartial(s string, sent []string) string {
-	lists := [][]string{sent, {redacted}}
-	if r != nil {
-		r.mu.RLock()
-		defer r.mu.RUnlock()
-		lists = append(lists, r.fixed, r.tokens)
-	}
-	cut := 0
-	for _, list := range lists {
-		for _, v := range list {
-			for k := min(len(v)-1, len(s)); k > cut; k-- {
-				if strings.HasSuffix(s, v[:k]) {
-					cut = k
-					break
-				}
-			}
+// trimStart drops the longest tail of s that is the start of v (not the
+// whole of it).
+func trimStart(s, v string) string {
+	for k := min(len(v)-1, len(s)); k > 0; k-- {
+		if strings.HasSuffix(s, v[:k]) {
+			return s[:len(s)-k]
 		}
 	}
-	return s[:len(s)-cut]
+	return s
+}
+
+// trimPartial drops from the end of s, a text cut where it was read,
+// what the cut left of a known secret or token: the start of one, which
+// redact cannot recognise.
+func (r *redactor) trimPartial(s string) string {
+	if r == nil {
+		return s
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, list := range [][]string{r.fixed, r.tokens} {
+		for _, v := range list {
+			s = trimStart(s, v)
+		}
+	}
+	return s
 }
 
 // redactBytes is redact for a body excerpt; it returns b itself when
@@ -226,24 +229,27 @@ const minSentLen = 4
 const maxScannedBody = 1 << 20
 
 // sentValues returns the values req sent, longest first, in the forms a
-// server may echo: each query value, escaped and not, and the values of
-// each comparison of a filter, as written and as read (unescaped); a text
-// body; each string and number of a JSON body (of its first
-// maxScannedBody bytes, read as far as they go), not its member names;
-// and what a body that says what it carries holds (an upload's file name
-// and description).
+// server may echo (as sent, URL-escaped, HTML-escaped, quoted with
+// backslashes): each query value, and the values of each comparison of
+// a filter, as written and as read (unescaped); a text body; each string
+// and number of a JSON body (of its first maxScannedBody bytes, read as
+// far as they go), not its member names; and what a body that says what
+// it carries holds (an upload's file name and description).
 func sentValues(req *http.Request) []string {
 	var out []string
+	seen := map[string]bool{}
 	add := func(v string) {
-		if len(v) >= minSentLen && !slices.Contains(out, v) {
-			out = append(out, v)
+		for _, f := range [...]string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v), backslashed.Replace(v)} {
+			if len(f) >= minSentLen && !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
 		}
 	}
 	if req.URL != nil {
 		for _, vs := range req.URL.Query() {
 			for _, v := range vs {
 				add(v)
-				add(url.QueryEscape(v))
 				filterValues(v, add)
 			}
 		}
@@ -269,6 +275,9 @@ func sentValues(req *http.Request) []string {
 	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
 	return out
 }
+
+// backslashed quotes a value as a multipart header or a JSON string does.
+var backslashed = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
 // filterValues calls add with the values of each comparison in v, a
 // filter or any other query value: as read, when v parses as a filter,
@@ -299,7 +308,7 @@ func filterValues(v string, add func(string)) {
 // data, member names left out, as far as data reads: a body cut at
 // maxScannedBody still gives the values before the cut.
 func jsonValues(data []byte, add func(string)) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	for {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -315,10 +324,18 @@ func jsonValues(data []byte, add func(string)) {
 	}
 }
 
-// scrubSent returns s with each of the values a request sent replaced.
+// scrubSent returns s with each of the values a request sent replaced,
+// longest first. Only the values whose first bytes occur in s are
+// looked for, so that a body of many values costs little.
 func scrubSent(s string, sent []string) string {
+	starts := make(map[string]bool, len(s))
+	for i := 0; i+minSentLen <= len(s); i++ {
+		starts[s[i:i+minSentLen]] = true
+	}
 	for _, v := range sent {
-		s = strings.ReplaceAll(s, v, redacted)
+		if starts[v[:minSentLen]] {
+			s = strings.ReplaceAll(s, v, redacted)
+		}
 	}
 	return s
 }

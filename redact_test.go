@@ -1,34 +1,74 @@
 package workflow
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 )
 
-// TestClip: a text is cut to its length, and the cut keeps no start of a
-// secret, a token, a sent value or the redaction marker; a text within
-// its length, or cut where no value starts, is kept as it is.
-func TestClip(t *testing.T) {
-	r := newRedactor("id", "s3cr3t-value")
-	r.addToken("tok-abcdef")
-	sent := []string{"alice@example.com"}
+// TestCut: a text is cut to its length, and a "[REDACTED]" the cut
+// splits goes whole; a text within its length is kept as it is.
+func TestCut(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
-		{"within its length", "abc s3cr", "abc s3cr"},
-		{"cut where no value starts", "abcdefghij-more", "abcdefghij…"},
-		{"cut inside the secret", "abcdef s3cr3t-value", "abcdef …"},
-		{"cut inside a token", "abcdefgh tok-abcdef", "abcdefgh …"},
-		{"cut inside a sent value", "abcdef alice@example", "abcdef …"},
+		{"within its length", "abc [REDAC", "abc [REDAC"},
+		{"cut where no marker starts", "abcdefghij-more", "abcdefghij…"},
 		{"cut inside the marker", "abcdef [REDACTED]", "abcdef …"},
-		{"the longest start goes", "abcdef a" + "lice", "abcdef …"},
-		{"one byte of a value", "abcdefghialice", "abcdefghi…"},
+		{"cut after one byte of it", "abcdefghi[REDACTED]", "abcdefghi…"},
+		{"cut after the whole marker", "[REDACTED]-more", "[REDACTED]…"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, r.clip(tc.in, 10, sent))
+			assert.Equal(t, tc.want, cut(tc.in, 10))
+		})
+	}
+	assert.Equal(t, strings.Repeat("é", 5)+"…", cut(strings.Repeat("é", 8), 11), "on a rune boundary")
+}
+
+// TestTrimPartial: the end of a text cut where it was read loses what is
+// left of a secret or token there, the longest start first; other ends,
+// and a nil redactor, leave the text alone.
+func TestTrimPartial(t *testing.T) {
+	r := newRedactor("id", "s3cr3t-value")
+	r.addToken("tok-abcdef")
+	for _, tc := range []struct{ name, in, want string }{
+		{"the start of the secret", "abc s3cr3t-val", "abc "},
+		{"the start of a token", "abc tok-a", "abc "},
+		{"one byte of it", "abc t", "abc "},
+		{"the start of the secret's base64", "abc czNjcjN0", "abc "},
+		{"no start of one", "abc value", "abc value"},
+		{"a whole token is no start", "abc tok-abcdef", "abc tok-abcdef"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, r.trimPartial(tc.in))
 		})
 	}
 	var none *redactor
-	assert.Equal(t, "abcdef …", none.clip("abcdef alice@example", 10, sent), "a nil redactor still trims the sent values")
-	assert.Equal(t, strings.Repeat("é", 5)+"…", r.clip(strings.Repeat("é", 8), 11, nil), "on a rune boundary")
+	assert.Equal(t, "abc s3cr", none.trimPartial("abc s3cr"))
+}
+
+// TestSentValueForms: each value a request sent is looked for in the
+// forms a server may echo it in, and a value shorter than minSentLen in
+// none.
+func TestSentValueForms(t *testing.T) {
+	req := httptest.NewRequest(http.MethodGet, "/v1/users?q="+"%C3%9Cber+%22Alice%22+%26+co", nil)
+	got := sentValues(req)
+	for _, want := range []string{`Über "Alice" & co`, "%C3%9Cber+%22Alice%22+%26+co", "%C3%9Cber%20%22Alice%22%20&%20co",
+		"Über &#34;Alice&#34; &amp; co", `Über \"Alice\" & co`} {
+		assert.Contains(t, got, want)
+	}
+	for i := 1; i < len(got); i++ {
+		assert.GreaterOrEqual(t, len(got[i-1]), len(got[i]), "longest first")
+	}
+	assert.Empty(t, sentValues(httptest.NewRequest(http.MethodGet, "/v1/users?first=10", nil)))
+}
+
+// TestScrubSent: every occurrence of every sent value goes, the longest
+// first, so that a shorter one inside it leaves nothing of it.
+func TestScrubSent(t *testing.T) {
+	sent := []string{"alice@example.com", "alice", "zzzz"}
+	assert.Equal(t, "[REDACTED] and [REDACTED] and [REDACTED]!", scrubSent("alice@example.com and alice and alice@example.com!", sent))
+	assert.Equal(t, "nothing sent here", scrubSent("nothing sent here", sent))
+	assert.Equal(t, "abc", scrubSent("abc", sent), "a text shorter than a value")
 }
