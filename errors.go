@@ -130,13 +130,20 @@ type APIError struct {
 	// support.
 	RequestID string
 
-	fullURL string // URL with its query values
+	// fullURL is URL with its query values: behind a pointer, so that
+	// %#v prints its address, not the values.
+	fullURL *string
 }
 
 // FullURL returns the request URL with its query values (the client's
 // secret and tokens still removed). Unlike URL and Error, it can hold
 // users' data: a filter's values, a cursor.
-func (e *APIError) FullURL() string { return cmp.Or(e.fullURL, e.URL) }
+func (e *APIError) FullURL() string {
+	if e.fullURL != nil {
+		return *e.fullURL
+	}
+	return e.URL
+}
 
 // Error returns a one-line description: method, path, status, message and
 // request ID. It holds no query value and no request body.
@@ -405,7 +412,8 @@ func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *
 	wait, _ := retryAfter(resp.Header, time.Now())
 	e := &APIError{StatusCode: resp.StatusCode, Body: body, RetryAfter: wait, RequestID: requestID(resp.Header),
 		Method: req.Method, Header: c.red.redactHeader(resp.Header)}
-	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), c.red.redact(withoutUser(req.URL))
+	full := c.red.redact(withoutUser(req.URL))
+	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), &full
 	if msg, limit := errorMessage(body, read); msg != "" {
 		// Secrets again: decoding the JSON undid its escapes ("\/").
 		e.Message = cut(oneLine(c.scrub(req, msg)), limit)
