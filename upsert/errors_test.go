@@ -29,6 +29,14 @@ const canary = "cnry7Q"
 // the returned error and every Result.Err: no canary in any text, an
 // exported type or sentinel reachable.
 func TestNoRequestDataInErrors(t *testing.T) {
+	refuseCreates := func(w http.ResponseWriter, r *http.Request, echo []byte) {
+		if r.Method == http.MethodGet {
+			_, _ = w.Write([]byte(`{"items":[],"total":0,"paging":{"has_next_page":false,"has_previous_page":false}}`))
+			return
+		}
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		_, _ = w.Write(echo)
+	}
 	tests := map[string]func(w http.ResponseWriter, r *http.Request, echo []byte){
 		"look-up refused": func(w http.ResponseWriter, r *http.Request, echo []byte) {
 			w.WriteHeader(http.StatusNotFound)
@@ -39,14 +47,7 @@ func TestNoRequestDataInErrors(t *testing.T) {
 				_ = conn.Close()
 			}
 		},
-		"create refused": func(w http.ResponseWriter, r *http.Request, echo []byte) {
-			if r.Method == http.MethodGet {
-				_, _ = w.Write([]byte(`{"items":[],"total":0,"paging":{"has_next_page":false,"has_previous_page":false}}`))
-				return
-			}
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			_, _ = w.Write(echo)
-		},
+		"create refused": refuseCreates,
 		"create outcome unknown": func(w http.ResponseWriter, r *http.Request, echo []byte) {
 			if r.Method == http.MethodGet && !strings.Contains(r.URL.RawQuery, "first=1000") {
 				w.WriteHeader(http.StatusBadGateway)
@@ -60,14 +61,7 @@ func TestNoRequestDataInErrors(t *testing.T) {
 			w.WriteHeader(http.StatusBadGateway)
 			_, _ = w.Write(echo)
 		},
-		"duplicate key in the input": func(w http.ResponseWriter, r *http.Request, echo []byte) {
-			if r.Method == http.MethodGet {
-				_, _ = w.Write([]byte(`{"items":[],"total":0,"paging":{"has_next_page":false,"has_previous_page":false}}`))
-				return
-			}
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			_, _ = w.Write(echo)
-		},
+		"duplicate key in the input": refuseCreates, // with the one record twice
 		"duplicate key": func(w http.ResponseWriter, r *http.Request, _ []byte) {
 			rec := `{"data":{"id":"A-1","Email":"` + canary + `@example.com","Plan":"old"}}`
 			_, _ = w.Write([]byte(`{"items":[` + rec + `,` + strings.Replace(rec, "A-1", "A-2", 1) + `],"total":2,"paging":{"has_next_page":false,"has_previous_page":false}}`))
