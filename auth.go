@@ -303,18 +303,10 @@ func urlCause(err error) error {
 	return err
 }
 
-// authError completes ae with the token URL, removes known secrets, and
-// then cuts the server's texts to their lengths.
+// authError completes ae with the token URL and removes known secrets.
 func (c *tokenCache) authError(ae *AuthError) *AuthError {
-	red := c.hooks.red
 	ae.URL = c.tokenURL
-	ae.Body = cut(red.redact(ae.Body), 512)
-	ae.Description = cut(oneLine(red.redact(ae.Description)), 300)
-	ae.ErrorCode = cut(oneLine(red.redact(ae.ErrorCode)), 100)
-	if ae.Err != nil {
-		ae.errText = red.redact(ae.Err.Error())
-	}
-	return ae
+	return c.hooks.red.authError(ae)
 }
 
 // tokenErrorFields reads the OAuth 2.0 error code and the server's own
@@ -430,7 +422,7 @@ func (c *tokenCache) invalidate(t *oauth2.Token) {
 // Basic header carries the secret, so it is not kept.
 func toAuthError(err error) *AuthError {
 	if re, ok := errors.AsType[*oauth2.RetrieveError](err); ok {
-		ae := &AuthError{ErrorCode: re.ErrorCode, Description: re.ErrorDescription, Body: truncate(string(re.Body), 512)}
+		ae := &AuthError{ErrorCode: re.ErrorCode, Description: re.ErrorDescription, Body: string(re.Body)}
 		if re.Response != nil {
 			ae.StatusCode = re.Response.StatusCode
 			if re.Response.Request != nil && re.Response.Request.URL != nil {
@@ -442,8 +434,12 @@ func toAuthError(err error) *AuthError {
 	return &AuthError{Err: urlCause(err)}
 }
 
-// staticProvider adapts a caller's oauth2.TokenSource.
-type staticProvider struct{ ts oauth2.TokenSource }
+// staticProvider adapts a caller's oauth2.TokenSource; red removes the
+// tokens it gave from its errors.
+type staticProvider struct {
+	ts  oauth2.TokenSource
+	red *redactor
+}
 
 func (s staticProvider) token(ctx context.Context) (*oauth2.Token, error) {
 	if err := ctx.Err(); err != nil {
@@ -451,7 +447,7 @@ func (s staticProvider) token(ctx context.Context) (*oauth2.Token, error) {
 	}
 	t, err := s.ts.Token()
 	if err != nil {
-		return nil, toAuthError(err)
+		return nil, s.red.authError(toAuthError(err))
 	}
 	return t, nil
 }
@@ -521,7 +517,7 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// Read and close the 401 before asking for a new token, so that its
 	// connection goes back to the pool: with every connection held by a
 	// 401, nothing else could be sent.
-	body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1)) // as request.go reads it
 	closeBody(resp.Body)
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	if rerr != nil {

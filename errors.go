@@ -194,24 +194,24 @@ var statusSentinels = map[int]error{
 	http.StatusUnprocessableEntity:   ErrUnprocessable,
 }
 
-// errorMessage extracts a message from common JSON error shapes, or the
-// body's first line when it is plain text, and the length it is cut to:
-// 500 bytes, 200 for plain text. It is cut once the values it must not
-// show are removed (Client.apiError). A body cut where it was read gives
-// no message, as its end may be the start of a value.
-func errorMessage(body []byte, cut bool) (msg string, limit int) {
-	body = bytes.TrimSpace(body)
+// errorMessage extracts a message from common JSON error shapes, or takes
+// a plain-text body whole (plain: its first line is the message, taken
+// once the values it must not show are removed), and the length it is cut
+// to: 500 bytes, 200 for plain text. A plain body cut where it was read,
+// in its first line, gives no message: its end may be the start of a
+// value.
+func errorMessage(body []byte, cut bool) (msg string, limit int, plain bool) {
+	text := bytes.TrimSpace(body)
 	switch {
-	case len(body) == 0 || body[0] == '<': // an HTML error page says nothing useful in one line
-		return "", 0
-	case body[0] != '{':
-		line, _, found := bytes.Cut(body, []byte("\n"))
-		if !found && cut {
-			return "", 0
+	case len(text) == 0 || text[0] == '<': // an HTML error page says nothing useful in one line
+		return "", 0, false
+	case text[0] != '{':
+		if cut && !bytes.Contains(text, []byte("\n")) {
+			return "", 0, false
 		}
-		return string(line), 200
+		return string(text), 200, true
 	}
-	return messageFrom(body, []string{"message", "error_description", "detail", "error", "title", "errors"}), 500
+	return messageFrom(text, []string{"message", "error_description", "detail", "error", "title", "errors"}), 500, false
 }
 
 // nestedMessageKeys name the members that hold the message of an object
@@ -398,25 +398,29 @@ func (e *RedirectError) Error() string {
 // request body, no secret and no token.
 func (c *Client) wrap(req *http.Request, err error) error {
 	return &RequestError{Method: req.Method, Path: req.URL.EscapedPath(), URL: c.red.redact(redactURL(req.URL)),
-		Err: err, msg: c.scrub(req, err.Error())}
+		Err: err, msg: c.red.scrub(req, err.Error())}
 }
 
 // apiError builds the *APIError of a response to req: known secrets
-// removed from its message, header copy, body excerpt and URL, and the
-// values req sent from its message, before either is cut.
+// removed from its message, header copy, body excerpt, URL and request
+// ID, and the values req sent from its message, before either is cut.
+// body holds at most maxErrorBody+1 bytes: one more means it was cut.
 func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *APIError {
-	read := len(body) >= maxErrorBody // cut where it was read
-	if body = c.red.redactBytes(body); read {
+	read := len(body) > maxErrorBody // cut where it was read
+	if body = c.red.redactBytes(body[:min(len(body), maxErrorBody)]); read {
 		body = []byte(c.red.trimPartial(string(body)))
 	}
 	wait, _ := retryAfter(resp.Header, time.Now())
-	e := &APIError{StatusCode: resp.StatusCode, Body: body, RetryAfter: wait, RequestID: requestID(resp.Header),
+	e := &APIError{StatusCode: resp.StatusCode, Body: body, RetryAfter: wait, RequestID: c.red.requestID(resp.Header),
 		Method: req.Method, Header: c.red.redactHeader(resp.Header)}
 	full := c.red.redact(withoutUser(req.URL))
 	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), &full
-	if msg, limit := errorMessage(body, read); msg != "" {
+	if msg, limit, plain := errorMessage(body, read); msg != "" {
 		// Secrets again: decoding the JSON undid its escapes ("\/").
-		e.Message = cut(oneLine(c.scrub(req, msg)), limit)
+		if msg = c.red.scrub(req, msg); plain {
+			msg, _, _ = strings.Cut(msg, "\n")
+		}
+		e.Message = cut(oneLine(msg), limit)
 	}
 	return e
 }
@@ -443,7 +447,7 @@ func (c *Client) transportError(req *http.Request, err error) error {
 		return c.wrap(req, ownTimeout(err))
 	}
 	e := c.wrap(req, ownTimeout(&url.Error{Op: ue.Op, URL: c.red.redact(redactURL(req.URL)), Err: ue.Err})).(*RequestError)
-	e.msg = c.scrub(req, ue.Err.Error())
+	e.msg = c.red.scrub(req, ue.Err.Error())
 	return e
 }
 

@@ -13,11 +13,13 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/errcheck"
 	"github.com/seed-a15e58aa/workflow-go/rsql"
@@ -535,6 +537,42 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 		require.True(t, ok, "%v", err)
 		assert.Equal(t, filler, string(ae.Body))
 	})
+	t.Run("a plain body cut where it was read, inside a value", func(t *testing.T) {
+		t.Parallel()
+		c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, "bad "+strings.Repeat("p", maxErrorBody-10)+value)
+		}))
+		_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Email").Eq(value)})
+		ae, ok := errors.AsType[*APIError](err)
+		require.True(t, ok, "%v", err)
+		assert.Empty(t, ae.Message, "its one line may end in the start of a value")
+		assert.Len(t, ae.Body, maxErrorBody)
+	})
+	t.Run("a plain body of exactly the length read is whole", func(t *testing.T) {
+		t.Parallel()
+		c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, "bad "+strings.Repeat("p", maxErrorBody-4))
+		}))
+		_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
+		ae, ok := errors.AsType[*APIError](err)
+		require.True(t, ok, "%v", err)
+		assert.Equal(t, "bad "+strings.Repeat("p", 196)+"…", ae.Message)
+	})
+	t.Run("a request ID that holds the token", func(t *testing.T) {
+		t.Parallel()
+		var logs syncLog
+		c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Request-Id", "req-"+testToken)
+			w.WriteHeader(http.StatusBadRequest)
+		}), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
+		ae, ok := errors.AsType[*APIError](err)
+		require.True(t, ok, "%v", err)
+		assert.Equal(t, "req-[REDACTED]", ae.RequestID)
+		assert.NotContains(t, err.Error()+logs.String(), testToken)
+	})
 	secret := canary + "-0123456789abcdef"
 	for _, tc := range []struct {
 		name         string
@@ -544,6 +582,8 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 	}{
 		{"a token reply's body cut inside the secret", http.StatusUnauthorized, strings.Repeat("x", 506) + secret, strings.Repeat("x", 506) + "…", "401"},
 		{"a 2xx token reply with an error and a token", http.StatusOK, `{"error":"temporarily_unavailable","access_token":"` + canary + `-new-token"}`, "", "temporarily_unavailable"},
+		{"a token reply whose text is cut inside the marker", http.StatusBadRequest, strings.Repeat("y", 195) + secret, strings.Repeat("y", 195) + "[REDACTED]", strings.Repeat("y", 195) + "…"},
+		{"a token reply that holds the secret behind an escape", http.StatusBadRequest, `{"echo":"\u0063` + secret[1:] + `"}`, "", "400 Bad Request"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -578,7 +618,7 @@ func TestURLParseErrorsHoldNoURL(t *testing.T) {
 
 	c := newServerClient(t, http.NotFoundHandler())
 	_, err = c.Attachments.DownloadAttachment(t.Context(), Tasks, "t", "1",
-		&Attachment{ContentURL: "/v1/tasks/t/1/attachments/%zz/content?signature=" + canary})
+		&Attachment{ContentURL: "https://svc:" + canary + "/x@api.example.test/v1/tasks/t/1/attachments/a/content"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Attachment.ContentURL: must be a URL or a path")
 	assert.NotContains(t, err.Error(), canary)
@@ -615,7 +655,7 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 		return err
 	}
 	list := func(ctx context.Context, c *Client) error {
-		_, err := c.Records.List(ctx, Tasks, "t", &ListOptions{Filter: rsql.Field("Email").Eq(canary + "-O'Neill@example.com")})
+		_, err := c.Records.List(ctx, Tasks, "t", &ListOptions{Filter: rsql.Field("Email").Eq(canary + "-O'Neill-Ü@example.com")})
 		return err
 	}
 	for _, tc := range []struct {
@@ -627,10 +667,10 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 			return `"token \u0074` + testToken[1:] + ` refused"`
 		}},
 		{"a filter value, URL-escaped", list, func(*http.Request) string {
-			return `"see /search?q=` + url.QueryEscape(canary+"-O'Neill@example.com") + `"`
+			return `"see /search?q=` + url.QueryEscape(canary+"-O'Neill-Ü@example.com") + `"`
 		}},
 		{"a filter value, HTML-escaped", list, func(r *http.Request) string {
-			return `"no ` + html.EscapeString(canary+"-O'Neill@example.com") + `"`
+			return `"no ` + html.EscapeString(canary+"-O'Neill-Ü@example.com") + `"`
 		}},
 		{"a file name, URL-escaped", upload, func(r *http.Request) string {
 			return `"cannot store ` + url.PathEscape(name) + `"`
@@ -643,6 +683,15 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 			q, _ := json.Marshal("described as " + description)
 			return string(q)
 		}},
+		{"a filter value, HTML-escaped as PHP does", list, func(r *http.Request) string {
+			return `"no ` + strings.ReplaceAll(canary+"-O'Neill-Ü@example.com", "'", "&#039;") + `"`
+		}},
+		{"a filter value, URL-escaped in lower case, the quote left", list, func(r *http.Request) string {
+			return `"see /q/` + strings.NewReplacer("%27", "'", "%C3%9C", "%c3%9c").Replace(url.PathEscape(canary+"-O'Neill-Ü@example.com")) + `"`
+		}},
+		{"a JSON value after invalid UTF-8", func(ctx context.Context, c *Client) error {
+			return c.Call(ctx, http.MethodPost, "tasks/t", nil, json.RawMessage("{\"note\":\"caf\xe9\",\"email\":\""+canary+"@example.com\"}"), nil)
+		}, func(*http.Request) string { return `"email ` + canary + `@example.com is taken"` }},
 		{"a JSON value after a repeated name", func(ctx context.Context, c *Client) error {
 			return c.Call(ctx, http.MethodPost, "tasks/t", nil, json.RawMessage(`{"note":"x","note":"y","email":"`+canary+`@example.com"}`), nil)
 		}, func(*http.Request) string { return `"email ` + canary + `@example.com is taken"` }},
@@ -663,4 +712,41 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTokenSourceErrorsHoldNoToken: the error of a caller's token source
+// loses the tokens the client has used.
+func TestTokenSourceErrorsHoldNoToken(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	ts := tokenSourceFunc(func() (*oauth2.Token, error) {
+		if calls.Add(1) == 1 {
+			return &oauth2.Token{AccessToken: canary + "-first-token"}, nil
+		}
+		return nil, fmt.Errorf("refresh refused; previous token %s revoked", canary+"-first-token")
+	})
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}), WithTokenSource(ts))
+	_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
+	ae, ok := errors.AsType[*AuthError](err)
+	require.True(t, ok, "%v", err)
+	assert.Contains(t, ae.Error(), "refresh refused; previous token [REDACTED] revoked")
+}
+
+type tokenSourceFunc func() (*oauth2.Token, error)
+
+func (f tokenSourceFunc) Token() (*oauth2.Token, error) { return f() }
+
+// TestRedirectErrorHoldsNoSentValue: a redirect to another host whose
+// target carries a value the request sent shows it without the value.
+func TestRedirectErrorHoldsNoSentValue(t *testing.T) {
+	t.Parallel()
+	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://elsewhere.example.test/search/"+url.PathEscape(canary+" O'Neill"), http.StatusFound)
+	}))
+	_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Name").Eq(canary + " O'Neill")})
+	re, ok := errors.AsType[*RedirectError](err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, "https://elsewhere.example.test/search/[REDACTED]", re.To)
 }

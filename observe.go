@@ -230,7 +230,7 @@ func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr
 	res := CallResult{Attempts: attempts, Err: err, Duration: time.Since(ct.start), ErrorType: errorType(resp, err)}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
-		res.RequestID = requestID(resp.Header)
+		res.RequestID = ct.h.red.requestID(resp.Header)
 	}
 	if decodeErr && ct.ctx.Err() == nil {
 		res.ErrorType = "response_decode"
@@ -277,7 +277,7 @@ func (at *attemptTrace) end(resp *http.Response, err, shown error, retry bool, w
 	res := AttemptResult{Err: shown, Duration: time.Since(at.start), Retry: retry, Wait: wait, ErrorType: errorType(resp, err)}
 	if resp != nil {
 		res.StatusCode = resp.StatusCode
-		res.RequestID = requestID(resp.Header)
+		res.RequestID = at.h.red.requestID(resp.Header)
 		res.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	}
 	if after != nil {
@@ -393,12 +393,12 @@ var requestIDHeaders = []string{"X-Request-Id", "X-Correlation-Id", "Request-Id"
 // maxRequestIDLen bounds a request ID taken from a response.
 const maxRequestIDLen = 128
 
-// requestID returns the first request ID header h holds, on one line and
-// at most 128 bytes.
-func requestID(h http.Header) string {
+// requestID returns the first request ID header h holds, known secrets
+// removed, on one line and at most 128 bytes.
+func (r *redactor) requestID(h http.Header) string {
 	for _, k := range requestIDHeaders {
 		if v := strings.TrimSpace(h.Get(k)); v != "" {
-			return truncate(oneLine(v), maxRequestIDLen)
+			return cut(oneLine(r.redact(v)), maxRequestIDLen)
 		}
 	}
 	return ""

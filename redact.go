@@ -228,19 +228,23 @@ const minSentLen = 4
 // from a server's message.
 const maxScannedBody = 1 << 20
 
-// sentValues returns the values req sent, longest first, in the forms a
-// server may echo (as sent, URL-escaped, HTML-escaped, quoted with
-// backslashes): each query value, and the values of each comparison of
-// a filter, as written and as read (unescaped); a text body; each string
-// and number of a JSON body (of its first maxScannedBody bytes, read as
-// far as they go), not its member names; and what a body that says what
-// it carries holds (an upload's file name and description).
+// sentValues returns the values req sent, longest first, as sent and
+// quoted with backslashes (as a multipart header or a JSON string has
+// them; scrub finds URL- and HTML-escaped echoes by unescaping the text):
+// each query value, and the values of each comparison of a filter, as
+// written and as read (unescaped); a text body; each string and number of
+// a JSON body (of its first maxScannedBody bytes, read as far as they
+// go), not its member names; and what a body that says what it carries
+// holds (an upload's file name and description).
 func sentValues(req *http.Request) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(v string) {
-		for _, f := range [...]string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v), backslashed.Replace(v)} {
-			if len(f) >= minSentLen && !seen[f] {
+		if len(v) < minSentLen {
+			return
+		}
+		for _, f := range [...]string{v, backslashed.Replace(v)} {
+			if !seen[f] {
 				seen[f] = true
 				out = append(out, f)
 			}
@@ -341,7 +345,38 @@ func scrubSent(s string, sent []string) string {
 }
 
 // scrub removes from text what req carries that a text must not show:
-// its query, the values it sent, the client's secret and tokens.
-func (c *Client) scrub(req *http.Request, text string) string {
-	return c.red.redact(scrubSent(text, sentValues(req)))
+// its query, the values it sent, the client's secret and tokens. A value
+// the service echoed URL- or HTML-escaped is found in the text unescaped,
+// which is then what the text shows.
+func (r *redactor) scrub(req *http.Request, text string) string {
+	sent := sentValues(req)
+	text = r.redact(scrubSent(text, sent))
+	for _, unescape := range []func(string) (string, error){url.QueryUnescape, url.PathUnescape, htmlUnescape} {
+		if plain, err := unescape(text); err == nil && plain != text {
+			if clean := r.redact(scrubSent(plain, sent)); clean != plain {
+				text = clean
+			}
+		}
+	}
+	return text
+}
+
+func htmlUnescape(s string) (string, error) { return html.UnescapeString(s), nil }
+
+// authError removes known secrets from ae's texts, then cuts them to
+// their lengths. A body whose JSON holds a secret behind an escape, which
+// redact cannot see, is not kept.
+func (r *redactor) authError(ae *AuthError) *AuthError {
+	hides := false
+	jsonValues([]byte(ae.Body), func(v string) { hides = hides || r.redact(v) != v })
+	if hides {
+		ae.Body = ""
+	}
+	ae.Body = cut(r.redact(ae.Body), 512)
+	ae.Description = cut(oneLine(r.redact(ae.Description)), 300)
+	ae.ErrorCode = cut(oneLine(r.redact(ae.ErrorCode)), 100)
+	if ae.Err != nil {
+		ae.errText = r.redact(ae.Err.Error())
+	}
+	return ae
 }

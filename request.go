@@ -113,7 +113,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 	}
 	if resp.StatusCode >= 400 {
 		defer closeBody(resp.Body)
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
 		return resp, c.apiError(req, resp, body)
 	}
 	if rd.stream != nil {

@@ -246,7 +246,7 @@ func (cfg *requestConfig) capture(resp *http.Response, attempts int, red *redact
 	if resp != nil {
 		r.StatusCode = resp.StatusCode
 		r.Header = red.redactHeader(resp.Header)
-		r.RequestID = requestID(resp.Header)
+		r.RequestID = red.requestID(resp.Header)
 	}
 	cfg.response.store(r)
 }

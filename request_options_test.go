@@ -253,7 +253,7 @@ func TestRequestID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, requestID(tt.header))
+			assert.Equal(t, tt.want, (*redactor)(nil).requestID(tt.header))
 			e := apiErrorOf(500, tt.header, nil)
 			assert.Equal(t, tt.want, e.RequestID)
 			if tt.want != "" {
