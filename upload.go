@@ -484,6 +484,10 @@ func (s *AttachmentsService) upload(ctx context.Context, r target, name string, 
 	if src.size > MaxUploadSize {
 		return nil, tooLarge(src.size)
 	}
+	req, err := s.client.newRequest(ctx, r, nil, nil) // its body is set below
+	if err != nil {
+		return nil, err
+	}
 	// When the context ends, the upload stops reading at once and closes
 	// the caller's reader if it is an io.Closer: a read blocked in it
 	// (a pipe, a socket) would otherwise keep Upload from returning.
@@ -494,7 +498,9 @@ func (s *AttachmentsService) upload(ctx context.Context, r target, name string, 
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			src.abort() // at once, not when the AfterFunc gets to run
 			if err != nil && !errors.Is(err, ctxErr) {
-				err = ctxErr // the cause, whatever step noticed it
+				// The cause, whatever step noticed it (the abort may
+				// fail the body first), named as every call names it.
+				err = s.client.wrap(req, ctxErr)
 			}
 		}
 	}()
@@ -505,12 +511,7 @@ func (s *AttachmentsService) upload(ctx context.Context, r target, name string, 
 	frame := newUploadFrame(name, mt, o.Description)
 	src.progress = o.Progress
 
-	first, err := frame.body(src)
-	if err != nil {
-		return nil, err
-	}
-	req, err := s.client.newRequest(ctx, r, nil, first)
-	if err != nil {
+	if req.Body, err = frame.body(src); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", frame.contentType)
