@@ -527,8 +527,12 @@ func (s *AttachmentsService) upload(ctx context.Context, r target, name string, 
 	_, err = s.client.send(req, reqOpts, optional(&out, "attachment"))
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		// A read may still be blocked in the caller's reader, holding
-		// the source: the deferred cleanup aborts it without waiting.
-		return nil, cmp.Or(err, ctxErr)
+		// the source: the deferred cleanup aborts it without waiting,
+		// and names the context's end as the cause.
+		if err == nil {
+			err = s.client.wrap(req, ctxErr) // the answer came, too late
+		}
+		return nil, err
 	}
 	// When the content failed (too large, a read error, a size mismatch),
 	// that is the cause, whatever the transport made of it.
