@@ -200,13 +200,13 @@ var statusSentinels = map[int]error{
 // to: 500 bytes, 200 for plain text. A plain body cut where it was read,
 // in its first line, gives no message: its end may be the start of a
 // value.
-func errorMessage(body []byte, cut bool) (msg string, limit int, plain bool) {
+func errorMessage(body []byte, clipped bool) (msg string, limit int, plain bool) {
 	text := bytes.TrimSpace(body)
 	switch {
 	case len(text) == 0 || text[0] == '<': // an HTML error page says nothing useful in one line
 		return "", 0, false
 	case text[0] != '{':
-		if cut && !bytes.Contains(text, []byte("\n")) {
+		if clipped && !bytes.Contains(text, []byte("\n")) {
 			return "", 0, false
 		}
 		return string(text), 200, true
