@@ -135,9 +135,9 @@ func cut(s string, n int) string {
 // trimStart drops the longest tail of s that is the start of v (not the
 // whole of it).
 func trimStart(s, v string) string {
-	for k := min(len(v)-1, len(s)); k > 0; k-- {
-		if strings.HasSuffix(s, v[:k]) {
-			return s[:len(s)-k]
+	for i := max(0, len(s)-len(v)+1); i < len(s); i++ {
+		if s[i] == v[0] && strings.HasPrefix(v, s[i:]) {
+			return s[:i]
 		}
 	}
 	return s
@@ -228,10 +228,8 @@ const minSentLen = 4
 // from a server's message.
 const maxScannedBody = 1 << 20
 
-// sentValues returns the values req sent, longest first, as sent and
-// quoted with backslashes (as a multipart header or a JSON string has
-// them; scrub finds URL- and HTML-escaped echoes by unescaping the text):
-// each query value, and the values of each comparison of a filter, as
+// sentValues returns the values req sent, longest first (scrub finds
+// their escaped echoes by unescaping the text): each query value, and the values of each comparison of a filter, as
 // written and as read (unescaped); a text body; each string and number of
 // a JSON body (of its first maxScannedBody bytes, read as far as they
 // go), not its member names; and what a body that says what it carries
@@ -240,14 +238,9 @@ func sentValues(req *http.Request) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(v string) {
-		if len(v) < minSentLen {
-			return
-		}
-		for _, f := range [...]string{v, backslashed.Replace(v)} {
-			if !seen[f] {
-				seen[f] = true
-				out = append(out, f)
-			}
+		if len(v) >= minSentLen && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	if req.URL != nil {
@@ -279,9 +272,6 @@ func sentValues(req *http.Request) []string {
 	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
 	return out
 }
-
-// backslashed quotes a value as a multipart header or a JSON string does.
-var backslashed = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
 // filterValues calls add with the values of each comparison in v, a
 // filter or any other query value: as read, when v parses as a filter,
@@ -346,12 +336,13 @@ func scrubSent(s string, sent []string) string {
 
 // scrub removes from text what req carries that a text must not show:
 // its query, the values it sent, the client's secret and tokens. A value
-// the service echoed URL- or HTML-escaped is found in the text unescaped,
-// which is then what the text shows.
+// the service echoed escaped (URL, HTML, or quoted with backslashes as in
+// a multipart header) is found in the text unescaped, which is then what
+// the text shows.
 func (r *redactor) scrub(req *http.Request, text string) string {
 	sent := sentValues(req)
 	text = r.redact(scrubSent(text, sent))
-	for _, unescape := range []func(string) (string, error){url.QueryUnescape, url.PathUnescape, htmlUnescape} {
+	for _, unescape := range unescapes {
 		if plain, err := unescape(text); err == nil && plain != text {
 			if clean := r.redact(scrubSent(plain, sent)); clean != plain {
 				text = clean
@@ -361,15 +352,23 @@ func (r *redactor) scrub(req *http.Request, text string) string {
 	return text
 }
 
-func htmlUnescape(s string) (string, error) { return html.UnescapeString(s), nil }
+// unescapes are the escapings of a value that scrub undoes.
+var unescapes = []func(string) (string, error){
+	url.QueryUnescape,
+	url.PathUnescape,
+	func(s string) (string, error) { return html.UnescapeString(s), nil },
+	func(s string) (string, error) { return unbackslash.Replace(s), nil },
+}
+
+// unbackslash undoes the quoting of a multipart header or a JSON string.
+var unbackslash = strings.NewReplacer(`\\`, `\`, `\"`, `"`)
 
 // authError removes known secrets from ae's texts, then cuts them to
 // their lengths. A body whose JSON holds a secret behind an escape, which
 // redact cannot see, is not kept.
 func (r *redactor) authError(ae *AuthError) *AuthError {
 	hides := false
-	jsonValues([]byte(ae.Body), func(v string) { hides = hides || r.redact(v) != v })
-	if hides {
+	if jsonValues([]byte(ae.Body), func(v string) { hides = hides || r.redact(v) != v }); hides {
 		ae.Body = ""
 	}
 	ae.Body = cut(r.redact(ae.Body), 512)
