@@ -521,8 +521,7 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 			_, _ = fmt.Fprintf(w, `{"message":%q}`, strings.Repeat("m", 495)+value)
 		}))
 		_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Email").Eq(value)})
-		ae, ok := errors.AsType[*APIError](err)
-		require.True(t, ok, "%v", err)
+		ae := requireAs[*APIError](t, err)
 		assert.Equal(t, strings.Repeat("m", 495)+"…", ae.Message, "the value removed, then the text cut, the marker with it")
 	})
 	t.Run("an error body cut inside the access token", func(t *testing.T) {
@@ -532,9 +531,8 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = io.WriteString(w, filler+testToken)
 		}))
-		_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
-		ae, ok := errors.AsType[*APIError](err)
-		require.True(t, ok, "%v", err)
+		_, err := c.Users.Get(t.Context(), someUser)
+		ae := requireAs[*APIError](t, err)
 		assert.Equal(t, filler, string(ae.Body))
 	})
 	t.Run("a plain body cut where it was read, inside a value", func(t *testing.T) {
@@ -544,8 +542,7 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 			_, _ = io.WriteString(w, "bad "+strings.Repeat("p", maxErrorBody-10)+value)
 		}))
 		_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Email").Eq(value)})
-		ae, ok := errors.AsType[*APIError](err)
-		require.True(t, ok, "%v", err)
+		ae := requireAs[*APIError](t, err)
 		assert.Empty(t, ae.Message, "its one line may end in the start of a value")
 		assert.Len(t, ae.Body, maxErrorBody)
 	})
@@ -555,9 +552,8 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = io.WriteString(w, "bad "+strings.Repeat("p", maxErrorBody-4))
 		}))
-		_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
-		ae, ok := errors.AsType[*APIError](err)
-		require.True(t, ok, "%v", err)
+		_, err := c.Users.Get(t.Context(), someUser)
+		ae := requireAs[*APIError](t, err)
 		assert.Equal(t, "bad "+strings.Repeat("p", 196)+"…", ae.Message)
 	})
 	t.Run("a request ID that holds the token", func(t *testing.T) {
@@ -567,9 +563,8 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 			w.Header().Set("X-Request-Id", "req-"+testToken)
 			w.WriteHeader(http.StatusBadRequest)
 		}), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-		_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
-		ae, ok := errors.AsType[*APIError](err)
-		require.True(t, ok, "%v", err)
+		_, err := c.Users.Get(t.Context(), someUser)
+		ae := requireAs[*APIError](t, err)
 		assert.Equal(t, "req-[REDACTED]", ae.RequestID)
 		assert.NotContains(t, err.Error()+logs.String(), testToken)
 	})
@@ -590,9 +585,8 @@ func TestCutTextsHoldNoPartOfAValue(t *testing.T) {
 			as := newAuthServer(t)
 			as.tokenStatus, as.tokenBody = tc.status, tc.body
 			c := as.client(t, WithCredentials("id", secret), WithMaxAttempts(1))
-			_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
-			ae, ok := errors.AsType[*AuthError](err)
-			require.True(t, ok, "%v", err)
+			_, err := c.Users.Get(t.Context(), someUser)
+			ae := requireAs[*AuthError](t, err)
 			assert.Equal(t, tc.want, ae.Body)
 			assert.Contains(t, err.Error(), tc.wantInErrTxt)
 			assert.NotContains(t, err.Error(), canary)
@@ -637,8 +631,7 @@ func TestValuesOfALargeBodyAreRemoved(t *testing.T) {
 		_, _ = fmt.Fprintf(w, `{"message":%q}`, "Email "+rec.Email+" is already taken")
 	}))
 	_, err := c.Records.Create(t.Context(), Tasks, "t", Record{"Email": canary + "@example.com", "Notes": strings.Repeat("n", maxScannedBody)})
-	ae, ok := errors.AsType[*APIError](err)
-	require.True(t, ok, "%v", err)
+	ae := requireAs[*APIError](t, err)
 	assert.Equal(t, "Email [REDACTED] is already taken", ae.Message)
 }
 
@@ -704,8 +697,7 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 				_, _ = io.WriteString(w, `{"message":`+tc.echo(r)+`}`)
 			}), WithMaxAttempts(1))
 			err := tc.call(t.Context(), c)
-			ae, ok := errors.AsType[*APIError](err)
-			require.True(t, ok, "%v", err)
+			ae := requireAs[*APIError](t, err)
 			assert.Contains(t, ae.Message, "[REDACTED]")
 			for _, s := range []string{canary, "%C3%9Cberpr", testToken} {
 				assert.NotContains(t, err.Error(), s)
@@ -728,9 +720,8 @@ func TestTokenSourceErrorsHoldNoToken(t *testing.T) {
 	c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
 	}), WithTokenSource(ts))
-	_, err := c.Users.Get(t.Context(), "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1")
-	ae, ok := errors.AsType[*AuthError](err)
-	require.True(t, ok, "%v", err)
+	_, err := c.Users.Get(t.Context(), someUser)
+	ae := requireAs[*AuthError](t, err)
 	assert.Contains(t, ae.Error(), "refresh refused; previous token [REDACTED] revoked")
 }
 
@@ -746,7 +737,18 @@ func TestRedirectErrorHoldsNoSentValue(t *testing.T) {
 		http.Redirect(w, r, "https://elsewhere.example.test/search/"+url.PathEscape(canary+" O'Neill"), http.StatusFound)
 	}))
 	_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Name").Eq(canary + " O'Neill")})
-	re, ok := errors.AsType[*RedirectError](err)
-	require.True(t, ok, "%v", err)
+	re := requireAs[*RedirectError](t, err)
 	assert.Equal(t, "https://elsewhere.example.test/search/[REDACTED]", re.To)
+}
+
+// someUser is a user id that the test servers answer for with an error.
+const someUser = "0b6f0a1c-2c39-4b0e-9d35-6f9bb4c0a9e1"
+
+// requireAs returns the error of type T in err's chain, failing the test
+// when there is none.
+func requireAs[T error](t *testing.T, err error) T {
+	t.Helper()
+	e, ok := errors.AsType[T](err)
+	require.True(t, ok, "no %T in %v", e, err)
+	return e
 }
