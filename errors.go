@@ -334,7 +334,7 @@ type AuthError struct {
 	URL         string // the token URL
 	ErrorCode   string // OAuth2 "error" field (e.g. "invalid_client"), if sent
 	Description string // the server's own message ("error_description" or "message"), if sent
-	Body        string // start of the response body (at most 512 bytes)
+	Body        string // start of the response body (at most 512 bytes); "" for a 2xx answer, or one whose JSON hides a secret behind an escape
 	Err         error  // transport-level cause, if no answer arrived
 
 	errText string // Err's text, known secrets removed
