@@ -205,16 +205,15 @@ func (c *tokenCache) startLocked(caller context.Context) *tokenFlight {
 		if c.flight == f {
 			c.flight = nil
 		}
-		switch {
-		case ae == nil:
+		if ae == nil {
 			c.tok, c.failed = t, nil
 			c.refreshAt = t.Expiry.Add(-refreshMargin(t.Expiry.Sub(issued)))
 			f.tok = t
-		case f.dropped:
-			f.err = ae // nobody reads it; not held against later callers
-		default:
-			c.failed, c.failedAt = ae, c.now()
+		} else {
 			f.err = ae
+			if !f.dropped { // nobody reads a dropped request's failure: not held against later callers
+				c.failed, c.failedAt = ae, c.now()
+			}
 		}
 		dropped := f.dropped
 		c.mu.Unlock()
@@ -324,8 +323,8 @@ func tokenErrorFields(raw []byte) (code, desc string) {
 		return "", ""
 	}
 	_ = json.Unmarshal(m.Error, &code) // a string, or nothing
-	desc = cmp.Or(m.ErrorDescription, m.Message)
-	return code, desc // cut by authError, once the secrets are removed
+	// The description is cut by authError, once the secrets are removed.
+	return code, cmp.Or(m.ErrorDescription, m.Message)
 }
 
 // parseTokenReply reads a successful token reply: JSON (or a form body,
@@ -386,11 +385,9 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 			lifetime = time.Duration(min(secs, maxExpiresIn) * float64(time.Second))
 		}
 	}
+	// extra is set: a reply that got this far is a form or a JSON object.
 	t := &oauth2.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: refresh, Expiry: issued.Add(lifetime)}
-	if extra != nil {
-		t = t.WithExtra(extra)
-	}
-	return t, nil
+	return t.WithExtra(extra), nil
 }
 
 // maxExpiresIn caps expires_in (ten years), so that the duration cannot
@@ -501,12 +498,11 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, foreignOrigin(req.URL)
 	}
 	tok, err := t.tokens.token(ctx)
-	if err != nil {
-		closeRequestBody(req)
-		return nil, err
+	if err == nil {
+		t.hooks.red.addToken(tok.AccessToken)
+		err = t.waitLimiter(req)
 	}
-	t.hooks.red.addToken(tok.AccessToken)
-	if err := t.waitLimiter(req); err != nil {
+	if err != nil {
 		closeRequestBody(req)
 		return nil, err
 	}
@@ -543,16 +539,15 @@ func (t *bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return resp, nil
 		}
 	}
+	retry := withBearer(req, fresh, replay)
 	if err := t.waitLimiter(req); err != nil {
-		if replay != nil {
-			_ = replay.Close()
-		}
+		closeRequestBody(retry)
 		return nil, err
 	}
 	route, _ := t.hooks.operationOf(req)
 	t.hooks.logger.LogAttrs(ctx, slog.LevelDebug, "workflow: 401, retrying with a new token",
 		slog.String("method", req.Method), slog.String("route", route))
-	return t.next.RoundTrip(withBearer(req, fresh, replay))
+	return t.next.RoundTrip(retry)
 }
 
 func withBearer(req *http.Request, tok *oauth2.Token, body io.ReadCloser) *http.Request {
