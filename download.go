@@ -124,15 +124,7 @@ func (d *Download) SaveFile(path string, progress func(written, total int64)) (i
 // Download. See Download for retries; DownloadAttachment follows an
 // attachment's ContentURL instead.
 func (s *AttachmentsService) Download(ctx context.Context, t RecordType, alias, id, attachmentID string, reqOpts ...RequestOption) (*Download, error) {
-	r := attachmentPath(op.DownloadRecordAttachment, t, alias, id, attachmentID)
-	if r.err != nil {
-		return nil, r.err
-	}
-	req, err := s.client.newRequest(ctx, r, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.download(req, reqOpts)
+	return s.client.download(ctx, attachmentPath(op.DownloadRecordAttachment, t, alias, id, attachmentID), nil, reqOpts)
 }
 
 // DownloadAttachment starts the download of att's content from
@@ -162,12 +154,7 @@ func (s *AttachmentsService) DownloadAttachment(ctx context.Context, t RecordTyp
 	if err != nil {
 		return nil, err
 	}
-	req, err := s.client.newRequest(ctx, target{op: op.DownloadRecordAttachment, method: http.MethodGet}, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.URL, req.Host = contentURL, contentURL.Host
-	return s.client.download(req, reqOpts)
+	return s.client.download(ctx, target{op: op.DownloadRecordAttachment, method: http.MethodGet}, contentURL, reqOpts)
 }
 
 // onAPIHost resolves raw against the base URL and checks that the result
@@ -192,14 +179,25 @@ func (c *Client) onAPIHost(field, raw string) (*url.URL, error) {
 	return abs, nil
 }
 
-// download sends req through the one request path and returns the
-// body unread, as a Download. As with Client.Do, an error status is an
-// *APIError with known secrets removed, and the call ends for the
-// observers and WithResponseInto when the response headers arrive.
-func (c *Client) download(req *http.Request, reqOpts []RequestOption) (*Download, error) {
+// download sends the request of r (to u instead of r's path, when u is
+// not nil) through the one request path and returns the body unread, as a
+// Download. As with Client.Do, an error status is an *APIError with known
+// secrets removed, and the call ends for the observers and
+// WithResponseInto when the response headers arrive.
+func (c *Client) download(ctx context.Context, r target, u *url.URL, reqOpts []RequestOption) (*Download, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	req, err := c.newRequest(ctx, r, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if u != nil {
+		req.URL, req.Host = u, u.Host
+	}
 	req.Header.Set("Accept", "*/*")
 	var d *Download
-	_, err := c.send(req, reqOpts, reply{stream: func(resp *http.Response) error {
+	_, err = c.send(req, reqOpts, reply{stream: func(resp *http.Response) error {
 		if resp.StatusCode == http.StatusNoContent {
 			return fmt.Errorf("%w: 204 where the content was expected", errMalformed)
 		}
