@@ -138,15 +138,13 @@ func (c *tokenCache) token(ctx context.Context) (*oauth2.Token, error) {
 			break // c.mu stays locked
 		}
 		c.mu.Unlock()
-		if waitedOn != nil && failed != waitedOn {
-			// Another caller sent the request this one waited for: its
-			// outcome is shared, as if the two had joined one request.
-			return nil, failed
-		}
-		// A failure that would recur (the credentials refused, say) is
+		// When another caller sent the request this one waited for, its
+		// outcome is shared, as if the two had joined one request. A
+		// failure that would recur (the credentials refused, say) is
 		// returned at once; a temporary one is waited out, unless the
 		// context would end first.
-		if dl, ok := ctx.Deadline(); !failed.temporary() || ok && time.Until(dl) < hold {
+		dl, ok := ctx.Deadline()
+		if waitedOn != nil && failed != waitedOn || !failed.temporary() || ok && time.Until(dl) < hold {
 			return nil, failed
 		}
 		if err := sleepCtx(ctx, hold); err != nil {
@@ -360,10 +358,10 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 		}
 		_ = json.Unmarshal(raw, &extra)
 		access, typ, refresh = m.AccessToken, m.TokenType, m.RefreshToken
-		if e := strings.TrimSpace(string(m.ExpiresIn)); e != "" && e != "null" {
-			if err := json.Unmarshal(m.ExpiresIn, &expires); err != nil {
-				expires = e // a JSON number
-			}
+		// A string, or null, is read as a string; anything else (a JSON
+		// number, or nothing when expires_in is absent) is kept as written.
+		if err := json.Unmarshal(m.ExpiresIn, &expires); err != nil {
+			expires = string(m.ExpiresIn)
 		}
 	}
 	if access == "" {
