@@ -70,11 +70,8 @@ func (d *Download) SaveTo(w io.Writer, progress func(written, total int64)) (int
 		if m > 0 {
 			k, werr := w.Write(buf[:m])
 			n += int64(k)
-			if werr == nil && k < m {
-				werr = io.ErrShortWrite
-			}
-			if werr != nil {
-				return n, werr
+			if werr != nil || k < m {
+				return n, cmp.Or(werr, io.ErrShortWrite)
 			}
 			if progress != nil {
 				progress(n, d.Size)
