@@ -334,14 +334,15 @@ func (c *contentReader) read(p []byte) (int, error) {
 	if limit < 0 {
 		limit = MaxUploadSize
 	}
+	n, err := 0, error(nil)
 	if c.sent >= limit {
 		if s.size >= 0 && !s.strict {
 			return 0, io.EOF // the size came from the reader itself
 		}
 		// Is there more than the limit? Probe for one more byte, as any
-		// read is: a read that blocks still ends with the upload.
+		// read is: a read that blocks still ends with the upload. The
+		// probe's end (io.EOF) or failure is handled below, as a read's.
 		var one [1]byte
-		n, err := 0, error(nil)
 		for n == 0 && err == nil {
 			n, err = s.readAbortable(c.r, one[:])
 		}
@@ -351,17 +352,14 @@ func (c *contentReader) read(p []byte) (int, error) {
 				ErrTooLarge, MaxUploadSize))
 		case n > 0:
 			return 0, c.fail(fmt.Errorf("%w: upload content is longer than UploadOptions.Size (%d bytes)", ErrTooLarge, s.size))
-		case errors.Is(err, io.EOF):
-			return 0, io.EOF
-		default:
-			return 0, c.fail(fmt.Errorf("workflow: upload: reading content: %w", err))
 		}
+	} else {
+		if rest := limit - c.sent; int64(len(p)) > rest {
+			p = p[:rest]
+		}
+		n, err = s.readAbortable(c.r, p)
+		c.sent += int64(n)
 	}
-	if rest := limit - c.sent; int64(len(p)) > rest {
-		p = p[:rest]
-	}
-	n, err := s.readAbortable(c.r, p)
-	c.sent += int64(n)
 	switch {
 	case err == nil:
 		return n, nil
