@@ -45,15 +45,11 @@ type redactor struct {
 }
 
 func newRedactor(id, secret string) *redactor {
-	r := &redactor{}
-	if len(secret) >= minSecretLen {
-		r.fixed = forms(secret)
-		for _, pair := range []string{id + ":" + secret, url.QueryEscape(id) + ":" + url.QueryEscape(secret)} {
-			r.fixed = append(r.fixed, base64Forms(pair)...)
-		}
-		r.fixed = dedupe(r.fixed)
+	if len(secret) < minSecretLen {
+		return &redactor{}
 	}
-	return r
+	pairs := base64Forms(id+":"+secret, url.QueryEscape(id)+":"+url.QueryEscape(secret))
+	return &redactor{fixed: dedupe(append(forms(secret), pairs...))}
 }
 
 // forms returns v as it may appear in text: plain, URL-escaped, base64.
@@ -61,14 +57,15 @@ func forms(v string) []string {
 	return dedupe(append([]string{v, url.QueryEscape(v), url.PathEscape(v)}, base64Forms(v)...))
 }
 
-func base64Forms(v string) []string {
-	b := []byte(v)
-	return []string{
-		base64.StdEncoding.EncodeToString(b),
-		base64.RawStdEncoding.EncodeToString(b),
-		base64.URLEncoding.EncodeToString(b),
-		base64.RawURLEncoding.EncodeToString(b),
+// base64Forms returns each of vs in base64: standard and URL alphabets,
+// padded or not.
+func base64Forms(vs ...string) (out []string) {
+	for _, v := range vs {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+			out = append(out, enc.EncodeToString([]byte(v)))
+		}
 	}
+	return out
 }
 
 func dedupe(list []string) []string {
@@ -109,14 +106,25 @@ func (r *redactor) addToken(tok string) {
 
 // redact returns s with every known secret and token replaced.
 func (r *redactor) redact(s string) string {
-	if r == nil || s == "" {
+	if s == "" {
+		return s
+	}
+	return r.each(s, func(s, v string) string {
+		return strings.ReplaceAll(s, v, redacted) // s itself when v is absent
+	})
+}
+
+// each passes s through f with each form of the known secret and tokens
+// in turn, under the read lock; a nil redactor returns s.
+func (r *redactor) each(s string, f func(s, v string) string) string {
+	if r == nil {
 		return s
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	for _, list := range [][]string{r.fixed, r.tokens} {
 		for _, v := range list {
-			s = strings.ReplaceAll(s, v, redacted) // s itself when v is absent
+			s = f(s, v)
 		}
 	}
 	return s
@@ -146,19 +154,7 @@ func trimStart(s, v string) string {
 // trimPartial drops from the end of s, a text cut where it was read,
 // what the cut left of a known secret or token: the start of one, which
 // redact cannot recognise.
-func (r *redactor) trimPartial(s string) string {
-	if r == nil {
-		return s
-	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	for _, list := range [][]string{r.fixed, r.tokens} {
-		for _, v := range list {
-			s = trimStart(s, v)
-		}
-	}
-	return s
-}
+func (r *redactor) trimPartial(s string) string { return r.each(s, trimStart) }
 
 // redactBytes is redact for a body excerpt; it returns b itself when
 // nothing is replaced.
