@@ -211,35 +211,32 @@ func errorMessage(body []byte, clipped bool) (msg string, limit int, plain bool)
 		}
 		return string(text), 200, true
 	}
-	return messageFrom(text, []string{"message", "error_description", "detail", "error", "title", "errors"}), 500, false
+	var v any
+	_ = json.Unmarshal(text, &v) // a value that does not fit (1e999) is skipped, the rest read
+	return messageFrom(v, []string{"message", "error_description", "detail", "error", "title", "errors"}), 500, false
 }
 
 // nestedMessageKeys name the members that hold the message of an object
 // inside an error body, in order.
 var nestedMessageKeys = []string{"message", "detail", "description"}
 
-// messageFrom reads a message from a string, a list of messages, or an
-// object: the first of its members named by keys that holds one (an absent
-// member reads as ""). Objects and lists inside raw are read with
-// nestedMessageKeys.
-func messageFrom(raw json.RawMessage, keys []string) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(raw, &obj) == nil {
+// messageFrom reads a message from a decoded JSON value: a string, a list
+// of messages, or an object: the first of its members named by keys that
+// holds one (an absent member reads as ""). Objects and lists inside v are
+// read with nestedMessageKeys.
+func messageFrom(v any, keys []string) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case map[string]any:
 		for _, k := range keys {
-			if s := messageFrom(obj[k], nestedMessageKeys); s != "" {
+			if s := messageFrom(v[k], nestedMessageKeys); s != "" {
 				return s
 			}
 		}
-		return ""
-	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) == nil {
+	case []any:
 		var parts []string
-		for _, item := range list {
+		for _, item := range v {
 			if s := messageFrom(item, nestedMessageKeys); s != "" {
 				parts = append(parts, s)
 			}
