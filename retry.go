@@ -204,13 +204,11 @@ func retryWait(policy RetryPolicy, req *http.Request, attempt int, start time.Ti
 	if attempt >= policy.MaxAttempts || !rewindable || !retryable(ctx, req.Method, resp, err) {
 		return 0, false
 	}
-	var (
-		ra    time.Duration
-		hasRA bool
-	)
+	var h http.Header // none without an answer
 	if resp != nil && err == nil {
-		ra, hasRA = retryAfter(resp.Header, time.Now())
+		h = resp.Header
 	}
+	ra, hasRA := retryAfter(h, time.Now())
 	return policy.wait(ctx, attempt, start, ra, hasRA)
 }
 
@@ -269,10 +267,7 @@ func (p RetryPolicy) backoff(attempt int) time.Duration {
 	if ceiling <= 0 || ceiling > p.MaxDelay {
 		ceiling = p.MaxDelay
 	}
-	if ceiling <= 0 {
-		return 0
-	}
-	return rand.N(ceiling + 1)
+	return rand.N(max(ceiling, 0) + 1)
 }
 
 // maxRetryAfter is where a Retry-After is cut, so that its duration cannot
@@ -289,11 +284,9 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
+	// Out of range, ParseUint gives the largest uint64.
 	if n, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-		if err != nil || n > uint64(maxRetryAfter/time.Second) {
-			return maxRetryAfter, true
-		}
-		return time.Duration(n) * time.Second, true
+		return time.Duration(min(n, uint64(maxRetryAfter/time.Second))) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
@@ -315,10 +308,8 @@ var idempotentMethods = []string{http.MethodGet, http.MethodHead, http.MethodOpt
 // wrapping: a connect or attempt timeout is not the caller's deadline).
 func retryable(ctx context.Context, method string, resp *http.Response, err error) bool {
 	if err != nil {
-		if !isA[*AuthError](err) && ctx.Err() != nil {
-			return false
-		}
-		return Temporary(err) && (slices.Contains(idempotentMethods, method) || !OutcomeUnknown(err))
+		return (isA[*AuthError](err) || ctx.Err() == nil) && Temporary(err) &&
+			(slices.Contains(idempotentMethods, method) || !OutcomeUnknown(err))
 	}
 	// A 429 says the service did not act; a 5xx leaves it unknown.
 	return slices.Contains(temporaryStatuses, resp.StatusCode) &&
@@ -328,11 +319,8 @@ func retryable(ctx context.Context, method string, resp *http.Response, err erro
 // notSent reports a connection error that happened before the request was
 // written: the server cannot have acted on it.
 func notSent(err error) bool {
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return true
-	}
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+	op, ok := errors.AsType[*net.OpError](err)
+	return errors.Is(err, syscall.ECONNREFUSED) || ok && op.Op == "dial"
 }
 
 // Temporary reports whether sending again the request that failed with err
