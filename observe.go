@@ -222,7 +222,9 @@ func (h *hooks) startCall(ctx context.Context, req *http.Request) *callTrace {
 	return &callTrace{startTrace(ctx, h, h.callInfo(req), func(o *Observer) func(context.Context, CallInfo) context.Context { return o.CallStart })}
 }
 
-func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr bool) {
+// end reports the call's outcome: a failure with a success answer is
+// one whose body could not be read or decoded.
+func (ct *callTrace) end(resp *http.Response, attempts int, err error) {
 	if ct == nil {
 		return
 	}
@@ -232,7 +234,7 @@ func (ct *callTrace) end(resp *http.Response, attempts int, err error, decodeErr
 		res.StatusCode = resp.StatusCode
 		res.RequestID = ct.h.red.requestID(resp.Header)
 	}
-	if decodeErr && ct.ctx.Err() == nil {
+	if err != nil && resp != nil && resp.StatusCode < 400 && ct.ctx.Err() == nil {
 		res.ErrorType = "response_decode"
 	}
 	endTrace(ct.trace, res, func(o *Observer) func(context.Context, CallInfo, CallResult) { return o.CallEnd })
@@ -256,12 +258,12 @@ func (h *hooks) startAttempt(req *http.Request, attempt int) attemptTrace {
 	return at
 }
 
-// request returns r under the attempt's context.
-func (at *attemptTrace) request(r *http.Request) *http.Request {
-	if at.ctx == r.Context() {
+// request returns r under the context of the call or attempt.
+func (t *trace[I]) request(r *http.Request) *http.Request {
+	if t.ctx == r.Context() {
 		return r
 	}
-	return r.WithContext(at.ctx)
+	return r.WithContext(t.ctx)
 }
 
 // end reports the attempt's outcome and logs it at debug level: method,
@@ -354,17 +356,15 @@ func (tt *tokenTrace) end(ae *AuthError) {
 // errorType classifies a failure in a few words that hold no data of the
 // request (the OpenTelemetry attribute error.type).
 func errorType(resp *http.Response, err error) string {
-	if err == nil {
-		if resp != nil && resp.StatusCode >= 400 {
-			return strconv.Itoa(resp.StatusCode)
-		}
-		return ""
-	}
-	if ae, ok := errors.AsType[*APIError](err); ok {
-		return strconv.Itoa(ae.StatusCode)
-	}
+	ae, _ := errors.AsType[*APIError](err)
 	var ne net.Error
 	switch {
+	case err == nil && resp != nil && resp.StatusCode >= 400:
+		return strconv.Itoa(resp.StatusCode)
+	case err == nil:
+		return ""
+	case ae != nil:
+		return strconv.Itoa(ae.StatusCode)
 	case errors.Is(err, ErrTimeout):
 		return "timeout"
 	case errors.Is(err, context.Canceled):

@@ -44,20 +44,19 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		closeRequestBody(req)
 		return nil, err
 	}
-	ctx := req.Context()
-	ct := c.hooks.startCall(ctx, req)
-	if ct != nil && ct.ctx != ctx {
-		ctx = ct.ctx
-		req = req.WithContext(ctx)
+	ct := c.hooks.startCall(req.Context(), req)
+	if ct != nil {
+		req = ct.request(req)
 	}
+	ctx := req.Context()
 	attempts, start := 0, time.Now()
 	defer func() {
-		decodeErr := err != nil && resp != nil && resp.StatusCode < 400
 		cfg.capture(resp, attempts, c.red)
-		ct.end(resp, attempts, err, decodeErr)
+		ct.end(resp, attempts, err)
 	}()
 
 	rewindable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+	read := false // whether the last attempt read a success answer's body
 	for {
 		attempts++
 		r := req
@@ -78,12 +77,10 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		}
 		at := c.hooks.startAttempt(r, attempts)
 		resp, err = c.attempt(at.request(r), cfg.policy.AttemptTimeout)
-		bodyErr := false
-		if err == nil && resp.StatusCode < 400 && rd.stream == nil {
+		if read = err == nil && resp.StatusCode < 400 && rd.stream == nil; read {
 			// The body is read within the attempt: one cut off is
 			// retried like a lost connection.
 			err = rd.readBody(resp)
-			bodyErr = err != nil
 		}
 		wait, again := retryWait(cfg.policy, req, attempts, start, rewindable, resp, err)
 		var shown error // err as the observers, the log and OnRetry see it
@@ -92,9 +89,6 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 		}
 		at.end(resp, err, shown, again, wait, after)
 		if !again {
-			if bodyErr {
-				return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
-			}
 			break
 		}
 		ev := RetryEvent{Attempt: attempts, Err: shown, Wait: wait}
@@ -108,18 +102,18 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 			return nil, perr
 		}
 	}
-	if err != nil {
+	switch {
+	case err != nil && !read:
 		return nil, c.transportError(req, err)
-	}
-	if resp.StatusCode >= 400 {
+	case resp.StatusCode >= 400:
 		defer closeBody(resp.Body)
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
 		return resp, c.apiError(req, resp, body)
+	case rd.stream != nil:
+		err = rd.readBody(resp)
 	}
-	if rd.stream != nil {
-		if err := rd.readBody(resp); err != nil {
-			return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
-		}
+	if err != nil { // the success answer's body could not be read
+		return resp, c.wrap(req, cmp.Or(ctx.Err(), err))
 	}
 	return resp, nil
 }
