@@ -290,9 +290,15 @@ func (e *ValidationError) Error() string {
 func (e *ValidationError) Unwrap() error { return e.Err }
 
 // isA reports whether err's chain holds an error of type T.
-func isA[T error](err error) bool {
-	_, ok := errors.AsType[T](err)
-	return ok
+func isA[T error](err error) bool { return found[T](err) != nil }
+
+// found returns the first error of type T in err's chain, nil when it
+// holds none.
+func found[T error](err error) error {
+	if t, ok := errors.AsType[T](err); ok {
+		return t
+	}
+	return nil
 }
 
 // invalid is the *ValidationError of field breaking rule: the one
@@ -430,21 +436,15 @@ func (c *Client) transportError(req *http.Request, err error) error {
 	if ctxErr := req.Context().Err(); ctxErr != nil {
 		return c.wrap(req, ctxErr)
 	}
-	if ae, ok := errors.AsType[*AuthError](err); ok {
-		return ae
+	if e := cmp.Or(found[*AuthError](err), found[*RedirectError](err), found[*ValidationError](err)); e != nil {
+		return e
 	}
-	if re, ok := errors.AsType[*RedirectError](err); ok {
-		return re
+	cause := err // what the text shows: a *url.Error's cause without its URL
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		cause, err = ue.Err, &url.Error{Op: ue.Op, URL: c.red.redact(redactURL(req.URL)), Err: ue.Err}
 	}
-	if ve, ok := errors.AsType[*ValidationError](err); ok {
-		return ve
-	}
-	ue, ok := errors.AsType[*url.Error](err)
-	if !ok {
-		return c.wrap(req, ownTimeout(err))
-	}
-	e := c.wrap(req, ownTimeout(&url.Error{Op: ue.Op, URL: c.red.redact(redactURL(req.URL)), Err: ue.Err})).(*RequestError)
-	e.msg = c.red.scrub(req, ue.Err.Error())
+	e := c.wrap(req, ownTimeout(err)).(*RequestError)
+	e.msg = c.red.scrub(req, cause.Error())
 	return e
 }
 
