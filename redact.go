@@ -284,9 +284,7 @@ func filterValues(v string, add func(string)) {
 		})
 	}
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == ',' }) {
-		if i := strings.LastIndexByte(part, '='); i >= 0 {
-			part = part[i+1:]
-		}
+		part = part[strings.LastIndexByte(part, '=')+1:] // after the last '=', if any
 		add(strings.Trim(part, `"'() `))
 		for _, item := range strings.Split(part, ":") {
 			add(strings.Trim(item, `"'() `))
