@@ -410,8 +410,12 @@ func (c *Client) wrap(req *http.Request, err error) error {
 // body holds at most maxErrorBody+1 bytes: one more means it was cut.
 func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *APIError {
 	read := len(body) > maxErrorBody // cut where it was read
-	if body = c.red.redactBytes(body[:min(len(body), maxErrorBody)]); read {
-		body = []byte(c.red.trimPartial(string(body)))
+	text := c.red.redact(string(body[:min(len(body), maxErrorBody)]))
+	if read {
+		text = c.red.trimPartial(text)
+	}
+	if text != string(body) { // body itself when nothing was removed
+		body = []byte(text)
 	}
 	wait, _ := retryAfter(resp.Header, time.Now())
 	e := &APIError{StatusCode: resp.StatusCode, Body: body, RetryAfter: wait, RequestID: c.red.requestID(resp.Header),

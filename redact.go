@@ -156,16 +156,6 @@ func trimStart(s, v string) string {
 // redact cannot recognise.
 func (r *redactor) trimPartial(s string) string { return r.each(s, trimStart) }
 
-// redactBytes is redact for a body excerpt; it returns b itself when
-// nothing is replaced.
-func (r *redactor) redactBytes(b []byte) []byte {
-	s := r.redact(string(b))
-	if s == string(b) {
-		return b
-	}
-	return []byte(s)
-}
-
 // sensitiveHeaders are replaced whole in a header copy, whatever they hold.
 var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
 
