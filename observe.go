@@ -251,10 +251,9 @@ type attemptTrace struct {
 func (h *hooks) startAttempt(req *http.Request, attempt int) attemptTrace {
 	at := attemptTrace{trace: trace[AttemptInfo]{h: h, ctx: req.Context(), start: time.Now()}}
 	at.log = h != nil && h.logger != nil && h.logger.Enabled(at.ctx, slog.LevelDebug)
-	if !at.log && !h.observed() {
-		return at
+	if at.log || h.observed() {
+		at.trace = startTrace(at.ctx, h, AttemptInfo{CallInfo: h.callInfo(req), Attempt: attempt}, func(o *Observer) func(context.Context, AttemptInfo) context.Context { return o.AttemptStart })
 	}
-	at.trace = startTrace(at.ctx, h, AttemptInfo{CallInfo: h.callInfo(req), Attempt: attempt}, func(o *Observer) func(context.Context, AttemptInfo) context.Context { return o.AttemptStart })
 	return at
 }
 
