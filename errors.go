@@ -203,12 +203,10 @@ var statusSentinels = map[int]error{
 func errorMessage(body []byte, clipped bool) (msg string, limit int, plain bool) {
 	text := bytes.TrimSpace(body)
 	switch {
-	case len(text) == 0 || text[0] == '<': // an HTML error page says nothing useful in one line
+	case len(text) == 0 || text[0] == '<', // an HTML error page says nothing useful in one line
+		text[0] != '{' && clipped && !bytes.Contains(text, []byte("\n")): // plain text cut in its first line
 		return "", 0, false
 	case text[0] != '{':
-		if clipped && !bytes.Contains(text, []byte("\n")) {
-			return "", 0, false
-		}
 		return string(text), 200, true
 	}
 	var v any
@@ -376,11 +374,9 @@ func (e *AuthError) Unwrap() error { return e.Err }
 // code (RFC 6749 section 5.2) is invalid_client or unauthorized_client.
 // A 5xx is the endpoint's failure, never a refusal, whatever it says.
 func (e *AuthError) Is(target error) bool {
-	if target != ErrUnauthorized || e.StatusCode < 200 || e.StatusCode >= 500 {
-		return false
-	}
-	return e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusBadRequest ||
-		e.ErrorCode == "invalid_client" || e.ErrorCode == "unauthorized_client"
+	return target == ErrUnauthorized && e.StatusCode >= 200 && e.StatusCode < 500 &&
+		(e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusBadRequest ||
+			e.ErrorCode == "invalid_client" || e.ErrorCode == "unauthorized_client")
 }
 
 // RedirectError is returned when the service redirects a request to another
