@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -192,9 +193,7 @@ func startTrace[I any](ctx context.Context, h *hooks, info I, start func(*Observ
 	t := trace[I]{h: h, ctx: ctx, info: info, start: time.Now()}
 	for _, o := range h.observers {
 		if f := start(o); f != nil {
-			if c := f(t.ctx, info); c != nil {
-				t.ctx = c
-			}
+			t.ctx = cmp.Or(f(t.ctx, info), t.ctx) // nil keeps it
 		}
 	}
 	return t
