@@ -224,10 +224,8 @@ func (p RetryPolicy) wait(ctx context.Context, attempt int, start time.Time, ra 
 		}
 		wait = ra
 	}
-	if p.MaxElapsed > 0 && time.Since(start)+wait > p.MaxElapsed {
-		return 0, false
-	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+	dl, hasDL := ctx.Deadline()
+	if p.MaxElapsed > 0 && time.Since(start)+wait > p.MaxElapsed || hasDL && time.Until(dl) < wait {
 		return 0, false
 	}
 	return wait, true
