@@ -33,7 +33,7 @@ func (it RelatedItem) Ref() RelatedRef {
 
 // String returns "alias/id", or the id alone when Alias is empty.
 func (r RelatedRef) String() string {
-	if deref(r.Alias) == "" {
+	if valueOf(r.Alias) == "" {
 		return r.ID
 	}
 	return *r.Alias + "/" + r.ID
@@ -152,12 +152,4 @@ func (e *RelatedItemsError) Unwrap() []error {
 // with no body; any 2xx is success and a body, if one comes, is ignored.
 func (s *RelatedService) Remove(ctx context.Context, t RecordType, alias, id, relatedID string, reqOpts ...RequestOption) error {
 	return s.client.call(ctx, recordPath(op.DeleteRecordRelatedItems, t, alias, "id", id, "relatedID", relatedID), nil, nil, reqOpts, reply{})
-}
-
-// deref returns *p, or "" for nil.
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
