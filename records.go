@@ -162,9 +162,7 @@ func (s *RecordsService) send(ctx context.Context, r target, fields Record, reqO
 		}
 		body = fields
 	}
-	var rec Record
-	if err := s.client.call(ctx, r, nil, body, reqOpts, record(&rec)); err != nil {
-		return nil, err
-	}
-	return rec, nil
+	var rec Record // stays nil when the call fails (decodeResource zeroes a bad answer)
+	err := s.client.call(ctx, r, nil, body, reqOpts, record(&rec))
+	return rec, err
 }
