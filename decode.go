@@ -448,11 +448,9 @@ func (t *text) record(rt *recordText) (found bool, err error) {
 				return false, err
 			}
 			i = t.i
-			f = recordField{name: sharedName(fields, name), plain: !escaped}
-			if same = false; !t.checked && slices.ContainsFunc(fields, func(g recordField) bool { return g.name == f.name }) {
-				return false, errSyntax
-			}
-		} else if !same && !t.checked && slices.ContainsFunc(fields, func(g recordField) bool { return g.name == f.name }) {
+			f, same = recordField{name: sharedName(fields, name), plain: !escaped}, false
+		}
+		if !same && !t.checked && slices.ContainsFunc(fields, func(g recordField) bool { return g.name == f.name }) {
 			return false, errSyntax
 		}
 		// The value: a string, or null.
