@@ -71,12 +71,9 @@ type DecodeError struct {
 // Error names the record field, the Go field and its type, and why the
 // value was rejected, without the value.
 func (e *DecodeError) Error() string {
-	why := "<nil>"
-	switch {
-	case unmarshalsText(e.Type):
+	why := fmt.Sprint(e.Err)
+	if unmarshalsText(e.Type) {
 		why = "refused by its UnmarshalText"
-	case e.Err != nil:
-		why = e.Err.Error()
 	}
 	return fmt.Sprintf("workflow: cannot decode record field %q into %s (%v): %s", e.Field, e.GoField, e.Type, why)
 }
@@ -185,9 +182,8 @@ func Encode(v any) (Record, error) {
 	} else if rv.Kind() == reflect.Struct {
 		// Copy into an addressable value so that TextMarshaler methods on
 		// pointer receivers are found.
-		c := reflect.New(rv.Type()).Elem()
-		c.Set(rv)
-		rv = c
+		rv = reflect.New(rv.Type()).Elem()
+		rv.Set(reflect.ValueOf(v))
 	}
 	if rv.Kind() != reflect.Struct {
 		return nil, invalid("v", fmt.Sprintf("must be a struct or a non-nil pointer to one, got %T", v))
@@ -228,8 +224,7 @@ func decodeAs[T any](r Record, err error) (T, error) {
 		err = decodeTo(r, nil, "", &v)
 	}
 	if err != nil {
-		var zero T
-		return zero, err
+		return *new(T), err
 	}
 	return v, nil
 }
@@ -267,8 +262,7 @@ func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias
 func writeAs[T any](v T, write func(Record) (Record, error)) (T, error) {
 	fields, err := Encode(v)
 	if err != nil {
-		var zero T
-		return zero, err
+		return decodeAs[T](nil, err)
 	}
 	return decodeAs[T](write(fields))
 }
@@ -704,16 +698,15 @@ func (f *codecField) encode(v reflect.Value) (string, error) {
 			return "", errors.New("a time outside the years 0001 to 9999")
 		}
 		return FormatTime(t), nil
-	case kindText:
-		m, ok := v.Addr().Interface().(encoding.TextMarshaler)
-		if !ok {
-			return "", fmt.Errorf("%s does not implement encoding.TextMarshaler", f.elem)
-		}
-		b, err := m.MarshalText()
-		if err != nil {
-			return "", fmt.Errorf("MarshalText of a %s: %w", f.elem, err)
-		}
-		return string(b), nil
 	}
-	return "", fmt.Errorf("unsupported type %s", f.elem)
+	// kindText
+	m, ok := v.Addr().Interface().(encoding.TextMarshaler)
+	if !ok {
+		return "", fmt.Errorf("%s does not implement encoding.TextMarshaler", f.elem)
+	}
+	b, err := m.MarshalText()
+	if err != nil {
+		return "", fmt.Errorf("MarshalText of a %s: %w", f.elem, err)
+	}
+	return string(b), nil
 }
