@@ -18,16 +18,11 @@ const (
 	WatcherGroup WatcherTargetType = "Group"
 )
 
-// is reports whether k is kind, in any case.
-func (k WatcherTargetType) is(kind WatcherTargetType) bool {
-	return strings.EqualFold(string(k), string(kind))
-}
-
 // IsUser reports whether the target is a user (Type "User", in any case).
-func (t WatcherTarget) IsUser() bool { return t.Type.is(WatcherUser) }
+func (t WatcherTarget) IsUser() bool { return strings.EqualFold(string(t.Type), string(WatcherUser)) }
 
 // IsGroup reports whether the target is a group (Type "Group", in any case).
-func (t WatcherTarget) IsGroup() bool { return t.Type.is(WatcherGroup) }
+func (t WatcherTarget) IsGroup() bool { return strings.EqualFold(string(t.Type), string(WatcherGroup)) }
 
 // DisplayName returns a group's Name, or a user's first and last name
 // (its e-mail address when both are empty).
