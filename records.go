@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"slices"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
 )
@@ -22,11 +23,7 @@ const (
 
 // Valid reports whether t is one of the four record types.
 func (t RecordType) Valid() bool {
-	switch t {
-	case Apps, Elements, Tasks, Transactions:
-		return true
-	}
-	return false
+	return slices.Contains([]RecordType{Apps, Elements, Tasks, Transactions}, t)
 }
 
 // Validate returns nil when t is one of the four record types, and
