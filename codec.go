@@ -290,6 +290,7 @@ type codecField struct {
 	elem      reflect.Type // the type values are converted to and from
 	kind      fieldKind
 	omitEmpty bool
+	depth     int // of embedding: the shallowest field of a name wins
 }
 
 // codecPlan is what Decode and Encode know about a struct type.
@@ -324,16 +325,9 @@ func planFor(t reflect.Type) (*codecPlan, error) {
 	return pe.plan, pe.err
 }
 
-// candidate is a field found while walking a struct and its embedded
-// structs; depth decides between fields with the same record name.
-type candidate struct {
-	f     codecField
-	depth int
-}
-
 func buildPlan(t reflect.Type) (*codecPlan, error) {
 	var (
-		cands     []candidate
+		cands     []codecField // found walking the struct and its embedded structs
 		extra     []int
 		extraName string
 	)
@@ -386,11 +380,11 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 			if name == "" {
 				name = sf.Name
 			}
-			f := codecField{name: name, goName: goName, index: idx, typ: sf.Type, ptr: ptr, elem: elem, omitEmpty: opts.omitEmpty}
+			f := codecField{name: name, goName: goName, index: idx, typ: sf.Type, ptr: ptr, elem: elem, omitEmpty: opts.omitEmpty, depth: depth}
 			if err := classify(&f); err != nil {
 				return err
 			}
-			cands = append(cands, candidate{f, depth})
+			cands = append(cands, f)
 		}
 		return nil
 	}
@@ -401,20 +395,20 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 	// The shallowest field of a name wins; two at the same depth collide.
 	best := map[string]int{}
 	for i, c := range cands {
-		j, ok := best[c.f.name]
+		j, ok := best[c.name]
 		switch {
 		case !ok || c.depth < cands[j].depth:
-			best[c.f.name] = i
+			best[c.name] = i
 		case c.depth == cands[j].depth:
-			return nil, invalid(c.f.goName, fmt.Sprintf("maps to record field %q, as %s does (give one another name, or tag it `workflow:\"-\"`)",
-				c.f.name, cands[j].f.goName))
+			return nil, invalid(c.goName, fmt.Sprintf("maps to record field %q, as %s does (give one another name, or tag it `workflow:\"-\"`)",
+				c.name, cands[j].goName))
 		}
 	}
 	p := &codecPlan{byName: make(map[string]int, len(best)), extra: extra}
 	for i, c := range cands {
-		if best[c.f.name] == i {
-			p.byName[c.f.name] = len(p.fields)
-			p.fields = append(p.fields, c.f)
+		if best[c.name] == i {
+			p.byName[c.name] = len(p.fields)
+			p.fields = append(p.fields, c)
 		}
 	}
 	return p, nil
