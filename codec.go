@@ -446,29 +446,27 @@ func implementsText(t reflect.Type) bool {
 
 // classify sets f.kind from f.elem, or reports an unsupported type.
 func classify(f *codecField) error {
-	t := f.elem
-	switch {
+	switch t := f.elem; {
 	case t == timeType:
 		f.kind = kindTime
-		return nil
 	case implementsText(t):
 		f.kind = kindText
-		return nil
-	}
-	switch t.Kind() {
-	case reflect.String:
-		f.kind = kindString
-	case reflect.Bool:
-		f.kind = kindBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		f.kind = kindInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		f.kind = kindUint
-	case reflect.Float32, reflect.Float64:
-		f.kind = kindFloat
 	default:
-		return invalid(f.goName, fmt.Sprintf("has type %s, which a record field cannot hold (use a string, bool, number, time.Time, encoding.TextMarshaler/TextUnmarshaler or a pointer to one, or tag it `workflow:\"-\"`)",
-			f.typ))
+		switch t.Kind() {
+		case reflect.String:
+			f.kind = kindString
+		case reflect.Bool:
+			f.kind = kindBool
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.kind = kindInt
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			f.kind = kindUint
+		case reflect.Float32, reflect.Float64:
+			f.kind = kindFloat
+		default:
+			return invalid(f.goName, fmt.Sprintf("has type %s, which a record field cannot hold (use a string, bool, number, time.Time, encoding.TextMarshaler/TextUnmarshaler or a pointer to one, or tag it `workflow:\"-\"`)",
+				f.typ))
+		}
 	}
 	return nil
 }
