@@ -119,8 +119,12 @@ func scanPage[T any](data []byte, size int, room []T, w *envelope[T]) bool {
 	rt := getRecordText()
 	defer recordTexts.Put(rt)
 	seen, t := make(names, 0, 8), text{b: data}
-	err := t.members(func(name []byte) error {
-		if seen.has(name) {
+	if !t.next('{') {
+		return false
+	}
+	err := t.elements('}', func() error {
+		name, _, err := t.name()
+		if err != nil || seen.has(name) {
 			return errSyntax
 		}
 		seen = append(seen, name)
@@ -133,7 +137,7 @@ func scanPage[T any](data []byte, size int, room []T, w *envelope[T]) bool {
 			if !t.next('[') {
 				return errSyntax
 			}
-			err := t.elements(']', func() error {
+			err = t.elements(']', func() error {
 				items = append(items, *new(T))
 				return t.item(any(&items[len(items)-1]).(textItem), rt)
 			})
@@ -192,21 +196,6 @@ func (t *text) next(c byte) bool {
 		return true
 	}
 	return false
-}
-
-// members walks the object that comes next: member is called with each
-// name (unquoted), and must pass its value.
-func (t *text) members(member func(name []byte) error) error {
-	if !t.next('{') {
-		return errSyntax
-	}
-	return t.elements('}', func() error {
-		name, _, err := t.name()
-		if err != nil {
-			return err
-		}
-		return member(name)
-	})
 }
 
 // elements walks the elements of an object or array up to its end.
