@@ -40,13 +40,12 @@ type CommentsService struct{ recordList[Comment] }
 // since the service may have added the comment; it is retried after a 429.
 func (s *CommentsService) Add(ctx context.Context, t RecordType, alias, id, text string, reqOpts ...RequestOption) (string, error) {
 	r := recordPath(op.CreateRecordComment, t, alias, "id", id)
-	if r.err != nil {
+	switch {
+	case r.err != nil:
 		return "", r.err
-	}
-	if strings.TrimSpace(text) == "" {
+	case strings.TrimSpace(text) == "":
 		return "", invalid("text", "must not be empty or only white space")
-	}
-	if !utf8.ValidString(text) {
+	case !utf8.ValidString(text):
 		return "", invalid("text", "must be valid UTF-8")
 	}
 	req, err := s.client.newRequest(ctx, r, nil, strings.NewReader(text))
