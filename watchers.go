@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -30,10 +31,7 @@ func (t WatcherTarget) DisplayName() string {
 	if t.IsGroup() {
 		return t.Name
 	}
-	if n := strings.TrimSpace(t.FirstName + " " + t.LastName); n != "" {
-		return n
-	}
-	return t.Email
+	return cmp.Or(strings.TrimSpace(t.FirstName+" "+t.LastName), t.Email)
 }
 
 // WatchersService is the part of the API about the watchers of a record:
