@@ -32,6 +32,7 @@ package wire
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed" // the compiled schemas
 	"encoding/json"
 	"errors"
@@ -198,56 +199,46 @@ func (c *checker) check(i int, v any, ptr string, project, top bool) *Problem {
 		}
 		return bad("must be " + article(n.Type) + ", not null")
 	}
-	switch n.Type {
-	case "object":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return bad("must be an object")
+	switch x := v.(type) {
+	case map[string]any:
+		if n.Type == "object" {
+			return c.object(n, x, ptr, project)
 		}
-		return c.object(n, m, ptr, project)
-	case "array":
-		a, ok := v.([]any)
-		if !ok {
-			return bad("must be an array")
-		}
-		if n.Items < 0 {
+	case []any:
+		if n.Type == "array" {
+			for k := 0; n.Items >= 0 && k < len(x); k++ { // Items -1: any items
+				if p := c.check(n.Items, x[k], ptr+"/"+strconv.Itoa(k), project, false); p != nil {
+					return p
+				}
+			}
 			return nil
 		}
-		for k, item := range a {
-			if p := c.check(n.Items, item, ptr+"/"+strconv.Itoa(k), project, false); p != nil {
-				return p
-			}
+	case string:
+		if n.Type == "string" {
+			return c.str(n, x, ptr, project)
 		}
-		return nil
-	case "string":
-		s, ok := v.(string)
-		if !ok {
-			return bad("must be a string")
-		}
-		return c.str(n, s, ptr, project)
-	case "integer":
-		num, ok := v.(json.Number)
-		if !ok {
-			return bad("must be an integer")
-		}
+	case json.Number:
 		// An integer is written without a fraction or an exponent, so
 		// the JSON number is digits with an optional minus sign.
-		if strings.ContainsAny(string(num), ".eE") {
-			return bad("must be an integer")
+		if n.Type == "integer" && !strings.ContainsAny(string(x), ".eE") {
+			if _, err := strconv.ParseInt(string(x), 10, 32); n.Format == "int32" && err != nil {
+				return bad("must be an integer within int32")
+			}
+			return nil
 		}
-		if _, err := strconv.ParseInt(string(num), 10, 32); n.Format == "int32" && err != nil {
-			return bad("must be an integer within int32")
+		if n.Type == "number" {
+			return nil
 		}
-	case "number":
-		if _, ok := v.(json.Number); !ok {
-			return bad("must be a number")
-		}
-	case "boolean":
-		if _, ok := v.(bool); !ok {
-			return bad("must be a boolean")
+	case bool:
+		if n.Type == "boolean" {
+			return nil
 		}
 	}
-	return nil
+	switch n.Type {
+	case "object", "array", "string", "integer", "number", "boolean":
+		return bad("must be " + article(n.Type))
+	}
+	return nil // "" takes any value
 }
 
 func (c *checker) object(n *Node, m map[string]any, ptr string, project bool) *Problem {
@@ -275,7 +266,7 @@ func (c *checker) object(n *Node, m map[string]any, ptr string, project bool) *P
 				return pr
 			}
 		case c.strict:
-			return &Problem{Pointer: p, Rule: "is not a member of " + orBody(n.Name) + " (strict)"}
+			return &Problem{Pointer: p, Rule: "is not a member of " + cmp.Or(n.Name, "the schema") + " (strict)"}
 		}
 	}
 	return nil
@@ -339,7 +330,7 @@ func (c *checker) prose(i int, v any, ptr string, project bool) error {
 			}
 			if len(set) != 1 {
 				slices.Sort(set)
-				return &Problem{Pointer: ptr, Rule: "must have exactly one of " + strings.Join(slices.Sorted(maps.Keys(n.Props)), ", ") + got(set), Prose: true}
+				return &Problem{Pointer: ptr, Rule: "must have exactly one of " + strings.Join(slices.Sorted(maps.Keys(n.Props)), ", ") + " (got " + cmp.Or(strings.Join(set, ", "), "none") + ")", Prose: true}
 			}
 		}
 		if len(n.Excl) > 1 {
@@ -370,20 +361,6 @@ func (c *checker) prose(i int, v any, ptr string, project bool) error {
 		}
 	}
 	return nil
-}
-
-func got(set []string) string {
-	if len(set) == 0 {
-		return " (got none)"
-	}
-	return " (got " + strings.Join(set, ", ") + ")"
-}
-
-func orBody(name string) string {
-	if name == "" {
-		return "the schema"
-	}
-	return name
 }
 
 func article(t string) string {
