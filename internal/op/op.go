@@ -8,7 +8,6 @@
 package op
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -119,46 +118,16 @@ func (o *Operation) paramNames() []string {
 }
 
 // segments are the words of Path.
-func (o *Operation) segments() []string { return index().segs[o] }
+func (o *Operation) segments() []string { return words()[o] }
 
-type routes struct {
-	segs  map[*Operation][]string
-	order []*Operation // the operations under the API base, most specific first
-}
-
-var index = sync.OnceValue(func() routes {
-	r := routes{segs: map[*Operation][]string{}}
-	for _, o := range All() {
-		r.segs[o] = strings.Split(o.Path[1:], "/")
-		if !o.AuthHost {
-			r.order = append(r.order, o)
-		}
+// words holds the words of each operation's Path.
+var words = sync.OnceValue(func() map[*Operation][]string {
+	m := make(map[*Operation][]string, len(table))
+	for i := range table {
+		m[&table[i]] = strings.Split(table[i].Path[1:], "/")
 	}
-	// A word beats a parameter at the first place they differ, as
-	// OpenAPI matches a concrete path before a templated one; the
-	// methods of one template come in the order of methodRank.
-	rank := func(o *Operation) string { // a word is 0, a parameter 1
-		var b strings.Builder
-		for _, w := range r.segs[o] {
-			if w[0] == '{' {
-				b.WriteByte('1')
-			} else {
-				b.WriteByte('0')
-			}
-		}
-		return b.String()
-	}
-	slices.SortStableFunc(r.order, func(a, b *Operation) int {
-		return cmp.Or(strings.Compare(rank(a), rank(b)), methodRank(a.Method)-methodRank(b.Method))
-	})
-	return r
+	return m
 })
-
-// methodRank orders the operations of one template: GET, POST, PUT,
-// PATCH, DELETE.
-func methodRank(m string) int {
-	return slices.Index([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, m)
-}
 
 // Match finds the operation under the API base of method and the path
 // segs (relative to the base URL, split at "/"). A parameter with an enum
@@ -167,10 +136,9 @@ func methodRank(m string) int {
 // operations of other methods, it returns their methods instead, the
 // most specific template's first.
 func Match(method string, segs []string) (*Operation, []string) {
-	r := index()
 	var allow []string
-	for _, o := range r.order {
-		if !fits(o, r.segs[o], segs) {
+	for _, o := range order {
+		if !fits(o, o.segments(), segs) {
 			continue
 		}
 		if o.Method == method {

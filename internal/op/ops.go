@@ -225,3 +225,81 @@ var table = [...]Operation{
 	{ID: UpdateView, Method: "PUT", Path: "/apps/{alias}/views/{id}", PathParams: []Param{{Name: "alias"}, {Name: "id"}}, Body: "AspectViewUpdateRequest", Media: []string{"application/json"}, Success: []int{200}},
 	{ID: ValidateAutomation, Method: "POST", Path: "/{recordType}/{alias}/automations/validate", PathParams: []Param{{Name: "recordType", Enum: []string{"apps", "elements", "tasks", "transactions"}}, {Name: "alias"}}, Body: "PassthroughObject", Media: []string{"application/json"}, Success: []int{200}},
 }
+
+// order holds the operations under the API base in the order Match tries
+// them: a word beats a parameter at the first place two templates differ,
+// as OpenAPI matches a concrete path before a templated one; the methods
+// of one template come in the order GET, POST, PUT, PATCH, DELETE.
+var order = [...]*Operation{
+	&table[45], // GET /groups
+	&table[50], // GET /tables
+	&table[51], // GET /users
+	&table[5],  // POST /elements
+	&table[7],  // POST /groups
+	&table[9],  // POST /domains
+	&table[18], // POST /tables
+	&table[21], // POST /users
+	&table[2],  // POST /aspects/compose
+	&table[6],  // POST /flows/create
+	&table[58], // PUT /aspects/compose/{id}
+	&table[33], // GET /elements/{alias}
+	&table[34], // GET /groups/{groupId}
+	&table[39], // GET /tables/{id}
+	&table[40], // GET /users/{userId}
+	&table[60], // PUT /elements/{alias}
+	&table[61], // PUT /flows/{id}
+	&table[62], // PUT /groups/{groupId}
+	&table[63], // PUT /domains/{domainId}
+	&table[67], // PUT /tables/{id}
+	&table[28], // DELETE /tables/{id}
+	&table[42], // GET /apps/{alias}/agents
+	&table[44], // GET /groups/{groupId}/users
+	&table[49], // GET /apps/{alias}/skills
+	&table[52], // GET /apps/{alias}/views
+	&table[0],  // POST /groups/{groupId}/domains
+	&table[1],  // POST /groups/{groupId}/users
+	&table[3],  // POST /apps/{alias}/agents
+	&table[8],  // POST /aspects/{aspectId}/linked-search-tables
+	&table[16], // POST /apps/{alias}/skills
+	&table[17], // POST /aspects/{aspectId}/search-tables
+	&table[19], // POST /tables/{id}/joins
+	&table[22], // POST /apps/{alias}/views
+	&table[23], // POST /users/{userId}/deactivate
+	&table[54], // DELETE /groups/{groupId}/domains
+	&table[55], // DELETE /groups/{groupId}/users
+	&table[38], // GET /aspects/{aspectId}/search-tables/{id}
+	&table[41], // GET /apps/{alias}/views/{id}
+	&table[57], // PUT /apps/{alias}/agents/{id}
+	&table[65], // PUT /aspects/{aspectId}/search-tables/{id}
+	&table[66], // PUT /apps/{alias}/skills/{id}
+	&table[68], // PUT /tables/{id}/joins/{joinId}
+	&table[70], // PUT /apps/{alias}/views/{id}
+	&table[29], // DELETE /tables/{id}/joins/{joinId}
+	&table[20], // POST /tables/{id}/join-fields/{joinFieldsId}/mappings
+	&table[69], // PUT /tables/{id}/join-fields/{joinFieldsId}/mappings
+	&table[30], // DELETE /tables/{id}/join-fields/{joinFieldsId}/mappings
+	&table[53], // GET /{recordType}/{alias}
+	&table[10], // POST /{recordType}/{alias}
+	&table[43], // GET /{recordType}/{alias}/automations
+	&table[4],  // POST /{recordType}/{alias}/automations
+	&table[71], // POST /{recordType}/{alias}/automations/validate
+	&table[32], // GET /{recordType}/{alias}/automations/{id}
+	&table[59], // PUT /{recordType}/{alias}/automations/{id}
+	&table[24], // DELETE /{recordType}/{alias}/automations/{id}
+	&table[35], // GET /{recordType}/{alias}/{id}
+	&table[64], // PUT /{recordType}/{alias}/{id}
+	&table[37], // GET /{recordType}/{alias}/{id}/related-items
+	&table[46], // GET /{recordType}/{alias}/{id}/attachments
+	&table[47], // GET /{recordType}/{alias}/{id}/comment
+	&table[48], // GET /{recordType}/{alias}/{id}/watchers
+	&table[11], // POST /{recordType}/{alias}/{id}/attachments
+	&table[12], // POST /{recordType}/{alias}/{id}/comment
+	&table[14], // POST /{recordType}/{alias}/{id}/related-items
+	&table[15], // POST /{recordType}/{alias}/{id}/watchers
+	&table[27], // DELETE /{recordType}/{alias}/{id}/watchers
+	&table[13], // POST /{recordType}/{alias}/{id}/attachments/url-links
+	&table[36], // GET /{recordType}/{alias}/{id}/attachments/{attachmentId}
+	&table[25], // DELETE /{recordType}/{alias}/{id}/attachments/{attachmentId}
+	&table[26], // DELETE /{recordType}/{alias}/{id}/related-items/{itemId}
+	&table[31], // GET /{recordType}/{alias}/{id}/attachments/{attachmentId}/content
+}

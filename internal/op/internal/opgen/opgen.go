@@ -5,6 +5,7 @@ package opgen
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/format"
 	"slices"
@@ -187,10 +188,45 @@ func write(ops []operation) ([]byte, error) {
 		}
 		b.WriteString("},\n")
 	}
+	b.WriteString("}\n\n// order holds the operations under the API base in the order Match tries\n")
+	b.WriteString("// them: a word beats a parameter at the first place two templates differ,\n")
+	b.WriteString("// as OpenAPI matches a concrete path before a templated one; the methods\n")
+	b.WriteString("// of one template come in the order GET, POST, PUT, PATCH, DELETE.\nvar order = [...]*Operation{\n")
+	for _, i := range matchOrder(ops) {
+		fmt.Fprintf(&b, "\t&table[%d], // %s %s\n", i, ops[i].method, ops[i].path)
+	}
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("opgen: formatting: %w", err)
 	}
 	return out, nil
+}
+
+// matchOrder returns the indexes in ops of the operations under the API
+// base, in the order Match tries them (see the generated order). ops are
+// sorted by id, which orders operations that rank alike.
+func matchOrder(ops []operation) []int {
+	var order []int
+	for i, o := range ops {
+		if !o.authHost {
+			order = append(order, i)
+		}
+	}
+	rank := func(o operation) string { // a word is 0, a parameter 1
+		var b strings.Builder
+		for _, w := range strings.Split(o.path[1:], "/") {
+			if w[0] == '{' {
+				b.WriteByte('1')
+			} else {
+				b.WriteByte('0')
+			}
+		}
+		return b.String()
+	}
+	methods := []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(strings.Compare(rank(ops[a]), rank(ops[b])), slices.Index(methods, ops[a].method)-slices.Index(methods, ops[b].method))
+	})
+	return order
 }
