@@ -112,9 +112,7 @@ type Option interface{ applyClient(*config) }
 // clientOption is an option of the client alone.
 type clientOption func(*config)
 
-func (o clientOption) applyClient(c *config) {
-	o(c)
-}
+func (o clientOption) applyClient(c *config) { o(c) }
 
 // setNonNil is the option of an argument v that must not be nil: set
 // applies it; a nil v is a *ValidationError naming the option.
@@ -211,16 +209,14 @@ func NewClient(opts ...Option) (*Client, error) {
 	if err := errors.Join(cfg.errs...); err != nil {
 		return nil, err
 	}
-	if cfg.tokenSource == nil {
-		if !cfg.hasCredentials {
-			return nil, invalid("credentials", "WithCredentials or WithTokenSource is required")
-		}
-		if cfg.id == "" {
-			return nil, invalid("client ID", "must not be empty")
-		}
-		if cfg.secret == "" {
-			return nil, invalid("client secret", "must not be empty")
-		}
+	switch {
+	case cfg.tokenSource != nil: // no credentials needed
+	case !cfg.hasCredentials:
+		return nil, invalid("credentials", "WithCredentials or WithTokenSource is required")
+	case cfg.id == "":
+		return nil, invalid("client ID", "must not be empty")
+	case cfg.secret == "":
+		return nil, invalid("client secret", "must not be empty")
 	}
 	defaults, err := (&requestConfig{policy: DefaultRetryPolicy()}).resolve(cfg.callOpts)
 	if err != nil {
@@ -305,16 +301,14 @@ func NewClient(opts ...Option) (*Client, error) {
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	given := configOf(opts)
 	env := map[string]string{}
-	var missing []string
-	for _, k := range []string{EnvClientID, EnvClientSecret, EnvBaseURL, EnvAuthURL} {
-		if env[k] = os.Getenv(k); env[k] == "" {
-			missing = append(missing, k)
-		}
+	required := []string{EnvClientID, EnvClientSecret, EnvBaseURL, EnvAuthURL}
+	for _, k := range required {
+		env[k] = os.Getenv(k)
 	}
 	if (given.baseURL != "" || given.authURL != "") && env[EnvBaseURL] == "" && env[EnvAuthURL] == "" {
-		// Both URLs may be left out when opts give WithEndpoint.
-		missing = slices.DeleteFunc(missing, func(k string) bool { return k == EnvBaseURL || k == EnvAuthURL })
+		required = required[:2] // both URLs may be left out when opts give WithEndpoint
 	}
+	missing := slices.DeleteFunc(required, func(k string) bool { return env[k] != "" })
 	switch {
 	case len(missing) == 1:
 		return nil, invalid(missing[0], "environment variable must be set")
