@@ -346,13 +346,7 @@ func rideOut[T any](c *Client, r target, reqOpts []RequestOption, fetch fetchPag
 				return nil, err
 			}
 			ae, _ := errors.AsType[*APIError](err)
-			var (
-				ra    time.Duration
-				hasRA bool
-			)
-			if ae != nil {
-				ra, hasRA = retryAfter(ae.Header, time.Now()) // "0" is a Retry-After too
-			}
+			ra, hasRA := retryAfter(valueOf(ae).Header, time.Now()) // "0" is a Retry-After too; none without an answer
 			// The request made MaxAttempts attempts: the backoff goes on
 			// growing from there.
 			wait, ok := cfg.policy.wait(ctx, n*cfg.policy.MaxAttempts, progress, ra, hasRA)
