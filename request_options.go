@@ -115,7 +115,7 @@ func WithHeader(key, value string) RequestOption {
 		if why, ok := reservedHeaders[ck]; ok {
 			return invalid(field, "cannot be set per call: it "+why)
 		}
-		if !validHeaderValue(value) {
+		if strings.ContainsFunc(value, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) { // a tab is allowed
 			return invalid(field, "value must not contain control characters")
 		}
 		if cfg.header == nil {
@@ -248,7 +248,9 @@ func (cfg *requestConfig) capture(resp *http.Response, attempts int, red *redact
 		r.Header = red.redactHeader(resp.Header)
 		r.RequestID = red.requestID(resp.Header)
 	}
-	cfg.response.store(r)
+	cfg.response.mu.Lock()
+	defer cfg.response.mu.Unlock()
+	*cfg.response.dst = r
 }
 
 // responseDst is WithResponseInto's destination. The requests of one call
@@ -260,17 +262,5 @@ type responseDst struct {
 	dst *Response
 }
 
-func (d *responseDst) store(r Response) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	*d.dst = r
-}
-
 // headerName matches an RFC 9110 token, a valid header name.
 var headerName = regexp.MustCompile("^[-!#$%&'*+.^_`|~0-9A-Za-z]+$")
-
-// validHeaderValue reports whether s holds no control character other
-// than a horizontal tab.
-func validHeaderValue(s string) bool {
-	return !strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f })
-}
