@@ -134,20 +134,19 @@ func (c *Client) newRequest(ctx context.Context, r target, q, body any) (*http.R
 		rdr = b
 	case json.RawMessage: // sent as it is: the bytes a caller checked are the bytes sent
 		rdr, contentType = bytes.NewReader(b), "application/json"
-	case op.Body: // encoded by the package that made it (admin): checked, then sent as it is
-		if ve := check.Body[ValidationError](r.op, b.Value, b.JSON); ve != nil {
-			return nil, ve
-		}
-		rdr, contentType = bytes.NewReader(b.JSON), "application/json"
 	default:
-		buf, err := json.Marshal(b)
-		if err != nil {
-			return nil, &ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
+		enc, ok := b.(op.Body) // encoded by the package that made it (admin): checked, then sent as it is
+		if !ok {
+			buf, err := json.Marshal(b)
+			if err != nil {
+				return nil, &ValidationError{Field: "body", Rule: "must encode as JSON", Err: err}
+			}
+			enc = op.Body{Value: b, JSON: buf}
 		}
-		if ve := check.Body[ValidationError](r.op, b, buf); ve != nil {
+		if ve := check.Body[ValidationError](r.op, enc.Value, enc.JSON); ve != nil {
 			return nil, ve
 		}
-		rdr, contentType = bytes.NewReader(buf), "application/json"
+		rdr, contentType = bytes.NewReader(enc.JSON), "application/json"
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), rdr)
 	if err != nil {
