@@ -91,10 +91,8 @@ func (o *Operation) Fill(check func(field, value string) (string, error), args .
 	var b strings.Builder
 	b.Grow(len(o.Path) + 16)
 	k := 0
-	for i, w := range o.segments() {
-		if i > 0 {
-			b.WriteByte('/')
-		}
+	for _, w := range o.segments() {
+		b.WriteByte('/') // the leading one is cut below
 		if w[0] != '{' {
 			b.WriteString(w)
 			continue
@@ -106,7 +104,7 @@ func (o *Operation) Fill(check func(field, value string) (string, error), args .
 		b.WriteString(v)
 		k += 2
 	}
-	return b.String(), nil
+	return b.String()[1:], nil
 }
 
 func (o *Operation) paramNames() []string {
