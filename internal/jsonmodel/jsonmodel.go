@@ -57,13 +57,12 @@ func modelOf(t reflect.Type) *model {
 	m := &model{twin: reflect.PointerTo(reflect.StructOf(fields)), extra: -1}
 	for i, f := range fields {
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if strings.Contains(opts, "embed") {
+		switch {
+		case strings.Contains(opts, "embed"):
 			m.extra = i
+		case name != "-" && !strings.Contains(opts, "inline"):
+			m.names = append(m.names, strings.Trim(name, "'"))
 		}
-		if name == "-" || strings.Contains(opts, "embed") || strings.Contains(opts, "inline") {
-			continue
-		}
-		m.names = append(m.names, strings.Trim(name, "'"))
 	}
 	m.body = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ any) error {
 		// null is refused, but for a member of the fallback (a member
