@@ -333,16 +333,14 @@ func (c *checker) prose(i int, v any, ptr string, project bool) error {
 				return &Problem{Pointer: ptr, Rule: "must have exactly one of " + strings.Join(slices.Sorted(maps.Keys(n.Props)), ", ") + " (got " + cmp.Or(strings.Join(set, ", "), "none") + ")", Prose: true}
 			}
 		}
-		if len(n.Excl) > 1 {
-			var on []string
-			for _, k := range n.Excl {
-				if x[k] == true {
-					on = append(on, k)
-				}
+		var on []string
+		for _, k := range n.Excl {
+			if x[k] == true {
+				on = append(on, k)
 			}
-			if len(on) > 1 {
-				return &Problem{Pointer: ptr, Rule: strings.Join(on, " and ") + " are mutually exclusive", Prose: true}
-			}
+		}
+		if len(on) > 1 {
+			return &Problem{Pointer: ptr, Rule: strings.Join(on, " and ") + " are mutually exclusive", Prose: true}
 		}
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if j, ok := n.Props[k]; ok {
