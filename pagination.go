@@ -73,30 +73,27 @@ type listQuery struct {
 
 // query validates the options and returns their query string form.
 func (o *ListOptions) query() (*listQuery, error) {
-	q := &listQuery{}
-	if o == nil {
-		return q, nil
+	v := valueOf(o) // nil: the first page at the service's default size
+	if v.First != 0 && (v.First < MinPageSize || v.First > MaxPageSize) {
+		return nil, invalid("ListOptions.First", "must be between 1 and 1000 (got "+strconv.Itoa(v.First)+")")
 	}
-	if o.First != 0 && (o.First < MinPageSize || o.First > MaxPageSize) {
-		return nil, invalid("ListOptions.First", "must be between 1 and 1000 (got "+strconv.Itoa(o.First)+")")
+	if v.Last != 0 && (v.Last < MinPageSize || v.Last > MaxPageSize) {
+		return nil, invalid("ListOptions.Last", "must be between 1 and 1000 (got "+strconv.Itoa(v.Last)+")")
 	}
-	if o.Last != 0 && (o.Last < MinPageSize || o.Last > MaxPageSize) {
-		return nil, invalid("ListOptions.Last", "must be between 1 and 1000 (got "+strconv.Itoa(o.Last)+")")
-	}
-	if (o.First != 0 || o.After != "") && (o.Last != 0 || o.Before != "") {
+	if (v.First != 0 || v.After != "") && (v.Last != 0 || v.Before != "") {
 		return nil, invalid("ListOptions", "First/After (forward) and Last/Before (backward) must not be mixed")
 	}
-	q.First, q.After, q.Last, q.Before = o.First, o.After, o.Last, o.Before
+	q := &listQuery{First: v.First, After: v.After, Last: v.Last, Before: v.Before}
 	if q.Before != "" && q.Last == 0 {
 		// The spec gives last no default: backward paging from Before
 		// alone asks for the documented page size.
 		q.Last = DefaultPageSize
 	}
-	if o.Filter != nil {
-		if err := o.Filter.Validate(); err != nil {
+	if v.Filter != nil {
+		if err := v.Filter.Validate(); err != nil {
 			return nil, &ValidationError{Field: "ListOptions.Filter", Rule: "must be a valid RSQL filter", Err: err}
 		}
-		q.Filter = o.Filter.String()
+		q.Filter = v.Filter.String()
 	}
 	return q, nil
 }
@@ -300,10 +297,7 @@ func requestPage[T any](ctx context.Context, c *Client, r target, opts *ListOpti
 	if err != nil {
 		return nil, err
 	}
-	p := new(Page[T])
-	if room != nil {
-		p.Items = *room
-	}
+	p := &Page[T]{Items: valueOf(room)}
 	if err := c.call(ctx, r, q, nil, reqOpts, page(p, cmp.Or(q.First, q.Last, DefaultPageSize))); err != nil {
 		return nil, err
 	}
