@@ -303,28 +303,6 @@ func found[T error](err error) error {
 // constructor, shared with the packages built on this one.
 var invalid = check.Invalid[ValidationError]
 
-// checkEach checks every element of list with check, naming it field[i].
-// An empty list breaks the rule none, unless none is "".
-func checkEach[T any](field string, list []T, none string, check func(field string, v T) error) error {
-	if len(list) == 0 && none != "" {
-		return invalid(field, none)
-	}
-	for i, v := range list {
-		if err := check(field+"["+strconv.Itoa(i)+"]", v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// notBlank refuses a value that is empty or only white space.
-func notBlank(field, v string) error {
-	if strings.TrimSpace(v) == "" {
-		return invalid(field, "must not be blank")
-	}
-	return nil
-}
-
 // AuthError is a failed token request: the token endpoint answered with an
 // error status or a reply without a usable token, or could not be reached.
 // It never holds the client secret, the request's Authorization header or

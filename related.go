@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/seed-a15e58aa/workflow-go/internal/op"
@@ -41,10 +42,10 @@ func (r RelatedRef) String() string {
 
 // checkRef checks a reference; field prefixes the field names in errors.
 func checkRef(field string, r RelatedRef) error {
-	if err := notBlank(field+".ID", r.ID); err != nil {
-		return err
-	}
-	if r.Alias != nil && strings.TrimSpace(*r.Alias) == "" {
+	switch {
+	case strings.TrimSpace(r.ID) == "":
+		return invalid(field+".ID", "must not be blank")
+	case r.Alias != nil && strings.TrimSpace(*r.Alias) == "":
 		return invalid(field+".Alias", "must be empty or not blank")
 	}
 	return nil
@@ -85,8 +86,16 @@ func (s *RelatedService) Add(ctx context.Context, t RecordType, alias, id string
 // before adding it again.
 func (s *RelatedService) AddMany(ctx context.Context, t RecordType, alias, id string, refs []RelatedRef, reqOpts ...RequestOption) error {
 	r := recordPath(op.CreateRecordRelatedItems, t, alias, "id", id)
-	if err := cmp.Or(r.err, checkCtx(ctx), checkEach("refs", refs, "must name at least one record", checkRef)); err != nil {
+	if err := cmp.Or(r.err, checkCtx(ctx)); err != nil {
 		return err
+	}
+	if len(refs) == 0 {
+		return invalid("refs", "must name at least one record")
+	}
+	for i, ref := range refs {
+		if err := checkRef("refs["+strconv.Itoa(i)+"]", ref); err != nil {
+			return err
+		}
 	}
 	if _, err := s.client.callConfig(reqOpts); err != nil {
 		return err
