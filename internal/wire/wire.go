@@ -37,6 +37,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/mail"
 	"slices"
@@ -124,7 +125,7 @@ func checkBody(f *Form, i int, body []byte, opts Options) error {
 	if err := dec.Decode(&v); err != nil {
 		return &Problem{Rule: "is not JSON"}
 	}
-	if _, err := dec.Token(); err == nil {
+	if _, err := dec.Token(); err != io.EOF { // a value, or bytes that are none
 		return &Problem{Rule: "has data after the JSON value"}
 	}
 	c := checker{f: f, strict: opts.Strict, published: opts.Published}
