@@ -392,16 +392,23 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 		return nil, err
 	}
 
-	// The shallowest field of a name wins; two at the same depth collide.
-	best := map[string]int{}
+	// The shallowest field of a name wins, wherever it stands; two at the
+	// shallowest depth collide (clash holds the second).
+	best, clash := map[string]int{}, map[string]int{}
 	for i, c := range cands {
 		j, ok := best[c.name]
 		switch {
 		case !ok || c.depth < cands[j].depth:
 			best[c.name] = i
-		case c.depth == cands[j].depth:
+			delete(clash, c.name)
+		case c.depth == cands[j].depth && clash[c.name] == 0:
+			clash[c.name] = i // never 0: the first candidate is best
+		}
+	}
+	for i, c := range cands {
+		if clash[c.name] == i && i > 0 {
 			return nil, invalid(c.goName, fmt.Sprintf("maps to record field %q, as %s does (give one another name, or tag it `workflow:\"-\"`)",
-				c.name, cands[j].goName))
+				c.name, cands[best[c.name]].goName))
 		}
 	}
 	p := &codecPlan{byName: make(map[string]int, len(best)), extra: extra}

@@ -451,6 +451,16 @@ func TestCodecBadTypes(t *testing.T) {
 		A string `workflow:"x"`
 		B string `workflow:"x"`
 	}
+	type dupLeft struct {
+		X string `workflow:"x"`
+	}
+	type dupRight struct {
+		X int `workflow:"x"`
+	}
+	type dupEmbedded struct {
+		dupLeft
+		dupRight
+	}
 	type badExtra struct {
 		E map[string]string `workflow:",extra"`
 	}
@@ -473,6 +483,7 @@ func TestCodecBadTypes(t *testing.T) {
 		{"struct", &nested{}, "nested.Inner", "has type struct"},
 		{"interface", &iface{}, "iface.V", "has type interface {}"},
 		{"duplicate names", &dup{}, "dup.B", `maps to record field "x", as dup.A does`},
+		{"duplicate names, embedded", &dupEmbedded{}, "dupRight.X", `maps to record field "x", as dupLeft.X does`},
 		{"extra of wrong type", &badExtra{}, "badExtra.E", "has the extra option, so must be a workflow.Record, not map[string]string"},
 		{"two extra fields", &twoExtra{}, "twoExtra.E2", "has the extra option, which twoExtra.E1 has already"},
 	}
@@ -576,6 +587,31 @@ func TestCodecEmbedded(t *testing.T) {
 	require.NoError(t, Decode(back, &again))
 	assert.Nil(t, again.CodecMeta)
 	assert.Equal(t, got, again)
+}
+
+func TestCodecShallowFieldWinsOverClash(t *testing.T) {
+	t.Parallel()
+	// Two embedded fields of one name at the same depth do not collide
+	// when a shallower field of the name comes after them: it wins, as
+	// with encoding/json.
+	type left struct {
+		X string `workflow:"x"`
+		L string `workflow:"l"`
+	}
+	type right struct {
+		X int `workflow:"x"`
+	}
+	type outer struct {
+		left
+		right
+		X string `workflow:"x"`
+	}
+	var got outer
+	require.NoError(t, Decode(Record{"x": "top", "l": "left"}, &got))
+	assert.Equal(t, outer{left: left{L: "left"}, X: "top"}, got)
+	rec, err := Encode(got)
+	require.NoError(t, err)
+	assert.Equal(t, Record{"x": "top", "l": "left"}, rec)
 }
 
 func TestCodecExtra(t *testing.T) {
