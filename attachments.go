@@ -273,7 +273,9 @@ func (s *AttachmentsService) UploadFile(ctx context.Context, t RecordType, alias
 	if err := checkFileName("path", name); err != nil {
 		return nil, err
 	}
-	o, err := opts.check()
+	c := valueOf(opts)
+	c.Size = 0 // the file's size is used
+	o, err := c.check()
 	if err != nil {
 		return nil, err
 	}

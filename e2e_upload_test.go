@@ -119,3 +119,24 @@ func TestUploadMeeting429IsRetriedFromTheStart(t *testing.T) {
 	t.Logf("upload of %d bytes met a 429: %d POST requests, %d retry after %v, fake holds 1 attachment of %d bytes with the file's sha256",
 		size, countRequests(srv, http.MethodPost, uploadPath), len(rec.retries()), rec.recordedWaits()[0], held[0].Size)
 }
+
+// TestUploadFileIgnoresSize: UploadFile sends the file's size whatever
+// UploadOptions.Size says, as its doc has it, a negative or too large one
+// included.
+func TestUploadFileIgnoresSize(t *testing.T) {
+	t.Parallel()
+	srv := workflowtest.Start(t)
+	srv.Seed(workflow.Tasks, "docs", workflow.Record{"Title": "Contract"})
+	path, sum := writeTestFile(t, "scan.bin", 1000)
+	c := srv.Client()
+	for _, size := range []int64{-1, 10, workflow.MaxUploadSize + 1} {
+		att, err := c.Attachments.UploadFile(t.Context(), workflow.Tasks, "docs", "1", path, &workflow.UploadOptions{Size: size})
+		require.NoError(t, err, "Size %d", size)
+		assert.EqualValues(t, 1000, att.Size, "Size %d", size)
+	}
+	held := srv.Attachments(workflow.Tasks, "docs", "1")
+	require.Len(t, held, 3)
+	for _, a := range held {
+		assert.Equal(t, sum, a.SHA256)
+	}
+}
