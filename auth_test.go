@@ -543,27 +543,36 @@ func TestTokenRepliesAsTheServiceSendsThem(t *testing.T) {
 		name, body string
 		status     int
 		lifetime   time.Duration // 0: must fail
+		ctype      string        // "": application/json
+		extra      string        // a member kept as the token's Extra, and its value
 	}{
-		{"integer", `{"access_token":"tok-1","token_type":"bearer","expires_in":3600}`, 200, time.Hour},
-		{"fraction", `{"access_token":"tok-1","token_type":"Bearer","expires_in":3599.5}`, 200, 3599500 * time.Millisecond},
-		{"numeric string", `{"access_token":"tok-1","token_type":"BEARER","expires_in":"3600"}`, 200, time.Hour},
-		{"exponent", `{"access_token":"tok-1","token_type":"bEaReR","expires_in":3.6e3}`, 200, time.Hour},
-		{"201", `{"access_token":"tok-1","token_type":"bearer","expires_in":60}`, 201, time.Minute},
-		{"no type, no expiry", `{"access_token":"tok-1"}`, 200, 24 * time.Hour},
-		{"null expiry", `{"access_token":"tok-1","expires_in":null}`, 200, 24 * time.Hour},
-		{"hex expiry", `{"access_token":"tok-1","expires_in":"0x1p4"}`, 200, 0},
-		{"negative expiry", `{"access_token":"tok-1","expires_in":-5}`, 200, 0},
-		{"word expiry", `{"access_token":"tok-1","expires_in":"soon"}`, 200, 0},
-		{"other token type", `{"access_token":"tok-1","token_type":"mac"}`, 200, 0},
-		{"no token", `{"token_type":"bearer","expires_in":60}`, 200, 0},
-		{"not JSON", `<html>`, 200, 0},
+		{"integer", `{"access_token":"tok-1","token_type":"bearer","expires_in":3600}`, 200, time.Hour, "", ""},
+		{"fraction", `{"access_token":"tok-1","token_type":"Bearer","expires_in":3599.5}`, 200, 3599500 * time.Millisecond, "", ""},
+		{"numeric string", `{"access_token":"tok-1","token_type":"BEARER","expires_in":"3600"}`, 200, time.Hour, "", ""},
+		{"exponent", `{"access_token":"tok-1","token_type":"bEaReR","expires_in":3.6e3}`, 200, time.Hour, "", ""},
+		{"201", `{"access_token":"tok-1","token_type":"bearer","expires_in":60}`, 201, time.Minute, "", ""},
+		{"no type, no expiry", `{"access_token":"tok-1"}`, 200, 24 * time.Hour, "", ""},
+		{"null expiry", `{"access_token":"tok-1","expires_in":null}`, 200, 24 * time.Hour, "", ""},
+		{"hex expiry", `{"access_token":"tok-1","expires_in":"0x1p4"}`, 200, 0, "", ""},
+		{"negative expiry", `{"access_token":"tok-1","expires_in":-5}`, 200, 0, "", ""},
+		{"word expiry", `{"access_token":"tok-1","expires_in":"soon"}`, 200, 0, "", ""},
+		{"other token type", `{"access_token":"tok-1","token_type":"mac"}`, 200, 0, "", ""},
+		{"no token", `{"token_type":"bearer","expires_in":60}`, 200, 0, "", ""},
+		{"not JSON", `<html>`, 200, 0, "", ""},
+		{"other members kept", `{"access_token":"tok-1","scope":"records","expires_in":60}`, 200, time.Minute, "", "scope=records"},
+		{"form", "access_token=tok-1&token_type=bearer&expires_in=120&scope=records", 200, 2 * time.Minute, "application/x-www-form-urlencoded", "scope=records"},
+		{"form as plain text", "access_token=tok-1&expires_in=60", 200, time.Minute, "text/plain; charset=utf-8", "expires_in=60"},
+		{"JSON as plain text", `{"access_token":"tok-1","expires_in":60}`, 200, time.Minute, "text/plain", ""},
+		{"form without a token", "token_type=bearer&expires_in=60", 200, 0, "application/x-www-form-urlencoded", ""},
+		{"bad form", "access_token=tok-1&expires_in=%zz", 200, 0, "application/x-www-form-urlencoded", ""},
+		{"form with a bad expiry", "access_token=tok-1&expires_in=soon", 200, 0, "application/x-www-form-urlencoded", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var apiAuth atomic.Value
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == "/oauth/token" {
-					w.Header().Set("Content-Type", "application/json")
+					w.Header().Set("Content-Type", cmp.Or(tc.ctype, "application/json"))
 					w.WriteHeader(tc.status)
 					_, _ = w.Write([]byte(tc.body))
 					return
@@ -591,6 +600,9 @@ func TestTokenRepliesAsTheServiceSendsThem(t *testing.T) {
 			defer c.tokens.mu.Unlock()
 			assert.Equal(t, now.Add(tc.lifetime), c.tokens.tok.Expiry)
 			assert.Equal(t, "Bearer", c.tokens.tok.Type())
+			if k, v, ok := strings.Cut(tc.extra, "="); ok {
+				assert.Equal(t, v, c.tokens.tok.Extra(k))
+			}
 		})
 	}
 }

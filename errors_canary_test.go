@@ -3,6 +3,7 @@ package workflow
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -723,6 +724,54 @@ func TestTokenSourceErrorsHoldNoToken(t *testing.T) {
 	_, err := c.Users.Get(t.Context(), someUser)
 	ae := requireAs[*AuthError](t, err)
 	assert.Contains(t, ae.Error(), "refresh refused; previous token [REDACTED] revoked")
+}
+
+// TestTokenSourceRetrieveError: a caller's x/oauth2 token source that
+// fails with a *oauth2.RetrieveError gives an *AuthError with the token
+// endpoint's status, error code, description and body, and its URL without
+// user info, query values or fragment; nothing of the token request,
+// whose Basic header holds the secret, is kept.
+func TestTokenSourceRetrieveError(t *testing.T) {
+	t.Parallel()
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("id:"+canary))
+	for _, tc := range []struct {
+		name, url string
+		status    int
+	}{
+		{"with its request", "https://id:pw-" + canary + "@auth.example.test/oauth/token?client_secret=" + canary + "&x#" + canary, http.StatusBadRequest},
+		{"without one", "", http.StatusUnauthorized},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := &http.Response{StatusCode: tc.status}
+			if tc.url != "" {
+				u, err := url.Parse(tc.url)
+				require.NoError(t, err)
+				resp.Request = &http.Request{URL: u, Header: http.Header{"Authorization": {basic}}}
+			}
+			ts := tokenSourceFunc(func() (*oauth2.Token, error) {
+				return nil, &oauth2.RetrieveError{Response: resp, Body: []byte(`{"error":"invalid_client"}`), ErrorCode: "invalid_client", ErrorDescription: "unknown client"}
+			})
+			c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				t.Error("the API was called without a token")
+			}), WithTokenSource(ts))
+			_, err := c.Users.Get(t.Context(), someUser)
+			ae := requireAs[*AuthError](t, err)
+			assert.Equal(t, tc.status, ae.StatusCode)
+			assert.Equal(t, "invalid_client", ae.ErrorCode)
+			assert.Equal(t, "unknown client", ae.Description)
+			assert.JSONEq(t, `{"error":"invalid_client"}`, ae.Body)
+			if tc.url != "" {
+				assert.Equal(t, "https://auth.example.test/oauth/token?client_secret=REDACTED&x", ae.URL)
+			} else {
+				assert.Empty(t, ae.URL)
+			}
+			assert.Nil(t, ae.Err, "the RetrieveError is not kept")
+			for _, s := range []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err)} {
+				assert.NotContains(t, s, canary)
+				assert.NotContains(t, s, basic)
+			}
+		})
+	}
 }
 
 type tokenSourceFunc func() (*oauth2.Token, error)
