@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -384,4 +386,64 @@ func TestDownloadWire(t *testing.T) {
 
 		// Users.
 	})
+}
+
+// countedBody is a download body that counts its Close calls.
+type countedBody struct {
+	io.Reader
+	closed int
+}
+
+func (c *countedBody) Close() error { c.closed++; return nil }
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestDownloadSaveFailures: SaveTo reports a failed or short write, and a
+// failed read wrapped, with the bytes written so far; SaveFile refuses an
+// empty path and reports a file it cannot create. Each closes the body.
+func TestDownloadSaveFailures(t *testing.T) {
+	boom := errors.New("disk full")
+	lost := errors.New("connection reset")
+	tests := []struct {
+		name  string
+		body  io.Reader
+		save  func(d *Download) (int64, error)
+		n     int64
+		is    error
+		field string // a *ValidationError for this field
+	}{
+		{"write fails", strings.NewReader("abcdef"), func(d *Download) (int64, error) {
+			return d.SaveTo(writerFunc(func(p []byte) (int, error) { return 2, boom }), nil)
+		}, 2, boom, ""},
+		{"short write", strings.NewReader("abcdef"), func(d *Download) (int64, error) {
+			return d.SaveTo(writerFunc(func(p []byte) (int, error) { return len(p) - 1, nil }), nil)
+		}, 5, io.ErrShortWrite, ""},
+		{"read fails", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(lost)), func(d *Download) (int64, error) {
+			return d.SaveTo(io.Discard, nil)
+		}, 3, lost, ""},
+		{"empty path", strings.NewReader("abc"), func(d *Download) (int64, error) { return d.SaveFile("", nil) }, 0, nil, "path"},
+		{"no such directory", strings.NewReader("abc"), func(d *Download) (int64, error) {
+			return d.SaveFile(filepath.Join(t.TempDir(), "missing", "out.bin"), nil)
+		}, 0, fs.ErrNotExist, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := &countedBody{Reader: tc.body}
+			n, err := tc.save(&Download{Size: -1, body: body})
+			require.Error(t, err)
+			assert.Equal(t, tc.n, n)
+			if tc.field != "" {
+				assert.Equal(t, tc.field, requireAs[*ValidationError](t, err).Field)
+			} else {
+				assert.ErrorIs(t, err, tc.is)
+			}
+			if errors.Is(err, lost) {
+				assert.True(t, strings.HasPrefix(err.Error(), "workflow: download: "), err.Error())
+			}
+			assert.Equal(t, 1, body.closed, "the body is closed once")
+		})
+	}
 }
