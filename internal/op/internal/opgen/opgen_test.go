@@ -122,3 +122,26 @@ func TestGenerateReads(t *testing.T) {
 	a, m, z := strings.Index(src, "{ID: ACreate"), strings.Index(src, "{ID: MToken"), strings.Index(src, "{ID: ZList")
 	assert.True(t, a < m && m < z, "the table is sorted by id")
 }
+
+// TestMatchOrder: Match tries a path of more fixed words before one with
+// a parameter in their place, word by word from the start, then GET,
+// POST, PUT, PATCH, DELETE, then the operations' order (by id); an
+// operation on the auth host is not tried.
+func TestMatchOrder(t *testing.T) {
+	ops := []operation{
+		{id: "a", method: "GET", path: "/records/{id}"},
+		{id: "b", method: "DELETE", path: "/records/mine"},
+		{id: "c", method: "GET", path: "/records/mine"},
+		{id: "d", method: "POST", path: "/oauth/token", authHost: true},
+		{id: "e", method: "PATCH", path: "/records/mine"},
+		{id: "f", method: "GET", path: "/{type}/mine"},
+		{id: "g", method: "PUT", path: "/records/mine"},
+		{id: "h", method: "POST", path: "/records/mine"},
+		{id: "i", method: "GET", path: "/records/{id}"},
+	}
+	var got []string
+	for _, i := range matchOrder(ops) {
+		got = append(got, ops[i].id)
+	}
+	assert.Equal(t, []string{"c", "h", "g", "e", "b", "a", "i", "f"}, got)
+}
