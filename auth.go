@@ -358,8 +358,9 @@ func parseTokenReply(contentType string, raw []byte, issued time.Time) (*oauth2.
 		}
 		_ = json.Unmarshal(raw, &extra)
 		access, typ, refresh = m.AccessToken, m.TokenType, m.RefreshToken
-		// A string, or null, is read as a string; anything else (a JSON
-		// number, or nothing when expires_in is absent) is kept as written.
+		// A string is read as a string, and null as none; anything else (a
+		// JSON number, or nothing when expires_in is absent) is kept as
+		// written.
 		if err := json.Unmarshal(m.ExpiresIn, &expires); err != nil {
 			expires = string(m.ExpiresIn)
 		}

@@ -71,9 +71,12 @@ type DecodeError struct {
 // Error names the record field, the Go field and its type, and why the
 // value was rejected, without the value.
 func (e *DecodeError) Error() string {
-	why := fmt.Sprint(e.Err)
-	if unmarshalsText(e.Type) {
+	why := "<nil>"
+	switch {
+	case unmarshalsText(e.Type): // its error is not even asked for its text
 		why = "refused by its UnmarshalText"
+	case e.Err != nil:
+		why = e.Err.Error()
 	}
 	return fmt.Sprintf("workflow: cannot decode record field %q into %s (%v): %s", e.Field, e.GoField, e.Type, why)
 }

@@ -868,3 +868,26 @@ func TestCodecOneWayText(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Record{"w": "x"}, rec)
 }
+
+// askedError counts the calls of its Error method.
+type askedError struct{ asked *int }
+
+func (e askedError) Error() string { *e.asked++; return "bad value \"secret\"" }
+
+// Format prints something else than Error, which DecodeError does not use.
+func (e askedError) Format(f fmt.State, _ rune) { fmt.Fprint(f, "formatted") }
+
+// TestDecodeErrorText: the cause's Error text is printed (not its
+// Format), and the cause of a field decoded by its own UnmarshalText is
+// not even asked for its text (it may quote the value).
+func TestDecodeErrorText(t *testing.T) {
+	t.Parallel()
+	var asked int
+	e := &DecodeError{Field: "n", GoField: "T.N", Type: reflect.TypeFor[int](), Err: askedError{&asked}}
+	assert.Equal(t, `workflow: cannot decode record field "n" into T.N (int): bad value "secret"`, e.Error())
+	assert.Equal(t, 1, asked)
+	e = &DecodeError{Field: "a", GoField: "T.A", Type: reflect.TypeFor[netip.Addr](), Err: askedError{&asked}}
+	assert.Equal(t, `workflow: cannot decode record field "a" into T.A (netip.Addr): refused by its UnmarshalText`, e.Error())
+	assert.Equal(t, 1, asked, "the UnmarshalText error is not asked")
+	assert.Equal(t, `workflow: cannot decode record field "n" into T.N (int): <nil>`, (&DecodeError{Field: "n", GoField: "T.N", Type: reflect.TypeFor[int]()}).Error())
+}

@@ -56,7 +56,7 @@ func (c *Client) send(req *http.Request, reqOpts []RequestOption, rd reply) (res
 	}()
 
 	rewindable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
-	read := false // whether the last attempt read a success answer's body
+	read := false // whether the last attempt had a success answer whose body it read (or failed to)
 	for {
 		attempts++
 		r := req
