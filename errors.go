@@ -373,9 +373,13 @@ func (e *RedirectError) Error() string {
 // wrap makes err the cause of a *RequestError naming req; errors.Is and
 // errors.As still see err. Its text holds no query value, no value of the
 // request body, no secret and no token.
-func (c *Client) wrap(req *http.Request, err error) error {
+func (c *Client) wrap(req *http.Request, err error) error { return c.requestError(req, err, err) }
+
+// requestError is wrap with the text of shown, which may be a cause inside
+// err, scrubbed once.
+func (c *Client) requestError(req *http.Request, err, shown error) *RequestError {
 	return &RequestError{Method: req.Method, Path: req.URL.EscapedPath(), URL: c.red.redact(redactURL(req.URL)),
-		Err: err, msg: c.red.scrub(req, err.Error())}
+		Err: err, msg: c.red.scrub(req, shown.Error())}
 }
 
 // apiError builds the *APIError of a response to req: known secrets
@@ -421,9 +425,7 @@ func (c *Client) transportError(req *http.Request, err error) error {
 	if ue, ok := errors.AsType[*url.Error](err); ok {
 		cause, err = ue.Err, &url.Error{Op: ue.Op, URL: c.red.redact(redactURL(req.URL)), Err: ue.Err}
 	}
-	e := c.wrap(req, ownTimeout(err)).(*RequestError)
-	e.msg = c.red.scrub(req, cause.Error())
-	return e
+	return c.requestError(req, ownTimeout(err), cause)
 }
 
 // ownTimeout makes a deadline that is not the caller's (the caller's
