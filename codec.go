@@ -100,7 +100,10 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // untagged; names match exactly, case included (record field names are used
 // exactly as the definition configures them). A field tagged `workflow:"-"`
 // is skipped. The fields of an embedded struct are treated as the outer
-// struct's own, as encoding/json does. Record field names may contain
+// struct's own, as encoding/json does: of several fields mapping to one
+// record field, the least deeply embedded wins; two at that depth are an
+// error naming both (encoding/json drops both silently). Record field
+// names may contain
 // spaces and commas: a tag's text after the last comma is an option only if
 // it is one of the options below.
 //

@@ -215,11 +215,12 @@ const minSentLen = 4
 const maxScannedBody = 1 << 20
 
 // sentValues returns the values req sent, longest first (scrub finds
-// their escaped echoes by unescaping the text): each query value, and the values of each comparison of a filter, as
-// written and as read (unescaped); a text body; each string and number of
-// a JSON body (of its first maxScannedBody bytes, read as far as they
-// go), not its member names; and what a body that says what it carries
-// holds (an upload's file name and description).
+// their escaped echoes by unescaping the text): each query value, and
+// the values of each comparison of a filter, as written and as read
+// (unescaped); a text body; each string and number of a JSON body (of
+// its first maxScannedBody bytes, read as far as they go), not its
+// member names; and what a body that says what it carries holds (an
+// upload's file name and description).
 func sentValues(req *http.Request) []string {
 	var out []string
 	seen := map[string]bool{}
