@@ -117,10 +117,13 @@ type APIError struct {
 	// URL is the request URL with each query value replaced by
 	// "REDACTED" (the names are kept): a list's filter holds users' data.
 	// FullURL returns it with the values.
-	URL     string
-	Header  http.Header // response header
-	Body    []byte      // response body, truncated to 64 KiB
-	Message string      // short message parsed from Body, if any, with the values the request sent removed
+	URL string
+	// Header is a copy of the response header: Authorization, Cookie and
+	// their kin blanked, and known secrets and the values the request sent
+	// removed from every other value, as from Message.
+	Header  http.Header
+	Body    []byte // response body, truncated to 64 KiB
+	Message string // short message parsed from Body, if any, with the values the request sent removed
 	// RetryAfter is the wait the server asked for with Retry-After (429 or
 	// 503), zero when it sent none.
 	RetryAfter time.Duration
@@ -384,7 +387,8 @@ func (c *Client) requestError(req *http.Request, err, shown error) *RequestError
 
 // apiError builds the *APIError of a response to req: known secrets
 // removed from its message, header copy, body excerpt, URL and request
-// ID, and the values req sent from its message, before either is cut.
+// ID, and the values req sent from its message and header copy, before
+// the message is cut.
 // body holds at most maxErrorBody+1 bytes: one more means it was cut.
 func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *APIError {
 	read := len(body) > maxErrorBody // cut where it was read
@@ -396,13 +400,14 @@ func (c *Client) apiError(req *http.Request, resp *http.Response, body []byte) *
 		body = []byte(text)
 	}
 	wait, _ := retryAfter(resp.Header, time.Now())
+	scrub := c.red.scrubber(req)
 	e := &APIError{StatusCode: resp.StatusCode, Body: body, RetryAfter: wait, RequestID: c.red.requestID(resp.Header),
-		Method: req.Method, Header: c.red.redactHeader(resp.Header)}
+		Method: req.Method, Header: redactHeader(resp.Header, scrub)}
 	full := c.red.redact(withoutUser(req.URL))
 	e.URL, e.fullURL = c.red.redact(redactURL(req.URL)), &full
 	if msg, limit, plain := errorMessage(body, read); msg != "" {
 		// Secrets again: decoding the JSON undid its escapes ("\/").
-		if msg = c.red.scrub(req, msg); plain {
+		if msg = scrub(msg); plain {
 			msg, _, _ = strings.Cut(msg, "\n")
 		}
 		e.Message = cut(oneLine(msg), limit)

@@ -48,7 +48,9 @@ func echoAPI(other string) http.Handler {
 				return true
 			})
 		}
-		msg, _ := json.Marshal(map[string]string{"message": "echo " + r.URL.RawQuery + " " + q + read + " " + string(body)})
+		echo := "echo " + r.URL.RawQuery + " " + q + read + " " + string(body)
+		msg, _ := json.Marshal(map[string]string{"message": echo})
+		w.Header().Set("X-Echo", echo)
 		mode := r.URL.Query().Get("mode")
 		for _, seg := range strings.Split(r.URL.Path, "/") {
 			if strings.HasPrefix(seg, "e") || seg == "drop" || seg == "malformed" || seg == "redirect" {
@@ -187,7 +189,7 @@ func TestNoRequestDataInErrors(t *testing.T) {
 					texts = append(texts, "url.Error.URL: "+ue.URL, "url.Error: "+ue.Error())
 				}
 				if ae, ok := errors.AsType[*APIError](err); ok {
-					texts = append(texts, "APIError.URL: "+ae.URL, "APIError.Message: "+ae.Message)
+					texts = append(texts, "APIError.URL: "+ae.URL, "APIError.Message: "+ae.Message, fmt.Sprintf("APIError: %#v", ae))
 				}
 				if re, ok := errors.AsType[*RequestError](err); ok {
 					texts = append(texts, "RequestError.URL: "+re.URL)

@@ -160,15 +160,15 @@ func (r *redactor) trimPartial(s string) string { return r.each(s, trimStart) }
 var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
 
 // redactHeader returns a copy of h with sensitive headers blanked and
-// known secrets removed from every value.
-func (r *redactor) redactHeader(h http.Header) http.Header {
+// every other value cleaned by clean.
+func redactHeader(h http.Header, clean func(string) string) http.Header {
 	out := h.Clone()
 	for k, vs := range out {
 		for i, v := range vs {
 			if slices.Contains(sensitiveHeaders, k) {
 				vs[i] = redacted
 			} else {
-				vs[i] = r.redact(v)
+				vs[i] = clean(v)
 			}
 		}
 	}
@@ -324,17 +324,23 @@ func scrubSent(s string, sent []string) string {
 // the service echoed escaped (URL, HTML, or quoted with backslashes as in
 // a multipart header) is found in the text unescaped, which is then what
 // the text shows.
-func (r *redactor) scrub(req *http.Request, text string) string {
+func (r *redactor) scrub(req *http.Request, text string) string { return r.scrubber(req)(text) }
+
+// scrubber is scrub for many texts of one request: the values it sent are
+// gathered once.
+func (r *redactor) scrubber(req *http.Request) func(string) string {
 	sent := sentValues(req)
-	text = r.redact(scrubSent(text, sent))
-	for _, unescape := range unescapes {
-		if plain, err := unescape(text); err == nil && plain != text {
-			if clean := r.redact(scrubSent(plain, sent)); clean != plain {
-				text = clean
+	return func(text string) string {
+		text = r.redact(scrubSent(text, sent))
+		for _, unescape := range unescapes {
+			if plain, err := unescape(text); err == nil && plain != text {
+				if clean := r.redact(scrubSent(plain, sent)); clean != plain {
+					text = clean
+				}
 			}
 		}
+		return text
 	}
-	return text
 }
 
 // unescapes are the escapings of a value that scrub undoes.

@@ -245,7 +245,7 @@ func (cfg *requestConfig) capture(resp *http.Response, attempts int, red *redact
 	r := Response{Attempts: attempts}
 	if resp != nil {
 		r.StatusCode = resp.StatusCode
-		r.Header = red.redactHeader(resp.Header)
+		r.Header = redactHeader(resp.Header, red.redact)
 		r.RequestID = red.requestID(resp.Header)
 	}
 	cfg.response.mu.Lock()
