@@ -23,9 +23,8 @@ import (
 // Request bodies keep pointers instead: a body cannot hold null, and nil
 // leaves a member out. Ptr gives the pointer a body takes.
 type Opt[T any] struct {
-	// wraps tells the request checks that an Opt's JSON is its value's.
-	//lint:ignore U1000 read through reflection (check.Wraps)
-	wraps[T]
+	//lint:ignore U1000 read through reflection: an Opt's JSON is its value's (check.Wraps)
+	wraps
 	v    *T // the value read; nil for absent and for null
 	null bool
 }
@@ -33,7 +32,7 @@ type Opt[T any] struct {
 // wraps says that an Opt's JSON is its value's (see check.Wraps).
 //
 //lint:ignore U1000 Opt embeds it, for the request checks
-type wraps[T any] = check.Wraps[T]
+type wraps = check.Wraps
 
 // Some returns the Opt that holds v (sent, and written back, even when v
 // is its type's zero value).

@@ -112,28 +112,25 @@ func elem(t reflect.Type) reflect.Type {
 	return nil
 }
 
-// deref is t without its pointers.
+// deref is t without its pointers, and a wrapper's value type for a
+// wrapper (see Wraps).
 func deref(t reflect.Type) reflect.Type {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t != nil && t.Implements(wrapperType) {
-		return deref(reflect.Zero(t).Interface().(wrapper).wrapped())
+	if t != nil && t.Kind() == reflect.Struct && t.NumField() > 1 && t.Field(0).Type == wrapsType {
+		return deref(t.Field(1).Type)
 	}
 	return t
 }
 
-// Wraps, embedded in a type (by an unexported alias, so that it adds no
-// exported field), says that the type's JSON is that of a value of type
-// T, as admin.Opt's is: Field names the members of a T through it.
-type Wraps[T any] struct{}
+// Wraps, embedded first in a struct type (by an unexported alias, so that
+// it adds no exported field), says that the type's JSON is that of its
+// second field's value, as admin.Opt's is: Field names the members of
+// that value through it.
+type Wraps struct{}
 
-func (Wraps[T]) wrapped() reflect.Type { return reflect.TypeFor[T]() }
-
-// wrapper is a type that embeds a Wraps.
-type wrapper interface{ wrapped() reflect.Type }
-
-var wrapperType = reflect.TypeFor[wrapper]()
+var wrapsType = reflect.TypeFor[Wraps]()
 
 // isIndex reports whether tok is an array index.
 func isIndex(tok string) bool {

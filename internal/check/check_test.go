@@ -83,8 +83,18 @@ func TestBodyOfATakerIsProblemOrNil(t *testing.T) {
 }
 
 // opt is a wrapper whose JSON is its value's, as admin.Opt: it embeds
-// Wraps.
-type opt[T any] struct{ Wraps[T] }
+// Wraps first.
+type opt[T any] struct {
+	Wraps
+	//lint:ignore U1000 its type is what Field reads
+	v *T
+}
+
+// late embeds Wraps after its value: it is no wrapper.
+type late struct {
+	V *[]string `json:"v"`
+	Wraps
+}
 
 // valuer has a Value method, as admin.Opt has, but embeds no Wraps: it is
 // no wrapper, whatever its methods.
@@ -142,6 +152,8 @@ func TestField(t *testing.T) {
 		{wt, "/two/x", "wrapped.Two.x"},
 		{wt, "/exp/name", "wrapped.Exp.Name"},
 		{reflect.TypeFor[opt[inner]](), "/name", "inner.Name"},
+		{reflect.TypeFor[late](), "/v/0", "late.V[0]"},
+		{reflect.TypeFor[struct{ Wraps }](), "/x", "body.x"},
 		{nil, "/name", "body.name"},
 	} {
 		assert.Equal(t, tc.want, Field(tc.t, tc.ptr), "%v %s", tc.t, tc.ptr)
