@@ -179,6 +179,8 @@ func decodeRecord(r Record, rt *recordText, all string, v any) error {
 // A value that cannot be sent is a *ValidationError naming the Go field,
 // the record field and what is wrong with the value (not the value
 // itself, which may be users' data), so nothing wrong reaches the service.
+// A field's MarshalText error is its cause, which its text does not
+// print (it may quote the value).
 // A v that is not a struct or a non-nil pointer to one, or a struct field
 // of an unsupported type, is a *ValidationError naming the type.
 func Encode(v any) (Record, error) {
@@ -711,7 +713,15 @@ func (f *codecField) encode(v reflect.Value) (string, error) {
 	}
 	b, err := m.MarshalText()
 	if err != nil {
-		return "", fmt.Errorf("MarshalText of a %s: %w", f.elem, err)
+		return "", marshalTextError{err}
 	}
 	return string(b), nil
 }
+
+// marshalTextError is a field's MarshalText error, which Encode's error
+// keeps (errors.As finds it) but does not ask for its text: it may quote
+// the value, users' data (as UnmarshalText's may, see DecodeError).
+type marshalTextError struct{ err error }
+
+func (marshalTextError) Error() string   { return "refused by its MarshalText" }
+func (e marshalTextError) Unwrap() error { return e.err }

@@ -409,13 +409,14 @@ func TestEncodeErrors(t *testing.T) {
 		in        target
 		field     string
 		valueText string
+		kept      string // the cause's text, kept but not shown (it may quote the value)
 	}{
-		{"NaN", target{F: math.NaN()}, `target.F (record field "Score")`, "NaN"},
-		{"+Inf", target{F: math.Inf(1)}, `target.F (record field "Score")`, "+Inf"},
-		{"-Inf behind pointer", target{PF: codecPtr(float32(math.Inf(-1)))}, `target.PF (record field "Weight")`, "-Inf"},
-		{"year 10000", target{T: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "a time outside the years 0001 to 9999"},
-		{"year 0", target{T: time.Date(0, 6, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "a time outside the years 0001 to 9999"},
-		{"MarshalText error", target{L: 7}, `target.L (record field "Level")`, "unknown level 7"},
+		{"NaN", target{F: math.NaN()}, `target.F (record field "Score")`, "NaN", ""},
+		{"+Inf", target{F: math.Inf(1)}, `target.F (record field "Score")`, "+Inf", ""},
+		{"-Inf behind pointer", target{PF: codecPtr(float32(math.Inf(-1)))}, `target.PF (record field "Weight")`, "-Inf", ""},
+		{"year 10000", target{T: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "a time outside the years 0001 to 9999", ""},
+		{"year 0", target{T: time.Date(0, 6, 1, 0, 0, 0, 0, time.UTC)}, `target.T (record field "Due Date")`, "a time outside the years 0001 to 9999", ""},
+		{"MarshalText error", target{L: 7}, `target.L (record field "Level")`, "refused by its MarshalText", "unknown level 7"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -429,6 +430,11 @@ func TestEncodeErrors(t *testing.T) {
 			require.ErrorAs(t, err, &ve)
 			assert.Equal(t, tt.field, ve.Field)
 			assert.Contains(t, err.Error(), tt.valueText)
+			if tt.kept != "" {
+				assert.NotContains(t, err.Error(), tt.kept)
+				require.Error(t, errors.Unwrap(ve.Err), "the MarshalText error is kept")
+				assert.Equal(t, tt.kept, errors.Unwrap(ve.Err).Error())
+			}
 		})
 	}
 }

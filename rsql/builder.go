@@ -156,7 +156,7 @@ func toValue(v any) (Value, error) {
 	case encoding.TextMarshaler:
 		b, err := x.MarshalText()
 		if err != nil {
-			return Value{}, fmt.Errorf("MarshalText of %T: %w", v, err)
+			return Value{}, marshalTextError{rv.Type(), err}
 		}
 		return Value{Text: string(b)}, nil
 	case fmt.Stringer:
@@ -252,3 +252,16 @@ func hasEmbeddedTime(t reflect.Type, depth int) bool {
 	}
 	return false
 }
+
+// marshalTextError is a value's MarshalText error, which the filter's
+// error keeps (errors.As finds it) but does not ask for its text: it may
+// quote the value, users' data.
+type marshalTextError struct {
+	t   reflect.Type
+	err error
+}
+
+func (e marshalTextError) Error() string {
+	return "MarshalText of " + e.t.String() + " refused the value"
+}
+func (e marshalTextError) Unwrap() error { return e.err }

@@ -22,7 +22,10 @@ func (t textT) MarshalText() ([]byte, error) { return []byte("T-" + t.s), nil }
 
 type badText struct{}
 
-func (badText) MarshalText() ([]byte, error) { return nil, errors.New("boom") }
+func (badText) MarshalText() ([]byte, error) { return nil, errBadText }
+
+// errBadText is badText's MarshalText error.
+var errBadText = errors.New("boom")
 
 type status string
 
