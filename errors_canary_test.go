@@ -803,3 +803,68 @@ func requireAs[T error](t *testing.T, err error) T {
 	require.True(t, ok, "no %T in %v", e, err)
 	return e
 }
+
+// TestEscapedEchoesOfSecretsAreRemoved: a token, the secret or a sent
+// value echoed inside a JSON string with "/" written "\/" (as PHP writes
+// it), in a text that is no JSON to decode, or HTML-escaped, is removed
+// like a plain echo.
+func TestEscapedEchoesOfSecretsAreRemoved(t *testing.T) {
+	const tok = "tok/" + canary + "/xyz+abc="
+	t.Run("API: header and plain message", func(t *testing.T) {
+		c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			esc := strings.ReplaceAll(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), "/", `\/`)
+			w.Header().Set("X-Debug", `{"auth":"`+esc+`"}`)
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `rejected {"auth":"`+esc+`"}`)
+		}), WithTokenSource(tokenSourceFunc(func() (*oauth2.Token, error) { return &oauth2.Token{AccessToken: tok}, nil })), WithMaxAttempts(1))
+		var resp Response
+		_, err := c.Users.Get(t.Context(), someUser, WithResponseInto(&resp))
+		ae := requireAs[*APIError](t, err)
+		assert.NotContains(t, err.Error(), canary, "Error")
+		assert.NotContains(t, fmt.Sprint(ae.Header), canary, "APIError.Header")
+		assert.NotContains(t, fmt.Sprint(resp.Header), canary, "Response.Header")
+	})
+	t.Run("API: a sent value in a plain message", func(t *testing.T) {
+		value := "a/" + canary + "/b"
+		c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `no match {"q":"`+strings.ReplaceAll(r.URL.Query().Get("filter"), "/", `\/`)+`"}`)
+		}), WithMaxAttempts(1))
+		_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Path").Eq(value)})
+		requireAs[*APIError](t, err)
+		assert.NotContains(t, err.Error(), canary)
+		assert.Contains(t, err.Error(), "no match")
+	})
+	t.Run("token endpoint: a cut JSON body", func(t *testing.T) {
+		secret := "sec/" + canary + "/0123456789"
+		as := newAuthServer(t)
+		as.tokenStatus = http.StatusUnauthorized
+		as.tokenBody = `{"error":"invalid_client","error_description":"bad secret ` + strings.ReplaceAll(secret, "/", `\/`) // cut: no closing
+		c := as.client(t, WithCredentials("id", secret), WithMaxAttempts(1))
+		_, err := c.Users.Get(t.Context(), someUser)
+		ae := requireAs[*AuthError](t, err)
+		assert.NotContains(t, err.Error(), canary, "Error")
+		assert.NotContains(t, ae.Body, canary, "Body")
+	})
+	t.Run("token endpoint: HTML-escaped secret", func(t *testing.T) {
+		secret := canary + "&Co<9876>"
+		as := newAuthServer(t)
+		as.tokenStatus = http.StatusUnauthorized
+		as.tokenBody = `<html><body>bad secret ` + strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(secret) + `</body></html>`
+		var logs lockedBuffer
+		var fetchErr []string
+		c := as.client(t, WithCredentials("id", secret), WithMaxAttempts(1),
+			WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
+			WithObserver(&Observer{TokenFetchEnd: func(_ context.Context, _ TokenFetchInfo, r TokenFetchResult) {
+				if r.Err != nil {
+					fetchErr = append(fetchErr, r.Err.Error())
+				}
+			}}))
+		_, err := c.Users.Get(t.Context(), someUser)
+		ae := requireAs[*AuthError](t, err)
+		assert.NotContains(t, err.Error(), canary, "Error")
+		assert.NotContains(t, ae.Body, canary, "Body")
+		assert.NotContains(t, logs.String(), canary, "WARN log")
+		assert.NotContains(t, strings.Join(fetchErr, " "), canary, "TokenFetchResult.Err")
+	})
+}

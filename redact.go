@@ -3,6 +3,7 @@ package workflow
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"html"
 	"io"
 	"net/http"
@@ -34,9 +35,8 @@ const keptTokens = 8
 
 // redactor removes the client secret and the access tokens the client has
 // used from error messages, header copies, body excerpts and log lines,
-// in plain form, base64 (standard and URL alphabets, padded or not, alone
-// and in the "id:secret" pair of the Basic header) and URL-escaped. A nil
-// redactor changes nothing.
+// in the forms forms lists, and in base64 in the "id:secret" pair of the
+// Basic header. A nil redactor changes nothing.
 type redactor struct {
 	mu     sync.RWMutex
 	fixed  []string // forms of the client secret
@@ -52,9 +52,22 @@ func newRedactor(id, secret string) *redactor {
 	return &redactor{fixed: dedupe(append(forms(secret), pairs...))}
 }
 
-// forms returns v as it may appear in text: plain, URL-escaped, base64.
+// forms returns v as it may appear in text: plain, URL-escaped,
+// HTML-escaped, inside a JSON string (with "<", ">" and "&" escaped as
+// encoding/json does or not, and "/" as "\/" as some servers write it or
+// not), base64.
 func forms(v string) []string {
-	return dedupe(append([]string{v, url.QueryEscape(v), url.PathEscape(v)}, base64Forms(v)...))
+	out := []string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v)}
+	plain, _ := jsontext.AppendQuote(nil, v)
+	htmlSafe, _ := json.Marshal(v)
+	for _, q := range [][]byte{plain, htmlSafe} {
+		if len(q) < 2 { // invalid UTF-8, which AppendQuote may refuse
+			continue
+		}
+		inner := string(q[1 : len(q)-1])
+		out = append(out, inner, strings.ReplaceAll(inner, "/", `\/`))
+	}
+	return dedupe(append(out, base64Forms(v)...))
 }
 
 // base64Forms returns each of vs in base64: standard and URL alphabets,
@@ -351,8 +364,9 @@ var unescapes = []func(string) (string, error){
 	func(s string) (string, error) { return unbackslash.Replace(s), nil },
 }
 
-// unbackslash undoes the quoting of a multipart header or a JSON string.
-var unbackslash = strings.NewReplacer(`\\`, `\`, `\"`, `"`)
+// unbackslash undoes the quoting of a multipart header or a JSON string
+// (its "\/" too, which some servers write for "/").
+var unbackslash = strings.NewReplacer(`\\`, `\`, `\"`, `"`, `\/`, `/`)
 
 // authError removes known secrets from ae's texts, then cuts them to
 // their lengths. A body whose JSON holds a secret behind an escape, which
