@@ -868,3 +868,48 @@ func TestEscapedEchoesOfSecretsAreRemoved(t *testing.T) {
 		assert.NotContains(t, strings.Join(fetchErr, " "), canary, "TokenFetchResult.Err")
 	})
 }
+
+// TestSentBodiesOfEveryTypeAreScanned: the values of a body the caller
+// built are removed from a server's message whatever the body's media type
+// says (in any case, a +json type, a form) or when it says nothing.
+func TestSentBodiesOfEveryTypeAreScanned(t *testing.T) {
+	t.Parallel()
+	body := `{"note":"` + canary + ` secret plan"}`
+	send := func(mediaType, body string) func(context.Context, *Client) error {
+		return func(ctx context.Context, c *Client) error {
+			req, err := c.NewRequest(ctx, http.MethodPost, "tasks/t", strings.NewReader(body))
+			if err != nil {
+				return err
+			}
+			if mediaType != "" {
+				req.Header.Set("Content-Type", mediaType)
+			}
+			_, err = c.Do(req, nil)
+			return err
+		}
+	}
+	for name, call := range map[string]func(context.Context, *Client) error{
+		"Call with a reader": func(ctx context.Context, c *Client) error {
+			return c.Call(ctx, http.MethodPost, "tasks/t", nil, bytes.NewReader([]byte(body)), nil)
+		},
+		"no media type":    send("", body),
+		"upper case":       send("Application/JSON; charset=utf-8", body),
+		"a +json type":     send("application/merge-patch+json", body),
+		"a form":           send("application/x-www-form-urlencoded", url.Values{"note": {canary + " secret plan"}}.Encode()),
+		"text, upper case": send("Text/Plain", canary+" secret plan"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				msg, _ := json.Marshal(map[string]string{"message": "cannot store " + string(b)})
+				w.WriteHeader(http.StatusUnprocessableEntity)
+				_, _ = w.Write(msg)
+			}), WithMaxAttempts(1))
+			err := call(t.Context(), c)
+			requireAs[*APIError](t, err)
+			assert.Contains(t, err.Error(), "cannot store")
+			assert.NotContains(t, err.Error(), canary)
+		})
+	}
+}

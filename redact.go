@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"html"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -230,10 +231,11 @@ const maxScannedBody = 1 << 20
 // sentValues returns the values req sent, longest first (scrub finds
 // their escaped echoes by unescaping the text): each query value, and
 // the values of each comparison of a filter, as written and as read
-// (unescaped); a text body; each string and number of a JSON body (of
-// its first maxScannedBody bytes, read as far as they go), not its
-// member names; and what a body that says what it carries holds (an
-// upload's file name and description).
+// (unescaped); a text body; each value of a form body; each string and
+// number of a JSON body, or of one whose type is not given (of its first
+// maxScannedBody bytes, read as far as they go), not its member names;
+// and what a body that says what it carries holds (an upload's file name
+// and description). Media types are compared without regard to case.
 func sentValues(req *http.Request) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -256,15 +258,24 @@ func sentValues(req *http.Request) []string {
 			add(v)
 		}
 	}
-	ct := req.Header.Get("Content-Type")
-	if text := strings.HasPrefix(ct, "text/"); req.GetBody != nil && (text || strings.HasPrefix(ct, "application/json")) {
+	mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
+	text, form := strings.HasPrefix(mt, "text/"), mt == "application/x-www-form-urlencoded"
+	if req.GetBody != nil && (text || form || mt == "" || mt == "application/json" || strings.HasSuffix(mt, "+json")) {
 		if body, err := req.GetBody(); err == nil {
 			data, _ := io.ReadAll(io.LimitReader(body, maxScannedBody))
 			_ = body.Close()
-			if text {
+			switch {
+			case text:
 				add(string(data))
 				add(strings.TrimSpace(string(data)))
-			} else {
+			case form:
+				q, _ := url.ParseQuery(string(data))
+				for _, vs := range q {
+					for _, v := range vs {
+						add(v)
+					}
+				}
+			default: // JSON, or a body that does not say (nothing found if it is no JSON)
 				jsonValues(data, add)
 			}
 		}
