@@ -381,13 +381,14 @@ func tokenTransport(user *http.Client, api http.RoundTripper) http.RoundTripper 
 
 // sameOriginRedirects refuses redirects that change scheme, host or port,
 // then defers to the caller's own policy (or Go's default of 10 hops).
-// Known secrets are removed from the URLs of the error, and the values
-// the request sent from its target.
+// Known secrets and the values the request sent are removed from the
+// URLs of the error.
 func sameOriginRedirects(next func(*http.Request, []*http.Request) error, red *redactor) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0].URL
 		if req.URL.Scheme != first.Scheme || !strings.EqualFold(req.URL.Host, first.Host) { // Host holds the port
-			return &RedirectError{From: red.redact(redactURL(via[len(via)-1].URL)), To: red.scrub(via[0], redactURL(req.URL))}
+			scrub := red.scrubber(via[0])
+			return &RedirectError{From: scrub(redactURL(via[len(via)-1].URL)), To: scrub(redactURL(req.URL))}
 		}
 		if next != nil {
 			return next(req, via)

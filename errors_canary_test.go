@@ -790,6 +790,20 @@ func TestRedirectErrorHoldsNoSentValue(t *testing.T) {
 	_, err := c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Name").Eq(canary + " O'Neill")})
 	re := requireAs[*RedirectError](t, err)
 	assert.Equal(t, "https://elsewhere.example.test/search/[REDACTED]", re.To)
+
+	// A same-origin hop first, to a path that holds the value: From is
+	// that hop's URL.
+	c = newServerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/search/") {
+			http.Redirect(w, r, "https://elsewhere.example.test/x", http.StatusFound)
+			return
+		}
+		http.Redirect(w, r, "/v1/search/"+url.PathEscape(canary+" O'Neill"), http.StatusFound)
+	}))
+	_, err = c.Records.List(t.Context(), Tasks, "t", &ListOptions{Filter: rsql.Field("Name").Eq(canary + " O'Neill")})
+	re = requireAs[*RedirectError](t, err)
+	assert.True(t, strings.HasSuffix(re.From, "/v1/search/[REDACTED]"), re.From)
+	assert.NotContains(t, err.Error(), canary)
 }
 
 // someUser is a user id that the test servers answer for with an error.
