@@ -665,6 +665,12 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 		{"a filter value, URL-escaped", list, func(*http.Request) string {
 			return `"see /search?q=` + url.QueryEscape(canary+"-O'Neill-Ü@example.com") + `"`
 		}},
+		{"a filter value, URL-escaped beside a stray %", list, func(*http.Request) string {
+			return `"see /search?q=` + url.QueryEscape(canary+"-O'Neill-Ü@example.com") + ` (quota 100% used)"`
+		}},
+		{"a filter value, URL-escaped in a path beside a bad escape", list, func(*http.Request) string {
+			return `"no page /q/` + url.PathEscape(canary+"-O'Neill-Ü@example.com") + `/%zz"`
+		}},
 		{"a filter value, HTML-escaped", list, func(r *http.Request) string {
 			return `"no ` + html.EscapeString(canary+"-O'Neill-Ü@example.com") + `"`
 		}},

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -357,7 +358,7 @@ func (r *redactor) scrubber(req *http.Request) func(string) string {
 	return func(text string) string {
 		text = r.redact(scrubSent(text, sent))
 		for _, unescape := range unescapes {
-			if plain, err := unescape(text); err == nil && plain != text {
+			if plain := unescape(text); plain != text {
 				if clean := r.redact(scrubSent(plain, sent)); clean != plain {
 					text = clean
 				}
@@ -367,12 +368,26 @@ func (r *redactor) scrubber(req *http.Request) func(string) string {
 	}
 }
 
-// unescapes are the escapings of a value that scrub undoes.
-var unescapes = []func(string) (string, error){
-	url.QueryUnescape,
-	url.PathUnescape,
-	func(s string) (string, error) { return html.UnescapeString(s), nil },
-	func(s string) (string, error) { return unbackslash.Replace(s), nil },
+// unescapes are the escapings of a value that scrub undoes: URL escapes
+// (in a query, where "+" is a space, and in a path), HTML and backslashes.
+var unescapes = []func(string) string{
+	func(s string) string { return percentDecode(strings.ReplaceAll(s, "+", " ")) },
+	percentDecode,
+	html.UnescapeString,
+	unbackslash.Replace,
+}
+
+// percentEscapes are runs of valid %XX escapes.
+var percentEscapes = regexp.MustCompile(`(%[0-9A-Fa-f]{2})+`)
+
+// percentDecode undoes the valid %XX escapes of s and keeps any other
+// "%" as it is, so that a text holding both ("q=a%40b, 100% used") is
+// still read.
+func percentDecode(s string) string {
+	return percentEscapes.ReplaceAllStringFunc(s, func(run string) string {
+		plain, _ := url.PathUnescape(run) // valid by construction
+		return plain
+	})
 }
 
 // unbackslash undoes the quoting of a multipart header or a JSON string
