@@ -360,6 +360,8 @@ func TestTokenErrorInAnyAnswer(t *testing.T) {
 		{http.StatusForbidden, "access_denied", false},
 		{http.StatusBadRequest, "invalid_request", true},
 		{http.StatusServiceUnavailable, "invalid_client", false},
+		{http.StatusInternalServerError, "invalid_client", false}, // the first 5xx
+		{499, "unauthorized_client", true},                        // the last 4xx
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.status, " ", tc.code), func(t *testing.T) {

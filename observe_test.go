@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -167,6 +168,34 @@ func TestObserversSeeAMissingResource(t *testing.T) {
 			require.Len(t, got, 1)
 			assert.ErrorIs(t, got[0].Err, ErrUnexpectedResponse)
 			assert.Equal(t, "response_decode", got[0].ErrorType)
+		})
+	}
+}
+
+// TestCallErrorTypeOfAnAnswer: a call that ends on an error answer is
+// of that status's type, from 400 on; one that ends on a success it cannot
+// read is response_decode.
+func TestCallErrorTypeOfAnAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		want   string
+	}{
+		{http.StatusBadRequest, `{"message":"no"}`, "400"},
+		{http.StatusOK, `{"id":`, "response_decode"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			var got []CallResult
+			obs := &Observer{CallEnd: func(_ context.Context, _ CallInfo, res CallResult) { got = append(got, res) }}
+			c := newHandlerClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tc.status)
+				_, _ = io.WriteString(w, tc.body)
+			}), WithObserver(obs))
+			_, err := c.Users.Get(t.Context(), "u")
+			require.Error(t, err)
+			require.Len(t, got, 1)
+			assert.Equal(t, tc.want, got[0].ErrorType)
+			assert.Equal(t, tc.status, got[0].StatusCode)
 		})
 	}
 }
