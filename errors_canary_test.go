@@ -48,7 +48,7 @@ func echoAPI(other string) http.Handler {
 				return true
 			})
 		}
-		echo := "echo " + r.URL.RawQuery + " " + q + read + " " + string(body)
+		echo := "echo " + r.URL.RawQuery + " " + q + read + " " + r.Header.Get("X-On-Behalf-Of") + " " + string(body)
 		msg, _ := json.Marshal(map[string]string{"message": echo})
 		w.Header().Set("X-Echo", echo)
 		mode := r.URL.Query().Get("mode")
@@ -133,6 +133,10 @@ var canaryCalls = map[string]func(ctx context.Context, c *Client, alias string) 
 	},
 	"Related.AddMany": func(ctx context.Context, c *Client, alias string) error {
 		return c.Records.Related.AddMany(ctx, Tasks, alias, "1", []RelatedRef{{ID: canary + "-1"}, {ID: canary + "-2"}})
+	},
+	"Records.Get, with a header": func(ctx context.Context, c *Client, alias string) error {
+		_, err := c.Records.Get(ctx, Tasks, alias, "1", WithHeader("X-On-Behalf-Of", canary+"@example.com"))
+		return err
 	},
 	"Call": func(ctx context.Context, c *Client, alias string) error {
 		var out map[string]any

@@ -232,11 +232,13 @@ const maxScannedBody = 1 << 20
 // sentValues returns the values req sent, longest first (scrub finds
 // their escaped echoes by unescaping the text): each query value, and
 // the values of each comparison of a filter, as written and as read
-// (unescaped); a text body; each value of a form body; each string and
-// number of a JSON body, or of one whose type is not given (of its first
-// maxScannedBody bytes, read as far as they go), not its member names;
-// and what a body that says what it carries holds (an upload's file name
-// and description). Media types are compared without regard to case.
+// (unescaped); each value of a header the SDK does not own (the
+// caller's, see WithHeader); a text body; each value of a form body;
+// each string and number of a JSON body, or of one whose type is not
+// given (of its first maxScannedBody bytes, read as far as they go), not
+// its member names; and what a body that says what it carries holds (an
+// upload's file name and description). Media types are compared without
+// regard to case.
 func sentValues(req *http.Request) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -251,6 +253,13 @@ func sentValues(req *http.Request) []string {
 			for _, v := range vs {
 				add(v)
 				filterValues(v, add)
+			}
+		}
+	}
+	for k, vs := range req.Header {
+		if _, owned := reservedHeaders[k]; !owned { // the caller's (WithHeader)
+			for _, v := range vs {
+				add(v)
 			}
 		}
 	}

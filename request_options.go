@@ -104,7 +104,8 @@ var reservedHeaders = map[string]string{
 //
 // Header values are sent as they are: do not put secrets in them unless
 // the service expects them there. They are never logged nor recorded in
-// spans.
+// spans, and are removed from a server's message that echoes them, as
+// the other values a request sends are.
 func WithHeader(key, value string) RequestOption {
 	return func(cfg *requestConfig) error {
 		field := "WithHeader(" + strconv.Quote(key) + ")"
