@@ -225,7 +225,7 @@ func TestAPIErrorFullURLOnRequest(t *testing.T) {
 	assert.Equal(t, "/v1/tasks/e404", u.Path)
 	assert.Equal(t, strings.Replace(ae.FullURL(), "?"+u.RawQuery, "", 1)+"?filter=REDACTED", ae.URL)
 	assert.NotContains(t, fmt.Sprintf("%#v", ae), canary, "%#v prints no query value")
-	assert.Equal(t, `workflow: GET /v1/tasks/e404: 404 Not Found: echo filter=[REDACTED] filter=[REDACTED] no such [REDACTED] no such [REDACTED] `, ae.Error())
+	assert.Equal(t, `workflow: GET /v1/tasks/e404: 404 Not Found: echo filter=[REDACTED] filter=[REDACTED] no such [REDACTED] no such [REDACTED]  `, ae.Error())
 }
 
 // sentinels are the exported sentinel errors a caller of this package
