@@ -695,6 +695,9 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 		{"a filter value, URL-escaped in lower case, the quote left", list, func(r *http.Request) string {
 			return `"see /q/` + strings.NewReplacer("%27", "'", "%C3%9C", "%c3%9c").Replace(url.PathEscape(canary+"-O'Neill-Ü@example.com")) + `"`
 		}},
+		{"a filter value, in lower case", list, func(*http.Request) string {
+			return `"no user ` + strings.ToLower(canary+"-O'Neill-Ü@example.com") + `"`
+		}},
 		{"a JSON value after invalid UTF-8", func(ctx context.Context, c *Client) error {
 			return c.Call(ctx, http.MethodPost, "tasks/t", nil, json.RawMessage("{\"note\":\"caf\xe9\",\"email\":\""+canary+"@example.com\"}"), nil)
 		}, func(*http.Request) string { return `"email ` + canary + `@example.com is taken"` }},
@@ -712,7 +715,7 @@ func TestEchoesInOtherFormsAreRemoved(t *testing.T) {
 			err := tc.call(t.Context(), c)
 			ae := requireAs[*APIError](t, err)
 			assert.Contains(t, ae.Message, "[REDACTED]")
-			for _, s := range []string{canary, "%C3%9Cberpr", testToken} {
+			for _, s := range []string{canary, strings.ToLower(canary), "%C3%9Cberpr", testToken} {
 				assert.NotContains(t, err.Error(), s)
 			}
 		})

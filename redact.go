@@ -229,11 +229,11 @@ const minSentLen = 4
 // from a server's message.
 const maxScannedBody = 1 << 20
 
-// sentValues returns the values req sent, longest first (scrub finds
-// their escaped echoes by unescaping the text): each query value, and
-// the values of each comparison of a filter, as written and as read
-// (unescaped); each value of a header the SDK does not own (the
-// caller's, see WithHeader); a text body; each value of a form body;
+// sentValues returns the values req sent, each also in lower case, longest
+// first (scrub finds their escaped echoes by unescaping the text): each
+// query value, and the values of each comparison of a filter, as written
+// and as read (unescaped); each value of a header the SDK does not own
+// (the caller's, see WithHeader); a text body; each value of a form body;
 // each string and number of a JSON body, or of one whose type is not
 // given (of its first maxScannedBody bytes, read as far as they go), not
 // its member names; and what a body that says what it carries holds (an
@@ -243,9 +243,11 @@ func sentValues(req *http.Request) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(v string) {
-		if len(v) >= minSentLen && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
+		for _, v := range []string{v, strings.ToLower(v)} { // e-mail addresses come back lowered
+			if len(v) >= minSentLen && !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
 		}
 	}
 	if req.URL != nil {

@@ -48,12 +48,13 @@ func TestTrimPartial(t *testing.T) {
 	assert.Equal(t, "abc s3cr", none.trimPartial("abc s3cr"))
 }
 
-// TestSentValues: each value a request sent is looked for as sent (its
-// escaped echoes are found by unescaping the text), once, longest first;
-// a value shorter than minSentLen is not looked for.
+// TestSentValues: each value a request sent is looked for as sent and in
+// lower case (its escaped echoes are found by unescaping the text), once,
+// longest first; a value shorter than minSentLen is not looked for.
 func TestSentValues(t *testing.T) {
 	req := httptest.NewRequest(http.MethodGet, "/v1/users?q="+"%C3%9Cber+%22Alice%22+%26+co&op=%3C&c=%C3%A9&filter=Name%3D%3DAl%2Cx%3D%3D%22Alice+Smith%22", nil)
-	assert.ElementsMatch(t, []string{`Über "Alice" & co`, `Name==Al,x=="Alice Smith"`, "Alice Smith"}, sentValues(req))
+	assert.ElementsMatch(t, []string{`Über "Alice" & co`, `Name==Al,x=="Alice Smith"`, "Alice Smith",
+		`über "alice" & co`, `name==al,x=="alice smith"`, "alice smith"}, sentValues(req))
 	got := sentValues(req)
 	for i := 1; i < len(got); i++ {
 		assert.GreaterOrEqual(t, len(got[i-1]), len(got[i]), "longest first")
