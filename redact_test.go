@@ -26,6 +26,14 @@ func TestCut(t *testing.T) {
 	assert.Equal(t, strings.Repeat("é", 5)+"…", cut(strings.Repeat("é", 8), 11), "on a rune boundary")
 }
 
+// TestShortestSecret: a secret of minSecretLen bytes is removed; a shorter
+// one, which would blank out ordinary words, is not looked for.
+func TestShortestSecret(t *testing.T) {
+	at := strings.Repeat("s", minSecretLen)
+	assert.Equal(t, "a "+redacted+" b", newRedactor("id", at).redact("a "+at+" b"))
+	assert.Equal(t, "a "+at[1:]+" b", newRedactor("id", at[1:]).redact("a "+at[1:]+" b"))
+}
+
 // TestTrimPartial: the end of a text cut where it was read loses what is
 // left of a secret or token there, the longest start first; other ends,
 // and a nil redactor, leave the text alone.
