@@ -65,10 +65,10 @@ func TestRequestOptionsReachTheWire(t *testing.T) {
 	c := newHandlerClient(t, h)
 	ctx := t.Context()
 
-	_, err := c.Records.Get(ctx, Tasks, "it", "7", WithHeader("x-call", "get"), WithQuery("expand", "all"), WithQuery("expand", "fields"))
+	_, err := c.Records.Get(ctx, Tasks, "it", "7", WithHeader("x-call", "get one\t(spaces and tabs are values)"), WithQuery("expand", "all"), WithQuery("expand", "fields"))
 	require.NoError(t, err)
 	headers, queries := h.seen()
-	assert.Equal(t, []string{"get"}, headers, "the canonical header reached the server")
+	assert.Equal(t, []string{"get one\t(spaces and tabs are values)"}, headers, "the canonical header reached the server")
 	assert.Equal(t, []string{"expand=fields"}, queries, "a later WithQuery of the same key replaces the earlier")
 
 	var ids []string
