@@ -286,6 +286,17 @@ func TestBackoffGrowsWithFullJitter(t *testing.T) {
 	}
 }
 
+// TestBackoffReachesItsCeiling: the ceiling itself is a possible wait
+// (the range is closed), down to a ceiling of one nanosecond.
+func TestBackoffReachesItsCeiling(t *testing.T) {
+	p := RetryPolicy{BaseDelay: time.Nanosecond, MaxDelay: time.Nanosecond}.withDefaults()
+	seen := map[time.Duration]bool{}
+	for range 200 {
+		seen[p.backoff(1)] = true
+	}
+	assert.Equal(t, map[time.Duration]bool{0: true, time.Nanosecond: true}, seen)
+}
+
 func TestRetryWaitsRecordedWithoutRetryAfter(t *testing.T) {
 	var n atomic.Int64
 	rec := &sleepRecorder{}
