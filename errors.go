@@ -382,7 +382,7 @@ func (c *Client) wrap(req *http.Request, err error) error { return c.requestErro
 // err, scrubbed once.
 func (c *Client) requestError(req *http.Request, err, shown error) *RequestError {
 	return &RequestError{Method: req.Method, Path: req.URL.EscapedPath(), URL: c.red.redact(redactURL(req.URL)),
-		Err: err, msg: c.red.scrub(req, shown.Error())}
+		Err: err, msg: c.red.scrubber(req)(shown.Error())}
 }
 
 // apiError builds the *APIError of a response to req: known secrets

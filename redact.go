@@ -230,15 +230,15 @@ const minSentLen = 4
 const maxScannedBody = 1 << 20
 
 // sentValues returns the values req sent, each also in lower case, longest
-// first (scrub finds their escaped echoes by unescaping the text): each
-// query value, and the values of each comparison of a filter, as written
-// and as read (unescaped); each value of a header the SDK does not own
-// (the caller's, see WithHeader); a text body; each value of a form body;
-// each string and number of a JSON body, or of one whose type is not
-// given (of its first maxScannedBody bytes, read as far as they go), not
-// its member names; and what a body that says what it carries holds (an
-// upload's file name and description). Media types are compared without
-// regard to case.
+// first (scrubber finds their escaped echoes by unescaping the text): each
+// value of its query, of a form body and of each header the SDK does not
+// own (the caller's, see WithHeader), and the values of each comparison
+// of a filter among them, as written and as read (unescaped); a text
+// body; each string and number of a JSON body, or of one whose type is
+// not given (of its first maxScannedBody bytes, read as far as they go),
+// not its member names; and what a body that says what it carries holds
+// (an upload's file name and description). Media types are compared
+// without regard to case.
 func sentValues(req *http.Request) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -250,21 +250,22 @@ func sentValues(req *http.Request) []string {
 			}
 		}
 	}
+	// values adds the values of a query, a form body or the caller's
+	// headers (not those in owned), and those of a filter among them.
+	values := func(m map[string][]string, owned map[string]string) {
+		for k, vs := range m {
+			if _, skip := owned[k]; !skip {
+				for _, v := range vs {
+					add(v)
+					filterValues(v, add)
+				}
+			}
+		}
+	}
 	if req.URL != nil {
-		for _, vs := range req.URL.Query() {
-			for _, v := range vs {
-				add(v)
-				filterValues(v, add)
-			}
-		}
+		values(req.URL.Query(), nil)
 	}
-	for k, vs := range req.Header {
-		if _, owned := reservedHeaders[k]; !owned { // the caller's (WithHeader)
-			for _, v := range vs {
-				add(v)
-			}
-		}
-	}
+	values(req.Header, reservedHeaders) // the SDK's own headers are not the caller's
 	if b, ok := req.Body.(interface{ carries() []string }); ok {
 		for _, v := range b.carries() {
 			add(v)
@@ -282,11 +283,7 @@ func sentValues(req *http.Request) []string {
 				add(strings.TrimSpace(string(data)))
 			case form:
 				q, _ := url.ParseQuery(string(data))
-				for _, vs := range q {
-					for _, v := range vs {
-						add(v)
-					}
-				}
+				values(q, nil)
 			default: // JSON, or a body that does not say (nothing found if it is no JSON)
 				jsonValues(data, add)
 			}
@@ -355,15 +352,12 @@ func scrubSent(s string, sent []string) string {
 	return s
 }
 
-// scrub removes from text what req carries that a text must not show:
-// its query, the values it sent, the client's secret and tokens. A value
-// the service echoed escaped (URL, HTML, or quoted with backslashes as in
-// a multipart header) is found in the text unescaped, which is then what
-// the text shows.
-func (r *redactor) scrub(req *http.Request, text string) string { return r.scrubber(req)(text) }
-
-// scrubber is scrub for many texts of one request: the values it sent are
-// gathered once.
+// scrubber returns the function that removes from a text what req
+// carries that a text must not show: its query, the values it sent, the
+// client's secret and tokens. A value the service echoed escaped (URL,
+// HTML, or quoted with backslashes as in a multipart header) is found in
+// the text unescaped, which is then what the text shows. The values req
+// sent are gathered once, for every text the function is given.
 func (r *redactor) scrubber(req *http.Request) func(string) string {
 	sent := sentValues(req)
 	return func(text string) string {
@@ -379,7 +373,7 @@ func (r *redactor) scrubber(req *http.Request) func(string) string {
 	}
 }
 
-// unescapes are the escapings of a value that scrub undoes: URL escapes
+// unescapes are the escapings of a value that scrubber undoes: URL escapes
 // (in a query, where "+" is a space, and in a path), HTML and backslashes.
 var unescapes = []func(string) string{
 	func(s string) string { return percentDecode(strings.ReplaceAll(s, "+", " ")) },
