@@ -60,12 +60,9 @@ func newRedactor(id, secret string) *redactor {
 // not), base64.
 func forms(v string) []string {
 	out := []string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v)}
-	plain, _ := jsontext.AppendQuote(nil, v)
+	plain, _ := jsontext.AppendQuote(nil, v) // quoted even when v is not UTF-8 (its error says so)
 	htmlSafe, _ := json.Marshal(v)
 	for _, q := range [][]byte{plain, htmlSafe} {
-		if len(q) < 2 { // invalid UTF-8, which AppendQuote may refuse
-			continue
-		}
 		inner := string(q[1 : len(q)-1])
 		out = append(out, inner, strings.ReplaceAll(inner, "/", `\/`))
 	}

@@ -34,6 +34,13 @@ func TestShortestSecret(t *testing.T) {
 	assert.Equal(t, "a "+at[1:]+" b", newRedactor("id", at[1:]).redact("a "+at[1:]+" b"))
 }
 
+// TestSecretNotUTF8: a secret that is not valid UTF-8 is removed as
+// written; its JSON forms are made all the same.
+func TestSecretNotUTF8(t *testing.T) {
+	const secret = "ab\xffcd"
+	assert.Equal(t, "a "+redacted+" b", newRedactor("id", secret).redact("a "+secret+" b"))
+}
+
 // TestTrimPartial: the end of a text cut where it was read loses what is
 // left of a secret or token there, the longest start first; other ends,
 // and a nil redactor, leave the text alone.
