@@ -270,7 +270,7 @@ func UpdateAs[T any](ctx context.Context, s *RecordsService, t RecordType, alias
 func writeAs[T any](v T, write func(Record) (Record, error)) (T, error) {
 	fields, err := Encode(v)
 	if err != nil {
-		return decodeAs[T](nil, err)
+		return *new(T), err
 	}
 	return decodeAs[T](write(fields))
 }
@@ -405,16 +405,17 @@ func buildPlan(t reflect.Type) (*codecPlan, error) {
 	best, clash := map[string]int{}, map[string]int{}
 	for i, c := range cands {
 		j, ok := best[c.name]
+		_, clashed := clash[c.name]
 		switch {
 		case !ok || c.depth < cands[j].depth:
 			best[c.name] = i
 			delete(clash, c.name)
-		case c.depth == cands[j].depth && clash[c.name] == 0:
-			clash[c.name] = i // never 0: the first candidate is best
+		case c.depth == cands[j].depth && !clashed:
+			clash[c.name] = i
 		}
 	}
 	for i, c := range cands {
-		if clash[c.name] == i && i > 0 {
+		if k, ok := clash[c.name]; ok && k == i {
 			return nil, invalid(c.goName, fmt.Sprintf("maps to record field %q, as %s does (give one another name, or tag it `workflow:\"-\"`)",
 				c.name, cands[best[c.name]].goName))
 		}
