@@ -37,8 +37,8 @@ const keptTokens = 8
 
 // redactor removes the client secret and the access tokens the client has
 // used from error messages, header copies, body excerpts and log lines,
-// in the forms forms lists, and in base64 in the "id:secret" pair of the
-// Basic header. A nil redactor changes nothing.
+// in each form that forms returns, and in base64 in the "id:secret" pair
+// of the Basic header. A nil redactor changes nothing.
 type redactor struct {
 	mu     sync.RWMutex
 	fixed  []string // forms of the client secret
